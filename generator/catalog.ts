@@ -1,0 +1,307 @@
+/**
+ * Every diagnostic mcpgen can report: its code, severity, a title, why it happens and how to fix it.
+ * The README's code table and `mcpgen explain <CODE>` are both read from here, so this is the one place
+ * to add a rule. `usage: true` marks faults in how mcpgen was called or the file system (exit 2),
+ * as opposed to faults in a spec's content (exit 1).
+ */
+export type CatalogEntry = {
+  severity: "error" | "warning";
+  title: string;
+  cause: string;
+  fix: string;
+  usage?: true;
+};
+
+const error = (title: string, cause: string, fix: string): CatalogEntry => ({ severity: "error", title, cause, fix });
+const warning = (title: string, cause: string, fix: string): CatalogEntry => ({
+  severity: "warning",
+  title,
+  cause,
+  fix,
+});
+const usage = (title: string, cause: string, fix: string): CatalogEntry => ({
+  ...error(title, cause, fix),
+  usage: true,
+});
+
+export const catalog = {
+  // Reading the file
+  FILE_NOT_FOUND: usage(
+    "File not found",
+    "The spec path does not exist.",
+    "Check the path; it is resolved from the current directory.",
+  ),
+  FILE_IS_DIRECTORY: usage(
+    "Path is a directory",
+    "A directory was given where a spec file was expected.",
+    "Pass the spec file itself, e.g. specs/weather.yaml.",
+  ),
+  FILE_UNREADABLE: usage(
+    "File cannot be read",
+    "The operating system refused to read the file.",
+    "Check the file's permissions.",
+  ),
+  FILE_TOO_LARGE: error(
+    "File too large",
+    "The file is larger than mcpgen reads by default, which guards against runaway input.",
+    "Split the spec, or raise the limit with --max-size <MiB> if the size is intended.",
+  ),
+  FILE_EMPTY: error(
+    "File is empty",
+    "The file holds no YAML or JSON document.",
+    "Write a spec; the smallest valid one has server.name and server.version.",
+  ),
+  FILE_NOT_UTF8: error(
+    "File is not UTF-8",
+    "The file contains a byte sequence that is not valid UTF-8.",
+    "Re-save the file as UTF-8.",
+  ),
+  YAML_SYNTAX: error(
+    "YAML/JSON syntax error",
+    "The parser could not read the document.",
+    "Fix the syntax at the position shown.",
+  ),
+  YAML_DUPLICATE_KEY: error(
+    "Duplicate key",
+    "A mapping has the same key twice; one value would silently win.",
+    "Remove or rename one of the keys.",
+  ),
+  YAML_ALIAS_LIMIT: error(
+    "Too many YAML aliases",
+    "The document expands aliases (*anchors) beyond a safe limit, as a 'billion laughs' document does.",
+    "Write the repeated content out, or use fewer aliases.",
+  ),
+  YAML_MULTIPLE_DOCUMENTS: error(
+    "More than one YAML document",
+    "The file holds several '---' separated documents; a spec is one document.",
+    "Keep one document per file.",
+  ),
+  OPENAPI_UNSUPPORTED: error(
+    "OpenAPI input not supported yet",
+    "The file is an OpenAPI or Swagger document; this version of mcpgen reads only the mcpgen spec language.",
+    "Write an mcpgen spec (see the README), or use a version of mcpgen with OpenAPI support.",
+  ),
+  SPEC_NOT_MAPPING: error(
+    "Spec is not a mapping",
+    "The top level of a spec must be a mapping with keys such as server and tools.",
+    "Start the file with 'server:' (see the README for a complete example).",
+  ),
+
+  // Shape of the spec language (from the JSON Schema in generator/schema/mcpgen.schema.json)
+  SPEC_UNKNOWN_KEY: error(
+    "Unknown key",
+    "The key is not part of the mcpgen spec language at this place.",
+    "Remove it, or correct its spelling.",
+  ),
+  SPEC_MISSING_FIELD: error("Missing required field", "A field that this entry needs is absent.", "Add the field."),
+  SPEC_WRONG_TYPE: error(
+    "Wrong type",
+    "The value has a different type from the one the spec language expects here.",
+    "Change the value to the expected type.",
+  ),
+  SPEC_INVALID_VALUE: error(
+    "Invalid value",
+    "The value is not one the spec language allows here.",
+    "Use one of the allowed values.",
+  ),
+
+  // Server
+  SERVER_VERSION_NOT_SEMVER: warning(
+    "Server version is not semver",
+    "server.version is not a semantic version (MAJOR.MINOR.PATCH); clients and registries expect one.",
+    "Use a version such as 1.0.0.",
+  ),
+
+  // Names of tools and prompts
+  NAME_INVALID: error(
+    "Invalid name",
+    "MCP names are 1-128 characters of A-Z a-z 0-9 _ - . only.",
+    "Rename it using only letters, digits, '_', '-' and '.'.",
+  ),
+  NAME_DUPLICATE: error(
+    "Duplicate name",
+    "Two tools (or two prompts) share a name; names are case-sensitive and must be unique.",
+    "Rename one of them.",
+  ),
+  NAME_LONG: warning(
+    "Name longer than 64 characters",
+    "Many clients cut tool names at 64 characters, which can make two tools collide or the name unusable.",
+    "Shorten the name to 64 characters or fewer.",
+  ),
+  RESOURCE_NAME_MISSING: error(
+    "Resource has no name",
+    "Every resource and resource template needs a non-empty name.",
+    "Add a short name, e.g. name: stations.",
+  ),
+
+  // Schemas
+  SCHEMA_NOT_OBJECT: error(
+    "Schema is not an object schema",
+    "MCP requires inputSchema and outputSchema to describe a JSON object (type: object).",
+    "Set 'type: object' at the schema's root and put the parameters under 'properties'.",
+  ),
+  SCHEMA_UNKNOWN_DIALECT: error(
+    "Unknown JSON Schema dialect",
+    "$schema names a dialect mcpgen cannot check; only JSON Schema 2020-12 (the default) and draft-07 are supported.",
+    "Remove $schema (2020-12 is the default) or set it to https://json-schema.org/draft/2020-12/schema or http://json-schema.org/draft-07/schema#.",
+  ),
+  SCHEMA_INVALID: error(
+    "Schema does not compile",
+    "The schema breaks the rules of its JSON Schema dialect, so no validator can be built from it.",
+    "Fix the keyword at the position shown.",
+  ),
+
+  // x-mcp-header (2026-07-28, basic/transports/streamable-http)
+  HEADER_NOT_STRING: error(
+    "x-mcp-header is not a string",
+    "The value of x-mcp-header names an HTTP header and must be a string.",
+    "Write the header name as a string, e.g. x-mcp-header: Region.",
+  ),
+  HEADER_EMPTY: error(
+    "x-mcp-header is empty",
+    "An empty x-mcp-header cannot form a header name.",
+    "Give a header name, e.g. x-mcp-header: Region.",
+  ),
+  HEADER_CONTROL_CHAR: error(
+    "x-mcp-header has control characters",
+    "Control characters (including CR and LF) are never allowed in header names.",
+    "Remove the control characters.",
+  ),
+  HEADER_NOT_TOKEN: error(
+    "x-mcp-header is not an HTTP token",
+    "Header names must match RFC 9110 token syntax (1*tchar): letters, digits and !#$%&'*+-.^_`|~ only.",
+    "Use letters, digits and '-' only, e.g. Region or Tenant-Id.",
+  ),
+  HEADER_DUPLICATE: error(
+    "Duplicate x-mcp-header",
+    "Two properties of one tool map to the same header name (compared case-insensitively).",
+    "Give each property its own header name.",
+  ),
+  HEADER_TYPE: error(
+    "x-mcp-header on a non-primitive property",
+    "x-mcp-header is only allowed on properties of type integer, string or boolean; number is not allowed.",
+    "Move the annotation to an integer, string or boolean property, or change the property's type.",
+  ),
+  HEADER_PLACEMENT: error(
+    "x-mcp-header is not statically reachable",
+    "x-mcp-header must sit on a property reachable from the schema root through 'properties' keys alone, not under items, oneOf/anyOf/allOf/not, if/then/else, $ref or $defs. Clients reject the whole tool otherwise.",
+    "Move the annotated property to a plain 'properties' chain from the root.",
+  ),
+  HEADER_INTEGER_RANGE: error(
+    "x-mcp-header integer may leave the safe range",
+    "Header-mirrored integers must stay within JavaScript's safe range (-(2^53-1) to 2^53-1).",
+    "Bound the property with minimum and maximum inside the safe range.",
+  ),
+  HEADER_SENSITIVE: warning(
+    "x-mcp-header on a sensitive-looking property",
+    "Header values are visible to proxies, load balancers and logs; this property's name suggests a secret.",
+    "Do not mirror secrets into headers; remove x-mcp-header from this property.",
+  ),
+
+  // Resources and templates
+  RESOURCE_URI_INVALID: error(
+    "Resource URI is not absolute",
+    "A resource uri must be an absolute URI with a scheme (RFC 3986), e.g. file:///a.txt or weather://stations.",
+    "Write the URI with its scheme.",
+  ),
+  RESOURCE_URI_DUPLICATE: error(
+    "Duplicate resource URI",
+    "Two resources share a URI, so a read could not tell them apart.",
+    "Give each resource its own URI.",
+  ),
+  RESOURCE_SOURCE_CONFLICT: error(
+    "Resource has more than one content source",
+    "A resource is served from exactly one of: static text, static blob, an http binding, or (with none of them) a handler.",
+    "Keep one of text, blob and http.",
+  ),
+  TEMPLATE_INVALID: error(
+    "Invalid URI template",
+    "The uriTemplate is not a valid RFC 6570 URI template.",
+    "Fix the expression at the position named in the message; expressions look like {name} or {+path}.",
+  ),
+  TEMPLATE_VARIABLE_UNNAMED: error(
+    "URI template variable has no name",
+    "An expression such as {} or {+} names no variable.",
+    "Name the variable, e.g. {city}.",
+  ),
+  TEMPLATE_DUPLICATE: error(
+    "Duplicate resource template",
+    "Two resource templates share a uriTemplate.",
+    "Remove or change one of them.",
+  ),
+  MIME_TYPE_INVALID: error(
+    "Malformed MIME type",
+    "mimeType must look like type/subtype (RFC 6838), optionally with parameters.",
+    "Use a MIME type such as application/json or text/plain; charset=utf-8.",
+  ),
+
+  // Prompts
+  PROMPT_ARGUMENT_DUPLICATE: error(
+    "Duplicate prompt argument",
+    "Two arguments of one prompt share a name.",
+    "Rename or remove one of them.",
+  ),
+  PROMPT_PLACEHOLDER_UNKNOWN: error(
+    "Unknown placeholder in prompt",
+    "A {{placeholder}} in a message names no declared argument, so it could never be filled.",
+    "Declare the argument under 'arguments', or fix the placeholder's spelling.",
+  ),
+  PROMPT_ROLE_INVALID: error(
+    "Invalid message role",
+    "Prompt message roles are 'user' or 'assistant'.",
+    "Use role: user or role: assistant.",
+  ),
+  PROMPT_CONTENT_INVALID: error(
+    "Invalid content block",
+    "A prompt message's content must be an MCP content block: text, image, audio, resource or resource_link, with that type's fields.",
+    "Use e.g. { type: text, text: '...' }.",
+  ),
+
+  // HTTP bindings and upstream
+  HTTP_METHOD_INVALID: error(
+    "Unknown HTTP method",
+    "http.method must be one of GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS.",
+    "Use one of the listed methods.",
+  ),
+  HTTP_PATH_INVALID: error(
+    "Invalid http path",
+    "http.path must start with '/' and have balanced {param} placeholders.",
+    "Write the path relative to upstream.baseUrl, e.g. /forecast/{city}.",
+  ),
+  HTTP_PATH_PARAM_UNKNOWN: error(
+    "Path parameter has no value source",
+    "A {param} in http.path names no inputSchema property (for tools) or template variable (for resource templates).",
+    "Add the property to inputSchema (or the variable to uriTemplate), or fix the placeholder.",
+  ),
+  HTTP_PATH_PARAM_NOT_REQUIRED: error(
+    "Path parameter is optional",
+    "A {param} in http.path must always have a value, so its property must be listed in inputSchema.required.",
+    "Add the property to 'required'.",
+  ),
+  HTTP_PATH_PARAM_TYPE: error(
+    "Path parameter is not a string or integer",
+    "Path parameters are substituted into the URL and must be of type string or integer.",
+    "Declare the property as type: string or type: integer.",
+  ),
+  UPSTREAM_MISSING: error(
+    "No upstream for http bindings",
+    "An http binding forwards calls to upstream.baseUrl, but the spec has no upstream.",
+    "Add upstream: { baseUrl: https://... } at the top level.",
+  ),
+  UPSTREAM_URL_INVALID: error(
+    "Invalid upstream.baseUrl",
+    "upstream.baseUrl must be an absolute http:// or https:// URL.",
+    "Write the full URL, e.g. https://api.example.com/v1.",
+  ),
+  AUTH_ENV_INVALID: error(
+    "Invalid environment variable name",
+    "upstream.auth.env must be a valid environment variable name (letters, digits and '_', not starting with a digit).",
+    "Use a name such as WEATHER_TOKEN.",
+  ),
+} satisfies Record<string, CatalogEntry>;
+
+export type Code = keyof typeof catalog;
+
+export function isCode(value: string): value is Code {
+  return Object.hasOwn(catalog, value);
+}

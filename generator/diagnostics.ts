@@ -1,0 +1,95 @@
+/**
+ * Diagnostics are data: every stage reports into a collector and carries on, so one run tells the
+ * user everything that is wrong. Nothing here throws; only the CLI turns diagnostics into an exit code.
+ */
+import { type Code, catalog } from "./catalog.ts";
+
+export type Severity = "error" | "warning";
+
+export type Diagnostic = {
+  code: Code;
+  severity: Severity;
+  message: string;
+  file: string;
+  line: number;
+  col: number;
+  pointer: string;
+  hint?: string;
+};
+
+/** Maps a JSON pointer in one parsed file to a 1-based line and column. */
+export type Locator = (pointer: string, target?: "key" | "value") => { line: number; col: number };
+
+export type Report = (code: Code, pointer: string, message: string, options?: ReportOptions) => void;
+export type ReportOptions = { hint?: string; at?: "key" | "value" };
+
+export class DiagnosticBag {
+  readonly items: Diagnostic[] = [];
+  readonly #seen = new Set<string>();
+
+  add(diagnostic: Diagnostic): void {
+    // The same fault reached twice (through a shared subschema, say) is said once.
+    const key = `${diagnostic.code}\0${diagnostic.file}\0${diagnostic.pointer}\0${diagnostic.message}`;
+    if (this.#seen.has(key)) return;
+    this.#seen.add(key);
+    this.items.push(diagnostic);
+  }
+
+  /** A reporter bound to one file: rules give a code, a pointer and a message, the bag fills in the rest. */
+  reporter(file: string, locate: Locator): Report {
+    return (code, pointer, message, options = {}) => {
+      const entry = catalog[code];
+      const { line, col } = locate(pointer, options.at);
+      const hint = options.hint ?? entry.fix;
+      this.add({ code, severity: entry.severity, message, file, line, col, pointer, ...(hint ? { hint } : {}) });
+    };
+  }
+
+  get hasErrors(): boolean {
+    return this.items.some((d) => d.severity === "error");
+  }
+
+  /** Sorted by file, then position, then code, so output is stable and reads top to bottom. */
+  sorted(): Diagnostic[] {
+    return [...this.items].sort(
+      (a, b) =>
+        compare(a.file, b.file) ||
+        a.line - b.line ||
+        a.col - b.col ||
+        compare(a.code, b.code) ||
+        compare(a.message, b.message),
+    );
+  }
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** `<file>:<line>:<col>: <severity> <CODE>: <message>` with the hint on an indented line (CONTRACT §1). */
+export function formatText(diagnostics: Diagnostic[]): string {
+  return diagnostics
+    .map((d) => {
+      const head = `${d.file}:${d.line}:${d.col}: ${d.severity} ${d.code}: ${oneLine(d.message)}`;
+      return d.hint ? `${head}\n    hint: ${oneLine(d.hint)}` : head;
+    })
+    .join("\n");
+}
+
+export function formatJson(diagnostics: Diagnostic[]): string {
+  return JSON.stringify(diagnostics, null, 2);
+}
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what is replaced
+const UNPRINTABLE = /[\u0000-\u001f\u007f\u2028\u2029]/g;
+
+/** Messages quote user text; keep one diagnostic on one line whatever that text holds. */
+function oneLine(text: string): string {
+  return text.replace(UNPRINTABLE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
+export function summary(diagnostics: Diagnostic[]): string {
+  const errors = diagnostics.filter((d) => d.severity === "error").length;
+  const warnings = diagnostics.length - errors;
+  return `${errors} error${errors === 1 ? "" : "s"}, ${warnings} warning${warnings === 1 ? "" : "s"}`;
+}

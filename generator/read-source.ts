@@ -1,0 +1,189 @@
+/**
+ * Reads one spec file into a plain value plus a locator from JSON pointers to line:col.
+ *
+ * YAML and JSON both go through `yaml` (JSON is YAML 1.2), which keeps every node's offset. Everything
+ * that can go wrong with a file a user hands us (missing, a directory, huge, not UTF-8, malformed,
+ * duplicate keys, an alias bomb) becomes a diagnostic; this function never throws.
+ */
+import { readFileSync, statSync } from "node:fs";
+import { isAlias, isMap, isScalar, isSeq, LineCounter, type Node, parseAllDocuments } from "yaml";
+import type { DiagnosticBag, Locator, Report } from "./diagnostics.ts";
+import { childPointer, parentPointer } from "./json-pointer.ts";
+
+export type SourceDoc = { file: string; value: unknown; locate: Locator; report: Report };
+
+export type ReadOptions = { maxBytes?: number };
+
+export const DEFAULT_MAX_BYTES = 32 * 1024 * 1024;
+/** How many alias expansions a document may cause: real specs use a handful, a billion-laughs bomb millions. */
+const MAX_ALIAS_COUNT = 1000;
+
+export function readSource(file: string, bag: DiagnosticBag, options: ReadOptions = {}): SourceDoc | undefined {
+  const atStart = bag.reporter(file, () => ({ line: 1, col: 1 }));
+  const bytes = readBytes(file, options.maxBytes ?? DEFAULT_MAX_BYTES, atStart);
+  if (!bytes) return undefined;
+
+  const text = decodeUtf8(bytes, file, bag);
+  if (text === undefined) return undefined;
+  return parseText(file, text, bag);
+}
+
+function readBytes(file: string, maxBytes: number, report: Report): Buffer | undefined {
+  let size: number;
+  try {
+    const stat = statSync(file);
+    if (stat.isDirectory()) {
+      report("FILE_IS_DIRECTORY", "", `'${file}' is a directory, not a spec file`);
+      return undefined;
+    }
+    size = stat.size;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") report("FILE_NOT_FOUND", "", `no such file: '${file}'`);
+    else report("FILE_UNREADABLE", "", `cannot read '${file}' (${code ?? "unknown error"})`);
+    return undefined;
+  }
+  if (size > maxBytes) {
+    report("FILE_TOO_LARGE", "", `'${file}' is ${mebibytes(size)} MiB; the limit is ${mebibytes(maxBytes)} MiB`);
+    return undefined;
+  }
+  try {
+    return readFileSync(file);
+  } catch (error) {
+    report(
+      "FILE_UNREADABLE",
+      "",
+      `cannot read '${file}' (${(error as NodeJS.ErrnoException).code ?? "unknown error"})`,
+    );
+    return undefined;
+  }
+}
+
+function mebibytes(bytes: number): string {
+  return (bytes / 1024 / 1024).toFixed(1);
+}
+
+function decodeUtf8(bytes: Buffer, file: string, bag: DiagnosticBag): string | undefined {
+  try {
+    const text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    return text.startsWith("\uFEFF") ? text.slice(1) : text;
+  } catch {
+    const offset = firstInvalidUtf8(bytes);
+    const before = bytes.subarray(0, offset).toString("utf8");
+    const lines = before.split("\n");
+    const position = { line: lines.length, col: (lines.at(-1)?.length ?? 0) + 1 };
+    const byte = bytes[offset]?.toString(16).padStart(2, "0");
+    bag.reporter(file, () => position)("FILE_NOT_UTF8", "", `invalid UTF-8 byte 0x${byte} at byte offset ${offset}`);
+    return undefined;
+  }
+}
+
+/** Offset of the first byte that does not start or continue a valid UTF-8 sequence. */
+function firstInvalidUtf8(bytes: Buffer): number {
+  for (let i = 0; i < bytes.length; ) {
+    const b = bytes[i];
+    const length =
+      b < 0x80 ? 1 : b >= 0xc2 && b <= 0xdf ? 2 : b >= 0xe0 && b <= 0xef ? 3 : b >= 0xf0 && b <= 0xf4 ? 4 : 0;
+    if (length === 0) return i;
+    const chunk = bytes.subarray(i, i + length);
+    if (chunk.length < length) return i;
+    try {
+      new TextDecoder("utf-8", { fatal: true }).decode(chunk);
+    } catch {
+      return i;
+    }
+    i += length;
+  }
+  return bytes.length;
+}
+
+function parseText(file: string, text: string, bag: DiagnosticBag): SourceDoc | undefined {
+  const lineCounter = new LineCounter();
+  const docs = parseAllDocuments(text, { lineCounter, uniqueKeys: true, prettyErrors: false, strict: true });
+  const position = (offset: number) => lineCounter.linePos(Math.min(offset, text.length));
+  const list = Array.isArray(docs) ? docs : [];
+  const doc = list[0];
+  if (!doc || doc.contents === null) {
+    bag.reporter(file, () => ({ line: 1, col: 1 }))("FILE_EMPTY", "", `'${file}' holds no document`);
+    return undefined;
+  }
+  const locate = buildLocator(doc.contents, position);
+  const report = bag.reporter(file, locate);
+
+  let failed = false;
+  if (list.length > 1) {
+    const second = list[1].range[0];
+    bag.reporter(file, () => position(second))(
+      "YAML_MULTIPLE_DOCUMENTS",
+      "",
+      "the file holds more than one YAML document",
+    );
+    failed = true;
+  }
+  for (const error of doc.errors) {
+    const at = position(error.pos[0]);
+    const reportAt = bag.reporter(file, () => at);
+    if (error.code === "DUPLICATE_KEY") {
+      reportAt("YAML_DUPLICATE_KEY", "", `duplicate key '${text.slice(error.pos[0], error.pos[1]).trim()}'`);
+    } else reportAt("YAML_SYNTAX", "", firstLine(error.message));
+    failed = true;
+  }
+  if (failed) return undefined;
+
+  let value: unknown;
+  try {
+    value = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    const code = /alias/i.test(message) ? "YAML_ALIAS_LIMIT" : "YAML_SYNTAX";
+    report(code, "", code === "YAML_ALIAS_LIMIT" ? `aliases expand beyond ${MAX_ALIAS_COUNT} nodes` : message);
+    return undefined;
+  }
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    const found = value === null ? "null" : Array.isArray(value) ? "a list" : `a ${typeof value}`;
+    report("SPEC_NOT_MAPPING", "", `the top level is ${found}, not a mapping`);
+    return undefined;
+  }
+  return { file, value, locate, report };
+}
+
+function firstLine(message: string): string {
+  return message.split("\n")[0].replace(/ at line \d+, column \d+:?$/, "");
+}
+
+/**
+ * Records the offset of every key and value by JSON pointer. Walks iteratively so deeply nested
+ * documents cannot overflow the stack, and never follows aliases (an alias bomb stays one node here).
+ */
+function buildLocator(root: Node, position: (offset: number) => { line: number; col: number }): Locator {
+  const values = new Map<string, number>();
+  const keys = new Map<string, number>();
+  const stack: Array<[Node, string]> = [[root, ""]];
+  while (stack.length > 0) {
+    const [node, pointer] = stack.pop()!;
+    if (node.range) values.set(pointer, node.range[0]);
+    if (isAlias(node)) continue;
+    if (isMap(node)) {
+      for (const pair of node.items) {
+        const key = pair.key as Node | null;
+        const name = isScalar(key) ? String(key.value) : String(key);
+        const child = childPointer(pointer, name);
+        if (key?.range) keys.set(child, key.range[0]);
+        const value = pair.value as Node | null;
+        if (value && typeof value === "object" && "range" in value) stack.push([value, child]);
+        else if (key?.range) values.set(child, key.range[0]);
+      }
+    } else if (isSeq(node)) {
+      node.items.forEach((item, index) => {
+        if (item && typeof item === "object") stack.push([item as Node, childPointer(pointer, String(index))]);
+      });
+    }
+  }
+  return (pointer, target = "value") => {
+    for (let p: string | undefined = pointer; p !== undefined; p = parentPointer(p)) {
+      const offset = (target === "key" ? keys.get(p) : undefined) ?? values.get(p);
+      if (offset !== undefined) return position(offset);
+    }
+    return { line: 1, col: 1 };
+  };
+}

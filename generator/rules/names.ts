@@ -1,0 +1,40 @@
+/** MCP naming rules for tools and prompts (server/tools.mdx "Tool Names"), and resource names. */
+import type { Rule } from "./rule.ts";
+
+const NAME = /^[A-Za-z0-9_.-]{1,128}$/;
+/** Many clients (and some model APIs) cut tool names at 64 characters. */
+const SAFE_LENGTH = 64;
+
+export const nameRules: Rule = (server, report) => {
+  for (const [kind, nodes] of [
+    ["tool", server.tools],
+    ["prompt", server.prompts],
+  ] as const) {
+    const seen = new Map<string, string>();
+    for (const node of nodes) {
+      const at = `${node.loc.pointer}/name`;
+      if (!NAME.test(node.name)) {
+        const why =
+          node.name.length === 0
+            ? "is empty"
+            : node.name.length > 128
+              ? `has ${node.name.length} characters (at most 128)`
+              : `contains ${describeBad(node.name)}`;
+        report("NAME_INVALID", at, `${kind} name '${node.name}' ${why}`);
+      } else if (node.name.length > SAFE_LENGTH) {
+        report("NAME_LONG", at, `${kind} name '${node.name}' has ${node.name.length} characters`);
+      }
+      const first = seen.get(node.name);
+      if (first !== undefined) report("NAME_DUPLICATE", at, `${kind} name '${node.name}' is already used at ${first}`);
+      else seen.set(node.name, `${node.loc.line}:${node.loc.col}`);
+    }
+  }
+  for (const node of [...server.resources, ...server.resourceTemplates]) {
+    if (node.name.trim() === "") report("RESOURCE_NAME_MISSING", `${node.loc.pointer}/name`, "resource name is empty");
+  }
+};
+
+function describeBad(name: string): string {
+  const bad = [...new Set([...name].filter((c) => !/[A-Za-z0-9_.-]/.test(c)))];
+  return bad.map((c) => (c === " " ? "a space" : JSON.stringify(c))).join(", ");
+}

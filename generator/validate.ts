@@ -1,0 +1,17 @@
+/** The validate stage: every MCP rule over the IR, whichever front end produced it. */
+import type { Report } from "./diagnostics.ts";
+import type { ServerNode } from "./ir.ts";
+import { headerRules } from "./rules/headers.ts";
+import { httpRules } from "./rules/http.ts";
+import { nameRules } from "./rules/names.ts";
+import { promptRules } from "./rules/prompts.ts";
+import { resourceRules } from "./rules/resources.ts";
+import type { Rule } from "./rules/rule.ts";
+import { schemaRules } from "./rules/schemas.ts";
+import { serverRules } from "./rules/server.ts";
+
+const RULES: Rule[] = [serverRules, nameRules, schemaRules, headerRules, resourceRules, promptRules, httpRules];
+
+export function validate(server: ServerNode, report: Report): void {
+  for (const rule of RULES) rule(server, report);
+}
