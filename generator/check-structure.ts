@@ -53,6 +53,7 @@ function translate(error: ErrorObject, report: Report): void {
       const field = String(error.params.missingProperty);
       report("SPEC_MISSING_FIELD", at, `${where} is missing required field '${field}'`, {
         hint: `add '${field}:' here`,
+        at: "key",
       });
       return;
     }

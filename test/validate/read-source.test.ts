@@ -1,0 +1,106 @@
+/** Files a user can hand mcpgen that are not specs at all: each ends in one clear diagnostic, fast. */
+import { mkdtempSync, truncateSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { validateFiles } from "../../generator/index.ts";
+
+const dir = mkdtempSync(join(tmpdir(), "mcpgen-files-"));
+
+function only(file: string, options = {}) {
+  const result = validateFiles([file], options);
+  expect(result.diagnostics).toHaveLength(1);
+  return { ...result.diagnostics[0], exitCode: result.exitCode };
+}
+
+describe("reading spec files", () => {
+  it("a missing file is a usage error (exit 2)", () => {
+    const d = only(join(dir, "nope.yaml"));
+    expect([d.code, d.exitCode]).toEqual(["FILE_NOT_FOUND", 2]);
+  });
+
+  it("a directory is a usage error (exit 2)", () => {
+    const d = only(dir);
+    expect([d.code, d.exitCode]).toEqual(["FILE_IS_DIRECTORY", 2]);
+  });
+
+  it("a file the OS will not read is a usage error (exit 2)", async () => {
+    const socket = join(dir, "spec.sock");
+    const server = createServer().listen(socket);
+    await new Promise((resolve) => server.once("listening", resolve));
+    try {
+      const d = only(socket);
+      expect([d.code, d.exitCode]).toEqual(["FILE_UNREADABLE", 2]);
+    } finally {
+      server.close();
+    }
+  });
+
+  it("a 50 MB file is refused before it is read", () => {
+    const big = join(dir, "big.yaml");
+    writeFileSync(big, "server: {}\n");
+    truncateSync(big, 50 * 1024 * 1024);
+    const started = Date.now();
+    const d = only(big);
+    expect(d.code).toBe("FILE_TOO_LARGE");
+    expect(d.message).toContain("50.0 MiB");
+    expect(Date.now() - started).toBeLessThan(1000);
+  });
+
+  it("--max-size raises the limit", () => {
+    const file = join(dir, "small.yaml");
+    writeFileSync(file, `server: { name: a, version: 1.0.0 }\n# ${"x".repeat(2000)}\n`);
+    expect(only(file, { maxBytes: 1000 }).code).toBe("FILE_TOO_LARGE");
+    expect(validateFiles([file], { maxBytes: 4000 }).diagnostics).toEqual([]);
+  });
+
+  it("invalid UTF-8 is reported at the offending byte", () => {
+    const file = join(dir, "latin1.yaml");
+    writeFileSync(file, Buffer.concat([Buffer.from("server:\n  name: caf"), Buffer.from([0xe9]), Buffer.from("\n")]));
+    const d = only(file);
+    expect([d.code, d.line, d.col]).toEqual(["FILE_NOT_UTF8", 2, 12]);
+    expect(d.message).toContain("0xe9");
+  });
+
+  it("a UTF-8 byte-order mark is accepted", () => {
+    const file = join(dir, "bom.yaml");
+    writeFileSync(file, `\uFEFFserver: { name: a, version: 1.0.0 }\n`);
+    expect(validateFiles([file]).diagnostics).toEqual([]);
+  });
+
+  it("a billion-laughs document is refused quickly, without expanding it", () => {
+    const levels = ["a: &a [x, x, x, x, x, x, x, x, x, x]"];
+    for (let i = 1; i < 12; i++) {
+      const [prev, name] = [String.fromCharCode(96 + i), String.fromCharCode(97 + i)];
+      levels.push(`${name}: &${name} [${Array(10).fill(`*${prev}`).join(", ")}]`);
+    }
+    const file = join(dir, "bomb.yaml");
+    writeFileSync(file, `${levels.join("\n")}\n`);
+    const started = Date.now();
+    expect(only(file).code).toBe("YAML_ALIAS_LIMIT");
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  it("JSON specs get positions too, tabs and all", () => {
+    const file = join(dir, "spec.json");
+    writeFileSync(file, '{\n\t"server": {\n\t\t"name": "a",\n\t\t"version": 1\n\t}\n}\n');
+    const d = only(file);
+    expect([d.code, d.line, d.col, d.pointer]).toEqual(["SPEC_WRONG_TYPE", 4, 14, "/server/version"]);
+  });
+
+  it("reports every problem of every file in one run, sorted by position", () => {
+    const a = join(dir, "a.yaml");
+    const b = join(dir, "b.yaml");
+    writeFileSync(a, "server: { name: a, version: x }\ntools:\n  - { name: 'b c', inputSchema: { type: array } }\n");
+    writeFileSync(b, "server: { name: b }\n");
+    const { diagnostics, exitCode } = validateFiles([b, a]);
+    expect(exitCode).toBe(1);
+    expect(diagnostics.map((d) => `${d.file === a ? "a" : "b"}:${d.line}:${d.code}`)).toEqual([
+      "a:1:SERVER_VERSION_NOT_SEMVER",
+      "a:3:NAME_INVALID",
+      "a:3:SCHEMA_NOT_OBJECT",
+      "b:1:SPEC_MISSING_FIELD",
+    ]);
+  });
+});

@@ -1,0 +1,38 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { catalog, type Code } from "../../generator/catalog.ts";
+import { validateFiles } from "../../generator/index.ts";
+import { ruleCases } from "./rule-cases.ts";
+
+const dir = mkdtempSync(join(tmpdir(), "mcpgen-rules-"));
+
+function check(name: string, text: string) {
+  const file = join(dir, name);
+  writeFileSync(file, text);
+  return validateFiles([file]).diagnostics;
+}
+
+/** Codes only a real file system can trigger; read-source.test.ts covers them. */
+const FILE_CODES: Code[] = ["FILE_NOT_FOUND", "FILE_IS_DIRECTORY", "FILE_UNREADABLE", "FILE_TOO_LARGE", "FILE_NOT_UTF8"];
+
+describe("every diagnostic code has a failing and a passing fixture", () => {
+  it("covers the whole catalog", () => {
+    const covered = new Set<string>([...ruleCases.map((c) => c.code), ...FILE_CODES]);
+    expect(Object.keys(catalog).filter((code) => !covered.has(code))).toEqual([]);
+  });
+
+  for (const { code, fail, pass, at } of ruleCases) {
+    it(`${code}: the failing fixture reports exactly it, at ${at}`, () => {
+      const found = check(`${code}.fail.yaml`, fail);
+      expect(found.map((d) => d.code)).toEqual([code]);
+      expect(`${found[0].line}:${found[0].col}`).toBe(at);
+      expect(found[0].severity).toBe(catalog[code].severity);
+      expect(found[0].message.length).toBeGreaterThan(10);
+    });
+    it(`${code}: the fixed fixture is clean`, () => {
+      expect(check(`${code}.pass.yaml`, pass)).toEqual([]);
+    });
+  }
+});
