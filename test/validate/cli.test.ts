@@ -14,7 +14,10 @@ function mcpgen(...args: string[]) {
 }
 
 const broken = join(dir, "broken.yaml");
-writeFileSync(broken, "server:\n  name: weather\n  verison: 1.0.0\ntools:\n  - name: get forecast\n    inputSchema: { type: object }\n");
+writeFileSync(
+  broken,
+  "server:\n  name: weather\n  verison: 1.0.0\ntools:\n  - name: get forecast\n    inputSchema: { type: object }\n",
+);
 
 describe("mcpgen validate", () => {
   it("accepts every example in specs/ (exit 0, nothing on stdout)", () => {
@@ -63,7 +66,15 @@ describe("mcpgen validate", () => {
   });
 
   it("exits 2 on usage errors and unreadable files, without a stack trace", () => {
-    for (const args of [[], ["validate"], ["frobnicate"], ["validate", broken, "--format", "xml"], ["validate", "--bogus", broken], ["validate", join(dir, "missing.yaml")], ["validate", dir]]) {
+    for (const args of [
+      [],
+      ["validate"],
+      ["frobnicate"],
+      ["validate", broken, "--format", "xml"],
+      ["validate", "--bogus", broken],
+      ["validate", join(dir, "missing.yaml")],
+      ["validate", dir],
+    ]) {
       const run = mcpgen(...args);
       expect(run.code, args.join(" ")).toBe(2);
       expect(run.stdout + run.stderr).not.toMatch(/\n\s+at |Error:/);
@@ -71,7 +82,16 @@ describe("mcpgen validate", () => {
   });
 
   it("never prints a stack trace, whatever the file holds", () => {
-    const nasty = ["", "\u0000\u0001", "[1, 2", ": : :", "server: !!binary x", "a: *undefined", "x".repeat(100_000), "{{{{{{{{{{"];
+    const nasty = [
+      "",
+      "\u0000\u0001",
+      "[1, 2",
+      ": : :",
+      "server: !!binary x",
+      "a: *undefined",
+      "x".repeat(100_000),
+      "{{{{{{{{{{",
+    ];
     nasty.forEach((text, i) => {
       const file = join(dir, `nasty-${i}.yaml`);
       writeFileSync(file, text);

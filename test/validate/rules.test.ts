@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { catalog, type Code } from "../../generator/catalog.ts";
+import { type Code, catalog } from "../../generator/catalog.ts";
 import { validateFiles } from "../../generator/index.ts";
 import { ruleCases } from "./rule-cases.ts";
 
@@ -15,7 +15,13 @@ function check(name: string, text: string) {
 }
 
 /** Codes only a real file system can trigger; read-source.test.ts covers them. */
-const FILE_CODES: Code[] = ["FILE_NOT_FOUND", "FILE_IS_DIRECTORY", "FILE_UNREADABLE", "FILE_TOO_LARGE", "FILE_NOT_UTF8"];
+const FILE_CODES: Code[] = [
+  "FILE_NOT_FOUND",
+  "FILE_IS_DIRECTORY",
+  "FILE_UNREADABLE",
+  "FILE_TOO_LARGE",
+  "FILE_NOT_UTF8",
+];
 
 describe("every diagnostic code has a failing and a passing fixture", () => {
   it("covers the whole catalog", () => {
