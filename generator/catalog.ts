@@ -298,6 +298,28 @@ export const catalog = {
     "upstream.auth.env must be a valid environment variable name (letters, digits and '_', not starting with a digit).",
     "Use a name such as WEATHER_TOKEN.",
   ),
+
+  // Generating a package
+  OUTPUT_NOT_DIRECTORY: usage(
+    "--out is not a directory",
+    "The output path exists and is a file.",
+    "Pass a directory (it is created when missing).",
+  ),
+  WRITE_FAILED: usage(
+    "Cannot write the package",
+    "Writing a generated file failed.",
+    "Check that the output directory is writable and the disk has room.",
+  ),
+  HANDLER_OBSOLETE: warning(
+    "Handler no longer used",
+    "A handler file belongs to no tool, resource or prompt of the spec any more; it is kept, never deleted.",
+    "Delete the file if its code is no longer needed, or restore the entry in the spec.",
+  ),
+  HANDLER_TYPE_ERROR: warning(
+    "Handler does not type-check",
+    "A handler you wrote no longer matches the types generated from the spec (its arguments or result changed).",
+    "Update the handler to the new types in src/types.ts.",
+  ),
 } satisfies Record<string, CatalogEntry>;
 
 export type Code = keyof typeof catalog;

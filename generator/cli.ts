@@ -5,11 +5,13 @@
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { catalog, isCode } from "./catalog.ts";
+import type { Diagnostic } from "./diagnostics.ts";
 import { formatJson, formatText, summary } from "./diagnostics.ts";
-import { validateFiles } from "./index.ts";
+import { exitCodeOf, generate, validateFiles } from "./index.ts";
 
 const USAGE = `usage:
   mcpgen validate <spec> [<spec>...] [--format text|json] [--max-size <MiB>]
+  mcpgen generate <spec> --out <dir> [--check] [--format text|json] [--max-size <MiB>]
   mcpgen explain <CODE>
   mcpgen --version | --help
 
@@ -20,38 +22,81 @@ function fail(message: string): never {
   process.exit(2);
 }
 
-function validateCommand(args: string[]): never {
-  let parsed: ReturnType<typeof parseValidateArgs>;
+type CommonFlags = { format: "text" | "json"; maxBytes?: number };
+
+function parseCommand(args: string[], extra: Record<string, { type: "string" | "boolean" }> = {}) {
+  let parsed: { values: Record<string, string | boolean | undefined>; positionals: string[] };
   try {
-    parsed = parseValidateArgs(args);
+    parsed = parseArgs({
+      args,
+      allowPositionals: true,
+      options: { format: { type: "string" }, "max-size": { type: "string" }, ...extra },
+    });
   } catch (error) {
     fail((error as Error).message);
   }
   const { values, positionals } = parsed;
-  if (positionals.length === 0) fail("validate needs at least one spec file");
   const format = values.format ?? "text";
   if (format !== "text" && format !== "json") fail(`--format must be text or json, not '${format}'`);
   const maxSize = values["max-size"] === undefined ? undefined : Number(values["max-size"]);
   if (maxSize !== undefined && !(maxSize > 0))
     fail(`--max-size must be a positive number of MiB, not '${values["max-size"]}'`);
+  const common: CommonFlags = { format, ...(maxSize ? { maxBytes: maxSize * 1024 * 1024 } : {}) };
+  return { values, positionals, common };
+}
 
-  const result = validateFiles(positionals, maxSize ? { maxBytes: maxSize * 1024 * 1024 } : {});
-  if (format === "json") process.stdout.write(`${formatJson(result.diagnostics)}\n`);
-  else {
-    if (result.diagnostics.length > 0) process.stdout.write(`${formatText(result.diagnostics)}\n`);
-    process.stderr.write(
-      `${positionals.length} file${positionals.length > 1 ? "s" : ""} checked: ${summary(result.diagnostics)}\n`,
-    );
-  }
+function printDiagnostics(diagnostics: Diagnostic[], format: "text" | "json"): void {
+  if (format === "json") process.stdout.write(`${formatJson(diagnostics)}\n`);
+  else if (diagnostics.length > 0) process.stdout.write(`${formatText(diagnostics)}\n`);
+}
+
+function validateCommand(args: string[]): never {
+  const { positionals, common } = parseCommand(args);
+  if (positionals.length === 0) fail("validate needs at least one spec file");
+  const result = validateFiles(positionals, common);
+  printDiagnostics(result.diagnostics, common.format);
+  process.stderr.write(
+    `${positionals.length} file${positionals.length > 1 ? "s" : ""} checked: ${summary(result.diagnostics)}\n`,
+  );
   process.exit(result.exitCode);
 }
 
-function parseValidateArgs(args: string[]) {
-  return parseArgs({
-    args,
-    allowPositionals: true,
-    options: { format: { type: "string" }, "max-size": { type: "string" } },
-  });
+async function generateCommand(args: string[]): Promise<never> {
+  const { values, positionals, common } = parseCommand(args, { out: { type: "string" }, check: { type: "boolean" } });
+  if (positionals.length !== 1) fail("generate takes exactly one spec file");
+  const out = values.out;
+  if (typeof out !== "string" || out === "") fail("generate needs --out <dir>");
+  const check = values.check === true;
+  const result = await generate(positionals[0], out, { ...common, check });
+  printDiagnostics(result.diagnostics, common.format);
+  const exitCode = exitCodeOf(result.diagnostics);
+  const outcome = result.outcome;
+  if (!outcome) {
+    process.stderr.write(`nothing generated: ${summary(result.diagnostics)}\n`);
+    process.exit(exitCode || 1);
+  }
+  const drift = [...outcome.changed, ...outcome.created, ...outcome.removed];
+  const log = (line: string) => process.stderr.write(`${line}\n`);
+  if (check) {
+    if (drift.length === 0) {
+      log(`${out} is up to date with ${positionals[0]}`);
+      process.exit(exitCode);
+    }
+    log(`${out} is out of date with ${positionals[0]}; these files would change:`);
+    for (const path of outcome.changed) log(`  changed  ${path}`);
+    for (const path of outcome.created) log(`  created  ${path}`);
+    for (const path of outcome.removed) log(`  removed  ${path}`);
+    if (result.surface.length > 0) {
+      log("MCP surface changes:");
+      for (const line of result.surface) log(`  ${line}`);
+    }
+    log(`run: mcpgen generate ${positionals[0]} --out ${out}`);
+    process.exit(1);
+  }
+  log(`${out}: ${outcome.changed.length} written, ${outcome.unchanged} unchanged, ${outcome.removed.length} removed`);
+  for (const path of outcome.created) log(`  new handler to write: ${path}`);
+  for (const line of result.surface) log(`  ${line}`);
+  process.exit(exitCode);
 }
 
 function explainCommand(args: string[]): never {
@@ -63,11 +108,13 @@ function explainCommand(args: string[]): never {
   process.exit(0);
 }
 
-function main(argv: string[]): never {
+async function main(argv: string[]): Promise<never> {
   const [command, ...rest] = argv;
   switch (command) {
     case "validate":
       return validateCommand(rest);
+    case "generate":
+      return generateCommand(rest);
     case "explain":
       return explainCommand(rest);
     case "--version":
@@ -91,4 +138,4 @@ function main(argv: string[]): never {
   }
 }
 
-main(process.argv.slice(2));
+await main(process.argv.slice(2));

@@ -1,12 +1,20 @@
 /**
  * The mcpgen pipeline, one stage per module:
- *   load (file → IR) → validate (MCP rules over the IR) → normalize → render → write.
+ *   load (file → IR) → validate (MCP rules over the IR) → normalize (names) → render (files) → write.
  * Stages report into a DiagnosticBag and never throw; the CLI decides the exit code.
  */
+import { existsSync, statSync } from "node:fs";
+import { join, relative, resolve, sep } from "node:path";
 import { catalog } from "./catalog.ts";
+import { checkHandlers } from "./check-handlers.ts";
 import { type Diagnostic, DiagnosticBag } from "./diagnostics.ts";
 import { type LoadOptions, load } from "./load.ts";
+import { normalize } from "./normalize.ts";
+import { render } from "./render/index.ts";
+import { manifestData } from "./render/manifest.ts";
+import { surfaceChanges, surfaceOnDisk } from "./surface-diff.ts";
 import { validate } from "./validate.ts";
+import { type WriteOutcome, writeFiles } from "./write.ts";
 
 export type ExitCode = 0 | 1 | 2;
 export type CheckResult = { diagnostics: Diagnostic[]; exitCode: ExitCode };
@@ -25,4 +33,56 @@ export function validateFiles(files: string[], options: LoadOptions = {}): Check
 export function exitCodeOf(diagnostics: Diagnostic[]): ExitCode {
   if (diagnostics.some((d) => "usage" in catalog[d.code])) return 2;
   return diagnostics.some((d) => d.severity === "error") ? 1 : 0;
+}
+
+export type GenerateOptions = LoadOptions & { check?: boolean };
+export type GenerateResult = { diagnostics: Diagnostic[]; outcome?: WriteOutcome; surface: string[] };
+
+export async function generate(
+  specPath: string,
+  outDir: string,
+  options: GenerateOptions = {},
+): Promise<GenerateResult> {
+  const bag = new DiagnosticBag();
+  const done = (outcome?: WriteOutcome, surface: string[] = []): GenerateResult => ({
+    diagnostics: bag.sorted(),
+    outcome,
+    surface,
+  });
+  const loaded = load(specPath, bag, options);
+  if (loaded) validate(loaded.server, loaded.report);
+  if (!loaded || bag.hasErrors) return done();
+
+  const report = bag.reporter(outDir, () => ({ line: 1, col: 1 }));
+  if (existsSync(outDir) && !statSync(outDir).isDirectory()) {
+    report("OUTPUT_NOT_DIRECTORY", "", `'${outDir}' exists and is not a directory`);
+    return done();
+  }
+  const specRef = relative(resolve(outDir), resolve(specPath)).split(sep).join("/");
+  const model = normalize(loaded.server, specRef);
+  const files = await render(model);
+  const surface = surfaceChanges(surfaceOnDisk(outDir), manifestData(model) as never);
+
+  let outcome: WriteOutcome;
+  try {
+    outcome = writeFiles(outDir, files, options.check === true);
+  } catch (error) {
+    report("WRITE_FAILED", "", `cannot write into '${outDir}': ${(error as Error).message}`);
+    return done();
+  }
+  for (const file of outcome.obsolete) {
+    bag.reporter(join(outDir, file), () => ({ line: 1, col: 1 }))(
+      "HANDLER_OBSOLETE",
+      "",
+      `'${file}' is not used by any entry of ${specPath}`,
+    );
+  }
+  if (!options.check && (outcome.changed.length > 0 || outcome.created.length > 0)) {
+    checkHandlers(
+      outDir,
+      files.filter((f) => f.owner === "user").map((f) => f.path),
+      bag,
+    );
+  }
+  return done(outcome, surface);
 }

@@ -1,0 +1,46 @@
+/** Identifiers and file names derived from spec names: deterministic, collision-free, always valid. */
+import { createHash } from "node:crypto";
+
+/** "notes.create" → "NotesCreate", "get-forecast_v2" → "GetForecastV2"; never empty, never starts with a digit. */
+export function pascalCase(name: string): string {
+  const words = name.split(/[^A-Za-z0-9]+/).filter(Boolean);
+  const joined = words.map((w) => w[0].toUpperCase() + w.slice(1)).join("");
+  if (joined === "") return "Unnamed";
+  return /^[0-9]/.test(joined) ? `T${joined}` : joined;
+}
+
+export function camelCase(name: string): string {
+  const pascal = pascalCase(name);
+  return pascal[0].toLowerCase() + pascal.slice(1);
+}
+
+/** Six hex digits of a SHA-256: enough to tell names apart, short enough to read. */
+export function shortHash(text: string): string {
+  return createHash("sha256").update(text).digest("hex").slice(0, 6);
+}
+
+/** Hands out names, adding 2, 3... to repeats, so the first holder of a name keeps it. */
+export class NameAllocator {
+  readonly #taken = new Set<string>();
+
+  constructor(reserved: Iterable<string> = []) {
+    for (const name of reserved) this.#taken.add(name);
+  }
+
+  take(wanted: string): string {
+    let name = wanted;
+    for (let n = 2; this.#taken.has(name); n++) name = `${wanted}${n}`;
+    this.#taken.add(name);
+    return name;
+  }
+}
+
+/**
+ * A handler's file name. Tool and prompt names are already safe ([A-Za-z0-9_.-]) and are used as they are,
+ * so a handler never moves when other entries change. Free-text names (resources) are made safe and get a
+ * hash of their identity (the URI) when that changed them or when two would share a file.
+ */
+export function handlerFileName(name: string, identity: string, clashes: boolean): string {
+  const safe = name.replace(/[^A-Za-z0-9_.-]+/g, "-").replace(/^[.-]+|[.-]+$/g, "") || "handler";
+  return safe === name && !clashes ? name : `${safe}-${shortHash(identity)}`;
+}

@@ -1,0 +1,187 @@
+/**
+ * The generated package's README.md, from templates/package-readme.md.hbs. Every spec string is made
+ * Markdown-safe here (mdText, mdCode, mdBlock) before the template sees it; the template is compiled
+ * with `strict` (a missing field is a bug, not an empty string) and `noEscape` (escaping is ours).
+ */
+import { readFileSync } from "node:fs";
+import Handlebars from "handlebars";
+import type { JsonSchema, ToolNode } from "../ir.ts";
+import type { Model } from "../normalize.ts";
+import { mdBlock, mdCode, mdText } from "./markdown.ts";
+import { header } from "./ts.ts";
+
+const TEMPLATE = new URL("../../templates/package-readme.md.hbs", import.meta.url);
+let template: Handlebars.TemplateDelegate | undefined;
+
+type Props = { [name: string]: JsonSchema };
+
+export function renderDocs(model: Model): string {
+  template ??= Handlebars.compile(readFileSync(TEMPLATE, "utf8"), { strict: true, noEscape: true });
+  const { server } = model;
+  const envVars = server.upstream?.auth
+    ? [
+        {
+          name: mdCode(server.upstream.auth.env),
+          use: `credentials for the upstream API (${server.upstream.auth.type})`,
+        },
+      ]
+    : [];
+  const env = Object.fromEntries(envVars.map((v) => [server.upstream!.auth!.env, "..."]));
+  const launch = {
+    command: "npx",
+    args: ["tsx", "/path/to/this/package/src/server.ts"],
+    ...(envVars.length ? { env } : {}),
+  };
+  const counts = [
+    [model.tools.length, "tool"],
+    [model.resources.length, "resource"],
+    [model.templates.length, "resource template"],
+    [model.prompts.length, "prompt"],
+  ]
+    .map(([n, what]) => `${n} ${what}${n === 1 ? "" : "s"}`)
+    .join(", ");
+
+  return template({
+    header: header(model.specRef, "md").trimEnd(),
+    title: mdText(server.title ?? server.name),
+    description: mdText(server.description) || "An MCP server.",
+    version: mdCode(server.version),
+    counts,
+    runBlock: mdBlock(
+      "sh",
+      [
+        "npx tsx src/server.ts                        # MCP over stdio",
+        "npx tsx src/server.ts --http --port 3000     # Streamable HTTP at http://127.0.0.1:3000/mcp",
+        ...(server.upstream ? ["npx tsx src/server.ts --base-url http://127.0.0.1:4010   # another upstream API"] : []),
+        "MCP_HTTP_TOKEN=secret npx tsx src/server.ts --http   # require a bearer token over HTTP",
+      ].join("\n"),
+    ),
+    envVars,
+    claudeConfig: mdBlock("json", JSON.stringify({ mcpServers: { [server.name]: launch } }, null, 2)),
+    vscodeConfig: mdBlock(
+      "json",
+      JSON.stringify({ servers: { [server.name]: { type: "stdio", ...launch } } }, null, 2),
+    ),
+    clientExample: mdBlock(
+      "ts",
+      [
+        'import { connect } from "./src/client.ts";',
+        "",
+        'const client = await connect({ command: "npx", args: ["tsx", "src/server.ts"] });',
+        '// or: await connect({ url: "http://127.0.0.1:3000/mcp" })',
+        "const { tools } = await client.listTools();",
+        "console.log(tools.map((tool) => tool.name));",
+        "await client.close();",
+      ].join("\n"),
+    ),
+    tools: model.tools.map(({ node, handler }) => ({
+      heading: mdCode(node.name) + (node.title ? ` (${mdText(node.title)})` : ""),
+      description: mdText(node.description),
+      annotations: annotationsLine(node),
+      params: parameters(node.inputSchema),
+      source: node.http
+        ? `Forwarded to ${mdCode(`${node.http.method.toUpperCase()} ${node.http.path}`)} on the upstream API.`
+        : `Served by your handler in ${mdCode(handler!.file)}.`,
+      example: mdBlock(
+        "ts",
+        `const result = await client.callTool(${JSON.stringify(node.name)}, ${JSON.stringify(exampleArgs(node.inputSchema), null, 2)});`,
+      ),
+    })),
+    resources: model.resources.map(({ node, handler }) => ({
+      uri: mdCode(node.uri),
+      name: mdText(node.name),
+      mimeType: node.mimeType ? mdCode(node.mimeType) : "",
+      source: node.content
+        ? "the spec (static)"
+        : node.http
+          ? mdCode(`${node.http.method.toUpperCase()} ${node.http.path}`)
+          : mdCode(handler!.file),
+      description: mdText(node.description),
+    })),
+    templates: model.templates.map(({ node, handler }) => ({
+      uri: mdCode(node.uriTemplate),
+      name: mdText(node.name),
+      mimeType: node.mimeType ? mdCode(node.mimeType) : "",
+      source: node.http ? mdCode(`${node.http.method.toUpperCase()} ${node.http.path}`) : mdCode(handler!.file),
+      description: mdText(node.description),
+    })),
+    prompts: model.prompts.map(({ node, handler }) => ({
+      heading: mdCode(node.name) + (node.title ? ` (${mdText(node.title)})` : ""),
+      description: mdText(node.description),
+      arguments: node.arguments.map((a) => ({
+        name: mdCode(a.name),
+        required: a.required ? "yes" : "no",
+        description: mdText(a.description),
+      })),
+      source: handler
+        ? `Built by your handler in ${mdCode(handler.file)}.`
+        : `Built from ${node.messages?.length ?? 0} message template(s) in the spec.`,
+    })),
+  });
+}
+
+function annotationsLine(tool: ToolNode): string {
+  const hints = Object.entries(tool.annotations ?? {}).filter(([, value]) => typeof value === "boolean");
+  return hints.map(([name, value]) => `${mdCode(name)}: ${value}`).join(", ");
+}
+
+function parameters(schema: JsonSchema) {
+  const properties = (schema.properties ?? {}) as Props;
+  const required = new Set(Array.isArray(schema.required) ? (schema.required as string[]) : []);
+  return Object.entries(properties).map(([name, property]) => ({
+    name: mdCode(name),
+    type: mdCode(typeOf(property)),
+    required: required.has(name) ? "yes" : "no",
+    default: property.default === undefined ? "" : mdCode(JSON.stringify(property.default)),
+    header: typeof property["x-mcp-header"] === "string" ? mdCode(`Mcp-Param-${property["x-mcp-header"]}`) : "",
+    description: mdText(typeof property.description === "string" ? property.description : ""),
+  }));
+}
+
+function typeOf(schema: JsonSchema | undefined): string {
+  if (!schema || typeof schema !== "object") return "any";
+  if (Array.isArray(schema.enum)) return schema.enum.map((v) => JSON.stringify(v)).join(" | ");
+  if (schema.const !== undefined) return JSON.stringify(schema.const);
+  if (typeof schema.$ref === "string") return schema.$ref.split("/").at(-1) ?? "object";
+  const type = Array.isArray(schema.type)
+    ? schema.type.join(" | ")
+    : typeof schema.type === "string"
+      ? schema.type
+      : "any";
+  if (type === "array") return `${typeOf(schema.items as JsonSchema)}[]`;
+  return typeof schema.format === "string" ? `${type} (${schema.format})` : type;
+}
+
+/** Arguments for the README's example call: required properties, with example, default or a plausible value. */
+export function exampleArgs(schema: JsonSchema): Record<string, unknown> {
+  const properties = (schema.properties ?? {}) as Props;
+  const required = Array.isArray(schema.required) ? (schema.required as string[]) : [];
+  return Object.fromEntries(
+    required.filter((name) => Object.hasOwn(properties, name)).map((name) => [name, exampleValue(properties[name])]),
+  );
+}
+
+function exampleValue(schema: JsonSchema): unknown {
+  if (Array.isArray(schema.examples) && schema.examples.length > 0) return schema.examples[0];
+  if (schema.default !== undefined) return schema.default;
+  if (schema.const !== undefined) return schema.const;
+  if (Array.isArray(schema.enum) && schema.enum.length > 0) return schema.enum[0];
+  switch (Array.isArray(schema.type) ? schema.type[0] : schema.type) {
+    case "integer":
+      return typeof schema.minimum === "number" ? schema.minimum : 1;
+    case "number":
+      return typeof schema.minimum === "number" ? schema.minimum : 1.5;
+    case "boolean":
+      return true;
+    case "array":
+      return [];
+    case "object":
+      return exampleArgs(schema);
+    default:
+      return schema.format === "date"
+        ? "2026-01-01"
+        : schema.format === "date-time"
+          ? "2026-01-01T00:00:00Z"
+          : "example";
+  }
+}

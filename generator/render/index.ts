@@ -1,0 +1,53 @@
+/**
+ * The render stage: the normalized model becomes the list of files of a generated package.
+ * Generated files are owned by mcpgen and rewritten to match; handler scaffolds are owned by the
+ * user and only ever created.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import type { Model } from "../normalize.ts";
+import { renderClient } from "./client.ts";
+import { renderDocs } from "./docs.ts";
+import { renderScaffolds } from "./handlers.ts";
+import { renderManifest } from "./manifest.ts";
+import { renderPackageJson, renderTsconfig } from "./package-files.ts";
+import { renderApp, renderHandlersType, renderServerEntry } from "./server.ts";
+import { renderTypes } from "./types.ts";
+import { renderValidators } from "./validators.ts";
+
+export type RenderedFile = { path: string; content: string; owner: "mcpgen" | "user"; describes?: string };
+
+const RUNTIME_DIR = new URL("../../runtime/", import.meta.url);
+
+export async function render(model: Model): Promise<RenderedFile[]> {
+  const generated = (path: string, content: string): RenderedFile => ({ path, content, owner: "mcpgen" });
+  const validators = renderValidators(model);
+  const types = `${await renderTypes(model)}\n${renderHandlersType(model)}`;
+  return [
+    generated("package.json", renderPackageJson(model)),
+    generated("tsconfig.json", renderTsconfig(model)),
+    generated("README.md", renderDocs(model)),
+    generated("src/app.ts", renderApp(model)),
+    generated("src/client.ts", renderClient(model)),
+    generated("src/manifest.ts", renderManifest(model)),
+    generated("src/server.ts", renderServerEntry(model)),
+    generated("src/types.ts", types),
+    generated("src/validators.js", validators.js),
+    generated("src/validators.d.ts", validators.dts),
+    ...runtimeFiles(),
+    ...renderScaffolds(model).map(
+      (s): RenderedFile => ({ path: s.path, content: s.content, owner: "user", describes: s.owner }),
+    ),
+  ];
+}
+
+/** The runtime, byte for byte (no header: it is the same file in every package and in this repository). */
+function runtimeFiles(): RenderedFile[] {
+  return readdirSync(RUNTIME_DIR)
+    .filter((name) => name.endsWith(".ts") || name === "README.md")
+    .sort()
+    .map((name) => ({
+      path: `runtime/${name}`,
+      content: readFileSync(new URL(name, RUNTIME_DIR), "utf8"),
+      owner: "mcpgen",
+    }));
+}

@@ -1,0 +1,86 @@
+/**
+ * src/types.ts: argument and result types for every tool (from its JSON Schemas, through
+ * json-schema-to-typescript) and for every prompt, plus the name-to-types maps that type the client's
+ * callTool and the server's handler table. All schemas compile in ONE call: json-schema-to-typescript
+ * is fast once and very slow per schema with shared definitions.
+ */
+import { compile } from "json-schema-to-typescript";
+import type { JsonSchema } from "../ir.ts";
+import { pascalCase } from "../naming.ts";
+import type { Model } from "../normalize.ts";
+import { walkSchema } from "../schema-walk.ts";
+import { header, key, lit } from "./ts.ts";
+
+export async function renderTypes(model: Model): Promise<string> {
+  const defs: Record<string, JsonSchema> = {};
+  for (const tool of model.tools) {
+    defs[tool.inputType] = prepare(tool.node.inputSchema, tool.inputType);
+    if (tool.outputType && tool.node.outputSchema)
+      defs[tool.outputType] = prepare(tool.node.outputSchema, tool.outputType);
+  }
+  const schemaTypes = await compile({ title: "SchemaTypes", type: "object", $defs: defs } as never, "SchemaTypes", {
+    bannerComment: "",
+    format: false,
+    additionalProperties: false,
+    unreachableDefinitions: true,
+    strictIndexSignatures: true,
+    unknownAny: true,
+    // Every $ref is local by now (validate rejects unresolvable ones); never reach out to files or the network.
+    $refOptions: { resolve: { file: false, http: false } } as never,
+  });
+
+  const prompts = model.prompts.map(({ node, argsType }) => {
+    const fields = node.arguments.map((a) => `  ${key(a.name)}${a.required ? "" : "?"}: string;`);
+    return `export type ${argsType} = {\n${fields.join("\n")}\n};`;
+  });
+  const toolMap = model.tools.map(
+    (t) => `  ${lit(t.node.name)}: { args: ${t.inputType}; result: ${t.outputType ?? "{ [key: string]: unknown }"} };`,
+  );
+  const promptMap = model.prompts.map((p) => `  ${lit(p.node.name)}: ${p.argsType};`);
+
+  return [
+    header(model.specRef),
+    'import type { PromptHandler, ResourceHandler, TemplateHandler, ToolHandler } from "../runtime/spec-server.ts";',
+    "",
+    escapeLineSeparators(schemaTypes.trim()),
+    "",
+    ...prompts,
+    "",
+    "/** Every tool by name: its arguments and its structured result. */",
+    `export type ToolMap = {\n${toolMap.join("\n")}\n};`,
+    "",
+    "/** Every prompt by name: its arguments. */",
+    `export type PromptMap = {\n${promptMap.join("\n")}\n};`,
+    "",
+  ].join("\n");
+}
+
+/**
+ * A copy of a tool schema ready to sit under the combined document's $defs: titled with our type name,
+ * nested titles dropped (they would mint type names that could clash with ours), its own definitions
+ * titled `<Root>_<Name>`, and local `$ref`s rewritten to point into its new place.
+ */
+function prepare(schema: JsonSchema, typeName: string): JsonSchema {
+  const copy = structuredClone(schema) as JsonSchema;
+  const base = `#/$defs/${typeName}`;
+  walkSchema(copy, (node, chain) => {
+    if (chain.length > 0) delete node.title;
+    // json-schema-to-typescript pastes `tsType` into the output verbatim: from a spec, that is code injection.
+    delete node.tsType;
+    delete node.tsEnumNames;
+    const last = chain.at(-1);
+    if (last && (last[0] === "$defs" || last[0] === "definitions") && chain.length === 1) {
+      node.title = `${typeName}_${pascalCase(last[1] ?? "")}`;
+    }
+    if (typeof node.$ref === "string" && node.$ref.startsWith("#")) node.$ref = base + node.$ref.slice(1);
+    delete node.$id;
+  });
+  delete copy.$schema;
+  copy.title = typeName;
+  return copy;
+}
+
+/** json-schema-to-typescript writes U+2028/U+2029 raw; as escapes they mean the same in strings and comments. */
+function escapeLineSeparators(code: string): string {
+  return code.replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
+}
