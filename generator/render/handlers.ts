@@ -7,7 +7,10 @@ import { commentText, lit } from "./ts.ts";
 
 export type Scaffold = { path: string; content: string; owner: string };
 
+/** Relative prefix from a handler file to the package root (src/handlers/<kind>/x.ts: three levels). */
 const depth = (ref: HandlerRef) => "../".repeat(ref.file.split("/").length - 1);
+/** The same, to src/ (where types.ts lives). */
+const toSrc = (ref: HandlerRef) => "../".repeat(ref.file.split("/").length - 2);
 const intro = (kind: string, name: string) =>
   `// Handler for the ${commentText(kind)} ${commentText(JSON.stringify(name)).replace(/\n/g, " ")}.\n` +
   "// Written once by mcpgen and yours from now on: regenerating never overwrites this file.\n";
@@ -25,7 +28,7 @@ export function renderScaffolds(model: Model): Scaffold[] {
       owner: `tool ${tool.node.name}`,
       content: `${intro("tool", tool.node.name)}import type { HandlerContext } from "${up}runtime/index.ts";
 import { notImplemented, type ToolResult } from "${up}runtime/spec-server.ts";
-import type { ${types} } from "${up}src/types.ts";
+import type { ${types} } from "${toSrc(ref)}types.ts";
 
 export default async function ${ref.importName}(args: ${tool.inputType}, ctx: HandlerContext): Promise<ToolResult<${output}>> {
   return notImplemented("tool", ${lit(tool.node.name)}, ${lit(ref.file)});
@@ -69,7 +72,7 @@ export default async function ${ref.importName}(${signature}, ctx: HandlerContex
       content: `${intro("prompt", node.name)}import type { HandlerContext } from "${up}runtime/index.ts";
 import { notImplementedError } from "${up}runtime/spec-server.ts";
 import type { GetPromptResult } from "${up}runtime/types.ts";
-import type { ${argsType} } from "${up}src/types.ts";
+import type { ${argsType} } from "${toSrc(handler)}types.ts";
 
 export default async function ${handler.importName}(args: ${argsType}, ctx: HandlerContext): Promise<GetPromptResult> {
   throw notImplementedError("prompt", ${lit(node.name)}, ${lit(handler.file)});

@@ -80,7 +80,14 @@ function prepare(schema: JsonSchema, typeName: string): JsonSchema {
   return copy;
 }
 
-/** json-schema-to-typescript writes U+2028/U+2029 raw; as escapes they mean the same in strings and comments. */
+/**
+ * Tidies json-schema-to-typescript's output: drops its "referenced by" comments (noise in every
+ * declaration) and escapes the U+2028/U+2029 it writes raw (as escapes they mean the same in strings
+ * and comments).
+ */
 function escapeLineSeparators(code: string): string {
-  return code.replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
+  return code
+    .replace(/\/\*\*\n \* This interface was referenced by [^\n]*\n \* via the `definition` [^\n]*\n \*\/\n/g, "")
+    .replace(/\u2028/g, "\\u2028")
+    .replace(/\u2029/g, "\\u2029");
 }

@@ -1,0 +1,14 @@
+// Handler for the prompt "weekly_review".
+// Written once by mcpgen and yours from now on: regenerating never overwrites this file.
+import type { HandlerContext } from "../../../runtime/index.ts";
+import type { GetPromptResult } from "../../../runtime/types.ts";
+import { allNotes } from "../../notes-store.ts";
+import type { WeeklyReviewPromptArgs } from "../../types.ts";
+
+export default async function promptWeeklyReview(args: WeeklyReviewPromptArgs, _ctx: HandlerContext): Promise<GetPromptResult> {
+  const weekAgo = Date.now() - 7 * 24 * 3600 * 1000;
+  const recent = allNotes().filter((note) => Date.parse(note.createdAt) >= weekAgo);
+  const list = recent.map((note) => `- ${note.title}`).join("\n") || "(no notes this week)";
+  const focus = args.focus ? ` Focus on ${args.focus}.` : "";
+  return { messages: [{ role: "user", content: { type: "text", text: `Review my notes from this week:\n${list}\n${focus}`.trim() } }] };
+}

@@ -1,0 +1,12 @@
+// Handler for the tool "notes.delete".
+// Written once by mcpgen and yours from now on: regenerating never overwrites this file.
+import type { HandlerContext } from "../../../runtime/index.ts";
+import type { ToolResult } from "../../../runtime/spec-server.ts";
+import { deleteNote } from "../../notes-store.ts";
+import type { NotesDeleteInput } from "../../types.ts";
+
+export default async function toolNotesDelete(args: NotesDeleteInput, _ctx: HandlerContext): Promise<ToolResult<{ [key: string]: unknown }>> {
+  // Deleting twice is not an error: the tool is declared idempotent.
+  const existed = deleteNote(args.id);
+  return { content: [{ type: "text", text: existed ? `Deleted note ${args.id}.` : `No note ${args.id}; nothing to delete.` }] };
+}
