@@ -42,5 +42,9 @@ export class NameAllocator {
  */
 export function handlerFileName(name: string, identity: string, clashes: boolean): string {
   const safe = name.replace(/[^A-Za-z0-9_.-]+/g, "-").replace(/^[.-]+|[.-]+$/g, "") || "handler";
-  return safe === name && !clashes ? name : `${safe}-${shortHash(identity)}`;
+  if (safe === name && !clashes && name.length <= MAX_FILE_STEM) return name;
+  // File systems cap names near 255 bytes; keep well inside that, the hash keeps it unique.
+  return `${safe.slice(0, MAX_FILE_STEM).replace(/[.-]+$/, "")}-${shortHash(identity)}`;
 }
+
+const MAX_FILE_STEM = 64;

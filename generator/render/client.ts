@@ -16,9 +16,7 @@ import type { PromptMap, ToolMap } from "./types.ts";
 export type { ToolMap, PromptMap };
 
 /** A tool's result, with structuredContent typed by its outputSchema. */
-export type TypedToolResult<N extends keyof ToolMap> = Omit<CallToolResult, "structuredContent"> & {
-  structuredContent?: ToolMap[N]["result"];
-};
+export type TypedToolResult<N extends keyof ToolMap> = CallToolResult & { structuredContent?: ToolMap[N]["result"] };
 
 /** The runtime client, with tool and prompt names and their arguments checked at compile time. */
 export type Client = Omit<McpClient, "callTool" | "getPrompt"> & {

@@ -26,7 +26,7 @@ export function renderDocs(model: Model): string {
         },
       ]
     : [];
-  const env = Object.fromEntries(envVars.map((v) => [server.upstream!.auth!.env, "..."]));
+  const env = server.upstream?.auth ? { [server.upstream.auth.env]: "..." } : {};
   const launch = {
     command: "npx",
     args: ["tsx", "/path/to/this/package/src/server.ts"],

@@ -11,6 +11,7 @@ import { renderScaffolds } from "./handlers.ts";
 import { renderManifest } from "./manifest.ts";
 import { renderPackageJson, renderTsconfig } from "./package-files.ts";
 import { renderApp, renderHandlersType, renderServerEntry } from "./server.ts";
+import { escapeInvisible } from "./ts.ts";
 import { renderTypes } from "./types.ts";
 import { renderValidators } from "./validators.ts";
 
@@ -19,7 +20,11 @@ export type RenderedFile = { path: string; content: string; owner: "mcpgen" | "u
 const RUNTIME_DIR = new URL("../../runtime/", import.meta.url);
 
 export async function render(model: Model): Promise<RenderedFile[]> {
-  const generated = (path: string, content: string): RenderedFile => ({ path, content, owner: "mcpgen" });
+  const generated = (path: string, content: string): RenderedFile => ({
+    path,
+    content: /\.[jt]s$/.test(path) ? escapeInvisible(content) : content,
+    owner: "mcpgen",
+  });
   const validators = renderValidators(model);
   const types = `${await renderTypes(model)}\n${renderHandlersType(model)}`;
   return [

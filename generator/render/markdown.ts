@@ -1,9 +1,15 @@
 /** Spec text made safe for Markdown: it can format nothing, open no HTML, break no table or code block. */
+import { escapeInvisible } from "./ts.ts";
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control and bidi characters are what is made visible
+const INVISIBLE = /[\u0000-\u0008\u000b-\u001f\u007f\u202a-\u202e\u2066-\u2069]/g;
+const visible = (text: string) =>
+  text.replace(INVISIBLE, (c) => `U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}`);
 
 /** Plain text for a paragraph or a table cell: one line, HTML and Markdown punctuation escaped. */
 export function mdText(text: string | undefined): string {
   if (!text) return "";
-  return text
+  return visible(text)
     .replace(/[\r\n\u2028\u2029]+/g, " ")
     .replace(/&/g, "&amp;")
     .replace(/</g, "&lt;")
@@ -14,7 +20,7 @@ export function mdText(text: string | undefined): string {
 
 /** An inline code span that holds any text: the fence is longer than any backtick run inside. */
 export function mdCode(text: string): string {
-  const flat = text.replace(/[\r\n\u2028\u2029]+/g, " ");
+  const flat = visible(text).replace(/[\r\n\u2028\u2029]+/g, " ");
   const longest = Math.max(0, ...(flat.match(/`+/g) ?? []).map((run) => run.length));
   const fence = "`".repeat(longest + 1);
   const pad = flat.startsWith("`") || flat.endsWith("`") ? " " : "";
@@ -22,8 +28,10 @@ export function mdCode(text: string): string {
   return `${fence}${pad}${flat.replace(/\|/g, "\\|")}${pad}${fence}`;
 }
 
-/** A fenced code block that no content can close early. */
-export function mdBlock(language: string, body: string): string {
+/** A fenced code block (of JSON, TypeScript or shell) that no content can close early; invisible
+ * characters become \\u escapes, which mean the same in those languages' strings. */
+export function mdBlock(language: string, code: string): string {
+  const body = escapeInvisible(code);
   const longest = Math.max(0, ...(body.match(/`{3,}/g) ?? []).map((run) => run.length));
   const fence = "`".repeat(Math.max(3, longest + 1));
   return `${fence}${language}\n${body}\n${fence}`;

@@ -4,11 +4,24 @@
  */
 
 /** A JS literal for any JSON value. JSON.stringify escapes quotes, backslashes and control characters;
- * U+2028/U+2029 are escaped too, so older parsers and editors see one line. */
+ * escapeInvisible() does the rest. */
 export function lit(value: unknown, indent?: number): string {
-  return (JSON.stringify(value, null, indent) ?? "undefined")
-    .replace(/\u2028/g, "\\u2028")
-    .replace(/\u2029/g, "\\u2029");
+  return escapeInvisible(JSON.stringify(value, null, indent) ?? "undefined");
+}
+
+/** Control characters, line and paragraph separators, bidirectional overrides and isolates: legal in
+ * strings and comments, but they break lines in older parsers or make code read differently from how it
+ * runs ("Trojan Source"). Tab, LF and CR are the layout of the code itself and stay. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is escaped
+const INVISIBLE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * Replaces invisible characters by \\uXXXX escapes. Applied to whole generated .ts/.js files: spec text
+ * only ever sits in string literals (where the escape means the same character) and comments (where it
+ * is inert text), so the meaning of the code is unchanged.
+ */
+export function escapeInvisible(code: string): string {
+  return code.replace(INVISIBLE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
@@ -23,6 +36,7 @@ export function commentText(text: string): string {
   return text
     .replace(/\*\//g, "*\\/")
     .replace(/[\u2028\u2029]/g, " ")
+    .replace(INVISIBLE, (c) => `U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}`)
     .replace(/\r\n?/g, "\n");
 }
 

@@ -42,7 +42,7 @@ export async function renderTypes(model: Model): Promise<string> {
     header(model.specRef),
     'import type { PromptHandler, ResourceHandler, TemplateHandler, ToolHandler } from "../runtime/spec-server.ts";',
     "",
-    escapeLineSeparators(schemaTypes.trim()),
+    tidy(schemaTypes.trim()),
     "",
     ...prompts,
     "",
@@ -80,14 +80,10 @@ function prepare(schema: JsonSchema, typeName: string): JsonSchema {
   return copy;
 }
 
-/**
- * Tidies json-schema-to-typescript's output: drops its "referenced by" comments (noise in every
- * declaration) and escapes the U+2028/U+2029 it writes raw (as escapes they mean the same in strings
- * and comments).
- */
-function escapeLineSeparators(code: string): string {
-  return code
-    .replace(/\/\*\*\n \* This interface was referenced by [^\n]*\n \* via the `definition` [^\n]*\n \*\/\n/g, "")
-    .replace(/\u2028/g, "\\u2028")
-    .replace(/\u2029/g, "\\u2029");
+/** Drops json-schema-to-typescript's "referenced by" comments: noise on every declaration. */
+function tidy(code: string): string {
+  return code.replace(
+    /\/\*\*\n \* This interface was referenced by [^\n]*\n \* via the `definition` [^\n]*\n \*\/\n/g,
+    "",
+  );
 }

@@ -38,7 +38,8 @@ export type Manifest = {
 };
 
 /** A tool handler's result, with `structuredContent` typed by the tool's outputSchema. */
-export type ToolResult<Structured> = Omit<ToolHandlerResult, "structuredContent"> & { structuredContent?: Structured };
+// An intersection, not Omit: Omit over CallToolResult's index signature would drop its known fields.
+export type ToolResult<Structured> = ToolHandlerResult & { structuredContent?: Structured };
 export type ToolHandler<Args, Structured> = (
   args: Args,
   ctx: HandlerContext,
