@@ -157,73 +157,108 @@ for (const transport of ["stdio", "http"] as const) {
       expect((packing.messages[0].content as { text: string }).text).toContain("Rome for 4 days");
       await expect(client.getPrompt("summarize_forecast", {} as never)).rejects.toThrow(/city/);
     });
+
+    it("completes prompt arguments and template variables from the spec's value lists", async () => {
+      const prompt = await client.complete(
+        { type: "ref/prompt", name: "summarize_forecast" },
+        { name: "city", value: "l" },
+      );
+      expect(prompt.completion.values).toEqual(["Lyon"]);
+      const template = await client.complete(
+        { type: "ref/resource", uri: "weather://city/{city}" },
+        { name: "city", value: "" },
+      );
+      expect(template.completion.values).toEqual(["Paris", "Lyon", "Oslo", "Rome", "São Paulo"]);
+    });
   });
 }
 
-describe("notes over stdio: every tool, resource and prompt served by handlers", () => {
-  let client: Awaited<ReturnType<typeof connectNotes>>;
-  beforeAll(async () => {
-    client = await connectNotes(serverCommand(`${ROOT}/generated/notes`));
-  });
-  afterAll(() => client?.close());
-
-  it("creates, searches, reads and deletes notes", async () => {
-    const created = await client.callTool("notes.create", { title: "Groceries", body: "eggs, milk", tags: ["home"] });
-    const id = created.structuredContent!.id;
-    expect(id).toMatch(/^n\d+$/);
-    const found = await client.callTool("notes.search", { query: "milk", tag: "home" });
-    expect(found.structuredContent).toEqual({ results: [{ id, title: "Groceries" }] });
-    const index = await client.readResource("notes://index");
-    expect(JSON.parse((index.contents[0] as { text: string }).text)).toEqual([{ id, title: "Groceries" }]);
-    const note = await client.readResource(`notes://note/${id}`);
-    expect((note.contents[0] as { text: string }).text).toBe("# Groceries\n\neggs, milk\n");
-    const review = await client.getPrompt("weekly_review", { focus: "food" });
-    expect((review.messages[0].content as { text: string }).text).toContain("- Groceries");
-    const deleted = await client.callTool("notes.delete", { id });
-    expect(text(deleted)).toBe(`Deleted note ${id}.`);
-    await expect(client.readResource(`notes://note/${id}`)).rejects.toThrow(/No note/);
-  });
-});
-
-describe("tasks over http: every tool forwarded with an API key header", () => {
-  let upstream: Upstream;
-  let http: RunningHttpServer;
-  let client: Awaited<ReturnType<typeof connectTasks>>;
-  beforeAll(async () => {
-    upstream = await startUpstream({
-      "GET /projects/*/tasks": (r) => ({ json: { tasks: [{ id: 7, title: "Ship", status: r.query.get("status") }] } }),
-      "POST /projects/*/tasks": (r) => ({ status: 201, json: { id: 8, ...JSON.parse(r.body) } }),
-      "PUT /tasks/*/close": (r) =>
-        r.path === "/tasks/404/close" ? { status: 404, json: { error: "no such task" } } : { status: 204 },
-      "GET /tasks/*": (r) => ({ json: { id: Number(r.path.split("/")[2]), title: "Ship" } }),
+for (const transport of ["stdio", "http"] as const) {
+  describe(`notes over ${transport}: every tool, resource and prompt served by handlers`, () => {
+    let http: RunningHttpServer | undefined;
+    let client: Awaited<ReturnType<typeof connectNotes>>;
+    beforeAll(async () => {
+      if (transport === "http") {
+        http = await startHttpServer(`${ROOT}/generated/notes`);
+        client = await connectNotes({ url: http.url });
+      } else client = await connectNotes(serverCommand(`${ROOT}/generated/notes`));
     });
-    http = await startHttpServer(`${ROOT}/generated/tasks`, ["--base-url", upstream.url], { TASKS_API_KEY: "k-123" });
-    client = await connectTasks({ url: http.url });
-  });
-  afterAll(async () => {
-    await client?.close();
-    await http?.stop();
-    await upstream?.close();
-  });
+    afterAll(async () => {
+      await client?.close();
+      await http?.stop();
+    });
 
-  it("calls every tool and reads the template through the upstream", async () => {
-    const listed = await client.callTool("list_tasks", { project: "apollo", status: "open" });
-    expect(listed.structuredContent).toEqual({ tasks: [{ id: 7, title: "Ship", status: "open" }] });
-    expect(upstream.requests.at(-1)!.headers["x-api-key"]).toBe("k-123");
-    const created = await client.callTool("create_task", { project: "apollo", title: "Test", urgent: true });
-    expect(created.structuredContent).toEqual({ id: 8, title: "Test", urgent: true });
-    const closed = await client.callTool("close_task", { id: 7 });
-    expect([closed.isError ?? false, text(closed)]).toEqual([false, "Upstream API answered 204"]);
-    expect(upstream.requests.at(-1)!.method + upstream.requests.at(-1)!.path).toBe("PUT/tasks/7/close");
-    const task = await client.readResource("tasks://task/7");
-    expect(JSON.parse((task.contents[0] as { text: string }).text)).toEqual({ id: 7, title: "Ship" });
-    const standup = await client.getPrompt("standup", { project: "apollo" });
-    expect((standup.messages[0].content as { text: string }).text).toBe("Draft my stand-up update for project apollo.");
+    it("creates, searches, reads and deletes notes", async () => {
+      const created = await client.callTool("notes.create", { title: "Groceries", body: "eggs, milk", tags: ["home"] });
+      const id = created.structuredContent!.id;
+      expect(id).toMatch(/^n\d+$/);
+      const found = await client.callTool("notes.search", { query: "milk", tag: "home" });
+      expect(found.structuredContent).toEqual({ results: [{ id, title: "Groceries" }] });
+      const index = await client.readResource("notes://index");
+      expect(JSON.parse((index.contents[0] as { text: string }).text)).toEqual([{ id, title: "Groceries" }]);
+      const note = await client.readResource(`notes://note/${id}`);
+      expect((note.contents[0] as { text: string }).text).toBe("# Groceries\n\neggs, milk\n");
+      const review = await client.getPrompt("weekly_review", { focus: "food" });
+      expect((review.messages[0].content as { text: string }).text).toContain("- Groceries");
+      const deleted = await client.callTool("notes.delete", { id });
+      expect(text(deleted)).toBe(`Deleted note ${id}.`);
+      await expect(client.readResource(`notes://note/${id}`)).rejects.toThrow(/No note/);
+    });
   });
+}
 
-  it("turns an upstream error into an isError result naming the status", async () => {
-    const result = await client.callTool("close_task", { id: 404 } as never);
-    expect(result.isError).toBe(true);
-    expect(text(result)).toMatch(/^Upstream API answered 404 Not Found/);
+for (const transport of ["stdio", "http"] as const)
+  describe(`tasks over ${transport}: every tool forwarded with an API key header`, () => {
+    let upstream: Upstream;
+    let http: RunningHttpServer | undefined;
+    let client: Awaited<ReturnType<typeof connectTasks>>;
+    beforeAll(async () => {
+      upstream = await startUpstream({
+        "GET /projects/*/tasks": (r) => ({
+          json: { tasks: [{ id: 7, title: "Ship", status: r.query.get("status") }] },
+        }),
+        "POST /projects/*/tasks": (r) => ({ status: 201, json: { id: 8, ...JSON.parse(r.body) } }),
+        "PUT /tasks/*/close": (r) =>
+          r.path === "/tasks/404/close" ? { status: 404, json: { error: "no such task" } } : { status: 204 },
+        "GET /tasks/*": (r) => ({ json: { id: Number(r.path.split("/")[2]), title: "Ship" } }),
+      });
+      const env = { TASKS_API_KEY: "k-123" };
+      if (transport === "http") {
+        http = await startHttpServer(`${ROOT}/generated/tasks`, ["--base-url", upstream.url], env);
+        client = await connectTasks({ url: http.url });
+      } else {
+        client = await connectTasks({
+          ...serverCommand(`${ROOT}/generated/tasks`, ["--base-url", upstream.url]),
+          env: { ...process.env, ...env } as Record<string, string>,
+        });
+      }
+    });
+    afterAll(async () => {
+      await client?.close();
+      await http?.stop();
+      await upstream?.close();
+    });
+
+    it("calls every tool and reads the template through the upstream", async () => {
+      const listed = await client.callTool("list_tasks", { project: "apollo", status: "open" });
+      expect(listed.structuredContent).toEqual({ tasks: [{ id: 7, title: "Ship", status: "open" }] });
+      expect(upstream.requests.at(-1)!.headers["x-api-key"]).toBe("k-123");
+      const created = await client.callTool("create_task", { project: "apollo", title: "Test", urgent: true });
+      expect(created.structuredContent).toEqual({ id: 8, title: "Test", urgent: true });
+      const closed = await client.callTool("close_task", { id: 7 });
+      expect([closed.isError ?? false, text(closed)]).toEqual([false, "Upstream API answered 204"]);
+      expect(upstream.requests.at(-1)!.method + upstream.requests.at(-1)!.path).toBe("PUT/tasks/7/close");
+      const task = await client.readResource("tasks://task/7");
+      expect(JSON.parse((task.contents[0] as { text: string }).text)).toEqual({ id: 7, title: "Ship" });
+      const standup = await client.getPrompt("standup", { project: "apollo" });
+      expect((standup.messages[0].content as { text: string }).text).toBe(
+        "Draft my stand-up update for project apollo.",
+      );
+    });
+
+    it("turns an upstream error into an isError result naming the status", async () => {
+      const result = await client.callTool("close_task", { id: 404 } as never);
+      expect(result.isError).toBe(true);
+      expect(text(result)).toMatch(/^Upstream API answered 404 Not Found/);
+    });
   });
-});
