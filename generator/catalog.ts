@@ -76,15 +76,62 @@ export const catalog = {
     "The file holds several '---' separated documents; a spec is one document.",
     "Keep one document per file.",
   ),
-  OPENAPI_UNSUPPORTED: error(
-    "OpenAPI input not supported yet",
-    "The file is an OpenAPI or Swagger document; this version of mcpgen reads only the mcpgen spec language.",
-    "Write an mcpgen spec (see the README), or use a version of mcpgen with OpenAPI support.",
-  ),
   SPEC_NOT_MAPPING: error(
     "Spec is not a mapping",
     "The top level of a spec must be a mapping with keys such as server and tools.",
     "Start the file with 'server:' (see the README for a complete example).",
+  ),
+
+  // OpenAPI input (generator/openapi)
+  OPENAPI_VERSION_UNSUPPORTED: error(
+    "OpenAPI version not supported",
+    "The document declares an OpenAPI or Swagger version mcpgen does not read.",
+    "Use OpenAPI 3.0.x, 3.1.x or Swagger 2.0 (convert older documents with a converter first).",
+  ),
+  OPENAPI_INVALID: error(
+    "OpenAPI document incomplete",
+    "A field every OpenAPI document needs (info.title, info.version) is missing or not a string.",
+    "Add the field; it names and versions the generated server.",
+  ),
+  OPENAPI_REF_UNRESOLVED: error(
+    "$ref cannot be resolved",
+    "A $ref points at a file or a place in a document that does not exist.",
+    "Fix the path or the JSON pointer after '#'; local files resolve relative to the document.",
+  ),
+  OPENAPI_REMOTE_REF: error(
+    "Network $ref refused",
+    "A $ref points at an http(s) URL; mcpgen does not fetch URLs named by a document unless asked (no SSRF).",
+    "Download the file and refer to it locally, or pass --allow-remote-refs if you trust the document.",
+  ),
+  OPENAPI_CONFIG_INVALID: error(
+    "Invalid OpenAPI mapping option",
+    "A --include/--exclude selector or a field of the --config file is malformed.",
+    "Selectors are tag:<glob>, op:<glob>, path:<glob> or method:<METHOD>; see the README's mapping rules.",
+  ),
+  OPENAPI_SECURITY_UNSUPPORTED: warning(
+    "Security scheme not supported",
+    "The scheme needs a user in the loop (OpenID Connect, OAuth2 authorization code...) or is malformed.",
+    "Operations that need only this scheme are called without credentials; use a token-based scheme if the API has one.",
+  ),
+  OPENAPI_DESCRIPTION_CUT: warning(
+    "Tool description cut",
+    "The operation's summary and description together are longer than the configured cap.",
+    "Shorten the description (or set x-mcp.description), or raise maxDescriptionLength in the config file.",
+  ),
+  OPENAPI_NO_OPERATIONS: warning(
+    "No operations",
+    "The document has no operations, or include/exclude selected none of them.",
+    "Check the paths and the --include/--exclude selectors.",
+  ),
+  OPENAPI_TOO_MANY_TOOLS: error(
+    "Too many tools",
+    "More operations are selected than the limit (5,000 by default); no MCP client can choose among so many tools.",
+    "Select fewer with --include/--exclude (by tag, path, operationId or method), or raise maxTools in the config file.",
+  ),
+  OPENAPI_SERVER_RELATIVE: warning(
+    "Relative server URL",
+    "The document's first server URL is relative (or absent), so the API's host is unknown.",
+    "Add an absolute servers[0].url, or start the server with --base-url <url>.",
   ),
 
   // Shape of the spec language (from the JSON Schema in generator/schema/mcpgen.schema.json)
@@ -229,6 +276,11 @@ export const catalog = {
     "Two resource templates share a uriTemplate.",
     "Remove or change one of them.",
   ),
+  COMPLETION_UNKNOWN_VARIABLE: error(
+    "Completions for an unknown variable",
+    "resourceTemplates[].completions names a variable the uriTemplate does not have, so no request could ever ask for it.",
+    "Use the template's variable names as keys, or fix the uriTemplate.",
+  ),
   MIME_TYPE_INVALID: error(
     "Malformed MIME type",
     "mimeType must look like type/subtype (RFC 6838), optionally with parameters.",
@@ -309,6 +361,11 @@ export const catalog = {
     "Cannot write the package",
     "Writing a generated file failed.",
     "Check that the output directory is writable and the disk has room.",
+  ),
+  RENDER_FAILED: error(
+    "Rendering failed",
+    "The spec passed every check, but turning it into code failed inside mcpgen or a library it uses. This is a bug in mcpgen: no spec should get this far and fail.",
+    "Report it with the spec (see SECURITY.md for how); meanwhile simplify the schema or name the message points at.",
   ),
   HANDLER_OBSOLETE: warning(
     "Handler no longer used",

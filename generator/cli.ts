@@ -8,10 +8,13 @@ import { catalog, isCode } from "./catalog.ts";
 import type { Diagnostic } from "./diagnostics.ts";
 import { formatJson, formatText, summary } from "./diagnostics.ts";
 import { exitCodeOf, generate, validateFiles } from "./index.ts";
+import type { OpenApiOptions } from "./openapi/options.ts";
 
 const USAGE = `usage:
   mcpgen validate <spec> [<spec>...] [--format text|json] [--max-size <MiB>]
   mcpgen generate <spec> --out <dir> [--check] [--format text|json] [--max-size <MiB>]
+OpenAPI input also takes [--include <selector>]... [--exclude <selector>]... [--config <file>] [--allow-remote-refs],
+with selectors tag:<glob>, op:<glob>, path:<glob>, method:<METHOD>.
   mcpgen explain <CODE>
   mcpgen --version | --help
 
@@ -22,15 +25,15 @@ function fail(message: string): never {
   process.exit(2);
 }
 
-type CommonFlags = { format: "text" | "json"; maxBytes?: number };
+type CommonFlags = { format: "text" | "json"; maxBytes?: number; openapi?: OpenApiOptions };
 
 function parseCommand(args: string[], extra: Record<string, { type: "string" | "boolean" }> = {}) {
-  let parsed: { values: Record<string, string | boolean | undefined>; positionals: string[] };
+  let parsed: { values: Record<string, string | boolean | string[] | undefined>; positionals: string[] };
   try {
     parsed = parseArgs({
       args,
       allowPositionals: true,
-      options: { format: { type: "string" }, "max-size": { type: "string" }, ...extra },
+      options: { format: { type: "string" }, "max-size": { type: "string" }, ...OPENAPI_FLAGS, ...extra },
     });
   } catch (error) {
     fail((error as Error).message);
@@ -41,8 +44,30 @@ function parseCommand(args: string[], extra: Record<string, { type: "string" | "
   const maxSize = values["max-size"] === undefined ? undefined : Number(values["max-size"]);
   if (maxSize !== undefined && !(maxSize > 0))
     fail(`--max-size must be a positive number of MiB, not '${values["max-size"]}'`);
-  const common: CommonFlags = { format, ...(maxSize ? { maxBytes: maxSize * 1024 * 1024 } : {}) };
+  const common: CommonFlags = {
+    format,
+    ...(maxSize ? { maxBytes: maxSize * 1024 * 1024 } : {}),
+    openapi: openApiOptions(values),
+  };
   return { values, positionals, common };
+}
+
+// How an OpenAPI document maps to tools (README "Mapping rules"); ignored for spec-language files.
+const OPENAPI_FLAGS = {
+  include: { type: "string", multiple: true },
+  exclude: { type: "string", multiple: true },
+  config: { type: "string" },
+  "allow-remote-refs": { type: "boolean" },
+} as const;
+
+function openApiOptions(values: Record<string, unknown>): OpenApiOptions {
+  const list = (v: unknown) => (Array.isArray(v) ? v.map(String) : []);
+  return {
+    include: list(values.include),
+    exclude: list(values.exclude),
+    ...(typeof values.config === "string" ? { config: values.config } : {}),
+    ...(values["allow-remote-refs"] === true ? { allowRemoteRefs: true } : {}),
+  };
 }
 
 function printDiagnostics(diagnostics: Diagnostic[], format: "text" | "json"): void {
@@ -83,9 +108,11 @@ async function generateCommand(args: string[]): Promise<never> {
       process.exit(exitCode);
     }
     log(`${out} is out of date with ${positionals[0]}; these files would change:`);
-    for (const path of outcome.changed) log(`  changed  ${path}`);
-    for (const path of outcome.created) log(`  created  ${path}`);
-    for (const path of outcome.removed) log(`  removed  ${path}`);
+    // The file list is the check's result, so it goes to stdout (unless stdout carries JSON diagnostics).
+    const list = common.format === "json" ? log : (line: string) => process.stdout.write(`${line}\n`);
+    for (const path of outcome.changed) list(`changed ${path}`);
+    for (const path of outcome.created) list(`created ${path}`);
+    for (const path of outcome.removed) list(`removed ${path}`);
     if (result.surface.length > 0) {
       log("MCP surface changes:");
       for (const line of result.surface) log(`  ${line}`);

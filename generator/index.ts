@@ -59,9 +59,19 @@ export async function generate(
     return done();
   }
   const specRef = relative(resolve(outDir), resolve(specPath)).split(sep).join("/");
-  const model = normalize(loaded.server, specRef);
-  const files = await render(model);
-  const surface = surfaceChanges(surfaceOnDisk(outDir), manifestData(model) as never);
+  let files: Awaited<ReturnType<typeof render>>;
+  let surface: string[];
+  try {
+    const model = normalize(loaded.server, specRef);
+    files = await render(model);
+    surface = surfaceChanges(surfaceOnDisk(outDir), manifestData(model) as never);
+  } catch (error) {
+    // A spec that passed every rule must render; if a library still throws, the user gets one clear
+    // diagnostic (and nothing written) instead of a stack trace.
+    const message = (error instanceof Error ? error.message : String(error)).split("\n")[0].slice(0, 300);
+    bag.reporter(specPath, () => ({ line: 1, col: 1 }))("RENDER_FAILED", "", `cannot render the package: ${message}`);
+    return done();
+  }
 
   let outcome: WriteOutcome;
   try {

@@ -1,7 +1,7 @@
 /**
  * The intermediate representation every stage shares.
  *
- * Both front ends (the mcpgen spec language and, later, OpenAPI) load into these nodes; validation,
+ * Both front ends (the mcpgen spec language and OpenAPI, generator/openapi) load into these nodes; validation,
  * normalization and rendering only ever see the IR. Nodes are a `kind`-tagged union and each carries
  * the source location it came from, so any stage can point a diagnostic back at the user's file.
  * Field names follow MCP's own (`inputSchema`, `uriTemplate`, `mimeType`...), so a `tools/list`
@@ -29,13 +29,46 @@ export type UpstreamAuth =
   | { type: "basic"; env: string }
   | { type: "apiKey"; in: "header" | "query"; name: string; env: string };
 
+/** A security scheme an http binding may use (OpenAPI's securitySchemes); secrets come from `env` at call time. */
+export type SecuritySchemeNode =
+  | { id: string; type: "apiKey"; in: "header" | "query" | "cookie"; name: string; env: string }
+  | { id: string; type: "bearer" | "basic"; env: string }
+  | { id: string; type: "oauth2"; tokenUrl: string; scopes?: string[]; clientIdEnv: string; clientSecretEnv: string };
+
+/** A `{name}` in an OpenAPI server URL: its default, the variable that overrides it, its allowed values. */
+export type ServerVariableNode = { default: string; env: string; enum?: string[] };
+
+export type RetryPolicy = { attempts: number; maxDelayMs: number };
+
 export type UpstreamNode = {
   kind: "upstream";
   loc: SourceLoc;
   baseUrl: string;
   auth?: UpstreamAuth & { loc: SourceLoc };
   timeoutMs?: number;
+  /** The server URL with `{variable}` placeholders; `baseUrl` is it with the defaults filled in. */
+  baseUrlTemplate?: string;
+  variables?: { [name: string]: ServerVariableNode };
+  securitySchemes?: SecuritySchemeNode[];
+  /** Retries on 429 and 503, honouring Retry-After, with exponential backoff otherwise. */
+  retry?: RetryPolicy;
 };
+
+/** Where one OpenAPI parameter goes and how it is serialized (OpenAPI 3 `style`/`explode`). */
+export type HttpParameterNode = {
+  name: string;
+  in: "path" | "query" | "header" | "cookie";
+  /** Path to the argument holding the value: [name] when flattened, ["query", name] when grouped. */
+  arg: string[];
+  style?: string;
+  explode?: boolean;
+  allowReserved?: boolean;
+  /** `content: application/json` parameters are sent as JSON text. */
+  json?: boolean;
+};
+
+/** The request body: either one argument holding it (`arg`), or the listed top-level arguments (flattened). */
+export type HttpBodyNode = { contentType: string; arg?: string; properties?: string[] };
 
 /** Forwarding of a tool call or resource read to the upstream REST API. */
 export type HttpBindingNode = {
@@ -44,6 +77,13 @@ export type HttpBindingNode = {
   method: string;
   /** Path relative to `upstream.baseUrl`, with `{param}` placeholders filled from arguments by name. */
   path: string;
+  /** Explicit mapping (OpenAPI): when present, only these parameters and the body are sent. */
+  parameters?: HttpParameterNode[];
+  body?: HttpBodyNode;
+  /** Alternative security requirements, each a list of scheme ids; `[]` in the list means "none needed". */
+  security?: string[][];
+  /** An operation's own absolute server URL (OpenAPI path- or operation-level `servers`). */
+  baseUrl?: string;
 };
 
 export type ToolNode = {
@@ -86,6 +126,8 @@ export type ResourceTemplateNode = {
   mimeType?: string;
   icons?: Icon[];
   http?: HttpBindingNode;
+  /** Values completion/complete offers per template variable. */
+  completions?: { [variable: string]: string[] };
 };
 
 export type PromptArgumentNode = {
@@ -95,6 +137,8 @@ export type PromptArgumentNode = {
   title?: string;
   description?: string;
   required: boolean;
+  /** Values completion/complete offers for this argument. */
+  completions?: string[];
 };
 
 /** One message template; `content` is an MCP content block whose text may hold `{{argument}}` placeholders. */

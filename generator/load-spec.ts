@@ -117,6 +117,7 @@ export function loadSpec(source: SourceDoc): ServerNode | undefined {
       ...strings(o, ["title", "description", "mimeType"] as const),
       ...icons(o),
       ...optional("http", http(o, pointer)),
+      ...optional("completions", isObj(o.completions) ? stringLists(o.completions) : undefined),
     };
   });
 
@@ -133,6 +134,10 @@ export function loadSpec(source: SourceDoc): ServerNode | undefined {
           name: a.name,
           ...strings(a, ["title", "description"] as const),
           required: a.required === true,
+          ...optional(
+            "completions",
+            Array.isArray(a.completions) ? a.completions.filter((v) => typeof v === "string") : undefined,
+          ),
         },
       ];
     });
@@ -174,6 +179,14 @@ export function loadSpec(source: SourceDoc): ServerNode | undefined {
     resourceTemplates,
     prompts,
   };
+}
+
+function stringLists(value: Obj): { [key: string]: string[] } {
+  const out: { [key: string]: string[] } = {};
+  for (const [key, list] of Object.entries(value)) {
+    if (Array.isArray(list)) out[key] = list.filter((v): v is string => typeof v === "string");
+  }
+  return out;
 }
 
 function upstream(value: unknown, loc: (pointer: string) => SourceLoc): UpstreamNode | undefined {

@@ -2,9 +2,11 @@
 import type { DiagnosticBag, Report } from "./diagnostics.ts";
 import type { ServerNode } from "./ir.ts";
 import { loadSpec } from "./load-spec.ts";
+import { loadOpenApi } from "./openapi/load-openapi.ts";
+import type { OpenApiOptions } from "./openapi/options.ts";
 import { type ReadOptions, readSource } from "./read-source.ts";
 
-export type LoadOptions = ReadOptions;
+export type LoadOptions = ReadOptions & { openapi?: OpenApiOptions };
 /** The IR plus a reporter that points into the file it came from, for the stages that follow. */
 export type Loaded = { server: ServerNode; report: Report };
 
@@ -14,11 +16,8 @@ export function load(file: string, bag: DiagnosticBag, options: LoadOptions = {}
   const top = source.value as { [key: string]: unknown };
   // CONTRACT §1: a file is OpenAPI when its top level has `openapi:` or `swagger:`.
   if (Object.hasOwn(top, "openapi") || Object.hasOwn(top, "swagger")) {
-    const key = Object.hasOwn(top, "openapi") ? "openapi" : "swagger";
-    source.report("OPENAPI_UNSUPPORTED", `/${key}`, `'${file}' is an OpenAPI document (${key}: ${String(top[key])})`, {
-      at: "key",
-    });
-    return undefined;
+    const server = loadOpenApi(source, bag, options.openapi);
+    return server ? { server, report: source.report } : undefined;
   }
   const server = loadSpec(source);
   return server ? { server, report: source.report } : undefined;

@@ -1,10 +1,15 @@
 /** Identifiers and file names derived from spec names: deterministic, collision-free, always valid. */
 import { createHash } from "node:crypto";
 
-/** "notes.create" → "NotesCreate", "get-forecast_v2" → "GetForecastV2"; never empty, never starts with a digit. */
+/** "notes.create" → "NotesCreate", "get-forecast_v2" → "GetForecastV2", "1abc" → "T1Abc"; never empty, never starts with a digit. */
 export function pascalCase(name: string): string {
   const words = name.split(/[^A-Za-z0-9]+/).filter(Boolean);
-  const joined = words.map((w) => w[0].toUpperCase() + w.slice(1)).join("");
+  // A letter after a digit is upper-cased too: json-schema-to-typescript does that to every title, and
+  // the type it emits must carry exactly the name the other generated files refer to ("v1beta" → "V1Beta").
+  const joined = words
+    .map((w) => w[0].toUpperCase() + w.slice(1))
+    .join("")
+    .replace(/([0-9])([a-z])/g, (_, digit: string, letter: string) => digit + letter.toUpperCase());
   if (joined === "") return "Unnamed";
   return /^[0-9]/.test(joined) ? `T${joined}` : joined;
 }

@@ -25,7 +25,30 @@ export function readSource(file: string, bag: DiagnosticBag, options: ReadOption
 
   const text = decodeUtf8(bytes, file, bag);
   if (text === undefined) return undefined;
+  // The parser keeps every node with its position: ~80 bytes of heap per byte of a dense document, and
+  // minutes for one with 100,000 operations. Count entries first, so such a file is refused at once
+  // instead of exhausting memory. The limit grows with --max-size, the one knob for big input.
+  const maxEntries = Math.max(1, (options.maxBytes ?? DEFAULT_MAX_BYTES) / DEFAULT_MAX_BYTES) * MAX_ENTRIES;
+  const entries = countEntries(text);
+  if (entries > maxEntries) {
+    atStart(
+      "FILE_TOO_LARGE",
+      "",
+      `'${file}' holds about ${entries} key/value pairs; the limit is ${maxEntries} (raise --max-size to raise it)`,
+    );
+    return undefined;
+  }
   return parseText(file, text, bag);
+}
+
+/** Mapping entries in the densest real specs we know (GitHub's REST API: ~240,000), with room to spare. */
+const MAX_ENTRIES = 1_000_000;
+
+/** An upper bound on the key/value pairs of a YAML or JSON text: every pair has a ':' (strings may add more). */
+function countEntries(text: string): number {
+  let count = 0;
+  for (let i = text.indexOf(":"); i >= 0; i = text.indexOf(":", i + 1)) count++;
+  return count;
 }
 
 function readBytes(file: string, maxBytes: number, report: Report): Buffer | undefined {
@@ -99,7 +122,9 @@ function firstInvalidUtf8(bytes: Buffer): number {
 
 function parseText(file: string, text: string, bag: DiagnosticBag): SourceDoc | undefined {
   const lineCounter = new LineCounter();
-  const docs = parseAllDocuments(text, { lineCounter, uniqueKeys: true, prettyErrors: false, strict: true });
+  // uniqueKeys: false because yaml checks each key against every earlier key of its map (quadratic:
+  // minutes for an OpenAPI document with 100,000 paths); duplicateKeys() does it with a Set instead.
+  const docs = parseAllDocuments(text, { lineCounter, uniqueKeys: false, prettyErrors: false, strict: true });
   const position = (offset: number) => lineCounter.linePos(Math.min(offset, text.length));
   const list = Array.isArray(docs) ? docs : [];
   const doc = list[0];
@@ -125,7 +150,11 @@ function parseText(file: string, text: string, bag: DiagnosticBag): SourceDoc | 
     const reportAt = bag.reporter(file, () => at);
     if (error.code === "DUPLICATE_KEY") {
       reportAt("YAML_DUPLICATE_KEY", "", `duplicate key '${text.slice(error.pos[0], error.pos[1]).trim()}'`);
-    } else reportAt("YAML_SYNTAX", "", firstLine(error.message));
+    } else reportAt("YAML_SYNTAX", "", syntaxMessage(error.message));
+    failed = true;
+  }
+  for (const key of duplicateKeys(doc.contents)) {
+    bag.reporter(file, () => position(key.offset))("YAML_DUPLICATE_KEY", "", `duplicate key '${key.name}'`);
     failed = true;
   }
   if (failed) return undefined;
@@ -136,8 +165,26 @@ function parseText(file: string, text: string, bag: DiagnosticBag): SourceDoc | 
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     const code = /alias/i.test(message) ? "YAML_ALIAS_LIMIT" : "YAML_SYNTAX";
-    report(code, "", code === "YAML_ALIAS_LIMIT" ? `aliases expand beyond ${MAX_ALIAS_COUNT} nodes` : message);
+    report(
+      code,
+      "",
+      code === "YAML_ALIAS_LIMIT" ? `aliases expand beyond ${MAX_ALIAS_COUNT} nodes` : syntaxMessage(message),
+    );
     return undefined;
+  }
+  // Aliases make toJS share one object between places, or contain itself (`a: &x { b: *x }`). Every later
+  // stage expects a tree, so shared nodes are copied (bounded by MAX_ALIAS_COUNT) and cycles refused.
+  if (text.includes("*")) {
+    const tree = toTree(value);
+    if (!tree.ok) {
+      report(
+        "YAML_ALIAS_LIMIT",
+        tree.pointer,
+        "an alias refers to a node that contains it, so the value is infinitely deep",
+      );
+      return undefined;
+    }
+    value = tree.value;
   }
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
     const found = value === null ? "null" : Array.isArray(value) ? "a list" : `a ${typeof value}`;
@@ -145,6 +192,60 @@ function parseText(file: string, text: string, bag: DiagnosticBag): SourceDoc | 
     return undefined;
   }
   return { file, value, locate, report };
+}
+
+/** A copy of `value` in which no object appears twice; fails on the first object that contains itself. */
+function toTree(value: unknown): { ok: true; value: unknown } | { ok: false; pointer: string } {
+  const ancestors = new Set<object>();
+  let cycle: string | undefined;
+  const copy = (node: unknown, pointer: string): unknown => {
+    if (node === null || typeof node !== "object" || cycle !== undefined) return node;
+    if (ancestors.has(node)) {
+      cycle = pointer;
+      return undefined;
+    }
+    ancestors.add(node);
+    const result = Array.isArray(node)
+      ? node.map((item, i) => copy(item, childPointer(pointer, String(i))))
+      : Object.fromEntries(Object.entries(node).map(([k, v]) => [k, copy(v, childPointer(pointer, k))]));
+    ancestors.delete(node);
+    return result;
+  };
+  const result = copy(value, "");
+  return cycle === undefined ? { ok: true, value: result } : { ok: false, pointer: cycle };
+}
+
+/** The parser recurses per nesting level; a document nested ~1,000 deep overflows the stack. Say so plainly. */
+function syntaxMessage(message: string): string {
+  if (/Maximum call stack size exceeded/.test(message)) {
+    return "the document nests too deeply to be read (hundreds of levels); flatten it, e.g. with $ref";
+  }
+  return firstLine(message);
+}
+
+/** Scalar keys that repeat within one mapping, in document order (aliases are not followed). */
+function duplicateKeys(root: Node): Array<{ name: string; offset: number }> {
+  const found: Array<{ name: string; offset: number }> = [];
+  const stack: Node[] = [root];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (isMap(node)) {
+      const seen = new Set<unknown>();
+      for (const pair of node.items) {
+        const key = pair.key as Node | null;
+        if (isScalar(key)) {
+          if (seen.has(key.value)) found.push({ name: String(key.value), offset: key.range?.[0] ?? 0 });
+          seen.add(key.value);
+        }
+        if (key && typeof key === "object" && !isScalar(key)) stack.push(key);
+        const value = pair.value as Node | null;
+        if (value && typeof value === "object") stack.push(value);
+      }
+    } else if (isSeq(node)) {
+      for (const item of node.items) if (item && typeof item === "object") stack.push(item as Node);
+    }
+  }
+  return found.sort((a, b) => a.offset - b.offset);
 }
 
 function firstLine(message: string): string {

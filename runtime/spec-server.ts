@@ -4,7 +4,13 @@
 // upstream, static resources and prompt templates serve themselves, the rest call handlers.
 import { McpError } from "./errors.ts";
 import { createServer, type McpServer } from "./server.ts";
-import type { HandlerContext, ResourceReadResult, ServerOptions, ToolHandlerResult } from "./server-types.ts";
+import type {
+  CompleteFunction,
+  HandlerContext,
+  ResourceReadResult,
+  ServerOptions,
+  ToolHandlerResult,
+} from "./server-types.ts";
 import type {
   ContentBlock,
   GetPromptResult,
@@ -25,9 +31,11 @@ import {
 
 export type ManifestTool = Tool & { http?: HttpBinding };
 export type ManifestResource = Resource & { text?: string; blob?: string; http?: HttpBinding };
-export type ManifestTemplate = ResourceTemplate & { http?: HttpBinding };
+/** Values completion/complete offers, by argument or template variable name. */
+export type StaticCompletions = { [name: string]: string[] };
+export type ManifestTemplate = ResourceTemplate & { http?: HttpBinding; completions?: StaticCompletions };
 export type PromptMessageTemplate = { role: Role; content: ContentBlock };
-export type ManifestPrompt = Prompt & { messages?: PromptMessageTemplate[] };
+export type ManifestPrompt = Prompt & { messages?: PromptMessageTemplate[]; completions?: StaticCompletions };
 export type Manifest = {
   server: Pick<ServerOptions, "name" | "version" | "title" | "description" | "instructions" | "websiteUrl" | "icons">;
   upstream?: UpstreamConfig;
@@ -40,17 +48,20 @@ export type Manifest = {
 /** A tool handler's result, with `structuredContent` typed by the tool's outputSchema. */
 // An intersection, not Omit: Omit over CallToolResult's index signature would drop its known fields.
 export type ToolResult<Structured> = ToolHandlerResult & { structuredContent?: Structured };
+/** What a handler of a generated package receives: the runtime's context plus the server itself
+ * (to register or remove entries at run time, or to notify subscribers). */
+export type SpecContext = HandlerContext & { server: McpServer };
 export type ToolHandler<Args, Structured> = (
   args: Args,
-  ctx: HandlerContext,
+  ctx: SpecContext,
 ) => ToolResult<Structured> | Promise<ToolResult<Structured>>;
-export type ResourceHandler = (uri: string, ctx: HandlerContext) => ResourceReadResult | Promise<ResourceReadResult>;
+export type ResourceHandler = (uri: string, ctx: SpecContext) => ResourceReadResult | Promise<ResourceReadResult>;
 export type TemplateHandler = (
   uri: string,
   variables: Record<string, string>,
-  ctx: HandlerContext,
+  ctx: SpecContext,
 ) => ResourceReadResult | Promise<ResourceReadResult>;
-export type PromptHandler<Args> = (args: Args, ctx: HandlerContext) => GetPromptResult | Promise<GetPromptResult>;
+export type PromptHandler<Args> = (args: Args, ctx: SpecContext) => GetPromptResult | Promise<GetPromptResult>;
 
 // Handlers arrive typed per entry from generated code; here they are only called, so `never` args accept any.
 type AnyFunction = (...args: never[]) => unknown;
@@ -88,7 +99,8 @@ export function createSpecServer(manifest: Manifest, options: SpecServerOptions 
   const server = createServer({ ...options.serverOptions, ...manifest.server });
   const upstream = manifest.upstream && {
     ...manifest.upstream,
-    ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
+    // --base-url replaces the whole server URL, OpenAPI server variables included.
+    ...(options.baseUrl ? { baseUrl: options.baseUrl, baseUrlTemplate: undefined, pinned: true } : {}),
   };
   const handlers = options.handlers ?? {};
   const env = options.env ?? process.env;
@@ -99,7 +111,11 @@ export function createSpecServer(manifest: Manifest, options: SpecServerOptions 
   const handlerFor = (table: keyof SpecHandlers, key: string) => {
     const handler = handlers[table]?.[key] as ((...args: unknown[]) => never) | undefined;
     if (!handler) throw new Error(`no handler registered for ${table} '${key}'`);
-    return handler;
+    // The context is always the last argument; handlers get it with the server added (SpecContext).
+    return (...args: unknown[]) => {
+      const ctx = args.pop() as HandlerContext;
+      return handler(...args, { ...ctx, server });
+    };
   };
 
   for (const { http, ...tool } of manifest.tools) {
@@ -111,7 +127,7 @@ export function createSpecServer(manifest: Manifest, options: SpecServerOptions 
       handler: http
         ? async (args, ctx) => {
             try {
-              return toolResultFrom(await forward(http, args, ctx));
+              return checkedAgainstOutput(toolResultFrom(await forward(http, args, ctx)), validators?.output);
             } catch (error) {
               return { isError: true, content: [{ type: "text", text: (error as Error).message }] };
             }
@@ -135,9 +151,10 @@ export function createSpecServer(manifest: Manifest, options: SpecServerOptions 
     });
   }
 
-  for (const { http, ...template } of manifest.resourceTemplates) {
+  for (const { http, completions, ...template } of manifest.resourceTemplates) {
     server.resourceTemplate({
       ...template,
+      ...completers(completions),
       read: http
         ? async (uri, variables, ctx) =>
             resourceContentsFrom(uri, template.mimeType, await forward(http, variables, ctx))
@@ -145,9 +162,10 @@ export function createSpecServer(manifest: Manifest, options: SpecServerOptions 
     });
   }
 
-  for (const { messages, ...prompt } of manifest.prompts) {
+  for (const { messages, completions, ...prompt } of manifest.prompts) {
     server.prompt({
       ...prompt,
+      ...completers(completions),
       get: messages
         ? (args) => ({
             ...(prompt.description ? { description: prompt.description } : {}),
@@ -157,6 +175,33 @@ export function createSpecServer(manifest: Manifest, options: SpecServerOptions 
     });
   }
   return server;
+}
+
+/** Static value lists as completion functions: the values that start with what was typed, case-insensitively. */
+function completers(completions: StaticCompletions | undefined): { complete?: Record<string, CompleteFunction> } {
+  if (!completions) return {};
+  const complete: Record<string, CompleteFunction> = {};
+  for (const [name, values] of Object.entries(completions)) {
+    complete[name] = (typed) => values.filter((value) => value.toLowerCase().startsWith(typed.toLowerCase()));
+  }
+  return { complete };
+}
+
+/**
+ * An upstream answer that breaks the tool's outputSchema (real APIs drift from their documents) is an
+ * error result that still carries the answer as text, so the model sees the data and the mismatch,
+ * instead of a bare "output does not match" error with the data gone.
+ */
+function checkedAgainstOutput(result: ToolHandlerResult, validate: Validator | undefined): ToolHandlerResult {
+  if (!validate || result.isError || result.structuredContent === undefined || validate(result.structuredContent)) {
+    return result;
+  }
+  const problems = (validate.errors ?? [])
+    .slice(0, 5)
+    .map((e) => `${e.instancePath || "(root)"} ${e.message ?? "is invalid"}`)
+    .join("; ");
+  const note = `The upstream API's answer does not match this tool's outputSchema (${problems}); the answer follows.`;
+  return { isError: true, content: [{ type: "text", text: note }, ...(result.content ?? [])] };
 }
 
 const PLACEHOLDER = /\{\{\s*([^{}]*?)\s*\}\}/g;

@@ -3,10 +3,12 @@
  * Markdown-safe here (mdText, mdCode, mdBlock) before the template sees it; the template is compiled
  * with `strict` (a missing field is a bug, not an empty string) and `noEscape` (escaping is ours).
  */
+
 import { readFileSync } from "node:fs";
 import Handlebars from "handlebars";
 import type { JsonSchema, ToolNode } from "../ir.ts";
 import type { Model } from "../normalize.ts";
+import { upstreamEnvVars } from "../openapi/env-vars.ts";
 import { mdBlock, mdCode, mdText } from "./markdown.ts";
 import { header } from "./ts.ts";
 
@@ -25,8 +27,14 @@ export function renderDocs(model: Model): string {
           use: `credentials for the upstream API (${server.upstream.auth.type})`,
         },
       ]
-    : [];
-  const env = server.upstream?.auth ? { [server.upstream.auth.env]: "..." } : {};
+    : upstreamEnvVars(server.upstream).map((v) => ({ name: mdCode(v.name), use: v.use }));
+  const env = server.upstream?.auth
+    ? { [server.upstream.auth.env]: "..." }
+    : Object.fromEntries(
+        (server.upstream?.securitySchemes ?? [])
+          .flatMap((s) => (s.type === "oauth2" ? [s.clientIdEnv, s.clientSecretEnv] : [s.env]))
+          .map((n) => [n, "..."]),
+      );
   const launch = {
     command: "npx",
     args: ["tsx", "/path/to/this/package/src/server.ts"],

@@ -6,18 +6,15 @@
  */
 import { compile } from "json-schema-to-typescript";
 import type { JsonSchema } from "../ir.ts";
-import { pascalCase } from "../naming.ts";
+import { NameAllocator, pascalCase } from "../naming.ts";
 import type { Model } from "../normalize.ts";
+import { shareDefs } from "../openapi/shared-defs.ts";
 import { walkSchema } from "../schema-walk.ts";
 import { header, key, lit } from "./ts.ts";
 
 export async function renderTypes(model: Model): Promise<string> {
-  const defs: Record<string, JsonSchema> = {};
-  for (const tool of model.tools) {
-    defs[tool.inputType] = prepare(tool.node.inputSchema, tool.inputType);
-    if (tool.outputType && tool.node.outputSchema)
-      defs[tool.outputType] = prepare(tool.node.outputSchema, tool.outputType);
-  }
+  const defs: Record<string, JsonSchema> =
+    model.server.origin === "openapi" ? sharedTypeDefs(model) : perToolTypeDefs(model);
   const schemaTypes = await compile({ title: "SchemaTypes", type: "object", $defs: defs } as never, "SchemaTypes", {
     bannerComment: "",
     format: false,
@@ -53,6 +50,59 @@ export async function renderTypes(model: Model): Promise<string> {
     `export type PromptMap = {\n${promptMap.join("\n")}\n};`,
     "",
   ].join("\n");
+}
+
+function perToolTypeDefs(model: Model): Record<string, JsonSchema> {
+  const defs: Record<string, JsonSchema> = {};
+  for (const tool of model.tools) {
+    defs[tool.inputType] = prepare(tool.node.inputSchema, tool.inputType);
+    if (tool.outputType && tool.node.outputSchema)
+      defs[tool.outputType] = prepare(tool.node.outputSchema, tool.outputType);
+  }
+  return defs;
+}
+
+/**
+ * OpenAPI tools share component schemas: each distinct one becomes one named type (`Pet`,
+ * `SimpleUser`) instead of a copy per tool, which keeps types.ts and tsc fast on large APIs.
+ */
+function sharedTypeDefs(model: Model): Record<string, JsonSchema> {
+  const entries: Array<[string, JsonSchema]> = [];
+  for (const tool of model.tools) {
+    entries.push([tool.inputType, tool.node.inputSchema]);
+    if (tool.outputType && tool.node.outputSchema) entries.push([tool.outputType, tool.node.outputSchema]);
+  }
+  const { roots, defs: shared } = shareDefs(
+    entries.map(([, schema]) => schema),
+    (id) => `#/$defs/${id}`,
+  );
+  const names = new NameAllocator([
+    ...RESERVED_TYPES,
+    ...model.tools.flatMap((t) => [t.inputType, t.outputType ?? ""]),
+    ...model.prompts.map((p) => p.argsType),
+  ]);
+  const defs: Record<string, JsonSchema> = {};
+  for (const def of shared) defs[def.id] = titled(def.schema, names.take(pascalCase(def.name)));
+  entries.forEach(([typeName], i) => {
+    defs[typeName] = titled(roots[i], typeName);
+  });
+  return defs;
+}
+
+const RESERVED_TYPES = ["ToolMap", "PromptMap", "Handlers", "SchemaTypes", "Client", "ToolResult"];
+
+/** A schema titled with its type name; nested titles and code-carrying keywords dropped (see prepare). */
+function titled(schema: JsonSchema, typeName: string): JsonSchema {
+  const copy = structuredClone(schema) as JsonSchema;
+  walkSchema(copy, (node, chain) => {
+    if (chain.length > 0) delete node.title;
+    delete node.tsType;
+    delete node.tsEnumNames;
+    delete node.$id;
+  });
+  delete copy.$schema;
+  copy.title = typeName;
+  return copy;
 }
 
 /**

@@ -7,8 +7,11 @@ import standaloneModule from "ajv/dist/standalone/index.js";
 import { Ajv2020, AjvDraft07, type AnyAjv, addFormats } from "../ajv.ts";
 import type { JsonSchema } from "../ir.ts";
 import type { Model } from "../normalize.ts";
+import { shareDefs } from "../openapi/shared-defs.ts";
 import { dialectOf } from "../schema-dialect.ts";
 import { header } from "./ts.ts";
+
+const SHARED_BASE = "https://mcpgen.invalid/defs/";
 
 type Standalone = (ajv: AnyAjv, refs: Record<string, string>) => string;
 const standaloneCode: Standalone =
@@ -20,6 +23,8 @@ export function renderValidators(model: Model): { js: string; dts: string } {
     allErrors: true,
     strict: false,
     logger: false,
+    // Shared OpenAPI components stay one function each instead of being pasted into every caller.
+    inlineRefs: model.server.origin !== "openapi",
   } as const;
   const byDialect = { "2020-12": addFormats(new Ajv2020(options)), "draft-07": addFormats(new AjvDraft07(options)) };
   const exports: Record<"2020-12" | "draft-07", Record<string, string>> = { "2020-12": {}, "draft-07": {} };
@@ -31,10 +36,23 @@ export function renderValidators(model: Model): { js: string; dts: string } {
     byDialect[which].addSchema(withoutId, name);
     exports[which][name] = name;
   };
+  const entries: Array<[string, JsonSchema]> = [];
   for (const tool of model.tools) {
-    add(tool.node.inputSchema, tool.validateInput);
-    if (tool.validateOutput && tool.node.outputSchema) add(tool.node.outputSchema, tool.validateOutput);
+    entries.push([tool.validateInput, tool.node.inputSchema]);
+    if (tool.validateOutput && tool.node.outputSchema) entries.push([tool.validateOutput, tool.node.outputSchema]);
   }
+  if (model.server.origin === "openapi") {
+    // OpenAPI tools share component schemas: compile each once and let the tools refer to it, instead
+    // of a copy per tool (tens of megabytes of validator code for a GitHub-sized API).
+    const { roots, defs } = shareDefs(
+      entries.map(([, schema]) => schema),
+      (id) => `${SHARED_BASE}${id}`,
+    );
+    for (const def of defs) byDialect["2020-12"].addSchema({ ...def.schema, $id: `${SHARED_BASE}${def.id}` });
+    entries.forEach(([name], i) => {
+      add(roots[i], name);
+    });
+  } else for (const [name, schema] of entries) add(schema, name);
 
   // Each dialect's code declares the same internal names (validate10, schema11...), so each lives in
   // its own function scope and the module re-exports what those scopes return.
@@ -62,6 +80,8 @@ export function renderValidators(model: Model): { js: string; dts: string } {
     header(model.specRef),
     "type Validator = ((data: unknown) => boolean) & { errors?: Array<{ instancePath?: string; message?: string }> | null };",
     ...names.map((name) => `export declare const ${name}: Validator;`),
+    // A spec without tools has no validators; the file must still be a module for app.ts to import.
+    ...(names.length === 0 ? ["export {};"] : []),
     "",
   ].join("\n");
   return { js, dts };

@@ -60,6 +60,8 @@ export const httpRules: Rule = (server, report) => {
       report("HTTP_PATH_INVALID", `${at}/path`, `http.path '${path}' ${why}`);
       continue;
     }
+    // An explicit parameter list (OpenAPI) says where each placeholder's value comes from and how it is serialized.
+    if (binding.parameters) continue;
     for (const [, name] of path.matchAll(PARAM)) check(name, `${at}/path`);
   }
 

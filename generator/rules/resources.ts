@@ -24,7 +24,17 @@ export const resourceRules: Rule = (server, report) => {
   const templates = new Map<string, string>();
   for (const template of server.resourceTemplates) {
     const at = `${template.loc.pointer}/uriTemplate`;
-    const { error } = parseUriTemplate(template.uriTemplate);
+    const { error, variables } = parseUriTemplate(template.uriTemplate);
+    for (const name of Object.keys(template.completions ?? {})) {
+      if (!error && !variables.includes(name)) {
+        report(
+          "COMPLETION_UNKNOWN_VARIABLE",
+          `${template.loc.pointer}/completions/${name.replaceAll("~", "~0").replaceAll("/", "~1")}`,
+          `completions for '${name}', which uriTemplate '${template.uriTemplate}' does not have (variables: ${variables.join(", ") || "none"})`,
+          { at: "key" },
+        );
+      }
+    }
     if (error) {
       report(
         error.unnamed ? "TEMPLATE_VARIABLE_UNNAMED" : "TEMPLATE_INVALID",

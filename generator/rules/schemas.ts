@@ -4,8 +4,9 @@
  */
 import type { ErrorObject } from "ajv";
 import type { JsonSchema } from "../ir.ts";
-import { childPointer } from "../json-pointer.ts";
+import { childPointer, valueAt } from "../json-pointer.ts";
 import { ajvFor, dialectOf } from "../schema-dialect.ts";
+import { walkSchema } from "../schema-walk.ts";
 import type { Rule } from "./rule.ts";
 
 export const schemaRules: Rule = (server, report) => {
@@ -31,7 +32,7 @@ export const schemaRules: Rule = (server, report) => {
         );
         continue;
       }
-      for (const problem of compileProblems(schema, dialect)) {
+      for (const problem of [...compileProblems(schema, dialect), ...refCycles(schema)]) {
         report("SCHEMA_INVALID", at + problem.pointer, `${field} of tool '${tool.name}': ${problem.message}`);
       }
     }
@@ -54,6 +55,86 @@ export function compileProblems(schema: JsonSchema, dialect: "2020-12" | "draft-
   } finally {
     ajv.removeSchema(schema);
   }
+}
+
+/**
+ * `$ref` cycles that never pass through an object or an array: `a: { $ref: "#/$defs/a" }`, or
+ * `a: { anyOf: [{ type: string }, { $ref: "#/$defs/a" }] }`. ajv accepts them, but they describe no type
+ * (TypeScript: "circularly references itself") and the type generator may recurse on them forever.
+ * Recursion through a property or an item (a tree's `children`) is fine. One depth-first search over
+ * the edges that add no structure ($ref and the members of anyOf/oneOf/allOf), without recursion.
+ */
+function refCycles(schema: JsonSchema): Problem[] {
+  const pointers = new Map<object, string>();
+  walkSchema(schema, (node, _chain, pointer) => {
+    if (!pointers.has(node)) pointers.set(node, pointer);
+  });
+  const edges = (node: object): Array<[object, string]> => {
+    const out: Array<[object, string]> = [];
+    const at = pointers.get(node) ?? "";
+    if (hasLocalRef(node)) {
+      const target = resolveLocal(schema, node.$ref);
+      if (typeof target === "object" && target !== null) out.push([target, `${at}/$ref`]);
+    }
+    for (const keyword of ["anyOf", "oneOf", "allOf"]) {
+      const members = (node as Record<string, unknown>)[keyword];
+      if (!Array.isArray(members)) continue;
+      members.forEach((member, i) => {
+        if (typeof member === "object" && member !== null) out.push([member, `${at}/${keyword}/${i}`]);
+      });
+    }
+    return out;
+  };
+  const problems: Problem[] = [];
+  const state = new Map<object, "open" | "done">();
+  for (const start of pointers.keys()) {
+    if (state.has(start)) continue;
+    state.set(start, "open");
+    const stack = [{ node: start as object, next: edges(start), i: 0 }];
+    while (stack.length > 0) {
+      const top = stack[stack.length - 1];
+      if (top.i >= top.next.length) {
+        state.set(top.node, "done");
+        stack.pop();
+        continue;
+      }
+      const [target, at] = top.next[top.i++];
+      const seen = state.get(target);
+      if (seen === "open") {
+        // Only a $ref can point back up the tree, so `at` is the $ref that closes the cycle.
+        const ref = JSON.stringify((top.node as { $ref?: unknown }).$ref);
+        problems.push({
+          pointer: at,
+          message: `'$ref' ${ref} closes a cycle that never passes through an object or array`,
+        });
+      } else if (seen === undefined) {
+        state.set(target, "open");
+        stack.push({ node: target, next: edges(target), i: 0 });
+      }
+    }
+  }
+  return problems;
+}
+
+function hasLocalRef(node: unknown): node is { $ref: string } {
+  return (
+    typeof node === "object" &&
+    node !== null &&
+    typeof (node as { $ref?: unknown }).$ref === "string" &&
+    (node as { $ref: string }).$ref.startsWith("#")
+  );
+}
+
+/** A local `#/...` reference (JSON pointer, percent-encoded) inside the schema; anchors are not followed. */
+function resolveLocal(root: JsonSchema, ref: string): unknown {
+  if (ref !== "#" && !ref.startsWith("#/")) return undefined;
+  let pointer: string;
+  try {
+    pointer = decodeURIComponent(ref.slice(1));
+  } catch {
+    return undefined;
+  }
+  return valueAt(root, pointer);
 }
 
 function metaSchemaProblems(errors: ErrorObject[]): Problem[] {

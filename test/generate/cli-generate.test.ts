@@ -36,7 +36,7 @@ describe("mcpgen generate", () => {
     );
     const check = mcpgen("generate", specFile, "--out", out, "--check");
     expect(check.code).toBe(1);
-    expect(check.stderr).toContain("changed  src/manifest.ts");
+    expect(check.stdout.split("\n")).toContain("changed src/manifest.ts");
     expect(check.stderr).toContain("+ tool pong");
     expect(readFileSync(join(out, "src/manifest.ts"), "utf8")).toBe(manifestBefore);
   });

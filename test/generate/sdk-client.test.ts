@@ -25,7 +25,9 @@ for (const [sdk, transport, connectSdk] of cases) {
 
     beforeAll(async () => {
       upstream = await startUpstream({
-        "GET /forecast/*": (r) => ({ json: { city: decodeURIComponent(r.path.split("/")[2]), days: [{ date: "2026-11-22", highC: 9, lowC: 1 }] } }),
+        "GET /forecast/*": (r) => ({
+          json: { city: decodeURIComponent(r.path.split("/")[2]), days: [{ date: "2026-11-22", highC: 9, lowC: 1 }] },
+        }),
       });
       const args = ["--base-url", upstream.url];
       let endpoint: Endpoint = { kind: "stdio", file: `${PKG}/src/server.ts`, args };
@@ -54,7 +56,10 @@ for (const [sdk, transport, connectSdk] of cases) {
       } else {
         // The SDKs' stdio transports start servers with a minimal environment (no WEATHER_TOKEN), and
         // the server says so instead of calling the upstream without credentials.
-        expect(forecast).toMatchObject({ isError: true, content: [{ type: "text", text: expect.stringContaining("WEATHER_TOKEN is not set") }] });
+        expect(forecast).toMatchObject({
+          isError: true,
+          content: [{ type: "text", text: expect.stringContaining("WEATHER_TOKEN is not set") }],
+        });
         expect(upstream.requests).toHaveLength(0);
       }
     });
@@ -63,7 +68,9 @@ for (const [sdk, transport, connectSdk] of cases) {
       const stations = await client.peer.readResource("weather://stations");
       expect(stations.contents[0]).toMatchObject({ text: '["north","south","east","west"]' });
       const prompt = await client.peer.getPrompt("summarize_forecast", { city: "Nice" });
-      expect((prompt.messages[0].content as { text: string }).text).toBe("Summarize the forecast for Nice in three sentences, in a  tone.");
+      expect((prompt.messages[0].content as { text: string }).text).toBe(
+        "Summarize the forecast for Nice in three sentences, in a  tone.",
+      );
     });
   });
 }

@@ -19,7 +19,6 @@ export const ruleCases: RuleCase[] = [
   { code: "YAML_ALIAS_LIMIT", fail: bomb(), pass: `${head}tools: &t []\nprompts: *t\n`, at: "1:1" },
   { code: "FILE_EMPTY", fail: "# nothing here\n", pass: head, at: "1:1" },
   { code: "SPEC_NOT_MAPPING", fail: "- server\n", pass: head, at: "1:1" },
-  { code: "OPENAPI_UNSUPPORTED", fail: "openapi: 3.1.0\ninfo: { title: x, version: '1' }\n", pass: head, at: "1:1" },
   { code: "SPEC_UNKNOWN_KEY", fail: `${head}tols: []\n`, pass: `${head}tools: []\n`, at: "2:1" },
   { code: "SPEC_MISSING_FIELD", fail: "server: { name: t }\n", pass: head, at: "1:1" },
   { code: "SPEC_WRONG_TYPE", fail: `${head}tools: {}\n`, pass: `${head}tools: []\n`, at: "2:8" },
@@ -162,6 +161,12 @@ export const ruleCases: RuleCase[] = [
     fail: `${head}resourceTemplates: [{ uriTemplate: 'a://{b}', name: t }, { uriTemplate: 'a://{b}', name: u }]\n`,
     pass: `${head}resourceTemplates: [{ uriTemplate: 'a://{b}', name: t }, { uriTemplate: 'a://x/{b}', name: u }]\n`,
     at: "2:73",
+  },
+  {
+    code: "COMPLETION_UNKNOWN_VARIABLE",
+    fail: `${head}resourceTemplates: [{ uriTemplate: 'a://{b}', name: t, completions: { c: [x] } }]\n`,
+    pass: `${head}resourceTemplates: [{ uriTemplate: 'a://{b}', name: t, completions: { b: [x] } }]\n`,
+    at: "2:71",
   },
   {
     code: "MIME_TYPE_INVALID",

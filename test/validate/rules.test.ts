@@ -23,12 +23,38 @@ const FILE_CODES: Code[] = [
   "FILE_NOT_UTF8",
 ];
 
-/** Codes about writing a package; test/generate/handlers.test.ts and cli-generate.test.ts cover them. */
-const GENERATE_CODES: Code[] = ["OUTPUT_NOT_DIRECTORY", "WRITE_FAILED", "HANDLER_OBSOLETE", "HANDLER_TYPE_ERROR"];
+/** Codes about writing a package; test/generate/handlers.test.ts, cli-generate.test.ts and
+ * test/hardening/render-failed.test.ts cover them. */
+const GENERATE_CODES: Code[] = [
+  "OUTPUT_NOT_DIRECTORY",
+  "WRITE_FAILED",
+  "RENDER_FAILED",
+  "HANDLER_OBSOLETE",
+  "HANDLER_TYPE_ERROR",
+];
+
+/** OpenAPI input codes: test/openapi/mapping.test.ts covers them with OpenAPI documents (and files for $refs). */
+const OPENAPI_CODES: Code[] = [
+  "OPENAPI_VERSION_UNSUPPORTED",
+  "OPENAPI_INVALID",
+  "OPENAPI_REF_UNRESOLVED",
+  "OPENAPI_REMOTE_REF",
+  "OPENAPI_CONFIG_INVALID",
+  "OPENAPI_SECURITY_UNSUPPORTED",
+  "OPENAPI_DESCRIPTION_CUT",
+  "OPENAPI_NO_OPERATIONS",
+  "OPENAPI_SERVER_RELATIVE",
+  "OPENAPI_TOO_MANY_TOOLS",
+];
 
 describe("every diagnostic code has a failing and a passing fixture", () => {
   it("covers the whole catalog", () => {
-    const covered = new Set<string>([...ruleCases.map((c) => c.code), ...FILE_CODES, ...GENERATE_CODES]);
+    const covered = new Set<string>([
+      ...ruleCases.map((c) => c.code),
+      ...FILE_CODES,
+      ...GENERATE_CODES,
+      ...OPENAPI_CODES,
+    ]);
     expect(Object.keys(catalog).filter((code) => !covered.has(code))).toEqual([]);
   });
 

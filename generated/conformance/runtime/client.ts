@@ -107,6 +107,21 @@ export class McpClient {
     params: JsonObject = {},
     options: CallOptions & { headers?: Record<string, string> } = {},
   ): Promise<T> {
+    try {
+      return (await this.requestOnce(method, params, options)) as T;
+    } catch (error) {
+      if (!this.sessionExpired(error)) throw error;
+      // 2025 HTTP: a 404 for our session id means the session is gone; start a new one and retry once.
+      await this.start();
+      return (await this.requestOnce(method, params, options)) as T;
+    }
+  }
+
+  private async requestOnce(
+    method: string,
+    params: JsonObject,
+    options: CallOptions & { headers?: Record<string, string> },
+  ): Promise<Result> {
     const meta: JsonObject = { ...(isObject(params._meta) ? params._meta : {}), ...options.meta };
     let progressToken: string | undefined;
     if (options.onProgress) {
@@ -119,12 +134,7 @@ export class McpClient {
     if (Object.keys(meta).length > 0) base._meta = meta;
     else delete base._meta;
     try {
-      return (await this.runRounds(method, base, options)) as T;
-    } catch (error) {
-      if (!this.sessionExpired(error)) throw error;
-      // 2025 HTTP: a 404 for our session id means the session is gone; start a new one and retry once.
-      await this.start();
-      return (await this.runRounds(method, base, options)) as T;
+      return await this.runRounds(method, base, options);
     } finally {
       if (progressToken) this.progressListeners.delete(progressToken);
     }

@@ -132,6 +132,7 @@ export function createHttpTransport(
         controller.abort();
       }, timeoutMs);
       const onAbort = () => controller.abort();
+      if (options.signal?.aborted) onAbort();
       options.signal?.addEventListener("abort", onAbort, { once: true });
       lifetime.signal.addEventListener("abort", onAbort, { once: true });
       try {

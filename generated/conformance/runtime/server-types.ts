@@ -2,7 +2,6 @@
 import type { LegacySession } from "./server-session.ts";
 import type {
   CacheScope,
-  CallToolResult,
   ClientCapabilities,
   Completion,
   ContentBlock,
@@ -80,7 +79,8 @@ export type HandlerContext = {
   requestInputs(requests: Record<string, InputRequest>): Promise<Record<string, InputResponse>>;
 };
 
-export type ToolHandlerResult = Omit<CallToolResult, "content"> & { content?: ContentBlock[] };
+// Not Omit<CallToolResult, "content">: Omit over Result's index signature would erase isError and the rest.
+export type ToolHandlerResult = Result & { content?: ContentBlock[]; structuredContent?: unknown; isError?: boolean };
 
 export type ToolDefinition<Args = Record<string, unknown>> = Tool & {
   /** Precompiled (ajv standalone) validator for inputSchema; otherwise `compileSchema` is used if configured. */

@@ -100,7 +100,7 @@ export function createSpecServer(manifest: Manifest, options: SpecServerOptions 
   const upstream = manifest.upstream && {
     ...manifest.upstream,
     // --base-url replaces the whole server URL, OpenAPI server variables included.
-    ...(options.baseUrl ? { baseUrl: options.baseUrl, baseUrlTemplate: undefined } : {}),
+    ...(options.baseUrl ? { baseUrl: options.baseUrl, baseUrlTemplate: undefined, pinned: true } : {}),
   };
   const handlers = options.handlers ?? {};
   const env = options.env ?? process.env;
@@ -127,7 +127,7 @@ export function createSpecServer(manifest: Manifest, options: SpecServerOptions 
       handler: http
         ? async (args, ctx) => {
             try {
-              return toolResultFrom(await forward(http, args, ctx));
+              return checkedAgainstOutput(toolResultFrom(await forward(http, args, ctx)), validators?.output);
             } catch (error) {
               return { isError: true, content: [{ type: "text", text: (error as Error).message }] };
             }
@@ -185,6 +185,23 @@ function completers(completions: StaticCompletions | undefined): { complete?: Re
     complete[name] = (typed) => values.filter((value) => value.toLowerCase().startsWith(typed.toLowerCase()));
   }
   return { complete };
+}
+
+/**
+ * An upstream answer that breaks the tool's outputSchema (real APIs drift from their documents) is an
+ * error result that still carries the answer as text, so the model sees the data and the mismatch,
+ * instead of a bare "output does not match" error with the data gone.
+ */
+function checkedAgainstOutput(result: ToolHandlerResult, validate: Validator | undefined): ToolHandlerResult {
+  if (!validate || result.isError || result.structuredContent === undefined || validate(result.structuredContent)) {
+    return result;
+  }
+  const problems = (validate.errors ?? [])
+    .slice(0, 5)
+    .map((e) => `${e.instancePath || "(root)"} ${e.message ?? "is invalid"}`)
+    .join("; ");
+  const note = `The upstream API's answer does not match this tool's outputSchema (${problems}); the answer follows.`;
+  return { isError: true, content: [{ type: "text", text: note }, ...(result.content ?? [])] };
 }
 
 const PLACEHOLDER = /\{\{\s*([^{}]*?)\s*\}\}/g;

@@ -24,6 +24,8 @@ export type UpstreamConfig = {
   variables?: Record<string, { default: string; env: string; enum?: string[] }>;
   securitySchemes?: SecurityScheme[];
   retry?: { attempts: number; maxDelayMs: number };
+  /** Set by --base-url: every call goes there, operations' own servers included. */
+  pinned?: boolean;
 };
 export type HttpParameter = {
   name: string;
@@ -41,6 +43,8 @@ export type HttpBinding = {
   parameters?: HttpParameter[];
   body?: HttpBody;
   security?: string[][];
+  /** An operation's own server URL (OpenAPI `servers` on a path or operation). */
+  baseUrl?: string;
 };
 
 const BODYLESS = new Set(["GET", "HEAD", "DELETE", "OPTIONS"]);
@@ -49,7 +53,12 @@ const MAX_TEXT = 1_000_000;
 
 export type UpstreamResponse = { status: number; statusText: string; contentType: string; body: Buffer };
 
-type Outgoing = { url: URL; headers: Record<string, string>; cookies: string[]; body?: string | FormData | URLSearchParams };
+type Outgoing = {
+  url: URL;
+  headers: Record<string, string>;
+  cookies: string[];
+  body?: string | FormData | URLSearchParams;
+};
 
 /** Sends one request for a binding; rejects (with a safe message) only when no response arrives. */
 export async function callUpstream(
@@ -60,8 +69,11 @@ export async function callUpstream(
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<UpstreamResponse> {
   const method = binding.method.toUpperCase();
-  const base = baseUrlOf(upstream, env);
-  const out = binding.parameters ? explicitRequest(base, binding, args) : legacyRequest(base, method, binding, args);
+  const base = binding.baseUrl && !upstream.pinned ? binding.baseUrl : baseUrlOf(upstream, env);
+  const out =
+    binding.parameters || binding.body
+      ? explicitRequest(base, binding, args)
+      : legacyRequest(base, method, binding, args);
   const secrets: string[] = [];
   if (binding.security) await applySecurity(upstream, binding.security, out, env, secrets, signal);
   else applyAuth(upstream.auth, out, env, secrets);
@@ -205,8 +217,14 @@ function explicitRequest(base: string, binding: HttpBinding, args: Record<string
     const value = valueAt(args, p.arg ?? [p.name]);
     if (value === undefined || value === null || p.in === "path") continue;
     if (p.in === "query") query.push(...queryPairs(p, value));
-    else if (p.in === "header") out.headers[p.name.toLowerCase()] = p.json ? JSON.stringify(value) : delimited(value, ",", p.explode === true, "=");
-    else out.cookies.push(`${p.name}=${p.json ? encodeURIComponent(JSON.stringify(value)) : delimited(value, ",", false, ",")}`);
+    else if (p.in === "header")
+      out.headers[p.name.toLowerCase()] = p.json
+        ? JSON.stringify(value)
+        : delimited(value, ",", p.explode === true, "=");
+    else
+      out.cookies.push(
+        `${p.name}=${p.json ? encodeURIComponent(JSON.stringify(value)) : delimited(value, ",", false, ",")}`,
+      );
   }
   if (query.length > 0) out.url.search = (out.url.search ? `${out.url.search}&` : "?") + query.join("&");
   if (binding.body) encodeBody(binding.body, args, out);
@@ -214,14 +232,23 @@ function explicitRequest(base: string, binding: HttpBinding, args: Record<string
 }
 
 const enc = (value: unknown) => encodeURIComponent(scalar(value));
-const scalar = (value: unknown) => (typeof value === "object" && value !== null ? JSON.stringify(value) : String(value));
+const scalar = (value: unknown) =>
+  typeof value === "object" && value !== null ? JSON.stringify(value) : String(value);
 
 /** Array items or object entries joined by `sep`; objects as k=v pairs when exploded, else k,v. */
-function delimited(value: unknown, sep: string, explode: boolean, pair: string, encode = (v: unknown) => scalar(v)): string {
+function delimited(
+  value: unknown,
+  sep: string,
+  explode: boolean,
+  pair: string,
+  encode = (v: unknown) => scalar(v),
+): string {
   if (Array.isArray(value)) return value.map(encode).join(sep);
   if (value !== null && typeof value === "object") {
     const entries = Object.entries(value).filter(([, v]) => v !== undefined && v !== null);
-    return entries.map(([k, v]) => (explode ? `${encode(k)}${pair}${encode(v)}` : `${encode(k)},${encode(v)}`)).join(sep);
+    return entries
+      .map(([k, v]) => (explode ? `${encode(k)}${pair}${encode(v)}` : `${encode(k)},${encode(v)}`))
+      .join(sep);
   }
   return encode(value);
 }
@@ -282,7 +309,8 @@ function encodeBody(body: HttpBody, args: Record<string, unknown>, out: Outgoing
   } else if (/^multipart\/form-data\b/i.test(type)) {
     const form = new FormData();
     forEachField(value, (name, field) => {
-      if (typeof field === "object" && field !== null) form.append(name, new Blob([JSON.stringify(field)], { type: "application/json" }));
+      if (typeof field === "object" && field !== null)
+        form.append(name, new Blob([JSON.stringify(field)], { type: "application/json" }));
       else form.append(name, String(field));
     });
     out.body = form; // fetch sets the content type with its boundary
@@ -368,7 +396,8 @@ async function clientCredentialsToken(
   const form = new URLSearchParams({ grant_type: "client_credentials" });
   if (scheme.scopes?.length) form.set("scope", scheme.scopes.join(" "));
   const where = URL.canParse(scheme.tokenUrl) ? new URL(scheme.tokenUrl) : undefined;
-  const fail = (why: string) => new Error(`OAuth2 token request to ${where ? where.origin + where.pathname : "the token URL"} failed: ${why}`);
+  const fail = (why: string) =>
+    new Error(`OAuth2 token request to ${where ? where.origin + where.pathname : "the token URL"} failed: ${why}`);
   let response: Response;
   try {
     response = await fetch(scheme.tokenUrl, {

@@ -45,17 +45,37 @@ export async function negotiateEra(transport: ClientTransport, input: Negotiatio
     return await discover(transport, input, version);
   } catch (error) {
     if (!(error instanceof McpError) || !MODERN_ERROR_CODES.includes(error.code)) {
-      return initialize(transport, input, LATEST_LEGACY_PROTOCOL_VERSION);
+      return fallBackToInitialize(transport, input);
     }
     // A modern server that does not speak our version: use one it lists, never fall back blindly.
     const supported =
       isObject(error.data) && Array.isArray(error.data.supported) ? (error.data.supported as string[]) : [];
     if (error.code !== ErrorCode.UnsupportedProtocolVersion) throw error;
+    // Retry once with a listed modern version (even the same one: the rejection may have been transient).
     const modern = supported.find(isModernVersion);
-    if (modern && modern !== version) return discover(transport, input, modern);
+    if (modern) return discover(transport, input, modern);
     const legacy = LEGACY_PROTOCOL_VERSIONS.find((candidate) => supported.includes(candidate));
     if (legacy) return initialize(transport, input, legacy);
     throw error;
+  }
+}
+
+/**
+ * The probe said "2025 server" only by failing (or, on stdio, by silence). A slow-starting 2026-only
+ * server can be silent past the probe timeout and then refuse `initialize` with -32022 naming its
+ * modern versions; that refusal is definitive modern evidence, so discover again with such a version.
+ */
+async function fallBackToInitialize(transport: ClientTransport, input: NegotiationInput) {
+  try {
+    return await initialize(transport, input, LATEST_LEGACY_PROTOCOL_VERSION);
+  } catch (error) {
+    const supported =
+      error instanceof McpError && error.code === ErrorCode.UnsupportedProtocolVersion && isObject(error.data)
+        ? error.data.supported
+        : undefined;
+    const modern = Array.isArray(supported) ? supported.find(isModernVersion) : undefined;
+    if (typeof modern !== "string") throw error;
+    return discover(transport, input, modern);
   }
 }
 

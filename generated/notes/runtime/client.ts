@@ -102,11 +102,26 @@ export class McpClient {
   }
 
   /** Any request. Adds 2026 `_meta`, runs MRTR rounds through the handlers, and returns the final result. */
-  async request(
+  async request<T extends Result = Result>(
     method: string,
     params: JsonObject = {},
     options: CallOptions & { headers?: Record<string, string> } = {},
-  ) {
+  ): Promise<T> {
+    try {
+      return (await this.requestOnce(method, params, options)) as T;
+    } catch (error) {
+      if (!this.sessionExpired(error)) throw error;
+      // 2025 HTTP: a 404 for our session id means the session is gone; start a new one and retry once.
+      await this.start();
+      return (await this.requestOnce(method, params, options)) as T;
+    }
+  }
+
+  private async requestOnce(
+    method: string,
+    params: JsonObject,
+    options: CallOptions & { headers?: Record<string, string> },
+  ): Promise<Result> {
     const meta: JsonObject = { ...(isObject(params._meta) ? params._meta : {}), ...options.meta };
     let progressToken: string | undefined;
     if (options.onProgress) {
@@ -119,18 +134,32 @@ export class McpClient {
     if (Object.keys(meta).length > 0) base._meta = meta;
     else delete base._meta;
     try {
-      let current = base;
-      for (let round = 0; round <= MAX_INPUT_ROUNDS; round++) {
-        const result = await this.transport.request(method, current, options);
-        if (result.resultType !== "input_required") return normalizeResult(result);
-        current = { ...base, inputResponses: await this.answerInputs(result.inputRequests) };
-        // The state is echoed byte for byte, and only when the server sent one (MRTR client rules).
-        if (typeof result.requestState === "string") current.requestState = result.requestState;
-      }
-      throw new McpError(ErrorCode.InternalError, `${method}: the server kept asking for input`);
+      return await this.runRounds(method, base, options);
     } finally {
       if (progressToken) this.progressListeners.delete(progressToken);
     }
+  }
+
+  /** Sends a request, answering MRTR `input_required` rounds until the final result. */
+  private async runRounds(
+    method: string,
+    base: JsonObject,
+    options: CallOptions & { headers?: Record<string, string> },
+  ) {
+    let current = base;
+    for (let round = 0; round <= MAX_INPUT_ROUNDS; round++) {
+      const result = await this.transport.request(method, current, options);
+      if (result.resultType !== "input_required") return normalizeResult(result);
+      current = { ...base, inputResponses: await this.answerInputs(result.inputRequests) };
+      // The state is echoed byte for byte, and only when the server sent one (MRTR client rules).
+      if (typeof result.requestState === "string") current.requestState = result.requestState;
+    }
+    throw new McpError(ErrorCode.InternalError, `${method}: the server kept asking for input`);
+  }
+
+  private sessionExpired(error: unknown): boolean {
+    const status = (error as { status?: unknown } | undefined)?.status;
+    return this.era === "legacy" && this.transport.kind === "http" && status === 404;
   }
 
   /** All tools (following cursors) unless a cursor is given; tools with invalid `x-mcp-header` are dropped. */
@@ -236,6 +265,8 @@ export class McpClient {
     return new Promise((resolve, reject) => {
       let acknowledged = false;
       const onNotification = (message: JsonRpcNotification) => {
+        // On stdio a server tears a subscription down with notifications/cancelled naming it.
+        if (message.method === "notifications/cancelled" && message.params?.requestId === id) return controller.abort();
         const meta = message.params?._meta;
         if (!isObject(meta) || meta[MetaKey.subscriptionId] !== id) return;
         if (message.method !== "notifications/subscriptions/acknowledged") return onMessage(message);
@@ -267,6 +298,11 @@ export class McpClient {
     });
   }
 
+  /** Sends a notification to the server (rarely needed: cancellation is handled by `signal`). */
+  notify(method: string, params?: JsonObject): Promise<void> {
+    return this.transport.notify(method, params);
+  }
+
   onNotification(listener: (message: JsonRpcNotification) => void): () => void {
     this.notificationListeners.add(listener);
     return () => this.notificationListeners.delete(listener);
@@ -296,10 +332,14 @@ export class McpClient {
     const items: T[] = [];
     let cursor: string | undefined;
     let last: Result = {};
+    const seenCursors = new Set<string>();
     do {
       last = await this.request(method, cursor === undefined ? {} : { cursor }, options);
       items.push(...((last[key] as T[] | undefined) ?? []));
       cursor = typeof last.nextCursor === "string" && last.nextCursor !== "" ? last.nextCursor : undefined;
+      // A server that hands out the same cursor twice would otherwise keep us paging forever.
+      if (cursor !== undefined && seenCursors.has(cursor)) break;
+      if (cursor !== undefined) seenCursors.add(cursor);
     } while (cursor !== undefined);
     const { nextCursor: _done, ...rest } = last;
     return { ...rest, [key]: items };
@@ -318,6 +358,8 @@ export class McpClient {
   }
 
   private dispatchNotification(message: JsonRpcNotification): void {
+    // Header annotations may have changed with the tools; the next call re-reads them.
+    if (message.method === "notifications/tools/list_changed") this.toolHeaders.clear();
     if (message.method === "notifications/progress") {
       const token = message.params?.progressToken;
       const listener = typeof token === "string" ? this.progressListeners.get(token) : undefined;

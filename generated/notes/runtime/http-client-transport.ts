@@ -59,7 +59,7 @@ export function createHttpTransport(
   let sessionId: string | undefined;
   let nextId = 1;
   let closed = false;
-  let listening = false;
+  let listeningSession: string | undefined;
   const lifetime = new AbortController();
 
   const baseHeaders = (): Record<string, string> => {
@@ -114,9 +114,9 @@ export function createHttpTransport(
     setProtocol(nextEra, version) {
       era = nextEra;
       protocolVersion = version || undefined;
-      if (era === "legacy" && protocolVersion && sessionId && !listening) {
-        listening = true;
-        void listenStandalone();
+      if (era === "legacy" && protocolVersion && sessionId && listeningSession !== sessionId) {
+        listeningSession = sessionId;
+        void listenStandalone(sessionId);
       }
     },
     async request(method, params, options = {}) {
@@ -132,6 +132,7 @@ export function createHttpTransport(
         controller.abort();
       }, timeoutMs);
       const onAbort = () => controller.abort();
+      if (options.signal?.aborted) onAbort();
       options.signal?.addEventListener("abort", onAbort, { once: true });
       lifetime.signal.addEventListener("abort", onAbort, { once: true });
       try {
@@ -254,10 +255,11 @@ export function createHttpTransport(
   };
 
   /** 2025 era: the optional GET stream for server messages outside any request; reconnects after `retry`. */
-  const listenStandalone = async () => {
+  const listenStandalone = async (forSession: string) => {
     let lastEventId: string | undefined;
     let retryMs: number | undefined;
-    while (!closed) {
+    // A new session (after re-initialization) gets its own loop; this one then stops.
+    while (!closed && sessionId === forSession) {
       const headers: Record<string, string> = { ...baseHeaders(), Accept: "text/event-stream" };
       if (lastEventId !== undefined) headers["Last-Event-ID"] = lastEventId;
       const response = await fetch(url, { method: "GET", headers, signal: lifetime.signal }).catch(() => undefined);

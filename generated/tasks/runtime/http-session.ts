@@ -7,7 +7,10 @@ import { JsonRpcPeer } from "./peer.ts";
 import type { McpServer } from "./server.ts";
 import { LegacySession } from "./server-session.ts";
 import type { SseWriter } from "./sse.ts";
+import { ResumableStream } from "./sse-replay.ts";
 import type { JsonRpcMessage, RequestId } from "./types.ts";
+
+const RESUMABLE_RETENTION_MS = 5 * 60_000;
 
 export class HttpSession {
   readonly id = randomUUID();
@@ -15,6 +18,8 @@ export class HttpSession {
   readonly peer: JsonRpcPeer;
   readonly inFlight = new Map<RequestId, AbortController>();
   standaloneStream: SseWriter | undefined;
+  readonly resumableStreams = new Map<string, ResumableStream>();
+  private streamCounter = 0;
   private readonly stopChanges: () => void;
 
   constructor(server: McpServer) {
@@ -23,6 +28,15 @@ export class HttpSession {
     // the GET stream is the fallback, and also carries our notifications/cancelled.
     this.peer = new JsonRpcPeer({ send: (message) => this.sendStandalone(message) });
     this.stopChanges = server.changes.subscribe((change) => this.state.deliverChange(change));
+  }
+
+  /** A resumable stream for one POST's SSE answer; forgotten a while after it is done. */
+  openResumable(retryMs: number): ResumableStream {
+    const id = `${this.id}.${++this.streamCounter}`;
+    const forget = () => setTimeout(() => this.resumableStreams.delete(id), RESUMABLE_RETENTION_MS).unref();
+    const stream = new ResumableStream(id, retryMs, forget);
+    this.resumableStreams.set(id, stream);
+    return stream;
   }
 
   touch(): void {

@@ -54,6 +54,12 @@ type MethodSpec = {
 
 const BOTH: Era[] = ["modern", "legacy"];
 const DEFAULT_PAGE_SIZE = 100;
+// Wire fields per schema.ts (both eras; `execution` is 2025-11-25's tasks hint).
+const DESCRIPTIVE = ["name", "title", "description", "icons", "_meta"] as const;
+const TOOL_FIELDS = [...DESCRIPTIVE, "inputSchema", "outputSchema", "annotations", "execution"];
+const RESOURCE_FIELDS = ["uri", ...DESCRIPTIVE, "mimeType", "annotations", "size"];
+const TEMPLATE_FIELDS = ["uriTemplate", ...DESCRIPTIVE, "mimeType", "annotations"];
+const PROMPT_FIELDS = [...DESCRIPTIVE, "arguments"];
 
 export const serverMethods: Record<string, MethodSpec> = {
   initialize: { eras: ["legacy"], run: initialize },
@@ -63,11 +69,24 @@ export const serverMethods: Record<string, MethodSpec> = {
   "resources/unsubscribe": { eras: ["legacy"], run: (call) => toggleSubscription(call, false) },
   "server/discover": { eras: ["modern"], run: discover },
   "subscriptions/listen": { eras: ["modern"], unbounded: true, run: listen },
-  "tools/list": { eras: BOTH, run: (call) => listPage(call, "tools", [...call.server.tools.values()].map(toolWire)) },
+  "tools/list": {
+    eras: BOTH,
+    run: (call) =>
+      listPage(
+        call,
+        "tools",
+        [...call.server.tools.values()].map((tool) => pick(tool, TOOL_FIELDS)),
+      ),
+  },
   "tools/call": { eras: BOTH, mrtr: true, run: callTool },
   "resources/list": {
     eras: BOTH,
-    run: (call) => listPage(call, "resources", [...call.server.resources.values()].map(withoutFunctions)),
+    run: (call) =>
+      listPage(
+        call,
+        "resources",
+        [...call.server.resources.values()].map((resource) => pick(resource, RESOURCE_FIELDS)),
+      ),
   },
   "resources/templates/list": {
     eras: BOTH,
@@ -75,13 +94,18 @@ export const serverMethods: Record<string, MethodSpec> = {
       listPage(
         call,
         "resourceTemplates",
-        [...call.server.templates.values()].map((entry) => withoutFunctions(entry.definition)),
+        [...call.server.templates.values()].map((entry) => pick(entry.definition, TEMPLATE_FIELDS)),
       ),
   },
   "resources/read": { eras: BOTH, mrtr: true, run: readResource },
   "prompts/list": {
     eras: BOTH,
-    run: (call) => listPage(call, "prompts", [...call.server.prompts.values()].map(withoutFunctions)),
+    run: (call) =>
+      listPage(
+        call,
+        "prompts",
+        [...call.server.prompts.values()].map((prompt) => pick(prompt, PROMPT_FIELDS)),
+      ),
   },
   "prompts/get": { eras: BOTH, mrtr: true, run: getPrompt },
   "completion/complete": { eras: BOTH, run: complete },
@@ -171,13 +195,10 @@ async function listPage(call: MethodCall, key: string, items: unknown[]): Promis
   return result;
 }
 
-function toolWire(definition: Record<string, unknown>): Record<string, unknown> {
-  const { validateInput, validateOutput, handler, ...tool } = definition;
-  return tool;
-}
-
-function withoutFunctions(definition: object): Record<string, unknown> {
+/** Copies only the wire fields of a definition: handlers, validators and any extras the caller attached stay home. */
+function pick(definition: object, fields: readonly string[]): Record<string, unknown> {
+  const source = definition as Record<string, unknown>;
   return Object.fromEntries(
-    Object.entries(definition).filter(([key, value]) => typeof value !== "function" && key !== "complete"),
+    fields.filter((field) => source[field] !== undefined).map((field) => [field, source[field]]),
   );
 }

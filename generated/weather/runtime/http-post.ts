@@ -13,7 +13,13 @@ import { HttpSession } from "./http-session.ts";
 import type { McpServer } from "./server.ts";
 import type { JsonObject, JsonRpcMessage, JsonRpcRequest } from "./types.ts";
 
-export type PostContext = { server: McpServer; sessions: Map<string, HttpSession>; keepAliveMs: number };
+export type PostContext = {
+  server: McpServer;
+  sessions: Map<string, HttpSession>;
+  keepAliveMs: number;
+  /** The SSE `retry` delay announced on resumable (2025-era) streams. */
+  retryMs: number;
+};
 
 const NAMED_METHODS: Record<string, "name" | "uri"> = {
   "tools/call": "name",
@@ -136,16 +142,17 @@ async function handleLegacy(
     return sendJson(res, 202, undefined);
   }
   const request = message as JsonRpcRequest;
+  const activeSession = session;
   const sessionHeaders: Record<string, string> = { "Mcp-Session-Id": session.id };
   const responder = new PostResponder(res, {
     acceptsSse: acceptsSse(req),
     headers: sessionHeaders,
     keepAliveMs: context.keepAliveMs,
     statusFor: () => 200,
+    openResumable: () => activeSession.openResumable(context.retryMs),
   });
   const controller = new AbortController();
   session.inFlight.set(request.id, controller);
-  const activeSession = session;
   try {
     const result = await context.server.handleRequest(request, {
       signal: controller.signal,
@@ -154,7 +161,11 @@ async function handleLegacy(
       notify: (notification) => responder.send(notification),
       // Server-to-client requests go out on this POST's stream, so the client sees them in context.
       request: (method, params, signal) =>
-        activeSession.peer.request(method, params, { signal, send: (outgoing) => responder.send(outgoing) }),
+        activeSession.peer.request(method, params, {
+          signal,
+          // Without SSE on this POST, the session's GET stream (the peer's default channel) is the only way out.
+          send: responder.canStream ? (outgoing) => responder.send(outgoing) : undefined,
+        }),
     });
     if (initializing) context.sessions.set(activeSession.id, activeSession);
     responder.finish(resultResponse(request.id, result));

@@ -4,6 +4,7 @@
 import type { ServerResponse } from "node:http";
 import { encodeMessage, isResponse } from "./codec.ts";
 import { type SseWriter, startSse } from "./sse.ts";
+import type { ResumableStream } from "./sse-replay.ts";
 import type { JsonRpcMessage } from "./types.ts";
 
 export type ResponderOptions = {
@@ -12,16 +13,24 @@ export type ResponderOptions = {
   keepAliveMs: number;
   /** HTTP status for a final message sent as plain JSON. */
   statusFor: (message: JsonRpcMessage) => number;
+  /** 2025 era: makes the SSE stream resumable (event ids, priming event, replay). */
+  openResumable?: () => ResumableStream;
 };
 
 export class PostResponder {
   private sse: SseWriter | undefined;
+  private resumable: ResumableStream | undefined;
   private done = false;
 
   constructor(
     private readonly res: ServerResponse,
     private readonly options: ResponderOptions,
   ) {}
+
+  /** Whether interim messages can reach the client on this response (it accepts SSE). */
+  get canStream(): boolean {
+    return this.options.acceptsSse;
+  }
 
   /** Whether the final response (or an abandonment) has been sent. */
   get finished(): boolean {
@@ -30,18 +39,31 @@ export class PostResponder {
 
   /** Sends an intermediate message (notification or server-to-client request). */
   send(message: JsonRpcMessage): void {
-    if (this.done || this.res.destroyed) return;
+    if (this.done) return;
+    if (this.resumable) {
+      this.resumable.push(encodeMessage(message)); // kept for a resuming client even if this connection is gone
+      return;
+    }
+    if (this.res.destroyed) return;
     if (!this.sse) {
       if (!this.options.acceptsSse) return; // the client cannot receive interim messages; drop them
       this.sse = startSse(this.res, this.options.headers, this.options.keepAliveMs);
+      this.resumable = this.options.openResumable?.();
+      this.resumable?.attach(this.sse);
     }
-    this.sse.event(encodeMessage(message));
+    this.emit(encodeMessage(message));
+  }
+
+  private emit(data: string): void {
+    if (this.resumable) this.resumable.push(data);
+    else this.sse?.event(data);
   }
 
   /** Ends the exchange without a JSON-RPC response (the request was cancelled). */
   abandon(): void {
     if (this.done) return;
     this.done = true;
+    this.resumable?.finish();
     if (this.res.destroyed) return;
     if (this.sse) {
       this.sse.close();
@@ -55,6 +77,12 @@ export class PostResponder {
   finish(message: JsonRpcMessage): void {
     if (this.done) return;
     this.done = true;
+    if (this.resumable) {
+      // Even if this connection is gone, a resuming client can still collect the response.
+      this.resumable.push(encodeMessage(message));
+      this.resumable.finish();
+      return;
+    }
     if (this.res.destroyed) return;
     if (this.sse) {
       this.sse.event(encodeMessage(message));

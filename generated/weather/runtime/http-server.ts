@@ -11,6 +11,7 @@ import { admit, BodyTooLargeError, readBody } from "./http-security.ts";
 import type { HttpSession } from "./http-session.ts";
 import type { McpServer } from "./server.ts";
 import { startSse } from "./sse.ts";
+import { parseEventId } from "./sse-replay.ts";
 
 export type HttpServerOptions = {
   /** Default 0 (any free port); read the chosen one from the handle. */
@@ -32,6 +33,8 @@ export type HttpServerOptions = {
   requestTimeoutMs?: number;
   /** Interval of SSE keep-alive comments (default 15 s). */
   keepAliveMs?: number;
+  /** Reconnection delay announced to 2025-era clients on resumable SSE streams (default 1 s). */
+  retryMs?: number;
   /** Idle 2025-era sessions are dropped after this long (default 30 min). */
   sessionIdleMs?: number;
 };
@@ -43,7 +46,12 @@ export async function serveHttp(server: McpServer, options: HttpServerOptions = 
   const path = options.path ?? "/mcp";
   const maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;
   const sessions = new Map<string, HttpSession>();
-  const context: PostContext = { server, sessions, keepAliveMs: options.keepAliveMs ?? 15_000 };
+  const context: PostContext = {
+    server,
+    sessions,
+    keepAliveMs: options.keepAliveMs ?? 15_000,
+    retryMs: options.retryMs ?? 1_000,
+  };
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     if (new URL(req.url ?? "/", "http://localhost").pathname !== path) return sendJson(res, 404, undefined);
@@ -91,12 +99,25 @@ export async function serveHttp(server: McpServer, options: HttpServerOptions = 
         errorResponse(undefined, { code: ErrorCode.InvalidRequest, message: "Session not found" }),
       );
     if (!acceptsSse(req)) return sendJson(res, 406, undefined);
+    session.touch();
+    const lastEventId = header(req, "last-event-id");
+    if (lastEventId !== undefined) return resumeStream(session, lastEventId, res);
     if (session.standaloneStream && !session.standaloneStream.closed) {
       const error = { code: ErrorCode.InvalidRequest, message: "A stream is already open for this session" };
       return sendJson(res, 409, errorResponse(undefined, error));
     }
-    session.touch();
     session.standaloneStream = startSse(res, { "Mcp-Session-Id": session.id }, context.keepAliveMs);
+  };
+
+  /** 2025-era resumption: replay what the dropped connection missed, then keep delivering if still running. */
+  const resumeStream = (session: HttpSession, lastEventId: string, res: ServerResponse) => {
+    const position = parseEventId(lastEventId);
+    const stream = position ? session.resumableStreams.get(position.streamId) : undefined;
+    if (!position || !stream) {
+      const error = { code: ErrorCode.InvalidRequest, message: "Unknown Last-Event-ID" };
+      return sendJson(res, 404, errorResponse(undefined, error));
+    }
+    stream.attach(startSse(res, { "Mcp-Session-Id": session.id }, context.keepAliveMs), position.seq);
   };
 
   const deleteSession = (req: IncomingMessage, res: ServerResponse) => {
@@ -109,10 +130,14 @@ export async function serveHttp(server: McpServer, options: HttpServerOptions = 
     return sendJson(res, 200, undefined);
   };
 
+  const headersTimeout = options.headersTimeoutMs ?? 10_000;
+  const requestTimeout = Math.max(options.requestTimeoutMs ?? 30_000, headersTimeout);
   const httpServer = createHttpServer(
     {
-      headersTimeout: options.headersTimeoutMs ?? 10_000,
-      requestTimeout: Math.max(options.requestTimeoutMs ?? 30_000, options.headersTimeoutMs ?? 10_000),
+      headersTimeout,
+      requestTimeout,
+      // Node only enforces the two timeouts when it sweeps connections; sweep often enough to honour them.
+      connectionsCheckingInterval: Math.min(1_000, headersTimeout),
     },
     (req, res) => {
       handle(req, res).catch((error) => {

@@ -9,19 +9,23 @@
 //   protocol     peer.ts: a JSON-RPC peer over any message channel (id correlation,
 //                timeouts, cancellation in both directions).
 //                Helpers: header-encoding.ts (Mcp-* headers, x-mcp-header), sealed-token.ts
-//                (HMAC tokens), pagination.ts, uri-template.ts, mrtr.ts, sse.ts.
+//                (HMAC tokens), pagination.ts, uri-template.ts, mrtr.ts (MRTR state),
+//                sse.ts (writer/parser), sse-replay.ts (2025 resumable streams),
+//                line-channel.ts (newline-delimited JSON framing).
 //   server       server.ts (registry + handleRequest: era per request, deadlines,
 //                result shaping), server-methods.ts (method table), server-features.ts
 //                (tools/resources/prompts/completion), server-context.ts (handler ctx),
 //                server-session.ts / server-changes.ts (2025 sessions, change events).
 //   client       client.ts (McpClient, connect), client-negotiation.ts (era probe),
-//                client-handlers.ts (sampling/elicitation/roots answers).
+//                client-handlers.ts (sampling/elicitation/roots answers), client-transport.ts.
 //   transports   stdio-server.ts / stdio-client-transport.ts (newline-delimited JSON),
 //                http-server.ts + http-post.ts + http-session.ts + http-responder.ts +
 //                http-security.ts (Streamable HTTP on node:http) / http-client-transport.ts.
 //
 // The server core never imports ajv: generated code passes precompiled standalone
-// validators; hand-written servers may pass `compileSchema` from compile-schema.ts.
+// validators; hand-written servers may pass `compileSchema` from compile-schema.ts,
+// which is deliberately not re-exported here.
+// spec-server.ts / spec-main.ts / upstream.ts are the generator's data-driven layer on top.
 
 export type { CallOptions, ClientOptions, ConnectTarget, Subscription } from "./client.ts";
 export { connect, McpClient } from "./client.ts";

@@ -32,7 +32,15 @@ export type MrtrBinding = { method: string; params: JsonObject; principal: strin
 /** The answers a retry carries, after verifying its requestState. Throws -32602 on tampering or mismatch. */
 export function collectAnswers(sealer: TokenSealer, binding: MrtrBinding): Record<string, InputResponse> {
   const { requestState, inputResponses } = binding.params;
-  if (requestState === undefined) return {};
+  if (requestState === undefined) {
+    // Answers are client-supplied data either way; without state there are simply no earlier rounds to trust.
+    return isObject(inputResponses)
+      ? (Object.fromEntries(Object.entries(inputResponses).filter(([, answer]) => isObject(answer))) as Record<
+          string,
+          InputResponse
+        >)
+      : {};
+  }
   const payload = typeof requestState === "string" ? sealer.open(requestState) : undefined;
   if (!isStatePayload(payload)) throw invalidParams("requestState failed integrity verification");
   if (payload.exp < Date.now()) throw invalidParams("requestState has expired; retry the original request");

@@ -10,7 +10,12 @@ export const SSE_HEADERS = {
   "X-Accel-Buffering": "no",
 };
 
-export type SseWriter = { event(data: string, id?: string): void; comment(): void; close(): void; closed: boolean };
+export type SseWriter = {
+  event(data: string, id?: string, retryMs?: number): void;
+  comment(): void;
+  close(): void;
+  closed: boolean;
+};
 
 export function startSse(res: ServerResponse, extraHeaders: Record<string, string>, keepAliveMs: number): SseWriter {
   res.writeHead(200, { ...SSE_HEADERS, ...extraHeaders });
@@ -19,9 +24,11 @@ export function startSse(res: ServerResponse, extraHeaders: Record<string, strin
   keepAlive.unref();
   const writer: SseWriter = {
     closed: false,
-    event(data, id) {
+    event(data, id, retryMs) {
       if (writer.closed) return;
-      res.write(`${id === undefined ? "" : `id: ${id}\n`}data: ${data.split("\n").join("\ndata: ")}\n\n`);
+      const idLine = id === undefined ? "" : `id: ${id}\n`;
+      const retryLine = retryMs === undefined ? "" : `retry: ${retryMs}\n`;
+      res.write(`${idLine}${retryLine}data: ${data.split("\n").join("\ndata: ")}\n\n`);
     },
     comment() {
       if (!writer.closed) res.write(":\n\n");

@@ -231,6 +231,15 @@ export const manifest: Manifest = {
       "title": "City weather",
       "description": "Current conditions for one city.",
       "mimeType": "application/json",
+      "completions": {
+        "city": [
+          "Paris",
+          "Lyon",
+          "Oslo",
+          "Rome",
+          "São Paulo"
+        ]
+      },
       "http": {
         "method": "GET",
         "path": "/cities/{city}"
@@ -254,6 +263,19 @@ export const manifest: Manifest = {
           "required": false
         }
       ],
+      "completions": {
+        "city": [
+          "Paris",
+          "Lyon",
+          "Oslo",
+          "Rome"
+        ],
+        "tone": [
+          "cheerful",
+          "dry",
+          "formal"
+        ]
+      },
       "messages": [
         {
           "role": "user",

@@ -1,0 +1,68 @@
+// mcpgen runtime: a small MCP (Model Context Protocol) implementation that every
+// generated package carries verbatim. It speaks both protocol eras: 2026-07-28
+// (stateless, per-request `_meta`, `server/discover`, MRTR) and the
+// initialize-based 2025-11-25 / 2025-06-18 / 2025-03-26.
+//
+// Layers, bottom up:
+//   codec        codec.ts, types.ts, constants.ts, errors.ts
+//                JSON-RPC 2.0 framing and validation (no batches), wire types, error codes.
+//   protocol     peer.ts: a JSON-RPC peer over any message channel (id correlation,
+//                timeouts, cancellation in both directions).
+//                Helpers: header-encoding.ts (Mcp-* headers, x-mcp-header), sealed-token.ts
+//                (HMAC tokens), pagination.ts, uri-template.ts, mrtr.ts (MRTR state),
+//                sse.ts (writer/parser), sse-replay.ts (2025 resumable streams),
+//                line-channel.ts (newline-delimited JSON framing).
+//   server       server.ts (registry + handleRequest: era per request, deadlines,
+//                result shaping), server-methods.ts (method table), server-features.ts
+//                (tools/resources/prompts/completion), server-context.ts (handler ctx),
+//                server-session.ts / server-changes.ts (2025 sessions, change events).
+//   client       client.ts (McpClient, connect), client-negotiation.ts (era probe),
+//                client-handlers.ts (sampling/elicitation/roots answers), client-transport.ts.
+//   transports   stdio-server.ts / stdio-client-transport.ts (newline-delimited JSON),
+//                http-server.ts + http-post.ts + http-session.ts + http-responder.ts +
+//                http-security.ts (Streamable HTTP on node:http) / http-client-transport.ts.
+//
+// The server core never imports ajv: generated code passes precompiled standalone
+// validators; hand-written servers may pass `compileSchema` from compile-schema.ts,
+// which is deliberately not re-exported here.
+// spec-server.ts / spec-main.ts / upstream.ts are the generator's data-driven layer on top.
+
+export type { CallOptions, ClientOptions, ConnectTarget, Subscription } from "./client.ts";
+export { connect, McpClient } from "./client.ts";
+export type { ClientHandlers } from "./client-handlers.ts";
+export type { ServerDescription } from "./client-negotiation.ts";
+export { TransportError } from "./client-transport.ts";
+export { decodeMessage, encodeMessage, errorResponse, notification, request, resultResponse } from "./codec.ts";
+export {
+  ErrorCode,
+  LATEST_LEGACY_PROTOCOL_VERSION,
+  LATEST_PROTOCOL_VERSION,
+  LEGACY_PROTOCOL_VERSIONS,
+  MetaKey,
+  MODERN_PROTOCOL_VERSIONS,
+  SUPPORTED_PROTOCOL_VERSIONS,
+} from "./constants.ts";
+export { McpError } from "./errors.ts";
+export type { HeaderParam } from "./header-encoding.ts";
+export { collectHeaderParams, decodeHeaderValue, encodeHeaderValue, headerParamValues } from "./header-encoding.ts";
+export type { HttpServerHandle, HttpServerOptions } from "./http-server.ts";
+export { serveHttp } from "./http-server.ts";
+export { JsonRpcPeer } from "./peer.ts";
+export { createServer, McpServer } from "./server.ts";
+export type {
+  CompleteFunction,
+  CompletionContext,
+  Era,
+  HandlerContext,
+  PromptDefinition,
+  Registration,
+  ResourceDefinition,
+  ResourceReadResult,
+  ResourceTemplateDefinition,
+  ServerOptions,
+  ToolDefinition,
+  ToolHandlerResult,
+} from "./server-types.ts";
+export type { StdioServerHandle, StdioServerOptions } from "./stdio-server.ts";
+export { serveStdio } from "./stdio-server.ts";
+export type * from "./types.ts";

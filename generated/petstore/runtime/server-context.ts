@@ -1,0 +1,116 @@
+// Builds the `ctx` a handler receives. The era decides how server-to-client
+// inputs are obtained: a real JSON-RPC request (2025) or an MRTR round (2026).
+import { notification } from "./codec.ts";
+import { ErrorCode, LOGGING_LEVELS, MetaKey } from "./constants.ts";
+import { McpError } from "./errors.ts";
+import { InputRequiredSignal } from "./mrtr.ts";
+import type { Era, HandlerContext, RequestChannel } from "./server-types.ts";
+import type {
+  ClientCapabilities,
+  CreateMessageResult,
+  ElicitResult,
+  Implementation,
+  InputRequest,
+  InputResponse,
+  JsonObject,
+  ListRootsResult,
+  LoggingLevel,
+  RequestId,
+} from "./types.ts";
+
+export type ContextInit = {
+  requestId: RequestId;
+  method: string;
+  meta: JsonObject;
+  era: Era;
+  protocolVersion: string;
+  clientInfo?: Implementation;
+  clientCapabilities: ClientCapabilities;
+  channel: RequestChannel;
+  signal: AbortSignal;
+  /** 2026 era: answers gathered from earlier MRTR rounds (verified). */
+  answers: Record<string, InputResponse>;
+};
+
+export function createHandlerContext(init: ContextInit): HandlerContext {
+  const { channel, meta } = init;
+  const progressToken = meta.progressToken;
+  let lastProgress = Number.NEGATIVE_INFINITY;
+  let inputCounter = 0;
+
+  const requestInputs = async (requests: Record<string, InputRequest>) => {
+    for (const request of Object.values(requests)) requireCapability(init.clientCapabilities, request);
+    if (init.era === "modern") {
+      const missing = Object.entries(requests).filter(([key]) => !(key in init.answers));
+      if (missing.length > 0) throw new InputRequiredSignal(Object.fromEntries(missing));
+      return Object.fromEntries(Object.keys(requests).map((key) => [key, init.answers[key]]));
+    }
+    const send = channel.request;
+    if (!send) throw new McpError(ErrorCode.InternalError, "This transport cannot send requests to the client");
+    const entries = await Promise.all(
+      Object.entries(requests).map(async ([key, request]) => {
+        const params = request.params as JsonObject | undefined;
+        return [key, (await send(request.method, params, init.signal)) as InputResponse] as const;
+      }),
+    );
+    return Object.fromEntries(entries);
+  };
+  // Sequential single inputs get positional keys, stable as long as the handler is deterministic.
+  const single = async (request: InputRequest) => {
+    const key = `${request.method.split("/")[0]}-${inputCounter++}`;
+    return (await requestInputs({ [key]: request }))[key];
+  };
+
+  return {
+    signal: init.signal,
+    requestId: init.requestId,
+    method: init.method,
+    meta,
+    era: init.era,
+    protocolVersion: init.protocolVersion,
+    sessionId: init.era === "legacy" ? channel.session?.id : undefined,
+    clientInfo: init.clientInfo,
+    clientCapabilities: init.clientCapabilities,
+    progress(progress, total, message) {
+      if (progressToken === undefined || init.signal.aborted || !(progress > lastProgress)) return;
+      lastProgress = progress;
+      const params: JsonObject = { progressToken, progress };
+      if (total !== undefined) params.total = total;
+      if (message !== undefined) params.message = message;
+      channel.notify(notification("notifications/progress", params));
+    },
+    log(level, data, logger) {
+      if (init.signal.aborted || !shouldLog(level, init, channel)) return;
+      const params: JsonObject = { level, data };
+      if (logger !== undefined) params.logger = logger;
+      channel.notify(notification("notifications/message", params));
+    },
+    elicit: (params) => single({ method: "elicitation/create", params }) as Promise<ElicitResult>,
+    sample: (params) => single({ method: "sampling/createMessage", params }) as Promise<CreateMessageResult>,
+    listRoots: () => single({ method: "roots/list" }) as Promise<ListRootsResult>,
+    requestInputs,
+  };
+}
+
+function shouldLog(level: LoggingLevel, init: ContextInit, channel: RequestChannel): boolean {
+  // 2026: only when the request opted in via `_meta`; 2025: the session's level (everything until setLevel).
+  const threshold = init.era === "modern" ? init.meta[MetaKey.logLevel] : (channel.session?.logLevel ?? "debug");
+  const thresholdIndex = LOGGING_LEVELS.indexOf(threshold as LoggingLevel);
+  return thresholdIndex >= 0 && LOGGING_LEVELS.indexOf(level) >= thresholdIndex;
+}
+
+function requireCapability(capabilities: ClientCapabilities, request: InputRequest): void {
+  const missing = (required: ClientCapabilities) =>
+    new McpError(
+      ErrorCode.MissingRequiredClientCapability,
+      `The client did not declare the ${Object.keys(required)[0]} capability this request needs`,
+      { requiredCapabilities: required },
+    );
+  if (request.method === "sampling/createMessage" && !capabilities.sampling) throw missing({ sampling: {} });
+  if (request.method === "roots/list" && !capabilities.roots) throw missing({ roots: {} });
+  if (request.method === "elicitation/create") {
+    const elicitation = capabilities.elicitation;
+    if (!elicitation) throw missing({ elicitation: {} });
+    if (request.params.mode === "url" && !elicitation.url) throw missing({ elicitation: { url: {} } });
+  }
+}

@@ -1,0 +1,145 @@
+// tools/call, resources/read, prompts/get and completion/complete: argument
+// checks, handler invocation, MRTR interception and result shaping.
+import { isObject } from "./codec.ts";
+import { ErrorCode } from "./constants.ts";
+import { errorMessage, invalidParams, McpError } from "./errors.ts";
+import { InputRequiredSignal, inputRequiredResult } from "./mrtr.ts";
+import type { MethodCall } from "./server-methods.ts";
+import type { CompleteFunction } from "./server-types.ts";
+import type { CallToolResult, Completion, Result, ValidatorError } from "./types.ts";
+
+const DEFAULT_REQUEST_STATE_TTL_MS = 10 * 60_000;
+const MAX_COMPLETION_VALUES = 100;
+
+export async function callTool(call: MethodCall): Promise<Result> {
+  const { server, params, ctx } = call;
+  if (typeof params.name !== "string") throw invalidParams("tools/call: name must be a string");
+  const tool = server.tools.get(params.name);
+  if (!tool) throw invalidParams(`Unknown tool: ${params.name}`);
+  const args = params.arguments ?? {};
+  if (!isObject(args)) return toolError(`Invalid arguments for tool ${tool.name}: arguments must be an object`);
+  const validateInput = server.validatorFor(tool.inputSchema, tool.validateInput);
+  if (validateInput && !validateInput(args)) {
+    return toolError(`Invalid arguments for tool ${tool.name}: ${describeErrors(validateInput.errors)}`);
+  }
+  let result: CallToolResult;
+  try {
+    const output = await withInputs(call, () => tool.handler(args, ctx));
+    if (output.resultType === "input_required") return output;
+    result = { ...output, content: Array.isArray(output.content) ? output.content : [] };
+  } catch (error) {
+    if (error instanceof McpError || ctx.signal.aborted) throw error;
+    // A failing tool is a tool-level error the model can see, not a protocol error.
+    return toolError(`Tool ${tool.name} failed: ${errorMessage(error)}`);
+  }
+  if (result.isError) return result;
+  if (tool.outputSchema) {
+    if (result.structuredContent === undefined) {
+      return toolError(`Tool ${tool.name} declares an outputSchema but returned no structuredContent`);
+    }
+    const validateOutput = server.validatorFor(tool.outputSchema, tool.validateOutput);
+    if (validateOutput && !validateOutput(result.structuredContent)) {
+      return toolError(
+        `Tool ${tool.name} returned output not matching its outputSchema: ${describeErrors(validateOutput.errors)}`,
+      );
+    }
+  }
+  if (result.structuredContent !== undefined && result.content.length === 0) {
+    // Clients that ignore structuredContent still see the data (backwards-compatibility advice in the tools spec).
+    result.content = [{ type: "text", text: JSON.stringify(result.structuredContent) }];
+  }
+  return result;
+}
+
+export async function readResource(call: MethodCall): Promise<Result> {
+  const { server, params, ctx, scope } = call;
+  if (typeof params.uri !== "string") throw invalidParams("resources/read: uri must be a string");
+  const uri = params.uri;
+  const resource = server.resources.get(uri);
+  if (resource) return withInputs(call, () => resource.read(uri, ctx));
+  for (const { definition, matcher } of server.templates.values()) {
+    const variables = matcher.match(uri);
+    if (variables) return withInputs(call, () => definition.read(uri, variables, ctx));
+  }
+  // 2026 moved "resource not found" from -32002 to -32602 (changelog, minor change 6).
+  const code = scope.era === "modern" ? ErrorCode.InvalidParams : ErrorCode.LegacyResourceNotFound;
+  throw new McpError(code, `Resource not found: ${uri}`, { uri });
+}
+
+export async function getPrompt(call: MethodCall): Promise<Result> {
+  const { server, params, ctx } = call;
+  if (typeof params.name !== "string") throw invalidParams("prompts/get: name must be a string");
+  const prompt = server.prompts.get(params.name);
+  if (!prompt) throw invalidParams(`Unknown prompt: ${params.name}`);
+  const args = params.arguments ?? {};
+  if (!isObject(args)) throw invalidParams("prompts/get: arguments must be an object");
+  for (const [name, value] of Object.entries(args)) {
+    if (typeof value !== "string") throw invalidParams(`Prompt argument ${name} must be a string`);
+  }
+  const missing = (prompt.arguments ?? []).filter((argument) => argument.required && args[argument.name] === undefined);
+  if (missing.length > 0) {
+    throw invalidParams(
+      `Missing required arguments for prompt ${prompt.name}: ${missing.map((a) => a.name).join(", ")}`,
+    );
+  }
+  return withInputs(call, () => prompt.get(args as Record<string, string>, ctx));
+}
+
+export async function complete({ server, params, ctx }: MethodCall): Promise<Result> {
+  const ref = params.ref;
+  const argument = params.argument;
+  if (
+    !isObject(ref) ||
+    !isObject(argument) ||
+    typeof argument.name !== "string" ||
+    typeof argument.value !== "string"
+  ) {
+    throw invalidParams("completion/complete: ref and argument { name, value } are required");
+  }
+  let completer: CompleteFunction | undefined;
+  if (ref.type === "ref/prompt") {
+    const prompt = server.prompts.get(String(ref.name));
+    if (!prompt) throw invalidParams(`Unknown prompt: ${ref.name}`);
+    completer = prompt.complete?.[argument.name];
+  } else if (ref.type === "ref/resource") {
+    const template = server.templates.get(String(ref.uri));
+    if (!template) throw invalidParams(`Unknown resource template: ${ref.uri}`);
+    completer = template.definition.complete?.[argument.name];
+  } else {
+    throw invalidParams(`Unknown completion reference type: ${ref.type}`);
+  }
+  const contextArgs = isObject(params.context) && isObject(params.context.arguments) ? params.context.arguments : {};
+  const answer = completer
+    ? await completer(argument.value, { arguments: contextArgs as Record<string, string>, ctx })
+    : [];
+  const completion: Completion = Array.isArray(answer) ? { values: answer } : { ...answer };
+  if (completion.values.length > MAX_COMPLETION_VALUES) {
+    completion.total ??= completion.values.length;
+    completion.hasMore = true;
+    completion.values = completion.values.slice(0, MAX_COMPLETION_VALUES);
+  }
+  return { completion };
+}
+
+/** Runs a handler that may ask for client input; in the 2026 era an unanswered input becomes `input_required`. */
+async function withInputs<T extends object>(call: MethodCall, run: () => T | Promise<T>): Promise<T | Result> {
+  try {
+    return await run();
+  } catch (error) {
+    if (!(error instanceof InputRequiredSignal)) throw error;
+    const ttlMs = call.server.options.requestStateTtlMs ?? DEFAULT_REQUEST_STATE_TTL_MS;
+    return inputRequiredResult(call.server.sealer, call.binding, call.answers, error.requests, ttlMs);
+  }
+}
+
+function toolError(text: string): CallToolResult {
+  return { content: [{ type: "text", text }], isError: true };
+}
+
+function describeErrors(errors: ValidatorError[] | null | undefined): string {
+  if (!errors || errors.length === 0) return "does not match the schema";
+  return errors
+    .slice(0, 5)
+    .map((error) => `${error.instancePath || "(root)"} ${error.message ?? "is invalid"}`)
+    .join("; ");
+}

@@ -1,0 +1,283 @@
+// The transport-independent server: a registry of tools, resources and prompts,
+// plus `handleRequest`, which decides the era of each request, runs the method
+// with a deadline and an AbortSignal, and shapes the result for that era.
+import { isObject } from "./codec.ts";
+import { ErrorCode, isModernVersion, MetaKey, SUPPORTED_PROTOCOL_VERSIONS } from "./constants.ts";
+import { invalidParams, McpError, methodNotFound } from "./errors.ts";
+import { collectHeaderParams, type HeaderParam } from "./header-encoding.ts";
+import { collectAnswers } from "./mrtr.ts";
+import { createTokenSealer, type TokenSealer } from "./sealed-token.ts";
+import { ChangeHub } from "./server-changes.ts";
+import { createHandlerContext } from "./server-context.ts";
+import { type MethodCall, type RequestScope, serverMethods } from "./server-methods.ts";
+import type {
+  PromptDefinition,
+  Registration,
+  RequestChannel,
+  ResourceDefinition,
+  ResourceTemplateDefinition,
+  ServerOptions,
+  ToolDefinition,
+} from "./server-types.ts";
+import type {
+  ClientCapabilities,
+  Implementation,
+  JsonObject,
+  JsonRpcNotification,
+  JsonRpcRequest,
+  Result,
+  ServerCapabilities,
+  Validator,
+} from "./types.ts";
+import { compileUriTemplate, type UriTemplateMatcher } from "./uri-template.ts";
+
+const DEFAULT_HANDLER_TIMEOUT_MS = 120_000;
+const CACHEABLE_METHODS = new Set([
+  "server/discover",
+  "tools/list",
+  "resources/list",
+  "resources/templates/list",
+  "resources/read",
+  "prompts/list",
+]);
+
+/** The abort reason once a request has been answered. Shared: a fresh Error per request (stack capture) was
+ * the largest single cost of a tools/call in CPU profiles (bench/RESULTS.md). */
+const REQUEST_FINISHED = new Error("Request finished");
+
+export type RegisteredTemplate = { definition: ResourceTemplateDefinition; matcher: UriTemplateMatcher };
+
+export class McpServer {
+  readonly info: Implementation;
+  readonly sealer: TokenSealer;
+  readonly changes = new ChangeHub();
+  readonly tools = new Map<string, ToolDefinition>();
+  readonly resources = new Map<string, ResourceDefinition>();
+  readonly templates = new Map<string, RegisteredTemplate>();
+  readonly prompts = new Map<string, PromptDefinition>();
+  private readonly compiled = new WeakMap<object, Validator>();
+  private readonly headerParams = new Map<string, HeaderParam[]>();
+  private readonly closeListeners = new Set<() => void>();
+
+  constructor(readonly options: ServerOptions) {
+    const { name, version, title, description, websiteUrl, icons } = options;
+    this.info = dropUndefined({ name, version, title, description, websiteUrl, icons }) as Implementation;
+    this.sealer = createTokenSealer(options.secret);
+  }
+
+  tool<Args = Record<string, unknown>>(definition: ToolDefinition<Args>): Registration {
+    if (definition.inputSchema?.type !== "object")
+      throw new TypeError(`Tool ${definition.name}: inputSchema.type must be "object"`);
+    const params = collectHeaderParams(definition.inputSchema);
+    if (!params.ok) throw new TypeError(`Tool ${definition.name}: ${params.reason}`);
+    this.headerParams.set(definition.name, params.params);
+    return this.register(this.tools, definition.name, definition as ToolDefinition, "tools");
+  }
+
+  resource(definition: ResourceDefinition): Registration {
+    return this.register(this.resources, definition.uri, definition, "resources");
+  }
+
+  resourceTemplate(definition: ResourceTemplateDefinition): Registration {
+    const entry = { definition, matcher: compileUriTemplate(definition.uriTemplate) };
+    return this.register(this.templates, definition.uriTemplate, entry, "resources");
+  }
+
+  prompt(definition: PromptDefinition): Registration {
+    return this.register(this.prompts, definition.name, definition, "prompts");
+  }
+
+  /** Tells subscribed clients that a resource changed (`notifications/resources/updated`). */
+  notifyResourceUpdated(uri: string): void {
+    this.changes.emit({ kind: "resource-updated", uri });
+  }
+
+  capabilities(): ServerCapabilities {
+    const capabilities: ServerCapabilities = { logging: {} };
+    if (this.tools.size > 0) capabilities.tools = { listChanged: true };
+    if (this.resources.size > 0 || this.templates.size > 0)
+      capabilities.resources = { subscribe: true, listChanged: true };
+    if (this.prompts.size > 0) capabilities.prompts = { listChanged: true };
+    const completable = [...this.prompts.values(), ...[...this.templates.values()].map((entry) => entry.definition)];
+    if (completable.some((definition) => definition.complete)) capabilities.completions = {};
+    return { ...capabilities, ...this.options.capabilities };
+  }
+
+  /** The `x-mcp-header` parameters of a tool, for the HTTP transport's header validation. */
+  headerParamsFor(toolName: string): HeaderParam[] | undefined {
+    return this.headerParams.get(toolName);
+  }
+
+  /** A validator for a schema: the precompiled one if given, else compiled once via `options.compileSchema`. */
+  validatorFor(schema: object | undefined, precompiled: Validator | undefined): Validator | undefined {
+    if (precompiled || !schema || !this.options.compileSchema) return precompiled;
+    let validator = this.compiled.get(schema);
+    if (!validator) {
+      validator = this.options.compileSchema(schema);
+      this.compiled.set(schema, validator);
+    }
+    return validator;
+  }
+
+  /** Answers one request. Throws McpError for JSON-RPC errors; transports serialize them. */
+  async handleRequest(request: JsonRpcRequest, channel: RequestChannel): Promise<Result> {
+    const params: JsonObject = request.params ?? {};
+    const meta: JsonObject = isObject(params._meta) ? params._meta : {};
+    const scope = this.scopeFor(request, meta, channel);
+    const method = Object.hasOwn(serverMethods, request.method) ? serverMethods[request.method] : undefined;
+    if (!method?.eras.includes(scope.era)) throw methodNotFound(request.method);
+
+    const controller = new AbortController();
+    let interrupt: (reason: unknown) => void = () => {}; // rejects runWithDeadline's race once it runs
+    const forwardAbort = () => {
+      controller.abort(channel.signal.reason);
+      interrupt(channel.signal.reason);
+    };
+    if (channel.signal.aborted) forwardAbort();
+    channel.signal.addEventListener("abort", forwardAbort, { once: true });
+    try {
+      const binding = { method: request.method, params, principal: channel.principal ?? "" };
+      const answers = scope.era === "modern" && method.mrtr ? collectAnswers(this.sealer, binding) : {};
+      const ctx = createHandlerContext({
+        ...scope,
+        requestId: request.id,
+        method: request.method,
+        meta,
+        channel,
+        signal: controller.signal,
+        answers,
+      });
+      const call: MethodCall = { server: this, params, scope, channel, ctx, binding, answers };
+      const timeoutMs = method.unbounded ? undefined : (this.options.handlerTimeoutMs ?? DEFAULT_HANDLER_TIMEOUT_MS);
+      const result = await runWithDeadline(method.run(call), controller, timeoutMs, request.method, (reject) => {
+        interrupt = reject;
+      });
+      return this.shapeResult(result, scope, request.method);
+    } finally {
+      channel.signal.removeEventListener("abort", forwardAbort);
+      if (!controller.signal.aborted) controller.abort(REQUEST_FINISHED);
+    }
+  }
+
+  handleNotification(message: JsonRpcNotification, channel: RequestChannel): void {
+    if (message.method === "notifications/initialized" && channel.session) channel.session.initialized = true;
+    // notifications/cancelled is handled by the transport, which owns the in-flight requests.
+  }
+
+  onClose(listener: () => void): () => void {
+    this.closeListeners.add(listener);
+    return () => this.closeListeners.delete(listener);
+  }
+
+  /** Ends open `subscriptions/listen` streams gracefully; transports call this on shutdown. */
+  close(): void {
+    for (const listener of [...this.closeListeners]) listener();
+    this.closeListeners.clear();
+  }
+
+  private scopeFor(request: JsonRpcRequest, meta: JsonObject, channel: RequestChannel): RequestScope {
+    const version = meta[MetaKey.protocolVersion];
+    if (version !== undefined) {
+      if (!isModernVersion(version)) {
+        throw new McpError(ErrorCode.UnsupportedProtocolVersion, "Unsupported protocol version", {
+          supported: [...SUPPORTED_PROTOCOL_VERSIONS],
+          requested: String(version),
+        });
+      }
+      // A 2026 request without its required per-request fields is malformed (-32602, basic/index "_meta").
+      const capabilities = meta[MetaKey.clientCapabilities];
+      if (!isObject(capabilities)) throw invalidParams(`_meta["${MetaKey.clientCapabilities}"] must be an object`);
+      const clientInfo = meta[MetaKey.clientInfo];
+      return {
+        era: "modern",
+        protocolVersion: version as string,
+        clientCapabilities: capabilities as ClientCapabilities,
+        clientInfo: isObject(clientInfo) ? (clientInfo as Implementation) : undefined,
+      };
+    }
+    const session = channel.session;
+    if (request.method === "initialize" || request.method === "ping") {
+      return { era: "legacy", protocolVersion: session?.protocolVersion ?? "", clientCapabilities: {} };
+    }
+    if (!session?.protocolVersion) {
+      throw invalidParams(
+        `Missing _meta["${MetaKey.protocolVersion}"]: send per-request metadata (2026-07-28) or initialize first`,
+      );
+    }
+    return {
+      era: "legacy",
+      protocolVersion: session.protocolVersion,
+      clientCapabilities: session.clientCapabilities,
+      clientInfo: session.clientInfo,
+    };
+  }
+
+  private shapeResult(result: Result, scope: RequestScope, method: string): Result {
+    const shaped: Result = { ...result };
+    if (scope.era === "legacy") {
+      delete shaped.resultType;
+      delete shaped.ttlMs;
+      delete shaped.cacheScope;
+      return shaped;
+    }
+    shaped.resultType ??= "complete";
+    if (CACHEABLE_METHODS.has(method) && shaped.resultType === "complete") {
+      shaped.ttlMs ??= this.options.cache?.ttlMs ?? 0;
+      shaped.cacheScope ??= this.options.cache?.cacheScope ?? "private";
+    }
+    shaped._meta = { ...shaped._meta, [MetaKey.serverInfo]: this.info };
+    return shaped;
+  }
+
+  private register<T>(map: Map<string, T>, key: string, value: T, kind: "tools" | "resources" | "prompts") {
+    if (map.has(key)) throw new Error(`Duplicate ${kind} registration: ${key}`);
+    map.set(key, value);
+    this.changes.emit({ kind });
+    return {
+      remove: () => {
+        if (map.get(key) !== value) return;
+        map.delete(key);
+        if (kind === "tools") this.headerParams.delete(key);
+        this.changes.emit({ kind });
+      },
+    };
+  }
+}
+
+export function createServer(options: ServerOptions): McpServer {
+  return new McpServer(options);
+}
+
+/** Races the work against the deadline and cancellation; a hung handler cannot hold the request forever.
+ * Cancellation arrives through `link` (the caller keeps the reject function) rather than an "abort"
+ * listener on the controller's signal: EventTarget listeners showed up in tools/call CPU profiles. */
+async function runWithDeadline<T>(
+  work: Promise<T>,
+  controller: AbortController,
+  timeoutMs: number | undefined,
+  method: string,
+  link: (interrupt: (reason: unknown) => void) => void,
+): Promise<T> {
+  work.catch(() => {}); // a late failure after the deadline must not become an unhandled rejection
+  let timer: NodeJS.Timeout | undefined;
+  const interrupted = new Promise<never>((_, reject) => {
+    if (controller.signal.aborted) return reject(controller.signal.reason);
+    link(reject);
+    if (timeoutMs !== undefined) {
+      timer = setTimeout(() => {
+        const error = new McpError(ErrorCode.RequestTimeout, `${method} timed out after ${timeoutMs} ms`);
+        controller.abort(error);
+        reject(error);
+      }, timeoutMs);
+    }
+  });
+  try {
+    return await Promise.race([work, interrupted]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function dropUndefined(value: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined));
+}

@@ -1,0 +1,77 @@
+// The command line of a generated server (CONTRACT §3): stdio by default, or
+// `--http --port <n> [--host <addr>]` for Streamable HTTP at /mcp, and `--base-url <url>` to point the
+// http bindings at another upstream. Bad flags print usage and exit 2; nothing but protocol touches stdout.
+import { parseArgs } from "node:util";
+import { serveHttp } from "./http-server.ts";
+import { createSpecServer, type Manifest, type SpecServerOptions } from "./spec-server.ts";
+import { serveStdio } from "./stdio-server.ts";
+
+const USAGE = `usage: server [--http [--port <n>] [--host <addr>]] [--base-url <url>]
+
+  (no flags)        serve MCP over stdio
+  --http            serve Streamable HTTP at http://<host>:<port>/mcp
+  --port <n>        HTTP port (default 3000; 0 picks a free one)
+  --host <addr>     HTTP interface (default 127.0.0.1)
+  --base-url <url>  upstream API base URL, overriding the spec's upstream.baseUrl
+
+Environment: MCP_HTTP_TOKEN, when set, is the bearer token HTTP clients must send.`;
+
+export async function runSpecServer(
+  manifest: Manifest,
+  options: SpecServerOptions,
+  argv = process.argv.slice(2),
+): Promise<void> {
+  let flags: { http?: boolean; port?: string; host?: string; "base-url"?: string; help?: boolean };
+  try {
+    flags = parseArgs({
+      args: argv,
+      options: {
+        http: { type: "boolean" },
+        port: { type: "string" },
+        host: { type: "string" },
+        "base-url": { type: "string" },
+        help: { type: "boolean", short: "h" },
+      },
+    }).values;
+  } catch (error) {
+    return usageError((error as Error).message);
+  }
+  if (flags.help) {
+    process.stderr.write(`${USAGE}\n`);
+    return;
+  }
+  const port = flags.port === undefined ? 3000 : Number(flags.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    return usageError(`--port must be 0-65535, not '${flags.port}'`);
+  const baseUrl = flags["base-url"];
+  if (baseUrl !== undefined && !/^https?:\/\/./i.test(baseUrl))
+    return usageError(`--base-url must be an http(s) URL, not '${baseUrl}'`);
+  if (!flags.http && (flags.port !== undefined || flags.host !== undefined))
+    return usageError("--port and --host need --http");
+
+  const server = createSpecServer(manifest, { ...options, ...(baseUrl ? { baseUrl } : {}) });
+  if (!flags.http) {
+    serveStdio(server);
+    return;
+  }
+  const token = process.env.MCP_HTTP_TOKEN;
+  try {
+    const handle = await serveHttp(server, {
+      port,
+      host: flags.host ?? "127.0.0.1",
+      ...(token ? { bearerToken: token } : {}),
+    });
+    process.stderr.write(`${manifest.server.name} listening on ${handle.url}\n`);
+    const stop = () => void handle.close().then(() => process.exit(0));
+    process.once("SIGTERM", stop);
+    process.once("SIGINT", stop);
+  } catch (error) {
+    process.stderr.write(`cannot listen on ${flags.host ?? "127.0.0.1"}:${port}: ${(error as Error).message}\n`);
+    process.exit(1);
+  }
+}
+
+function usageError(message: string): void {
+  process.stderr.write(`${message}\n\n${USAGE}\n`);
+  process.exit(2);
+}

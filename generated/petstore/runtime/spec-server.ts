@@ -1,0 +1,218 @@
+// A server described by data: what `mcpgen generate` emits is a manifest (the spec's tools,
+// resources, templates and prompts as plain JSON), precompiled validators and a table of the
+// user's handlers. This module turns them into a running server: http bindings forward to the
+// upstream, static resources and prompt templates serve themselves, the rest call handlers.
+import { McpError } from "./errors.ts";
+import { createServer, type McpServer } from "./server.ts";
+import type {
+  CompleteFunction,
+  HandlerContext,
+  ResourceReadResult,
+  ServerOptions,
+  ToolHandlerResult,
+} from "./server-types.ts";
+import type {
+  ContentBlock,
+  GetPromptResult,
+  Prompt,
+  Resource,
+  ResourceTemplate,
+  Role,
+  Tool,
+  Validator,
+} from "./types.ts";
+import {
+  callUpstream,
+  type HttpBinding,
+  resourceContentsFrom,
+  toolResultFrom,
+  type UpstreamConfig,
+} from "./upstream.ts";
+
+export type ManifestTool = Tool & { http?: HttpBinding };
+export type ManifestResource = Resource & { text?: string; blob?: string; http?: HttpBinding };
+/** Values completion/complete offers, by argument or template variable name. */
+export type StaticCompletions = { [name: string]: string[] };
+export type ManifestTemplate = ResourceTemplate & { http?: HttpBinding; completions?: StaticCompletions };
+export type PromptMessageTemplate = { role: Role; content: ContentBlock };
+export type ManifestPrompt = Prompt & { messages?: PromptMessageTemplate[]; completions?: StaticCompletions };
+export type Manifest = {
+  server: Pick<ServerOptions, "name" | "version" | "title" | "description" | "instructions" | "websiteUrl" | "icons">;
+  upstream?: UpstreamConfig;
+  tools: ManifestTool[];
+  resources: ManifestResource[];
+  resourceTemplates: ManifestTemplate[];
+  prompts: ManifestPrompt[];
+};
+
+/** A tool handler's result, with `structuredContent` typed by the tool's outputSchema. */
+// An intersection, not Omit: Omit over CallToolResult's index signature would drop its known fields.
+export type ToolResult<Structured> = ToolHandlerResult & { structuredContent?: Structured };
+/** What a handler of a generated package receives: the runtime's context plus the server itself
+ * (to register or remove entries at run time, or to notify subscribers). */
+export type SpecContext = HandlerContext & { server: McpServer };
+export type ToolHandler<Args, Structured> = (
+  args: Args,
+  ctx: SpecContext,
+) => ToolResult<Structured> | Promise<ToolResult<Structured>>;
+export type ResourceHandler = (uri: string, ctx: SpecContext) => ResourceReadResult | Promise<ResourceReadResult>;
+export type TemplateHandler = (
+  uri: string,
+  variables: Record<string, string>,
+  ctx: SpecContext,
+) => ResourceReadResult | Promise<ResourceReadResult>;
+export type PromptHandler<Args> = (args: Args, ctx: SpecContext) => GetPromptResult | Promise<GetPromptResult>;
+
+// Handlers arrive typed per entry from generated code; here they are only called, so `never` args accept any.
+type AnyFunction = (...args: never[]) => unknown;
+export type SpecHandlers = {
+  tools?: Record<string, AnyFunction>;
+  resources?: Record<string, AnyFunction>;
+  resourceTemplates?: Record<string, AnyFunction>;
+  prompts?: Record<string, AnyFunction>;
+};
+
+export type SpecServerOptions = {
+  handlers?: SpecHandlers;
+  /** Precompiled validators by tool name. */
+  validators?: Record<string, { input: Validator; output?: Validator }>;
+  /** Overrides `upstream.baseUrl` (the --base-url flag). */
+  baseUrl?: string;
+  env?: NodeJS.ProcessEnv;
+  serverOptions?: Omit<ServerOptions, "name" | "version">;
+};
+
+/** The result a scaffolded tool handler returns until the user writes it. */
+export function notImplemented(kind: string, name: string, file: string): ToolResult<never> {
+  return {
+    isError: true,
+    content: [{ type: "text", text: `The ${kind} '${name}' is not implemented yet: edit ${file}.` }],
+  };
+}
+
+/** The error a scaffolded resource or prompt handler throws until the user writes it. */
+export function notImplementedError(kind: string, name: string, file: string): McpError {
+  return new McpError(-32603, `The ${kind} '${name}' is not implemented yet: edit ${file}.`);
+}
+
+export function createSpecServer(manifest: Manifest, options: SpecServerOptions = {}): McpServer {
+  const server = createServer({ ...options.serverOptions, ...manifest.server });
+  const upstream = manifest.upstream && {
+    ...manifest.upstream,
+    // --base-url replaces the whole server URL, OpenAPI server variables included.
+    ...(options.baseUrl ? { baseUrl: options.baseUrl, baseUrlTemplate: undefined, pinned: true } : {}),
+  };
+  const handlers = options.handlers ?? {};
+  const env = options.env ?? process.env;
+  const forward = (binding: HttpBinding, args: Record<string, unknown>, ctx: HandlerContext) => {
+    if (!upstream) throw new McpError(-32603, "This server has http bindings but no upstream base URL");
+    return callUpstream(upstream, binding, args, ctx.signal, env);
+  };
+  const handlerFor = (table: keyof SpecHandlers, key: string) => {
+    const handler = handlers[table]?.[key] as ((...args: unknown[]) => never) | undefined;
+    if (!handler) throw new Error(`no handler registered for ${table} '${key}'`);
+    // The context is always the last argument; handlers get it with the server added (SpecContext).
+    return (...args: unknown[]) => {
+      const ctx = args.pop() as HandlerContext;
+      return handler(...args, { ...ctx, server });
+    };
+  };
+
+  for (const { http, ...tool } of manifest.tools) {
+    const validators = options.validators?.[tool.name];
+    server.tool({
+      ...tool,
+      ...(validators ? { validateInput: validators.input } : {}),
+      ...(validators?.output ? { validateOutput: validators.output } : {}),
+      handler: http
+        ? async (args, ctx) => {
+            try {
+              return checkedAgainstOutput(toolResultFrom(await forward(http, args, ctx)), validators?.output);
+            } catch (error) {
+              return { isError: true, content: [{ type: "text", text: (error as Error).message }] };
+            }
+          }
+        : handlerFor("tools", tool.name),
+    });
+  }
+
+  for (const { http, text, blob, ...resource } of manifest.resources) {
+    const contents = { uri: resource.uri, ...(resource.mimeType ? { mimeType: resource.mimeType } : {}) };
+    server.resource({
+      ...resource,
+      read:
+        text !== undefined
+          ? () => ({ contents: [{ ...contents, text }] })
+          : blob !== undefined
+            ? () => ({ contents: [{ ...contents, blob }] })
+            : http
+              ? async (uri, ctx) => resourceContentsFrom(uri, resource.mimeType, await forward(http, {}, ctx))
+              : handlerFor("resources", resource.uri),
+    });
+  }
+
+  for (const { http, completions, ...template } of manifest.resourceTemplates) {
+    server.resourceTemplate({
+      ...template,
+      ...completers(completions),
+      read: http
+        ? async (uri, variables, ctx) =>
+            resourceContentsFrom(uri, template.mimeType, await forward(http, variables, ctx))
+        : handlerFor("resourceTemplates", template.uriTemplate),
+    });
+  }
+
+  for (const { messages, completions, ...prompt } of manifest.prompts) {
+    server.prompt({
+      ...prompt,
+      ...completers(completions),
+      get: messages
+        ? (args) => ({
+            ...(prompt.description ? { description: prompt.description } : {}),
+            messages: messages.map((message) => ({ role: message.role, content: fillContent(message.content, args) })),
+          })
+        : handlerFor("prompts", prompt.name),
+    });
+  }
+  return server;
+}
+
+/** Static value lists as completion functions: the values that start with what was typed, case-insensitively. */
+function completers(completions: StaticCompletions | undefined): { complete?: Record<string, CompleteFunction> } {
+  if (!completions) return {};
+  const complete: Record<string, CompleteFunction> = {};
+  for (const [name, values] of Object.entries(completions)) {
+    complete[name] = (typed) => values.filter((value) => value.toLowerCase().startsWith(typed.toLowerCase()));
+  }
+  return { complete };
+}
+
+/**
+ * An upstream answer that breaks the tool's outputSchema (real APIs drift from their documents) is an
+ * error result that still carries the answer as text, so the model sees the data and the mismatch,
+ * instead of a bare "output does not match" error with the data gone.
+ */
+function checkedAgainstOutput(result: ToolHandlerResult, validate: Validator | undefined): ToolHandlerResult {
+  if (!validate || result.isError || result.structuredContent === undefined || validate(result.structuredContent)) {
+    return result;
+  }
+  const problems = (validate.errors ?? [])
+    .slice(0, 5)
+    .map((e) => `${e.instancePath || "(root)"} ${e.message ?? "is invalid"}`)
+    .join("; ");
+  const note = `The upstream API's answer does not match this tool's outputSchema (${problems}); the answer follows.`;
+  return { isError: true, content: [{ type: "text", text: note }, ...(result.content ?? [])] };
+}
+
+const PLACEHOLDER = /\{\{\s*([^{}]*?)\s*\}\}/g;
+
+/** Fills `{{argument}}` placeholders; a missing optional argument becomes an empty string. */
+function fillContent(content: ContentBlock, args: Record<string, string>): ContentBlock {
+  const fill = (text: string) =>
+    text.replace(PLACEHOLDER, (_, name: string) => (Object.hasOwn(args, name) ? args[name] : ""));
+  if (content.type === "text") return { ...content, text: fill(content.text) };
+  if (content.type === "resource" && "text" in content.resource) {
+    return { ...content, resource: { ...content.resource, text: fill(content.resource.text) } };
+  }
+  return content;
+}

@@ -1,0 +1,101 @@
+// Server-Sent Events: a writer for Node responses and an incremental parser for
+// the client. Only the fields MCP uses: data, id, event, retry, and comments.
+import type { ServerResponse } from "node:http";
+
+export const SSE_HEADERS = {
+  "Content-Type": "text/event-stream",
+  "Cache-Control": "no-cache, no-transform",
+  Connection: "keep-alive",
+  // Tells nginx-style proxies not to buffer the stream (streamable-http spec).
+  "X-Accel-Buffering": "no",
+};
+
+export type SseWriter = {
+  event(data: string, id?: string, retryMs?: number): void;
+  comment(): void;
+  close(): void;
+  closed: boolean;
+};
+
+export function startSse(res: ServerResponse, extraHeaders: Record<string, string>, keepAliveMs: number): SseWriter {
+  res.writeHead(200, { ...SSE_HEADERS, ...extraHeaders });
+  res.flushHeaders();
+  const keepAlive = setInterval(() => writer.comment(), keepAliveMs);
+  keepAlive.unref();
+  const writer: SseWriter = {
+    closed: false,
+    event(data, id, retryMs) {
+      if (writer.closed) return;
+      const idLine = id === undefined ? "" : `id: ${id}\n`;
+      const retryLine = retryMs === undefined ? "" : `retry: ${retryMs}\n`;
+      res.write(`${idLine}${retryLine}data: ${data.split("\n").join("\ndata: ")}\n\n`);
+    },
+    comment() {
+      if (!writer.closed) res.write(":\n\n");
+    },
+    close() {
+      if (writer.closed) return;
+      writer.closed = true;
+      clearInterval(keepAlive);
+      res.end();
+    },
+  };
+  res.on("close", () => {
+    writer.closed = true;
+    clearInterval(keepAlive);
+  });
+  return writer;
+}
+
+export type SseEvent = { data: string; id?: string; event?: string };
+
+/** Incremental SSE parser: feed text chunks, receive complete events; tracks `retry` and the last event id. */
+export class SseParser {
+  lastEventId: string | undefined;
+  retryMs: number | undefined;
+  private buffer = "";
+  private data: string[] = [];
+  private eventName: string | undefined;
+  private eventId: string | undefined;
+
+  constructor(private readonly onEvent: (event: SseEvent) => void) {}
+
+  feed(chunk: string): void {
+    this.buffer += chunk;
+    let match = /\r\n|\r|\n/.exec(this.buffer);
+    while (match) {
+      const line = this.buffer.slice(0, match.index);
+      // A lone trailing "\r" may be the first half of "\r\n"; wait for more input.
+      if (match[0] === "\r" && match.index === this.buffer.length - 1) break;
+      this.buffer = this.buffer.slice(match.index + match[0].length);
+      this.line(line);
+      match = /\r\n|\r|\n/.exec(this.buffer);
+    }
+  }
+
+  private line(line: string): void {
+    if (line === "") {
+      this.dispatch();
+      return;
+    }
+    if (line.startsWith(":")) return;
+    const colon = line.indexOf(":");
+    const field = colon < 0 ? line : line.slice(0, colon);
+    let value = colon < 0 ? "" : line.slice(colon + 1);
+    if (value.startsWith(" ")) value = value.slice(1);
+    if (field === "data") this.data.push(value);
+    else if (field === "event") this.eventName = value;
+    else if (field === "id" && !value.includes("\0")) this.eventId = value;
+    else if (field === "retry" && /^\d+$/.test(value)) this.retryMs = Number(value);
+  }
+
+  private dispatch(): void {
+    if (this.eventId !== undefined) this.lastEventId = this.eventId;
+    const event: SseEvent = { data: this.data.join("\n"), id: this.eventId, event: this.eventName };
+    const hasData = this.data.length > 0;
+    this.data = [];
+    this.eventName = undefined;
+    this.eventId = undefined;
+    if (hasData) this.onEvent(event);
+  }
+}

@@ -1,0 +1,80 @@
+// The stdio transport, server side: one client per process, newline-delimited
+// JSON on stdin/stdout, diagnostics on stderr, shutdown on stdin EOF or SIGTERM.
+import { openLineChannel } from "./line-channel.ts";
+import { JsonRpcPeer } from "./peer.ts";
+import type { McpServer } from "./server.ts";
+import { LegacySession } from "./server-session.ts";
+import type { RequestChannel } from "./server-types.ts";
+
+export type StdioServerOptions = {
+  input?: NodeJS.ReadableStream;
+  output?: NodeJS.WritableStream;
+  /** Exit the process once the connection ends (default: true when using the real stdin/stdout). */
+  exitOnClose?: boolean;
+};
+
+export type StdioServerHandle = { close(): Promise<void>; closed: Promise<void> };
+
+export function serveStdio(server: McpServer, options: StdioServerOptions = {}): StdioServerHandle {
+  const input = options.input ?? process.stdin;
+  const output = options.output ?? process.stdout;
+  const usesProcessStreams = output === process.stdout;
+  if (usesProcessStreams) keepStdoutForProtocol();
+  const exitOnClose = options.exitOnClose ?? usesProcessStreams;
+
+  const session = new LegacySession("stdio", (message) => channel.send(message));
+  const peer = new JsonRpcPeer({
+    send: (message) => channel.send(message),
+    // Stdio has no per-request stream: cancellation always arrives as notifications/cancelled.
+    onRequest: (request, signal) => server.handleRequest(request, requestChannel(signal)),
+    onNotification: (message) => server.handleNotification(message, requestChannel(new AbortController().signal)),
+    announceCancellation: true,
+  });
+  const requestChannel = (signal: AbortSignal): RequestChannel => ({
+    signal,
+    session,
+    principal: "stdio",
+    notify: (message) => channel.send(message),
+    request: (method, params, requestSignal) => peer.request(method, params, { signal: requestSignal }),
+  });
+  const channel = openLineChannel(input, output, {
+    onMessage: (message) => {
+      session.lastActivity = Date.now();
+      peer.receive(message);
+    },
+    onInvalid: (error) => channel.send(error),
+    onEnd: () => void close(),
+  });
+  const stopChanges = server.changes.subscribe((change) => session.deliverChange(change));
+
+  let resolveClosed: () => void = () => {};
+  const closed = new Promise<void>((resolve) => {
+    resolveClosed = resolve;
+  });
+  let closing: Promise<void> | undefined;
+  const close = () => {
+    closing ??= (async () => {
+      process.off("SIGTERM", onSigterm);
+      stopChanges();
+      server.close();
+      // Let gracefully ended subscriptions write their final responses before in-flight work is aborted.
+      await new Promise((resolve) => setImmediate(resolve));
+      peer.close();
+      await channel.flush();
+      resolveClosed();
+      if (exitOnClose) process.exit(0);
+    })();
+    return closing;
+  };
+  const onSigterm = () => void close();
+  process.on("SIGTERM", onSigterm);
+  return { close, closed };
+}
+
+/** Anything printed with console.log would corrupt the protocol stream, so route it to stderr. */
+function keepStdoutForProtocol(): void {
+  const toStderr = (...args: unknown[]) => console.error(...args);
+  console.log = toStderr;
+  console.info = toStderr;
+  console.debug = toStderr;
+}

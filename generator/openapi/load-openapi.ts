@@ -1,0 +1,213 @@
+/**
+ * The OpenAPI front end: an OpenAPI 3.0/3.1 or Swagger 2.0 document becomes the same IR as the spec
+ * language. Stages: version check → `$ref` bundling (bundle.ts) → Swagger 2.0 reshaped as 3.0
+ * (swagger2.ts) → operations selected (select.ts), named (names.ts) and mapped (operation.ts).
+ */
+import type { DiagnosticBag } from "../diagnostics.ts";
+import type { ResourceTemplateNode, ServerNode, ServerVariableNode, SourceLoc, ToolNode, UpstreamNode } from "../ir.ts";
+import type { SourceDoc } from "../read-source.ts";
+import { bundleSync } from "./bundle.ts";
+import { deref, isJson, type Json, METHODS, scanRefs, token } from "./document.ts";
+import { type NameRequest, toolNames } from "./names.ts";
+import { type MapContext, templateFrom, toolFrom } from "./operation.ts";
+import { mappingConfig, type OpenApiOptions } from "./options.ts";
+import { mergedParameters } from "./request.ts";
+import { DefNames, type SchemaDialect } from "./schema.ts";
+import { envName, requirements, securitySchemes } from "./security.ts";
+import { selected } from "./select.ts";
+import { fromSwagger2 } from "./swagger2.ts";
+
+export function loadOpenApi(
+  source: SourceDoc,
+  bag: DiagnosticBag,
+  options: OpenApiOptions = {},
+): ServerNode | undefined {
+  const { report } = source;
+  const top = source.value as Json;
+  const dialect = dialectOf(top);
+  if (!dialect) {
+    const key = Object.hasOwn(top, "openapi") ? "openapi" : "swagger";
+    report(
+      "OPENAPI_VERSION_UNSUPPORTED",
+      `/${key}`,
+      `${key}: ${JSON.stringify(top[key])} is not OpenAPI 3.0, 3.1 or Swagger 2.0`,
+    );
+    return undefined;
+  }
+  const config = mappingConfig(options, bag);
+  const refs = scanRefs(top);
+  for (const { pointer, ref } of refs.missing) {
+    report("OPENAPI_REF_UNRESOLVED", pointer, `$ref '${ref}' points at nothing in ${source.file}`);
+  }
+  if (refs.missing.length > 0) return undefined;
+  // Refs into other files (or URLs) need the parser; a self-contained document is used as it is.
+  const bundled = refs.external
+    ? bundleSync(source.file, top, config.allowRemoteRefs)
+    : { ok: true as const, document: top };
+  if (!bundled.ok) {
+    for (const error of bundled.errors) {
+      const code = error.remote ? "OPENAPI_REMOTE_REF" : "OPENAPI_REF_UNRESOLVED";
+      const hint = error.remote ? "download the file and refer to it locally, or pass --allow-remote-refs" : undefined;
+      report(code, error.pointer ?? "", error.message, hint ? { hint } : {});
+    }
+    return undefined;
+  }
+  const root = dialect.swagger ? fromSwagger2(bundled.document as Json) : (bundled.document as Json);
+
+  const info = isJson(root.info) ? root.info : {};
+  const title = typeof info.title === "string" ? info.title : "";
+  if (!title || typeof info.version !== "string") {
+    report("OPENAPI_INVALID", "/info", "info.title and info.version are required (strings)");
+    return undefined;
+  }
+  const name = serverName(title);
+  const loc = (pointer: string): SourceLoc => ({ file: source.file, pointer, ...source.locate(pointer) });
+
+  const schemes = securitySchemes(root, name, report);
+  const known = new Set(schemes.map((s) => s.id));
+  const uriScheme = name.replace(/[^a-z0-9+.-]/g, "").replace(/^[^a-z]+/, "") || "api";
+  const ctx: MapContext = { dialect: dialect.schemas, names: new DefNames(), config, report };
+
+  type Pending = { request: NameRequest; build: (name: string) => ToolNode | ResourceTemplateNode };
+  const pending: Pending[] = [];
+  for (const [path, rawItem] of Object.entries(isJson(root.paths) ? root.paths : {})) {
+    const item = deref(root, rawItem);
+    if (!item) continue;
+    for (const method of METHODS) {
+      const op = item[method];
+      if (!isJson(op)) continue;
+      const pointer = `/paths/${token(path)}/${method}`;
+      const ext = isJson(op["x-mcp"]) ? op["x-mcp"] : {};
+      const operationId = typeof op.operationId === "string" ? op.operationId : undefined;
+      const tags = Array.isArray(op.tags) ? op.tags.map(String) : [];
+      if (ext.exclude === true || !selected({ operationId, method, path, tags }, config.include, config.exclude))
+        continue;
+      const input = {
+        root,
+        op,
+        method,
+        path,
+        parameters: mergedParameters(root, item.parameters, op.parameters),
+        loc: loc(pointer),
+        security: requirements(op, root, known),
+        ...ownServer(op, item),
+        uriScheme,
+      };
+      const asTemplate = method === "get" && (ext.resourceTemplate === true || isJson(ext.resourceTemplate));
+      pending.push({
+        request: {
+          key: `${method.toUpperCase()} ${path}`,
+          method,
+          path,
+          ...(operationId ? { operationId } : {}),
+          ...(typeof ext.name === "string" ? { wanted: ext.name } : {}),
+        },
+        build: (toolName) =>
+          asTemplate ? templateFrom({ ...input, name: toolName }, ctx) : toolFrom({ ...input, name: toolName }, ctx),
+      });
+    }
+  }
+  if (pending.length === 0)
+    report("OPENAPI_NO_OPERATIONS", "/paths", "no operation is left to become a tool", { at: "key" });
+  // Past a few thousand tools no client can choose among them, and generation would only burn memory.
+  if (pending.length > config.maxTools) {
+    report(
+      "OPENAPI_TOO_MANY_TOOLS",
+      "/paths",
+      `${pending.length} operations would become tools; the limit is ${config.maxTools}`,
+      { at: "key" },
+    );
+    return undefined;
+  }
+  const names = toolNames(
+    pending.map((p) => p.request),
+    config.maxNameLength,
+  );
+  const built = pending.map((p) => p.build(names.get(p.request.key) ?? p.request.key));
+
+  return {
+    kind: "server",
+    loc: loc(""),
+    origin: "openapi",
+    name,
+    version: info.version as string,
+    title,
+    ...(typeof info.description === "string" ? { description: info.description } : {}),
+    upstream: upstreamOf(root, name, schemes, config, loc, report),
+    tools: built.filter((n): n is ToolNode => n.kind === "tool"),
+    resources: [],
+    resourceTemplates: built.filter((n): n is ResourceTemplateNode => n.kind === "resourceTemplate"),
+    prompts: [],
+  };
+}
+
+type Dialect = { schemas: SchemaDialect; swagger: boolean };
+
+function dialectOf(top: Json): Dialect | undefined {
+  if (top.swagger === "2.0") return { schemas: "3.0", swagger: true };
+  const version = String(top.openapi ?? "");
+  if (/^3\.0\.\d+$/.test(version)) return { schemas: "3.0", swagger: false };
+  if (/^3\.[12]\.\d+$/.test(version)) return { schemas: "3.1", swagger: false };
+  return undefined;
+}
+
+/** "Swagger Petstore - OpenAPI 3.0" → "swagger-petstore-openapi-3.0": a lower-case, dash-separated name. */
+function serverName(title: string): string {
+  return (
+    title
+      .toLowerCase()
+      .replace(/[^a-z0-9.]+/g, "-")
+      .replace(/^[-.]+|[-.]+$/g, "")
+      .slice(0, 64) || "api"
+  );
+}
+
+function upstreamOf(
+  root: Json,
+  name: string,
+  securitySchemes: UpstreamNode["securitySchemes"] & object,
+  config: ReturnType<typeof mappingConfig>,
+  loc: (pointer: string) => SourceLoc,
+  report: SourceDoc["report"],
+): UpstreamNode {
+  const server = Array.isArray(root.servers) && isJson(root.servers[0]) ? root.servers[0] : {};
+  const template = typeof server.url === "string" ? server.url : "/";
+  const variables: Record<string, ServerVariableNode> = {};
+  for (const [variable, spec] of Object.entries(isJson(server.variables) ? server.variables : {})) {
+    if (!isJson(spec)) continue;
+    variables[variable] = {
+      default: String(spec.default ?? ""),
+      env: envName(name, "SERVER", variable),
+      ...(Array.isArray(spec.enum) ? { enum: spec.enum.map(String) } : {}),
+    };
+  }
+  const filled = template.replace(/\{([^{}]+)\}/g, (_, v: string) => variables[v]?.default ?? "");
+  let baseUrl = filled;
+  if (!/^https?:\/\//i.test(filled)) {
+    // A relative server URL is relative to where the document is served; mcpgen cannot know that.
+    baseUrl = `http://localhost${filled.startsWith("/") ? "" : "/"}${filled}`.replace(/\/$/, "");
+    report("OPENAPI_SERVER_RELATIVE", "/servers", `the server URL '${template}' is relative; using ${baseUrl}`);
+  }
+  return {
+    kind: "upstream",
+    loc: loc("/servers"),
+    baseUrl,
+    ...(Object.keys(variables).length > 0 ? { baseUrlTemplate: template, variables } : {}),
+    ...(securitySchemes.length > 0 ? { securitySchemes } : {}),
+    timeoutMs: config.timeoutMs ?? 30_000,
+    retry: { attempts: config.retryAttempts, maxDelayMs: 30_000 },
+  };
+}
+
+/** An operation-level (else path-level) absolute server URL with its variables' defaults filled in. */
+function ownServer(op: Json, item: Json): { baseUrl?: string } {
+  const list = Array.isArray(op.servers) ? op.servers : Array.isArray(item.servers) ? item.servers : [];
+  const server = isJson(list[0]) ? list[0] : undefined;
+  if (!server || typeof server.url !== "string") return {};
+  const variables = isJson(server.variables) ? server.variables : {};
+  const url = server.url.replace(/\{([^{}]+)\}/g, (_, v: string) => {
+    const spec = variables[v];
+    return isJson(spec) ? String(spec.default ?? "") : "";
+  });
+  return /^https?:\/\//i.test(url) ? { baseUrl: url } : {};
+}

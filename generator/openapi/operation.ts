@@ -1,0 +1,160 @@
+/**
+ * One OpenAPI operation as one MCP tool (or, with `x-mcp: { resourceTemplate: ... }` on a GET, a
+ * resource template): description, annotations from the method, inputSchema + binding from
+ * request.ts, outputSchema from the 2xx JSON response when it is an object.
+ */
+import type { Report } from "../diagnostics.ts";
+import type { JsonSchema, ResourceTemplateNode, SourceLoc, ToolAnnotations, ToolNode } from "../ir.ts";
+import { deref, isJson, type Json } from "./document.ts";
+import type { MappingConfig } from "./options.ts";
+import { type Parameter, requestShape } from "./request.ts";
+import { type DefNames, type SchemaDialect, SchemaScope } from "./schema.ts";
+
+export type OperationInput = {
+  root: Json;
+  op: Json;
+  method: string;
+  path: string;
+  parameters: Parameter[];
+  name: string;
+  loc: SourceLoc;
+  security?: string[][];
+  /** The operation's (or its path's) own absolute server URL, when it has one. */
+  baseUrl?: string;
+  uriScheme: string;
+};
+export type MapContext = { dialect: SchemaDialect; names: DefNames; config: MappingConfig; report: Report };
+
+/** Annotations from the HTTP method (README "Mapping rules"); x-mcp and the config override them. */
+export function methodAnnotations(method: string): ToolAnnotations {
+  switch (method.toUpperCase()) {
+    case "GET":
+    case "HEAD":
+    case "OPTIONS":
+      return { readOnlyHint: true, openWorldHint: true };
+    case "DELETE":
+      return { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true };
+    case "PUT":
+      return { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true };
+    case "PATCH":
+      return { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true };
+    default:
+      return { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true };
+  }
+}
+
+export function toolFrom(input: OperationInput, ctx: MapContext): ToolNode {
+  const { root, op, method } = input;
+  const ext = isJson(op["x-mcp"]) ? op["x-mcp"] : {};
+  const operationId = typeof op.operationId === "string" ? op.operationId : undefined;
+  const requestScope = new SchemaScope(root, ctx.names, ctx.dialect, "request");
+  const shape = requestShape(
+    root,
+    input.parameters,
+    op.requestBody,
+    requestScope,
+    ctx.config.headers[operationId ?? ""] ?? {},
+  );
+  const inputSchema = withDefs(shape.inputSchema, requestScope.defs);
+  const outputSchema = outputOf(root, op, new SchemaScope(root, ctx.names, ctx.dialect, "response"));
+  const summary = typeof op.summary === "string" ? op.summary.trim() : "";
+  const description = describe(op, ext, input.loc.pointer, ctx);
+  const annotations: ToolAnnotations = {
+    ...(summary && summary.length <= 100 ? { title: summary } : {}),
+    ...methodAnnotations(method),
+    ...(isJson(ext.annotations) ? (ext.annotations as ToolAnnotations) : {}),
+    ...(operationId ? ctx.config.annotations[operationId] : {}),
+  };
+  return {
+    kind: "tool",
+    loc: input.loc,
+    name: input.name,
+    ...(summary && summary.length <= 100 ? { title: summary } : {}),
+    ...(description ? { description } : {}),
+    inputSchema,
+    ...(outputSchema ? { outputSchema } : {}),
+    annotations,
+    http: {
+      kind: "httpBinding",
+      loc: input.loc,
+      method: method.toUpperCase(),
+      path: input.path,
+      parameters: shape.parameters,
+      ...(shape.body ? { body: shape.body } : {}),
+      ...(input.security ? { security: input.security } : {}),
+      ...(input.baseUrl ? { baseUrl: input.baseUrl } : {}),
+    },
+  };
+}
+
+/** A GET served as a resource template: `<scheme>://<path>` with the path parameters as variables. */
+export function templateFrom(input: OperationInput, ctx: MapContext): ResourceTemplateNode {
+  const ext = isJson(input.op["x-mcp"]) ? input.op["x-mcp"] : {};
+  const options = isJson(ext.resourceTemplate) ? ext.resourceTemplate : {};
+  const pathParams = input.parameters.filter((p) => p.in === "path");
+  const description = describe(input.op, ext, input.loc.pointer, ctx);
+  const uriTemplate =
+    typeof options.uriTemplate === "string"
+      ? options.uriTemplate
+      : `${input.uriScheme}://${input.path.replace(/^\/+/, "")}`;
+  return {
+    kind: "resourceTemplate",
+    loc: input.loc,
+    uriTemplate,
+    name: typeof options.name === "string" ? options.name : input.name,
+    ...(description ? { description } : {}),
+    mimeType: typeof options.mimeType === "string" ? options.mimeType : "application/json",
+    http: {
+      kind: "httpBinding",
+      loc: input.loc,
+      method: "GET",
+      path: input.path,
+      parameters: pathParams.map((p) => ({ name: p.name, in: "path", arg: [p.name] })),
+      ...(input.security ? { security: input.security } : {}),
+      ...(input.baseUrl ? { baseUrl: input.baseUrl } : {}),
+    },
+  };
+}
+
+function describe(op: Json, ext: Json, pointer: string, ctx: MapContext): string {
+  if (typeof ext.description === "string") return ext.description;
+  const summary = typeof op.summary === "string" ? op.summary.trim() : "";
+  const detail = typeof op.description === "string" ? op.description.trim() : "";
+  const full = [summary, detail && detail !== summary ? detail : ""].filter(Boolean).join("\n\n");
+  const cap = ctx.config.maxDescriptionLength;
+  if (full.length <= cap) return full;
+  ctx.report(
+    "OPENAPI_DESCRIPTION_CUT",
+    `${pointer}/${op.description ? "description" : "summary"}`,
+    `the description of ${String(op.operationId ?? pointer)} is ${full.length} characters; cut to ${cap}`,
+  );
+  const cut = full.slice(0, cap - 1);
+  const space = cut.lastIndexOf(" ");
+  return `${space > cap * 0.8 ? cut.slice(0, space) : cut}…`;
+}
+
+function withDefs(schema: JsonSchema, defs: JsonSchema | undefined): JsonSchema {
+  return defs ? { ...schema, $defs: defs } : schema;
+}
+
+const JSON_TYPE = /^application\/(.+\+)?json\b/i;
+
+/** The 2xx JSON response's schema when its root is an object; otherwise no outputSchema. */
+function outputOf(root: Json, op: Json, scope: SchemaScope): JsonSchema | undefined {
+  const responses = isJson(op.responses) ? op.responses : {};
+  const codes = Object.keys(responses)
+    .filter((code) => /^2(\d\d|XX)$/i.test(code))
+    .sort();
+  for (const code of codes) {
+    const response = deref(root, responses[code]);
+    if (!response || !isJson(response.content)) continue;
+    const type = Object.keys(response.content).find((t) => JSON_TYPE.test(t));
+    if (!type) continue;
+    const media = response.content[type];
+    if (!isJson(media) || media.schema === undefined) return undefined;
+    if (!scope.isObject(media.schema)) return undefined;
+    const resolved = scope.resolveRoot(media.schema);
+    return resolved ? withDefs({ ...resolved, type: "object" }, scope.defs) : undefined;
+  }
+  return undefined;
+}

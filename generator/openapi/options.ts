@@ -1,0 +1,151 @@
+/**
+ * How an OpenAPI document becomes an MCP surface: flags from the command line merged over an optional
+ * config file (`--config mcpgen.openapi.yaml`). The file is read like a spec, so its mistakes are
+ * diagnostics with file:line:col too.
+ */
+import type { DiagnosticBag } from "../diagnostics.ts";
+import type { ToolAnnotations } from "../ir.ts";
+import { readSource } from "../read-source.ts";
+import { isJson, token } from "./document.ts";
+import { DEFAULT_MAX_NAME, MAX_NAME } from "./names.ts";
+import { parseSelector, type Selector } from "./select.ts";
+
+export type OpenApiOptions = {
+  /** Lets `$ref`s fetch http(s) URLs; off by default (no SSRF from a spec). */
+  allowRemoteRefs?: boolean;
+  include?: string[];
+  exclude?: string[];
+  /** A YAML or JSON file with the fields below plus include/exclude. */
+  config?: string;
+};
+
+export type MappingConfig = {
+  allowRemoteRefs: boolean;
+  include: Selector[];
+  exclude: Selector[];
+  maxNameLength: number;
+  maxDescriptionLength: number;
+  /** operationId → parameter name → header name: parameters mirrored as x-mcp-header. */
+  headers: Record<string, Record<string, string>>;
+  /** operationId → annotations that override the method's defaults. */
+  annotations: Record<string, ToolAnnotations>;
+  timeoutMs?: number;
+  retryAttempts: number;
+  maxTools: number;
+};
+
+export const DEFAULT_MAX_DESCRIPTION = 1024;
+export const DEFAULT_MAX_TOOLS = 5000;
+
+const KEYS = new Set([
+  "include",
+  "exclude",
+  "maxNameLength",
+  "maxDescriptionLength",
+  "headers",
+  "annotations",
+  "timeoutMs",
+  "retryAttempts",
+  "maxTools",
+  "allowRemoteRefs",
+]);
+
+export function mappingConfig(options: OpenApiOptions, bag: DiagnosticBag): MappingConfig {
+  const config: MappingConfig = {
+    allowRemoteRefs: options.allowRemoteRefs === true,
+    include: [],
+    exclude: [],
+    maxNameLength: DEFAULT_MAX_NAME,
+    maxDescriptionLength: DEFAULT_MAX_DESCRIPTION,
+    headers: {},
+    annotations: {},
+    retryAttempts: 3,
+    maxTools: DEFAULT_MAX_TOOLS,
+  };
+  const flagReport = bag.reporter("<command line>", () => ({ line: 1, col: 1 }));
+  const addSelectors = (list: unknown[], into: Selector[], fail: (at: string, text: string) => void, at: string) => {
+    list.forEach((text, index) => {
+      const selector = typeof text === "string" ? parseSelector(text) : undefined;
+      if (selector) into.push(selector);
+      else fail(`${at}/${index}`, String(text));
+    });
+  };
+  if (options.config) {
+    const source = readSource(options.config, bag);
+    if (source) {
+      const value = source.value as Record<string, unknown>;
+      const bad = (pointer: string, message: string) => source.report("OPENAPI_CONFIG_INVALID", pointer, message);
+      for (const [key, field] of Object.entries(value)) {
+        const at = `/${token(key)}`;
+        if (!KEYS.has(key)) bad(at, `unknown key '${key}' in the OpenAPI config`);
+        else if (key === "include" || key === "exclude") {
+          if (!Array.isArray(field)) bad(at, `${key} must be a list of selectors such as 'tag:pets'`);
+          else
+            addSelectors(
+              field,
+              config[key],
+              (p, text) => bad(p, `'${text}' is not a selector (tag:, op:, path:, method:)`),
+              at,
+            );
+        } else if (
+          key === "maxNameLength" ||
+          key === "maxDescriptionLength" ||
+          key === "timeoutMs" ||
+          key === "retryAttempts" ||
+          key === "maxTools"
+        ) {
+          const max = key === "maxNameLength" ? MAX_NAME : Number.MAX_SAFE_INTEGER;
+          const min = key === "retryAttempts" ? 1 : key === "maxNameLength" ? 16 : 1;
+          if (typeof field !== "number" || !Number.isInteger(field) || field < min || field > max)
+            bad(at, `${key} must be an integer from ${min} to ${max}`);
+          else config[key] = field;
+        } else if (key === "allowRemoteRefs") {
+          if (typeof field !== "boolean") bad(at, "allowRemoteRefs must be true or false");
+          else config.allowRemoteRefs ||= field;
+        } else if (key === "headers") readHeaders(field, config, (p, m) => bad(`${at}${p}`, m));
+        else if (key === "annotations") readAnnotations(field, config, (p, m) => bad(`${at}${p}`, m));
+      }
+    }
+  }
+  const flagFail = (_: string, text: string) =>
+    flagReport("OPENAPI_CONFIG_INVALID", "", `'${text}' is not a selector (tag:, op:, path:, method:)`);
+  addSelectors(options.include ?? [], config.include, flagFail, "");
+  addSelectors(options.exclude ?? [], config.exclude, flagFail, "");
+  return config;
+}
+
+function readHeaders(field: unknown, config: MappingConfig, bad: (pointer: string, message: string) => void): void {
+  if (!isJson(field)) {
+    bad("", "headers maps an operationId to { parameter: Header-Name }");
+    return;
+  }
+  for (const [op, params] of Object.entries(field)) {
+    if (!isJson(params)) {
+      bad(`/${token(op)}`, `headers.${op} must map parameter names to header names`);
+      continue;
+    }
+    config.headers[op] = {};
+    for (const [param, header] of Object.entries(params)) {
+      if (typeof header === "string") config.headers[op][param] = header;
+      else bad(`/${token(op)}/${token(param)}`, `the header name for '${param}' must be a string`);
+    }
+  }
+}
+
+const HINTS = new Set(["title", "readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"]);
+
+function readAnnotations(field: unknown, config: MappingConfig, bad: (pointer: string, message: string) => void): void {
+  if (!isJson(field)) {
+    bad("", "annotations maps an operationId to MCP tool annotations");
+    return;
+  }
+  for (const [op, hints] of Object.entries(field)) {
+    const ok =
+      isJson(hints) &&
+      Object.entries(hints).every(
+        ([k, v]) => HINTS.has(k) && (k === "title" ? typeof v === "string" : typeof v === "boolean"),
+      );
+    if (ok) config.annotations[op] = hints as ToolAnnotations;
+    else bad(`/${token(op)}`, `annotations.${op} may hold only title and the boolean *Hint fields`);
+  }
+}

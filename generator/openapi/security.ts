@@ -1,0 +1,64 @@
+/**
+ * OpenAPI security schemes as upstream credentials read from environment variables at call time.
+ * Variable names are derived from the server and scheme names (`PETSTORE_API_KEY`) and listed in the
+ * generated README. Schemes mcpgen cannot fill (OpenID Connect, OAuth2 flows needing a user) are skipped
+ * with a warning; operations whose every requirement needs one are called without credentials.
+ */
+import type { Report } from "../diagnostics.ts";
+import type { SecuritySchemeNode } from "../ir.ts";
+import { isJson, type Json, token } from "./document.ts";
+
+export function envName(...parts: string[]): string {
+  const name = parts
+    .join("_")
+    .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
+    .replace(/[^A-Za-z0-9]+/g, "_")
+    .replace(/^_+|_+$/g, "")
+    .toUpperCase();
+  return /^[0-9]/.test(name) ? `_${name}` : name || "API";
+}
+
+export function securitySchemes(root: Json, prefix: string, report: Report): SecuritySchemeNode[] {
+  const schemes =
+    isJson(root.components) && isJson(root.components.securitySchemes) ? root.components.securitySchemes : {};
+  const out: SecuritySchemeNode[] = [];
+  for (const [id, scheme] of Object.entries(schemes)) {
+    const at = `/components/securitySchemes/${token(id)}`;
+    const env = envName(prefix, id);
+    if (!isJson(scheme)) continue;
+    if (
+      scheme.type === "apiKey" &&
+      typeof scheme.name === "string" &&
+      ["header", "query", "cookie"].includes(String(scheme.in))
+    ) {
+      out.push({ id, type: "apiKey", in: scheme.in as "header", name: scheme.name, env });
+    } else if (scheme.type === "http" && /^bearer$/i.test(String(scheme.scheme))) out.push({ id, type: "bearer", env });
+    else if (scheme.type === "http" && /^basic$/i.test(String(scheme.scheme))) out.push({ id, type: "basic", env });
+    else if (scheme.type === "oauth2" && isJson(scheme.flows) && isJson(scheme.flows.clientCredentials)) {
+      const flow = scheme.flows.clientCredentials;
+      out.push({
+        id,
+        type: "oauth2",
+        tokenUrl: String(flow.tokenUrl ?? ""),
+        clientIdEnv: `${env}_CLIENT_ID`,
+        clientSecretEnv: `${env}_CLIENT_SECRET`,
+      });
+    } else {
+      report(
+        "OPENAPI_SECURITY_UNSUPPORTED",
+        at,
+        `security scheme '${id}' (${String(scheme.type)}) cannot be filled from the environment`,
+      );
+    }
+  }
+  return out;
+}
+
+/** The requirement alternatives of an operation, keeping those every scheme of which mcpgen can fill. */
+export function requirements(op: Json, root: Json, known: Set<string>): string[][] | undefined {
+  const raw = Array.isArray(op.security) ? op.security : Array.isArray(root.security) ? root.security : undefined;
+  if (!raw || raw.length === 0) return undefined;
+  const alternatives = raw.filter(isJson).map((r) => Object.keys(r));
+  const usable = alternatives.filter((names) => names.every((n) => known.has(n)));
+  return usable.length > 0 ? usable : undefined;
+}
