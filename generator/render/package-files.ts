@@ -25,7 +25,9 @@ export function renderPackageJson(model: Model): string {
     scripts: {
       start: "tsx src/server.ts",
       "start:http": "tsx src/server.ts --http --port 3000",
-      build: "tsc",
+      // tsc types validators.js through validators.d.ts and does not copy it (allowJs would make it
+      // type-check megabytes of generated JavaScript), so the build copies it beside the emitted code.
+      build: "tsc && node -e \"require('fs').copyFileSync('src/validators.js', 'dist/src/validators.js')\"",
       typecheck: "tsc --noEmit",
     },
     dependencies: pick(["ajv", "ajv-formats", "tsx"]),
@@ -44,7 +46,6 @@ export function renderTsconfig(model: Model): string {
       skipLibCheck: true,
       verbatimModuleSyntax: true,
       rewriteRelativeImportExtensions: true,
-      allowJs: true,
       outDir: "dist",
       types: ["node"],
     },
