@@ -91,7 +91,9 @@ export function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 function isRequestId(value: unknown): value is RequestId {
-  return typeof value === "string" || (typeof value === "number" && Number.isInteger(value));
+  // A safe integer only: a larger number has already lost digits in JSON.parse, so the response would
+  // carry an id the client never sent and its request would wait forever.
+  return typeof value === "string" || (typeof value === "number" && Number.isSafeInteger(value));
 }
 
 function isErrorObject(value: unknown): boolean {

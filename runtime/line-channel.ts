@@ -1,6 +1,7 @@
 // Newline-delimited JSON over a pair of byte streams (the stdio framing).
 import { StringDecoder } from "node:string_decoder";
-import { decodeMessage, encodeMessage } from "./codec.ts";
+import { decodeMessage, encodeMessage, errorResponse } from "./codec.ts";
+import { ErrorCode } from "./constants.ts";
 import type { JsonRpcErrorResponse, JsonRpcMessage } from "./types.ts";
 
 export type LineChannelHandlers = {
@@ -12,13 +13,22 @@ export type LineChannelHandlers = {
 
 export type LineChannel = { send(message: JsonRpcMessage): void; flush(): Promise<void> };
 
+/** The longest line (in UTF-16 code units) read as one message; longer ones are answered -32600 and dropped. */
+export const MAX_LINE_LENGTH = 64 * 1024 * 1024;
+
 export function openLineChannel(
   input: NodeJS.ReadableStream,
   output: NodeJS.WritableStream,
   handlers: LineChannelHandlers,
+  maxLineLength = MAX_LINE_LENGTH,
 ): LineChannel {
   const decoder = new StringDecoder("utf8");
-  let buffered = "";
+  // The text of the line being read, as pieces: appending to one string and searching it for a newline
+  // on every chunk would copy a long line once per chunk (quadratic in its length).
+  let pieces: string[] = [];
+  let pendingLength = 0;
+  // Inside a line that outgrew maxLineLength: its rest is dropped up to the next newline.
+  let discarding = false;
   const processLine = (raw: string) => {
     const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
     if (line.trim() === "") return;
@@ -27,32 +37,76 @@ export function openLineChannel(
     else handlers.onInvalid(decoded.error, line);
   };
   input.on("data", (chunk: Buffer | string) => {
-    buffered += typeof chunk === "string" ? chunk : decoder.write(chunk);
-    let newline = buffered.indexOf("\n");
+    const text = typeof chunk === "string" ? chunk : decoder.write(chunk);
+    let start = 0;
+    let newline = text.indexOf("\n");
     while (newline >= 0) {
-      const line = buffered.slice(0, newline);
-      buffered = buffered.slice(newline + 1);
-      processLine(line);
-      newline = buffered.indexOf("\n");
+      const head = text.slice(start, newline);
+      const line = pieces.length === 0 ? head : pieces.join("") + head;
+      pieces = [];
+      pendingLength = 0;
+      if (discarding) discarding = false;
+      else processLine(line);
+      start = newline + 1;
+      newline = text.indexOf("\n", start);
     }
+    if (start === text.length || discarding) return;
+    pendingLength += text.length - start;
+    // A peer that never ends its line would otherwise grow this buffer until the process dies.
+    if (pendingLength > maxLineLength) {
+      handlers.onInvalid(tooLarge(maxLineLength), "");
+      discarding = true;
+      pieces = [];
+      pendingLength = 0;
+      return;
+    }
+    pieces.push(start === 0 ? text : text.slice(start));
   });
   let ended = false;
   const end = () => {
     if (ended) return;
     ended = true;
-    processLine(buffered + decoder.end());
-    buffered = "";
+    const rest = pieces.join("") + decoder.end();
+    if (!discarding) processLine(rest);
+    pieces = [];
     handlers.onEnd();
   };
   input.on("end", end);
   input.on("close", end);
   input.on("error", end);
+  // A peer that stops reading (EPIPE on stdout) has gone, like one that closes stdin. Without a listener
+  // the error event would crash the process with a stack trace.
+  let broken = false;
+  output.on("error", () => {
+    broken = true;
+    end();
+  });
+  // Messages sent in the same tick leave in one write. A pipe write is a syscall (synchronous for
+  // pipes on Linux), so with many requests in flight one write per message cost more than the
+  // messages themselves. The queue drains on nextTick, after the microtasks that produced it.
+  let queued = "";
+  const drain = () => {
+    const text = queued;
+    queued = "";
+    if (text !== "" && !broken) output.write(text);
+  };
   return {
     send(message) {
-      output.write(`${encodeMessage(message)}\n`);
+      const line = `${encodeMessage(message)}\n`;
+      if (queued === "") process.nextTick(drain);
+      queued += line;
     },
     flush() {
+      drain();
+      if (broken) return Promise.resolve();
       return new Promise((resolve) => output.write("", () => resolve()));
     },
   };
+}
+
+function tooLarge(max: number): JsonRpcErrorResponse {
+  return errorResponse(undefined, {
+    code: ErrorCode.InvalidRequest,
+    message: `Invalid Request: message longer than ${max} characters`,
+  });
 }

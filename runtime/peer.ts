@@ -119,6 +119,15 @@ export class JsonRpcPeer {
   }
 
   private async runIncoming(message: JsonRpcRequest): Promise<void> {
+    if (this.incoming.has(message.id)) {
+      // A second request under an id still in progress: answering both would give the client two
+      // responses it cannot tell apart, and a cancellation could stop either one.
+      const error = {
+        code: ErrorCode.InvalidRequest,
+        message: `Invalid Request: id ${JSON.stringify(message.id).slice(0, 100)} is already in use by a request in progress`,
+      };
+      return this.trySend(errorResponse(message.id, error));
+    }
     const controller = new AbortController();
     this.incoming.set(message.id, controller);
     try {
@@ -137,6 +146,8 @@ export class JsonRpcPeer {
   private cancelIncoming(requestId: unknown): void {
     if (typeof requestId !== "string" && typeof requestId !== "number") return;
     this.incoming.get(requestId)?.abort(new McpError(ErrorCode.RequestTimeout, "Request cancelled by the peer"));
+    // The id is free at once: a handler that ignores its signal must not keep it (or its slot) taken.
+    this.incoming.delete(requestId);
   }
 
   private trySend(message: JsonRpcMessage): void {

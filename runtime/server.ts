@@ -41,6 +41,10 @@ const CACHEABLE_METHODS = new Set([
   "prompts/list",
 ]);
 
+/** The abort reason once a request has been answered. Shared: a fresh Error per request (stack capture) was
+ * the largest single cost of a tools/call in CPU profiles (bench/RESULTS.md). */
+const REQUEST_FINISHED = new Error("Request finished");
+
 export type RegisteredTemplate = { definition: ResourceTemplateDefinition; matcher: UriTemplateMatcher };
 
 export class McpServer {
@@ -124,7 +128,11 @@ export class McpServer {
     if (!method?.eras.includes(scope.era)) throw methodNotFound(request.method);
 
     const controller = new AbortController();
-    const forwardAbort = () => controller.abort(channel.signal.reason);
+    let interrupt: (reason: unknown) => void = () => {}; // rejects runWithDeadline's race once it runs
+    const forwardAbort = () => {
+      controller.abort(channel.signal.reason);
+      interrupt(channel.signal.reason);
+    };
     if (channel.signal.aborted) forwardAbort();
     channel.signal.addEventListener("abort", forwardAbort, { once: true });
     try {
@@ -141,11 +149,13 @@ export class McpServer {
       });
       const call: MethodCall = { server: this, params, scope, channel, ctx, binding, answers };
       const timeoutMs = method.unbounded ? undefined : (this.options.handlerTimeoutMs ?? DEFAULT_HANDLER_TIMEOUT_MS);
-      const result = await runWithDeadline(method.run(call), controller, timeoutMs, request.method);
+      const result = await runWithDeadline(method.run(call), controller, timeoutMs, request.method, (reject) => {
+        interrupt = reject;
+      });
       return this.shapeResult(result, scope, request.method);
     } finally {
       channel.signal.removeEventListener("abort", forwardAbort);
-      if (!controller.signal.aborted) controller.abort(new Error("Request finished"));
+      if (!controller.signal.aborted) controller.abort(REQUEST_FINISHED);
     }
   }
 
@@ -238,24 +248,26 @@ export function createServer(options: ServerOptions): McpServer {
   return new McpServer(options);
 }
 
-/** Races the work against the deadline and the abort signal; a hung handler cannot hold the request forever. */
+/** Races the work against the deadline and cancellation; a hung handler cannot hold the request forever.
+ * Cancellation arrives through `link` (the caller keeps the reject function) rather than an "abort"
+ * listener on the controller's signal: EventTarget listeners showed up in tools/call CPU profiles. */
 async function runWithDeadline<T>(
   work: Promise<T>,
   controller: AbortController,
   timeoutMs: number | undefined,
   method: string,
+  link: (interrupt: (reason: unknown) => void) => void,
 ): Promise<T> {
   work.catch(() => {}); // a late failure after the deadline must not become an unhandled rejection
   let timer: NodeJS.Timeout | undefined;
-  let onAbort: (() => void) | undefined;
   const interrupted = new Promise<never>((_, reject) => {
-    onAbort = () => reject(controller.signal.reason);
-    if (controller.signal.aborted) return onAbort();
-    controller.signal.addEventListener("abort", onAbort, { once: true });
+    if (controller.signal.aborted) return reject(controller.signal.reason);
+    link(reject);
     if (timeoutMs !== undefined) {
       timer = setTimeout(() => {
         const error = new McpError(ErrorCode.RequestTimeout, `${method} timed out after ${timeoutMs} ms`);
         controller.abort(error);
+        reject(error);
       }, timeoutMs);
     }
   });
@@ -263,7 +275,6 @@ async function runWithDeadline<T>(
     return await Promise.race([work, interrupted]);
   } finally {
     clearTimeout(timer);
-    if (onAbort) controller.signal.removeEventListener("abort", onAbort);
   }
 }
 

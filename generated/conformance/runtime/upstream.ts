@@ -107,8 +107,22 @@ function redacted(response: UpstreamResponse & { retryAfter?: unknown }, secrets
   const { retryAfter: _drop, ...rest } = response;
   if (rest.status >= 200 && rest.status < 300) return rest;
   let text = rest.body.toString("utf8");
-  for (const secret of secrets) if (secret.length >= 4) text = text.split(secret).join("[redacted]");
+  for (const secret of secrets.filter((s) => s.length >= 4).flatMap(encodings)) {
+    text = text.split(secret).join("[redacted]");
+  }
   return { ...rest, body: Buffer.from(text) };
+}
+
+/** A secret as an upstream may echo it: raw, base64 (basic auth), URL- and form-encoded (query keys). */
+function encodings(secret: string): string[] {
+  const forms = [
+    secret,
+    Buffer.from(secret).toString("base64"),
+    encodeURIComponent(secret),
+    new URLSearchParams({ s: secret }).toString().slice(2),
+  ];
+  // Longest first, so a form that contains another is replaced whole.
+  return [...new Set(forms)].sort((a, b) => b.length - a.length);
 }
 
 function baseUrlOf(upstream: UpstreamConfig, env: NodeJS.ProcessEnv): string {
