@@ -113,6 +113,11 @@ export const catalog = {
     "The scheme needs a user in the loop (OpenID Connect, OAuth2 authorization code...) or is malformed.",
     "Operations that need only this scheme are called without credentials; use a token-based scheme if the API has one.",
   ),
+  OPENAPI_OUTPUT_SCHEMA_DROPPED: warning(
+    "Response schema too large for an outputSchema",
+    "With the schemas it references, the operation's 2xx response schema is larger than maxOutputSchemaBytes, so the tool gets no outputSchema; its answers are still returned, unchecked.",
+    "Raise maxOutputSchemaBytes in the config file if clients can take schemas that large, or simplify the response schema.",
+  ),
   OPENAPI_DESCRIPTION_CUT: warning(
     "Tool description cut",
     "The operation's summary and description together are longer than the configured cap.",

@@ -115,15 +115,22 @@ async function generateCommand(args: string[]): Promise<never> {
     for (const path of outcome.removed) list(`removed ${path}`);
     if (result.surface.length > 0) {
       log("MCP surface changes:");
-      for (const line of result.surface) log(`  ${line}`);
+      for (const line of oneScreen(result.surface)) log(`  ${line}`);
     }
     log(`run: mcpgen generate ${positionals[0]} --out ${out}`);
     process.exit(1);
   }
   log(`${out}: ${outcome.changed.length} written, ${outcome.unchanged} unchanged, ${outcome.removed.length} removed`);
   for (const path of outcome.created) log(`  new handler to write: ${path}`);
-  for (const line of result.surface) log(`  ${line}`);
+  for (const line of oneScreen(result.surface)) log(`  ${line}`);
   process.exit(exitCode);
+}
+
+/** The MCP surface summary fits one screen: a 1,000-tool API lists its first lines and a count. */
+function oneScreen(lines: string[], max = 20): string[] {
+  if (lines.length <= max) return lines;
+  const counts = ["+", "~", "-"].map((sign) => `${lines.filter((l) => l.startsWith(sign)).length} ${sign}`).join(", ");
+  return [...lines.slice(0, max - 1), `... ${lines.length - max + 1} more (${counts} in all)`];
 }
 
 function explainCommand(args: string[]): never {

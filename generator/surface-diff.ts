@@ -21,7 +21,10 @@ export function surfaceOnDisk(outDir: string): Surface {
   try {
     const source = readFileSync(join(outDir, "src/manifest.ts"), "utf8");
     const start = source.indexOf("= ", source.indexOf("export const manifest")) + 2;
-    return { ...empty, ...JSON.parse(source.slice(start, source.lastIndexOf(";"))) };
+    const literal = source.slice(start, source.lastIndexOf(";"));
+    // Large manifests are written as JSON.parse("<the JSON as a string literal>") as Manifest.
+    const wrapped = /^JSON\.parse\(([\s\S]*)\) as Manifest$/.exec(literal);
+    return { ...empty, ...JSON.parse(wrapped ? JSON.parse(wrapped[1]) : literal) };
   } catch {
     return empty;
   }

@@ -56,7 +56,11 @@ export function toolFrom(input: OperationInput, ctx: MapContext): ToolNode {
     ctx.config.headers[operationId ?? ""] ?? {},
   );
   const inputSchema = withDefs(shape.inputSchema, requestScope.defs);
-  const outputSchema = outputOf(root, op, new SchemaScope(root, ctx.names, ctx.dialect, "response"));
+  const outputSchema = boundedOutput(
+    outputOf(root, op, new SchemaScope(root, ctx.names, ctx.dialect, "response")),
+    input.loc.pointer,
+    ctx,
+  );
   const summary = typeof op.summary === "string" ? op.summary.trim() : "";
   const description = describe(op, ext, input.loc.pointer, ctx);
   const annotations: ToolAnnotations = {
@@ -114,6 +118,31 @@ export function templateFrom(input: OperationInput, ctx: MapContext): ResourceTe
       ...(input.baseUrl ? { baseUrl: input.baseUrl } : {}),
     },
   };
+}
+
+/**
+ * Leaves out an outputSchema over the size cap. Some APIs' responses reference most of their object
+ * graph (each of Stripe's is ~600 KB with its $defs): every tools/list would carry megabytes, and every
+ * stage after this one would pay for it. Without an outputSchema the answer still arrives as text (and
+ * as structuredContent when it is a JSON object), just unchecked.
+ */
+function boundedOutput(schema: JsonSchema | undefined, pointer: string, ctx: MapContext): JsonSchema | undefined {
+  if (!schema) return undefined;
+  const bytes = JSON.stringify(schema).length;
+  if (bytes <= ctx.config.maxOutputSchemaBytes) return schema;
+  ctx.report(
+    "OPENAPI_OUTPUT_SCHEMA_DROPPED",
+    `${pointer}/responses`,
+    `the response schema of ${pointer
+      .split("/")
+      .slice(-2)
+      .map((p) => p.replaceAll("~1", "/"))
+      .reverse()
+      .join(
+        " ",
+      )} is ${Math.round(bytes / 1024)} KiB with its definitions; the tool gets no outputSchema (limit ${Math.round(ctx.config.maxOutputSchemaBytes / 1024)} KiB)`,
+  );
+  return undefined;
 }
 
 function describe(op: Json, ext: Json, pointer: string, ctx: MapContext): string {

@@ -32,10 +32,14 @@ export type MappingConfig = {
   timeoutMs?: number;
   retryAttempts: number;
   maxTools: number;
+  /** An outputSchema larger than this (JSON bytes, $defs included) is left out: see OPENAPI_OUTPUT_SCHEMA_DROPPED. */
+  maxOutputSchemaBytes: number;
 };
 
 export const DEFAULT_MAX_DESCRIPTION = 1024;
 export const DEFAULT_MAX_TOOLS = 5000;
+/** 128 KiB: GitHub's largest response schema is 38 KB; Stripe's, which pull in most of its object graph, are ~600 KB each. */
+export const DEFAULT_MAX_OUTPUT_SCHEMA_BYTES = 128 * 1024;
 
 const KEYS = new Set([
   "include",
@@ -47,6 +51,7 @@ const KEYS = new Set([
   "timeoutMs",
   "retryAttempts",
   "maxTools",
+  "maxOutputSchemaBytes",
   "allowRemoteRefs",
 ]);
 
@@ -61,6 +66,7 @@ export function mappingConfig(options: OpenApiOptions, bag: DiagnosticBag): Mapp
     annotations: {},
     retryAttempts: 3,
     maxTools: DEFAULT_MAX_TOOLS,
+    maxOutputSchemaBytes: DEFAULT_MAX_OUTPUT_SCHEMA_BYTES,
   };
   const flagReport = bag.reporter("<command line>", () => ({ line: 1, col: 1 }));
   const addSelectors = (list: unknown[], into: Selector[], fail: (at: string, text: string) => void, at: string) => {
@@ -92,7 +98,8 @@ export function mappingConfig(options: OpenApiOptions, bag: DiagnosticBag): Mapp
           key === "maxDescriptionLength" ||
           key === "timeoutMs" ||
           key === "retryAttempts" ||
-          key === "maxTools"
+          key === "maxTools" ||
+          key === "maxOutputSchemaBytes"
         ) {
           const max = key === "maxNameLength" ? MAX_NAME : Number.MAX_SAFE_INTEGER;
           const min = key === "retryAttempts" ? 1 : key === "maxNameLength" ? 16 : 1;

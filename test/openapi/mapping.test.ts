@@ -94,6 +94,20 @@ describe("descriptions", () => {
   });
 });
 
+describe("outputSchema size", () => {
+  it("leaves out a response schema over maxOutputSchemaBytes, with a warning", () => {
+    const config = write("maxOutputSchemaBytes: 200\n", "output-cap.yaml");
+    const big = `{ type: object, properties: { ${Array.from({ length: 20 }, (_, i) => `field${i}: { type: string }`).join(", ")} } }`;
+    const doc = `${head}paths:\n  /big:\n    get:\n      operationId: big\n      responses: { '200': { description: ok, content: { application/json: { schema: ${big} } } } }\n  /small:\n    get:\n      operationId: small\n      responses: { '200': { description: ok, content: { application/json: { schema: { type: object, properties: { a: { type: string } } } } } } }\n`;
+    const { server, diagnostics } = run(doc, { config });
+    expect(tool(server, "big").outputSchema).toBeUndefined();
+    expect(tool(server, "small").outputSchema).toMatchObject({ type: "object" });
+    expect(diagnostics).toEqual([
+      { code: "OPENAPI_OUTPUT_SCHEMA_DROPPED", at: "8:18", pointer: "/paths/~1big/get/responses" },
+    ]);
+  });
+});
+
 describe("inputSchema", () => {
   const params = `parameters:
         - { name: id, in: path, required: true, schema: { type: integer } }

@@ -36,6 +36,7 @@ const GENERATE_CODES: Code[] = [
 /** OpenAPI input codes: test/openapi/mapping.test.ts covers them with OpenAPI documents (and files for $refs). */
 const OPENAPI_CODES: Code[] = [
   "OPENAPI_VERSION_UNSUPPORTED",
+  "OPENAPI_OUTPUT_SCHEMA_DROPPED",
   "OPENAPI_INVALID",
   "OPENAPI_REF_UNRESOLVED",
   "OPENAPI_REMOTE_REF",

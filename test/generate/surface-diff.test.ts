@@ -1,0 +1,42 @@
+/** The MCP surface summary of `generate`: read back from a package on disk, in both manifest forms. */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { lit } from "../../generator/render/ts.ts";
+import { surfaceChanges, surfaceOnDisk } from "../../generator/surface-diff.ts";
+import { scratchDir } from "./support.ts";
+
+const surface = {
+  tools: [{ name: "a", description: "x" }, { name: "b" }],
+  resources: [{ uri: "r://1" }],
+  resourceTemplates: [],
+  prompts: [{ name: "p" }],
+};
+
+function packageWith(manifestSource: string): string {
+  const dir = scratchDir("surface");
+  mkdirSync(join(dir, "src"));
+  writeFileSync(join(dir, "src/manifest.ts"), manifestSource);
+  return dir;
+}
+
+describe("surface diff", () => {
+  it("reads an object-literal manifest and a JSON.parse one (large APIs) alike", () => {
+    const plain = packageWith(`// header\nexport const manifest: Manifest = ${lit(surface, 2)};\n`);
+    const wrapped = packageWith(
+      `// header\nexport const manifest: Manifest = JSON.parse(${lit(JSON.stringify(surface))}) as Manifest;\n`,
+    );
+    expect(surfaceOnDisk(plain)).toEqual(surface);
+    expect(surfaceOnDisk(wrapped)).toEqual(surface);
+  });
+
+  it("names what was added, changed and removed", () => {
+    const after = { ...surface, tools: [{ name: "a", description: "y" }, { name: "c" }], prompts: [] };
+    expect(surfaceChanges(surface, after)).toEqual(["~ tool a", "+ tool c", "- tool b", "- prompt p"]);
+  });
+
+  it("treats a missing or unreadable manifest as an empty surface", () => {
+    expect(surfaceOnDisk(join(scratchDir("surface"), "nope")).tools).toEqual([]);
+    expect(surfaceOnDisk(packageWith("garbage")).tools).toEqual([]);
+  });
+});
