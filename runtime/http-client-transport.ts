@@ -4,6 +4,7 @@
 // streams that drop are resumed with GET + Last-Event-ID after the server's
 // `retry` delay; 2026 streams are not resumable (a drop fails the request).
 
+import { setTimeout as wait } from "node:timers/promises";
 import {
   type ClientTransport,
   type Era,
@@ -241,7 +242,7 @@ export function createHttpTransport(
       if (era !== "legacy" || parser.lastEventId === undefined || attempt >= MAX_RESUME_ATTEMPTS) {
         throw new TransportError(`The response stream for request ${id} ended before the response`);
       }
-      await delay(parser.retryMs ?? DEFAULT_RETRY_MS, signal);
+      await wait(parser.retryMs ?? DEFAULT_RETRY_MS, undefined, { signal });
       response = await fetch(url, {
         method: "GET",
         headers: { ...baseHeaders(), Accept: "text/event-stream", "Last-Event-ID": parser.lastEventId },
@@ -282,7 +283,7 @@ export function createHttpTransport(
         lastEventId = parser.lastEventId ?? lastEventId;
         retryMs = parser.retryMs ?? retryMs;
       }
-      await delay(retryMs ?? DEFAULT_RETRY_MS, lifetime.signal).catch(() => {});
+      await wait(retryMs ?? DEFAULT_RETRY_MS, undefined, { signal: lifetime.signal }).catch(() => {});
     }
   };
 
@@ -310,18 +311,4 @@ async function pump(body: ReadableStream<Uint8Array>, parser: SseParser, done: (
   } finally {
     await reader.cancel().catch(() => {});
   }
-}
-
-function delay(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener(
-      "abort",
-      () => {
-        clearTimeout(timer);
-        reject(new Error("Request aborted"));
-      },
-      { once: true },
-    );
-  });
 }

@@ -3,6 +3,7 @@
 // timeout and retries on 429/503, and mapping the answer (upstream-response.ts). Credentials come from
 // environment variables at call time and never appear in results, errors or logs: error texts name
 // variables and URLs without their query.
+import { setTimeout as wait } from "node:timers/promises";
 import { applyAuth, applySecurity } from "./upstream-auth.ts";
 import { explicitRequest, legacyRequest } from "./upstream-request.ts";
 import type { HttpBinding, Outgoing, UpstreamConfig, UpstreamResponse } from "./upstream-types.ts";
@@ -44,7 +45,7 @@ export async function callUpstream(
     const retryable = response.status === 429 || response.status === 503;
     const delay = retryable && attempt < attempts ? retryDelay(response.retryAfter, attempt) : undefined;
     if (delay === undefined || delay > maxDelay) return redacted(response, secrets);
-    await sleep(delay, signal);
+    await wait(delay, undefined, { signal });
   }
 }
 
@@ -86,20 +87,6 @@ function retryDelay(retryAfter: string | null, attempt: number): number {
     if (!Number.isNaN(date)) return Math.max(0, date - Date.now());
   }
   return 250 * 2 ** (attempt - 1);
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener(
-      "abort",
-      () => {
-        clearTimeout(timer);
-        reject(new Error("the call was cancelled while waiting to retry"));
-      },
-      { once: true },
-    );
-  });
 }
 
 /** An error body may echo what was sent; the excerpt a user sees must not carry a credential. */
