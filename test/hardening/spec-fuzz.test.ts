@@ -14,7 +14,7 @@ import { scratchDir } from "../generate/support.ts";
 import { openApiDocument, plausibleDocument, specDocument } from "./arbitraries.ts";
 import { type CaseOutcome, runCase, typecheckPackages } from "./pipeline.ts";
 
-const RUNS = Number(process.env.FUZZ_RUNS ?? 150);
+const RUNS = Number(process.env.FUZZ_RUNS ?? 300);
 const TYPECHECKED = Number(process.env.FUZZ_TYPECHECKED ?? 4);
 const REGRESSIONS = join(import.meta.dirname, "regressions");
 
