@@ -11,7 +11,8 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { stringify } from "yaml";
 import { scratchDir } from "../generate/support.ts";
-import { openApiDocument, plausibleDocument, specDocument } from "./arbitraries.ts";
+import { plausibleDocument, specDocument } from "./arbitraries.ts";
+import { openApiDocument } from "./arbitraries-openapi.ts";
 import { type CaseOutcome, runCase, typecheckPackages } from "./pipeline.ts";
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 300);
