@@ -20,24 +20,40 @@ export function serverCommand(pkgDir: string, extra: string[] = []): { command: 
   return { command: process.execPath, args: ["--import", "tsx", join(pkgDir, "src/server.ts"), ...extra] };
 }
 
-export type RunningHttpServer = { url: string; process: ChildProcess; stop(): Promise<void> };
+export type RunningHttpServer = {
+  url: string;
+  process: ChildProcess;
+  /** Everything the server wrote to stderr so far. */
+  stderr(): string;
+  stop(): Promise<void>;
+};
 
 /** Starts a generated server with --http on a free port and waits for its "listening on <url>" line. */
-export async function startHttpServer(
+export function startHttpServer(
   pkgDir: string,
   extra: string[] = [],
   env: NodeJS.ProcessEnv = {},
 ): Promise<RunningHttpServer> {
-  const { command, args } = serverCommand(pkgDir, ["--http", "--port", "0", ...extra]);
-  const child = spawn(command, args, {
+  return startHttpProcess(join(pkgDir, "src/server.ts"), env, [], ["--port", "0", ...extra], 20_000);
+}
+
+/** Runs any server script with `node [nodeArgs] --import tsx <script> --http [args]`; resolves on "listening on <url>". */
+export async function startHttpProcess(
+  script: string,
+  env: NodeJS.ProcessEnv = {},
+  nodeArgs: string[] = [],
+  args: string[] = [],
+  startTimeoutMs = 30_000,
+): Promise<RunningHttpServer> {
+  const child = spawn(process.execPath, [...nodeArgs, "--import", "tsx", script, "--http", ...args], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ["ignore", "ignore", "pipe"],
   });
   let stderr = "";
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start: ${stderr}`)), 20_000);
-    child.stderr!.on("data", (chunk: Buffer) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start: ${stderr}`)), startTimeoutMs);
+    child.stderr.on("data", (chunk: Buffer) => {
       stderr += chunk.toString();
       const match = /listening on (http:\/\/\S+)/.exec(stderr);
       if (match) {
@@ -50,6 +66,7 @@ export async function startHttpServer(
   return {
     url,
     process: child,
+    stderr: () => stderr,
     async stop() {
       if (child.exitCode !== null) return;
       child.kill("SIGTERM");

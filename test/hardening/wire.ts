@@ -98,42 +98,8 @@ export function startStdio(script = FIXTURE_SERVER, env: NodeJS.ProcessEnv = {},
   };
 }
 
-/** Runs a server script with --http on a free port; resolves once it prints "listening on <url>". */
-export async function startHttpProcess(
-  script: string,
-  env: NodeJS.ProcessEnv = {},
-  nodeArgs: string[] = [],
-  args: string[] = [],
-) {
-  const child = spawn(process.execPath, [...nodeArgs, "--import", "tsx", script, "--http", ...args], {
-    stdio: ["ignore", "ignore", "pipe"],
-    env: { ...process.env, ...env },
-  });
-  let stderr = "";
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start: ${stderr}`)), 30_000);
-    child.stderr.on("data", (chunk) => {
-      stderr += chunk;
-      const match = /listening on (http:\/\/\S+)/.exec(stderr);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[1]);
-      }
-    });
-    child.once("exit", (code) => reject(new Error(`server exited with ${code}: ${stderr}`)));
-  });
-  return {
-    url,
-    child,
-    stderr: () => stderr,
-    async stop() {
-      if (child.exitCode !== null) return;
-      const exited = new Promise((resolve) => child.once("exit", resolve));
-      child.kill("SIGTERM");
-      await exited;
-    },
-  };
-}
+// Starting an HTTP server process is shared with the generator tests.
+export { startHttpProcess } from "../generate/support.ts";
 
 export const HOSTILE_SERVER = fileURLToPath(new URL("./fixtures/hostile-handlers.ts", import.meta.url));
 
