@@ -3,12 +3,12 @@
  * bad bearer tokens, slow-loris connections, and 1,000 clients at once. After each, a normal client is
  * still served. (The basic cases live in test/runtime/http-security.test.ts; these are the variants.)
  */
-import { Agent, request } from "node:http";
+import { Agent } from "node:http";
 import { connect as connectSocket, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type HttpServerHandle, serveHttp } from "../../runtime/index.ts";
 import { buildDemoServer } from "../runtime/fixtures/demo-server.ts";
-import { callLine } from "./wire.ts";
+import { callLine, rawPost } from "./wire.ts";
 
 const TOKEN = "s3cret-token-value";
 let open: HttpServerHandle;
@@ -25,21 +25,8 @@ afterAll(async () => {
 
 const agent = new Agent({ keepAlive: false, maxSockets: Number.POSITIVE_INFINITY });
 
-type Answer = { status: number; text: string };
-function post(url: string, body: string, headers: Record<string, string | string[]>): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, { method: "POST", headers, agent }, (res) => {
-      let text = "";
-      res.setEncoding("utf8");
-      res.on("data", (chunk) => {
-        text += chunk;
-      });
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, text }));
-    });
-    req.on("error", reject);
-    req.end(body);
-  });
-}
+const post = (url: string, body: string, headers: Record<string, string | string[]>) =>
+  rawPost(url, body, headers, agent);
 
 const base = {
   "content-type": "application/json",

@@ -3,11 +3,10 @@
  * (a real socket). Each gets the right error (or, for what JSON-RPC says to ignore, nothing), and the
  * server answers the next valid request as if nothing had happened.
  */
-import { request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type HttpServerHandle, serveHttp } from "../../runtime/index.ts";
 import { buildDemoServer } from "../runtime/fixtures/demo-server.ts";
-import { callLine, MODERN_META, startStdio, type WireMessage } from "./wire.ts";
+import { callLine, MODERN_META, rawPost, startStdio, type WireMessage } from "./wire.ts";
 
 const meta = JSON.stringify(MODERN_META);
 const deep = (depth: number) => `${"[".repeat(depth)}${"]".repeat(depth)}`;
@@ -219,29 +218,11 @@ describe("malformed messages over HTTP", () => {
   afterAll(() => http?.close());
 
   const post = (body: string | Buffer, headers: Record<string, string> = {}) =>
-    new Promise<{ status: number; text: string }>((resolve, reject) => {
-      const req = request(
-        http.url,
-        {
-          method: "POST",
-          headers: {
-            "content-type": "application/json",
-            accept: "application/json, text/event-stream",
-            "mcp-protocol-version": "2026-07-28",
-            ...headers,
-          },
-        },
-        (res) => {
-          let text = "";
-          res.setEncoding("utf8");
-          res.on("data", (chunk) => {
-            text += chunk;
-          });
-          res.on("end", () => resolve({ status: res.statusCode ?? 0, text }));
-        },
-      );
-      req.on("error", reject);
-      req.end(body);
+    rawPost(http.url, body, {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": "2026-07-28",
+      ...headers,
     });
 
   /** The Mcp-Method/Mcp-Name headers the body asks for, read leniently from the (maybe broken) text. */

@@ -1,5 +1,6 @@
 /** Raw wire access for the hostile-client tests: a stdio server as a child process, bytes in, messages out. */
 import { spawn } from "node:child_process";
+import { type Agent, request } from "node:http";
 import { fileURLToPath } from "node:url";
 
 export const MODERN_META = {
@@ -125,4 +126,25 @@ export function modernPost(
       "mcp-name": name,
     },
   };
+}
+
+/** One POST with exactly the given bytes and headers (nothing added), answered as status and text. */
+export function rawPost(
+  url: string,
+  body: string | Buffer,
+  headers: Record<string, string | string[]>,
+  agent?: Agent,
+): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: "POST", headers, ...(agent ? { agent } : {}) }, (res) => {
+      let text = "";
+      res.setEncoding("utf8");
+      res.on("data", (chunk) => {
+        text += chunk;
+      });
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, text }));
+    });
+    req.on("error", reject);
+    req.end(body);
+  });
 }
