@@ -20,6 +20,11 @@ export type WriteOutcome = {
   unchanged: number;
 };
 
+/** Folders only mcpgen writes into: a file there that is no longer produced is removed. */
+const OWNED_FOLDERS = ["runtime", "src/validators"];
+/** Generated files earlier versions of mcpgen wrote and this one does not (validators are chunked now). */
+const FORMER_FILES = ["src/validators.js", "src/validators.d.ts"];
+
 export function writeFiles(outDir: string, files: RenderedFile[], check: boolean): WriteOutcome {
   const outcome: WriteOutcome = { changed: [], created: [], removed: [], obsolete: [], unchanged: 0 };
   for (const file of files) {
@@ -36,8 +41,9 @@ export function writeFiles(outDir: string, files: RenderedFile[], check: boolean
   }
 
   const produced = new Set(files.map((f) => f.path));
-  for (const path of listFiles(outDir, "runtime")) {
-    if (produced.has(path)) continue;
+  const owned = [...OWNED_FOLDERS.flatMap((folder) => listFiles(outDir, folder)), ...FORMER_FILES];
+  for (const path of owned) {
+    if (produced.has(path) || !existsSync(join(outDir, path))) continue;
     outcome.removed.push(path);
     if (!check) rmSync(join(outDir, path));
   }

@@ -10,13 +10,15 @@ import type { JsonSchema } from "../ir.ts";
 import { walkSchema } from "../schema-walk.ts";
 
 export type SharedDef = { id: string; name: string; schema: JsonSchema };
-export type Shared = { roots: JsonSchema[]; defs: SharedDef[] };
+/** `uses[i]`: the ids of every definition roots[i] needs, directly or through other definitions. */
+export type Shared = { roots: JsonSchema[]; defs: SharedDef[]; uses: string[][] };
 
 const LOCAL = /^#\/\$defs\/([^/]+)$/;
 
 /** `refFor(id)` is how a rewritten schema points at a shared definition. */
 export function shareDefs(schemas: JsonSchema[], refFor: (id: string) => string): Shared {
   const shared = new Map<string, SharedDef>();
+  const uses: string[][] = [];
   const roots = schemas.map((schema) => {
     const defs = (schema.$defs ?? {}) as Record<string, JsonSchema>;
     const ids = definitionIds(defs);
@@ -33,10 +35,12 @@ export function shareDefs(schemas: JsonSchema[], refFor: (id: string) => string)
       const id = ids.get(name)!;
       if (!shared.has(id)) shared.set(id, { id, name, schema: rewrite(def) });
     }
+    // A tool schema is self-contained: its $defs already hold everything it reaches.
+    uses.push(Object.keys(defs).map((name) => ids.get(name)!));
     const { $defs: _defs, ...root } = schema;
     return rewrite(root);
   });
-  return { roots, defs: [...shared.values()] };
+  return { roots, defs: [...shared.values()], uses };
 }
 
 /** A content id per definition, refined a few rounds with the ids of what it references. */

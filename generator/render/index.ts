@@ -22,10 +22,10 @@ const RUNTIME_DIR = new URL("../../runtime/", import.meta.url);
 export async function render(model: Model): Promise<RenderedFile[]> {
   const generated = (path: string, content: string): RenderedFile => ({
     path,
-    content: /\.[jt]s$/.test(path) ? escapeInvisible(content) : content,
+    content: /\.(c?js|ts)$/.test(path) ? escapeInvisible(content) : content,
     owner: "mcpgen",
   });
-  const validators = renderValidators(model);
+  const validators = renderValidators(model); // compiles in worker threads meanwhile
   const types = `${await renderTypes(model)}\n${renderHandlersType(model)}`;
   return [
     generated("package.json", renderPackageJson(model)),
@@ -36,8 +36,8 @@ export async function render(model: Model): Promise<RenderedFile[]> {
     generated("src/manifest.ts", renderManifest(model)),
     generated("src/server.ts", renderServerEntry(model)),
     generated("src/types.ts", types),
-    generated("src/validators.js", validators.js),
-    generated("src/validators.d.ts", validators.dts),
+    generated("src/validators.ts", (await validators).module),
+    ...(await validators).chunks.map((code, n) => generated(`src/validators/${n}.cjs`, code)),
     ...runtimeFiles(),
     ...renderScaffolds(model).map(
       (s): RenderedFile => ({ path: s.path, content: s.content, owner: "user", describes: s.owner }),

@@ -25,9 +25,9 @@ export function renderPackageJson(model: Model): string {
     scripts: {
       start: "tsx src/server.ts",
       "start:http": "tsx src/server.ts --http --port 3000",
-      // tsc types validators.js through validators.d.ts and does not copy it (allowJs would make it
-      // type-check megabytes of generated JavaScript), so the build copies it beside the emitted code.
-      build: "tsc && node -e \"require('fs').copyFileSync('src/validators.js', 'dist/src/validators.js')\"",
+      // tsc neither checks nor copies the validator chunks (allowJs would make it type-check megabytes
+      // of generated JavaScript), so the build copies them beside the emitted code.
+      build: "tsc && node -e \"require('fs').cpSync('src/validators', 'dist/src/validators', { recursive: true })\"",
       typecheck: "tsc --noEmit",
     },
     dependencies: pick(["ajv", "ajv-formats", "tsx"]),

@@ -32,7 +32,7 @@ export function renderApp(model: Model): string {
     ...refs.map((ref) => `import ${ref.importName} from ${lit(importPath(ref))};`),
     'import { manifest } from "./manifest.ts";',
     'import type { Handlers } from "./types.ts";',
-    'import * as validators from "./validators.js";',
+    'import * as validators from "./validators.ts";',
     "",
     "/** Your handlers, typed per tool, resource and prompt: a wrong signature fails to compile here. */",
     "export const handlers: Handlers = {",

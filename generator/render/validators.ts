@@ -1,88 +1,99 @@
 /**
- * src/validators.js: every tool's input and output schema compiled ahead of time into ajv standalone
- * code, so the server compiles no schema at start-up. ajv emits `require` even for ES modules, so the
- * module makes its own `require` with createRequire.
+ * Validators: every tool's input and output schema compiled ahead of time into ajv standalone code, so
+ * a server compiles no schema. The code is split into chunks, `src/validators/<n>.cjs`, that
+ * `src/validators.ts` loads on the first call of one of their tools: start-up parses none of it (a
+ * GitHub-sized API has 15 MB of validator code), and the chunks compile in parallel worker threads.
  */
-import standaloneModule from "ajv/dist/standalone/index.js";
-import { Ajv2020, AjvDraft07, type AnyAjv, addFormats } from "../ajv.ts";
+import { availableParallelism } from "node:os";
 import type { JsonSchema } from "../ir.ts";
 import type { Model } from "../normalize.ts";
 import { shareDefs } from "../openapi/shared-defs.ts";
 import { dialectOf } from "../schema-dialect.ts";
-import { header } from "./ts.ts";
+import { header, lit } from "./ts.ts";
+import { type ChunkJob, compileChunk } from "./validators-compile.ts";
+import { compileInWorkers } from "./validators-pool.ts";
 
 const SHARED_BASE = "https://mcpgen.invalid/defs/";
+/** Tools per chunk: small enough that a first call loads little, large enough that shared definitions
+ * are not compiled into too many chunks (each chunk holds the ones its tools use). */
+const TOOLS_PER_CHUNK = 100;
 
-type Standalone = (ajv: AnyAjv, refs: Record<string, string>) => string;
-const standaloneCode: Standalone =
-  (standaloneModule as unknown as { default?: Standalone }).default ?? (standaloneModule as unknown as Standalone);
+export type RenderedValidators = { module: string; chunks: string[] };
 
-export function renderValidators(model: Model): { js: string; dts: string } {
-  const options = {
-    code: { source: true, esm: true, lines: true },
-    allErrors: true,
-    strict: false,
-    logger: false,
-    // Shared OpenAPI components stay one function each instead of being pasted into every caller.
-    inlineRefs: model.server.origin !== "openapi",
-  } as const;
-  const byDialect = { "2020-12": addFormats(new Ajv2020(options)), "draft-07": addFormats(new AjvDraft07(options)) };
-  const exports: Record<"2020-12" | "draft-07", Record<string, string>> = { "2020-12": {}, "draft-07": {} };
-  const add = (schema: JsonSchema, name: string) => {
-    const dialect = dialectOf(schema);
-    const which = typeof dialect === "string" ? dialect : "2020-12";
-    // Keyed by our validator name, so a user's $id can never make two tools share a validator.
-    const { $id: _ignored, ...withoutId } = schema;
-    byDialect[which].addSchema(withoutId, name);
-    exports[which][name] = name;
+export async function renderValidators(model: Model): Promise<RenderedValidators> {
+  const jobs = chunkJobs(model);
+  const chunkHeader = header(model.specRef);
+  const chunks =
+    jobs.length > 1 && availableParallelism() > 1
+      ? await compileInWorkers(jobs, chunkHeader)
+      : jobs.map((job) => compileChunk(job, chunkHeader));
+  return { module: loaderModule(model, jobs), chunks };
+}
+
+function chunkJobs(model: Model): ChunkJob[] {
+  const entries: ChunkJob["entries"] = [];
+  const toolOf: number[] = [];
+  model.tools.forEach((tool, index) => {
+    const schemas: Array<[string, JsonSchema]> = [[tool.validateInput, tool.node.inputSchema]];
+    if (tool.validateOutput && tool.node.outputSchema) schemas.push([tool.validateOutput, tool.node.outputSchema]);
+    for (const [name, schema] of schemas) {
+      const dialect = dialectOf(schema);
+      // Keyed by our validator name, so a user's $id can never make two tools share a validator.
+      const { $id: _ignored, ...withoutId } = schema;
+      entries.push({ name, schema: withoutId, dialect: typeof dialect === "string" ? dialect : "2020-12" });
+      toolOf.push(index);
+    }
+  });
+  const chunkOf = (i: number) => Math.floor(toolOf[i] / TOOLS_PER_CHUNK);
+  const jobs: ChunkJob[] = [];
+  const jobAt = (i: number) => {
+    jobs[chunkOf(i)] ??= { entries: [], defs: [] };
+    return jobs[chunkOf(i)];
   };
-  const entries: Array<[string, JsonSchema]> = [];
-  for (const tool of model.tools) {
-    entries.push([tool.validateInput, tool.node.inputSchema]);
-    if (tool.validateOutput && tool.node.outputSchema) entries.push([tool.validateOutput, tool.node.outputSchema]);
-  }
-  if (model.server.origin === "openapi") {
-    // OpenAPI tools share component schemas: compile each once and let the tools refer to it, instead
-    // of a copy per tool (tens of megabytes of validator code for a GitHub-sized API).
-    const { roots, defs } = shareDefs(
-      entries.map(([, schema]) => schema),
-      (id) => `${SHARED_BASE}${id}`,
-    );
-    for (const def of defs) byDialect["2020-12"].addSchema({ ...def.schema, $id: `${SHARED_BASE}${def.id}` });
-    entries.forEach(([name], i) => {
-      add(roots[i], name);
+  if (model.server.origin !== "openapi") {
+    entries.forEach((entry, i) => {
+      jobAt(i).entries.push(entry);
     });
-  } else for (const [name, schema] of entries) add(schema, name);
-
-  // Each dialect's code declares the same internal names (validate10, schema11...), so each lives in
-  // its own function scope and the module re-exports what those scopes return.
-  const parts: string[] = [];
-  const names: string[] = [];
-  for (const dialect of ["2020-12", "draft-07"] as const) {
-    const exported = Object.keys(exports[dialect]);
-    if (exported.length === 0) continue;
-    const code = standaloneCode(byDialect[dialect], exports[dialect])
-      .replace(/^"use strict";/, "")
-      .replace(/export const (\w+) = /g, "const $1 = ");
-    const scope = dialect === "2020-12" ? "dialect202012" : "dialectDraft07";
-    parts.push(`const ${scope} = (() => {\n${code}\nreturn { ${exported.join(", ")} };\n})();`);
-    parts.push(...exported.map((name) => `export const ${name} = ${scope}.${name};`));
-    names.push(...exported);
+    return jobs;
   }
-  const js = [
+  // OpenAPI tools share component schemas: compile each once per chunk and let the tools refer to it,
+  // instead of a copy per tool (tens of megabytes of validator code for a GitHub-sized API).
+  const { roots, defs, uses } = shareDefs(
+    entries.map((entry) => entry.schema),
+    (id) => `${SHARED_BASE}${id}`,
+  );
+  const defById = new Map(defs.map((def) => [def.id, { ...def.schema, $id: `${SHARED_BASE}${def.id}` }]));
+  const used = new Map<ChunkJob, Set<string>>();
+  entries.forEach((entry, i) => {
+    const job = jobAt(i);
+    job.entries.push({ ...entry, schema: roots[i] });
+    const ids = used.get(job) ?? new Set();
+    for (const id of uses[i]) ids.add(id);
+    used.set(job, ids);
+  });
+  for (const [job, ids] of used) job.defs = [...ids].sort().map((id) => defById.get(id)!);
+  return jobs;
+}
+
+/** src/validators.ts: one lazily loaded validator per export, typed for app.ts. */
+function loaderModule(model: Model, jobs: ChunkJob[]): string {
+  const lines = jobs.flatMap((job, n) =>
+    job.entries.map((entry) => `export const ${entry.name}: Validator = lazyValidator(chunk${n}, ${lit(entry.name)});`),
+  );
+  // A spec without tools has no validators; the file must still be a module for app.ts to import.
+  if (lines.length === 0) return `${header(model.specRef)}export {};\n`;
+  return [
     header(model.specRef),
     'import { createRequire } from "node:module";',
+    'import { lazyValidator } from "../runtime/lazy-validator.ts";',
+    'import type { Validator } from "../runtime/types.ts";',
+    "",
     "const require = createRequire(import.meta.url);",
-    ...parts,
+    ...jobs.map(
+      (_, n) => `const chunk${n} = () => require(${lit(`./validators/${n}.cjs`)}) as Record<string, Validator>;`,
+    ),
+    "",
+    ...lines,
     "",
   ].join("\n");
-  const dts = [
-    header(model.specRef),
-    "type Validator = ((data: unknown) => boolean) & { errors?: Array<{ instancePath?: string; message?: string }> | null };",
-    ...names.map((name) => `export declare const ${name}: Validator;`),
-    // A spec without tools has no validators; the file must still be a module for app.ts to import.
-    ...(names.length === 0 ? ["export {};"] : []),
-    "",
-  ].join("\n");
-  return { js, dts };
 }

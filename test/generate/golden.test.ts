@@ -73,8 +73,8 @@ describe("determinism", () => {
       "src/manifest.ts",
       "src/server.ts",
       "src/types.ts",
-      "src/validators.js",
-      "src/validators.d.ts",
+      "src/validators.ts",
+      "src/validators/0.cjs",
       "tsconfig.json",
     ]) {
       expect(readFileSync(join(out, file), "utf8").split("\n")[0], file).toBe(

@@ -139,7 +139,14 @@ export default async function (args: EvilToolInput): Promise<ToolResult<EvilTool
   it("writes no invisible or bidirectional-override character into code or docs (Trojan Source)", () => {
     // biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is one of the characters looked for
     const invisible = /[\u2028\u2029\u202a-\u202e\u2066-\u2069\u0000]/;
-    for (const file of ["src/types.ts", "src/manifest.ts", "src/validators.js", "src/app.ts", "README.md"]) {
+    for (const file of [
+      "src/types.ts",
+      "src/manifest.ts",
+      "src/validators.ts",
+      "src/validators/0.cjs",
+      "src/app.ts",
+      "README.md",
+    ]) {
       expect(readFileSync(join(out, file), "utf8"), file).not.toMatch(invisible);
     }
   });

@@ -43,7 +43,7 @@ describe("the GitHub REST API", () => {
 
   it("compiles under tsc --strict", async () => {
     // The package's own tsconfig (strict). allowJs is switched off here: it would make tsc parse the
-    // precompiled validators.js (megabytes of ajv output) that validators.d.ts already types.
+    // precompiled validator chunks (megabytes of ajv output) that validators.ts already types.
     const tsc = await timed("tsc", () =>
       spawnSync(
         process.execPath,

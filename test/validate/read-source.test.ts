@@ -89,6 +89,28 @@ describe("reading spec files", () => {
     expect([d.code, d.line, d.col, d.pointer]).toEqual(["SPEC_WRONG_TYPE", 4, 14, "/server/version"]);
   });
 
+  it("JSON's fast path still refuses duplicate keys, escaped spellings included, at the duplicate", () => {
+    const file = join(dir, "dup.json");
+    writeFileSync(file, '{"server": {"name": "a", "version": "1.0.0"},\n "tools": [], "t\\u006fols": []}\n');
+    const d = only(file);
+    expect([d.code, d.line, d.col]).toEqual(["YAML_DUPLICATE_KEY", 2, 15]);
+  });
+
+  it("JSON's fast path falls back to the positioned parser for a syntax error", () => {
+    const file = join(dir, "broken.json");
+    writeFileSync(file, '{"server": {"name": "a", "version": "1.0.0"},\n "tools": [}\n');
+    const found = validateFiles([file]).diagnostics;
+    expect(found.map((d) => `${d.code}:${d.line}`)).toContain("YAML_SYNTAX:2");
+    expect(new Set(found.map((d) => d.code))).toEqual(new Set(["YAML_SYNTAX"]));
+  });
+
+  it("JSON keys and strings holding quotes, brackets and backslashes are not duplicates", () => {
+    const file = join(dir, "tricky.json");
+    const text = '{"server": {"name": "a\\\\", "version": "1.0.0", "title": "{\\"[x"}, "tools": [], "prompts": []}';
+    writeFileSync(file, text);
+    expect(validateFiles([file]).diagnostics).toEqual([]);
+  });
+
   it("reports every problem of every file in one run, sorted by position", () => {
     const a = join(dir, "a.yaml");
     const b = join(dir, "b.yaml");

@@ -35,7 +35,7 @@ import promptTestPromptWithEmbeddedResource from "./handlers/prompts/test_prompt
 import promptTestInputRequiredResultPrompt from "./handlers/prompts/test_input_required_result_prompt.ts";
 import { manifest } from "./manifest.ts";
 import type { Handlers } from "./types.ts";
-import * as validators from "./validators.js";
+import * as validators from "./validators.ts";
 
 /** Your handlers, typed per tool, resource and prompt: a wrong signature fails to compile here. */
 export const handlers: Handlers = {

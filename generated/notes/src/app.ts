@@ -10,7 +10,7 @@ import resourceTemplateNote from "./handlers/resource-templates/note.ts";
 import promptWeeklyReview from "./handlers/prompts/weekly_review.ts";
 import { manifest } from "./manifest.ts";
 import type { Handlers } from "./types.ts";
-import * as validators from "./validators.js";
+import * as validators from "./validators.ts";
 
 /** Your handlers, typed per tool, resource and prompt: a wrong signature fails to compile here. */
 export const handlers: Handlers = {

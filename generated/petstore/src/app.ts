@@ -4,7 +4,7 @@ import type { McpServer } from "../runtime/index.ts";
 import { createSpecServer, type SpecHandlers, type SpecServerOptions } from "../runtime/spec-server.ts";
 import { manifest } from "./manifest.ts";
 import type { Handlers } from "./types.ts";
-import * as validators from "./validators.js";
+import * as validators from "./validators.ts";
 
 /** Your handlers, typed per tool, resource and prompt: a wrong signature fails to compile here. */
 export const handlers: Handlers = {

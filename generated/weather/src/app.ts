@@ -7,7 +7,7 @@ import resourceAbout from "./handlers/resources/about.ts";
 import promptPackingList from "./handlers/prompts/packing_list.ts";
 import { manifest } from "./manifest.ts";
 import type { Handlers } from "./types.ts";
-import * as validators from "./validators.js";
+import * as validators from "./validators.ts";
 
 /** Your handlers, typed per tool, resource and prompt: a wrong signature fails to compile here. */
 export const handlers: Handlers = {

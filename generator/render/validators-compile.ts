@@ -1,0 +1,48 @@
+/**
+ * Compiles one chunk of validators into a CommonJS module of ajv standalone code. Runs in the main
+ * thread or in a worker (validators-worker.ts), so a job is plain data.
+ */
+import standaloneModule from "ajv/dist/standalone/index.js";
+import { Ajv2020, AjvDraft07, type AnyAjv, addFormats } from "../ajv.ts";
+import type { JsonSchema } from "../ir.ts";
+import type { Dialect } from "../schema-dialect.ts";
+
+export type ChunkJob = {
+  /** Validator name, schema (without $id) and dialect of each validator in the chunk. */
+  entries: Array<{ name: string; schema: JsonSchema; dialect: Dialect }>;
+  /** Shared OpenAPI definitions the entries reference by `$id` (2020-12). */
+  defs: JsonSchema[];
+};
+
+type Standalone = (ajv: AnyAjv, refs: Record<string, string>) => string;
+const standaloneCode: Standalone =
+  (standaloneModule as unknown as { default?: Standalone }).default ?? (standaloneModule as unknown as Standalone);
+
+export function compileChunk(job: ChunkJob, header: string): string {
+  const options = {
+    code: { source: true, esm: true, lines: true },
+    allErrors: true,
+    strict: false,
+    logger: false,
+    // Shared definitions stay one function each instead of being pasted into every caller.
+    inlineRefs: job.defs.length === 0,
+  } as const;
+  const scopes: string[] = [];
+  const exported: string[] = [];
+  for (const dialect of ["2020-12", "draft-07"] as const) {
+    const entries = job.entries.filter((entry) => entry.dialect === dialect);
+    if (entries.length === 0) continue;
+    const ajv = addFormats(dialect === "2020-12" ? new Ajv2020(options) : new AjvDraft07(options));
+    if (dialect === "2020-12") for (const def of job.defs) ajv.addSchema(def);
+    for (const { name, schema } of entries) ajv.addSchema(schema, name);
+    const names = entries.map((entry) => entry.name);
+    const code = standaloneCode(ajv, Object.fromEntries(names.map((name) => [name, name])))
+      .replace(/^"use strict";/, "")
+      .replace(/export const (\w+) = /g, "const $1 = ");
+    // Each dialect's code declares the same internal names (validate10, schema11...): one scope each.
+    const scope = dialect === "2020-12" ? "dialect202012" : "dialectDraft07";
+    scopes.push(`const ${scope} = (() => {\n${code}\nreturn { ${names.join(", ")} };\n})();`);
+    exported.push(...names.map((name) => `  ${name}: ${scope}.${name},`));
+  }
+  return [header, '"use strict";', ...scopes, `module.exports = {\n${exported.join("\n")}\n};`, ""].join("\n");
+}

@@ -1,0 +1,75 @@
+/**
+ * Precompiled validators come in chunks of 100 tools, each required on the first call of one of its
+ * tools. A real server process is watched through a preloaded hook on Module._load: start-up and
+ * tools/list load no chunk, and a call loads its own tool's chunk only.
+ */
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { generate } from "../../generator/index.ts";
+import { connect, type McpClient } from "../../runtime/index.ts";
+import { scratchDir, serverCommand } from "./support.ts";
+
+const TOOLS = 150;
+const dir = scratchDir("chunks");
+const out = join(dir, "out");
+const log = join(dir, "required.log");
+const hook = join(dir, "hook.cjs");
+
+const tools = Array.from(
+  { length: TOOLS },
+  (_, i) =>
+    `  - name: t${i}\n    inputSchema: { type: object, properties: { n: { type: integer, minimum: 0 } }, required: [n] }`,
+);
+const loaded = () => (existsSync(log) ? readFileSync(log, "utf8").trim().split("\n").filter(Boolean) : []);
+const text = (result: { content?: Array<{ type: string; text?: string }> }) =>
+  result.content?.map((c) => c.text ?? "").join("") ?? "";
+
+describe("validator chunks", () => {
+  let client: McpClient;
+
+  beforeAll(async () => {
+    writeFileSync(join(dir, "many.yaml"), `server: { name: many, version: 1.0.0 }\ntools:\n${tools.join("\n")}\n`);
+    const result = await generate(join(dir, "many.yaml"), out);
+    expect(result.diagnostics).toEqual([]);
+    writeFileSync(
+      hook,
+      `const Module = require("node:module");
+const { appendFileSync } = require("node:fs");
+const load = Module._load;
+Module._load = function (request, ...rest) {
+  const chunk = /validators[\\\\/](\\d+\\.cjs)$/.exec(request);
+  if (chunk) appendFileSync(${JSON.stringify(log)}, chunk[1] + "\\n");
+  return load.call(this, request, ...rest);
+};\n`,
+    );
+    const { command, args } = serverCommand(out);
+    client = await connect({ command, args: ["--require", hook, ...args] });
+  }, 60_000);
+  afterAll(async () => {
+    await client?.close();
+  });
+
+  it("writes one chunk per 100 tools", () => {
+    expect(existsSync(join(out, "src/validators/0.cjs"))).toBe(true);
+    expect(existsSync(join(out, "src/validators/1.cjs"))).toBe(true);
+    expect(existsSync(join(out, "src/validators/2.cjs"))).toBe(false);
+  });
+
+  it("loads no chunk to start, answer the handshake or list the tools", async () => {
+    expect((await client.listTools()).tools).toHaveLength(TOOLS);
+    expect(loaded()).toEqual([]);
+  });
+
+  it("loads only the called tool's chunk, and validates with it", async () => {
+    const bad = await client.callTool("t149", { n: -1 });
+    expect(bad.isError).toBe(true);
+    expect(text(bad)).toMatch(/Invalid arguments for tool t149: .*n.*>= 0/);
+    expect(loaded()).toEqual(["1.cjs"]);
+    const good = await client.callTool("t149", { n: 1 });
+    expect(text(good)).toContain("not implemented yet");
+    const wrongType = await client.callTool("t0", { n: "x" });
+    expect(text(wrongType)).toMatch(/Invalid arguments for tool t0: .*integer/);
+    expect(loaded()).toEqual(["1.cjs", "0.cjs"]);
+  });
+});
