@@ -40,7 +40,38 @@ export function readSource(file: string, bag: DiagnosticBag, options: ReadOption
     );
     return undefined;
   }
-  return parseJson(file, text, bag) ?? parseText(file, text, bag);
+  const doc = parseJson(file, text, bag) ?? parseText(file, text, bag);
+  const deep = doc && tooDeep(doc.value);
+  if (deep === undefined) return doc;
+  doc?.report(
+    "YAML_SYNTAX",
+    deep,
+    `the document nests more than ${MAX_DEPTH} levels deep, more than any real spec; flatten it, e.g. with $ref`,
+  );
+  return undefined;
+}
+
+/** Every later stage (ajv's meta-schema check first) recurses per level; real specs nest a few dozen deep. */
+const MAX_DEPTH = 256;
+
+/** The pointer of the first value nested deeper than MAX_DEPTH, found without recursion. */
+function tooDeep(root: unknown): string | undefined {
+  type Entry = { node: object; depth: number; parent?: Entry; key: string };
+  const stack: Entry[] = typeof root === "object" && root !== null ? [{ node: root, depth: 0, key: "" }] : [];
+  while (stack.length > 0) {
+    const entry = stack.pop()!;
+    if (entry.depth > MAX_DEPTH) {
+      const keys: string[] = [];
+      for (let e: Entry | undefined = entry; e?.parent; e = e.parent) keys.unshift(e.key);
+      return keys.reduce(childPointer, "");
+    }
+    for (const key in entry.node) {
+      const child = (entry.node as Record<string, unknown>)[key];
+      if (child !== null && typeof child === "object")
+        stack.push({ node: child, depth: entry.depth + 1, parent: entry, key });
+    }
+  }
+  return undefined;
 }
 
 /**

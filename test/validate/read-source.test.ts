@@ -111,6 +111,14 @@ describe("reading spec files", () => {
     expect(validateFiles([file]).diagnostics).toEqual([]);
   });
 
+  it.each(["json", "yaml"])("a %s document nested 300 levels deep is refused at the first level too deep", (ext) => {
+    const file = join(dir, `deep.${ext}`);
+    writeFileSync(file, `{"server": ${"[".repeat(300)}${"]".repeat(300)}}`);
+    const d = only(file);
+    expect([d.code, d.pointer]).toEqual(["YAML_SYNTAX", `/server${"/0".repeat(256)}`]);
+    expect(d.message).toContain("nests more than 256 levels");
+  });
+
   it("reports every problem of every file in one run, sorted by position", () => {
     const a = join(dir, "a.yaml");
     const b = join(dir, "b.yaml");
