@@ -6,15 +6,12 @@
 import { existsSync, statSync } from "node:fs";
 import { join, relative, resolve, sep } from "node:path";
 import { catalog } from "./catalog.ts";
-import { checkHandlers } from "./check-handlers.ts";
 import { type Diagnostic, DiagnosticBag } from "./diagnostics.ts";
+import { fingerprintKey, isIntact, LISTED_FOLDERS, readFingerprint, sha256, writeFingerprint } from "./fingerprint.ts";
 import { type LoadOptions, load } from "./load.ts";
-import { normalize } from "./normalize.ts";
-import { render } from "./render/index.ts";
-import { manifestData } from "./render/manifest.ts";
-import { surfaceChanges, surfaceOnDisk } from "./surface-diff.ts";
+import type { RenderedFile } from "./render/index.ts";
 import { validate } from "./validate.ts";
-import { type WriteOutcome, writeFiles } from "./write.ts";
+import { listFiles, type WriteOutcome, writeFiles } from "./write.ts";
 
 export type ExitCode = 0 | 1 | 2;
 export type CheckResult = { diagnostics: Diagnostic[]; exitCode: ExitCode };
@@ -43,6 +40,15 @@ export async function generate(
   outDir: string,
   options: GenerateOptions = {},
 ): Promise<GenerateResult> {
+  const specRef = relative(resolve(outDir), resolve(specPath)).split(sep).join("/");
+  const key = fingerprintKey(specPath, specRef, options);
+  // Nothing changed since the last run (same inputs, same mcpgen, files as written): say so at once.
+  const recorded = key === undefined ? undefined : readFingerprint(outDir);
+  if (recorded && recorded.key === key && isIntact(outDir, recorded, listFiles)) {
+    const { diagnostics, files, obsolete } = recorded;
+    const outcome = { changed: [], created: [], removed: [], obsolete, unchanged: Object.keys(files).length };
+    return { diagnostics, outcome, surface: [] };
+  }
   const bag = new DiagnosticBag();
   const done = (outcome?: WriteOutcome, surface: string[] = []): GenerateResult => ({
     diagnostics: bag.sorted(),
@@ -58,8 +64,14 @@ export async function generate(
     report("OUTPUT_NOT_DIRECTORY", "", `'${outDir}' exists and is not a directory`);
     return done();
   }
-  const specRef = relative(resolve(outDir), resolve(specPath)).split(sep).join("/");
-  let files: Awaited<ReturnType<typeof render>>;
+  // The heavy stages load only when there is work for them (ts-morph alone takes 0.4 s).
+  const [{ normalize }, { render }, { manifestData }, { surfaceChanges, surfaceOnDisk }] = await Promise.all([
+    import("./normalize.ts"),
+    import("./render/index.ts"),
+    import("./render/manifest.ts"),
+    import("./surface-diff.ts"),
+  ]);
+  let files: RenderedFile[];
   let surface: string[];
   try {
     const model = normalize(loaded.server, specRef);
@@ -88,11 +100,23 @@ export async function generate(
     );
   }
   if (!options.check && (outcome.changed.length > 0 || outcome.created.length > 0)) {
+    const { checkHandlers } = await import("./check-handlers.ts");
     checkHandlers(
       outDir,
       files.filter((f) => f.owner === "user").map((f) => f.path),
       bag,
     );
+  }
+  if (!options.check && key !== undefined && !bag.hasErrors) {
+    const owned = files.filter((f) => f.owner === "mcpgen");
+    writeFingerprint(outDir, {
+      key,
+      files: Object.fromEntries(owned.map((f) => [f.path, sha256(f.content)])),
+      listed: LISTED_FOLDERS.flatMap((folder) => listFiles(outDir, folder)),
+      // A rerun with nothing changed skips the handler type-check, so it must not replay its findings.
+      diagnostics: bag.sorted().filter((d) => d.code !== "HANDLER_TYPE_ERROR"),
+      obsolete: outcome.obsolete,
+    });
   }
   return done(outcome, surface);
 }

@@ -1,0 +1,96 @@
+/**
+ * No-change regeneration answers from `.mcpgen/fingerprint.json` without running the pipeline, and
+ * anything that could change the outcome takes the full path again: an edited spec or generated
+ * file, a new or deleted handler, an external $ref. Each case compares with what the full path says.
+ */
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { beforeEach, describe, expect, it } from "vitest";
+import { FINGERPRINT_FILE, fingerprintKey } from "../../generator/fingerprint.ts";
+import { generate } from "../../generator/index.ts";
+import { scratchDir } from "./support.ts";
+
+const SPEC = `server: { name: fp, version: 1.0.0 }
+tools:
+  - name: greet
+    description: Says hello.
+    inputSchema: { type: object, properties: { name: { type: string } }, required: [name] }
+  - name: shout
+    inputSchema: { type: object }
+`;
+
+let dir: string;
+let spec: string;
+let out: string;
+const drift = (r: Awaited<ReturnType<typeof generate>>) => ({
+  changed: r.outcome?.changed,
+  created: r.outcome?.created,
+  removed: r.outcome?.removed,
+});
+const none = { changed: [], created: [], removed: [] };
+
+beforeEach(async () => {
+  dir = scratchDir("fingerprint");
+  spec = join(dir, "spec.yaml");
+  out = join(dir, "out");
+  writeFileSync(spec, SPEC);
+  const first = await generate(spec, out);
+  expect(first.outcome?.created).toHaveLength(2);
+});
+
+describe("no-change regeneration", () => {
+  it("answers from the fingerprint, with the same outcome and diagnostics as the full path", async () => {
+    expect(existsSync(join(out, FINGERPRINT_FILE))).toBe(true);
+    expect(readFileSync(join(out, ".mcpgen/.gitignore"), "utf8")).toBe("*\n");
+    const fast = await generate(spec, out);
+    expect(drift(fast)).toEqual(none);
+    rmSync(join(out, FINGERPRINT_FILE));
+    const full = await generate(spec, out);
+    expect(fast).toEqual(full);
+    expect(await generate(spec, out, { check: true })).toEqual(full);
+  });
+
+  it("replays warnings and obsolete handlers, as the full path reports them", async () => {
+    writeFileSync(join(out, "src/handlers/tools/old.ts"), "export {};\n");
+    const full = await generate(spec, out);
+    expect(full.diagnostics.map((d) => d.code)).toEqual(["HANDLER_OBSOLETE"]);
+    const fast = await generate(spec, out);
+    expect(fast).toEqual(full);
+  });
+
+  it("restores a generated file edited by hand, and --check sees the edit first", async () => {
+    const types = join(out, "src/types.ts");
+    const original = readFileSync(types, "utf8");
+    writeFileSync(types, `${original}// edited\n`);
+    expect(drift(await generate(spec, out, { check: true }))).toEqual({ ...none, changed: ["src/types.ts"] });
+    expect(drift(await generate(spec, out))).toEqual({ ...none, changed: ["src/types.ts"] });
+    expect(readFileSync(types, "utf8")).toBe(original);
+  });
+
+  it("recreates a deleted handler scaffold and removes a stray runtime file", async () => {
+    rmSync(join(out, "src/handlers/tools/greet.ts"));
+    writeFileSync(join(out, "runtime/stray.ts"), "export {};\n");
+    expect(drift(await generate(spec, out))).toEqual({
+      ...none,
+      created: ["src/handlers/tools/greet.ts"],
+      removed: ["runtime/stray.ts"],
+    });
+  });
+
+  it("regenerates after the spec changes", async () => {
+    writeFileSync(spec, SPEC.replace("Says hello.", "Says hello, politely."));
+    const result = await generate(spec, out);
+    expect(result.outcome?.changed).toEqual(expect.arrayContaining(["src/manifest.ts", "README.md"]));
+  });
+
+  it("never trusts a key for a spec with external references, or one it cannot read", () => {
+    const withRef = join(dir, "ref.json");
+    writeFileSync(withRef, '{"openapi": "3.0.3", "components": {"schemas": {"a": {"$ref": "other.json#/a"}}}}');
+    expect(fingerprintKey(withRef, "../ref.json", {})).toBeUndefined();
+    expect(fingerprintKey(join(dir, "missing.yaml"), "../missing.yaml", {})).toBeUndefined();
+    const key = fingerprintKey(spec, "../spec.yaml", {});
+    expect(key).toMatch(/^[0-9a-f]{64}$/);
+    expect(fingerprintKey(spec, "../elsewhere/spec.yaml", {})).not.toBe(key);
+    expect(fingerprintKey(spec, "../spec.yaml", { openapi: { include: ["tag:x"], exclude: [] } })).not.toBe(key);
+  });
+});
