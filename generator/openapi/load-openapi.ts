@@ -12,7 +12,7 @@ import { type NameRequest, toolNames } from "./names.ts";
 import { type MapContext, templateFrom, toolFrom } from "./operation.ts";
 import { mappingConfig, type OpenApiOptions } from "./options.ts";
 import { mergedParameters } from "./request.ts";
-import { DefNames, type SchemaDialect } from "./schema.ts";
+import { ConvertedDefs, DefNames, type SchemaDialect } from "./schema.ts";
 import { envName, requirements, securitySchemes } from "./security.ts";
 import { selected } from "./select.ts";
 import { fromSwagger2 } from "./swagger2.ts";
@@ -66,7 +66,13 @@ export function loadOpenApi(
   const schemes = securitySchemes(root, name, report);
   const known = new Set(schemes.map((s) => s.id));
   const uriScheme = name.replace(/[^a-z0-9+.-]/g, "").replace(/^[^a-z]+/, "") || "api";
-  const ctx: MapContext = { dialect: dialect.schemas, names: new DefNames(), config, report };
+  const ctx: MapContext = {
+    dialect: dialect.schemas,
+    names: new DefNames(),
+    converted: new ConvertedDefs(),
+    config,
+    report,
+  };
 
   type Pending = { request: NameRequest; build: (name: string) => ToolNode | ResourceTemplateNode };
   const pending: Pending[] = [];

@@ -8,7 +8,7 @@ import type { JsonSchema, ResourceTemplateNode, SourceLoc, ToolAnnotations, Tool
 import { deref, isJson, type Json } from "./document.ts";
 import type { MappingConfig } from "./options.ts";
 import { type Parameter, requestShape } from "./request.ts";
-import { type DefNames, type SchemaDialect, SchemaScope } from "./schema.ts";
+import { type ConvertedDefs, type DefNames, type SchemaDialect, SchemaScope } from "./schema.ts";
 
 export type OperationInput = {
   root: Json;
@@ -23,7 +23,13 @@ export type OperationInput = {
   baseUrl?: string;
   uriScheme: string;
 };
-export type MapContext = { dialect: SchemaDialect; names: DefNames; config: MappingConfig; report: Report };
+export type MapContext = {
+  dialect: SchemaDialect;
+  names: DefNames;
+  converted: ConvertedDefs;
+  config: MappingConfig;
+  report: Report;
+};
 
 /** Annotations from the HTTP method (README "Mapping rules"); x-mcp and the config override them. */
 export function methodAnnotations(method: string): ToolAnnotations {
@@ -47,7 +53,7 @@ export function toolFrom(input: OperationInput, ctx: MapContext): ToolNode {
   const { root, op, method } = input;
   const ext = isJson(op["x-mcp"]) ? op["x-mcp"] : {};
   const operationId = typeof op.operationId === "string" ? op.operationId : undefined;
-  const requestScope = new SchemaScope(root, ctx.names, ctx.dialect, "request");
+  const requestScope = new SchemaScope(root, ctx.names, ctx.dialect, "request", ctx.converted);
   const shape = requestShape(
     root,
     input.parameters,
@@ -57,7 +63,7 @@ export function toolFrom(input: OperationInput, ctx: MapContext): ToolNode {
   );
   const inputSchema = withDefs(shape.inputSchema, requestScope.defs);
   const outputSchema = boundedOutput(
-    outputOf(root, op, new SchemaScope(root, ctx.names, ctx.dialect, "response")),
+    outputOf(root, op, new SchemaScope(root, ctx.names, ctx.dialect, "response", ctx.converted)),
     input.loc.pointer,
     ctx,
   );
@@ -128,7 +134,7 @@ export function templateFrom(input: OperationInput, ctx: MapContext): ResourceTe
  */
 function boundedOutput(schema: JsonSchema | undefined, pointer: string, ctx: MapContext): JsonSchema | undefined {
   if (!schema) return undefined;
-  const bytes = JSON.stringify(schema).length;
+  const bytes = jsonLength(schema);
   if (bytes <= ctx.config.maxOutputSchemaBytes) return schema;
   ctx.report(
     "OPENAPI_OUTPUT_SCHEMA_DROPPED",
@@ -143,6 +149,26 @@ function boundedOutput(schema: JsonSchema | undefined, pointer: string, ctx: Map
       )} is ${Math.round(bytes / 1024)} KiB with its definitions; the tool gets no outputSchema (limit ${Math.round(ctx.config.maxOutputSchemaBytes / 1024)} KiB)`,
   );
   return undefined;
+}
+
+/** Definitions are shared between tools (ConvertedDefs), so each one's JSON length is measured once. */
+const definitionLengths = new WeakMap<object, number>();
+
+/** JSON.stringify(schema).length, exactly, without serializing the shared `$defs` again for every tool. */
+export function jsonLength(schema: JsonSchema): number {
+  const { $defs, ...rest } = schema;
+  if (!$defs || typeof $defs !== "object") return JSON.stringify(schema).length;
+  const entries = Object.entries($defs);
+  let length = JSON.stringify(rest).length + '"$defs":{}'.length + (Object.keys(rest).length > 0 ? 1 : 0);
+  for (const [name, def] of entries) {
+    let own = definitionLengths.get(def as object);
+    if (own === undefined) {
+      own = JSON.stringify(def).length;
+      definitionLengths.set(def as object, own);
+    }
+    length += JSON.stringify(name).length + 1 + own;
+  }
+  return length + Math.max(0, entries.length - 1);
 }
 
 function describe(op: Json, ext: Json, pointer: string, ctx: MapContext): string {

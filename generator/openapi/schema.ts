@@ -15,6 +15,23 @@ import { resolvePointer } from "./document.ts";
 export type Direction = "request" | "response";
 export type SchemaDialect = "3.0" | "3.1";
 
+/**
+ * Referenced schemas already converted, shared by every tool of one document: a conversion depends only
+ * on the reference and the direction, and Stripe's tools reach the same few hundred components ~500
+ * times each. Entries are shared between tools, so no later stage may change a schema in place.
+ */
+export class ConvertedDefs {
+  readonly #byKey = new Map<string, { schema: JsonSchema; refs: string[] }>();
+
+  get(direction: Direction, ref: string) {
+    return this.#byKey.get(`${direction} ${ref}`);
+  }
+
+  set(direction: Direction, ref: string, entry: { schema: JsonSchema; refs: string[] }): void {
+    this.#byKey.set(`${direction} ${ref}`, entry);
+  }
+}
+
 /** Builds one tool's schemas: converts on demand and collects the `$defs` they reach. */
 export class SchemaScope {
   readonly #defs = new Map<string, JsonSchema>();
@@ -22,12 +39,22 @@ export class SchemaScope {
   readonly #root: unknown;
   readonly #dialect: SchemaDialect;
   readonly #direction: Direction;
+  readonly #converted: ConvertedDefs;
+  /** The references met directly by each definition being converted, innermost last. */
+  readonly #converting: Array<Set<string>> = [];
 
-  constructor(root: unknown, names: DefNames, dialect: SchemaDialect, direction: Direction) {
+  constructor(
+    root: unknown,
+    names: DefNames,
+    dialect: SchemaDialect,
+    direction: Direction,
+    converted = new ConvertedDefs(),
+  ) {
     this.#root = root;
     this.#names = names;
     this.#dialect = dialect;
     this.#direction = direction;
+    this.#converted = converted;
   }
 
   /** The `$defs` every converted schema so far refers to, sorted so output is stable. */
@@ -66,13 +93,28 @@ export class SchemaScope {
   }
 
   #ref(ref: string): string {
+    this.#converting.at(-1)?.add(ref);
+    this.#include(ref);
+    return `#/$defs/${this.#names.nameOf(ref)}`;
+  }
+
+  /** Puts the definition `ref` names, and everything it reaches, into this scope's `$defs`. */
+  #include(ref: string): void {
     const name = this.#names.nameOf(ref);
-    if (!this.#defs.has(name)) {
-      this.#defs.set(name, {}); // placeholder first: a recursive schema meets its own name here
-      const target = resolvePointer(this.#root, ref);
-      this.#defs.set(name, isObject(target) ? this.#node(target) : {});
+    if (this.#defs.has(name)) return;
+    const known = this.#converted.get(this.#direction, ref);
+    if (known) {
+      this.#defs.set(name, known.schema);
+      for (const next of known.refs) this.#include(next);
+      return;
     }
-    return `#/$defs/${name}`;
+    this.#defs.set(name, {}); // placeholder first: a recursive schema meets its own name here
+    const target = resolvePointer(this.#root, ref);
+    this.#converting.push(new Set());
+    const schema = isObject(target) ? this.#node(target) : {};
+    const refs = [...this.#converting.pop()!];
+    this.#defs.set(name, schema);
+    this.#converted.set(this.#direction, ref, { schema, refs });
   }
 
   #node(schema: JsonSchema): JsonSchema {
