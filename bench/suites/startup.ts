@@ -124,7 +124,8 @@ function tryBuildGenerated(name: string, spec: string, missing: string[]): Gener
   const fromCodegen = `${SCRATCH}codegen/mcpgen-${name}`;
   const dir = existsSync(`${fromCodegen}/src/server.ts`) ? fromCodegen : `${SCRATCH}gen/${name}`;
   try {
-    if (dir !== fromCodegen) generate(spec, dir);
+    // Always generate: a package left by an older mcpgen must not be measured (a no-change rerun is instant).
+    generate(spec, dir);
     return { dir, tsEntry: `${dir}/src/server.ts`, jsEntry: buildPackage(dir) };
   } catch (error) {
     const lines = (error as Error).message.split("\n").slice(1);

@@ -43,18 +43,30 @@ export function shareDefs(schemas: JsonSchema[], refFor: (id: string) => string)
   return { roots, defs: [...shared.values()], uses };
 }
 
+/** Types and validators both share the same tools' definitions: compute each tool's ids once. */
+const idsByDefs = new WeakMap<object, Map<string, string>>();
+/** A definition object is shared by every tool that reaches it (ConvertedDefs): hash and scan it once. */
+const ownByDef = new WeakMap<object, { name: string; id: string; refs: string[] }>();
+
 /** A content id per definition, refined a few rounds with the ids of what it references. */
 function definitionIds(defs: Record<string, JsonSchema>): Map<string, string> {
+  const known = idsByDefs.get(defs);
+  if (known) return known;
   const refs = new Map<string, string[]>();
   let ids = new Map<string, string>();
   for (const [name, def] of Object.entries(defs)) {
-    ids.set(name, hash(`${name}\0${withoutExamples(def)}`));
-    const found = new Set<string>();
-    walkSchema(def, (sub) => {
-      const match = typeof sub.$ref === "string" ? LOCAL.exec(sub.$ref) : null;
-      if (match) found.add(decodeURIComponent(match[1]));
-    });
-    refs.set(name, [...found].sort());
+    let own = ownByDef.get(def);
+    if (own?.name !== name) {
+      const found = new Set<string>();
+      walkSchema(def, (sub) => {
+        const match = typeof sub.$ref === "string" ? LOCAL.exec(sub.$ref) : null;
+        if (match) found.add(decodeURIComponent(match[1]));
+      });
+      own = { name, id: hash(`${name}\0${withoutExamples(def)}`), refs: [...found].sort() };
+      ownByDef.set(def, own);
+    }
+    ids.set(name, own.id);
+    refs.set(name, own.refs);
   }
   for (let round = 0; round < 4; round++) {
     const next = new Map<string, string>();
@@ -62,7 +74,9 @@ function definitionIds(defs: Record<string, JsonSchema>): Map<string, string> {
       next.set(name, hash(`${id}\0${(refs.get(name) ?? []).map((r) => ids.get(r)).join(",")}`));
     ids = next;
   }
-  return new Map([...ids].map(([name, id]) => [name, `d${id.slice(0, 16)}`]));
+  const result = new Map([...ids].map(([name, id]): [string, string] => [name, `d${id.slice(0, 16)}`]));
+  idsByDefs.set(defs, result);
+  return result;
 }
 
 function hash(text: string): string {

@@ -25,7 +25,8 @@ export async function compileInWorkers(jobs: ChunkJob[], header: string): Promis
   let next = 0;
   const workers = Array.from(
     { length: Math.min(availableParallelism(), jobs.length) - 1 },
-    () => new Worker(BOOT, { eval: true, execArgv: [] }),
+    // A large young generation: ajv's code generation makes millions of short-lived objects.
+    () => new Worker(BOOT, { eval: true, execArgv: [], resourceLimits: { maxYoungGenerationSizeMb: 192 } }),
   );
   try {
     await Promise.all([
