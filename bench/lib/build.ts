@@ -98,15 +98,15 @@ export function openApiAvailable(spec: string): { ok: boolean; reason?: string }
   }
 }
 
-/** tsc emits only what it compiles: without `allowJs` the generated validator chunks (plain JavaScript) are
- * not copied to dist/, and dist/src/validators.js cannot require them. Copy every .js/.cjs source that has
- * no twin in dist. */
+/** tsc emits only what it compiles: without `allowJs` the generated validator chunks (plain JavaScript) and
+ * the catalog (manifest.json) are not copied to dist/, and the server cannot read them. Copy every
+ * .js/.cjs/.json source that has no twin in dist. */
 function copyJavaScript(from: string, to: string): void {
   for (const entry of readdirSync(from, { withFileTypes: true })) {
     const source = join(from, entry.name);
     const target = join(to, entry.name);
     if (entry.isDirectory()) copyJavaScript(source, target);
-    else if (/\.c?js$/.test(entry.name) && !existsSync(target)) {
+    else if (/\.(c?js|json)$/.test(entry.name) && !existsSync(target)) {
       mkdirSync(to, { recursive: true });
       copyFileSync(source, target);
     }

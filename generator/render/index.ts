@@ -26,6 +26,7 @@ export async function render(model: Model): Promise<RenderedFile[]> {
     owner: "mcpgen",
   });
   const validators = renderValidators(model); // compiles in worker threads meanwhile
+  const manifest = renderManifest(model);
   const types = `${await renderTypes(model)}\n${renderHandlersType(model)}`;
   return [
     generated("package.json", renderPackageJson(model)),
@@ -33,7 +34,8 @@ export async function render(model: Model): Promise<RenderedFile[]> {
     generated("README.md", renderDocs(model)),
     generated("src/app.ts", renderApp(model)),
     generated("src/client.ts", renderClient(model)),
-    generated("src/manifest.ts", renderManifest(model)),
+    generated("src/manifest.ts", manifest.ts),
+    generated("src/manifest.json", manifest.json),
     generated("src/server.ts", renderServerEntry(model)),
     generated("src/types.ts", types),
     generated("src/validators.ts", (await validators).module),

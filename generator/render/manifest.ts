@@ -1,6 +1,6 @@
 /**
- * src/manifest.ts: the spec's MCP surface as plain data (what tools/list, resources/list... return,
- * plus http bindings and prompt message templates). Data, not code: everything is one JSON literal.
+ * src/manifest.ts and src/manifest.json: the spec's MCP surface as plain data (what tools/list,
+ * resources/list... return, plus http bindings and prompt message templates). Data, not code.
  */
 
 import type { HttpBindingNode } from "../ir.ts";
@@ -85,18 +85,42 @@ function completionsOf(args: Array<{ name: string; completions?: string[] }>): J
   return entries.length ? { completions: Object.fromEntries(entries) } : {};
 }
 
-export function renderManifest(model: Model): string {
-  // Indented, so a spec change reads as a small diff; lit() keeps it one safe literal.
+/** Which capabilities the catalog brings, stated in manifest.ts so the handshake needs no catalog. */
+function offersOf(data: Json): Json {
+  const has = (field: string) => (data[field] as unknown[]).length > 0;
+  const completable = [...(data.prompts as Json[]), ...(data.resourceTemplates as Json[])];
+  return {
+    tools: has("tools"),
+    resources: has("resources") || has("resourceTemplates"),
+    prompts: has("prompts"),
+    completions: completable.some((entry) => entry.completions !== undefined),
+  };
+}
+
+/**
+ * src/manifest.ts (server identity, upstream, capabilities) and src/manifest.json (the catalog: tools,
+ * resources, templates, prompts), which the server reads on first need instead of at start-up.
+ */
+export function renderManifest(model: Model): { ts: string; json: string } {
   const data = manifestData(model);
-  const literal = lit(data, 2);
-  // A huge object literal (all of GitHub's API) makes tsc infer a union "too complex to represent";
-  // past a size, the same data goes in as one JSON string, which costs the type checker nothing.
-  const value = literal.length > LARGE_MANIFEST ? `JSON.parse(${lit(JSON.stringify(data))}) as Manifest` : literal;
-  return [
+  const { server, upstream, tools, resources, resourceTemplates, prompts } = data;
+  const catalog = { "//": header(model.specRef).slice(3).trim(), tools, resources, resourceTemplates, prompts };
+  // Indented, so a spec change reads as a small diff; a large API's catalog (megabytes) stays compact.
+  const pretty = JSON.stringify(catalog, null, 2);
+  const json = `${pretty.length > LARGE_MANIFEST ? JSON.stringify(catalog) : pretty}\n`;
+  const fields = [
+    `  server: ${lit(server, 2).replace(/\n/g, "\n  ")},`,
+    ...(upstream ? [`  upstream: ${lit(upstream, 2).replace(/\n/g, "\n  ")},`] : []),
+    `  offers: ${lit(offersOf(data))},`,
+    "  // The catalog (manifest.json) is read when a client first needs it, not at start-up.",
+    '  catalog: () => readCatalog(new URL("./manifest.json", import.meta.url)),',
+  ];
+  const ts = [
     header(model.specRef),
-    'import type { Manifest } from "../runtime/spec-server.ts";',
+    'import { type Manifest, readCatalog } from "../runtime/spec-server.ts";',
     "",
-    `export const manifest: Manifest = ${value};`,
+    `export const manifest: Manifest = {\n${fields.join("\n")}\n};`,
     "",
   ].join("\n");
+  return { ts, json };
 }

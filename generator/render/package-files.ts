@@ -11,6 +11,13 @@ function pinned(): Record<string, string> {
   return { ...pkg.dependencies, ...pkg.devDependencies };
 }
 
+/** Copies src/manifest.json and src/validators/ (absent without tools) into dist/src. */
+const COPY_DATA = [
+  "const fs = require('fs');",
+  "for (const p of ['manifest.json', 'validators'])",
+  "if (fs.existsSync('src/' + p)) fs.cpSync('src/' + p, 'dist/src/' + p, { recursive: true });",
+].join(" ");
+
 export function renderPackageJson(model: Model): string {
   const versions = pinned();
   const pick = (names: string[]) => Object.fromEntries(names.map((name) => [name, versions[name]]));
@@ -26,8 +33,9 @@ export function renderPackageJson(model: Model): string {
       start: "tsx src/server.ts",
       "start:http": "tsx src/server.ts --http --port 3000",
       // tsc neither checks nor copies the validator chunks (allowJs would make it type-check megabytes
-      // of generated JavaScript), so the build copies them beside the emitted code.
-      build: "tsc && node -e \"require('fs').cpSync('src/validators', 'dist/src/validators', { recursive: true })\"",
+      // of generated JavaScript) or the catalog (manifest.json), so the build copies them beside the
+      // emitted code.
+      build: `tsc && node -e "${COPY_DATA}"`,
       typecheck: "tsc --noEmit",
     },
     dependencies: pick(["ajv", "ajv-formats", "tsx"]),

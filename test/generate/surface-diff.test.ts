@@ -1,4 +1,5 @@
-/** The MCP surface summary of `generate`: read back from a package on disk, in both manifest forms. */
+/** The MCP surface summary of `generate`: read back from a package on disk, from its catalog
+ * (src/manifest.json) or, for packages from an older mcpgen, from either form of src/manifest.ts. */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -21,7 +22,14 @@ function packageWith(manifestSource: string): string {
 }
 
 describe("surface diff", () => {
-  it("reads an object-literal manifest and a JSON.parse one (large APIs) alike", () => {
+  it("reads the catalog, src/manifest.json", () => {
+    const dir = packageWith("// a manifest.ts that only points at the catalog\n");
+    writeFileSync(join(dir, "src/manifest.json"), JSON.stringify({ "//": "header", ...surface }));
+    expect(surfaceOnDisk(dir)).toEqual({ "//": "header", ...surface });
+    expect(surfaceChanges(surfaceOnDisk(dir), surface)).toEqual([]);
+  });
+
+  it("reads an older package's object-literal manifest and a JSON.parse one (large APIs) alike", () => {
     const plain = packageWith(`// header\nexport const manifest: Manifest = ${lit(surface, 2)};\n`);
     const wrapped = packageWith(
       `// header\nexport const manifest: Manifest = JSON.parse(${lit(JSON.stringify(surface))}) as Manifest;\n`,

@@ -2,8 +2,9 @@
 // resources, templates and prompts as plain JSON), precompiled validators and a table of the
 // user's handlers. This module turns them into a running server: http bindings forward to the
 // upstream, static resources and prompt templates serve themselves, the rest call handlers.
+import { readFileSync } from "node:fs";
 import { McpError } from "./errors.ts";
-import { createServer, type McpServer } from "./server.ts";
+import { createServer, type DeferredOffers, type McpServer } from "./server.ts";
 import type {
   CompleteFunction,
   HandlerContext,
@@ -36,14 +37,26 @@ export type StaticCompletions = { [name: string]: string[] };
 export type ManifestTemplate = ResourceTemplate & { http?: HttpBinding; completions?: StaticCompletions };
 export type PromptMessageTemplate = { role: Role; content: ContentBlock };
 export type ManifestPrompt = Prompt & { messages?: PromptMessageTemplate[]; completions?: StaticCompletions };
-export type Manifest = {
-  server: Pick<ServerOptions, "name" | "version" | "title" | "description" | "instructions" | "websiteUrl" | "icons">;
-  upstream?: UpstreamConfig;
+/** The tools, resources, templates and prompts: a generated package keeps them in src/manifest.json. */
+export type ManifestCatalog = {
   tools: ManifestTool[];
   resources: ManifestResource[];
   resourceTemplates: ManifestTemplate[];
   prompts: ManifestPrompt[];
 };
+export type Manifest = {
+  server: Pick<ServerOptions, "name" | "version" | "title" | "description" | "instructions" | "websiteUrl" | "icons">;
+  upstream?: UpstreamConfig;
+  /** What the catalog holds, so the handshake can state capabilities without reading it. */
+  offers: DeferredOffers;
+  /** Read on first need, not at start-up: GitHub's catalog is 5 MB of JSON. */
+  catalog: () => ManifestCatalog;
+};
+
+/** A catalog file written by `mcpgen generate` (src/manifest.json). */
+export function readCatalog(file: URL): ManifestCatalog {
+  return JSON.parse(readFileSync(file, "utf8")) as ManifestCatalog;
+}
 
 /** A tool handler's result, with `structuredContent` typed by the tool's outputSchema. */
 // An intersection, not Omit: Omit over CallToolResult's index signature would drop its known fields.
@@ -118,62 +131,68 @@ export function createSpecServer(manifest: Manifest, options: SpecServerOptions 
     };
   };
 
-  for (const { http, ...tool } of manifest.tools) {
-    const validators = options.validators?.[tool.name];
-    server.tool({
-      ...tool,
-      ...(validators ? { validateInput: validators.input } : {}),
-      ...(validators?.output ? { validateOutput: validators.output } : {}),
-      handler: http
-        ? async (args, ctx) => {
-            try {
-              return checkedAgainstOutput(toolResultFrom(await forward(http, args, ctx)), validators?.output);
-            } catch (error) {
-              return { isError: true, content: [{ type: "text", text: (error as Error).message }] };
+  server.defer(() => {
+    const catalog = manifest.catalog();
+    for (const { http, ...tool } of catalog.tools) {
+      const validators = options.validators?.[tool.name];
+      server.tool({
+        ...tool,
+        ...(validators ? { validateInput: validators.input } : {}),
+        ...(validators?.output ? { validateOutput: validators.output } : {}),
+        handler: http
+          ? async (args, ctx) => {
+              try {
+                return checkedAgainstOutput(toolResultFrom(await forward(http, args, ctx)), validators?.output);
+              } catch (error) {
+                return { isError: true, content: [{ type: "text", text: (error as Error).message }] };
+              }
             }
-          }
-        : handlerFor("tools", tool.name),
-    });
-  }
+          : handlerFor("tools", tool.name),
+      });
+    }
 
-  for (const { http, text, blob, ...resource } of manifest.resources) {
-    const contents = { uri: resource.uri, ...(resource.mimeType ? { mimeType: resource.mimeType } : {}) };
-    server.resource({
-      ...resource,
-      read:
-        text !== undefined
-          ? () => ({ contents: [{ ...contents, text }] })
-          : blob !== undefined
-            ? () => ({ contents: [{ ...contents, blob }] })
-            : http
-              ? async (uri, ctx) => resourceContentsFrom(uri, resource.mimeType, await forward(http, {}, ctx))
-              : handlerFor("resources", resource.uri),
-    });
-  }
+    for (const { http, text, blob, ...resource } of catalog.resources) {
+      const contents = { uri: resource.uri, ...(resource.mimeType ? { mimeType: resource.mimeType } : {}) };
+      server.resource({
+        ...resource,
+        read:
+          text !== undefined
+            ? () => ({ contents: [{ ...contents, text }] })
+            : blob !== undefined
+              ? () => ({ contents: [{ ...contents, blob }] })
+              : http
+                ? async (uri, ctx) => resourceContentsFrom(uri, resource.mimeType, await forward(http, {}, ctx))
+                : handlerFor("resources", resource.uri),
+      });
+    }
 
-  for (const { http, completions, ...template } of manifest.resourceTemplates) {
-    server.resourceTemplate({
-      ...template,
-      ...completers(completions),
-      read: http
-        ? async (uri, variables, ctx) =>
-            resourceContentsFrom(uri, template.mimeType, await forward(http, variables, ctx))
-        : handlerFor("resourceTemplates", template.uriTemplate),
-    });
-  }
+    for (const { http, completions, ...template } of catalog.resourceTemplates) {
+      server.resourceTemplate({
+        ...template,
+        ...completers(completions),
+        read: http
+          ? async (uri, variables, ctx) =>
+              resourceContentsFrom(uri, template.mimeType, await forward(http, variables, ctx))
+          : handlerFor("resourceTemplates", template.uriTemplate),
+      });
+    }
 
-  for (const { messages, completions, ...prompt } of manifest.prompts) {
-    server.prompt({
-      ...prompt,
-      ...completers(completions),
-      get: messages
-        ? (args) => ({
-            ...(prompt.description ? { description: prompt.description } : {}),
-            messages: messages.map((message) => ({ role: message.role, content: fillContent(message.content, args) })),
-          })
-        : handlerFor("prompts", prompt.name),
-    });
-  }
+    for (const { messages, completions, ...prompt } of catalog.prompts) {
+      server.prompt({
+        ...prompt,
+        ...completers(completions),
+        get: messages
+          ? (args) => ({
+              ...(prompt.description ? { description: prompt.description } : {}),
+              messages: messages.map((message) => ({
+                role: message.role,
+                content: fillContent(message.content, args),
+              })),
+            })
+          : handlerFor("prompts", prompt.name),
+      });
+    }
+  }, manifest.offers);
   return server;
 }
 

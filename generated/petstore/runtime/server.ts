@@ -47,6 +47,12 @@ const REQUEST_FINISHED = new Error("Request finished");
 
 export type RegisteredTemplate = { definition: ResourceTemplateDefinition; matcher: UriTemplateMatcher };
 
+/** What deferred registrations will add, so capabilities are right before they run. */
+export type DeferredOffers = { tools?: boolean; resources?: boolean; prompts?: boolean; completions?: boolean };
+
+/** Requests answered without the deferred entries: the handshake must not wait for a large catalog. */
+const BEFORE_CATALOG = new Set(["initialize", "server/discover", "ping", "logging/setLevel"]);
+
 export class McpServer {
   readonly info: Implementation;
   readonly sealer: TokenSealer;
@@ -58,6 +64,8 @@ export class McpServer {
   private readonly compiled = new WeakMap<object, Validator>();
   private readonly headerParams = new Map<string, HeaderParam[]>();
   private readonly closeListeners = new Set<() => void>();
+  private readonly deferred: Array<() => void> = [];
+  private offers: DeferredOffers = {};
 
   constructor(readonly options: ServerOptions) {
     const { name, version, title, description, websiteUrl, icons } = options;
@@ -65,7 +73,31 @@ export class McpServer {
     this.sealer = createTokenSealer(options.secret);
   }
 
+  /**
+   * Registers entries when they are first needed (any request but the handshake, ping and logging, or
+   * another registration) instead of now: a generated server over a large API answers `initialize`
+   * without reading its catalog. `offers` says which capabilities the entries will bring.
+   */
+  defer(register: () => void, offers: DeferredOffers): void {
+    this.deferred.push(register);
+    this.offers = {
+      tools: this.offers.tools || offers.tools,
+      resources: this.offers.resources || offers.resources,
+      prompts: this.offers.prompts || offers.prompts,
+      completions: this.offers.completions || offers.completions,
+    };
+  }
+
+  /** Runs the deferred registrations, once, without list_changed notifications: nothing changed for clients. */
+  settle(): void {
+    if (this.deferred.length === 0) return;
+    this.changes.mute(() => {
+      for (let register = this.deferred.shift(); register; register = this.deferred.shift()) register();
+    });
+  }
+
   tool<Args = Record<string, unknown>>(definition: ToolDefinition<Args>): Registration {
+    this.settle();
     if (definition.inputSchema?.type !== "object")
       throw new TypeError(`Tool ${definition.name}: inputSchema.type must be "object"`);
     const params = collectHeaderParams(definition.inputSchema);
@@ -75,15 +107,18 @@ export class McpServer {
   }
 
   resource(definition: ResourceDefinition): Registration {
+    this.settle();
     return this.register(this.resources, definition.uri, definition, "resources");
   }
 
   resourceTemplate(definition: ResourceTemplateDefinition): Registration {
+    this.settle();
     const entry = { definition, matcher: compileUriTemplate(definition.uriTemplate) };
     return this.register(this.templates, definition.uriTemplate, entry, "resources");
   }
 
   prompt(definition: PromptDefinition): Registration {
+    this.settle();
     return this.register(this.prompts, definition.name, definition, "prompts");
   }
 
@@ -94,17 +129,19 @@ export class McpServer {
 
   capabilities(): ServerCapabilities {
     const capabilities: ServerCapabilities = { logging: {} };
-    if (this.tools.size > 0) capabilities.tools = { listChanged: true };
-    if (this.resources.size > 0 || this.templates.size > 0)
+    const offers = this.deferred.length > 0 ? this.offers : {};
+    if (this.tools.size > 0 || offers.tools) capabilities.tools = { listChanged: true };
+    if (this.resources.size > 0 || this.templates.size > 0 || offers.resources)
       capabilities.resources = { subscribe: true, listChanged: true };
-    if (this.prompts.size > 0) capabilities.prompts = { listChanged: true };
+    if (this.prompts.size > 0 || offers.prompts) capabilities.prompts = { listChanged: true };
     const completable = [...this.prompts.values(), ...[...this.templates.values()].map((entry) => entry.definition)];
-    if (completable.some((definition) => definition.complete)) capabilities.completions = {};
+    if (completable.some((definition) => definition.complete) || offers.completions) capabilities.completions = {};
     return { ...capabilities, ...this.options.capabilities };
   }
 
   /** The `x-mcp-header` parameters of a tool, for the HTTP transport's header validation. */
   headerParamsFor(toolName: string): HeaderParam[] | undefined {
+    this.settle();
     return this.headerParams.get(toolName);
   }
 
@@ -121,6 +158,7 @@ export class McpServer {
 
   /** Answers one request. Throws McpError for JSON-RPC errors; transports serialize them. */
   async handleRequest(request: JsonRpcRequest, channel: RequestChannel): Promise<Result> {
+    if (this.deferred.length > 0 && !BEFORE_CATALOG.has(request.method)) this.settle();
     const params: JsonObject = request.params ?? {};
     const meta: JsonObject = isObject(params._meta) ? params._meta : {};
     const scope = this.scopeFor(request, meta, channel);

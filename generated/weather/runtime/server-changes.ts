@@ -9,6 +9,18 @@ export type ChangeListener = (change: ServerChange) => void;
 
 export class ChangeHub {
   private readonly listeners = new Set<ChangeListener>();
+  private muted = false;
+
+  /** Runs `work` without emitting: registrations a client never saw absent are not changes. */
+  mute(work: () => void): void {
+    const was = this.muted;
+    this.muted = true;
+    try {
+      work();
+    } finally {
+      this.muted = was;
+    }
+  }
 
   subscribe(listener: ChangeListener): () => void {
     this.listeners.add(listener);
@@ -16,6 +28,7 @@ export class ChangeHub {
   }
 
   emit(change: ServerChange): void {
+    if (this.muted) return;
     for (const listener of [...this.listeners]) {
       try {
         listener(change);
