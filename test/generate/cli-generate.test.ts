@@ -29,16 +29,16 @@ describe("mcpgen generate", () => {
   });
 
   it("--check exits 1 on drift, lists the files and the surface changes, and writes nothing", () => {
-    const manifestBefore = readFileSync(join(out, "src/manifest.ts"), "utf8");
+    const manifestBefore = readFileSync(join(out, "src/manifest.json"), "utf8");
     writeFileSync(
       specFile,
       `${base}  - { name: pong, description: new, inputSchema: { type: object }, http: { method: POST, path: /pong } }\n`,
     );
     const check = mcpgen("generate", specFile, "--out", out, "--check");
     expect(check.code).toBe(1);
-    expect(check.stdout.split("\n")).toContain("changed src/manifest.ts");
+    expect(check.stdout.split("\n")).toContain("changed src/manifest.json");
     expect(check.stderr).toContain("+ tool pong");
-    expect(readFileSync(join(out, "src/manifest.ts"), "utf8")).toBe(manifestBefore);
+    expect(readFileSync(join(out, "src/manifest.json"), "utf8")).toBe(manifestBefore);
   });
 
   it("a spec with errors generates nothing and exits 1 with the same diagnostics as validate", () => {

@@ -80,7 +80,7 @@ describe("no-change regeneration", () => {
   it("regenerates after the spec changes", async () => {
     writeFileSync(spec, SPEC.replace("Says hello.", "Says hello, politely."));
     const result = await generate(spec, out);
-    expect(result.outcome?.changed).toEqual(expect.arrayContaining(["src/manifest.ts", "README.md"]));
+    expect(result.outcome?.changed).toEqual(expect.arrayContaining(["src/manifest.json", "README.md"]));
   });
 
   it("never trusts a key for a spec with external references, or one it cannot read", () => {
