@@ -3,54 +3,52 @@
 import { notification } from "./codec.ts";
 import { ErrorCode, LOGGING_LEVELS, MetaKey } from "./constants.ts";
 import { McpError } from "./errors.ts";
+import type { LazyAbort } from "./lazy-abort.ts";
 import { InputRequiredSignal } from "./mrtr.ts";
+import type { RequestScope } from "./server-methods.ts";
 import type { Era, HandlerContext, RequestChannel } from "./server-types.ts";
 import type {
   ClientCapabilities,
   CreateMessageResult,
   ElicitResult,
-  Implementation,
   InputRequest,
   InputResponse,
   JsonObject,
+  JsonRpcRequest,
   ListRootsResult,
   LoggingLevel,
-  RequestId,
 } from "./types.ts";
 
 export type ContextInit = {
-  requestId: RequestId;
-  method: string;
+  request: JsonRpcRequest;
   meta: JsonObject;
-  era: Era;
-  protocolVersion: string;
-  clientInfo?: Implementation;
-  clientCapabilities: ClientCapabilities;
+  scope: RequestScope;
   channel: RequestChannel;
-  signal: AbortSignal;
+  /** The run's cancellation; `ctx.signal` is its AbortSignal, made only if the handler reads it. */
+  abort: LazyAbort;
   /** 2026 era: answers gathered from earlier MRTR rounds (verified). */
   answers: Record<string, InputResponse>;
 };
 
 export function createHandlerContext(init: ContextInit): HandlerContext {
-  const { channel, meta } = init;
+  const { channel, meta, scope, abort } = init;
   const progressToken = meta.progressToken;
   let lastProgress = Number.NEGATIVE_INFINITY;
   let inputCounter = 0;
 
   const requestInputs = async (requests: Record<string, InputRequest>) => {
-    for (const request of Object.values(requests)) requireCapability(init.clientCapabilities, request);
-    if (init.era === "modern") {
+    for (const request of Object.values(requests)) requireCapability(scope.clientCapabilities, request);
+    if (scope.era === "modern") {
       const missing = Object.entries(requests).filter(([key]) => !(key in init.answers));
       if (missing.length > 0) throw new InputRequiredSignal(Object.fromEntries(missing));
       return Object.fromEntries(Object.keys(requests).map((key) => [key, init.answers[key]]));
     }
-    const send = channel.request;
-    if (!send) throw new McpError(ErrorCode.InternalError, "This transport cannot send requests to the client");
+    if (!channel.request)
+      throw new McpError(ErrorCode.InternalError, "This transport cannot send requests to the client");
     const entries = await Promise.all(
       Object.entries(requests).map(async ([key, request]) => {
         const params = request.params as JsonObject | undefined;
-        return [key, (await send(request.method, params, init.signal)) as InputResponse] as const;
+        return [key, (await channel.request?.(request.method, params, abort.signal)) as InputResponse] as const;
       }),
     );
     return Object.fromEntries(entries);
@@ -62,17 +60,21 @@ export function createHandlerContext(init: ContextInit): HandlerContext {
   };
 
   return {
-    signal: init.signal,
-    requestId: init.requestId,
-    method: init.method,
+    // An own enumerable getter: `{ ...ctx }` still copies a working signal, while a handler that never
+    // reads it costs no AbortController.
+    get signal() {
+      return abort.signal;
+    },
+    requestId: init.request.id,
+    method: init.request.method,
     meta,
-    era: init.era,
-    protocolVersion: init.protocolVersion,
-    sessionId: init.era === "legacy" ? channel.session?.id : undefined,
-    clientInfo: init.clientInfo,
-    clientCapabilities: init.clientCapabilities,
+    era: scope.era,
+    protocolVersion: scope.protocolVersion,
+    sessionId: scope.era === "legacy" ? channel.session?.id : undefined,
+    clientInfo: scope.clientInfo,
+    clientCapabilities: scope.clientCapabilities,
     progress(progress, total, message) {
-      if (progressToken === undefined || init.signal.aborted || !(progress > lastProgress)) return;
+      if (progressToken === undefined || abort.aborted || !(progress > lastProgress)) return;
       lastProgress = progress;
       const params: JsonObject = { progressToken, progress };
       if (total !== undefined) params.total = total;
@@ -80,7 +82,7 @@ export function createHandlerContext(init: ContextInit): HandlerContext {
       channel.notify(notification("notifications/progress", params));
     },
     log(level, data, logger) {
-      if (init.signal.aborted || !shouldLog(level, init, channel)) return;
+      if (abort.aborted || !shouldLog(level, scope.era, meta, channel)) return;
       const params: JsonObject = { level, data };
       if (logger !== undefined) params.logger = logger;
       channel.notify(notification("notifications/message", params));
@@ -92,9 +94,9 @@ export function createHandlerContext(init: ContextInit): HandlerContext {
   };
 }
 
-function shouldLog(level: LoggingLevel, init: ContextInit, channel: RequestChannel): boolean {
+function shouldLog(level: LoggingLevel, era: Era, meta: JsonObject, channel: RequestChannel): boolean {
   // 2026: only when the request opted in via `_meta`; 2025: the session's level (everything until setLevel).
-  const threshold = init.era === "modern" ? init.meta[MetaKey.logLevel] : (channel.session?.logLevel ?? "debug");
+  const threshold = era === "modern" ? meta[MetaKey.logLevel] : (channel.session?.logLevel ?? "debug");
   const thresholdIndex = LOGGING_LEVELS.indexOf(threshold as LoggingLevel);
   return thresholdIndex >= 0 && LOGGING_LEVELS.indexOf(level) >= thresholdIndex;
 }
