@@ -142,7 +142,7 @@ export class McpServer {
       const call: MethodCall = { server: this, params, scope, channel, ctx, abort: run, binding, answers };
       return this.shapeResult(await run.race(method.run(call)), scope, request.method);
     } finally {
-      if (timeoutMs !== undefined) this.deadlines.delete(run, timeoutMs);
+      this.deadlines.delete(run);
       if (cancellation?.target === run) cancellation.target = undefined;
       unlisten?.();
       run.finish();

@@ -59,39 +59,61 @@ export function createHandlerContext(init: ContextInit): HandlerContext {
     return (await requestInputs({ [key]: request }))[key];
   };
 
-  return {
-    // An own enumerable getter: `{ ...ctx }` still copies a working signal, while a handler that never
-    // reads it costs no AbortController.
-    get signal() {
-      return abort.signal;
-    },
-    requestId: init.request.id,
-    method: init.request.method,
-    meta,
-    era: scope.era,
-    protocolVersion: scope.protocolVersion,
-    sessionId: scope.era === "legacy" ? channel.session?.id : undefined,
-    clientInfo: scope.clientInfo,
-    clientCapabilities: scope.clientCapabilities,
-    progress(progress, total, message) {
-      if (progressToken === undefined || abort.aborted || !(progress > lastProgress)) return;
-      lastProgress = progress;
-      const params: JsonObject = { progressToken, progress };
-      if (total !== undefined) params.total = total;
-      if (message !== undefined) params.message = message;
-      channel.notify(notification("notifications/progress", params));
-    },
-    log(level, data, logger) {
-      if (abort.aborted || !shouldLog(level, scope.era, meta, channel)) return;
-      const params: JsonObject = { level, data };
-      if (logger !== undefined) params.logger = logger;
-      channel.notify(notification("notifications/message", params));
-    },
-    elicit: (params) => single({ method: "elicitation/create", params }) as Promise<ElicitResult>,
-    sample: (params) => single({ method: "sampling/createMessage", params }) as Promise<CreateMessageResult>,
-    listRoots: () => single({ method: "roots/list" }) as Promise<ListRootsResult>,
-    requestInputs,
+  const ctx = new ContextWithSignal(abort) as unknown as HandlerContext;
+  ctx.requestId = init.request.id;
+  ctx.method = init.request.method;
+  ctx.meta = meta;
+  ctx.era = scope.era;
+  ctx.protocolVersion = scope.protocolVersion;
+  ctx.sessionId = scope.era === "legacy" ? channel.session?.id : undefined;
+  ctx.clientInfo = scope.clientInfo;
+  ctx.clientCapabilities = scope.clientCapabilities;
+  ctx.progress = (progress, total, message) => {
+    if (progressToken === undefined || abort.aborted || !(progress > lastProgress)) return;
+    lastProgress = progress;
+    const params: JsonObject = { progressToken, progress };
+    if (total !== undefined) params.total = total;
+    if (message !== undefined) params.message = message;
+    channel.notify(notification("notifications/progress", params));
   };
+  ctx.log = (level, data, logger) => {
+    if (abort.aborted || !shouldLog(level, scope.era, meta, channel)) return;
+    const params: JsonObject = { level, data };
+    if (logger !== undefined) params.logger = logger;
+    channel.notify(notification("notifications/message", params));
+  };
+  ctx.elicit = (params) => single({ method: "elicitation/create", params }) as Promise<ElicitResult>;
+  ctx.sample = (params) => single({ method: "sampling/createMessage", params }) as Promise<CreateMessageResult>;
+  ctx.listRoots = () => single({ method: "roots/list" }) as Promise<ListRootsResult>;
+  ctx.requestInputs = requestInputs;
+  return ctx;
+}
+
+let signalProperty: PropertyDescriptor;
+
+/**
+ * The start of every ctx: `signal` as an own enumerable getter, so `{ ...ctx }` still copies a working
+ * signal while a handler that never reads it costs no AbortController. Not a getter in an object literal:
+ * V8 puts such objects in dictionary mode, which cost more than the AbortController it saves. One getter
+ * function shared by all contexts (the LazyAbort in a private field) keeps them on one hidden class.
+ */
+class ContextWithSignal {
+  readonly #abort: LazyAbort;
+
+  static {
+    signalProperty = {
+      get(this: ContextWithSignal) {
+        return this.#abort.signal;
+      },
+      enumerable: true,
+      configurable: true,
+    };
+  }
+
+  constructor(abort: LazyAbort) {
+    this.#abort = abort;
+    Object.defineProperty(this, "signal", signalProperty);
+  }
 }
 
 function shouldLog(level: LoggingLevel, era: Era, meta: JsonObject, channel: RequestChannel): boolean {

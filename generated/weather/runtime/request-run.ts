@@ -2,7 +2,7 @@
 // its deadline, and the race that answers a cancelled or timed-out request without waiting for a
 // handler that ignores its signal.
 import { ErrorCode } from "./constants.ts";
-import type { Expiring } from "./deadlines.ts";
+import type { Expiring, Lane } from "./deadlines.ts";
 import { McpError } from "./errors.ts";
 import { LazyAbort } from "./lazy-abort.ts";
 
@@ -13,6 +13,11 @@ const REQUEST_FINISHED = new Error("Request finished");
 export class RequestRun extends LazyAbort implements Expiring {
   /** Rejects the promise race() returned; set while it is pending. */
   private interrupt: ((reason: unknown) => void) | undefined = undefined;
+  // Expiring: kept by the server's Deadlines.
+  deadlineAt = 0;
+  deadlineLane: Lane | undefined = undefined;
+  older: Expiring | undefined = undefined;
+  newer: Expiring | undefined = undefined;
 
   constructor(
     private readonly method: string,
