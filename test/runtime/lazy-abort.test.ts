@@ -66,6 +66,15 @@ describe("Deadlines", () => {
     expect(expired).toEqual(["c", "a", "d"]);
   });
 
+  test("out-of-range timeouts are clamped to 1 ms, as setTimeout does", async () => {
+    const deadlines = new Deadlines();
+    const expired: string[] = [];
+    deadlines.add(entry("infinite", expired), Number.POSITIVE_INFINITY);
+    deadlines.add(entry("nan", expired), Number.NaN);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(expired).toEqual(["infinite", "nan"]);
+  });
+
   test("an entry deleted from the middle leaves the others linked", async () => {
     const deadlines = new Deadlines();
     const expired: string[] = [];

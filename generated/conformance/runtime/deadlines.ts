@@ -16,15 +16,19 @@ export type Expiring = {
   newer: Expiring | undefined;
 };
 
+const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+
 export class Deadlines {
   private readonly lanes = new Map<number, Lane>();
 
   /** Calls `entry.expire()` once `timeoutMs` have passed, unless `delete(entry)` came first. */
   add(entry: Expiring, timeoutMs: number): void {
-    let lane = this.lanes.get(timeoutMs);
+    // setTimeout's own clamp (a per-request timer did this): out of range or NaN means 1 ms.
+    const ms = timeoutMs >= 1 && timeoutMs <= MAX_TIMEOUT_MS ? timeoutMs : 1;
+    let lane = this.lanes.get(ms);
     if (lane === undefined) {
-      lane = new Lane(timeoutMs);
-      this.lanes.set(timeoutMs, lane);
+      lane = new Lane(ms);
+      this.lanes.set(ms, lane);
     }
     lane.add(entry);
   }
