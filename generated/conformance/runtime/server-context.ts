@@ -11,12 +11,14 @@ import type {
   ClientCapabilities,
   CreateMessageResult,
   ElicitResult,
+  Implementation,
   InputRequest,
   InputResponse,
   JsonObject,
   JsonRpcRequest,
   ListRootsResult,
   LoggingLevel,
+  RequestId,
 } from "./types.ts";
 
 export type ContextInit = {
@@ -31,78 +33,40 @@ export type ContextInit = {
 };
 
 export function createHandlerContext(init: ContextInit): HandlerContext {
-  const { channel, meta, scope, abort } = init;
-  const progressToken = meta.progressToken;
-  let lastProgress = Number.NEGATIVE_INFINITY;
-  let inputCounter = 0;
-
-  const requestInputs = async (requests: Record<string, InputRequest>) => {
-    for (const request of Object.values(requests)) requireCapability(scope.clientCapabilities, request);
-    if (scope.era === "modern") {
-      const missing = Object.entries(requests).filter(([key]) => !(key in init.answers));
-      if (missing.length > 0) throw new InputRequiredSignal(Object.fromEntries(missing));
-      return Object.fromEntries(Object.keys(requests).map((key) => [key, init.answers[key]]));
-    }
-    if (!channel.request)
-      throw new McpError(ErrorCode.InternalError, "This transport cannot send requests to the client");
-    const entries = await Promise.all(
-      Object.entries(requests).map(async ([key, request]) => {
-        const params = request.params as JsonObject | undefined;
-        return [key, (await channel.request?.(request.method, params, abort.signal)) as InputResponse] as const;
-      }),
-    );
-    return Object.fromEntries(entries);
-  };
-  // Sequential single inputs get positional keys, stable as long as the handler is deterministic.
-  const single = async (request: InputRequest) => {
-    const key = `${request.method.split("/")[0]}-${inputCounter++}`;
-    return (await requestInputs({ [key]: request }))[key];
-  };
-
-  const ctx = new ContextWithSignal(abort) as unknown as HandlerContext;
-  ctx.requestId = init.request.id;
-  ctx.method = init.request.method;
-  ctx.meta = meta;
-  ctx.era = scope.era;
-  ctx.protocolVersion = scope.protocolVersion;
-  ctx.sessionId = scope.era === "legacy" ? channel.session?.id : undefined;
-  ctx.clientInfo = scope.clientInfo;
-  ctx.clientCapabilities = scope.clientCapabilities;
-  ctx.progress = (progress, total, message) => {
-    if (progressToken === undefined || abort.aborted || !(progress > lastProgress)) return;
-    lastProgress = progress;
-    const params: JsonObject = { progressToken, progress };
-    if (total !== undefined) params.total = total;
-    if (message !== undefined) params.message = message;
-    channel.notify(notification("notifications/progress", params));
-  };
-  ctx.log = (level, data, logger) => {
-    if (abort.aborted || !shouldLog(level, scope.era, meta, channel)) return;
-    const params: JsonObject = { level, data };
-    if (logger !== undefined) params.logger = logger;
-    channel.notify(notification("notifications/message", params));
-  };
-  ctx.elicit = (params) => single({ method: "elicitation/create", params }) as Promise<ElicitResult>;
-  ctx.sample = (params) => single({ method: "sampling/createMessage", params }) as Promise<CreateMessageResult>;
-  ctx.listRoots = () => single({ method: "roots/list" }) as Promise<ListRootsResult>;
-  ctx.requestInputs = requestInputs;
-  return ctx;
+  return new RequestContext(init);
 }
 
 let signalProperty: PropertyDescriptor;
 
 /**
- * The start of every ctx: `signal` as an own enumerable getter, so `{ ...ctx }` still copies a working
- * signal while a handler that never reads it costs no AbortController. Not a getter in an object literal:
- * V8 puts such objects in dictionary mode, which cost more than the AbortController it saves. One getter
- * function shared by all contexts (the LazyAbort in a private field) keeps them on one hidden class.
+ * A handler's ctx. `signal` is an own enumerable getter, so `{ ...ctx }` still copies a working signal
+ * while a handler that never reads it costs no AbortController. Not a getter in an object literal: V8
+ * puts such objects in dictionary mode, which cost more than the AbortController it saves. One getter
+ * function shared by all contexts (the LazyAbort in a private field) keeps them on one hidden class, and
+ * every field is set here in the constructor so V8 reserves room for all of them in the object itself.
+ * The methods stay per-request closures: handlers may call them detached (`const { progress } = ctx`).
  */
-class ContextWithSignal {
+class RequestContext implements HandlerContext {
   readonly #abort: LazyAbort;
+  declare readonly signal: AbortSignal;
+  declare requestId: RequestId;
+  declare method: string;
+  declare meta: JsonObject;
+  declare era: Era;
+  declare protocolVersion: string;
+  declare sessionId: string | undefined;
+  declare clientInfo: Implementation | undefined;
+  declare clientCapabilities: ClientCapabilities;
+  declare progress: HandlerContext["progress"];
+  declare log: HandlerContext["log"];
+  declare elicit: HandlerContext["elicit"];
+  declare sample: HandlerContext["sample"];
+  declare listRoots: HandlerContext["listRoots"];
+  declare requestInputs: HandlerContext["requestInputs"];
 
   static {
     signalProperty = {
-      get(this: ContextWithSignal) {
+      get(this: RequestContext) {
         return this.#abort.signal;
       },
       enumerable: true,
@@ -110,9 +74,62 @@ class ContextWithSignal {
     };
   }
 
-  constructor(abort: LazyAbort) {
+  constructor(init: ContextInit) {
+    const { channel, meta, scope, abort } = init;
     this.#abort = abort;
     Object.defineProperty(this, "signal", signalProperty);
+    this.requestId = init.request.id;
+    this.method = init.request.method;
+    this.meta = meta;
+    this.era = scope.era;
+    this.protocolVersion = scope.protocolVersion;
+    this.sessionId = scope.era === "legacy" ? channel.session?.id : undefined;
+    this.clientInfo = scope.clientInfo;
+    this.clientCapabilities = scope.clientCapabilities;
+
+    const progressToken = meta.progressToken;
+    let lastProgress = Number.NEGATIVE_INFINITY;
+    let inputCounter = 0;
+    const requestInputs = async (requests: Record<string, InputRequest>) => {
+      for (const request of Object.values(requests)) requireCapability(scope.clientCapabilities, request);
+      if (scope.era === "modern") {
+        const missing = Object.entries(requests).filter(([key]) => !(key in init.answers));
+        if (missing.length > 0) throw new InputRequiredSignal(Object.fromEntries(missing));
+        return Object.fromEntries(Object.keys(requests).map((key) => [key, init.answers[key]]));
+      }
+      if (!channel.request)
+        throw new McpError(ErrorCode.InternalError, "This transport cannot send requests to the client");
+      const entries = await Promise.all(
+        Object.entries(requests).map(async ([key, request]) => {
+          const params = request.params as JsonObject | undefined;
+          return [key, (await channel.request?.(request.method, params, abort.signal)) as InputResponse] as const;
+        }),
+      );
+      return Object.fromEntries(entries);
+    };
+    // Sequential single inputs get positional keys, stable as long as the handler is deterministic.
+    const single = async (request: InputRequest) => {
+      const key = `${request.method.split("/")[0]}-${inputCounter++}`;
+      return (await requestInputs({ [key]: request }))[key];
+    };
+    this.progress = (progress, total, message) => {
+      if (progressToken === undefined || abort.aborted || !(progress > lastProgress)) return;
+      lastProgress = progress;
+      const params: JsonObject = { progressToken, progress };
+      if (total !== undefined) params.total = total;
+      if (message !== undefined) params.message = message;
+      channel.notify(notification("notifications/progress", params));
+    };
+    this.log = (level, data, logger) => {
+      if (abort.aborted || !shouldLog(level, scope.era, meta, channel)) return;
+      const params: JsonObject = { level, data };
+      if (logger !== undefined) params.logger = logger;
+      channel.notify(notification("notifications/message", params));
+    };
+    this.elicit = (params) => single({ method: "elicitation/create", params }) as Promise<ElicitResult>;
+    this.sample = (params) => single({ method: "sampling/createMessage", params }) as Promise<CreateMessageResult>;
+    this.listRoots = () => single({ method: "roots/list" }) as Promise<ListRootsResult>;
+    this.requestInputs = requestInputs;
   }
 }
 
