@@ -7,14 +7,17 @@
 //   codec        codec.ts, types.ts, constants.ts, errors.ts
 //                JSON-RPC 2.0 framing and validation (no batches), wire types, error codes.
 //   protocol     peer.ts: a JSON-RPC peer over any message channel (id correlation,
-//                timeouts, cancellation in both directions).
+//                timeouts, cancellation in both directions); lazy-abort.ts (cancellation
+//                whose AbortSignal is made only when read).
 //                Helpers: header-encoding.ts (Mcp-* headers, x-mcp-header), sealed-token.ts
 //                (HMAC tokens), pagination.ts, uri-template.ts, mrtr.ts (MRTR state),
 //                sse.ts (writer/parser), sse-replay.ts (2025 resumable streams),
 //                line-channel.ts (newline-delimited JSON framing).
 //   server       server.ts (registry + handleRequest: era per request, deadlines,
-//                result shaping), server-methods.ts (method table), server-features.ts
-//                (tools/resources/prompts/completion), server-context.ts (handler ctx),
+//                result shaping), request-run.ts + deadlines.ts (a request's cancellation
+//                and handler deadline, one timer per timeout length), server-methods.ts
+//                (method table), server-features.ts (tools/resources/prompts/completion),
+//                server-context.ts (handler ctx),
 //                server-session.ts / server-changes.ts (2025 sessions, change events).
 //   client       client.ts (McpClient, connect), client-negotiation.ts (era probe),
 //                client-handlers.ts (sampling/elicitation/roots answers), client-transport.ts.

@@ -5,6 +5,7 @@
 import { errorResponse, isNotification, isRequest, notification, request, resultResponse } from "./codec.ts";
 import { ErrorCode } from "./constants.ts";
 import { McpError, toJsonRpcError } from "./errors.ts";
+import { LazyAbort } from "./lazy-abort.ts";
 import type { JsonObject, JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, RequestId, Result } from "./types.ts";
 
 export type RequestOptions = {
@@ -18,6 +19,9 @@ export type RequestOptions = {
 export type PeerOptions = {
   send: (message: JsonRpcMessage) => void;
   onRequest?: (request: JsonRpcRequest, signal: AbortSignal) => Promise<Result>;
+  /** Used instead of onRequest when given: the request's cancellation as a LazyAbort, so no AbortSignal is
+   * made unless the handler asks for one. */
+  onLazyRequest?: (request: JsonRpcRequest, abort: LazyAbort) => Promise<Result>;
   onNotification?: (notification: JsonRpcNotification) => void;
   /** Whether to tell the other side with `notifications/cancelled` when we give up on a request. */
   announceCancellation?: boolean;
@@ -31,7 +35,7 @@ export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
 export class JsonRpcPeer {
   private nextId = 1;
   private readonly pending = new Map<RequestId, Pending>();
-  private readonly incoming = new Map<RequestId, AbortController>();
+  private readonly incoming = new Map<RequestId, LazyAbort>();
   private closedWith: Error | undefined;
 
   constructor(private readonly options: PeerOptions) {}
@@ -114,7 +118,7 @@ export class JsonRpcPeer {
       entry.reject(reason);
     }
     this.pending.clear();
-    for (const controller of this.incoming.values()) controller.abort(reason);
+    for (const abort of this.incoming.values()) abort.abort(reason);
     this.incoming.clear();
   }
 
@@ -128,18 +132,20 @@ export class JsonRpcPeer {
       };
       return this.trySend(errorResponse(message.id, error));
     }
-    const controller = new AbortController();
-    this.incoming.set(message.id, controller);
+    const abort = new LazyAbort();
+    this.incoming.set(message.id, abort);
     try {
-      const handler = this.options.onRequest;
-      if (!handler) throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${message.method}`);
-      const result = await handler(message, controller.signal);
-      if (!controller.signal.aborted) this.trySend(resultResponse(message.id, result));
+      const { onLazyRequest, onRequest } = this.options;
+      let result: Result;
+      if (onLazyRequest) result = await onLazyRequest(message, abort);
+      else if (onRequest) result = await onRequest(message, abort.signal);
+      else throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${message.method}`);
+      if (!abort.aborted) this.trySend(resultResponse(message.id, result));
     } catch (error) {
       // A cancelled request gets no response at all (cancellation spec).
-      if (!controller.signal.aborted) this.trySend(errorResponse(message.id, toJsonRpcError(error)));
+      if (!abort.aborted) this.trySend(errorResponse(message.id, toJsonRpcError(error)));
     } finally {
-      if (this.incoming.get(message.id) === controller) this.incoming.delete(message.id);
+      if (this.incoming.get(message.id) === abort) this.incoming.delete(message.id);
     }
   }
 

@@ -3,9 +3,11 @@
 // with a deadline and an AbortSignal, and shapes the result for that era.
 import { isObject } from "./codec.ts";
 import { ErrorCode, isModernVersion, MetaKey, SUPPORTED_PROTOCOL_VERSIONS } from "./constants.ts";
+import { Deadlines } from "./deadlines.ts";
 import { invalidParams, McpError, methodNotFound } from "./errors.ts";
 import { collectHeaderParams, type HeaderParam } from "./header-encoding.ts";
 import { collectAnswers } from "./mrtr.ts";
+import { RequestRun } from "./request-run.ts";
 import { createTokenSealer, type TokenSealer } from "./sealed-token.ts";
 import { ChangeHub } from "./server-changes.ts";
 import { createHandlerContext } from "./server-context.ts";
@@ -41,10 +43,6 @@ const CACHEABLE_METHODS = new Set([
   "prompts/list",
 ]);
 
-/** The abort reason once a request has been answered. Shared: a fresh Error per request (stack capture) was
- * the largest single cost of a tools/call in CPU profiles (bench/RESULTS.md). */
-const REQUEST_FINISHED = new Error("Request finished");
-
 export type RegisteredTemplate = { definition: ResourceTemplateDefinition; matcher: UriTemplateMatcher };
 
 /** What deferred registrations will add, so capabilities are right before they run. */
@@ -64,6 +62,7 @@ export class McpServer {
   private readonly compiled = new WeakMap<object, Validator>();
   private readonly headerParams = new Map<string, HeaderParam[]>();
   private readonly closeListeners = new Set<() => void>();
+  private readonly deadlines = new Deadlines();
   private readonly deferred: Array<() => void> = [];
   private offers: DeferredOffers = {};
 
@@ -165,35 +164,26 @@ export class McpServer {
     const method = Object.hasOwn(serverMethods, request.method) ? serverMethods[request.method] : undefined;
     if (!method?.eras.includes(scope.era)) throw methodNotFound(request.method);
 
-    const controller = new AbortController();
-    let interrupt: (reason: unknown) => void = () => {}; // rejects runWithDeadline's race once it runs
-    const forwardAbort = () => {
-      controller.abort(channel.signal.reason);
-      interrupt(channel.signal.reason);
-    };
-    if (channel.signal.aborted) forwardAbort();
-    channel.signal.addEventListener("abort", forwardAbort, { once: true });
+    const timeoutMs = method.unbounded ? undefined : (this.options.handlerTimeoutMs ?? DEFAULT_HANDLER_TIMEOUT_MS);
+    const run = new RequestRun(request.method, timeoutMs);
+    // The transport's cancellation aborts the run: without an AbortSignal on either side when it is a
+    // LazyAbort, else through an "abort" listener on its signal.
+    const cancellation = channel.cancellation;
+    if (cancellation?.aborted) run.abort(cancellation.reason);
+    else if (cancellation) cancellation.target = run;
+    const unlisten = cancellation ? undefined : forwardAbort(channel.signal, run);
+    if (timeoutMs !== undefined) this.deadlines.add(run, timeoutMs);
     try {
       const binding = { method: request.method, params, principal: channel.principal ?? "" };
       const answers = scope.era === "modern" && method.mrtr ? collectAnswers(this.sealer, binding) : {};
-      const ctx = createHandlerContext({
-        ...scope,
-        requestId: request.id,
-        method: request.method,
-        meta,
-        channel,
-        signal: controller.signal,
-        answers,
-      });
-      const call: MethodCall = { server: this, params, scope, channel, ctx, binding, answers };
-      const timeoutMs = method.unbounded ? undefined : (this.options.handlerTimeoutMs ?? DEFAULT_HANDLER_TIMEOUT_MS);
-      const result = await runWithDeadline(method.run(call), controller, timeoutMs, request.method, (reject) => {
-        interrupt = reject;
-      });
-      return this.shapeResult(result, scope, request.method);
+      const ctx = createHandlerContext({ request, meta, scope, channel, abort: run, answers });
+      const call: MethodCall = { server: this, params, scope, channel, ctx, abort: run, binding, answers };
+      return this.shapeResult(await run.race(method.run(call)), scope, request.method);
     } finally {
-      channel.signal.removeEventListener("abort", forwardAbort);
-      if (!controller.signal.aborted) controller.abort(REQUEST_FINISHED);
+      this.deadlines.delete(run);
+      if (cancellation?.target === run) cancellation.target = undefined;
+      unlisten?.();
+      run.finish();
     }
   }
 
@@ -251,13 +241,18 @@ export class McpServer {
   }
 
   private shapeResult(result: Result, scope: RequestScope, method: string): Result {
-    const shaped: Result = { ...result };
     if (scope.era === "legacy") {
+      // Nothing to strip (the usual case): the result goes out as it is, without a copy.
+      if (result.resultType === undefined && result.ttlMs === undefined && result.cacheScope === undefined) {
+        return result;
+      }
+      const shaped: Result = { ...result };
       delete shaped.resultType;
       delete shaped.ttlMs;
       delete shaped.cacheScope;
       return shaped;
     }
+    const shaped: Result = { ...result };
     shaped.resultType ??= "complete";
     if (CACHEABLE_METHODS.has(method) && shaped.resultType === "complete") {
       shaped.ttlMs ??= this.options.cache?.ttlMs ?? 0;
@@ -286,34 +281,12 @@ export function createServer(options: ServerOptions): McpServer {
   return new McpServer(options);
 }
 
-/** Races the work against the deadline and cancellation; a hung handler cannot hold the request forever.
- * Cancellation arrives through `link` (the caller keeps the reject function) rather than an "abort"
- * listener on the controller's signal: EventTarget listeners showed up in tools/call CPU profiles. */
-async function runWithDeadline<T>(
-  work: Promise<T>,
-  controller: AbortController,
-  timeoutMs: number | undefined,
-  method: string,
-  link: (interrupt: (reason: unknown) => void) => void,
-): Promise<T> {
-  work.catch(() => {}); // a late failure after the deadline must not become an unhandled rejection
-  let timer: NodeJS.Timeout | undefined;
-  const interrupted = new Promise<never>((_, reject) => {
-    if (controller.signal.aborted) return reject(controller.signal.reason);
-    link(reject);
-    if (timeoutMs !== undefined) {
-      timer = setTimeout(() => {
-        const error = new McpError(ErrorCode.RequestTimeout, `${method} timed out after ${timeoutMs} ms`);
-        controller.abort(error);
-        reject(error);
-      }, timeoutMs);
-    }
-  });
-  try {
-    return await Promise.race([work, interrupted]);
-  } finally {
-    clearTimeout(timer);
-  }
+/** Aborts the run when the signal aborts; returns the undo. */
+function forwardAbort(signal: AbortSignal, run: RequestRun): () => void {
+  const onAbort = () => run.abort(signal.reason);
+  if (signal.aborted) onAbort();
+  signal.addEventListener("abort", onAbort, { once: true });
+  return () => signal.removeEventListener("abort", onAbort);
 }
 
 function dropUndefined(value: Record<string, unknown>): Record<string, unknown> {

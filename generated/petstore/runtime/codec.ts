@@ -26,10 +26,6 @@ export function decodeMessage(text: string): DecodeResult {
 }
 
 export function validateMessage(value: unknown): DecodeResult {
-  const invalid = (message: string, id?: RequestId): DecodeResult => ({
-    ok: false,
-    error: errorResponse(id, { code: ErrorCode.InvalidRequest, message: `Invalid Request: ${message}` }),
-  });
   if (Array.isArray(value)) return invalid("batch requests are not supported");
   if (!isObject(value)) return invalid("a message must be a JSON object");
   const id = isRequestId(value.id) ? value.id : undefined;
@@ -46,6 +42,13 @@ export function validateMessage(value: unknown): DecodeResult {
   if (hasResult && (!isRequestId(value.id) || !isObject(value.result))) return invalid("malformed result response", id);
   if (hasError && !isErrorObject(value.error)) return invalid("malformed error object", id);
   return { ok: true, message: value as JsonRpcMessage };
+}
+
+function invalid(message: string, id?: RequestId): DecodeResult {
+  return {
+    ok: false,
+    error: errorResponse(id, { code: ErrorCode.InvalidRequest, message: `Invalid Request: ${message}` }),
+  };
 }
 
 export function encodeMessage(message: JsonRpcMessage): string {

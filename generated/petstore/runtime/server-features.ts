@@ -24,11 +24,13 @@ export async function callTool(call: MethodCall): Promise<Result> {
   }
   let result: CallToolResult;
   try {
-    const output = await withInputs(call, () => tool.handler(args, ctx));
+    // Not withInputs(): its extra closure and async frame showed in tools/call profiles.
+    const output = await tool.handler(args, ctx);
     if (output.resultType === "input_required") return output;
     result = { ...output, content: Array.isArray(output.content) ? output.content : [] };
   } catch (error) {
-    if (error instanceof McpError || ctx.signal.aborted) throw error;
+    if (error instanceof InputRequiredSignal) return inputRequired(call, error);
+    if (error instanceof McpError || call.abort.aborted) throw error;
     // A failing tool is a tool-level error the model can see, not a protocol error.
     return toolError(`Tool ${tool.name} failed: ${errorMessage(error)}`);
   }
@@ -127,9 +129,14 @@ async function withInputs<T extends object>(call: MethodCall, run: () => T | Pro
     return await run();
   } catch (error) {
     if (!(error instanceof InputRequiredSignal)) throw error;
-    const ttlMs = call.server.options.requestStateTtlMs ?? DEFAULT_REQUEST_STATE_TTL_MS;
-    return inputRequiredResult(call.server.sealer, call.binding, call.answers, error.requests, ttlMs);
+    return inputRequired(call, error);
   }
+}
+
+/** The 2026 `input_required` result for an input the client has not answered yet. */
+function inputRequired(call: MethodCall, signal: InputRequiredSignal): Result {
+  const ttlMs = call.server.options.requestStateTtlMs ?? DEFAULT_REQUEST_STATE_TTL_MS;
+  return inputRequiredResult(call.server.sealer, call.binding, call.answers, signal.requests, ttlMs);
 }
 
 function toolError(text: string): CallToolResult {

@@ -1,4 +1,5 @@
 // Public types of the server API: what users register and what handlers receive.
+import type { LazyAbort } from "./lazy-abort.ts";
 import type { LegacySession } from "./server-session.ts";
 import type {
   CacheScope,
@@ -122,6 +123,9 @@ export type Registration = { remove(): void };
 /** How the server core answers one request; implemented by each transport. */
 export type RequestChannel = {
   signal: AbortSignal;
+  /** The same cancellation as `signal`, for transports that make AbortSignals lazily: when present the
+   * server watches this and never reads `signal` (which can then be a getter that makes it on demand). */
+  cancellation?: LazyAbort;
   /** A notification belonging to this request (progress, log, subscription events). */
   notify(message: JsonRpcNotification): void;
   /** A server-to-client request tied to this request (2025 era only). */

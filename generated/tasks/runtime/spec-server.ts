@@ -124,10 +124,12 @@ export function createSpecServer(manifest: Manifest, options: SpecServerOptions 
   const handlerFor = (table: keyof SpecHandlers, key: string) => {
     const handler = handlers[table]?.[key] as ((...args: unknown[]) => never) | undefined;
     if (!handler) throw new Error(`no handler registered for ${table} '${key}'`);
-    // The context is always the last argument; handlers get it with the server added (SpecContext).
+    // The context is always the last argument; handlers get it with the server added (SpecContext). Added in
+    // place (the context is made per request, for this handler alone): a copy would read `ctx.signal` and
+    // so make the AbortController the runtime only makes for handlers that use it.
     return (...args: unknown[]) => {
-      const ctx = args.pop() as HandlerContext;
-      return handler(...args, { ...ctx, server });
+      (args[args.length - 1] as SpecContext).server = server;
+      return handler(...args);
     };
   };
 

@@ -3,7 +3,9 @@
 import { notification } from "./codec.ts";
 import { ErrorCode, LOGGING_LEVELS, MetaKey } from "./constants.ts";
 import { McpError } from "./errors.ts";
+import type { LazyAbort } from "./lazy-abort.ts";
 import { InputRequiredSignal } from "./mrtr.ts";
+import type { RequestScope } from "./server-methods.ts";
 import type { Era, HandlerContext, RequestChannel } from "./server-types.ts";
 import type {
   ClientCapabilities,
@@ -13,88 +15,127 @@ import type {
   InputRequest,
   InputResponse,
   JsonObject,
+  JsonRpcRequest,
   ListRootsResult,
   LoggingLevel,
   RequestId,
 } from "./types.ts";
 
 export type ContextInit = {
-  requestId: RequestId;
-  method: string;
+  request: JsonRpcRequest;
   meta: JsonObject;
-  era: Era;
-  protocolVersion: string;
-  clientInfo?: Implementation;
-  clientCapabilities: ClientCapabilities;
+  scope: RequestScope;
   channel: RequestChannel;
-  signal: AbortSignal;
+  /** The run's cancellation; `ctx.signal` is its AbortSignal, made only if the handler reads it. */
+  abort: LazyAbort;
   /** 2026 era: answers gathered from earlier MRTR rounds (verified). */
   answers: Record<string, InputResponse>;
 };
 
 export function createHandlerContext(init: ContextInit): HandlerContext {
-  const { channel, meta } = init;
-  const progressToken = meta.progressToken;
-  let lastProgress = Number.NEGATIVE_INFINITY;
-  let inputCounter = 0;
+  return new RequestContext(init);
+}
 
-  const requestInputs = async (requests: Record<string, InputRequest>) => {
-    for (const request of Object.values(requests)) requireCapability(init.clientCapabilities, request);
-    if (init.era === "modern") {
-      const missing = Object.entries(requests).filter(([key]) => !(key in init.answers));
-      if (missing.length > 0) throw new InputRequiredSignal(Object.fromEntries(missing));
-      return Object.fromEntries(Object.keys(requests).map((key) => [key, init.answers[key]]));
-    }
-    const send = channel.request;
-    if (!send) throw new McpError(ErrorCode.InternalError, "This transport cannot send requests to the client");
-    const entries = await Promise.all(
-      Object.entries(requests).map(async ([key, request]) => {
-        const params = request.params as JsonObject | undefined;
-        return [key, (await send(request.method, params, init.signal)) as InputResponse] as const;
-      }),
-    );
-    return Object.fromEntries(entries);
-  };
-  // Sequential single inputs get positional keys, stable as long as the handler is deterministic.
-  const single = async (request: InputRequest) => {
-    const key = `${request.method.split("/")[0]}-${inputCounter++}`;
-    return (await requestInputs({ [key]: request }))[key];
-  };
+let signalProperty: PropertyDescriptor;
 
-  return {
-    signal: init.signal,
-    requestId: init.requestId,
-    method: init.method,
-    meta,
-    era: init.era,
-    protocolVersion: init.protocolVersion,
-    sessionId: init.era === "legacy" ? channel.session?.id : undefined,
-    clientInfo: init.clientInfo,
-    clientCapabilities: init.clientCapabilities,
-    progress(progress, total, message) {
-      if (progressToken === undefined || init.signal.aborted || !(progress > lastProgress)) return;
+/**
+ * A handler's ctx. `signal` is an own enumerable getter, so `{ ...ctx }` still copies a working signal
+ * while a handler that never reads it costs no AbortController. Not a getter in an object literal: V8
+ * puts such objects in dictionary mode, which cost more than the AbortController it saves. One getter
+ * function shared by all contexts (the LazyAbort in a private field) keeps them on one hidden class, and
+ * every field is set here in the constructor so V8 reserves room for all of them in the object itself.
+ * The methods stay per-request closures: handlers may call them detached (`const { progress } = ctx`).
+ */
+class RequestContext implements HandlerContext {
+  readonly #abort: LazyAbort;
+  declare readonly signal: AbortSignal;
+  declare requestId: RequestId;
+  declare method: string;
+  declare meta: JsonObject;
+  declare era: Era;
+  declare protocolVersion: string;
+  declare sessionId: string | undefined;
+  declare clientInfo: Implementation | undefined;
+  declare clientCapabilities: ClientCapabilities;
+  declare progress: HandlerContext["progress"];
+  declare log: HandlerContext["log"];
+  declare elicit: HandlerContext["elicit"];
+  declare sample: HandlerContext["sample"];
+  declare listRoots: HandlerContext["listRoots"];
+  declare requestInputs: HandlerContext["requestInputs"];
+
+  static {
+    signalProperty = {
+      get(this: RequestContext) {
+        return this.#abort.signal;
+      },
+      enumerable: true,
+      configurable: true,
+    };
+  }
+
+  constructor(init: ContextInit) {
+    const { channel, meta, scope, abort } = init;
+    this.#abort = abort;
+    Object.defineProperty(this, "signal", signalProperty);
+    this.requestId = init.request.id;
+    this.method = init.request.method;
+    this.meta = meta;
+    this.era = scope.era;
+    this.protocolVersion = scope.protocolVersion;
+    this.sessionId = scope.era === "legacy" ? channel.session?.id : undefined;
+    this.clientInfo = scope.clientInfo;
+    this.clientCapabilities = scope.clientCapabilities;
+
+    const progressToken = meta.progressToken;
+    let lastProgress = Number.NEGATIVE_INFINITY;
+    let inputCounter = 0;
+    const requestInputs = async (requests: Record<string, InputRequest>) => {
+      for (const request of Object.values(requests)) requireCapability(scope.clientCapabilities, request);
+      if (scope.era === "modern") {
+        const missing = Object.entries(requests).filter(([key]) => !(key in init.answers));
+        if (missing.length > 0) throw new InputRequiredSignal(Object.fromEntries(missing));
+        return Object.fromEntries(Object.keys(requests).map((key) => [key, init.answers[key]]));
+      }
+      if (!channel.request)
+        throw new McpError(ErrorCode.InternalError, "This transport cannot send requests to the client");
+      const entries = await Promise.all(
+        Object.entries(requests).map(async ([key, request]) => {
+          const params = request.params as JsonObject | undefined;
+          return [key, (await channel.request?.(request.method, params, abort.signal)) as InputResponse] as const;
+        }),
+      );
+      return Object.fromEntries(entries);
+    };
+    // Sequential single inputs get positional keys, stable as long as the handler is deterministic.
+    const single = async (request: InputRequest) => {
+      const key = `${request.method.split("/")[0]}-${inputCounter++}`;
+      return (await requestInputs({ [key]: request }))[key];
+    };
+    this.progress = (progress, total, message) => {
+      if (progressToken === undefined || abort.aborted || !(progress > lastProgress)) return;
       lastProgress = progress;
       const params: JsonObject = { progressToken, progress };
       if (total !== undefined) params.total = total;
       if (message !== undefined) params.message = message;
       channel.notify(notification("notifications/progress", params));
-    },
-    log(level, data, logger) {
-      if (init.signal.aborted || !shouldLog(level, init, channel)) return;
+    };
+    this.log = (level, data, logger) => {
+      if (abort.aborted || !shouldLog(level, scope.era, meta, channel)) return;
       const params: JsonObject = { level, data };
       if (logger !== undefined) params.logger = logger;
       channel.notify(notification("notifications/message", params));
-    },
-    elicit: (params) => single({ method: "elicitation/create", params }) as Promise<ElicitResult>,
-    sample: (params) => single({ method: "sampling/createMessage", params }) as Promise<CreateMessageResult>,
-    listRoots: () => single({ method: "roots/list" }) as Promise<ListRootsResult>,
-    requestInputs,
-  };
+    };
+    this.elicit = (params) => single({ method: "elicitation/create", params }) as Promise<ElicitResult>;
+    this.sample = (params) => single({ method: "sampling/createMessage", params }) as Promise<CreateMessageResult>;
+    this.listRoots = () => single({ method: "roots/list" }) as Promise<ListRootsResult>;
+    this.requestInputs = requestInputs;
+  }
 }
 
-function shouldLog(level: LoggingLevel, init: ContextInit, channel: RequestChannel): boolean {
+function shouldLog(level: LoggingLevel, era: Era, meta: JsonObject, channel: RequestChannel): boolean {
   // 2026: only when the request opted in via `_meta`; 2025: the session's level (everything until setLevel).
-  const threshold = init.era === "modern" ? init.meta[MetaKey.logLevel] : (channel.session?.logLevel ?? "debug");
+  const threshold = era === "modern" ? meta[MetaKey.logLevel] : (channel.session?.logLevel ?? "debug");
   const thresholdIndex = LOGGING_LEVELS.indexOf(threshold as LoggingLevel);
   return thresholdIndex >= 0 && LOGGING_LEVELS.indexOf(level) >= thresholdIndex;
 }

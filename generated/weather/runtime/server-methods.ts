@@ -10,6 +10,7 @@ import {
   SUPPORTED_PROTOCOL_VERSIONS,
 } from "./constants.ts";
 import { invalidParams, McpError } from "./errors.ts";
+import type { LazyAbort } from "./lazy-abort.ts";
 import type { MrtrBinding } from "./mrtr.ts";
 import { paginate } from "./pagination.ts";
 import type { McpServer } from "./server.ts";
@@ -39,6 +40,8 @@ export type MethodCall = {
   scope: RequestScope;
   channel: RequestChannel;
   ctx: HandlerContext;
+  /** The run's cancellation: `abort.aborted` without making `ctx.signal`. */
+  abort: LazyAbort;
   binding: MrtrBinding;
   answers: Record<string, InputResponse>;
 };

@@ -1,10 +1,12 @@
 // The stdio transport, server side: one client per process, newline-delimited
 // JSON on stdin/stdout, diagnostics on stderr, shutdown on stdin EOF or SIGTERM.
+import { LazyAbort } from "./lazy-abort.ts";
 import { openLineChannel } from "./line-channel.ts";
 import { JsonRpcPeer } from "./peer.ts";
 import type { McpServer } from "./server.ts";
 import { LegacySession } from "./server-session.ts";
 import type { RequestChannel } from "./server-types.ts";
+import type { JsonObject, JsonRpcMessage, JsonRpcNotification, Result } from "./types.ts";
 
 export type StdioServerOptions = {
   input?: NodeJS.ReadableStream;
@@ -23,19 +25,15 @@ export function serveStdio(server: McpServer, options: StdioServerOptions = {}):
   const exitOnClose = options.exitOnClose ?? usesProcessStreams;
 
   const session = new LegacySession("stdio", (message) => channel.send(message));
-  const peer = new JsonRpcPeer({
-    send: (message) => channel.send(message),
+  const send = (message: JsonRpcMessage) => channel.send(message);
+  const peer: JsonRpcPeer = new JsonRpcPeer({
+    send,
     // Stdio has no per-request stream: cancellation always arrives as notifications/cancelled.
-    onRequest: (request, signal) => server.handleRequest(request, requestChannel(signal)),
-    onNotification: (message) => server.handleNotification(message, requestChannel(new AbortController().signal)),
+    onLazyRequest: (request, abort) =>
+      server.handleRequest(request, new StdioRequestChannel(abort, session, send, peer)),
+    onNotification: (message) =>
+      server.handleNotification(message, new StdioRequestChannel(new LazyAbort(), session, send, peer)),
     announceCancellation: true,
-  });
-  const requestChannel = (signal: AbortSignal): RequestChannel => ({
-    signal,
-    session,
-    principal: "stdio",
-    notify: (message) => channel.send(message),
-    request: (method, params, requestSignal) => peer.request(method, params, { signal: requestSignal }),
   });
   const channel = openLineChannel(input, output, {
     onMessage: (message) => {
@@ -69,6 +67,31 @@ export function serveStdio(server: McpServer, options: StdioServerOptions = {}):
   const onSigterm = () => void close();
   process.on("SIGTERM", onSigterm);
   return { close, closed };
+}
+
+/** One request's view of the connection. A class rather than an object of closures: one allocation per
+ * request, and its AbortSignal exists only if the handler reads `ctx.signal`. */
+class StdioRequestChannel implements RequestChannel {
+  readonly principal = "stdio";
+
+  constructor(
+    readonly cancellation: LazyAbort,
+    readonly session: LegacySession,
+    private readonly send: (message: JsonRpcMessage) => void,
+    private readonly peer: JsonRpcPeer,
+  ) {}
+
+  get signal(): AbortSignal {
+    return this.cancellation.signal;
+  }
+
+  notify(message: JsonRpcNotification): void {
+    this.send(message);
+  }
+
+  request(method: string, params: JsonObject | undefined, signal: AbortSignal): Promise<Result> {
+    return this.peer.request(method, params, { signal });
+  }
 }
 
 /** Anything printed with console.log would corrupt the protocol stream, so route it to stderr. */
