@@ -7,7 +7,7 @@
  * file, a new or deleted handler, another mcpgen) fails the match and takes the full path.
  */
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { Diagnostic } from "./diagnostics.ts";
 import type { LoadOptions } from "./load.ts";
@@ -28,14 +28,15 @@ export type Fingerprint = {
 /** Folders whose listing is part of the outcome: new or missing handlers, stray runtime or validator files. */
 export const LISTED_FOLDERS = ["src/handlers", "runtime", "src/validators"];
 
-/** The key for a run, or undefined when one cannot be trusted (unreadable spec, external references). */
+/**
+ * The key for a run, or undefined when the spec cannot be read. A spec whose `$ref`s reach other files
+ * or URLs is never fingerprinted (generate writes no fingerprint for it), so the spec's bytes, the
+ * config file and the options are all there is to hash.
+ */
 export function fingerprintKey(specPath: string, specRef: string, options: LoadOptions): string | undefined {
   const hash = createHash("sha256");
   try {
-    const spec = readFileSync(specPath);
-    // A $ref to another file or URL brings in bytes this key does not cover: always run the pipeline.
-    if (/\$ref['"]?\s*:\s*['"]?(?!#)[^\s'"]/.test(spec.toString("utf8"))) return undefined;
-    hash.update(spec);
+    hash.update(readFileSync(specPath));
     if (options.openapi?.config) hash.update(readFileSync(options.openapi.config));
   } catch {
     return undefined;
@@ -79,6 +80,11 @@ export function writeFingerprint(outDir: string, fingerprint: Fingerprint): void
   const temporary = `${target}.${process.pid}.tmp`;
   writeFileSync(temporary, `${JSON.stringify(fingerprint)}\n`);
   renameSync(temporary, target);
+}
+
+/** Removes a fingerprint that no longer describes the package (this run could not be fingerprinted). */
+export function forgetFingerprint(outDir: string): void {
+  rmSync(join(outDir, FINGERPRINT_FILE), { force: true });
 }
 
 export function sha256(content: string | Buffer): string {

@@ -7,7 +7,15 @@ import { existsSync, statSync } from "node:fs";
 import { join, relative, resolve, sep } from "node:path";
 import { catalog } from "./catalog.ts";
 import { type Diagnostic, DiagnosticBag } from "./diagnostics.ts";
-import { fingerprintKey, isIntact, LISTED_FOLDERS, readFingerprint, sha256, writeFingerprint } from "./fingerprint.ts";
+import {
+  fingerprintKey,
+  forgetFingerprint,
+  isIntact,
+  LISTED_FOLDERS,
+  readFingerprint,
+  sha256,
+  writeFingerprint,
+} from "./fingerprint.ts";
 import { type LoadOptions, load } from "./load.ts";
 import type { RenderedFile } from "./render/index.ts";
 import { validate } from "./validate.ts";
@@ -107,7 +115,9 @@ export async function generate(
       bag,
     );
   }
-  if (!options.check && key !== undefined && !bag.hasErrors) {
+  if (options.check) return done(outcome, surface);
+  if (key === undefined || bag.hasErrors || loaded.server.externalRefs) forgetFingerprint(outDir);
+  else {
     const owned = files.filter((f) => f.owner === "mcpgen");
     writeFingerprint(outDir, {
       key,

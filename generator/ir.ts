@@ -166,6 +166,9 @@ export type ServerNode = {
   loc: SourceLoc;
   /** Which front end produced this IR; OpenAPI-derived names and schemas get extra hints. */
   origin: "spec" | "openapi";
+  /** Set when the IR was built from other files too (an OpenAPI document's external $refs): the
+   * spec's bytes alone then do not determine the output, so no fingerprint is kept (fingerprint.ts). */
+  externalRefs?: true;
   name: string;
   version: string;
   title?: string;

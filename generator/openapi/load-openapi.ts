@@ -135,6 +135,7 @@ export function loadOpenApi(
     kind: "server",
     loc: loc(""),
     origin: "openapi",
+    ...(refs.external ? { externalRefs: true as const } : {}),
     name,
     version: info.version as string,
     title,

@@ -83,14 +83,40 @@ describe("no-change regeneration", () => {
     expect(result.outcome?.changed).toEqual(expect.arrayContaining(["src/manifest.json", "README.md"]));
   });
 
-  it("never trusts a key for a spec with external references, or one it cannot read", () => {
-    const withRef = join(dir, "ref.json");
-    writeFileSync(withRef, '{"openapi": "3.0.3", "components": {"schemas": {"a": {"$ref": "other.json#/a"}}}}');
-    expect(fingerprintKey(withRef, "../ref.json", {})).toBeUndefined();
+  it("keys on the spec's bytes, its path from the package and the options; an unreadable spec has none", () => {
     expect(fingerprintKey(join(dir, "missing.yaml"), "../missing.yaml", {})).toBeUndefined();
     const key = fingerprintKey(spec, "../spec.yaml", {});
     expect(key).toMatch(/^[0-9a-f]{64}$/);
     expect(fingerprintKey(spec, "../elsewhere/spec.yaml", {})).not.toBe(key);
     expect(fingerprintKey(spec, "../spec.yaml", { openapi: { include: ["tag:x"], exclude: [] } })).not.toBe(key);
+  });
+
+  it("keeps no fingerprint for an OpenAPI document whose $refs reach other files, and does for an OData path", async () => {
+    const doc = (paths: string, schema: unknown) =>
+      JSON.stringify({
+        openapi: "3.0.3",
+        info: { title: "t", version: "1.0.0" },
+        servers: [{ url: "https://api.example.com" }],
+        paths: {
+          [paths]: {
+            get: {
+              operationId: "get",
+              responses: { 200: { description: "ok", content: { "application/json": { schema } } } },
+            },
+          },
+        },
+      });
+    writeFileSync(
+      join(dir, "other.json"),
+      JSON.stringify({ a: { type: "object", properties: { x: { type: "string" } } } }),
+    );
+    writeFileSync(join(dir, "external.json"), doc("/a", { $ref: "other.json#/a" }));
+    const external = await generate(join(dir, "external.json"), join(dir, "external-out"));
+    expect(external.outcome?.changed.length).toBeGreaterThan(0);
+    expect(existsSync(join(dir, "external-out", FINGERPRINT_FILE))).toBe(false);
+    // "$ref" in a path (OData's /owners/$ref) is not a reference.
+    writeFileSync(join(dir, "odata.json"), doc("/owners/$ref", { type: "object" }));
+    await generate(join(dir, "odata.json"), join(dir, "odata-out"));
+    expect(existsSync(join(dir, "odata-out", FINGERPRINT_FILE))).toBe(true);
   });
 });
