@@ -18,6 +18,7 @@ import {
 } from "./fingerprint.ts";
 import { type LoadOptions, load } from "./load.ts";
 import type { RenderedFile } from "./render/index.ts";
+import { warmUp } from "./render/validators-pool.ts";
 import { validate } from "./validate.ts";
 import { listFiles, type WriteOutcome, writeFiles } from "./write.ts";
 
@@ -40,6 +41,8 @@ export function exitCodeOf(diagnostics: Diagnostic[]): ExitCode {
   return diagnostics.some((d) => d.severity === "error") ? 1 : 0;
 }
 
+const LARGE_SPEC_BYTES = 1024 * 1024;
+
 export type GenerateOptions = LoadOptions & { check?: boolean };
 export type GenerateResult = { diagnostics: Diagnostic[]; outcome?: WriteOutcome; surface: string[] };
 
@@ -57,13 +60,17 @@ export async function generate(
     const outcome = { changed: [], created: [], removed: [], obsolete, unchanged: Object.keys(files).length };
     return { diagnostics, outcome, surface: [] };
   }
+  // A large spec will compile its validators on every core: start those workers while it is read.
+  if (statSync(specPath, { throwIfNoEntry: false })?.isFile() && statSync(specPath).size > LARGE_SPEC_BYTES) warmUp();
   const bag = new DiagnosticBag();
   const done = (outcome?: WriteOutcome, surface: string[] = []): GenerateResult => ({
     diagnostics: bag.sorted(),
     outcome,
     surface,
   });
+  process.stderr.write(`load start at ${performance.now().toFixed(0)}\n`);
   const loaded = load(specPath, bag, options);
+  process.stderr.write(`load end at ${performance.now().toFixed(0)}\n`);
   if (loaded) validate(loaded.server, loaded.report);
   if (!loaded || bag.hasErrors) return done();
 
@@ -128,5 +135,6 @@ export async function generate(
       obsolete: outcome.obsolete,
     });
   }
+  process.stderr.write(`generate end at ${performance.now().toFixed(0)}\n`);
   return done(outcome, surface);
 }

@@ -20,7 +20,7 @@ const standaloneCode: Standalone =
 
 export function compileChunk(job: ChunkJob, header: string): string {
   const options = {
-    code: { source: true, esm: true, lines: true },
+    code: { source: true, esm: true, lines: true, optimize: false },
     allErrors: true,
     strict: false,
     logger: false,

@@ -20,53 +20,78 @@ const BOOT = `import(${JSON.stringify(TSX_API)}).then((tsx) => { tsx.register();
 
 type Answer = { index: number; code?: string; error?: string };
 
+/** Workers started ahead of need (warmUp), idle and not keeping the process alive. */
+const warm: Worker[] = [];
+
+function startWorker(): Worker {
+  // A large young generation: ajv's code generation makes millions of short-lived objects.
+  return new Worker(BOOT, { eval: true, execArgv: [], resourceLimits: { maxYoungGenerationSizeMb: 192 } });
+}
+
+/**
+ * Starts the compile workers now, for a spec large enough to need them: a worker takes ~0.4 s to load
+ * tsx and ajv, which then overlaps reading and checking the spec instead of delaying the compile.
+ */
+export function warmUp(): void {
+  while (warm.length < availableParallelism() - 1) {
+    const worker = startWorker();
+    worker.unref();
+    warm.push(worker);
+  }
+}
+
 export async function compileInWorkers(jobs: ChunkJob[], header: string): Promise<string[]> {
   const results: string[] = new Array(jobs.length);
   let next = 0;
-  const workers = Array.from(
-    { length: Math.min(availableParallelism(), jobs.length) - 1 },
-    // A large young generation: ajv's code generation makes millions of short-lived objects.
-    () => new Worker(BOOT, { eval: true, execArgv: [], resourceLimits: { maxYoungGenerationSizeMb: 192 } }),
-  );
+  const workers = Array.from({ length: Math.min(availableParallelism(), jobs.length) - 1 }, () => {
+    const worker = warm.pop() ?? startWorker();
+    worker.ref();
+    return worker;
+  });
+  const take = () => (next < jobs.length ? next++ : undefined);
   try {
-    await Promise.all([
-      ...workers.map((worker) => runWorker(worker, () => (next < jobs.length ? next++ : undefined))),
-      runHere(),
-    ]);
+    await Promise.all([...workers.map(runWorker), runHere()]);
   } finally {
     await Promise.all(workers.map((worker) => worker.terminate()));
   }
   return results;
 
-  async function runWorker(worker: Worker, take: () => number | undefined): Promise<void> {
-    for (let index = take(); index !== undefined; index = take()) {
-      let answer: Answer;
-      try {
-        answer = await ask(worker, index);
-      } catch {
-        // A worker that cannot start or dies (no threads, memory) costs speed, never the output.
-        results[index] = compileChunk(jobs[index], header);
-        return;
-      }
-      if (answer.error !== undefined) throw new Error(answer.error);
-      results[index] = answer.code ?? "";
-    }
-  }
-
-  function ask(worker: Worker, index: number): Promise<Answer> {
+  /** Keeps two jobs queued in the worker, so it never waits for the main thread (busy compiling or
+   * rendering) to hand it the next one. */
+  function runWorker(worker: Worker): Promise<void> {
     return new Promise((resolve, reject) => {
-      const onError = (error: Error) => reject(error);
-      worker.once("error", onError);
-      worker.once("message", (answer: Answer) => {
-        worker.off("error", onError);
-        resolve(answer);
+      const sent = new Set<number>();
+      const send = () => {
+        const index = take();
+        if (index === undefined) return;
+        sent.add(index);
+        worker.postMessage({ index, job: jobs[index], header });
+      };
+      const lost = () => {
+        // A worker that cannot start or dies (no threads, memory) costs speed, never the output.
+        for (const index of sent) results[index] = compileChunk(jobs[index], header);
+        sent.clear();
+        resolve();
+      };
+      worker.on("error", lost);
+      worker.on("exit", lost);
+      worker.on("message", (answer: Answer) => {
+        sent.delete(answer.index);
+        if (answer.error !== undefined) return reject(new Error(answer.error));
+        results[answer.index] = answer.code ?? "";
+        send();
+        if (sent.size === 0) resolve();
       });
-      worker.postMessage({ index, job: jobs[index], header });
+      send();
+      send();
+      if (sent.size === 0) resolve();
     });
   }
 
-  /** The main thread compiles too, yielding between jobs so the workers' answers are taken in. */
+  /** The main thread compiles too, yielding between jobs so the workers' answers are taken in. It
+   * starts after a turn of the event loop: the rest of render comes first, the workers start at once. */
   async function runHere(): Promise<void> {
+    await new Promise((resolve) => setImmediate(resolve));
     while (next < jobs.length) {
       const index = next++;
       results[index] = compileChunk(jobs[index], header);

@@ -16,7 +16,10 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(data && typeof data == "object" && !Array.isArray(data))){
+const _errs0 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+}
+else {
 const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err0];
@@ -44,7 +47,10 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(data && typeof data == "object" && !Array.isArray(data))){
+const _errs0 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+}
+else {
 const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err0];
@@ -72,7 +78,10 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(data && typeof data == "object" && !Array.isArray(data))){
+const _errs0 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+}
+else {
 const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err0];
@@ -100,7 +109,10 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(data && typeof data == "object" && !Array.isArray(data))){
+const _errs0 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+}
+else {
 const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err0];
@@ -128,7 +140,10 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(data && typeof data == "object" && !Array.isArray(data))){
+const _errs0 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+}
+else {
 const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err0];
@@ -156,7 +171,10 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(data && typeof data == "object" && !Array.isArray(data))){
+const _errs0 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+}
+else {
 const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err0];
@@ -184,7 +202,10 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(data && typeof data == "object" && !Array.isArray(data))){
+const _errs0 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+}
+else {
 const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err0];
@@ -212,7 +233,10 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(data && typeof data == "object" && !Array.isArray(data))){
+const _errs0 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+}
+else {
 const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err0];
@@ -240,7 +264,10 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(data && typeof data == "object" && !Array.isArray(data))){
+const _errs0 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+}
+else {
 const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err0];
@@ -268,6 +295,7 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs0 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.prompt === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "prompt"},message:"must have required property '"+"prompt"+"'"};
@@ -280,7 +308,9 @@ vErrors.push(err0);
 errors++;
 }
 if(data.prompt !== undefined){
-if(typeof data.prompt !== "string"){
+let data0 = data.prompt;
+const _errs1 = errors;
+if(typeof data0 !== "string"){
 const err1 = {instancePath:instancePath+"/prompt",schemaPath:"#/properties/prompt/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err1];
@@ -290,6 +320,8 @@ vErrors.push(err1);
 }
 errors++;
 }
+const _errs2 = errors;
+var valid0 = _errs1 === errors;
 }
 }
 else {
@@ -320,6 +352,7 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs0 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.message === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
@@ -332,7 +365,9 @@ vErrors.push(err0);
 errors++;
 }
 if(data.message !== undefined){
-if(typeof data.message !== "string"){
+let data0 = data.message;
+const _errs1 = errors;
+if(typeof data0 !== "string"){
 const err1 = {instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err1];
@@ -342,6 +377,8 @@ vErrors.push(err1);
 }
 errors++;
 }
+const _errs2 = errors;
+var valid0 = _errs1 === errors;
 }
 }
 else {
@@ -372,7 +409,10 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(data && typeof data == "object" && !Array.isArray(data))){
+const _errs0 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+}
+else {
 const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err0];
@@ -400,7 +440,10 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(data && typeof data == "object" && !Array.isArray(data))){
+const _errs0 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+}
+else {
 const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err0];
@@ -429,6 +472,8 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs0 = errors;
+const _errs1 = errors;
 const _errs2 = errors;
 let valid1 = false;
 const _errs3 = errors;
@@ -446,6 +491,8 @@ errors++;
 }
 var _valid0 = _errs3 === errors;
 valid1 = valid1 || _valid0;
+if(_valid0){
+}
 const _errs4 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.email === undefined){
@@ -461,6 +508,8 @@ errors++;
 }
 var _valid0 = _errs4 === errors;
 valid1 = valid1 || _valid0;
+if(_valid0){
+}
 if(!valid1){
 const err2 = {instancePath,schemaPath:"#/allOf/0/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -482,6 +531,7 @@ vErrors = null;
 }
 }
 }
+var valid0 = _errs1 === errors;
 const _errs5 = errors;
 let valid2 = true;
 const _errs6 = errors;
@@ -499,7 +549,9 @@ errors++;
 }
 else {
 if(data.contactMethod !== undefined){
-if("phone" !== data.contactMethod){
+let data0 = data.contactMethod;
+const _errs7 = errors;
+if("phone" !== data0){
 const err4 = {};
 if(vErrors === null){
 vErrors = [err4];
@@ -509,8 +561,20 @@ vErrors.push(err4);
 }
 errors++;
 }
+else {
+}
+if(errors === _errs7){
+}
+var valid3 = _errs7 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
 }
 }
+}
+if(errors === _errs6){
 }
 var _valid1 = _errs6 === errors;
 errors = _errs5;
@@ -539,6 +603,8 @@ errors++;
 }
 var _valid1 = _errs8 === errors;
 valid2 = _valid1;
+if(valid2){
+}
 ifClause0 = "then";
 }
 else {
@@ -557,6 +623,8 @@ errors++;
 }
 var _valid1 = _errs9 === errors;
 valid2 = _valid1;
+if(valid2){
+}
 ifClause0 = "else";
 }
 if(!valid2){
@@ -570,6 +638,7 @@ vErrors.push(err7);
 errors++;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
+const _errs10 = errors;
 for(const key0 in data){
 if(!(((((key0 === "name") || (key0 === "address")) || (key0 === "contactMethod")) || (key0 === "phone")) || (key0 === "email"))){
 const err8 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
@@ -583,7 +652,9 @@ errors++;
 }
 }
 if(data.name !== undefined){
-if(typeof data.name !== "string"){
+let data1 = data.name;
+const _errs11 = errors;
+if(typeof data1 !== "string"){
 const err9 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err9];
@@ -593,12 +664,19 @@ vErrors.push(err9);
 }
 errors++;
 }
+const _errs12 = errors;
+var valid4 = _errs11 === errors;
 }
 if(data.address !== undefined){
 let data2 = data.address;
+const _errs13 = errors;
+const _errs14 = errors;
+const _errs15 = errors;
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 if(data2.street !== undefined){
-if(typeof data2.street !== "string"){
+let data3 = data2.street;
+const _errs16 = errors;
+if(typeof data3 !== "string"){
 const err10 = {instancePath:instancePath+"/address/street",schemaPath:"#/$defs/address/properties/street/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err10];
@@ -608,9 +686,13 @@ vErrors.push(err10);
 }
 errors++;
 }
+const _errs17 = errors;
+var valid6 = _errs16 === errors;
 }
 if(data2.city !== undefined){
-if(typeof data2.city !== "string"){
+let data4 = data2.city;
+const _errs18 = errors;
+if(typeof data4 !== "string"){
 const err11 = {instancePath:instancePath+"/address/city",schemaPath:"#/$defs/address/properties/city/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err11];
@@ -620,6 +702,8 @@ vErrors.push(err11);
 }
 errors++;
 }
+const _errs19 = errors;
+var valid6 = _errs18 === errors;
 }
 }
 else {
@@ -632,9 +716,12 @@ vErrors.push(err12);
 }
 errors++;
 }
+var valid5 = _errs14 === errors;
+var valid4 = _errs13 === errors;
 }
 if(data.contactMethod !== undefined){
 let data5 = data.contactMethod;
+const _errs20 = errors;
 if(typeof data5 !== "string"){
 const err13 = {instancePath:instancePath+"/contactMethod",schemaPath:"#/properties/contactMethod/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -645,6 +732,8 @@ vErrors.push(err13);
 }
 errors++;
 }
+const _errs21 = errors;
+const vSchema0 = schema44.properties.contactMethod.enum;
 if(!((data5 === "phone") || (data5 === "email"))){
 const err14 = {instancePath:instancePath+"/contactMethod",schemaPath:"#/properties/contactMethod/enum",keyword:"enum",params:{allowedValues: schema44.properties.contactMethod.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
@@ -655,9 +744,12 @@ vErrors.push(err14);
 }
 errors++;
 }
+var valid4 = _errs20 === errors;
 }
 if(data.phone !== undefined){
-if(typeof data.phone !== "string"){
+let data6 = data.phone;
+const _errs22 = errors;
+if(typeof data6 !== "string"){
 const err15 = {instancePath:instancePath+"/phone",schemaPath:"#/properties/phone/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err15];
@@ -667,9 +759,13 @@ vErrors.push(err15);
 }
 errors++;
 }
+const _errs23 = errors;
+var valid4 = _errs22 === errors;
 }
 if(data.email !== undefined){
-if(typeof data.email !== "string"){
+let data7 = data.email;
+const _errs24 = errors;
+if(typeof data7 !== "string"){
 const err16 = {instancePath:instancePath+"/email",schemaPath:"#/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err16];
@@ -679,6 +775,8 @@ vErrors.push(err16);
 }
 errors++;
 }
+const _errs25 = errors;
+var valid4 = _errs24 === errors;
 }
 }
 else {
@@ -709,6 +807,7 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs0 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.region === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "region"},message:"must have required property '"+"region"+"'"};
@@ -721,7 +820,9 @@ vErrors.push(err0);
 errors++;
 }
 if(data.region !== undefined){
-if(typeof data.region !== "string"){
+let data0 = data.region;
+const _errs1 = errors;
+if(typeof data0 !== "string"){
 const err1 = {instancePath:instancePath+"/region",schemaPath:"#/properties/region/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err1];
@@ -731,6 +832,8 @@ vErrors.push(err1);
 }
 errors++;
 }
+const _errs2 = errors;
+var valid0 = _errs1 === errors;
 }
 }
 else {
@@ -761,7 +864,10 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(data && typeof data == "object" && !Array.isArray(data))){
+const _errs0 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+}
+else {
 const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err0];
@@ -789,7 +895,10 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(data && typeof data == "object" && !Array.isArray(data))){
+const _errs0 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+}
+else {
 const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err0];
@@ -817,7 +926,10 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(data && typeof data == "object" && !Array.isArray(data))){
+const _errs0 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+}
+else {
 const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err0];
@@ -845,7 +957,10 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(data && typeof data == "object" && !Array.isArray(data))){
+const _errs0 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+}
+else {
 const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err0];
@@ -873,7 +988,10 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(data && typeof data == "object" && !Array.isArray(data))){
+const _errs0 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+}
+else {
 const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err0];
@@ -901,7 +1019,10 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(data && typeof data == "object" && !Array.isArray(data))){
+const _errs0 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+}
+else {
 const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err0];
@@ -929,7 +1050,10 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(data && typeof data == "object" && !Array.isArray(data))){
+const _errs0 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+}
+else {
 const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err0];
@@ -957,7 +1081,10 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(data && typeof data == "object" && !Array.isArray(data))){
+const _errs0 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+}
+else {
 const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err0];
@@ -985,7 +1112,10 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(data && typeof data == "object" && !Array.isArray(data))){
+const _errs0 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+}
+else {
 const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err0];
@@ -1013,7 +1143,10 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(data && typeof data == "object" && !Array.isArray(data))){
+const _errs0 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+}
+else {
 const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err0];
@@ -1041,7 +1174,10 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(data && typeof data == "object" && !Array.isArray(data))){
+const _errs0 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+}
+else {
 const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err0];
@@ -1069,7 +1205,10 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(data && typeof data == "object" && !Array.isArray(data))){
+const _errs0 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+}
+else {
 const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err0];
@@ -1097,7 +1236,10 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(data && typeof data == "object" && !Array.isArray(data))){
+const _errs0 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+}
+else {
 const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err0];

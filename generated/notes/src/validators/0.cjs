@@ -17,6 +17,7 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs0 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.title === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'"};
@@ -38,6 +39,7 @@ vErrors.push(err1);
 }
 errors++;
 }
+const _errs1 = errors;
 for(const key0 in data){
 if(!(((key0 === "title") || (key0 === "body")) || (key0 === "tags"))){
 const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
@@ -52,6 +54,8 @@ errors++;
 }
 if(data.title !== undefined){
 let data0 = data.title;
+const _errs2 = errors;
+const _errs3 = errors;
 if(typeof data0 === "string"){
 if(func1(data0) > 200){
 const err3 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
@@ -84,9 +88,12 @@ vErrors.push(err5);
 }
 errors++;
 }
+var valid0 = _errs2 === errors;
 }
 if(data.body !== undefined){
-if(typeof data.body !== "string"){
+let data1 = data.body;
+const _errs4 = errors;
+if(typeof data1 !== "string"){
 const err6 = {instancePath:instancePath+"/body",schemaPath:"#/properties/body/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err6];
@@ -96,13 +103,20 @@ vErrors.push(err6);
 }
 errors++;
 }
+const _errs5 = errors;
+var valid0 = _errs4 === errors;
 }
 if(data.tags !== undefined){
 let data2 = data.tags;
+const _errs6 = errors;
+const _errs7 = errors;
 if(Array.isArray(data2)){
+let valid2 = true;
 const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
-if(typeof data2[i0] !== "string"){
+let data3 = data2[i0];
+const _errs8 = errors;
+if(typeof data3 !== "string"){
 const err7 = {instancePath:instancePath+"/tags/" + i0,schemaPath:"#/properties/tags/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err7];
@@ -112,9 +126,16 @@ vErrors.push(err7);
 }
 errors++;
 }
+const _errs9 = errors;
+var valid1 = _errs8 === errors;
+if(!valid1){
+valid2 = false;
 }
+}
+let valid3;
 let i1 = data2.length;
 let j0;
+valid3 = true;
 if(i1 > 1){
 const indices0 = {};
 for(;i1--;){
@@ -132,6 +153,7 @@ else {
 vErrors.push(err8);
 }
 errors++;
+valid3 = false;
 break;
 }
 indices0[item0] = i1;
@@ -148,6 +170,7 @@ vErrors.push(err9);
 }
 errors++;
 }
+var valid0 = _errs6 === errors;
 }
 }
 else {
@@ -179,6 +202,7 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs0 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
@@ -201,7 +225,9 @@ vErrors.push(err1);
 errors++;
 }
 if(data.id !== undefined){
-if(typeof data.id !== "string"){
+let data0 = data.id;
+const _errs1 = errors;
+if(typeof data0 !== "string"){
 const err2 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err2];
@@ -211,9 +237,15 @@ vErrors.push(err2);
 }
 errors++;
 }
+const _errs2 = errors;
+var valid0 = _errs1 === errors;
 }
 if(data.createdAt !== undefined){
 let data1 = data.createdAt;
+const _errs3 = errors;
+const _errs4 = errors;
+if(typeof data1 == "number"){
+}
 if(typeof data1 === "string"){
 if(!(formats0.validate(data1))){
 const err3 = {instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
@@ -236,6 +268,7 @@ vErrors.push(err4);
 }
 errors++;
 }
+var valid0 = _errs3 === errors;
 }
 }
 else {
@@ -266,6 +299,7 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs0 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.query === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "query"},message:"must have required property '"+"query"+"'"};
@@ -278,7 +312,9 @@ vErrors.push(err0);
 errors++;
 }
 if(data.query !== undefined){
-if(typeof data.query !== "string"){
+let data0 = data.query;
+const _errs1 = errors;
+if(typeof data0 !== "string"){
 const err1 = {instancePath:instancePath+"/query",schemaPath:"#/properties/query/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err1];
@@ -288,9 +324,13 @@ vErrors.push(err1);
 }
 errors++;
 }
+const _errs2 = errors;
+var valid0 = _errs1 === errors;
 }
 if(data.tag !== undefined){
-if(typeof data.tag !== "string"){
+let data1 = data.tag;
+const _errs3 = errors;
+if(typeof data1 !== "string"){
 const err2 = {instancePath:instancePath+"/tag",schemaPath:"#/properties/tag/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err2];
@@ -300,9 +340,12 @@ vErrors.push(err2);
 }
 errors++;
 }
+const _errs4 = errors;
+var valid0 = _errs3 === errors;
 }
 if(data.limit !== undefined){
 let data2 = data.limit;
+const _errs5 = errors;
 if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
 const err3 = {instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
@@ -313,6 +356,7 @@ vErrors.push(err3);
 }
 errors++;
 }
+const _errs6 = errors;
 if(typeof data2 == "number"){
 if(data2 > 100 || isNaN(data2)){
 const err4 = {instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
@@ -335,6 +379,7 @@ vErrors.push(err5);
 errors++;
 }
 }
+var valid0 = _errs5 === errors;
 }
 }
 else {
@@ -366,6 +411,7 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs0 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.results === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "results"},message:"must have required property '"+"results"+"'"};
@@ -379,10 +425,16 @@ errors++;
 }
 if(data.results !== undefined){
 let data0 = data.results;
+const _errs1 = errors;
+const _errs2 = errors;
 if(Array.isArray(data0)){
+let valid2 = true;
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 let data1 = data0[i0];
+const _errs3 = errors;
+const _errs4 = errors;
+const _errs5 = errors;
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 if(data1.id === undefined){
 const err1 = {instancePath:instancePath+"/results/" + i0,schemaPath:"#/$defs/noteSummary/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
@@ -405,7 +457,9 @@ vErrors.push(err2);
 errors++;
 }
 if(data1.id !== undefined){
-if(typeof data1.id !== "string"){
+let data2 = data1.id;
+const _errs6 = errors;
+if(typeof data2 !== "string"){
 const err3 = {instancePath:instancePath+"/results/" + i0+"/id",schemaPath:"#/$defs/noteSummary/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err3];
@@ -415,9 +469,13 @@ vErrors.push(err3);
 }
 errors++;
 }
+const _errs7 = errors;
+var valid4 = _errs6 === errors;
 }
 if(data1.title !== undefined){
-if(typeof data1.title !== "string"){
+let data3 = data1.title;
+const _errs8 = errors;
+if(typeof data3 !== "string"){
 const err4 = {instancePath:instancePath+"/results/" + i0+"/title",schemaPath:"#/$defs/noteSummary/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err4];
@@ -427,6 +485,8 @@ vErrors.push(err4);
 }
 errors++;
 }
+const _errs9 = errors;
+var valid4 = _errs8 === errors;
 }
 }
 else {
@@ -438,6 +498,11 @@ else {
 vErrors.push(err5);
 }
 errors++;
+}
+var valid3 = _errs4 === errors;
+var valid1 = _errs3 === errors;
+if(!valid1){
+valid2 = false;
 }
 }
 }
@@ -451,6 +516,7 @@ vErrors.push(err6);
 }
 errors++;
 }
+var valid0 = _errs1 === errors;
 }
 }
 else {
@@ -481,6 +547,7 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs0 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
@@ -493,7 +560,9 @@ vErrors.push(err0);
 errors++;
 }
 if(data.id !== undefined){
-if(typeof data.id !== "string"){
+let data0 = data.id;
+const _errs1 = errors;
+if(typeof data0 !== "string"){
 const err1 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err1];
@@ -503,6 +572,8 @@ vErrors.push(err1);
 }
 errors++;
 }
+const _errs2 = errors;
+var valid0 = _errs1 === errors;
 }
 }
 else {

@@ -16,9 +16,11 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs0 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.status !== undefined){
 let data0 = data.status;
+const _errs1 = errors;
 if(typeof data0 !== "string"){
 const err0 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -29,6 +31,8 @@ vErrors.push(err0);
 }
 errors++;
 }
+const _errs2 = errors;
+const vSchema0 = schema19.properties.status.enum;
 if(!(((data0 === "available") || (data0 === "pending")) || (data0 === "sold"))){
 const err1 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema19.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
@@ -39,13 +43,19 @@ vErrors.push(err1);
 }
 errors++;
 }
+var valid0 = _errs1 === errors;
 }
 if(data.tags !== undefined){
 let data1 = data.tags;
+const _errs3 = errors;
+const _errs4 = errors;
 if(Array.isArray(data1)){
+let valid2 = true;
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
-if(typeof data1[i0] !== "string"){
+let data2 = data1[i0];
+const _errs5 = errors;
+if(typeof data2 !== "string"){
 const err2 = {instancePath:instancePath+"/tags/" + i0,schemaPath:"#/properties/tags/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err2];
@@ -54,6 +64,11 @@ else {
 vErrors.push(err2);
 }
 errors++;
+}
+const _errs6 = errors;
+var valid1 = _errs5 === errors;
+if(!valid1){
+valid2 = false;
 }
 }
 }
@@ -67,9 +82,11 @@ vErrors.push(err3);
 }
 errors++;
 }
+var valid0 = _errs3 === errors;
 }
 if(data.limit !== undefined){
 let data3 = data.limit;
+const _errs7 = errors;
 if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
 const err4 = {instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
@@ -80,6 +97,7 @@ vErrors.push(err4);
 }
 errors++;
 }
+const _errs8 = errors;
 if(typeof data3 == "number"){
 if(data3 > 100 || isNaN(data3)){
 const err5 = {instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
@@ -102,9 +120,12 @@ vErrors.push(err6);
 errors++;
 }
 }
+var valid0 = _errs7 === errors;
 }
 if(data["X-Request-Id"] !== undefined){
-if(typeof data["X-Request-Id"] !== "string"){
+let data4 = data["X-Request-Id"];
+const _errs9 = errors;
+if(typeof data4 !== "string"){
 const err7 = {instancePath:instancePath+"/X-Request-Id",schemaPath:"#/properties/X-Request-Id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err7];
@@ -114,6 +135,8 @@ vErrors.push(err7);
 }
 errors++;
 }
+const _errs10 = errors;
+var valid0 = _errs9 === errors;
 }
 }
 else {
@@ -147,6 +170,7 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs0 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.name === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
@@ -159,7 +183,9 @@ vErrors.push(err0);
 errors++;
 }
 if(data.name !== undefined){
-if(typeof data.name !== "string"){
+let data0 = data.name;
+const _errs1 = errors;
+if(typeof data0 !== "string"){
 const err1 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err1];
@@ -169,9 +195,12 @@ vErrors.push(err1);
 }
 errors++;
 }
+const _errs2 = errors;
+var valid0 = _errs1 === errors;
 }
 if(data.tag !== undefined){
 let data1 = data.tag;
+const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
 const err2 = {instancePath:instancePath+"/tag",schemaPath:"#/properties/tag/type",keyword:"type",params:{type: schema22.properties.tag.type},message:"must be string,null"};
 if(vErrors === null){
@@ -182,9 +211,12 @@ vErrors.push(err2);
 }
 errors++;
 }
+const _errs4 = errors;
+var valid0 = _errs3 === errors;
 }
 if(data.status !== undefined){
 let data2 = data.status;
+const _errs5 = errors;
 if(typeof data2 !== "string"){
 const err3 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -195,6 +227,8 @@ vErrors.push(err3);
 }
 errors++;
 }
+const _errs6 = errors;
+const vSchema0 = schema22.properties.status.enum;
 if(!(((data2 === "available") || (data2 === "pending")) || (data2 === "sold"))){
 const err4 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema22.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
@@ -205,6 +239,7 @@ vErrors.push(err4);
 }
 errors++;
 }
+var valid0 = _errs5 === errors;
 }
 }
 else {
@@ -235,10 +270,16 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs0 = errors;
 if(!(validate55(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
 errors = vErrors.length;
 }
+else {
+}
+var valid0 = _errs0 === errors;
+const _errs1 = errors;
+const _errs2 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
 const err0 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
@@ -252,6 +293,7 @@ errors++;
 }
 if(data.id !== undefined){
 let data0 = data.id;
+const _errs3 = errors;
 if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
 const err1 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/1/properties/id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
@@ -262,6 +304,7 @@ vErrors.push(err1);
 }
 errors++;
 }
+const _errs4 = errors;
 if(typeof data0 == "number"){
 if(!(formats0.validate(data0))){
 const err2 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/1/properties/id/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
@@ -274,6 +317,9 @@ vErrors.push(err2);
 errors++;
 }
 }
+if(typeof data0 === "string"){
+}
+var valid1 = _errs3 === errors;
 }
 }
 else {
@@ -286,6 +332,7 @@ vErrors.push(err3);
 }
 errors++;
 }
+var valid0 = _errs1 === errors;
 validate54.errors = vErrors;
 return errors === 0;
 }
@@ -302,6 +349,7 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs0 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.items === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "items"},message:"must have required property '"+"items"+"'"};
@@ -315,12 +363,23 @@ errors++;
 }
 if(data.items !== undefined){
 let data0 = data.items;
+const _errs1 = errors;
+const _errs2 = errors;
 if(Array.isArray(data0)){
+let valid2 = true;
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate54(data0[i0], {instancePath:instancePath+"/items/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+let data1 = data0[i0];
+const _errs3 = errors;
+if(!(validate54(data1, {instancePath:instancePath+"/items/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
+}
+else {
+}
+var valid1 = _errs3 === errors;
+if(!valid1){
+valid2 = false;
 }
 }
 }
@@ -334,9 +393,11 @@ vErrors.push(err1);
 }
 errors++;
 }
+var valid0 = _errs1 === errors;
 }
 if(data.next !== undefined){
 let data2 = data.next;
+const _errs4 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
 const err2 = {instancePath:instancePath+"/next",schemaPath:"#/properties/next/type",keyword:"type",params:{type: schema20.properties.next.type},message:"must be string,null"};
 if(vErrors === null){
@@ -347,6 +408,8 @@ vErrors.push(err2);
 }
 errors++;
 }
+const _errs5 = errors;
+var valid0 = _errs4 === errors;
 }
 }
 else {
@@ -377,6 +440,7 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs0 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.name === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
@@ -389,7 +453,9 @@ vErrors.push(err0);
 errors++;
 }
 if(data.name !== undefined){
-if(typeof data.name !== "string"){
+let data0 = data.name;
+const _errs1 = errors;
+if(typeof data0 !== "string"){
 const err1 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err1];
@@ -399,9 +465,12 @@ vErrors.push(err1);
 }
 errors++;
 }
+const _errs2 = errors;
+var valid0 = _errs1 === errors;
 }
 if(data.tag !== undefined){
 let data1 = data.tag;
+const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
 const err2 = {instancePath:instancePath+"/tag",schemaPath:"#/properties/tag/type",keyword:"type",params:{type: schema23.properties.tag.type},message:"must be string,null"};
 if(vErrors === null){
@@ -412,9 +481,12 @@ vErrors.push(err2);
 }
 errors++;
 }
+const _errs4 = errors;
+var valid0 = _errs3 === errors;
 }
 if(data.status !== undefined){
 let data2 = data.status;
+const _errs5 = errors;
 if(typeof data2 !== "string"){
 const err3 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -425,6 +497,8 @@ vErrors.push(err3);
 }
 errors++;
 }
+const _errs6 = errors;
+const vSchema0 = schema23.properties.status.enum;
 if(!(((data2 === "available") || (data2 === "pending")) || (data2 === "sold"))){
 const err4 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema23.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
@@ -435,6 +509,7 @@ vErrors.push(err4);
 }
 errors++;
 }
+var valid0 = _errs5 === errors;
 }
 }
 else {
@@ -475,10 +550,17 @@ vErrors.push(err0);
 }
 errors++;
 }
+const _errs0 = errors;
+const _errs1 = errors;
 if(!(validate55(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
 errors = vErrors.length;
 }
+else {
+}
+var valid0 = _errs1 === errors;
+const _errs2 = errors;
+const _errs3 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
 const err1 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
@@ -492,6 +574,7 @@ errors++;
 }
 if(data.id !== undefined){
 let data0 = data.id;
+const _errs4 = errors;
 if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
 const err2 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/1/properties/id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
@@ -502,6 +585,7 @@ vErrors.push(err2);
 }
 errors++;
 }
+const _errs5 = errors;
 if(typeof data0 == "number"){
 if(!(formats0.validate(data0))){
 const err3 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/1/properties/id/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
@@ -514,6 +598,9 @@ vErrors.push(err3);
 errors++;
 }
 }
+if(typeof data0 === "string"){
+}
+var valid1 = _errs4 === errors;
 }
 }
 else {
@@ -526,6 +613,7 @@ vErrors.push(err4);
 }
 errors++;
 }
+var valid0 = _errs2 === errors;
 validate59.errors = vErrors;
 return errors === 0;
 }
@@ -544,6 +632,7 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs0 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.petId === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "petId"},message:"must have required property '"+"petId"+"'"};
@@ -557,6 +646,7 @@ errors++;
 }
 if(data.petId !== undefined){
 let data0 = data.petId;
+const _errs1 = errors;
 if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
 const err1 = {instancePath:instancePath+"/petId",schemaPath:"#/properties/petId/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
@@ -567,6 +657,7 @@ vErrors.push(err1);
 }
 errors++;
 }
+const _errs2 = errors;
 if(typeof data0 == "number"){
 if(data0 < 1 || isNaN(data0)){
 const err2 = {instancePath:instancePath+"/petId",schemaPath:"#/properties/petId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
@@ -589,6 +680,9 @@ vErrors.push(err3);
 errors++;
 }
 }
+if(typeof data0 === "string"){
+}
+var valid0 = _errs1 === errors;
 }
 }
 else {
@@ -629,10 +723,17 @@ vErrors.push(err0);
 }
 errors++;
 }
+const _errs0 = errors;
+const _errs1 = errors;
 if(!(validate55(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
 errors = vErrors.length;
 }
+else {
+}
+var valid0 = _errs1 === errors;
+const _errs2 = errors;
+const _errs3 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
 const err1 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
@@ -646,6 +747,7 @@ errors++;
 }
 if(data.id !== undefined){
 let data0 = data.id;
+const _errs4 = errors;
 if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
 const err2 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/1/properties/id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
@@ -656,6 +758,7 @@ vErrors.push(err2);
 }
 errors++;
 }
+const _errs5 = errors;
 if(typeof data0 == "number"){
 if(!(formats0.validate(data0))){
 const err3 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/1/properties/id/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
@@ -668,6 +771,9 @@ vErrors.push(err3);
 errors++;
 }
 }
+if(typeof data0 === "string"){
+}
+var valid1 = _errs4 === errors;
 }
 }
 else {
@@ -680,6 +786,7 @@ vErrors.push(err4);
 }
 errors++;
 }
+var valid0 = _errs2 === errors;
 validate62.errors = vErrors;
 return errors === 0;
 }
@@ -698,6 +805,7 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs0 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.petId === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "petId"},message:"must have required property '"+"petId"+"'"};
@@ -711,6 +819,7 @@ errors++;
 }
 if(data.petId !== undefined){
 let data0 = data.petId;
+const _errs1 = errors;
 if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
 const err1 = {instancePath:instancePath+"/petId",schemaPath:"#/properties/petId/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
@@ -721,6 +830,7 @@ vErrors.push(err1);
 }
 errors++;
 }
+const _errs2 = errors;
 if(typeof data0 == "number"){
 if(data0 < 1 || isNaN(data0)){
 const err2 = {instancePath:instancePath+"/petId",schemaPath:"#/properties/petId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
@@ -743,9 +853,14 @@ vErrors.push(err3);
 errors++;
 }
 }
+if(typeof data0 === "string"){
+}
+var valid0 = _errs1 === errors;
 }
 if(data.name !== undefined){
-if(typeof data.name !== "string"){
+let data1 = data.name;
+const _errs3 = errors;
+if(typeof data1 !== "string"){
 const err4 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err4];
@@ -755,9 +870,12 @@ vErrors.push(err4);
 }
 errors++;
 }
+const _errs4 = errors;
+var valid0 = _errs3 === errors;
 }
 if(data.status !== undefined){
 let data2 = data.status;
+const _errs5 = errors;
 if(typeof data2 !== "string"){
 const err5 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -768,6 +886,8 @@ vErrors.push(err5);
 }
 errors++;
 }
+const _errs6 = errors;
+const vSchema0 = schema27.properties.status.enum;
 if(!(((data2 === "available") || (data2 === "pending")) || (data2 === "sold"))){
 const err6 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema27.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
@@ -778,6 +898,7 @@ vErrors.push(err6);
 }
 errors++;
 }
+var valid0 = _errs5 === errors;
 }
 }
 else {
@@ -818,10 +939,17 @@ vErrors.push(err0);
 }
 errors++;
 }
+const _errs0 = errors;
+const _errs1 = errors;
 if(!(validate55(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
 errors = vErrors.length;
 }
+else {
+}
+var valid0 = _errs1 === errors;
+const _errs2 = errors;
+const _errs3 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
 const err1 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
@@ -835,6 +963,7 @@ errors++;
 }
 if(data.id !== undefined){
 let data0 = data.id;
+const _errs4 = errors;
 if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
 const err2 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/1/properties/id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
@@ -845,6 +974,7 @@ vErrors.push(err2);
 }
 errors++;
 }
+const _errs5 = errors;
 if(typeof data0 == "number"){
 if(!(formats0.validate(data0))){
 const err3 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/1/properties/id/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
@@ -857,6 +987,9 @@ vErrors.push(err3);
 errors++;
 }
 }
+if(typeof data0 === "string"){
+}
+var valid1 = _errs4 === errors;
 }
 }
 else {
@@ -869,6 +1002,7 @@ vErrors.push(err4);
 }
 errors++;
 }
+var valid0 = _errs2 === errors;
 validate65.errors = vErrors;
 return errors === 0;
 }
@@ -887,6 +1021,7 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs0 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.petId === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "petId"},message:"must have required property '"+"petId"+"'"};
@@ -900,6 +1035,7 @@ errors++;
 }
 if(data.petId !== undefined){
 let data0 = data.petId;
+const _errs1 = errors;
 if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
 const err1 = {instancePath:instancePath+"/petId",schemaPath:"#/properties/petId/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
@@ -910,6 +1046,7 @@ vErrors.push(err1);
 }
 errors++;
 }
+const _errs2 = errors;
 if(typeof data0 == "number"){
 if(data0 < 1 || isNaN(data0)){
 const err2 = {instancePath:instancePath+"/petId",schemaPath:"#/properties/petId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
@@ -932,6 +1069,9 @@ vErrors.push(err3);
 errors++;
 }
 }
+if(typeof data0 === "string"){
+}
+var valid0 = _errs1 === errors;
 }
 }
 else {
@@ -962,7 +1102,10 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(data && typeof data == "object" && !Array.isArray(data))){
+const _errs0 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+}
+else {
 const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err0];
@@ -990,9 +1133,12 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs0 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const _errs1 = errors;
 for(const key0 in data){
 let data0 = data[key0];
+const _errs2 = errors;
 if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
 const err0 = {instancePath:instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
@@ -1003,6 +1149,8 @@ vErrors.push(err0);
 }
 errors++;
 }
+const _errs3 = errors;
+var valid0 = _errs2 === errors;
 }
 }
 else {

@@ -16,6 +16,7 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs0 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
@@ -29,6 +30,7 @@ errors++;
 }
 if(data.id !== undefined){
 let data0 = data.id;
+const _errs1 = errors;
 if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
 const err1 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
@@ -39,6 +41,8 @@ vErrors.push(err1);
 }
 errors++;
 }
+const _errs2 = errors;
+var valid0 = _errs1 === errors;
 }
 }
 else {
@@ -66,6 +70,7 @@ const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","type":"ob
 function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
+const _errs0 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.project === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "project"},message:"must have required property '"+"project"+"'"};
@@ -78,7 +83,9 @@ vErrors.push(err0);
 errors++;
 }
 if(data.project !== undefined){
-if(typeof data.project !== "string"){
+let data0 = data.project;
+const _errs1 = errors;
+if(typeof data0 !== "string"){
 const err1 = {instancePath:instancePath+"/project",schemaPath:"#/properties/project/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err1];
@@ -88,9 +95,12 @@ vErrors.push(err1);
 }
 errors++;
 }
+const _errs2 = errors;
+var valid0 = _errs1 === errors;
 }
 if(data.status !== undefined){
 let data1 = data.status;
+const _errs3 = errors;
 if(typeof data1 !== "string"){
 const err2 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -101,6 +111,8 @@ vErrors.push(err2);
 }
 errors++;
 }
+const _errs4 = errors;
+const vSchema0 = schema11.properties.status.enum;
 if(!((data1 === "open") || (data1 === "done"))){
 const err3 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema11.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
@@ -111,9 +123,11 @@ vErrors.push(err3);
 }
 errors++;
 }
+var valid0 = _errs3 === errors;
 }
 if(data.page !== undefined){
 let data2 = data.page;
+const _errs5 = errors;
 if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
 const err4 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
@@ -124,6 +138,7 @@ vErrors.push(err4);
 }
 errors++;
 }
+const _errs6 = errors;
 if(typeof data2 == "number"){
 if(data2 < 1 || isNaN(data2)){
 const err5 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
@@ -136,6 +151,7 @@ vErrors.push(err5);
 errors++;
 }
 }
+var valid0 = _errs5 === errors;
 }
 }
 else {
@@ -158,6 +174,7 @@ const schema12 = {"$schema":"http://json-schema.org/draft-07/schema#","type":"ob
 function validate11(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
+const _errs0 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.project === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "project"},message:"must have required property '"+"project"+"'"};
@@ -180,7 +197,9 @@ vErrors.push(err1);
 errors++;
 }
 if(data.project !== undefined){
-if(typeof data.project !== "string"){
+let data0 = data.project;
+const _errs1 = errors;
+if(typeof data0 !== "string"){
 const err2 = {instancePath:instancePath+"/project",schemaPath:"#/properties/project/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err2];
@@ -190,9 +209,13 @@ vErrors.push(err2);
 }
 errors++;
 }
+const _errs2 = errors;
+var valid0 = _errs1 === errors;
 }
 if(data.title !== undefined){
-if(typeof data.title !== "string"){
+let data1 = data.title;
+const _errs3 = errors;
+if(typeof data1 !== "string"){
 const err3 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err3];
@@ -202,9 +225,13 @@ vErrors.push(err3);
 }
 errors++;
 }
+const _errs4 = errors;
+var valid0 = _errs3 === errors;
 }
 if(data.assignee !== undefined){
-if(typeof data.assignee !== "string"){
+let data2 = data.assignee;
+const _errs5 = errors;
+if(typeof data2 !== "string"){
 const err4 = {instancePath:instancePath+"/assignee",schemaPath:"#/properties/assignee/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err4];
@@ -214,9 +241,13 @@ vErrors.push(err4);
 }
 errors++;
 }
+const _errs6 = errors;
+var valid0 = _errs5 === errors;
 }
 if(data.urgent !== undefined){
-if(typeof data.urgent !== "boolean"){
+let data3 = data.urgent;
+const _errs7 = errors;
+if(typeof data3 !== "boolean"){
 const err5 = {instancePath:instancePath+"/urgent",schemaPath:"#/properties/urgent/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err5];
@@ -226,6 +257,8 @@ vErrors.push(err5);
 }
 errors++;
 }
+const _errs8 = errors;
+var valid0 = _errs7 === errors;
 }
 }
 else {

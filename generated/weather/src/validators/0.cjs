@@ -16,6 +16,7 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs0 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.city === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "city"},message:"must have required property '"+"city"+"'"};
@@ -28,7 +29,9 @@ vErrors.push(err0);
 errors++;
 }
 if(data.city !== undefined){
-if(typeof data.city !== "string"){
+let data0 = data.city;
+const _errs1 = errors;
+if(typeof data0 !== "string"){
 const err1 = {instancePath:instancePath+"/city",schemaPath:"#/properties/city/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err1];
@@ -38,9 +41,12 @@ vErrors.push(err1);
 }
 errors++;
 }
+const _errs2 = errors;
+var valid0 = _errs1 === errors;
 }
 if(data.days !== undefined){
 let data1 = data.days;
+const _errs3 = errors;
 if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
 const err2 = {instancePath:instancePath+"/days",schemaPath:"#/properties/days/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
@@ -51,6 +57,7 @@ vErrors.push(err2);
 }
 errors++;
 }
+const _errs4 = errors;
 if(typeof data1 == "number"){
 if(data1 > 14 || isNaN(data1)){
 const err3 = {instancePath:instancePath+"/days",schemaPath:"#/properties/days/maximum",keyword:"maximum",params:{comparison: "<=", limit: 14},message:"must be <= 14"};
@@ -73,9 +80,11 @@ vErrors.push(err4);
 errors++;
 }
 }
+var valid0 = _errs3 === errors;
 }
 if(data.units !== undefined){
 let data2 = data.units;
+const _errs5 = errors;
 if(typeof data2 !== "string"){
 const err5 = {instancePath:instancePath+"/units",schemaPath:"#/properties/units/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -86,6 +95,8 @@ vErrors.push(err5);
 }
 errors++;
 }
+const _errs6 = errors;
+const vSchema0 = schema31.properties.units.enum;
 if(!((data2 === "metric") || (data2 === "imperial"))){
 const err6 = {instancePath:instancePath+"/units",schemaPath:"#/properties/units/enum",keyword:"enum",params:{allowedValues: schema31.properties.units.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
@@ -96,6 +107,7 @@ vErrors.push(err6);
 }
 errors++;
 }
+var valid0 = _errs5 === errors;
 }
 }
 else {
@@ -127,6 +139,7 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs0 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.city === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "city"},message:"must have required property '"+"city"+"'"};
@@ -149,7 +162,9 @@ vErrors.push(err1);
 errors++;
 }
 if(data.city !== undefined){
-if(typeof data.city !== "string"){
+let data0 = data.city;
+const _errs1 = errors;
+if(typeof data0 !== "string"){
 const err2 = {instancePath:instancePath+"/city",schemaPath:"#/properties/city/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err2];
@@ -159,13 +174,20 @@ vErrors.push(err2);
 }
 errors++;
 }
+const _errs2 = errors;
+var valid0 = _errs1 === errors;
 }
 if(data.days !== undefined){
 let data1 = data.days;
+const _errs3 = errors;
+const _errs4 = errors;
 if(Array.isArray(data1)){
+let valid2 = true;
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 let data2 = data1[i0];
+const _errs5 = errors;
+const _errs6 = errors;
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 if(data2.date === undefined){
 const err3 = {instancePath:instancePath+"/days/" + i0,schemaPath:"#/properties/days/items/required",keyword:"required",params:{missingProperty: "date"},message:"must have required property '"+"date"+"'"};
@@ -199,6 +221,10 @@ errors++;
 }
 if(data2.date !== undefined){
 let data3 = data2.date;
+const _errs7 = errors;
+const _errs8 = errors;
+if(typeof data3 == "number"){
+}
 if(typeof data3 === "string"){
 if(!(formats0.validate(data3))){
 const err6 = {instancePath:instancePath+"/days/" + i0+"/date",schemaPath:"#/properties/days/items/properties/date/format",keyword:"format",params:{format: "date"},message:"must match format \""+"date"+"\""};
@@ -221,9 +247,12 @@ vErrors.push(err7);
 }
 errors++;
 }
+var valid3 = _errs7 === errors;
 }
 if(data2.highC !== undefined){
-if(!(typeof data2.highC == "number")){
+let data4 = data2.highC;
+const _errs9 = errors;
+if(!(typeof data4 == "number")){
 const err8 = {instancePath:instancePath+"/days/" + i0+"/highC",schemaPath:"#/properties/days/items/properties/highC/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err8];
@@ -233,9 +262,13 @@ vErrors.push(err8);
 }
 errors++;
 }
+const _errs10 = errors;
+var valid3 = _errs9 === errors;
 }
 if(data2.lowC !== undefined){
-if(!(typeof data2.lowC == "number")){
+let data5 = data2.lowC;
+const _errs11 = errors;
+if(!(typeof data5 == "number")){
 const err9 = {instancePath:instancePath+"/days/" + i0+"/lowC",schemaPath:"#/properties/days/items/properties/lowC/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err9];
@@ -245,9 +278,13 @@ vErrors.push(err9);
 }
 errors++;
 }
+const _errs12 = errors;
+var valid3 = _errs11 === errors;
 }
 if(data2.summary !== undefined){
-if(typeof data2.summary !== "string"){
+let data6 = data2.summary;
+const _errs13 = errors;
+if(typeof data6 !== "string"){
 const err10 = {instancePath:instancePath+"/days/" + i0+"/summary",schemaPath:"#/properties/days/items/properties/summary/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err10];
@@ -257,6 +294,8 @@ vErrors.push(err10);
 }
 errors++;
 }
+const _errs14 = errors;
+var valid3 = _errs13 === errors;
 }
 }
 else {
@@ -268,6 +307,10 @@ else {
 vErrors.push(err11);
 }
 errors++;
+}
+var valid1 = _errs5 === errors;
+if(!valid1){
+valid2 = false;
 }
 }
 }
@@ -281,6 +324,7 @@ vErrors.push(err12);
 }
 errors++;
 }
+var valid0 = _errs3 === errors;
 }
 }
 else {
@@ -311,6 +355,7 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs0 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.station === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "station"},message:"must have required property '"+"station"+"'"};
@@ -333,7 +378,9 @@ vErrors.push(err1);
 errors++;
 }
 if(data.station !== undefined){
-if(typeof data.station !== "string"){
+let data0 = data.station;
+const _errs1 = errors;
+if(typeof data0 !== "string"){
 const err2 = {instancePath:instancePath+"/station",schemaPath:"#/properties/station/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err2];
@@ -343,9 +390,13 @@ vErrors.push(err2);
 }
 errors++;
 }
+const _errs2 = errors;
+var valid0 = _errs1 === errors;
 }
 if(data.temperatureC !== undefined){
-if(!(typeof data.temperatureC == "number")){
+let data1 = data.temperatureC;
+const _errs3 = errors;
+if(!(typeof data1 == "number")){
 const err3 = {instancePath:instancePath+"/temperatureC",schemaPath:"#/properties/temperatureC/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err3];
@@ -355,9 +406,12 @@ vErrors.push(err3);
 }
 errors++;
 }
+const _errs4 = errors;
+var valid0 = _errs3 === errors;
 }
 if(data.conditions !== undefined){
 let data2 = data.conditions;
+const _errs5 = errors;
 if(typeof data2 !== "string"){
 const err4 = {instancePath:instancePath+"/conditions",schemaPath:"#/properties/conditions/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -368,6 +422,8 @@ vErrors.push(err4);
 }
 errors++;
 }
+const _errs6 = errors;
+const vSchema0 = schema33.properties.conditions.enum;
 if(!(((((data2 === "clear") || (data2 === "cloudy")) || (data2 === "rain")) || (data2 === "snow")) || (data2 === "fog"))){
 const err5 = {instancePath:instancePath+"/conditions",schemaPath:"#/properties/conditions/enum",keyword:"enum",params:{allowedValues: schema33.properties.conditions.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
@@ -378,6 +434,7 @@ vErrors.push(err5);
 }
 errors++;
 }
+var valid0 = _errs5 === errors;
 }
 }
 else {
@@ -408,6 +465,7 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs0 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.value === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "value"},message:"must have required property '"+"value"+"'"};
@@ -430,7 +488,9 @@ vErrors.push(err1);
 errors++;
 }
 if(data.value !== undefined){
-if(!(typeof data.value == "number")){
+let data0 = data.value;
+const _errs1 = errors;
+if(!(typeof data0 == "number")){
 const err2 = {instancePath:instancePath+"/value",schemaPath:"#/properties/value/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err2];
@@ -440,9 +500,12 @@ vErrors.push(err2);
 }
 errors++;
 }
+const _errs2 = errors;
+var valid0 = _errs1 === errors;
 }
 if(data.from !== undefined){
 let data1 = data.from;
+const _errs3 = errors;
 if(typeof data1 !== "string"){
 const err3 = {instancePath:instancePath+"/from",schemaPath:"#/properties/from/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -453,6 +516,8 @@ vErrors.push(err3);
 }
 errors++;
 }
+const _errs4 = errors;
+const vSchema0 = schema34.properties.from.enum;
 if(!((data1 === "C") || (data1 === "F"))){
 const err4 = {instancePath:instancePath+"/from",schemaPath:"#/properties/from/enum",keyword:"enum",params:{allowedValues: schema34.properties.from.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
@@ -463,6 +528,7 @@ vErrors.push(err4);
 }
 errors++;
 }
+var valid0 = _errs3 === errors;
 }
 }
 else {
@@ -493,6 +559,7 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs0 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.value === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "value"},message:"must have required property '"+"value"+"'"};
@@ -515,7 +582,9 @@ vErrors.push(err1);
 errors++;
 }
 if(data.value !== undefined){
-if(!(typeof data.value == "number")){
+let data0 = data.value;
+const _errs1 = errors;
+if(!(typeof data0 == "number")){
 const err2 = {instancePath:instancePath+"/value",schemaPath:"#/properties/value/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err2];
@@ -525,9 +594,12 @@ vErrors.push(err2);
 }
 errors++;
 }
+const _errs2 = errors;
+var valid0 = _errs1 === errors;
 }
 if(data.unit !== undefined){
 let data1 = data.unit;
+const _errs3 = errors;
 if(typeof data1 !== "string"){
 const err3 = {instancePath:instancePath+"/unit",schemaPath:"#/properties/unit/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -538,6 +610,8 @@ vErrors.push(err3);
 }
 errors++;
 }
+const _errs4 = errors;
+const vSchema0 = schema35.properties.unit.enum;
 if(!((data1 === "C") || (data1 === "F"))){
 const err4 = {instancePath:instancePath+"/unit",schemaPath:"#/properties/unit/enum",keyword:"enum",params:{allowedValues: schema35.properties.unit.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
@@ -548,6 +622,7 @@ vErrors.push(err4);
 }
 errors++;
 }
+var valid0 = _errs3 === errors;
 }
 }
 else {
