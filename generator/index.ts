@@ -68,9 +68,7 @@ export async function generate(
     outcome,
     surface,
   });
-  process.stderr.write(`load start at ${performance.now().toFixed(0)}\n`);
   const loaded = load(specPath, bag, options);
-  process.stderr.write(`load end at ${performance.now().toFixed(0)}\n`);
   if (loaded) validate(loaded.server, loaded.report);
   if (!loaded || bag.hasErrors) return done();
 
@@ -135,6 +133,5 @@ export async function generate(
       obsolete: outcome.obsolete,
     });
   }
-  process.stderr.write(`generate end at ${performance.now().toFixed(0)}\n`);
   return done(outcome, surface);
 }
