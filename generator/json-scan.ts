@@ -67,7 +67,7 @@ export function jsonLocator(text: string): Locator {
         for (let i = tokenAt(text, at + 1); text.charCodeAt(i) === QUOTE; ) {
           const end = stringEnd(text, i);
           const value = tokenAt(text, tokenAt(text, end + 1) + 1);
-          if (stringAt(text, i, end) === segment) found = { key: i, value };
+          if (keyIs(text, i, end, segment)) found = { key: i, value };
           i = tokenAt(text, skip(value));
           if (text.charCodeAt(i) === COMMA) i = tokenAt(text, i + 1);
         }
@@ -95,6 +95,14 @@ export function jsonLocator(text: string): Locator {
     }
     return { line: 1, col: 1 };
   };
+}
+
+/** Whether the key whose quotes are at `start` and `end` is `name`; most keys are told without a copy. */
+function keyIs(text: string, start: number, end: number, name: string): boolean {
+  const length = end - start - 1;
+  if (length < name.length) return false; // an escape only makes the raw text longer than its value
+  if (length === name.length && !name.includes("\\")) return text.startsWith(name, start + 1);
+  return stringAt(text, start, end) === name;
 }
 
 /** Where each object and array that opens at an offset closes. */

@@ -54,6 +54,28 @@ describe("SCHEMA_INVALID without compiling", () => {
     expect(diagnose("ref-ok", schema)).toEqual([]);
   });
 
+  it("reports a meta-schema violation inside $defs at its place, the same for every tool that carries it", () => {
+    const file = join(dir, "defs.yaml");
+    const schema = "{ type: object, properties: { a: { $ref: '#/$defs/d' } }, $defs: { d: { minLength: -1 } } }";
+    writeFileSync(
+      file,
+      `server: { name: t, version: 1.0.0 }\ntools:\n  - name: t1\n    inputSchema: ${schema}\n  - name: t2\n    inputSchema: ${schema}\n`,
+    );
+    const found = validateFiles([file]).diagnostics.map((d) => [d.code, d.pointer, d.message]);
+    expect(found).toEqual([
+      [
+        "SCHEMA_INVALID",
+        "/tools/0/inputSchema/$defs/d/minLength",
+        "inputSchema of tool 't1': 'minLength' must be >= 0",
+      ],
+      [
+        "SCHEMA_INVALID",
+        "/tools/1/inputSchema/$defs/d/minLength",
+        "inputSchema of tool 't2': 'minLength' must be >= 0",
+      ],
+    ]);
+  });
+
   it("still compiles schemas whose references need $id or $anchor, and reports what ajv finds", () => {
     const ok = "type: object\nproperties:\n  a: { $ref: '#name' }\n$defs: { n: { $anchor: name, type: string } }";
     expect(diagnose("anchor-ok", ok)).toEqual([]);
