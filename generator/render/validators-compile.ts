@@ -1,6 +1,7 @@
 /**
  * Compiles one chunk of validators into a CommonJS module of ajv standalone code. Runs in the main
- * thread or in a worker (validators-worker.ts), so a job is plain data.
+ * thread and in workers (validators-worker.ts), so the plan is plain data, and every thread takes its
+ * next chunk from one shared counter (claim).
  */
 import standaloneModule from "ajv/dist/standalone/index.js";
 import { Ajv2020, AjvDraft07, type AnyAjv, addFormats } from "../ajv.ts";
@@ -10,22 +11,33 @@ import type { Dialect } from "../schema-dialect.ts";
 export type ChunkJob = {
   /** Validator name, schema (without $id) and dialect of each validator in the chunk. */
   entries: Array<{ name: string; schema: JsonSchema; dialect: Dialect }>;
-  /** Shared OpenAPI definitions the entries reference by `$id` (2020-12). */
-  defs: JsonSchema[];
+  /** The shared OpenAPI definitions (plan.defs) the entries reference by `$id` (2020-12). */
+  defIds: string[];
 };
+
+/** Every chunk, and the definitions they share, each once (chunks repeat them: GitHub ~2.7x). */
+export type CompilePlan = { jobs: ChunkJob[]; defs: Record<string, JsonSchema>; header: string };
+
+/** The chunk indices this thread should compile: each taken from the shared counter, so no two threads
+ * take the same one and none waits for another to hand it work. */
+export function* claim(counter: Int32Array, count: number): Generator<number> {
+  for (let index = Atomics.add(counter, 0, 1); index < count; index = Atomics.add(counter, 0, 1)) yield index;
+}
 
 type Standalone = (ajv: AnyAjv, refs: Record<string, string>) => string;
 const standaloneCode: Standalone =
   (standaloneModule as unknown as { default?: Standalone }).default ?? (standaloneModule as unknown as Standalone);
 
-export function compileChunk(job: ChunkJob, header: string): string {
+export function compileChunk(plan: CompilePlan, index: number): string {
+  const job = plan.jobs[index];
+  const defs = job.defIds.map((id) => plan.defs[id]);
   const options = {
     code: { source: true, esm: true, lines: true, optimize: false },
     allErrors: true,
     strict: false,
     logger: false,
     // Shared definitions stay one function each instead of being pasted into every caller.
-    inlineRefs: job.defs.length === 0,
+    inlineRefs: defs.length === 0,
   } as const;
   const scopes: string[] = [];
   const exported: string[] = [];
@@ -33,7 +45,7 @@ export function compileChunk(job: ChunkJob, header: string): string {
     const entries = job.entries.filter((entry) => entry.dialect === dialect);
     if (entries.length === 0) continue;
     const ajv = addFormats(dialect === "2020-12" ? new Ajv2020(options) : new AjvDraft07(options));
-    if (dialect === "2020-12") for (const def of job.defs) ajv.addSchema(def);
+    if (dialect === "2020-12") for (const def of defs) ajv.addSchema(def);
     for (const { name, schema } of entries) ajv.addSchema(schema, name);
     const names = entries.map((entry) => entry.name);
     const code = standaloneCode(ajv, Object.fromEntries(names.map((name) => [name, name])))
@@ -44,5 +56,5 @@ export function compileChunk(job: ChunkJob, header: string): string {
     scopes.push(`const ${scope} = (() => {\n${code}\nreturn { ${names.join(", ")} };\n})();`);
     exported.push(...names.map((name) => `  ${name}: ${scope}.${name},`));
   }
-  return [header, '"use strict";', ...scopes, `module.exports = {\n${exported.join("\n")}\n};`, ""].join("\n");
+  return [plan.header, '"use strict";', ...scopes, `module.exports = {\n${exported.join("\n")}\n};`, ""].join("\n");
 }

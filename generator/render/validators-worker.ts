@@ -1,11 +1,14 @@
-/** Worker thread for validators.ts: compiles the chunk jobs it is sent, one message per job. */
+/** Worker thread for validators.ts: compiles chunks of the plan it is sent, claimed from the shared counter. */
 import { parentPort } from "node:worker_threads";
-import { type ChunkJob, compileChunk } from "./validators-compile.ts";
+import { type CompilePlan, claim, compileChunk } from "./validators-compile.ts";
 
-parentPort?.on("message", ({ index, job, header }: { index: number; job: ChunkJob; header: string }) => {
-  try {
-    parentPort?.postMessage({ index, code: compileChunk(job, header) });
-  } catch (error) {
-    parentPort?.postMessage({ index, error: error instanceof Error ? error.message : String(error) });
+parentPort?.on("message", ({ plan, counter }: { plan: CompilePlan; counter: Int32Array }) => {
+  for (const index of claim(counter, plan.jobs.length)) {
+    try {
+      parentPort?.postMessage({ index, code: compileChunk(plan, index) });
+    } catch (error) {
+      parentPort?.postMessage({ index, error: error instanceof Error ? error.message : String(error) });
+    }
   }
+  parentPort?.postMessage({ done: true });
 });

@@ -10,7 +10,7 @@ import type { Model } from "../normalize.ts";
 import { shareDefs } from "../openapi/shared-defs.ts";
 import { dialectOf } from "../schema-dialect.ts";
 import { header, lit } from "./ts.ts";
-import { type ChunkJob, compileChunk } from "./validators-compile.ts";
+import { type ChunkJob, type CompilePlan, compileChunk } from "./validators-compile.ts";
 import { compileInWorkers } from "./validators-pool.ts";
 
 const SHARED_BASE = "https://mcpgen.invalid/defs/";
@@ -21,16 +21,16 @@ const TOOLS_PER_CHUNK = 100;
 export type RenderedValidators = { module: string; chunks: string[] };
 
 export async function renderValidators(model: Model): Promise<RenderedValidators> {
-  const jobs = chunkJobs(model);
-  const chunkHeader = header(model.specRef);
+  const plan = compilePlan(model);
   const chunks =
-    jobs.length > 1 && availableParallelism() > 1
-      ? await compileInWorkers(jobs, chunkHeader)
-      : jobs.map((job) => compileChunk(job, chunkHeader));
-  return { module: loaderModule(model, jobs), chunks };
+    plan.jobs.length > 1 && availableParallelism() > 1
+      ? await compileInWorkers(plan)
+      : plan.jobs.map((_, index) => compileChunk(plan, index));
+  return { module: loaderModule(model, plan.jobs), chunks };
 }
 
-function chunkJobs(model: Model): ChunkJob[] {
+function compilePlan(model: Model): CompilePlan {
+  const plan: CompilePlan = { jobs: [], defs: {}, header: header(model.specRef) };
   const entries: ChunkJob["entries"] = [];
   const toolOf: number[] = [];
   model.tools.forEach((tool, index) => {
@@ -44,17 +44,17 @@ function chunkJobs(model: Model): ChunkJob[] {
       toolOf.push(index);
     }
   });
+  const { jobs } = plan;
   const chunkOf = (i: number) => Math.floor(toolOf[i] / TOOLS_PER_CHUNK);
-  const jobs: ChunkJob[] = [];
   const jobAt = (i: number) => {
-    jobs[chunkOf(i)] ??= { entries: [], defs: [] };
+    jobs[chunkOf(i)] ??= { entries: [], defIds: [] };
     return jobs[chunkOf(i)];
   };
   if (model.server.origin !== "openapi") {
     entries.forEach((entry, i) => {
       jobAt(i).entries.push(entry);
     });
-    return jobs;
+    return plan;
   }
   // OpenAPI tools share component schemas: compile each once per chunk and let the tools refer to it,
   // instead of a copy per tool (tens of megabytes of validator code for a GitHub-sized API).
@@ -62,7 +62,7 @@ function chunkJobs(model: Model): ChunkJob[] {
     entries.map((entry) => entry.schema),
     (id) => `${SHARED_BASE}${id}`,
   );
-  const defById = new Map(defs.map((def) => [def.id, { ...def.schema, $id: `${SHARED_BASE}${def.id}` }]));
+  for (const def of defs) plan.defs[def.id] = { ...def.schema, $id: `${SHARED_BASE}${def.id}` };
   const used = new Map<ChunkJob, Set<string>>();
   entries.forEach((entry, i) => {
     const job = jobAt(i);
@@ -71,8 +71,8 @@ function chunkJobs(model: Model): ChunkJob[] {
     for (const id of uses[i]) ids.add(id);
     used.set(job, ids);
   });
-  for (const [job, ids] of used) job.defs = [...ids].sort().map((id) => defById.get(id)!);
-  return jobs;
+  for (const [job, ids] of used) job.defIds = [...ids].sort();
+  return plan;
 }
 
 /** src/validators.ts: one lazily loaded validator per export, typed for app.ts. */
