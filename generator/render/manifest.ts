@@ -41,7 +41,19 @@ const http = (binding: HttpBindingNode | undefined) => {
   };
 };
 
+/** generate needs the data twice (the manifest files, the surface summary): built once per model. */
+const built = new WeakMap<Model, Json>();
+
 export function manifestData(model: Model): Json {
+  let data = built.get(model);
+  if (!data) {
+    data = buildManifestData(model);
+    built.set(model, data);
+  }
+  return data;
+}
+
+function buildManifestData(model: Model): Json {
   const { server } = model;
   return {
     server: pick(server, ["name", "version", "title", "description", "instructions", "websiteUrl", "icons"]),
