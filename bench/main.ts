@@ -51,7 +51,8 @@ for (const suite of selected) {
   try {
     if (suite === "runtime" && servers && echo) {
       section = await runtimeSuite(servers, echo, {
-        rounds: rounds ?? (quick ? 1 : 3),
+        // Five: a sequential stdio round trip is mostly process wake-ups, which a shared machine disturbs.
+        rounds: rounds ?? (quick ? 1 : 5),
         calls: quick ? 2_000 : 10_000,
         warmupCalls: quick ? 500 : 1_000,
       });
