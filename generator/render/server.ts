@@ -4,6 +4,7 @@
  */
 import type { HandlerRef, Model } from "../normalize.ts";
 import { header, lit } from "./ts.ts";
+import { chunkOfTool } from "./validators.ts";
 
 /** `./handlers/...` import path of a handler file, relative to src/. */
 const importPath = (ref: HandlerRef) => `./${ref.file.replace(/^src\//, "")}`;
@@ -20,19 +21,25 @@ export function renderApp(model: Model): string {
     const lines = entries.filter(([, ref]) => ref).map(([name, ref]) => `    ${lit(name)}: ${ref!.importName},`);
     return lines.length ? `{\n${lines.join("\n")}\n  }` : "{}";
   };
-  const validators = model.tools.map((t) => {
-    const output = t.validateOutput ? `, output: validators.${t.validateOutput}` : "";
-    return `  ${lit(t.node.name)}: { input: validators.${t.validateInput}${output} },`;
+  const validators = model.tools.map((t, index) => {
+    const chunk = chunkOfTool(index);
+    const output = t.validateOutput ? `, output: validator(${chunk}, ${lit(t.validateOutput)})` : "";
+    return `    ${lit(t.node.name)}: { input: validator(${chunk}, ${lit(t.validateInput)})${output} },`;
   });
 
   return [
     header(model.specRef),
     'import type { McpServer } from "../runtime/index.ts";',
-    'import { createSpecServer, type SpecHandlers, type SpecServerOptions } from "../runtime/spec-server.ts";',
+    "import {",
+    "  createSpecServer,",
+    "  type SpecHandlers,",
+    "  type SpecServerOptions,",
+    "  type ToolValidators,",
+    '} from "../runtime/spec-server.ts";',
     ...refs.map((ref) => `import ${ref.importName} from ${lit(importPath(ref))};`),
     'import { manifest } from "./manifest.ts";',
     'import type { Handlers } from "./types.ts";',
-    'import * as validators from "./validators.ts";',
+    ...(validators.length > 0 ? ['import { validator } from "./validators.ts";'] : []),
     "",
     "/** Your handlers, typed per tool, resource and prompt: a wrong signature fails to compile here. */",
     "export const handlers: Handlers = {",
@@ -42,8 +49,13 @@ export function renderApp(model: Model): string {
     `  prompts: ${table(model.prompts.map((p) => [p.node.name, p.handler]))},`,
     "};",
     "",
-    "/** Precompiled input and output validators by tool name. */",
-    `export const toolValidators = {\n${validators.join("\n")}\n};`,
+    "/**",
+    " * Precompiled input and output validators by tool name. Made when the catalog is first read, not at",
+    " * start-up, and each loads its chunk of compiled code on its first call.",
+    " */",
+    "export function toolValidators(): ToolValidators {",
+    `  return {\n${validators.join("\n")}\n  };`,
+    "}",
     "",
     "export { manifest };",
     "",

@@ -18,6 +18,11 @@ const SHARED_BASE = "https://mcpgen.invalid/defs/";
  * are not compiled into too many chunks (each chunk holds the ones its tools use). */
 const TOOLS_PER_CHUNK = 100;
 
+/** The chunk holding the validators of the tool at `index` in the model. */
+export function chunkOfTool(index: number): number {
+  return Math.floor(index / TOOLS_PER_CHUNK);
+}
+
 export type RenderedValidators = { module: string; chunks: string[] };
 
 export async function renderValidators(model: Model): Promise<RenderedValidators> {
@@ -45,7 +50,7 @@ function compilePlan(model: Model): CompilePlan {
     }
   });
   const { jobs } = plan;
-  const chunkOf = (i: number) => Math.floor(toolOf[i] / TOOLS_PER_CHUNK);
+  const chunkOf = (i: number) => chunkOfTool(toolOf[i]);
   const jobAt = (i: number) => {
     jobs[chunkOf(i)] ??= { entries: [], defIds: [] };
     return jobs[chunkOf(i)];
@@ -75,13 +80,10 @@ function compilePlan(model: Model): CompilePlan {
   return plan;
 }
 
-/** src/validators.ts: one lazily loaded validator per export, typed for app.ts. */
+/** src/validators.ts: `validator(chunk, name)`, a validator that loads its chunk on its first call. */
 function loaderModule(model: Model, jobs: ChunkJob[]): string {
-  const lines = jobs.flatMap((job, n) =>
-    job.entries.map((entry) => `export const ${entry.name}: Validator = lazyValidator(chunk${n}, ${lit(entry.name)});`),
-  );
-  // A spec without tools has no validators; the file must still be a module for app.ts to import.
-  if (lines.length === 0) return `${header(model.specRef)}export {};\n`;
+  // A spec without tools has no validators; the file must still be a module.
+  if (jobs.length === 0) return `${header(model.specRef)}export {};\n`;
   return [
     header(model.specRef),
     'import { createRequire } from "node:module";',
@@ -89,11 +91,12 @@ function loaderModule(model: Model, jobs: ChunkJob[]): string {
     'import type { Validator } from "../runtime/types.ts";',
     "",
     "const require = createRequire(import.meta.url);",
-    ...jobs.map(
-      (_, n) => `const chunk${n} = () => require(${lit(`./validators/${n}.cjs`)}) as Record<string, Validator>;`,
-    ),
+    `const CHUNKS = ${lit(jobs.map((_, n) => `./validators/${n}.cjs`))};`,
     "",
-    ...lines,
+    "/** The validator `name` of chunk `chunk` (compiled ajv code), loaded with its chunk on its first call. */",
+    "export function validator(chunk: number, name: string): Validator {",
+    "  return lazyValidator(() => require(CHUNKS[chunk]) as Record<string, Validator>, name);",
+    "}",
     "",
   ].join("\n");
 }

@@ -85,10 +85,12 @@ export type SpecHandlers = {
   prompts?: Record<string, AnyFunction>;
 };
 
+export type ToolValidators = Record<string, { input: Validator; output?: Validator }>;
+
 export type SpecServerOptions = {
   handlers?: SpecHandlers;
-  /** Precompiled validators by tool name. */
-  validators?: Record<string, { input: Validator; output?: Validator }>;
+  /** Precompiled validators by tool name, or a function making them (called when the catalog is read). */
+  validators?: ToolValidators | (() => ToolValidators);
   /** Overrides `upstream.baseUrl` (the --base-url flag). */
   baseUrl?: string;
   env?: NodeJS.ProcessEnv;
@@ -135,8 +137,9 @@ export function createSpecServer(manifest: Manifest, options: SpecServerOptions 
 
   server.defer(() => {
     const catalog = manifest.catalog();
+    const validatorTable = typeof options.validators === "function" ? options.validators() : options.validators;
     for (const { http, ...tool } of catalog.tools) {
-      const validators = options.validators?.[tool.name];
+      const validators = validatorTable?.[tool.name];
       server.tool({
         ...tool,
         ...(validators ? { validateInput: validators.input } : {}),

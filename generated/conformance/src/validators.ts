@@ -5,33 +5,9 @@ import { lazyValidator } from "../runtime/lazy-validator.ts";
 import type { Validator } from "../runtime/types.ts";
 
 const require = createRequire(import.meta.url);
-const chunk0 = () => require("./validators/0.cjs") as Record<string, Validator>;
+const CHUNKS = ["./validators/0.cjs"];
 
-export const validateTestSimpleTextInput: Validator = lazyValidator(chunk0, "validateTestSimpleTextInput");
-export const validateTestImageContentInput: Validator = lazyValidator(chunk0, "validateTestImageContentInput");
-export const validateTestAudioContentInput: Validator = lazyValidator(chunk0, "validateTestAudioContentInput");
-export const validateTestEmbeddedResourceInput: Validator = lazyValidator(chunk0, "validateTestEmbeddedResourceInput");
-export const validateTestMultipleContentTypesInput: Validator = lazyValidator(chunk0, "validateTestMultipleContentTypesInput");
-export const validateTestToolWithLoggingInput: Validator = lazyValidator(chunk0, "validateTestToolWithLoggingInput");
-export const validateTestToolWithProgressInput: Validator = lazyValidator(chunk0, "validateTestToolWithProgressInput");
-export const validateTestErrorHandlingInput: Validator = lazyValidator(chunk0, "validateTestErrorHandlingInput");
-export const validateTestReconnectionInput: Validator = lazyValidator(chunk0, "validateTestReconnectionInput");
-export const validateTestSamplingInput: Validator = lazyValidator(chunk0, "validateTestSamplingInput");
-export const validateTestElicitationInput: Validator = lazyValidator(chunk0, "validateTestElicitationInput");
-export const validateTestElicitationSep1034DefaultsInput: Validator = lazyValidator(chunk0, "validateTestElicitationSep1034DefaultsInput");
-export const validateTestElicitationSep1330EnumsInput: Validator = lazyValidator(chunk0, "validateTestElicitationSep1330EnumsInput");
-export const validateJsonSchema202012ToolInput: Validator = lazyValidator(chunk0, "validateJsonSchema202012ToolInput");
-export const validateTestCustomHeaderInput: Validator = lazyValidator(chunk0, "validateTestCustomHeaderInput");
-export const validateTestMissingCapabilityInput: Validator = lazyValidator(chunk0, "validateTestMissingCapabilityInput");
-export const validateTestStreamingElicitationInput: Validator = lazyValidator(chunk0, "validateTestStreamingElicitationInput");
-export const validateTestLoggingToolInput: Validator = lazyValidator(chunk0, "validateTestLoggingToolInput");
-export const validateTestTriggerToolChangeInput: Validator = lazyValidator(chunk0, "validateTestTriggerToolChangeInput");
-export const validateTestTriggerPromptChangeInput: Validator = lazyValidator(chunk0, "validateTestTriggerPromptChangeInput");
-export const validateTestInputRequiredResultElicitationInput: Validator = lazyValidator(chunk0, "validateTestInputRequiredResultElicitationInput");
-export const validateTestInputRequiredResultSamplingInput: Validator = lazyValidator(chunk0, "validateTestInputRequiredResultSamplingInput");
-export const validateTestInputRequiredResultListRootsInput: Validator = lazyValidator(chunk0, "validateTestInputRequiredResultListRootsInput");
-export const validateTestInputRequiredResultRequestStateInput: Validator = lazyValidator(chunk0, "validateTestInputRequiredResultRequestStateInput");
-export const validateTestInputRequiredResultMultipleInputsInput: Validator = lazyValidator(chunk0, "validateTestInputRequiredResultMultipleInputsInput");
-export const validateTestInputRequiredResultMultiRoundInput: Validator = lazyValidator(chunk0, "validateTestInputRequiredResultMultiRoundInput");
-export const validateTestInputRequiredResultTamperedStateInput: Validator = lazyValidator(chunk0, "validateTestInputRequiredResultTamperedStateInput");
-export const validateTestInputRequiredResultCapabilitiesInput: Validator = lazyValidator(chunk0, "validateTestInputRequiredResultCapabilitiesInput");
+/** The validator `name` of chunk `chunk` (compiled ajv code), loaded with its chunk on its first call. */
+export function validator(chunk: number, name: string): Validator {
+  return lazyValidator(() => require(CHUNKS[chunk]) as Record<string, Validator>, name);
+}

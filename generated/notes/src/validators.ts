@@ -5,10 +5,9 @@ import { lazyValidator } from "../runtime/lazy-validator.ts";
 import type { Validator } from "../runtime/types.ts";
 
 const require = createRequire(import.meta.url);
-const chunk0 = () => require("./validators/0.cjs") as Record<string, Validator>;
+const CHUNKS = ["./validators/0.cjs"];
 
-export const validateNotesCreateInput: Validator = lazyValidator(chunk0, "validateNotesCreateInput");
-export const validateNotesCreateOutput: Validator = lazyValidator(chunk0, "validateNotesCreateOutput");
-export const validateNotesSearchInput: Validator = lazyValidator(chunk0, "validateNotesSearchInput");
-export const validateNotesSearchOutput: Validator = lazyValidator(chunk0, "validateNotesSearchOutput");
-export const validateNotesDeleteInput: Validator = lazyValidator(chunk0, "validateNotesDeleteInput");
+/** The validator `name` of chunk `chunk` (compiled ajv code), loaded with its chunk on its first call. */
+export function validator(chunk: number, name: string): Validator {
+  return lazyValidator(() => require(CHUNKS[chunk]) as Record<string, Validator>, name);
+}

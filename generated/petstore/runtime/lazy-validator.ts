@@ -7,6 +7,8 @@ export function lazyValidator(load: () => Record<string, Validator>, name: strin
   let compiled: Validator | undefined;
   const validate = ((data: unknown) => {
     compiled ??= load()[name];
+    // Only a hand-edited package can get here: the generator writes each name beside its chunk.
+    if (typeof compiled !== "function") throw new Error(`validator ${name} is missing from its compiled chunk`);
     return compiled(data);
   }) as Validator;
   // The runtime reads `errors` after a failed call; they live on the compiled function.

@@ -5,16 +5,9 @@ import { lazyValidator } from "../runtime/lazy-validator.ts";
 import type { Validator } from "../runtime/types.ts";
 
 const require = createRequire(import.meta.url);
-const chunk0 = () => require("./validators/0.cjs") as Record<string, Validator>;
+const CHUNKS = ["./validators/0.cjs"];
 
-export const validateListPetsInput: Validator = lazyValidator(chunk0, "validateListPetsInput");
-export const validateListPetsOutput: Validator = lazyValidator(chunk0, "validateListPetsOutput");
-export const validateCreatePetInput: Validator = lazyValidator(chunk0, "validateCreatePetInput");
-export const validateCreatePetOutput: Validator = lazyValidator(chunk0, "validateCreatePetOutput");
-export const validateGetPetInput: Validator = lazyValidator(chunk0, "validateGetPetInput");
-export const validateGetPetOutput: Validator = lazyValidator(chunk0, "validateGetPetOutput");
-export const validateUpdatePetWithFormInput: Validator = lazyValidator(chunk0, "validateUpdatePetWithFormInput");
-export const validateUpdatePetWithFormOutput: Validator = lazyValidator(chunk0, "validateUpdatePetWithFormOutput");
-export const validateDeletePetInput: Validator = lazyValidator(chunk0, "validateDeletePetInput");
-export const validateInventoryInput: Validator = lazyValidator(chunk0, "validateInventoryInput");
-export const validateInventoryOutput: Validator = lazyValidator(chunk0, "validateInventoryOutput");
+/** The validator `name` of chunk `chunk` (compiled ajv code), loaded with its chunk on its first call. */
+export function validator(chunk: number, name: string): Validator {
+  return lazyValidator(() => require(CHUNKS[chunk]) as Record<string, Validator>, name);
+}

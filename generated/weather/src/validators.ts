@@ -5,10 +5,9 @@ import { lazyValidator } from "../runtime/lazy-validator.ts";
 import type { Validator } from "../runtime/types.ts";
 
 const require = createRequire(import.meta.url);
-const chunk0 = () => require("./validators/0.cjs") as Record<string, Validator>;
+const CHUNKS = ["./validators/0.cjs"];
 
-export const validateGetForecastInput: Validator = lazyValidator(chunk0, "validateGetForecastInput");
-export const validateGetForecastOutput: Validator = lazyValidator(chunk0, "validateGetForecastOutput");
-export const validateReportObservationInput: Validator = lazyValidator(chunk0, "validateReportObservationInput");
-export const validateConvertTemperatureInput: Validator = lazyValidator(chunk0, "validateConvertTemperatureInput");
-export const validateConvertTemperatureOutput: Validator = lazyValidator(chunk0, "validateConvertTemperatureOutput");
+/** The validator `name` of chunk `chunk` (compiled ajv code), loaded with its chunk on its first call. */
+export function validator(chunk: number, name: string): Validator {
+  return lazyValidator(() => require(CHUNKS[chunk]) as Record<string, Validator>, name);
+}
