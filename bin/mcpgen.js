@@ -2,7 +2,6 @@
 // mcpgen is written in TypeScript and run through tsx, so the repository needs no build step.
 import { spawnSync } from "node:child_process";
 import { statSync } from "node:fs";
-import { register } from "tsx/esm/api";
 
 // A large spec (a GitHub-sized OpenAPI document) makes millions of short-lived objects: with V8's
 // default young generation, garbage collection is an eighth of the run. Such runs restart once with a
@@ -16,6 +15,8 @@ if (!process.execArgv.includes(YOUNG) && process.argv.slice(3).some(isLargeFile)
   process.exit(child.status ?? 1);
 }
 
+// Imported only now: a process that restarts itself above does not load tsx first.
+const { register } = await import("tsx/esm/api");
 register();
 // tsx turns source maps on, and Node then reads the source map comment of every module it loads (~0.1 s
 // for a large generate). mcpgen never prints a stack trace, so it has no use for them.
