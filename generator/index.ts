@@ -78,7 +78,7 @@ export async function generate(
     return done();
   }
   // The heavy stages load only when there is work for them (ts-morph alone takes 0.4 s).
-  const [{ normalize }, { render }, { manifestData }, { surfaceChanges, surfaceOnDisk }] = await Promise.all([
+  const [{ normalize }, { render }, { catalogData }, { surfaceChanges, surfaceOnDisk }] = await Promise.all([
     import("./normalize.ts"),
     import("./render/index.ts"),
     import("./render/manifest.ts"),
@@ -89,7 +89,7 @@ export async function generate(
   try {
     const model = normalize(loaded.server, specRef);
     files = await render(model);
-    surface = surfaceChanges(surfaceOnDisk(outDir), manifestData(model) as never);
+    surface = surfaceChanges(surfaceOnDisk(outDir), catalogData(model) as never);
   } catch (error) {
     // A spec that passed every rule must render; if a library still throws, the user gets one clear
     // diagnostic (and nothing written) instead of a stack trace.

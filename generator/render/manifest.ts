@@ -3,6 +3,7 @@
  * resources/list... return, plus http bindings and prompt message templates). Data, not code.
  */
 
+import { createHash } from "node:crypto";
 import type { HttpBindingNode } from "../ir.ts";
 import type { Model } from "../normalize.ts";
 import { header, lit } from "./ts.ts";
@@ -113,10 +114,60 @@ function offersOf(data: Json): Json {
  * src/manifest.ts (server identity, upstream, capabilities) and src/manifest.json (the catalog: tools,
  * resources, templates, prompts), which the server reads on first need instead of at start-up.
  */
+const catalogs = new WeakMap<Model, Json>();
+
+/**
+ * The catalog as manifest.json stores it. Tool schemas are self-contained (MCP wants each one whole in
+ * tools/list), so an OpenAPI API repeats each shared definition in every tool that reaches it: GitHub's
+ * catalog would be 5 MB. Stored, each `$defs` entry is under `defs` once, by content id, and a tool keeps
+ * the names it uses (`inputDefs`, `outputDefs`); the runtime's readCatalog puts them back.
+ */
+export function catalogData(model: Model): Json {
+  let catalog = catalogs.get(model);
+  if (catalog) return catalog;
+  const { tools, resources, resourceTemplates, prompts } = manifestData(model);
+  const defs: Json = {};
+  const stored = (tools as Json[]).map((tool) => {
+    const out: Json = { ...tool };
+    for (const [field, names] of [
+      ["inputSchema", "inputDefs"],
+      ["outputSchema", "outputDefs"],
+    ] as const) {
+      const schema = tool[field] as Json | undefined;
+      const shared = schema?.$defs;
+      if (!schema || typeof shared !== "object" || shared === null || Array.isArray(shared)) continue;
+      const { $defs: _defs, ...root } = schema;
+      out[field] = root;
+      out[names] = Object.fromEntries(
+        Object.entries(shared).map(([name, def]) => {
+          const id = contentId(def);
+          defs[id] ??= def;
+          return [name, id];
+        }),
+      );
+    }
+    return out;
+  });
+  catalog = { defs, tools: stored, resources, resourceTemplates, prompts };
+  catalogs.set(model, catalog);
+  return catalog;
+}
+
+const ids = new WeakMap<object, string>();
+
+/** A definition's id: its content's hash (definitions are shared objects, so each is hashed once). */
+function contentId(def: unknown): string {
+  const known = typeof def === "object" && def !== null ? ids.get(def) : undefined;
+  if (known) return known;
+  const id = `d${createHash("sha256").update(JSON.stringify(def)).digest("hex").slice(0, 16)}`;
+  if (typeof def === "object" && def !== null) ids.set(def, id);
+  return id;
+}
+
 export function renderManifest(model: Model): { ts: string; json: string } {
   const data = manifestData(model);
-  const { server, upstream, tools, resources, resourceTemplates, prompts } = data;
-  const catalog = { "//": header(model.specRef).slice(3).trim(), tools, resources, resourceTemplates, prompts };
+  const { server, upstream } = data;
+  const catalog = { "//": header(model.specRef).slice(3).trim(), ...catalogData(model) };
   // Indented, so a spec change reads as a small diff; a large API's catalog (megabytes) stays compact.
   const pretty = JSON.stringify(catalog, null, 2);
   const json = `${pretty.length > LARGE_MANIFEST ? JSON.stringify(catalog) : pretty}\n`;

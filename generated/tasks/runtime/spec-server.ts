@@ -53,9 +53,28 @@ export type Manifest = {
   catalog: () => ManifestCatalog;
 };
 
-/** A catalog file written by `mcpgen generate` (src/manifest.json). */
+/** How manifest.json stores tools: each shared `$defs` entry once, under `defs`, named per schema. */
+type StoredCatalog = ManifestCatalog & {
+  defs?: Record<string, unknown>;
+  tools: Array<ManifestTool & { inputDefs?: Record<string, string>; outputDefs?: Record<string, string> }>;
+};
+
+/** A catalog file written by `mcpgen generate` (src/manifest.json), each tool schema whole again. */
 export function readCatalog(file: URL): ManifestCatalog {
-  return JSON.parse(readFileSync(file, "utf8")) as ManifestCatalog;
+  const stored = JSON.parse(readFileSync(file, "utf8")) as StoredCatalog;
+  const defs = stored.defs ?? {};
+  // The definitions stay shared objects: tools/list serializes each schema whole, and nothing changes them.
+  const joined = (names: Record<string, string>) =>
+    Object.fromEntries(Object.entries(names).map(([name, id]) => [name, defs[id]]));
+  for (const tool of stored.tools) {
+    if (tool.inputDefs) tool.inputSchema = { ...tool.inputSchema, $defs: joined(tool.inputDefs) };
+    if (tool.outputDefs && tool.outputSchema)
+      tool.outputSchema = { ...tool.outputSchema, $defs: joined(tool.outputDefs) };
+    delete tool.inputDefs;
+    delete tool.outputDefs;
+  }
+  delete stored.defs;
+  return stored;
 }
 
 /** A tool handler's result, with `structuredContent` typed by the tool's outputSchema. */
