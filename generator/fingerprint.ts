@@ -7,10 +7,12 @@
  * file, a new or deleted handler, another mcpgen) fails the match and takes the full path.
  */
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { Diagnostic } from "./diagnostics.ts";
+import { sha256 } from "./hash.ts";
 import type { LoadOptions } from "./load.ts";
+import { listFiles, OWNED_FOLDERS, writeAtomically } from "./write.ts";
 
 export const FINGERPRINT_FILE = ".mcpgen/fingerprint.json";
 
@@ -25,8 +27,11 @@ export type Fingerprint = {
   obsolete: string[];
 };
 
-/** Folders whose listing is part of the outcome: new or missing handlers, stray runtime or validator files. */
-export const LISTED_FOLDERS = ["src/handlers", "runtime", "src/validators"];
+/** Every file below the folders whose listing is part of the outcome: new or missing handlers, and
+ * stray files where only mcpgen writes (runtime, validator chunks). */
+export function listedFiles(outDir: string): string[] {
+  return ["src/handlers", ...OWNED_FOLDERS].flatMap((folder) => listFiles(outDir, folder));
+}
 
 /**
  * The key for a run, or undefined when the spec cannot be read. A spec whose `$ref`s reach other files
@@ -56,13 +61,8 @@ export function readFingerprint(outDir: string): Fingerprint | undefined {
 }
 
 /** True when the package on disk is exactly what the fingerprint recorded. */
-export function isIntact(
-  outDir: string,
-  fingerprint: Fingerprint,
-  listFiles: (dir: string, folder: string) => string[],
-): boolean {
-  const listed = LISTED_FOLDERS.flatMap((folder) => listFiles(outDir, folder));
-  if (listed.join("\n") !== fingerprint.listed.join("\n")) return false;
+export function isIntact(outDir: string, fingerprint: Fingerprint): boolean {
+  if (listedFiles(outDir).join("\n") !== fingerprint.listed.join("\n")) return false;
   return Object.entries(fingerprint.files).every(([path, digest]) => {
     try {
       return sha256(readFileSync(join(outDir, path))) === digest;
@@ -74,21 +74,14 @@ export function isIntact(
 
 export function writeFingerprint(outDir: string, fingerprint: Fingerprint): void {
   const target = join(outDir, FINGERPRINT_FILE);
-  mkdirSync(dirname(target), { recursive: true });
+  writeAtomically(target, `${JSON.stringify(fingerprint)}\n`);
   // Machine state, not source: the folder ignores itself, so it never lands in a commit.
   writeFileSync(join(dirname(target), ".gitignore"), "*\n");
-  const temporary = `${target}.${process.pid}.tmp`;
-  writeFileSync(temporary, `${JSON.stringify(fingerprint)}\n`);
-  renameSync(temporary, target);
 }
 
 /** Removes a fingerprint that no longer describes the package (this run could not be fingerprinted). */
 export function forgetFingerprint(outDir: string): void {
   rmSync(join(outDir, FINGERPRINT_FILE), { force: true });
-}
-
-export function sha256(content: string | Buffer): string {
-  return createHash("sha256").update(content).digest("hex");
 }
 
 let sourcesDigest: string | undefined;

@@ -11,16 +11,16 @@ import {
   fingerprintKey,
   forgetFingerprint,
   isIntact,
-  LISTED_FOLDERS,
+  listedFiles,
   readFingerprint,
-  sha256,
   writeFingerprint,
 } from "./fingerprint.ts";
+import { sha256 } from "./hash.ts";
 import { type LoadOptions, load } from "./load.ts";
 import type { RenderedFile } from "./render/index.ts";
 import { warmUp } from "./render/validators-pool.ts";
 import { validate } from "./validate.ts";
-import { listFiles, type WriteOutcome, writeFiles } from "./write.ts";
+import { type WriteOutcome, writeFiles } from "./write.ts";
 
 export type ExitCode = 0 | 1 | 2;
 export type CheckResult = { diagnostics: Diagnostic[]; exitCode: ExitCode };
@@ -55,13 +55,14 @@ export async function generate(
   const key = fingerprintKey(specPath, specRef, options);
   // Nothing changed since the last run (same inputs, same mcpgen, files as written): say so at once.
   const recorded = key === undefined ? undefined : readFingerprint(outDir);
-  if (recorded && recorded.key === key && isIntact(outDir, recorded, listFiles)) {
+  if (recorded && recorded.key === key && isIntact(outDir, recorded)) {
     const { diagnostics, files, obsolete } = recorded;
     const outcome = { changed: [], created: [], removed: [], obsolete, unchanged: Object.keys(files).length };
     return { diagnostics, outcome, surface: [] };
   }
   // A large spec will compile its validators on every core: start those workers while it is read.
-  if (statSync(specPath, { throwIfNoEntry: false })?.isFile() && statSync(specPath).size > LARGE_SPEC_BYTES) warmUp();
+  const spec = statSync(specPath, { throwIfNoEntry: false });
+  if (spec?.isFile() && spec.size > LARGE_SPEC_BYTES) warmUp();
   const bag = new DiagnosticBag();
   const done = (outcome?: WriteOutcome, surface: string[] = []): GenerateResult => ({
     diagnostics: bag.sorted(),
@@ -127,7 +128,7 @@ export async function generate(
     writeFingerprint(outDir, {
       key,
       files: Object.fromEntries(owned.map((f) => [f.path, sha256(f.content)])),
-      listed: LISTED_FOLDERS.flatMap((folder) => listFiles(outDir, folder)),
+      listed: listedFiles(outDir),
       // A rerun with nothing changed skips the handler type-check, so it must not replay its findings.
       diagnostics: bag.sorted().filter((d) => d.code !== "HANDLER_TYPE_ERROR"),
       obsolete: outcome.obsolete,

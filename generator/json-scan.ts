@@ -29,7 +29,7 @@ export function hasDuplicateJsonKeys(text: string): boolean {
     else if (c === QUOTE) {
       const end = stringEnd(text, i);
       const keys = open[open.length - 1];
-      if (keys && nextToken(text, end + 1) === COLON) {
+      if (keys && text.charCodeAt(tokenAt(text, end + 1)) === COLON) {
         const key = stringAt(text, i, end);
         if (keys.has(key)) return true;
         keys.add(key);
@@ -160,12 +160,4 @@ function stringEnd(text: string, start: number): number {
     if (backslashes % 2 === 0) return end;
     end = text.indexOf('"', end + 1);
   }
-}
-
-function nextToken(text: string, from: number): number {
-  for (let i = from; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (!isSpace(c)) return c;
-  }
-  return -1;
 }

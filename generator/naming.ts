@@ -1,5 +1,5 @@
 /** Identifiers and file names derived from spec names: deterministic, collision-free, always valid. */
-import { createHash } from "node:crypto";
+import { sha256 } from "./hash.ts";
 
 /** "notes.create" → "NotesCreate", "get-forecast_v2" → "GetForecastV2", "1abc" → "T1Abc"; never empty, never starts with a digit. */
 export function pascalCase(name: string): string {
@@ -21,7 +21,7 @@ export function camelCase(name: string): string {
 
 /** Six hex digits of a SHA-256: enough to tell names apart, short enough to read. */
 export function shortHash(text: string): string {
-  return createHash("sha256").update(text).digest("hex").slice(0, 6);
+  return sha256(text).slice(0, 6);
 }
 
 /** Hands out names, adding 2, 3... to repeats, so the first holder of a name keeps it. */

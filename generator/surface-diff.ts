@@ -18,23 +18,24 @@ const KINDS: Array<[keyof Surface, string, string]> = [
 /** The catalog of a package on disk, or an empty surface when there is none (or it is unreadable). */
 export function surfaceOnDisk(outDir: string): Surface {
   const empty: Surface = { tools: [], resources: [], resourceTemplates: [], prompts: [] };
+  let surface: unknown;
   try {
-    return { ...empty, ...JSON.parse(readFileSync(join(outDir, "src/manifest.json"), "utf8")) };
+    surface = JSON.parse(readFileSync(join(outDir, "src/manifest.json"), "utf8"));
   } catch {
-    return legacySurface(outDir) ?? empty;
+    surface = legacySurface(outDir);
   }
+  return { ...empty, ...(surface as Partial<Surface>) };
 }
 
 /** Packages from mcpgen before the catalog moved to manifest.json held it all in src/manifest.ts. */
-function legacySurface(outDir: string): Surface | undefined {
+function legacySurface(outDir: string): unknown {
   try {
     const source = readFileSync(join(outDir, "src/manifest.ts"), "utf8");
     const start = source.indexOf("= ", source.indexOf("export const manifest")) + 2;
     const literal = source.slice(start, source.lastIndexOf(";"));
     // Large manifests were written as JSON.parse("<the JSON as a string literal>") as Manifest.
     const wrapped = /^JSON\.parse\(([\s\S]*)\) as Manifest$/.exec(literal);
-    const surface = JSON.parse(wrapped ? JSON.parse(wrapped[1]) : literal);
-    return { tools: [], resources: [], resourceTemplates: [], prompts: [], ...surface };
+    return JSON.parse(wrapped ? JSON.parse(wrapped[1]) : literal);
   } catch {
     return undefined;
   }

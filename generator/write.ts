@@ -21,7 +21,7 @@ export type WriteOutcome = {
 };
 
 /** Folders only mcpgen writes into: a file there that is no longer produced is removed. */
-const OWNED_FOLDERS = ["runtime", "src/validators"];
+export const OWNED_FOLDERS = ["runtime", "src/validators"];
 /** Generated files earlier versions of mcpgen wrote and this one does not (validators are chunked now). */
 const FORMER_FILES = ["src/validators.js", "src/validators.d.ts"];
 
@@ -59,7 +59,7 @@ function readIfFile(path: string): string | undefined {
   }
 }
 
-function writeAtomically(path: string, content: string): void {
+export function writeAtomically(path: string, content: string): void {
   mkdirSync(dirname(path), { recursive: true });
   const temporary = `${path}.mcpgen-${process.pid}.tmp`;
   writeFileSync(temporary, content);

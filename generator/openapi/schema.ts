@@ -43,13 +43,7 @@ export class SchemaScope {
   /** The references met directly by each definition being converted, innermost last. */
   readonly #converting: Array<Set<string>> = [];
 
-  constructor(
-    root: unknown,
-    names: DefNames,
-    dialect: SchemaDialect,
-    direction: Direction,
-    converted = new ConvertedDefs(),
-  ) {
+  constructor(root: unknown, names: DefNames, dialect: SchemaDialect, direction: Direction, converted: ConvertedDefs) {
     this.#root = root;
     this.#names = names;
     this.#dialect = dialect;

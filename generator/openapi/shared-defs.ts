@@ -5,7 +5,7 @@
  * definitions (same name and content, and the same for what they reference) and rewrites every tool
  * schema to refer to them.
  */
-import { createHash } from "node:crypto";
+import { sha256 } from "../hash.ts";
 import type { JsonSchema } from "../ir.ts";
 import { walkSchema } from "../schema-walk.ts";
 
@@ -62,7 +62,7 @@ function definitionIds(defs: Record<string, JsonSchema>): Map<string, string> {
         const match = typeof sub.$ref === "string" ? LOCAL.exec(sub.$ref) : null;
         if (match) found.add(decodeURIComponent(match[1]));
       });
-      own = { name, id: hash(`${name}\0${withoutExamples(def)}`), refs: [...found].sort() };
+      own = { name, id: sha256(`${name}\0${withoutExamples(def)}`), refs: [...found].sort() };
       ownByDef.set(def, own);
     }
     ids.set(name, own.id);
@@ -71,16 +71,12 @@ function definitionIds(defs: Record<string, JsonSchema>): Map<string, string> {
   for (let round = 0; round < 4; round++) {
     const next = new Map<string, string>();
     for (const [name, id] of ids)
-      next.set(name, hash(`${id}\0${(refs.get(name) ?? []).map((r) => ids.get(r)).join(",")}`));
+      next.set(name, sha256(`${id}\0${(refs.get(name) ?? []).map((r) => ids.get(r)).join(",")}`));
     ids = next;
   }
   const result = new Map([...ids].map(([name, id]): [string, string] => [name, `d${id.slice(0, 16)}`]));
   idsByDefs.set(defs, result);
   return result;
-}
-
-function hash(text: string): string {
-  return createHash("sha256").update(text).digest("hex");
 }
 
 const stripped = new Map<string, string>();

@@ -25,9 +25,10 @@ export async function render(model: Model): Promise<RenderedFile[]> {
     content: /\.(c?js|ts)$/.test(path) ? escapeInvisible(content) : content,
     owner: "mcpgen",
   });
-  const validators = renderValidators(model); // compiles in worker threads meanwhile
+  const compiling = renderValidators(model); // in worker threads, while the rest renders
   const manifest = renderManifest(model);
   const types = `${await renderTypes(model)}\n${renderHandlersType(model)}`;
+  const validators = await compiling;
   return [
     generated("package.json", renderPackageJson(model)),
     generated("tsconfig.json", renderTsconfig(model)),
@@ -38,8 +39,8 @@ export async function render(model: Model): Promise<RenderedFile[]> {
     generated("src/manifest.json", manifest.json),
     generated("src/server.ts", renderServerEntry(model)),
     generated("src/types.ts", types),
-    generated("src/validators.ts", (await validators).module),
-    ...(await validators).chunks.map((code, n) => generated(`src/validators/${n}.cjs`, code)),
+    generated("src/validators.ts", validators.module),
+    ...validators.chunks.map((code, n) => generated(`src/validators/${n}.cjs`, code)),
     ...runtimeFiles(),
     ...renderScaffolds(model).map(
       (s): RenderedFile => ({ path: s.path, content: s.content, owner: "user", describes: s.owner }),

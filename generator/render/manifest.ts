@@ -3,7 +3,7 @@
  * resources/list... return, plus http bindings and prompt message templates). Data, not code.
  */
 
-import { createHash } from "node:crypto";
+import { sha256 } from "../hash.ts";
 import type { HttpBindingNode } from "../ir.ts";
 import type { Model } from "../normalize.ts";
 import { header, lit } from "./ts.ts";
@@ -42,19 +42,20 @@ const http = (binding: HttpBindingNode | undefined) => {
   };
 };
 
-/** generate needs the data twice (the manifest files, the surface summary): built once per model. */
-const built = new WeakMap<Model, Json>();
-
-export function manifestData(model: Model): Json {
-  let data = built.get(model);
-  if (!data) {
-    data = buildManifestData(model);
-    built.set(model, data);
-  }
-  return data;
+/** Built once per model: render and the surface summary both ask for the same data. */
+function perModel(build: (model: Model) => Json): (model: Model) => Json {
+  const built = new WeakMap<Model, Json>();
+  return (model) => {
+    let data = built.get(model);
+    if (!data) {
+      data = build(model);
+      built.set(model, data);
+    }
+    return data;
+  };
 }
 
-function buildManifestData(model: Model): Json {
+export const manifestData = perModel((model) => {
   const { server } = model;
   return {
     server: pick(server, ["name", "version", "title", "description", "instructions", "websiteUrl", "icons"]),
@@ -90,7 +91,7 @@ function buildManifestData(model: Model): Json {
       ...(node.messages ? { messages: node.messages.map((m) => ({ role: m.role, content: m.content })) } : {}),
     })),
   };
-}
+});
 
 /** Prompt completions keyed by argument, kept apart from `arguments` so prompts/list shows plain arguments. */
 function completionsOf(args: Array<{ name: string; completions?: string[] }>): Json {
@@ -111,20 +112,12 @@ function offersOf(data: Json): Json {
 }
 
 /**
- * src/manifest.ts (server identity, upstream, capabilities) and src/manifest.json (the catalog: tools,
- * resources, templates, prompts), which the server reads on first need instead of at start-up.
- */
-const catalogs = new WeakMap<Model, Json>();
-
-/**
  * The catalog as manifest.json stores it. Tool schemas are self-contained (MCP wants each one whole in
  * tools/list), so an OpenAPI API repeats each shared definition in every tool that reaches it: GitHub's
  * catalog would be 5 MB. Stored, each `$defs` entry is under `defs` once, by content id, and a tool keeps
  * the names it uses (`inputDefs`, `outputDefs`); the runtime's readCatalog puts them back.
  */
-export function catalogData(model: Model): Json {
-  let catalog = catalogs.get(model);
-  if (catalog) return catalog;
+export const catalogData = perModel((model) => {
   const { tools, resources, resourceTemplates, prompts } = manifestData(model);
   const defs: Json = {};
   const stored = (tools as Json[]).map((tool) => {
@@ -148,10 +141,8 @@ export function catalogData(model: Model): Json {
     }
     return out;
   });
-  catalog = { defs, tools: stored, resources, resourceTemplates, prompts };
-  catalogs.set(model, catalog);
-  return catalog;
-}
+  return { defs, tools: stored, resources, resourceTemplates, prompts };
+});
 
 const ids = new WeakMap<object, string>();
 
@@ -159,11 +150,15 @@ const ids = new WeakMap<object, string>();
 function contentId(def: unknown): string {
   const known = typeof def === "object" && def !== null ? ids.get(def) : undefined;
   if (known) return known;
-  const id = `d${createHash("sha256").update(JSON.stringify(def)).digest("hex").slice(0, 16)}`;
+  const id = `d${sha256(JSON.stringify(def)).slice(0, 16)}`;
   if (typeof def === "object" && def !== null) ids.set(def, id);
   return id;
 }
 
+/**
+ * src/manifest.ts (server identity, upstream, capabilities) and src/manifest.json (the catalog: tools,
+ * resources, templates, prompts), which the server reads on first need instead of at start-up.
+ */
 export function renderManifest(model: Model): { ts: string; json: string } {
   const data = manifestData(model);
   const { server, upstream } = data;

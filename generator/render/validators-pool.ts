@@ -1,7 +1,8 @@
 /**
  * Compiles validator chunks on every core: worker threads plus the main thread, all taking the next
- * chunk from one shared counter (so none waits for another to hand it work). ajv's code generation is the slowest step of generating a large OpenAPI API, and
- * chunks are independent. Workers run validators-worker.ts through tsx, as the CLI does.
+ * chunk from one shared counter (so none waits for another to hand it work). ajv's code generation is
+ * the slowest step of generating a large OpenAPI API, and chunks are independent. Workers run
+ * validators-worker.ts through tsx, as the CLI does.
  */
 import { createRequire } from "node:module";
 import { availableParallelism } from "node:os";

@@ -3,6 +3,7 @@
  * A schema that does not compile is reported at the keyword that breaks it, not at the schema's root.
  */
 import type { ErrorObject } from "ajv";
+import type { AnyAjv } from "../ajv.ts";
 import type { JsonSchema } from "../ir.ts";
 import { childPointer, valueAt } from "../json-pointer.ts";
 import { ajvFor, dialectOf } from "../schema-dialect.ts";
@@ -87,7 +88,7 @@ const definitionProblems = new WeakMap<object, Problem[]>();
  * own, so the root and each definition are checked apart, and a definition only once however many
  * tools carry it (GitHub's 1,869 schemas repeat 329 definitions ~40 times each).
  */
-function metaProblems(ajv: ReturnType<typeof ajvFor>, schema: JsonSchema, dialect: "2020-12" | "draft-07"): Problem[] {
+function metaProblems(ajv: AnyAjv, schema: JsonSchema, dialect: "2020-12" | "draft-07"): Problem[] {
   const check = (value: unknown) =>
     ajv.validateSchema(value as JsonSchema) ? [] : metaSchemaProblems(ajv.errors ?? []);
   const defs = schema.$defs;
@@ -111,7 +112,7 @@ function metaProblems(ajv: ReturnType<typeof ajvFor>, schema: JsonSchema, dialec
   return problems;
 }
 
-function compiled(ajv: ReturnType<typeof ajvFor>, schema: JsonSchema): Problem[] {
+function compiled(ajv: AnyAjv, schema: JsonSchema): Problem[] {
   try {
     ajv.compile(schema);
     return [];

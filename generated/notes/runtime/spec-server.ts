@@ -49,7 +49,7 @@ export type Manifest = {
   upstream?: UpstreamConfig;
   /** What the catalog holds, so the handshake can state capabilities without reading it. */
   offers: DeferredOffers;
-  /** Read on first need, not at start-up: GitHub's catalog is 5 MB of JSON. */
+  /** Read on first need, not at start-up: GitHub's catalog is 3 MB of JSON. */
   catalog: () => ManifestCatalog;
 };
 
