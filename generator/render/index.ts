@@ -25,10 +25,14 @@ export async function render(model: Model): Promise<RenderedFile[]> {
     content: /\.(c?js|ts)$/.test(path) ? escapeInvisible(content) : content,
     owner: "mcpgen",
   });
-  const compiling = renderValidators(model); // in worker threads, while the rest renders
-  const manifest = renderManifest(model);
-  const types = `${await renderTypes(model)}\n${renderHandlersType(model)}`;
-  const validators = await compiling;
+  // Validators compile in worker threads while the rest renders; awaited together, so a failure on
+  // either side is reported and neither is left unobserved.
+  const compiling = renderValidators(model);
+  const rendering = (async () => ({
+    manifest: renderManifest(model),
+    types: `${await renderTypes(model)}\n${renderHandlersType(model)}`,
+  }))();
+  const [validators, { manifest, types }] = await Promise.all([compiling, rendering]);
   return [
     generated("package.json", renderPackageJson(model)),
     generated("tsconfig.json", renderTsconfig(model)),
