@@ -4,7 +4,7 @@
  * next chunk from one shared counter (claim).
  */
 import standaloneModule from "ajv/dist/standalone/index.js";
-import { Ajv2020, AjvDraft07, type AnyAjv, addFormats } from "../ajv.ts";
+import { Ajv2020, AjvDraft07, type AnyAjv, addFormats, OWN_PROPERTIES } from "../ajv.ts";
 import type { JsonSchema } from "../ir.ts";
 import type { Dialect } from "../schema-dialect.ts";
 
@@ -32,6 +32,7 @@ export function compileChunk(plan: CompilePlan, index: number): string {
   const job = plan.jobs[index];
   const defs = job.defIds.map((id) => plan.defs[id]);
   const options = {
+    ...OWN_PROPERTIES,
     code: { source: true, esm: true, lines: true, optimize: false },
     allErrors: true,
     strict: false,
