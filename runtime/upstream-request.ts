@@ -61,9 +61,11 @@ export function explicitRequest(base: string, binding: HttpBinding, args: Record
     if (value === undefined || value === null || p.in === "path") continue;
     if (p.in === "query") query.push(...queryPairs(p, value));
     else if (p.in === "header")
-      out.headers[p.name.toLowerCase()] = p.json
-        ? JSON.stringify(value)
-        : delimited(value, ",", p.explode === true, "=");
+      setOwn(
+        out.headers,
+        p.name.toLowerCase(),
+        p.json ? JSON.stringify(value) : delimited(value, ",", p.explode === true, "="),
+      );
     else
       out.cookies.push(
         `${p.name}=${p.json ? encodeURIComponent(JSON.stringify(value)) : delimited(value, ",", false, ",")}`,

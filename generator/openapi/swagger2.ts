@@ -4,12 +4,13 @@
  * style/explode, host + basePath + schemes become a server, securityDefinitions become securitySchemes.
  * `#/definitions/...` refs keep working because the original top-level keys stay in place.
  */
+import { setOwn } from "../own-keys.ts";
 import { deref, isJson, type Json, METHODS } from "./document.ts";
 
 export function fromSwagger2(doc: Json): Json {
   const securitySchemes: Json = {};
   for (const [name, raw] of Object.entries(isJson(doc.securityDefinitions) ? doc.securityDefinitions : {})) {
-    if (isJson(raw)) securitySchemes[name] = securityScheme(raw);
+    if (isJson(raw)) setOwn(securitySchemes, name, securityScheme(raw));
   }
   const paths: Json = {};
   for (const [path, rawItem] of Object.entries(isJson(doc.paths) ? doc.paths : {})) {
