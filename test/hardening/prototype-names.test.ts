@@ -14,7 +14,7 @@ import { scratchDir, serverCommand, startUpstream } from "../generate/support.ts
 
 const dir = scratchDir("prototype-names");
 
-const spec = {
+const spec: { [key: string]: unknown } = {
   server: { name: "protonames", version: "1.0.0" },
   tools: [
     {
