@@ -206,7 +206,7 @@ export const catalog = {
   SCHEMA_PROTO_PROPERTY: warning(
     "Property named __proto__ cannot be sent",
     "Generated servers refuse any argument object holding a '__proto__' key (it would replace an object's prototype in handlers that copy arguments, and JSON Schema validators skip it), so this property can never be passed.",
-    "Rename the property (for an OpenAPI parameter, the tool then needs a hand-written handler), or leave it: calls that omit it work.",
+    "Rename the property if callers must send it; otherwise leave it: calls that omit it work.",
   ),
 
   // x-mcp-header (2026-07-28, basic/transports/streamable-http)

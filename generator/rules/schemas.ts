@@ -41,6 +41,7 @@ export const schemaRules: Rule = (server, report) => {
               "SCHEMA_PROTO_PROPERTY",
               `${at}${pointer}/properties/__proto__`,
               `inputSchema of tool '${tool.name}' has a property named '__proto__': servers refuse arguments holding that key`,
+              { at: "key" },
             );
           }
         });
