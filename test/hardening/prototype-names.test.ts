@@ -127,6 +127,7 @@ describe("an OpenAPI document with prototype-named parameters", () => {
     api = await startUpstream({
       "GET /v1/items/*": () => ({ json: { constructor: "made", valueOf: 1 } }),
       "POST /v1/things": () => ({ json: { ok: true } }),
+      "GET /v1/people": () => ({ json: { ok: true } }),
     });
     const doc = {
       openapi: "3.0.3",
@@ -156,6 +157,14 @@ describe("an OpenAPI document with prototype-named parameters", () => {
                 },
               },
             },
+          },
+        },
+        // A tool named `constructor`: its validator, handler and header map are looked up by that name.
+        "/people": {
+          get: {
+            operationId: "constructor",
+            parameters: [{ name: "name", in: "query", schema: { type: "string", maxLength: 3 } }],
+            responses: { "200": { description: "ok" } },
           },
         },
         "/things": {
@@ -227,5 +236,16 @@ describe("an OpenAPI document with prototype-named parameters", () => {
     expect(JSON.parse(api.requests.at(-1)!.body)).toEqual({ toString: 3 });
     const missing = await client.callTool("makeThing", {});
     expect(JSON.stringify(missing.content)).toContain("must have required property 'toString'");
+  });
+
+  it("serves a tool named constructor with its own schema and validator", async () => {
+    const { tools } = await client.listTools();
+    const tool = tools.find((t) => t.name === "constructor");
+    expect(tool?.inputSchema.properties).toEqual({ name: { type: "string", maxLength: 3 } });
+    const tooLong = await client.callTool("constructor", { name: "toolong" });
+    expect(JSON.stringify(tooLong.content)).toContain("/name must NOT have more than 3 characters");
+    const ok = await client.callTool("constructor", { name: "abc" });
+    expect(ok.isError).toBeFalsy();
+    expect(api.requests.at(-1)?.query.get("name")).toBe("abc");
   });
 });
