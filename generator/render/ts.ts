@@ -31,6 +31,12 @@ export function key(name: string): string {
   return IDENTIFIER.test(name) ? name : lit(name);
 }
 
+/** A key in an object literal that builds a value: there `"__proto__": x` would set the object's
+ * prototype instead of adding a key, so that one name takes the computed form, an own property. */
+export function valueKey(name: string): string {
+  return name === "__proto__" ? `[${lit(name)}]` : lit(name);
+}
+
 /** Text for inside a /* comment: cannot close the comment, keeps to one line per input line. */
 export function commentText(text: string): string {
   return text

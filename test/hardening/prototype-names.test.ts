@@ -35,6 +35,12 @@ const spec: { [key: string]: unknown } = {
       description: "Declares a __proto__ string.",
       inputSchema: { type: "object", properties: { proto__placeholder: { type: "string" } } },
     },
+    // Tools named like prototype members: their handler and validator tables are keyed by these names.
+    ...["__proto__", "toString"].map((name) => ({
+      name,
+      description: `The tool ${name}.`,
+      inputSchema: { type: "object", properties: { n: { type: "string", maxLength: 2 } } },
+    })),
   ],
   prompts: [
     {
@@ -68,6 +74,8 @@ describe("a generated server with prototype-named properties and arguments", () 
     expect(result.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
     writeFileSync(join(out, "src/handlers/tools/echo.ts"), ECHO);
     writeFileSync(join(out, "src/handlers/tools/proto.ts"), ECHO);
+    writeFileSync(join(out, "src/handlers/tools/__proto__.ts"), ECHO);
+    writeFileSync(join(out, "src/handlers/tools/toString.ts"), ECHO);
     client = await connect(serverCommand(out));
   }, 120_000);
   afterAll(() => client?.close());
@@ -94,6 +102,17 @@ describe("a generated server with prototype-named properties and arguments", () 
       const result = await client.callTool(args.includes("constructor") ? "echo" : "proto", JSON.parse(args));
       expect(result.isError, args).toBe(true);
       expect(JSON.stringify(result.content), args).toMatch(/__proto__: a property named __proto__ is not accepted/);
+    }
+  });
+
+  it("serves tools named __proto__ and toString with their own handlers and validators", async () => {
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toEqual(["echo", "proto", "__proto__", "toString"]);
+    for (const name of ["__proto__", "toString"]) {
+      const ok = await client.callTool(name, { n: "ab" });
+      expect(ok.structuredContent, name).toEqual({ keys: ["n"] });
+      const tooLong = await client.callTool(name, { n: "abc" });
+      expect(JSON.stringify(tooLong.content), name).toContain("/n must NOT have more than 2 characters");
     }
   });
 
