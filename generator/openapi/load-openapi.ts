@@ -214,7 +214,7 @@ function ownServer(op: Json, item: Json): { baseUrl?: string } {
   if (!server || typeof server.url !== "string") return {};
   const variables = isJson(server.variables) ? server.variables : {};
   const url = server.url.replace(/\{([^{}]+)\}/g, (_, v: string) => {
-    const spec = variables[v];
+    const spec = ownValue(variables, v);
     return isJson(spec) ? String(spec.default ?? "") : "";
   });
   return /^https?:\/\//i.test(url) ? { baseUrl: url } : {};
