@@ -13,13 +13,26 @@ export function setOwn<T>(record: { [key: string]: T }, key: string, value: T): 
   Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
-/** The JSON pointer of the first own `__proto__` key in a parsed JSON value, or undefined when none. */
-export function protoKeyPointer(value: unknown, at = ""): string | undefined {
-  if (value === null || typeof value !== "object") return undefined;
-  if (!Array.isArray(value) && Object.hasOwn(value, "__proto__")) return `${at}/__proto__`;
-  for (const [key, item] of Object.entries(value)) {
-    const found = protoKeyPointer(item, `${at}/${key.replaceAll("~", "~0").replaceAll("/", "~1")}`);
-    if (found) return found;
+/**
+ * The JSON pointer of the first own `__proto__` key in a parsed JSON value, or undefined when none.
+ * Iterative: arguments may nest 100,000 deep, and the validator, not this scan, decides about depth.
+ */
+export function protoKeyPointer(root: unknown): string | undefined {
+  if (root === null || typeof root !== "object") return undefined;
+  type Entry = { value: object; key: string; parent?: Entry };
+  const stack: Entry[] = [{ value: root, key: "" }];
+  while (stack.length > 0) {
+    const entry = stack.pop()!;
+    if (!Array.isArray(entry.value) && Object.hasOwn(entry.value, "__proto__")) {
+      // The pointer is built only for the key found: building one per level would be quadratic.
+      const keys = ["__proto__"];
+      for (let e: Entry | undefined = entry; e?.parent; e = e.parent) keys.unshift(e.key);
+      return keys.map((key) => `/${key.replaceAll("~", "~0").replaceAll("/", "~1")}`).join("");
+    }
+    for (const key in entry.value) {
+      const item = (entry.value as Record<string, unknown>)[key];
+      if (item !== null && typeof item === "object") stack.push({ value: item, key, parent: entry });
+    }
   }
   return undefined;
 }
