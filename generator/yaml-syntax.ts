@@ -32,11 +32,11 @@ export function syntaxProblems(text: string, errors: YAMLError[], describe: (mes
   return problems;
 }
 
-/** Offsets of the lines that open a top-level region: content at column 0 (not a comment, a closing
- * bracket or a document marker). The text's start always opens the first one. */
+/** Offsets of the lines that open a top-level region: a key or item at column 0 (not a comment, a flow
+ * bracket or comma, or a document marker). The text's start always opens the first one. */
 function regionStarts(text: string): number[] {
   const starts = [0];
-  const line = /\n(?=[^\s#}\]])/g;
+  const line = /\n(?=[^\s#{}[\],])/g;
   for (let match = line.exec(text); match; match = line.exec(text)) {
     const at = match.index + 1;
     if (!/^(---|\.\.\.)(\s|$)/.test(text.slice(at, at + 4))) starts.push(at);
