@@ -37,6 +37,12 @@ export function valueKey(name: string): string {
   return name === "__proto__" ? `[${lit(name)}]` : lit(name);
 }
 
+/** JSON data as a JS object-literal expression (lit), with every `"__proto__"` key in the computed
+ * form (valueKey). In JSON text an unescaped quote after `{` or `,` always opens a key. */
+export function dataLit(value: unknown, indent?: number): string {
+  return lit(value, indent).replace(/([{,]\s*)"__proto__"(\s*):/g, '$1["__proto__"]$2:');
+}
+
 /** Text for inside a /* comment: cannot close the comment, keeps to one line per input line. */
 export function commentText(text: string): string {
   return text

@@ -151,7 +151,8 @@ describe("an OpenAPI document with prototype-named parameters", () => {
     const doc = {
       openapi: "3.0.3",
       info: { title: "Proto", version: "1.0.0" },
-      servers: [{ url: `${api.url}/v1` }],
+      // A server variable named __proto__ too: the base URL is filled from it.
+      servers: [{ url: `${api.url}/{proto__placeholder}`, variables: { proto__placeholder: { default: "v1" } } }],
       paths: {
         "/items/{constructor}": {
           get: {
@@ -207,7 +208,7 @@ describe("an OpenAPI document with prototype-named parameters", () => {
       },
     };
     const file = join(dir, "openapi.json");
-    writeFileSync(file, JSON.stringify(doc).replaceAll('"proto__placeholder"', '"__proto__"'));
+    writeFileSync(file, JSON.stringify(doc).replaceAll("proto__placeholder", "__proto__"));
     const out = join(dir, "openapi-out");
     const result = await generate(file, out);
     diagnostics = result.diagnostics;
