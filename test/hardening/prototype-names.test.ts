@@ -35,6 +35,13 @@ const spec: { [key: string]: unknown } = {
       description: "Declares a __proto__ string.",
       inputSchema: { type: "object", properties: { proto__placeholder: { type: "string" } } },
     },
+    // A const holding a __proto__ key: the compiled validator must keep the key (results are checked).
+    {
+      name: "const_proto",
+      description: "Returns x: {} against a const of { __proto__: 1 }.",
+      inputSchema: { type: "object" },
+      outputSchema: { type: "object", properties: { x: { const: { proto__placeholder: 1 } } }, required: ["x"] },
+    },
     // Tools named like prototype members: their handler and validator tables are keyed by these names.
     ...["__proto__", "toString"].map((name) => ({
       name,
@@ -75,6 +82,10 @@ describe("a generated server with prototype-named properties and arguments", () 
     writeFileSync(join(out, "src/handlers/tools/echo.ts"), ECHO);
     writeFileSync(join(out, "src/handlers/tools/proto.ts"), ECHO);
     writeFileSync(join(out, "src/handlers/tools/__proto__.ts"), ECHO);
+    writeFileSync(
+      join(out, "src/handlers/tools/const_proto.ts"),
+      "export default async () => ({ content: [], structuredContent: { x: {} } });\n",
+    );
     writeFileSync(join(out, "src/handlers/tools/toString.ts"), ECHO);
     client = await connect(serverCommand(out));
   }, 120_000);
@@ -107,13 +118,19 @@ describe("a generated server with prototype-named properties and arguments", () 
 
   it("serves tools named __proto__ and toString with their own handlers and validators", async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(["echo", "proto", "__proto__", "toString"]);
+    expect(tools.map((t) => t.name)).toEqual(["echo", "proto", "const_proto", "__proto__", "toString"]);
     for (const name of ["__proto__", "toString"]) {
       const ok = await client.callTool(name, { n: "ab" });
       expect(ok.structuredContent, name).toEqual({ keys: ["n"] });
       const tooLong = await client.callTool(name, { n: "abc" });
       expect(JSON.stringify(tooLong.content), name).toContain("/n must NOT have more than 2 characters");
     }
+  });
+
+  it("checks a const holding a __proto__ key as data: {} does not match it", async () => {
+    const result = await client.callTool("const_proto", {});
+    expect(result.isError).toBe(true);
+    expect(JSON.stringify(result.content)).toContain("/x must be equal to constant");
   });
 
   it("completes prototype-named arguments from their own lists only", async () => {
