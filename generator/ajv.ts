@@ -11,3 +11,10 @@ export type AnyAjv = AjvDraft07 | Ajv2020;
 
 const plugin = formatsModule as unknown as { default?: (ajv: AnyAjv) => AnyAjv } & ((ajv: AnyAjv) => AnyAjv);
 export const addFormats: (ajv: AnyAjv) => AnyAjv = plugin.default ?? plugin;
+
+/**
+ * Options every ajv in mcpgen gets. `ownProperties`: a property the schema names is looked up on the
+ * instance itself, never through its prototype, so an optional `constructor` or `toString` that the
+ * caller left out is absent (not Object.prototype's function), and a `__proto__` key is checked as data.
+ */
+export const OWN_PROPERTIES = { ownProperties: true } as const;

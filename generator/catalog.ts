@@ -202,6 +202,12 @@ export const catalog = {
     "The schema breaks the rules of its JSON Schema dialect, so no validator can be built from it.",
     "Fix the keyword at the position shown.",
   ),
+  // Prototype-named properties (issue 11 item 9)
+  SCHEMA_PROTO_PROPERTY: warning(
+    "Property named __proto__ cannot be sent",
+    "Generated servers refuse any argument object holding a '__proto__' key (it would replace an object's prototype in handlers that copy arguments, and JSON Schema validators skip it), so this property can never be passed.",
+    "Rename the property if callers must send it; otherwise leave it: calls that omit it work.",
+  ),
 
   // x-mcp-header (2026-07-28, basic/transports/streamable-http)
   HEADER_NOT_STRING: error(

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import type { ErrorObject, ValidateFunction } from "ajv";
-import { Ajv2020 } from "./ajv.ts";
+import { Ajv2020, OWN_PROPERTIES } from "./ajv.ts";
 import type { Report } from "./diagnostics.ts";
 import { childPointer, readablePath } from "./json-pointer.ts";
 import { closest } from "./spelling.ts";
@@ -15,9 +15,13 @@ export const SPEC_SCHEMA_PATH = new URL("./schema/mcpgen.schema.json", import.me
 let validator: ValidateFunction | undefined;
 
 function specValidator(): ValidateFunction {
-  validator ??= new Ajv2020({ allErrors: true, verbose: true, strict: true, strictRequired: false }).compile(
-    JSON.parse(readFileSync(SPEC_SCHEMA_PATH, "utf8")),
-  );
+  validator ??= new Ajv2020({
+    ...OWN_PROPERTIES,
+    allErrors: true,
+    verbose: true,
+    strict: true,
+    strictRequired: false,
+  }).compile(JSON.parse(readFileSync(SPEC_SCHEMA_PATH, "utf8")));
   return validator;
 }
 

@@ -22,6 +22,7 @@ import type {
   UpstreamNode,
 } from "./ir.ts";
 import { childPointer } from "./json-pointer.ts";
+import { setOwn } from "./own-keys.ts";
 import type { SourceDoc } from "./read-source.ts";
 
 type Obj = { [key: string]: unknown };
@@ -184,7 +185,12 @@ export function loadSpec(source: SourceDoc): ServerNode | undefined {
 function stringLists(value: Obj): { [key: string]: string[] } {
   const out: { [key: string]: string[] } = {};
   for (const [key, list] of Object.entries(value)) {
-    if (Array.isArray(list)) out[key] = list.filter((v): v is string => typeof v === "string");
+    if (Array.isArray(list))
+      setOwn(
+        out,
+        key,
+        list.filter((v): v is string => typeof v === "string"),
+      );
   }
   return out;
 }

@@ -11,6 +11,7 @@ import { isAlias, isMap, isScalar, isSeq, LineCounter, type Node, parseAllDocume
 import type { DiagnosticBag, Locator, Report } from "./diagnostics.ts";
 import { childPointer, parentPointer } from "./json-pointer.ts";
 import { hasDuplicateJsonKeys, jsonLocator } from "./json-scan.ts";
+import { syntaxProblems } from "./yaml-syntax.ts";
 
 export type SourceDoc = { file: string; value: unknown; locate: Locator; report: Report };
 
@@ -201,11 +202,19 @@ function parseText(file: string, text: string, bag: DiagnosticBag): SourceDoc | 
     failed = true;
   }
   for (const error of doc.errors) {
-    const at = position(error.pos[0]);
-    const reportAt = bag.reporter(file, () => at);
-    if (error.code === "DUPLICATE_KEY") {
-      reportAt("YAML_DUPLICATE_KEY", "", `duplicate key '${text.slice(error.pos[0], error.pos[1]).trim()}'`);
-    } else reportAt("YAML_SYNTAX", "", syntaxMessage(error.message));
+    if (error.code !== "DUPLICATE_KEY") continue;
+    bag.reporter(file, () => position(error.pos[0]))(
+      "YAML_DUPLICATE_KEY",
+      "",
+      `duplicate key '${text.slice(error.pos[0], error.pos[1]).trim()}'`,
+    );
+    failed = true;
+  }
+  // One mistake makes the parser report dozens of echoes: yaml-syntax.ts keeps the real ones.
+  const syntax = doc.errors.filter((error) => error.code !== "DUPLICATE_KEY");
+  for (const problem of syntaxProblems(text, syntax, syntaxMessage)) {
+    const hint = problem.hint ? { hint: problem.hint } : {};
+    bag.reporter(file, () => position(problem.offset))("YAML_SYNTAX", "", problem.message, hint);
     failed = true;
   }
   for (const key of duplicateKeys(doc.contents)) {

@@ -2,7 +2,7 @@
  * JSON Schema dialects mcpgen accepts in inputSchema/outputSchema: 2020-12 (MCP's default) and draft-07
  * (still common in hand-written and converted schemas). One ajv instance per dialect, created on first use.
  */
-import { Ajv2020, AjvDraft07, type AnyAjv, addFormats } from "./ajv.ts";
+import { Ajv2020, AjvDraft07, type AnyAjv, addFormats, OWN_PROPERTIES } from "./ajv.ts";
 
 export type Dialect = "2020-12" | "draft-07";
 
@@ -32,7 +32,13 @@ const instances = new Map<Dialect, AnyAjv>();
 export function ajvFor(dialect: Dialect): AnyAjv {
   let ajv = instances.get(dialect);
   if (!ajv) {
-    const options = { allErrors: true, strict: false, logger: false, validateFormats: true } as const;
+    const options = {
+      ...OWN_PROPERTIES,
+      allErrors: true,
+      strict: false,
+      logger: false,
+      validateFormats: true,
+    } as const;
     ajv = dialect === "2020-12" ? new Ajv2020(options) : new AjvDraft07(options);
     addFormats(ajv);
     instances.set(dialect, ajv);

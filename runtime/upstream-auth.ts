@@ -1,5 +1,6 @@
 // Credentials for upstream requests, read from environment variables at call time. Every secret used is
 // recorded so error excerpts can be redacted before anyone sees them.
+import { setOwn } from "./own-keys.ts";
 import type { Outgoing, SecurityScheme, UpstreamAuth, UpstreamConfig } from "./upstream-types.ts";
 
 export function applyAuth(
@@ -48,7 +49,7 @@ export async function applySecurity(
     secrets.push(secret);
     if (scheme.type === "bearer") out.headers.authorization = `Bearer ${secret}`;
     else if (scheme.type !== "apiKey") out.headers.authorization = `Basic ${Buffer.from(secret).toString("base64")}`;
-    else if (scheme.in === "header") out.headers[scheme.name.toLowerCase()] = secret;
+    else if (scheme.in === "header") setOwn(out.headers, scheme.name.toLowerCase(), secret);
     else if (scheme.in === "query") out.url.searchParams.set(scheme.name, secret);
     else out.cookies.push(`${scheme.name}=${encodeURIComponent(secret)}`);
   }

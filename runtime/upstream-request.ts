@@ -1,6 +1,7 @@
 // Building the upstream request of a binding. Spec-language bindings fill path parameters by name and
 // send the other arguments as the query (GET, HEAD, DELETE, OPTIONS) or a JSON body; OpenAPI bindings
 // list every parameter with its location and `style`/`explode`, and the body with its media type.
+import { ownValue, setOwn } from "./own-keys.ts";
 import type { HttpBinding, HttpBody, HttpParameter, Outgoing } from "./upstream-types.ts";
 
 const BODYLESS = new Set(["GET", "HEAD", "DELETE", "OPTIONS"]);
@@ -13,7 +14,7 @@ export function legacyRequest(
 ): Outgoing {
   const rest = { ...args };
   const path = binding.path.replace(/\{([^{}]+)\}/g, (_, name: string) => {
-    const value = rest[name];
+    const value = ownValue(rest, name);
     delete rest[name];
     return encodeURIComponent(String(value ?? ""));
   });
@@ -60,9 +61,11 @@ export function explicitRequest(base: string, binding: HttpBinding, args: Record
     if (value === undefined || value === null || p.in === "path") continue;
     if (p.in === "query") query.push(...queryPairs(p, value));
     else if (p.in === "header")
-      out.headers[p.name.toLowerCase()] = p.json
-        ? JSON.stringify(value)
-        : delimited(value, ",", p.explode === true, "=");
+      setOwn(
+        out.headers,
+        p.name.toLowerCase(),
+        p.json ? JSON.stringify(value) : delimited(value, ",", p.explode === true, "="),
+      );
     else
       out.cookies.push(
         `${p.name}=${p.json ? encodeURIComponent(JSON.stringify(value)) : delimited(value, ",", false, ",")}`,
@@ -136,10 +139,13 @@ function queryPairs(p: HttpParameter, value: unknown): string[] {
 
 function encodeBody(body: HttpBody, args: Record<string, unknown>, out: Outgoing): void {
   let value: unknown;
-  if (body.arg !== undefined) value = args[body.arg];
+  if (body.arg !== undefined) value = ownValue(args, body.arg);
   else {
     const picked: Record<string, unknown> = {};
-    for (const name of body.properties ?? []) if (args[name] !== undefined) picked[name] = args[name];
+    for (const name of body.properties ?? []) {
+      const field = ownValue(args, name);
+      if (field !== undefined) setOwn(picked, name, field);
+    }
     value = picked;
   }
   if (value === undefined) return;

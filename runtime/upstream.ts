@@ -4,6 +4,7 @@
 // environment variables at call time and never appear in results, errors or logs: error texts name
 // variables and URLs without their query.
 import { setTimeout as wait } from "node:timers/promises";
+import { ownValue } from "./own-keys.ts";
 import { applyAuth, applySecurity } from "./upstream-auth.ts";
 import { explicitRequest, legacyRequest } from "./upstream-request.ts";
 import type { HttpBinding, Outgoing, UpstreamConfig, UpstreamResponse } from "./upstream-types.ts";
@@ -117,7 +118,7 @@ function baseUrlOf(upstream: UpstreamConfig, env: NodeJS.ProcessEnv): string {
   if (!template || !upstream.variables) return upstream.baseUrl;
   const variables = upstream.variables;
   return template.replace(/\{([^{}]+)\}/g, (_, name: string) => {
-    const variable = variables[name];
+    const variable = ownValue(variables, name);
     if (!variable) return "";
     const value = env[variable.env] || variable.default;
     if (variable.enum && !variable.enum.includes(value)) {

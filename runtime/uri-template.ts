@@ -2,6 +2,8 @@
 // resource template. Supports the expressions resource templates use in practice:
 // {var}, {+var}, {#var}, {/var}, {.var} and query forms {?a,b} / {&a}.
 
+import { setOwn } from "./own-keys.ts";
+
 export type UriTemplateMatcher = {
   variableNames: string[];
   match(uri: string): Record<string, string> | undefined;
@@ -42,7 +44,7 @@ export function compileUriTemplate(template: string): UriTemplateMatcher {
       const variables: Record<string, string> = {};
       variableNames.forEach((name, index) => {
         const value = found.groups?.[groupName(index)];
-        if (value !== undefined) variables[name] = safeDecode(value);
+        if (value !== undefined) setOwn(variables, name, safeDecode(value));
       });
       if (queryNames.length > 0) {
         const query = uri.includes("?")
@@ -50,7 +52,7 @@ export function compileUriTemplate(template: string): UriTemplateMatcher {
           : undefined;
         for (const name of queryNames) {
           const value = query?.get(name);
-          if (value !== null && value !== undefined) variables[name] = value;
+          if (value !== null && value !== undefined) setOwn(variables, name, value);
         }
       }
       return variables;

@@ -1,28 +1,41 @@
-/** The environment variables an OpenAPI-derived upstream reads, for the generated README. */
+/**
+ * The environment variables an OpenAPI-derived upstream reads, for the generated README. Every value
+ * that comes from the document (scheme ids and names, token URLs, server variables) goes through
+ * `quote`, which the README passes as its Markdown code-span escaper: none of it is written raw.
+ */
 import type { UpstreamNode } from "../ir.ts";
 
 export type EnvVar = { name: string; use: string };
 
-export function upstreamEnvVars(upstream: UpstreamNode | undefined): EnvVar[] {
+export function upstreamEnvVars(
+  upstream: UpstreamNode | undefined,
+  quote: (specText: string) => string = (text) => `'${text}'`,
+): EnvVar[] {
   if (!upstream) return [];
   const vars: EnvVar[] = [];
   for (const scheme of upstream.securitySchemes ?? []) {
     if (scheme.type === "oauth2") {
-      const use = `OAuth2 client credentials for '${scheme.id}' (token from ${scheme.tokenUrl})`;
+      const use = `OAuth2 client credentials for ${quote(scheme.id)} (token from ${quote(scheme.tokenUrl)})`;
       vars.push(
         { name: scheme.clientIdEnv, use: `${use}: client id` },
         { name: scheme.clientSecretEnv, use: `${use}: client secret` },
       );
     } else if (scheme.type === "apiKey") {
-      vars.push({ name: scheme.env, use: `API key '${scheme.id}', sent in the ${scheme.in} '${scheme.name}'` });
+      vars.push({
+        name: scheme.env,
+        use: `API key ${quote(scheme.id)}, sent in the ${quote(scheme.in)} ${quote(scheme.name)}`,
+      });
     } else {
       const what = scheme.type === "basic" ? "user:password for HTTP basic auth" : "bearer token";
-      vars.push({ name: scheme.env, use: `${what} ('${scheme.id}')` });
+      vars.push({ name: scheme.env, use: `${what} (${quote(scheme.id)})` });
     }
   }
   for (const [name, variable] of Object.entries(upstream.variables ?? {})) {
-    const allowed = variable.enum ? `, one of ${variable.enum.join(", ")}` : "";
-    vars.push({ name: variable.env, use: `server URL variable '${name}' (default '${variable.default}'${allowed})` });
+    const allowed = variable.enum ? `, one of ${variable.enum.map(quote).join(", ")}` : "";
+    vars.push({
+      name: variable.env,
+      use: `server URL variable ${quote(name)} (default ${quote(variable.default)}${allowed})`,
+    });
   }
   return vars;
 }

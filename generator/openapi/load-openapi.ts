@@ -5,6 +5,7 @@
  */
 import type { DiagnosticBag } from "../diagnostics.ts";
 import type { ResourceTemplateNode, ServerNode, ServerVariableNode, SourceLoc, ToolNode, UpstreamNode } from "../ir.ts";
+import { ownValue, setOwn } from "../own-keys.ts";
 import type { SourceDoc } from "../read-source.ts";
 import { bundleSync } from "./bundle.ts";
 import { deref, isJson, type Json, METHODS, scanRefs, token } from "./document.ts";
@@ -182,13 +183,13 @@ function upstreamOf(
   const variables: Record<string, ServerVariableNode> = {};
   for (const [variable, spec] of Object.entries(isJson(server.variables) ? server.variables : {})) {
     if (!isJson(spec)) continue;
-    variables[variable] = {
+    setOwn(variables, variable, {
       default: String(spec.default ?? ""),
       env: envName(name, "SERVER", variable),
       ...(Array.isArray(spec.enum) ? { enum: spec.enum.map(String) } : {}),
-    };
+    });
   }
-  const filled = template.replace(/\{([^{}]+)\}/g, (_, v: string) => variables[v]?.default ?? "");
+  const filled = template.replace(/\{([^{}]+)\}/g, (_, v: string) => ownValue(variables, v)?.default ?? "");
   let baseUrl = filled;
   if (!/^https?:\/\//i.test(filled)) {
     // A relative server URL is relative to where the document is served; mcpgen cannot know that.
@@ -213,7 +214,7 @@ function ownServer(op: Json, item: Json): { baseUrl?: string } {
   if (!server || typeof server.url !== "string") return {};
   const variables = isJson(server.variables) ? server.variables : {};
   const url = server.url.replace(/\{([^{}]+)\}/g, (_, v: string) => {
-    const spec = variables[v];
+    const spec = ownValue(variables, v);
     return isJson(spec) ? String(spec.default ?? "") : "";
   });
   return /^https?:\/\//i.test(url) ? { baseUrl: url } : {};

@@ -5,6 +5,7 @@
  */
 import type { Report } from "../diagnostics.ts";
 import type { JsonSchema, ResourceTemplateNode, SourceLoc, ToolAnnotations, ToolNode } from "../ir.ts";
+import { ownValue } from "../own-keys.ts";
 import { deref, isJson, type Json } from "./document.ts";
 import type { MappingConfig } from "./options.ts";
 import { type Parameter, requestShape } from "./request.ts";
@@ -59,7 +60,7 @@ export function toolFrom(input: OperationInput, ctx: MapContext): ToolNode {
     input.parameters,
     op.requestBody,
     requestScope,
-    ctx.config.headers[operationId ?? ""] ?? {},
+    ownValue(ctx.config.headers, operationId ?? "") ?? {},
   );
   const inputSchema = withDefs(shape.inputSchema, requestScope.defs);
   const outputSchema = boundedOutput(
@@ -73,7 +74,7 @@ export function toolFrom(input: OperationInput, ctx: MapContext): ToolNode {
     ...(summary && summary.length <= 100 ? { title: summary } : {}),
     ...methodAnnotations(method),
     ...(isJson(ext.annotations) ? (ext.annotations as ToolAnnotations) : {}),
-    ...(operationId ? ctx.config.annotations[operationId] : {}),
+    ...(operationId ? ownValue(ctx.config.annotations, operationId) : {}),
   };
   return {
     kind: "tool",

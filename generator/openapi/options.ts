@@ -5,6 +5,7 @@
  */
 import type { DiagnosticBag } from "../diagnostics.ts";
 import type { ToolAnnotations } from "../ir.ts";
+import { setOwn } from "../own-keys.ts";
 import { readSource } from "../read-source.ts";
 import { isJson, token } from "./document.ts";
 import { DEFAULT_MAX_NAME, MAX_NAME } from "./names.ts";
@@ -131,9 +132,10 @@ function readHeaders(field: unknown, config: MappingConfig, bad: (pointer: strin
       bad(`/${token(op)}`, `headers.${op} must map parameter names to header names`);
       continue;
     }
-    config.headers[op] = {};
+    const headers: Record<string, string> = {};
+    setOwn(config.headers, op, headers);
     for (const [param, header] of Object.entries(params)) {
-      if (typeof header === "string") config.headers[op][param] = header;
+      if (typeof header === "string") setOwn(headers, param, header);
       else bad(`/${token(op)}/${token(param)}`, `the header name for '${param}' must be a string`);
     }
   }
@@ -152,7 +154,7 @@ function readAnnotations(field: unknown, config: MappingConfig, bad: (pointer: s
       Object.entries(hints).every(
         ([k, v]) => HINTS.has(k) && (k === "title" ? typeof v === "string" : typeof v === "boolean"),
       );
-    if (ok) config.annotations[op] = hints as ToolAnnotations;
+    if (ok) setOwn(config.annotations, op, hints as ToolAnnotations);
     else bad(`/${token(op)}`, `annotations.${op} may hold only title and the boolean *Hint fields`);
   }
 }

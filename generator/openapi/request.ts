@@ -4,6 +4,7 @@
  * share a name; otherwise they are grouped by location (`path`, `query`, `header`, `cookie`, `body`).
  */
 import type { HttpBodyNode, HttpParameterNode, JsonSchema } from "../ir.ts";
+import { assignOwn, ownValue, setOwn } from "../own-keys.ts";
 import { deref, isJson, type Json } from "./document.ts";
 import type { SchemaScope } from "./schema.ts";
 
@@ -39,7 +40,7 @@ export function requestShape(
   scope: SchemaScope,
   headers: Record<string, string>,
 ): RequestShape {
-  const params = parameters.map((p) => ({ p, schema: parameterSchema(p, scope, headers[p.name]) }));
+  const params = parameters.map((p) => ({ p, schema: parameterSchema(p, scope, ownValue(headers, p.name)) }));
   const body = bodyOf(root, requestBody, scope);
 
   const names = [...params.map(({ p }) => p.name), ...(body?.flat ? Object.keys(body.flat.properties) : ["body"])];
@@ -58,12 +59,12 @@ export function requestShape(
     const properties: JsonSchema = {};
     const required: string[] = [];
     for (const { p, schema } of params) {
-      properties[p.name] = schema;
+      setOwn(properties, p.name, schema);
       if (p.required === true || p.in === "path") required.push(p.name);
     }
     let bodyBinding: HttpBodyNode | undefined;
     if (body?.flat) {
-      Object.assign(properties, body.flat.properties);
+      assignOwn(properties, body.flat.properties);
       if (body.required) required.push(...body.flat.required);
       bodyBinding = { contentType: body.contentType, properties: Object.keys(body.flat.properties) };
     } else if (body) {

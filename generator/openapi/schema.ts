@@ -10,6 +10,7 @@
  * - Direction matters: a request omits `readOnly` properties, a response never requires `writeOnly` ones.
  */
 import type { JsonSchema } from "../ir.ts";
+import { setOwn } from "../own-keys.ts";
 import { resolvePointer } from "./document.ts";
 
 export type Direction = "request" | "response";
@@ -139,7 +140,7 @@ export class SchemaScope {
       } else if (key === "properties" && isObject(value)) optional = this.#properties(value, out);
       else if (key === "additionalProperties" || key === "unevaluatedProperties") {
         out[key] = typeof value === "boolean" ? value : this.convert(value);
-      } else out[key] = value;
+      } else setOwn(out, key, value);
     }
     if (out.items === undefined) delete out.items;
     if (Array.isArray(out.required) && optional.size > 0) {
@@ -167,7 +168,7 @@ export class SchemaScope {
         continue; // the server sets it; a request should not send it
       }
       if (this.#direction === "response" && flag.writeOnly === true) optional.add(name);
-      kept[name] = this.convert(property);
+      setOwn(kept, name, this.convert(property));
     }
     out.properties = kept;
     return optional;

@@ -4,12 +4,13 @@
  * style/explode, host + basePath + schemes become a server, securityDefinitions become securitySchemes.
  * `#/definitions/...` refs keep working because the original top-level keys stay in place.
  */
+import { setOwn } from "../own-keys.ts";
 import { deref, isJson, type Json, METHODS } from "./document.ts";
 
 export function fromSwagger2(doc: Json): Json {
   const securitySchemes: Json = {};
   for (const [name, raw] of Object.entries(isJson(doc.securityDefinitions) ? doc.securityDefinitions : {})) {
-    if (isJson(raw)) securitySchemes[name] = securityScheme(raw);
+    if (isJson(raw)) setOwn(securitySchemes, name, securityScheme(raw));
   }
   const paths: Json = {};
   for (const [path, rawItem] of Object.entries(isJson(doc.paths) ? doc.paths : {})) {
@@ -20,7 +21,7 @@ export function fromSwagger2(doc: Json): Json {
       const op = item[method];
       if (isJson(op)) converted[method] = operation(doc, op, item.parameters);
     }
-    paths[path] = converted;
+    setOwn(paths, path, converted);
   }
   const host = typeof doc.host === "string" ? doc.host : undefined;
   const basePath = typeof doc.basePath === "string" ? doc.basePath : "";
@@ -92,10 +93,10 @@ function operation(doc: Json, op: Json, shared: unknown): Json {
     const response = deref(doc, raw);
     if (!response) continue;
     const type = produces.find((t) => /json/i.test(t)) ?? produces[0];
-    responses[status] = {
+    setOwn(responses, status, {
       description: response.description ?? "",
       ...(response.schema ? { content: { [type]: { schema: response.schema } } } : {}),
-    };
+    });
   }
   const { consumes: _c, produces: _p, ...kept } = op;
   return { ...kept, parameters, ...(requestBody ? { requestBody } : {}), responses };

@@ -24,10 +24,10 @@ export function renderDocs(model: Model): string {
     ? [
         {
           name: mdCode(server.upstream.auth.env),
-          use: `credentials for the upstream API (${server.upstream.auth.type})`,
+          use: `credentials for the upstream API (${mdText(server.upstream.auth.type)})`,
         },
       ]
-    : upstreamEnvVars(server.upstream).map((v) => ({ name: mdCode(v.name), use: v.use }));
+    : upstreamEnvVars(server.upstream, mdCode).map((v) => ({ name: mdCode(v.name), use: v.use }));
   const env = server.upstream?.auth
     ? { [server.upstream.auth.env]: "..." }
     : Object.fromEntries(

@@ -6,7 +6,7 @@
 import { sha256 } from "../hash.ts";
 import type { HttpBindingNode } from "../ir.ts";
 import type { Model } from "../normalize.ts";
-import { header, lit } from "./ts.ts";
+import { dataLit, header, lit } from "./ts.ts";
 
 type Json = { [key: string]: unknown };
 
@@ -167,8 +167,8 @@ export function renderManifest(model: Model): { ts: string; json: string } {
   const pretty = JSON.stringify(catalog, null, 2);
   const json = `${pretty.length > LARGE_MANIFEST ? JSON.stringify(catalog) : pretty}\n`;
   const fields = [
-    `  server: ${lit(server, 2).replace(/\n/g, "\n  ")},`,
-    ...(upstream ? [`  upstream: ${lit(upstream, 2).replace(/\n/g, "\n  ")},`] : []),
+    `  server: ${dataLit(server, 2).replace(/\n/g, "\n  ")},`,
+    ...(upstream ? [`  upstream: ${dataLit(upstream, 2).replace(/\n/g, "\n  ")},`] : []),
     `  offers: ${lit(offersOf(data))},`,
     "  // The catalog (manifest.json) is read when a client first needs it, not at start-up.",
     '  catalog: () => readCatalog(new URL("./manifest.json", import.meta.url)),',

@@ -6,7 +6,11 @@ const INVISIBLE = /[\u0000-\u0008\u000b-\u001f\u007f\u202a-\u202e\u2066-\u2069]/
 const visible = (text: string) =>
   text.replace(INVISIBLE, (c) => `U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}`);
 
-/** Plain text for a paragraph or a table cell: one line, HTML and Markdown punctuation escaped. */
+/**
+ * Plain text for a paragraph, a heading or a table cell: one line, HTML and Markdown punctuation
+ * escaped, and no line start that opens a block (a list item `- x` or `1. x`, a rule `---`, a setext
+ * underline `===`). Every spec string in the README goes through this, mdCode or mdBlock.
+ */
 export function mdText(text: string | undefined): string {
   if (!text) return "";
   return visible(text)
@@ -14,8 +18,10 @@ export function mdText(text: string | undefined): string {
     .replace(/&/g, "&amp;")
     .replace(/</g, "&lt;")
     .replace(/>/g, "&gt;")
-    .replace(/([\\`*_{}[\]()#+!|~])/g, "\\$1")
-    .trim();
+    .replace(/([\\`*_{}[\]()#+!|~$])/g, "\\$1")
+    .trim()
+    .replace(/^([-=])/, "\\$1")
+    .replace(/^(\d+)([.)])/, "$1\\$2");
 }
 
 /** An inline code span that holds any text: the fence is longer than any backtick run inside. */

@@ -3,7 +3,7 @@
  * by other programs); src/server.ts is the entry point that serves it over stdio or HTTP.
  */
 import type { HandlerRef, Model } from "../normalize.ts";
-import { header, lit } from "./ts.ts";
+import { header, lit, valueKey } from "./ts.ts";
 import { chunkOfTool } from "./validators.ts";
 
 /** `./handlers/...` import path of a handler file, relative to src/. */
@@ -18,13 +18,13 @@ export function renderApp(model: Model): string {
   ].filter((ref): ref is HandlerRef => ref !== undefined);
 
   const table = (entries: Array<[string, HandlerRef | undefined]>) => {
-    const lines = entries.filter(([, ref]) => ref).map(([name, ref]) => `    ${lit(name)}: ${ref!.importName},`);
+    const lines = entries.filter(([, ref]) => ref).map(([name, ref]) => `    ${valueKey(name)}: ${ref!.importName},`);
     return lines.length ? `{\n${lines.join("\n")}\n  }` : "{}";
   };
   const validators = model.tools.map((t, index) => {
     const chunk = chunkOfTool(index);
     const output = t.validateOutput ? `, output: validator(${chunk}, ${lit(t.validateOutput)})` : "";
-    return `    ${lit(t.node.name)}: { input: validator(${chunk}, ${lit(t.validateInput)})${output} },`;
+    return `    ${valueKey(t.node.name)}: { input: validator(${chunk}, ${lit(t.validateInput)})${output} },`;
   });
 
   return [

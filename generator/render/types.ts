@@ -9,12 +9,14 @@ import type { JsonSchema } from "../ir.ts";
 import { NameAllocator, pascalCase } from "../naming.ts";
 import type { Model } from "../normalize.ts";
 import { shareDefs } from "../openapi/shared-defs.ts";
+import { setOwn } from "../own-keys.ts";
 import { walkSchema } from "../schema-walk.ts";
 import { header, key, lit } from "./ts.ts";
 
 export async function renderTypes(model: Model): Promise<string> {
   const defs: Record<string, JsonSchema> =
     model.server.origin === "openapi" ? sharedTypeDefs(model) : perToolTypeDefs(model);
+  shieldPrototypeNames(defs);
   const schemaTypes = await compile({ title: "SchemaTypes", type: "object", $defs: defs } as never, "SchemaTypes", {
     bannerComment: "",
     format: false,
@@ -39,7 +41,7 @@ export async function renderTypes(model: Model): Promise<string> {
     header(model.specRef),
     'import type { PromptHandler, ResourceHandler, TemplateHandler, ToolHandler } from "../runtime/spec-server.ts";',
     "",
-    tidy(schemaTypes.trim()),
+    unshieldPrototypeNames(tidy(schemaTypes.trim())),
     "",
     ...prompts,
     "",
@@ -136,4 +138,38 @@ function tidy(code: string): string {
     /\/\*\*\n \* This interface was referenced by [^\n]*\n \* via the `definition` [^\n]*\n \*\/\n/g,
     "",
   );
+}
+
+/**
+ * json-schema-to-typescript calls `schema.hasOwnProperty(...)` on every object it walks, so a property
+ * *named* `hasOwnProperty` (any prototype method name, to be safe) makes it throw. Such property names
+ * go in as a placeholder and come back out of the generated code under their own name.
+ */
+const SHIELDED = Object.getOwnPropertyNames(Object.prototype);
+const PLACEHOLDER = "McpgenPrototypeName_";
+
+function shieldPrototypeNames(defs: Record<string, JsonSchema>): void {
+  for (const def of Object.values(defs)) {
+    walkSchema(def, (node) => {
+      for (const keyword of Object.keys(node)) {
+        // A keyword spelled like a prototype method is no JSON Schema keyword: it only trips the library.
+        if (SHIELDED.includes(keyword)) delete node[keyword];
+      }
+      const properties = node.properties;
+      if (properties && typeof properties === "object" && !Array.isArray(properties)) {
+        const renamed: JsonSchema = {};
+        for (const [name, sub] of Object.entries(properties)) {
+          setOwn(renamed, SHIELDED.includes(name) ? PLACEHOLDER + name : name, sub);
+        }
+        node.properties = renamed;
+      }
+      if (Array.isArray(node.required)) {
+        node.required = node.required.map((name) => (SHIELDED.includes(name) ? PLACEHOLDER + name : name));
+      }
+    });
+  }
+}
+
+function unshieldPrototypeNames(code: string): string {
+  return code.replace(new RegExp(`\\b${PLACEHOLDER}(\\w+)\\b`, "g"), (_, name: string) => name);
 }

@@ -4,7 +4,7 @@
  * next chunk from one shared counter (claim).
  */
 import standaloneModule from "ajv/dist/standalone/index.js";
-import { Ajv2020, AjvDraft07, type AnyAjv, addFormats } from "../ajv.ts";
+import { Ajv2020, AjvDraft07, type AnyAjv, addFormats, OWN_PROPERTIES } from "../ajv.ts";
 import type { JsonSchema } from "../ir.ts";
 import type { Dialect } from "../schema-dialect.ts";
 
@@ -24,6 +24,8 @@ export function* claim(counter: Int32Array, count: number): Generator<number> {
   for (let index = Atomics.add(counter, 0, 1); index < count; index = Atomics.add(counter, 0, 1)) yield index;
 }
 
+const protoSafe = (json: string) => json.replace(/([{,]\s*)"__proto__"(\s*):/g, '$1["__proto__"]$2:');
+
 type Standalone = (ajv: AnyAjv, refs: Record<string, string>) => string;
 const standaloneCode: Standalone =
   (standaloneModule as unknown as { default?: Standalone }).default ?? (standaloneModule as unknown as Standalone);
@@ -32,6 +34,7 @@ export function compileChunk(plan: CompilePlan, index: number): string {
   const job = plan.jobs[index];
   const defs = job.defIds.map((id) => plan.defs[id]);
   const options = {
+    ...OWN_PROPERTIES,
     code: { source: true, esm: true, lines: true, optimize: false },
     allErrors: true,
     strict: false,
@@ -50,7 +53,10 @@ export function compileChunk(plan: CompilePlan, index: number): string {
     const names = entries.map((entry) => entry.name);
     const code = standaloneCode(ajv, Object.fromEntries(names.map((name) => [name, name])))
       .replace(/^"use strict";/, "")
-      .replace(/export const (\w+) = /g, "const $1 = ");
+      .replace(/export const (\w+) = /g, "const $1 = ")
+      // ajv writes each schema as a JSON object literal (`const schema31 = {...};`, one line), where a
+      // `"__proto__":` key would set a prototype: such keys become computed, own properties.
+      .replace(/^(const schema\d+ = )(.*);$/gm, (_, head: string, json: string) => `${head}${protoSafe(json)};`);
     // Each dialect's code declares the same internal names (validate10, schema11...): one scope each.
     const scope = dialect === "2020-12" ? "dialect202012" : "dialectDraft07";
     scopes.push(`const ${scope} = (() => {\n${code}\nreturn { ${names.join(", ")} };\n})();`);

@@ -33,6 +33,19 @@ export const schemaRules: Rule = (server, report) => {
         );
         continue;
       }
+      if (field === "inputSchema") {
+        walkSchema(schema, (node, _chain, pointer) => {
+          const properties = node.properties;
+          if (properties && typeof properties === "object" && Object.hasOwn(properties, "__proto__")) {
+            report(
+              "SCHEMA_PROTO_PROPERTY",
+              `${at}${pointer}/properties/__proto__`,
+              `inputSchema of tool '${tool.name}' has a property named '__proto__': servers refuse arguments holding that key`,
+              { at: "key" },
+            );
+          }
+        });
+      }
       for (const problem of [...compileProblems(schema, dialect), ...refCycles(schema)]) {
         report("SCHEMA_INVALID", at + problem.pointer, `${field} of tool '${tool.name}': ${problem.message}`);
       }

@@ -1,6 +1,6 @@
 /** fast-check arbitraries for hostile OpenAPI documents (the spec-language ones are in arbitraries.ts). */
 import fc from "fast-check";
-import { nastyName, nastyText, schema, validSchema } from "./arbitraries.ts";
+import { nastyName, nastyText, propertyName, schema, validSchema } from "./arbitraries.ts";
 
 // ---- OpenAPI documents: random operations, parameters, bodies, responses and components, with
 // nasty names and refs that dangle, loop or point off-site. ----
@@ -37,7 +37,7 @@ const oaSchema: fc.Arbitrary<unknown> = fc.oneof(
     arbitrary: fc.record({
       type: fc.constant("object"),
       properties: fc.dictionary(
-        nastyText,
+        propertyName,
         componentRef.map(($ref) => ({ $ref })),
         { maxKeys: 3 },
       ),
@@ -131,16 +131,33 @@ export const openApiDocument = fc
         { requiredKeys: ["title", "version"] },
       ),
       servers: fc.array(
-        fc.record({
-          url: fc.constantFrom(
-            "https://api.example.com/v1",
-            "/relative",
-            "http://127.0.0.1:1",
-            "{scheme}://x",
-            "",
-            "javascript:alert(1)",
-          ),
-        }),
+        fc.record(
+          {
+            url: fc.constantFrom(
+              "https://api.example.com/v1",
+              "/relative",
+              "http://127.0.0.1:1",
+              "{scheme}://x",
+              "https://{stage}.example.com/{version}",
+              "",
+              "javascript:alert(1)",
+            ),
+            // Server variables reach the README (name, default, enum): hostile text in all three.
+            variables: fc.dictionary(
+              fc.oneof(fc.constantFrom("stage", "version", "scheme"), propertyName),
+              fc.record(
+                {
+                  default: nastyText,
+                  enum: fc.array(nastyText, { minLength: 1, maxLength: 3 }),
+                  description: nastyText,
+                },
+                { requiredKeys: ["default"] },
+              ),
+              { maxKeys: 2 },
+            ),
+          },
+          { requiredKeys: ["url"] },
+        ),
         { maxLength: 2 },
       ),
       paths: fc.dictionary(
@@ -163,7 +180,7 @@ export const openApiDocument = fc
           }),
           oauth: fc.constant({
             type: "oauth2",
-            flows: { clientCredentials: { tokenUrl: "https://auth.example.com/token", scopes: {} } },
+            flows: { clientCredentials: { tokenUrl: "https://auth.example.com/token?a=<b>|`c`", scopes: {} } },
           }),
         },
         { requiredKeys: [] },

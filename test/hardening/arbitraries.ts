@@ -50,6 +50,33 @@ const NASTY_PIECES = [
   "__proto__",
   "constructor",
   "process.exit(77)",
+  // Markdown and HTML that would format, link or open markup in the generated README.
+  "<img src=x onerror=alert(1)>",
+  "[x](javascript:alert(1))",
+  "![i](http://evil.example/i.png)",
+  "<https://evil.example>",
+  "*",
+  "_",
+  "~~",
+  "&lt;",
+  "&",
+  ">",
+  "- ",
+  "1. ",
+  "---",
+  "===",
+  "\\|",
+];
+/** Object.prototype's names: as property, argument or parameter names they must be plain names. */
+export const PROTOTYPE_NAMES = [
+  "constructor",
+  "__proto__",
+  "toString",
+  "hasOwnProperty",
+  "valueOf",
+  "isPrototypeOf",
+  "propertyIsEnumerable",
+  "toLocaleString",
 ];
 const PLAIN = "abcxyzABZ0189";
 
@@ -57,6 +84,12 @@ const PLAIN = "abcxyzABZ0189";
 export const nastyText = fc
   .array(fc.oneof(fc.constantFrom(...NASTY_PIECES), fc.constantFrom(...PLAIN.split(""))), { maxLength: 12 })
   .map((parts) => parts.join(""));
+
+/** Property names: hostile text, and often exactly a prototype name. */
+export const propertyName = fc.oneof(
+  { weight: 3, arbitrary: nastyText },
+  { weight: 1, arbitrary: fc.constantFrom(...PROTOTYPE_NAMES) },
+);
 
 /** Names: mostly valid-looking (so generation gets far), some colliding after normalization, some reserved words. */
 export const nastyName = fc.oneof(
@@ -76,10 +109,7 @@ export const nastyName = fc.oneof(
       "1abc",
       "default",
       "class",
-      "constructor",
-      "__proto__",
-      "toString",
-      "hasOwnProperty",
+      ...PROTOTYPE_NAMES,
       "then",
       "await",
       "delete",
@@ -302,7 +332,7 @@ export const validSchema: fc.Arbitrary<Record<string, unknown>> = fc.letrec((tie
     fc.record({ type: fc.constant("array"), items: tie("node") }),
     fc.record({ anyOf: fc.array(tie("node"), { minLength: 1, maxLength: 3 }) }),
   ),
-  object: fc.dictionary(nastyText, tie("node"), { maxKeys: 4 }).chain((properties) =>
+  object: fc.dictionary(propertyName, tie("node"), { maxKeys: 4 }).chain((properties) =>
     fc.record({
       type: fc.constant("object"),
       title: nastyText,
@@ -315,7 +345,11 @@ export const validSchema: fc.Arbitrary<Record<string, unknown>> = fc.letrec((tie
 })).node as fc.Arbitrary<Record<string, unknown>>;
 
 const rootObject = fc
-  .tuple(validSchema, fc.dictionary(nastyText, validSchema, { maxKeys: 4 }), fc.option(validSchema, { nil: undefined }))
+  .tuple(
+    validSchema,
+    fc.dictionary(propertyName, validSchema, { maxKeys: 4 }),
+    fc.option(validSchema, { nil: undefined }),
+  )
   .map(([shared, properties, header]) => {
     const root: Record<string, unknown> = {
       type: "object",
@@ -353,7 +387,7 @@ const plausiblePrompt = fc
   .record({
     name: validName,
     description: nastyText,
-    arguments: fc.uniqueArray(fc.record({ name: nastyText, description: nastyText, required: fc.boolean() }), {
+    arguments: fc.uniqueArray(fc.record({ name: propertyName, description: nastyText, required: fc.boolean() }), {
       selector: (a) => a.name,
       maxLength: 3,
     }),

@@ -13,6 +13,7 @@ import { stringify } from "yaml";
 import { scratchDir } from "../generate/support.ts";
 import { plausibleDocument, specDocument } from "./arbitraries.ts";
 import { openApiDocument } from "./arbitraries-openapi.ts";
+import { readmeProblems } from "./markdown-check.ts";
 import { type CaseOutcome, runCase, typecheckPackages } from "./pipeline.ts";
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 300);
@@ -36,6 +37,10 @@ describe("the generator under random hostile specs", () => {
     writeFileSync(file, text);
     const outcome = await runCase(file, join(dir, `${name}-out`));
     if (outcome.kind === "generated") {
+      // Whatever the spec said, the README keeps its tables and opens no HTML, link or block.
+      const readme = outcome.files.find((f) => f.path === "README.md")?.content ?? "";
+      const problems = readmeProblems(readme);
+      if (problems.length > 0) throw new Error(`${name}: README.md: ${problems.slice(0, 3).join("; ")}`);
       generated.push({ name, files: outcome.files, weight: regression ? Number.POSITIVE_INFINITY : outcome.tools });
     } else for (const code of outcome.codes) codes.set(code, (codes.get(code) ?? 0) + 1);
     return outcome;

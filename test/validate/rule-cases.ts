@@ -73,6 +73,12 @@ export const ruleCases: RuleCase[] = [
     at: "4:64",
   },
   {
+    code: "SCHEMA_PROTO_PROPERTY",
+    fail: tool("{ type: object, properties: { __proto__: { type: string } } }"),
+    pass: tool("{ type: object, properties: { proto: { type: string } } }"),
+    at: "4:48",
+  },
+  {
     code: "HEADER_NOT_STRING",
     fail: tool("{ type: object, properties: { a: { type: string, x-mcp-header: 7 } } }"),
     pass: tool("{ type: object, properties: { a: { type: string, x-mcp-header: A7 } } }"),

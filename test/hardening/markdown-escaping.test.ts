@@ -1,0 +1,161 @@
+/**
+ * Issue 11, item 11: the generated README escapes every spec string (SECURITY.md). A hostile spec, in
+ * the spec language and in OpenAPI, puts HTML, table pipes, backticks, headings, list markers and link
+ * syntax in every string field that reaches the README; the README must keep its own structure: every
+ * table row has its header's column count, the headings are the template's, and outside code there is
+ * no `<`, no link or image, no list item and no heading the spec wrote.
+ */
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { stringify } from "yaml";
+import { generate } from "../../generator/index.ts";
+import { scratchDir } from "../generate/support.ts";
+import { readmeHeadings, readmeProblems } from "./markdown-check.ts";
+
+const dir = scratchDir("markdown-escaping");
+
+/** Everything Markdown or HTML could act on, on several lines. */
+const EVIL = [
+  "<img src=x onerror=alert(1)> | col | <script>alert(2)</script>",
+  "[link](javascript:alert(3)) ![img](http://evil.example/x.png) <https://evil.example>",
+  "`code` ``` fence ~~~ *em* _u_ ~~s~~ $math$ &amp; &lt;b&gt;",
+  "# Heading",
+  "- item",
+  "1. ordered",
+  "---",
+  "=== | |",
+].join("\n");
+/** For single-line fields (names, ids): the same without line breaks. */
+const EVIL_LINE = EVIL.replace(/\n/g, " ");
+
+function checkReadme(readme: string, headings: unknown[]) {
+  expect(readmeProblems(readme)).toEqual([]);
+  expect(readmeHeadings(readme), "only the template's headings").toEqual(headings);
+}
+
+describe("the generated README of a hostile spec-language spec", () => {
+  it("keeps every spec string from formatting, linking, opening HTML or breaking a table", async () => {
+    const spec = {
+      // Descriptions that start a paragraph start with what would open a block there.
+      server: { name: "evil", version: "1.0.0", title: EVIL, description: "---" },
+      upstream: { baseUrl: "http://127.0.0.1:9/api", auth: { type: "bearer", env: "EVIL_TOKEN" } },
+      tools: [
+        {
+          name: "evil_tool",
+          title: EVIL,
+          description: `- ${EVIL}`,
+          inputSchema: {
+            type: "object",
+            properties: {
+              [EVIL_LINE]: { type: "string", description: EVIL, default: EVIL, enum: [EVIL, EVIL_LINE] },
+              fmt: { type: "string", format: EVIL_LINE, description: EVIL, examples: [EVIL] },
+              hdr: { type: "string", "x-mcp-header": "X-`|`", description: EVIL },
+              konst: { const: EVIL },
+            },
+            required: [EVIL_LINE],
+          },
+          http: { method: "POST", path: "/things/<b>|`x`" },
+        },
+      ],
+      resources: [
+        {
+          uri: `evil://r/${encodeURIComponent(EVIL_LINE)}`,
+          name: EVIL,
+          description: EVIL,
+          mimeType: "text/plain",
+          text: EVIL,
+        },
+      ],
+      resourceTemplates: [{ uriTemplate: "evil://t/{id}", name: EVIL, description: EVIL, mimeType: "text/plain" }],
+      prompts: [
+        {
+          name: "evil_prompt",
+          title: EVIL,
+          description: `1. ${EVIL}`,
+          arguments: [{ name: EVIL_LINE, description: EVIL, required: true }],
+          messages: [{ role: "user", content: { type: "text", text: "hi" } }],
+        },
+      ],
+    };
+    const file = join(dir, "evil--->.yaml");
+    writeFileSync(file, stringify(spec));
+    const out = join(dir, "spec-out");
+    const result = await generate(file, out);
+    expect(result.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
+    const readme = readFileSync(join(out, "README.md"), "utf8");
+    expect(readme.split("\n")[0].slice(4, -3)).not.toContain("--");
+    checkReadme(readme, [
+      expect.stringMatching(/^# /),
+      "## Run it",
+      "### Connect a client",
+      "## Tools",
+      expect.stringMatching(/^### CODE \(/),
+      "## Resources",
+      "## Resource templates",
+      "## Prompts",
+      expect.stringMatching(/^### CODE \(/),
+    ]);
+  }, 120_000);
+});
+
+describe("the generated README of a hostile OpenAPI document", () => {
+  it("escapes security scheme names, server variables and every operation string", async () => {
+    const doc = {
+      openapi: "3.0.3",
+      info: { title: EVIL, description: EVIL, version: "1.0.0" },
+      servers: [
+        {
+          url: "http://127.0.0.1:9/{stage}",
+          variables: {
+            stage: { default: "<img src=x onerror=alert(1)>|`", enum: ["<img src=x onerror=alert(1)>|`", EVIL_LINE] },
+          },
+        },
+      ],
+      components: {
+        securitySchemes: {
+          key: { type: "apiKey", in: "header", name: "X-Key<script>alert(1)</script>|`" },
+          oauth: {
+            type: "oauth2",
+            flows: { clientCredentials: { tokenUrl: "http://127.0.0.1:9/token?<b>|[x](y)", scopes: {} } },
+          },
+        },
+      },
+      security: [{ key: [] }, { oauth: [] }],
+      paths: {
+        "/items/{id}": {
+          get: {
+            operationId: "getItem",
+            summary: EVIL,
+            description: `+ ${EVIL}`,
+            parameters: [
+              {
+                name: "id",
+                in: "path",
+                required: true,
+                description: EVIL,
+                schema: { type: "string", enum: [EVIL_LINE] },
+              },
+              { name: "q|`<b>`", in: "query", description: EVIL, schema: { type: "string", default: EVIL } },
+            ],
+            responses: { "200": { description: EVIL } },
+          },
+        },
+      },
+    };
+    const file = join(dir, "evil-openapi.json");
+    writeFileSync(file, JSON.stringify(doc));
+    const out = join(dir, "openapi-out");
+    const result = await generate(file, out);
+    expect(result.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
+    const readme = readFileSync(join(out, "README.md"), "utf8");
+    expect(readme).toContain("It reads these environment variables");
+    checkReadme(readme, [
+      expect.stringMatching(/^# /),
+      "## Run it",
+      "### Connect a client",
+      "## Tools",
+      expect.stringMatching(/^### CODE/),
+    ]);
+  }, 120_000);
+});
