@@ -4,11 +4,14 @@
  * (join or refuse repeated headers, fix up the request-target).
  */
 import { connect as connectSocket } from "node:net";
+import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type HttpServerHandle, serveHttp } from "../../runtime/index.ts";
 import { MAX_SUBSCRIPTIONS } from "../../runtime/server-session.ts";
 import { buildDemoServer, events } from "../runtime/fixtures/demo-server.ts";
-import { callLine } from "./wire.ts";
+import { callLine, startHttpProcess, startStdio } from "./wire.ts";
+
+const SPEC_MAIN_SERVER = fileURLToPath(new URL("./fixtures/spec-main-server.ts", import.meta.url));
 
 let open: HttpServerHandle;
 beforeAll(async () => {
@@ -213,6 +216,49 @@ describe("item 8: live sessions are capped", () => {
   }, 30_000);
 });
 
+describe("item 8: the generated server's --max-sessions flag and MCP_MAX_SESSIONS", () => {
+  it.each([
+    ["--max-sessions 2", {}, ["--max-sessions", "2"]],
+    ["MCP_MAX_SESSIONS=2", { MCP_MAX_SESSIONS: "2" }, []],
+  ])(
+    "%s: a third session evicts the least recently used idle one",
+    async (_label, env, args) => {
+      const server = await startHttpProcess(SPEC_MAIN_SERVER, env, [], args);
+      try {
+        const first = await initialize(server.url);
+        const second = await initialize(server.url);
+        const third = await initialize(server.url);
+        for (const session of [first, second, third]) expect(session.status).toBe(200);
+        const ping = (sessionId: string) =>
+          post(server.url, { jsonrpc: "2.0", id: 1, method: "ping" }, legacyHeaders(sessionId));
+        expect((await ping(first.sessionId)).status).toBe(404);
+        expect((await ping(second.sessionId)).status).toBe(200);
+        expect((await ping(third.sessionId)).status).toBe(200);
+      } finally {
+        await server.stop();
+      }
+    },
+    60_000,
+  );
+
+  it.each([
+    ["--max-sessions 0", {}, ["--max-sessions", "0"], /exited with 2: [^]*--max-sessions must be a whole number/],
+    ["--max-sessions many", {}, ["--max-sessions", "many"], /exited with 2: [^]*--max-sessions must be a whole number/],
+    [
+      "MCP_MAX_SESSIONS=-1",
+      { MCP_MAX_SESSIONS: "-1" },
+      [],
+      /exited with 2: [^]*MCP_MAX_SESSIONS must be a whole number/,
+    ],
+  ])(
+    "%s is a usage error (exit 2)",
+    async (_label, env, args, message) => {
+      await expect(startHttpProcess(SPEC_MAIN_SERVER, env, [], args)).rejects.toThrow(message);
+    },
+    60_000,
+  );
+});
+
 describe("item 10: a request id in flight cannot be reused in the same HTTP session", () => {
   it("the duplicate is -32600 (400) and notifications/cancelled still reaches the first", async () => {
     const { sessionId } = await initialize(open.url);
@@ -237,6 +283,28 @@ describe("item 10: a request id in flight cannot be reused in the same HTTP sess
     const reused = await post(open.url, legacyCall(7, "echo", { text: "again" }), headers);
     expect(JSON.parse(reused.text)).toMatchObject({ id: 7, result: { content: [{ text: "again" }] } });
   });
+});
+
+describe("item 10 on stdio: the same rule, and cancellation still reaches the first", () => {
+  it("the duplicate is -32600; notifications/cancelled then cancels the first", async () => {
+    const server = startStdio();
+    try {
+      await server.write(callLine("dup", "wait_for_cancel", {}));
+      await server.write(callLine("dup", "echo", { text: "second" }));
+      const [refused] = await server.waitFor((all) => all.some((message) => message.id === "dup"));
+      expect(refused).toMatchObject({ id: "dup", error: { code: -32600, message: expect.stringMatching(/in use/) } });
+      await server.write(
+        `${JSON.stringify({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: "dup" } })}\n`,
+      );
+      await server.write(callLine("events", "events", {}));
+      const all = await server.waitFor((messages) => messages.some((message) => message.id === "events"));
+      const seen = all.find((message) => message.id === "events")?.result?.content?.[0]?.text ?? "";
+      expect(seen.split(",")).toContain("cancelled:wait_for_cancel");
+      expect(all.filter((message) => message.id === "dup")).toHaveLength(1); // the cancelled one gets no answer
+    } finally {
+      await server.stop();
+    }
+  }, 30_000);
 });
 
 describe("item 12: a repeated Mcp-* header is refused, never joined", () => {
