@@ -9,6 +9,9 @@ export type LineChannelHandlers = {
   /** A line that is not a valid JSON-RPC message; the error response is ready to send back. */
   onInvalid: (error: JsonRpcErrorResponse, line: string) => void;
   onEnd: () => void;
+  /** Stop reading input while more than OUTPUT_HIGH_WATER bytes of output wait (the stdio server). A
+   * client must not: if both ends stopped reading while their output waited, neither would go on. */
+  backPressure?: boolean;
 };
 
 export type LineChannel = { send(message: JsonRpcMessage): void; flush(): Promise<void> };
@@ -101,7 +104,8 @@ export function openLineChannel(
     if (text === "" || broken) return;
     // write() returns false past the stream's own (16 KiB) mark even when the pipe took everything at
     // once; pausing is for output that really waits, so it also looks at what is still queued.
-    if (!output.write(text) && !pausedInput && waitingBytes(output) > OUTPUT_HIGH_WATER) {
+    const backedUp = !output.write(text);
+    if (backedUp && handlers.backPressure && !pausedInput && waitingBytes(output) > OUTPUT_HIGH_WATER) {
       pausedInput = true;
       input.pause();
       output.once("drain", resumeInput);
