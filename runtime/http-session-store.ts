@@ -13,7 +13,10 @@ export class SessionStore {
   /** Slots promised to `initialize` requests still running (their sessions are not in the map yet). */
   private reserved = 0;
 
-  constructor(readonly maxSessions = DEFAULT_MAX_SESSIONS) {}
+  constructor(readonly maxSessions = DEFAULT_MAX_SESSIONS) {
+    if (!(Number.isSafeInteger(maxSessions) && maxSessions >= 1))
+      throw new RangeError(`maxSessions must be a whole number of at least 1, not ${maxSessions}`);
+  }
 
   get size(): number {
     return this.sessions.size;
