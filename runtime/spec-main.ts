@@ -60,7 +60,8 @@ export async function runSpecServer(
     return usageError(`--base-url must be an http(s) URL, not '${baseUrl}'`);
   if (!flags.http && (flags.port !== undefined || flags.host !== undefined || flags["max-sessions"] !== undefined))
     return usageError("--port, --host and --max-sessions need --http");
-  const maxSessionsText = flags["max-sessions"] ?? process.env.MCP_MAX_SESSIONS;
+  // The variable matters only for HTTP: a stdio server ignores it rather than refusing to start.
+  const maxSessionsText = flags["max-sessions"] ?? (flags.http ? process.env.MCP_MAX_SESSIONS : undefined);
   const maxSessions = maxSessionsText === undefined ? undefined : Number(maxSessionsText);
   if (maxSessions !== undefined && !(Number.isSafeInteger(maxSessions) && maxSessions >= 1)) {
     const source = flags["max-sessions"] === undefined ? "MCP_MAX_SESSIONS" : "--max-sessions";
