@@ -242,13 +242,18 @@ describe("item 8: the generated server's --max-sessions flag and MCP_MAX_SESSION
   );
 
   it.each([
-    ["--max-sessions 0", {}, ["--max-sessions", "0"], /exited with 2: [^]*--max-sessions must be a whole number/],
-    ["--max-sessions many", {}, ["--max-sessions", "many"], /exited with 2: [^]*--max-sessions must be a whole number/],
+    ["--max-sessions 0", {}, ["--max-sessions", "0"], /exited with 2: [\s\S]*--max-sessions must be a whole number/],
+    [
+      "--max-sessions many",
+      {},
+      ["--max-sessions", "many"],
+      /exited with 2: [\s\S]*--max-sessions must be a whole number/,
+    ],
     [
       "MCP_MAX_SESSIONS=-1",
       { MCP_MAX_SESSIONS: "-1" },
       [],
-      /exited with 2: [^]*MCP_MAX_SESSIONS must be a whole number/,
+      /exited with 2: [\s\S]*MCP_MAX_SESSIONS must be a whole number/,
     ],
   ])(
     "%s is a usage error (exit 2)",
