@@ -19,6 +19,24 @@ export function load(file: string, bag: DiagnosticBag, options: LoadOptions = {}
     const server = loadOpenApi(source, bag, options.openapi);
     return server ? { server, report: source.report } : undefined;
   }
+  if (!openApiOptionsUnused(file, bag, options.openapi)) return undefined;
   const server = loadSpec(source);
   return server ? { server, report: source.report } : undefined;
+}
+
+/** OpenAPI-only options given with a spec-language file would be ignored without a word: refuse them. */
+function openApiOptionsUnused(file: string, bag: DiagnosticBag, options: OpenApiOptions = {}): boolean {
+  const given = [
+    ...(options.include?.length ? ["--include"] : []),
+    ...(options.exclude?.length ? ["--exclude"] : []),
+    ...(options.config ? ["--config"] : []),
+    ...(options.settings && Object.keys(options.settings.value).length > 0 ? ["openapi: in the config file"] : []),
+  ];
+  if (given.length === 0) return true;
+  bag.reporter(file, () => ({ line: 1, col: 1 }))(
+    "OPENAPI_OPTION_UNUSED",
+    "",
+    `${given.join(", ")} ${given.length > 1 ? "apply" : "applies"} to OpenAPI documents only, and '${file}' is an mcpgen spec`,
+  );
+  return false;
 }

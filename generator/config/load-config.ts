@@ -1,0 +1,112 @@
+/**
+ * Finds, loads and checks an mcpgen config file. JSON and YAML are read like a spec (positions from the
+ * parser); TypeScript and JavaScript are imported (TypeScript through tsx), with positions found in the
+ * source text by key name. Every mistake is a diagnostic with file:line:col; nothing here throws.
+ */
+import { existsSync } from "node:fs";
+import { register } from "node:module";
+import { dirname, extname, join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import type { DiagnosticBag, Locator, Report } from "../diagnostics.ts";
+import type { LoadOptions } from "../load.ts";
+import { readSource } from "../read-source.ts";
+import { checkConfig } from "./check-config.ts";
+import { sourceLocator } from "./source-locator.ts";
+
+/** Looked for in this order in the current directory. */
+export const CONFIG_FILES = [
+  "mcpgen.config.ts",
+  "mcpgen.config.mts",
+  "mcpgen.config.mjs",
+  "mcpgen.config.js",
+  "mcpgen.config.json",
+  "mcpgen.config.yaml",
+  "mcpgen.config.yml",
+];
+
+export function findConfig(dir: string): string | undefined {
+  return CONFIG_FILES.map((name) => join(dir, name)).find((file) => existsSync(file));
+}
+
+/** One package to generate, with paths resolved against the config file's directory. */
+export type Target = { input: string; output: string; options: LoadOptions };
+
+export async function loadConfig(file: string, bag: DiagnosticBag): Promise<Target[] | undefined> {
+  const atStart = bag.reporter(file, () => ({ line: 1, col: 1 }));
+  const ext = extname(file).toLowerCase();
+  let value: unknown;
+  let locate: Locator;
+  let report: Report;
+  if ([".json", ".yaml", ".yml"].includes(ext)) {
+    const source = readSource(file, bag);
+    if (!source) return undefined;
+    ({ value, locate, report } = source);
+  } else if ([".ts", ".mts", ".mjs", ".js"].includes(ext)) {
+    if (!existsSync(file)) {
+      atStart("FILE_NOT_FOUND", "", `no such file: '${file}'`);
+      return undefined;
+    }
+    const loaded = await importConfig(file, bag);
+    if (!loaded) return undefined;
+    value = loaded.value;
+    locate = sourceLocator(loaded.text);
+    report = bag.reporter(file, locate);
+  } else {
+    atStart("CONFIG_INVALID", "", `'${file}' is not a config file: use .ts, .mjs, .json or .yaml`);
+    return undefined;
+  }
+  return checkConfig(value, { file, dir: dirname(resolve(file)), locate, report });
+}
+
+/** The package's own entry, which `import { defineConfig } from "mcpgen"` in a config resolves to. */
+const ENTRY = new URL("./define-config.ts", import.meta.url).href;
+let hooked = false;
+
+/**
+ * A config imports "mcpgen" whether or not its project has mcpgen in node_modules (a global install,
+ * npx): a resolve hook sends that one specifier to the running mcpgen's entry.
+ */
+function hookMcpgenSpecifier(): void {
+  if (hooked) return;
+  hooked = true;
+  const hook = `export async function resolve(specifier, context, next) {
+    if (specifier === "mcpgen") return { url: ${JSON.stringify(ENTRY)}, shortCircuit: true };
+    return next(specifier, context);
+  }`;
+  register(`data:text/javascript,${encodeURIComponent(hook)}`);
+}
+
+async function importConfig(file: string, bag: DiagnosticBag): Promise<{ value: unknown; text: string } | undefined> {
+  const { readFileSync } = await import("node:fs");
+  const text = readFileSync(file, "utf8");
+  hookMcpgenSpecifier();
+  const url = pathToFileURL(resolve(file)).href;
+  try {
+    const { tsImport } = await import("tsx/esm/api");
+    // A query makes every load fresh, so a process that loads the config twice sees the edits.
+    const module = (await tsImport(`${url}?t=${Date.now()}`, import.meta.url)) as { default?: unknown };
+    if (module.default === undefined) {
+      bag.reporter(file, () => ({ line: 1, col: 1 }))("CONFIG_INVALID", "", "the config file has no default export", {
+        hint: "end it with: export default defineConfig({ input: ..., output: ... })",
+      });
+      return undefined;
+    }
+    return { value: module.default, text };
+  } catch (error) {
+    const { message, line, col } = describeFailure(error, url);
+    bag.reporter(file, () => ({ line, col }))("CONFIG_LOAD_FAILED", "", `cannot load the config file: ${message}`);
+    return undefined;
+  }
+}
+
+/** The first line of what went wrong, and where: esbuild names file:line:col; a throw has it in its stack. */
+function describeFailure(error: unknown, url: string): { message: string; line: number; col: number } {
+  const text = error instanceof Error ? error.message : String(error);
+  const syntax = /:(\d+):(\d+): ERROR: (.+)/.exec(text);
+  if (syntax) return { message: syntax[3], line: Number(syntax[1]), col: Number(syntax[2]) + 1 };
+  const stack = error instanceof Error ? (error.stack ?? "") : "";
+  const path = url.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const at = new RegExp(`${path}(?:\\?[^:]*)?:(\\d+):(\\d+)`).exec(stack);
+  const first = text.split("\n").find((line) => line.trim() !== "") ?? "unknown error";
+  return { message: first.slice(0, 300), line: at ? Number(at[1]) : 1, col: at ? Number(at[2]) : 1 };
+}
