@@ -30,7 +30,7 @@ mcpgen.config.ts pointing at the document instead. Never overwrites an existing 
       .join("/");
     writeFileSync(file, starterSpec(schema));
     const out = `${basename(file, extname(file))}-server`;
-    done(file, [`mcpgen generate ${file} --out ${out}`, `npx tsx ${out}/src/server.ts --http --port 3000`]);
+    done(file, [`mcpgen generate ${file} --out ${out}`, serve(out)]);
   },
 };
 
@@ -47,7 +47,12 @@ function fromOpenApi(document: string, given: string | undefined): never {
   const output = `${basename(document, extname(document)).replace(/[^A-Za-z0-9_-]+/g, "-")}-mcp`;
   writeFileSync(file, starterConfig(input, output));
   const run = given ? `mcpgen generate --config-file ${file}` : "mcpgen generate";
-  done(file, [run, `npx tsx ${output}/src/server.ts --http --port 3000`]);
+  done(file, [run, serve(output)]);
+}
+
+/** The generated package stands alone after `npm install` (CONTRACT §3); start:http serves on port 3000. */
+function serve(dir: string): string {
+  return `cd ${dir} && npm install && npm run start:http`;
 }
 
 function refuseExisting(file: string): void {

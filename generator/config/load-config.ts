@@ -4,9 +4,9 @@
  * source text by key name. Every mistake is a diagnostic with file:line:col; nothing here throws.
  */
 import { existsSync } from "node:fs";
-import { register } from "node:module";
+import { createRequire, register } from "node:module";
 import { dirname, extname, join, resolve } from "node:path";
-import { pathToFileURL } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import type { DiagnosticBag, Locator, Report } from "../diagnostics.ts";
 import type { LoadOptions } from "../load.ts";
 import { readSource } from "../read-source.ts";
@@ -58,22 +58,31 @@ export async function loadConfig(file: string, bag: DiagnosticBag): Promise<Targ
   return checkConfig(value, { file, dir: dirname(resolve(file)), locate, report });
 }
 
-/** The package's own entry, which `import { defineConfig } from "mcpgen"` in a config resolves to. */
-const ENTRY = new URL("./define-config.ts", import.meta.url).href;
+/** The package's runtime entry, which `import { defineConfig } from "mcpgen"` in a config resolves to. */
+const ENTRY = new URL("./define-config.cjs", import.meta.url);
 let hooked = false;
 
 /**
  * A config imports "mcpgen" whether or not its project has mcpgen in node_modules (a global install,
- * npx): a resolve hook sends that one specifier to the running mcpgen's entry.
+ * npx): that one specifier goes to the running mcpgen's entry, from an ES module (a resolve hook) and
+ * from CommonJS (tsx compiles a .ts config outside a `"type": "module"` package to CommonJS).
  */
 function hookMcpgenSpecifier(): void {
   if (hooked) return;
   hooked = true;
   const hook = `export async function resolve(specifier, context, next) {
-    if (specifier === "mcpgen") return { url: ${JSON.stringify(ENTRY)}, shortCircuit: true };
+    if (specifier === "mcpgen") return { url: ${JSON.stringify(ENTRY.href)}, shortCircuit: true };
     return next(specifier, context);
   }`;
   register(`data:text/javascript,${encodeURIComponent(hook)}`);
+  const cjs = createRequire(import.meta.url)("node:module") as {
+    _resolveFilename: (request: string, ...rest: unknown[]) => string;
+  };
+  const resolveFilename = cjs._resolveFilename;
+  const entry = fileURLToPath(ENTRY);
+  cjs._resolveFilename = function (this: unknown, request: string, ...rest: unknown[]) {
+    return request === "mcpgen" ? entry : resolveFilename.call(this, request, ...rest);
+  };
 }
 
 async function importConfig(file: string, bag: DiagnosticBag): Promise<{ value: unknown; text: string } | undefined> {
@@ -85,13 +94,17 @@ async function importConfig(file: string, bag: DiagnosticBag): Promise<{ value: 
     const { tsImport } = await import("tsx/esm/api");
     // A query makes every load fresh, so a process that loads the config twice sees the edits.
     const module = (await tsImport(`${url}?t=${Date.now()}`, import.meta.url)) as { default?: unknown };
-    if (module.default === undefined) {
+    // A config compiled to CommonJS arrives as { default: module.exports }, itself { default: config }.
+    let value = module.default;
+    const keys = typeof value === "object" && value !== null ? Object.keys(value) : [];
+    if (keys.length === 1 && keys[0] === "default") value = (value as { default: unknown }).default;
+    if (value === undefined) {
       bag.reporter(file, () => ({ line: 1, col: 1 }))("CONFIG_INVALID", "", "the config file has no default export", {
         hint: "end it with: export default defineConfig({ input: ..., output: ... })",
       });
       return undefined;
     }
-    return { value: module.default, text };
+    return { value, text };
   } catch (error) {
     const { message, line, col } = describeFailure(error, url);
     bag.reporter(file, () => ({ line, col }))("CONFIG_LOAD_FAILED", "", `cannot load the config file: ${message}`);

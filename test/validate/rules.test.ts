@@ -48,7 +48,7 @@ const OPENAPI_CODES: Code[] = [
   "OPENAPI_TOO_MANY_TOOLS",
 ];
 
-/** Codes about how mcpgen is called (strict .json, options, the config file): test/validate/cli-issue-12.test.ts. */
+/** Codes about how mcpgen is called (strict .json, options, the config file): test/cli/*.test.ts. */
 const CLI_CODES: Code[] = ["JSON_SYNTAX", "OPENAPI_OPTION_UNUSED", "CONFIG_INVALID", "CONFIG_LOAD_FAILED"];
 
 describe("every diagnostic code has a failing and a passing fixture", () => {
