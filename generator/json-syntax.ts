@@ -50,6 +50,7 @@ export function jsonSyntaxFault(text: string): JsonFault | undefined {
           i++;
           afterValue();
         } else {
+          if (c === '"') return { offset: i, message: "a ',' is missing before this string" };
           const missing =
             c === "}" || c === "]"
               ? `'${close}' to close the ${open === "{" ? "object" : "array"}`
