@@ -118,8 +118,8 @@ function describeFailure(error: unknown, url: string): { message: string; line: 
   const syntax = /:(\d+):(\d+): ERROR: (.+)/.exec(text);
   if (syntax) return { message: syntax[3], line: Number(syntax[1]), col: Number(syntax[2]) + 1 };
   const stack = error instanceof Error ? (error.stack ?? "") : "";
-  const path = url.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  const at = new RegExp(`${path}(?:\\?[^:]*)?:(\\d+):(\\d+)`).exec(stack);
+  const quote = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const at = new RegExp(`(?:${quote(url)}|${quote(fileURLToPath(url))})(?:\\?[^:]*)?:(\\d+):(\\d+)`).exec(stack);
   const first = text.split("\n").find((line) => line.trim() !== "") ?? "unknown error";
   return { message: first.slice(0, 300), line: at ? Number(at[1]) : 1, col: at ? Number(at[2]) : 1 };
 }
