@@ -26,17 +26,29 @@ export function load(file: string, bag: DiagnosticBag, options: LoadOptions = {}
 
 /** OpenAPI-only options given with a spec-language file would be ignored without a word: refuse them. */
 function openApiOptionsUnused(file: string, bag: DiagnosticBag, options: OpenApiOptions = {}): boolean {
-  const given = [
+  const flags = [
     ...(options.include?.length ? ["--include"] : []),
     ...(options.exclude?.length ? ["--exclude"] : []),
     ...(options.config ? ["--config"] : []),
-    ...(options.settings && Object.keys(options.settings.value).length > 0 ? ["openapi: in the config file"] : []),
   ];
-  if (given.length === 0) return true;
-  bag.reporter(file, () => ({ line: 1, col: 1 }))(
-    "OPENAPI_OPTION_UNUSED",
-    "",
-    `${given.join(", ")} ${given.length > 1 ? "apply" : "applies"} to OpenAPI documents only, and '${file}' is an mcpgen spec`,
-  );
-  return false;
+  const why = `'${file}' is an mcpgen spec, not an OpenAPI document`;
+  if (flags.length > 0) {
+    bag.reporter(file, () => ({ line: 1, col: 1 }))(
+      "OPENAPI_OPTION_UNUSED",
+      "",
+      `${flags.join(", ")} ${flags.length > 1 ? "apply" : "applies"} to OpenAPI documents only, and ${why}`,
+    );
+  }
+  // `openapi:` in a config file is reported where it is written.
+  const settings = options.settings;
+  const inConfig = settings !== undefined && Object.keys(settings.value).length > 0;
+  if (inConfig) {
+    bag.reporter(settings.file, settings.locate)(
+      "OPENAPI_OPTION_UNUSED",
+      settings.pointer,
+      `openapi: applies to OpenAPI documents only, and ${why}`,
+      { at: "key" },
+    );
+  }
+  return flags.length === 0 && !inConfig;
 }

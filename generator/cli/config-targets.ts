@@ -20,7 +20,7 @@ export async function configuredTargets(
   command: Command,
 ): Promise<{ exitCode: ExitCode; list: Target[] }> {
   const given = values["config-file"];
-  const file = typeof given === "string" ? given : findConfig(process.cwd());
+  const file = typeof given === "string" ? given : findConfig(".");
   if (file === undefined) {
     const names = CONFIG_FILES.filter((name) => !/\.(mts|js|yml)$/.test(name)).join(", ");
     fail(`no spec given and no config file here (${names}); 'mcpgen init' writes a starter`, command);

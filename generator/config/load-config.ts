@@ -24,8 +24,9 @@ export const CONFIG_FILES = [
   "mcpgen.config.yml",
 ];
 
+/** The first config file in `dir`, named as the user would type it from there. */
 export function findConfig(dir: string): string | undefined {
-  return CONFIG_FILES.map((name) => join(dir, name)).find((file) => existsSync(file));
+  return CONFIG_FILES.find((name) => existsSync(join(dir, name)));
 }
 
 /** One package to generate, with paths resolved against the config file's directory. */
