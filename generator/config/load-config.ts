@@ -99,6 +99,8 @@ async function importConfig(file: string, bag: DiagnosticBag): Promise<{ value: 
     let value = module.default;
     const keys = typeof value === "object" && value !== null ? Object.keys(value) : [];
     if (keys.length === 1 && keys[0] === "default") value = (value as { default: unknown }).default;
+    // `export default loadSomething()`: a config may compute itself.
+    if (value instanceof Promise) value = await value;
     if (value === undefined) {
       bag.reporter(file, () => ({ line: 1, col: 1 }))("CONFIG_INVALID", "", "the config file has no default export", {
         hint: "end it with: export default defineConfig({ input: ..., output: ... })",
