@@ -130,7 +130,10 @@ describe("mistakes in a config are diagnostics with file:line:col", () => {
     const run = mcpgen(dir, "generate");
     expect(run.code).toBe(1);
     // Named as found in the current directory, at the start of its line.
-    expect(run.stdout.split("\n").some((line) => line.startsWith(expected)), run.stdout).toBe(true);
+    expect(
+      run.stdout.split("\n").some((line) => line.startsWith(expected)),
+      run.stdout,
+    ).toBe(true);
     expect(run.stdout).toMatch(hint);
     expect(run.stdout + run.stderr).not.toMatch(NO_TRACE);
     expect(existsSync(join(dir, "out"))).toBe(false);
