@@ -1,5 +1,5 @@
 /** `mcpgen generate`: write the package for a spec, or check that it is up to date (CONTRACT §1). */
-import { summary } from "../diagnostics.ts";
+import { type Diagnostic, summary } from "../diagnostics.ts";
 import { type ExitCode, exitCodeOf, generate } from "../index.ts";
 import type { Command } from "./command.ts";
 import { CONFIG_FILE_FLAG, configuredTargets } from "./config-targets.ts";
@@ -32,13 +32,18 @@ touches your handlers under src/handlers/.`,
     const check = values.check === true;
     if (positionals.length === 0 && values.out === undefined) {
       const targets = await configuredTargets(values, common, generateCommand);
+      // Every entry's diagnostics are printed together: one JSON array for --format json.
+      const diagnostics: Diagnostic[] = [];
+      const collect = (found: Diagnostic[]) => diagnostics.push(...found);
       let exitCode = targets.exitCode;
       for (const target of targets.list) {
+        const options = { ...target.options, format: common.format };
         exitCode = Math.max(
           exitCode,
-          await runGenerate(target.input, target.output, { ...target.options, format: common.format }, check),
+          await runGenerate(target.input, target.output, options, check, collect),
         ) as ExitCode;
       }
+      if (targets.list.length > 0) printDiagnostics(diagnostics, common.format);
       process.exit(exitCode);
     }
     if (typeof values["config-file"] === "string")
@@ -50,9 +55,15 @@ touches your handlers under src/handlers/.`,
   },
 };
 
-async function runGenerate(spec: string, out: string, common: CommonFlags, check: boolean): Promise<ExitCode> {
+async function runGenerate(
+  spec: string,
+  out: string,
+  common: CommonFlags,
+  check: boolean,
+  print = (diagnostics: Diagnostic[]) => printDiagnostics(diagnostics, common.format),
+): Promise<ExitCode> {
   const result = await generate(spec, out, { ...common, check });
-  printDiagnostics(result.diagnostics, common.format);
+  print(result.diagnostics);
   const exitCode = exitCodeOf(result.diagnostics);
   const outcome = result.outcome;
   if (!outcome) {

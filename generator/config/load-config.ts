@@ -3,13 +3,16 @@
  * parser); TypeScript and JavaScript are imported (TypeScript through tsx), with positions found in the
  * source text by key name. Every mistake is a diagnostic with file:line:col; nothing here throws.
  */
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { createRequire, register } from "node:module";
 import { dirname, extname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import type { DiagnosticBag, Locator, Report } from "../diagnostics.ts";
+import { parse as parseYaml } from "yaml";
+import { DiagnosticBag, type Locator, type Report } from "../diagnostics.ts";
+import { jsonLocator } from "../json-scan.ts";
 import type { LoadOptions } from "../load.ts";
-import { readSource } from "../read-source.ts";
+import { isJsonFile } from "../read-json.ts";
+import { readSource, yamlLocator } from "../read-source.ts";
 import { checkConfig } from "./check-config.ts";
 import { sourceLocator } from "./source-locator.ts";
 
@@ -39,7 +42,7 @@ export async function loadConfig(file: string, bag: DiagnosticBag): Promise<Targ
   let locate: Locator;
   let report: Report;
   if ([".json", ".yaml", ".yml"].includes(ext)) {
-    const source = readSource(file, bag);
+    const source = readData(file, bag);
     if (!source) return undefined;
     ({ value, locate, report } = source);
   } else if ([".ts", ".mts", ".mjs", ".js"].includes(ext)) {
@@ -57,6 +60,32 @@ export async function loadConfig(file: string, bag: DiagnosticBag): Promise<Targ
     return undefined;
   }
   return checkConfig(value, { file, dir: dirname(resolve(file)), locate, report });
+}
+
+/**
+ * A JSON or YAML config, read like a spec (limits, strict JSON, positions), except that its top level may
+ * be a list: one entry per package.
+ */
+function readData(file: string, bag: DiagnosticBag): { value: unknown; locate: Locator; report: Report } | undefined {
+  const scratch = new DiagnosticBag();
+  const source = readSource(file, scratch);
+  if (source) return { value: source.value, locate: source.locate, report: bag.reporter(file, source.locate) };
+  const notMapping = scratch.items.length === 1 && scratch.items[0].code === "SPEC_NOT_MAPPING";
+  if (notMapping) {
+    // The text parsed; only its top level was refused.
+    const text = readFileSync(file, "utf8").replace(/^\uFEFF/, "");
+    const value: unknown = isJsonFile(file) ? JSON.parse(text) : parseYaml(text, { maxAliasCount: 1000 });
+    const locate = isJsonFile(file) ? jsonLocator(text) : yamlLocator(text);
+    if (Array.isArray(value)) return { value, locate, report: bag.reporter(file, locate) };
+    bag.reporter(file, locate)(
+      "CONFIG_INVALID",
+      "",
+      "the config must be an object with input and output, or a list of them",
+    );
+    return undefined;
+  }
+  for (const diagnostic of scratch.items) bag.add(diagnostic);
+  return undefined;
 }
 
 /** The package's runtime entry, which `import { defineConfig } from "mcpgen"` in a config resolves to. */
@@ -87,7 +116,6 @@ function hookMcpgenSpecifier(): void {
 }
 
 async function importConfig(file: string, bag: DiagnosticBag): Promise<{ value: unknown; text: string } | undefined> {
-  const { readFileSync } = await import("node:fs");
   const text = readFileSync(file, "utf8");
   hookMcpgenSpecifier();
   const url = pathToFileURL(resolve(file)).href;

@@ -62,6 +62,25 @@ describe("mcpgen.config.ts", () => {
     expect(existsSync(join(dir, "pkg/package.json"))).toBe(true);
   });
 
+  it("--format json prints one array with every entry's diagnostics", () => {
+    const dir = project("json");
+    writeFileSync(join(dir, "a.yaml"), "server: { name: a, version: '1.0' }\n");
+    writeFileSync(join(dir, "b.yaml"), "server: { name: b, version: '2.0' }\n");
+    writeFileSync(
+      join(dir, "mcpgen.config.yaml"),
+      "- { input: a.yaml, output: out-a }\n- { input: b.yaml, output: out-b }\n",
+    );
+    for (const command of ["generate", "validate"]) {
+      const run = mcpgen(dir, command, "--format", "json");
+      expect(run.code, run.stderr).toBe(0);
+      const diagnostics = JSON.parse(run.stdout) as Array<{ code: string; file: string }>;
+      expect(diagnostics.map((d) => [d.code, d.file])).toEqual([
+        ["SERVER_VERSION_NOT_SEMVER", "a.yaml"],
+        ["SERVER_VERSION_NOT_SEMVER", "b.yaml"],
+      ]);
+    }
+  });
+
   it("paths are relative to the config file, wherever mcpgen runs", () => {
     const dir = project("relative");
     writeFileSync(join(dir, "mcpgen.config.json"), JSON.stringify({ input: "notes.yaml", output: "pkg" }));
