@@ -81,6 +81,12 @@ export const catalog = {
     "The top level of a spec must be a mapping with keys such as server and tools.",
     "Start the file with 'server:' (see the README for a complete example).",
   ),
+  // Strict JSON (issue 12, h12-cli)
+  JSON_SYNTAX: error(
+    "JSON syntax error",
+    "A .json file is read as strict JSON (RFC 8259): no comments, no trailing commas, no single quotes, every key a double-quoted string.",
+    "Fix the syntax at the position shown, or rename the file to .yaml if it is meant to be YAML.",
+  ),
 
   // OpenAPI input (generator/openapi)
   OPENAPI_VERSION_UNSUPPORTED: error(
@@ -137,6 +143,12 @@ export const catalog = {
     "Relative server URL",
     "The document's first server URL is relative (or absent), so the API's host is unknown.",
     "Add an absolute servers[0].url, or start the server with --base-url <url>.",
+  ),
+  // Options that only OpenAPI input reads (issue 12, h12-cli)
+  OPENAPI_OPTION_UNUSED: usage(
+    "OpenAPI option given for a spec-language file",
+    "--include, --exclude and --config (or openapi: in the config file) select and map OpenAPI operations; an mcpgen spec has none, so they would be silently ignored.",
+    "Remove the option, or pass the OpenAPI document it was meant for.",
   ),
 
   // Shape of the spec language (from the JSON Schema in generator/schema/mcpgen.schema.json)
@@ -208,6 +220,17 @@ export const catalog = {
     "Generated servers refuse any argument object holding a '__proto__' key (it would replace an object's prototype in handlers that copy arguments, and JSON Schema validators skip it), so this property can never be passed.",
     "Rename the property if callers must send it; otherwise leave it: calls that omit it work.",
   ),
+  // Schema keywords (issue 12, h12-cli)
+  SCHEMA_UNKNOWN_KEYWORD: warning(
+    "Unknown JSON Schema keyword",
+    "A key of a schema is not a keyword of its JSON Schema dialect, so validators ignore it: a misspelt 'propertes' or 'requird' silently accepts anything.",
+    "Correct the spelling; prefix deliberate extension keys with 'x-'.",
+  ),
+  SCHEMA_NULL_KEYWORD: warning(
+    "Schema key without a value",
+    "A key of a schema has no value (null). In a YAML flow mapping ({ ... }) an unquoted comma ends the value, so 'description: City name, e.g. Paris' makes a key 'e.g. Paris' with no value.",
+    'Quote text that contains commas, e.g. description: "City name, e.g. Paris".',
+  ),
 
   // x-mcp-header (2026-07-28, basic/transports/streamable-http)
   HEADER_NOT_STRING: error(
@@ -254,6 +277,12 @@ export const catalog = {
     "x-mcp-header on a sensitive-looking property",
     "Header values are visible to proxies, load balancers and logs; this property's name suggests a secret.",
     "Do not mirror secrets into headers; remove x-mcp-header from this property.",
+  ),
+  // Unbounded header integers (issue 12, h12-cli)
+  HEADER_INTEGER_UNBOUNDED: warning(
+    "x-mcp-header integer without safe bounds",
+    "A header-mirrored integer must stay within JavaScript's safe range (-(2^53-1) to 2^53-1); without minimum and maximum a caller may send a larger one, which clients cannot mirror exactly.",
+    "Add minimum and maximum inside the safe range, e.g. minimum: 0, maximum: 1000000.",
   ),
 
   // Resources and templates
@@ -324,7 +353,7 @@ export const catalog = {
   HTTP_METHOD_INVALID: error(
     "Unknown HTTP method",
     "http.method must be one of GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS.",
-    "Use one of the listed methods.",
+    "Use one of GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS.",
   ),
   HTTP_PATH_INVALID: error(
     "Invalid http path",
@@ -387,6 +416,17 @@ export const catalog = {
     "Handler does not type-check",
     "A handler you wrote no longer matches the types generated from the spec (its arguments or result changed).",
     "Update the handler to the new types in src/types.ts.",
+  ),
+  // The config file (issue 12, h12-cli)
+  CONFIG_INVALID: error(
+    "Invalid config file",
+    "The mcpgen config file (mcpgen.config.ts, .mjs, .json or .yaml) has an unknown key, a missing input or output, or a value of the wrong type.",
+    "Fix the key at the position shown; the README's 'Config file' section lists every field.",
+  ),
+  CONFIG_LOAD_FAILED: error(
+    "Config file cannot be loaded",
+    "Importing the TypeScript or JavaScript config file failed: a syntax error, or the code threw.",
+    "Fix the error at the position shown; the config runs as a module, so it can also be checked with tsc.",
   ),
 } satisfies Record<string, CatalogEntry>;
 

@@ -19,6 +19,11 @@ const CLOSE_ARRAY = 0x5d;
 const isSpace = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 
 export function hasDuplicateJsonKeys(text: string): boolean {
+  return firstDuplicateJsonKey(text) !== undefined;
+}
+
+/** The first key that repeats within its object, and the offset of its second occurrence. */
+export function firstDuplicateJsonKey(text: string): { name: string; offset: number } | undefined {
   // One entry per open container: the keys seen so far for an object, null for an array.
   const open: Array<Set<string> | null> = [];
   for (let i = 0; i < text.length; i++) {
@@ -31,13 +36,13 @@ export function hasDuplicateJsonKeys(text: string): boolean {
       const keys = open[open.length - 1];
       if (keys && text.charCodeAt(tokenAt(text, end + 1)) === COLON) {
         const key = stringAt(text, i, end);
-        if (keys.has(key)) return true;
+        if (keys.has(key)) return { name: key, offset: i };
         keys.add(key);
       }
       i = end;
     }
   }
-  return false;
+  return undefined;
 }
 
 /**
@@ -130,7 +135,7 @@ function isDelimiter(c: number): boolean {
 }
 
 /** Offset → 1-based line and column (in UTF-16 units, as the YAML parser counts them). */
-function linePositions(text: string): (offset: number) => { line: number; col: number } {
+export function linePositions(text: string): (offset: number) => { line: number; col: number } {
   const starts = [0];
   for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) starts.push(i + 1);
   return (offset) => {

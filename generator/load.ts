@@ -19,6 +19,36 @@ export function load(file: string, bag: DiagnosticBag, options: LoadOptions = {}
     const server = loadOpenApi(source, bag, options.openapi);
     return server ? { server, report: source.report } : undefined;
   }
+  if (!openApiOptionsUnused(file, bag, options.openapi)) return undefined;
   const server = loadSpec(source);
   return server ? { server, report: source.report } : undefined;
+}
+
+/** OpenAPI-only options given with a spec-language file would be ignored without a word: refuse them. */
+function openApiOptionsUnused(file: string, bag: DiagnosticBag, options: OpenApiOptions = {}): boolean {
+  const flags = [
+    ...(options.include?.length ? ["--include"] : []),
+    ...(options.exclude?.length ? ["--exclude"] : []),
+    ...(options.config ? ["--config"] : []),
+  ];
+  const why = `'${file}' is an mcpgen spec, not an OpenAPI document`;
+  if (flags.length > 0) {
+    bag.reporter(file, () => ({ line: 1, col: 1 }))(
+      "OPENAPI_OPTION_UNUSED",
+      "",
+      `${flags.join(", ")} ${flags.length > 1 ? "apply" : "applies"} to OpenAPI documents only, and ${why}`,
+    );
+  }
+  // `openapi:` in a config file is reported where it is written.
+  const settings = options.settings;
+  const inConfig = settings !== undefined && Object.keys(settings.value).length > 0;
+  if (inConfig) {
+    bag.reporter(settings.file, settings.locate)(
+      "OPENAPI_OPTION_UNUSED",
+      settings.pointer,
+      `openapi: applies to OpenAPI documents only, and ${why}`,
+      { at: "key" },
+    );
+  }
+  return flags.length === 0 && !inConfig;
 }

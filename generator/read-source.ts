@@ -11,6 +11,7 @@ import { isAlias, isMap, isScalar, isSeq, LineCounter, type Node, parseAllDocume
 import type { DiagnosticBag, Locator, Report } from "./diagnostics.ts";
 import { childPointer, parentPointer } from "./json-pointer.ts";
 import { hasDuplicateJsonKeys, jsonLocator } from "./json-scan.ts";
+import { isJsonFile, readStrictJson } from "./read-json.ts";
 import { syntaxProblems } from "./yaml-syntax.ts";
 
 export type SourceDoc = { file: string; value: unknown; locate: Locator; report: Report };
@@ -41,7 +42,9 @@ export function readSource(file: string, bag: DiagnosticBag, options: ReadOption
     );
     return undefined;
   }
-  const doc = parseJson(file, text, bag) ?? parseText(file, text, bag);
+  const doc = isJsonFile(file)
+    ? readStrictJson(file, text, bag)
+    : (parseJson(file, text, bag) ?? parseText(file, text, bag));
   const deep = doc && tooDeep(doc.value);
   if (deep === undefined) return doc;
   doc?.report(

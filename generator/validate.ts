@@ -7,10 +7,20 @@ import { nameRules } from "./rules/names.ts";
 import { promptRules } from "./rules/prompts.ts";
 import { resourceRules } from "./rules/resources.ts";
 import type { Rule } from "./rules/rule.ts";
+import { schemaKeywordRules } from "./rules/schema-keywords.ts";
 import { schemaRules } from "./rules/schemas.ts";
 import { serverRules } from "./rules/server.ts";
 
-const RULES: Rule[] = [serverRules, nameRules, schemaRules, headerRules, resourceRules, promptRules, httpRules];
+const RULES: Rule[] = [
+  serverRules,
+  nameRules,
+  schemaRules,
+  schemaKeywordRules,
+  headerRules,
+  resourceRules,
+  promptRules,
+  httpRules,
+];
 
 export function validate(server: ServerNode, report: Report): void {
   for (const rule of RULES) rule(server, report);

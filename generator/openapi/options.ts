@@ -3,7 +3,7 @@
  * config file (`--config mcpgen.openapi.yaml`). The file is read like a spec, so its mistakes are
  * diagnostics with file:line:col too.
  */
-import type { DiagnosticBag } from "../diagnostics.ts";
+import type { DiagnosticBag, Locator } from "../diagnostics.ts";
 import type { ToolAnnotations } from "../ir.ts";
 import { setOwn } from "../own-keys.ts";
 import { readSource } from "../read-source.ts";
@@ -18,6 +18,8 @@ export type OpenApiOptions = {
   exclude?: string[];
   /** A YAML or JSON file with the fields below plus include/exclude. */
   config?: string;
+  /** The same fields from the `openapi:` part of an mcpgen config file, with where they are in it. */
+  settings?: { file: string; value: Record<string, unknown>; locate: Locator; pointer: string };
 };
 
 export type MappingConfig = {
@@ -80,46 +82,65 @@ export function mappingConfig(options: OpenApiOptions, bag: DiagnosticBag): Mapp
   if (options.config) {
     const source = readSource(options.config, bag);
     if (source) {
-      const value = source.value as Record<string, unknown>;
       const bad = (pointer: string, message: string) => source.report("OPENAPI_CONFIG_INVALID", pointer, message);
-      for (const [key, field] of Object.entries(value)) {
-        const at = `/${token(key)}`;
-        if (!KEYS.has(key)) bad(at, `unknown key '${key}' in the OpenAPI config`);
-        else if (key === "include" || key === "exclude") {
-          if (!Array.isArray(field)) bad(at, `${key} must be a list of selectors such as 'tag:pets'`);
-          else
-            addSelectors(
-              field,
-              config[key],
-              (p, text) => bad(p, `'${text}' is not a selector (tag:, op:, path:, method:)`),
-              at,
-            );
-        } else if (
-          key === "maxNameLength" ||
-          key === "maxDescriptionLength" ||
-          key === "timeoutMs" ||
-          key === "retryAttempts" ||
-          key === "maxTools" ||
-          key === "maxOutputSchemaBytes"
-        ) {
-          const max = key === "maxNameLength" ? MAX_NAME : Number.MAX_SAFE_INTEGER;
-          const min = key === "retryAttempts" ? 1 : key === "maxNameLength" ? 16 : 1;
-          if (typeof field !== "number" || !Number.isInteger(field) || field < min || field > max)
-            bad(at, `${key} must be an integer from ${min} to ${max}`);
-          else config[key] = field;
-        } else if (key === "allowRemoteRefs") {
-          if (typeof field !== "boolean") bad(at, "allowRemoteRefs must be true or false");
-          else config.allowRemoteRefs ||= field;
-        } else if (key === "headers") readHeaders(field, config, (p, m) => bad(`${at}${p}`, m));
-        else if (key === "annotations") readAnnotations(field, config, (p, m) => bad(`${at}${p}`, m));
-      }
+      readFields(source.value as Record<string, unknown>, config, bad, addSelectors);
     }
+  }
+  // The `openapi:` part of an mcpgen config file: the same fields, reported at their place in that file.
+  const settings = options.settings;
+  if (settings) {
+    const report = bag.reporter(settings.file, settings.locate);
+    const bad = (pointer: string, message: string) =>
+      report("OPENAPI_CONFIG_INVALID", settings.pointer + pointer, message, { at: "key" });
+    readFields(settings.value, config, bad, addSelectors);
   }
   const flagFail = (_: string, text: string) =>
     flagReport("OPENAPI_CONFIG_INVALID", "", `'${text}' is not a selector (tag:, op:, path:, method:)`);
   addSelectors(options.include ?? [], config.include, flagFail, "");
   addSelectors(options.exclude ?? [], config.exclude, flagFail, "");
   return config;
+}
+
+type AddSelectors = (list: unknown[], into: Selector[], fail: (at: string, text: string) => void, at: string) => void;
+
+/** The mapping fields of a config value (the --config file, or `openapi:` in mcpgen.config.*), into `config`. */
+function readFields(
+  value: Record<string, unknown>,
+  config: MappingConfig,
+  bad: (pointer: string, message: string) => void,
+  addSelectors: AddSelectors,
+): void {
+  for (const [key, field] of Object.entries(value)) {
+    const at = `/${token(key)}`;
+    if (!KEYS.has(key)) bad(at, `unknown key '${key}' in the OpenAPI config`);
+    else if (key === "include" || key === "exclude") {
+      if (!Array.isArray(field)) bad(at, `${key} must be a list of selectors such as 'tag:pets'`);
+      else
+        addSelectors(
+          field,
+          config[key],
+          (p, text) => bad(p, `'${text}' is not a selector (tag:, op:, path:, method:)`),
+          at,
+        );
+    } else if (
+      key === "maxNameLength" ||
+      key === "maxDescriptionLength" ||
+      key === "timeoutMs" ||
+      key === "retryAttempts" ||
+      key === "maxTools" ||
+      key === "maxOutputSchemaBytes"
+    ) {
+      const max = key === "maxNameLength" ? MAX_NAME : Number.MAX_SAFE_INTEGER;
+      const min = key === "retryAttempts" ? 1 : key === "maxNameLength" ? 16 : 1;
+      if (typeof field !== "number" || !Number.isInteger(field) || field < min || field > max)
+        bad(at, `${key} must be an integer from ${min} to ${max}`);
+      else config[key] = field;
+    } else if (key === "allowRemoteRefs") {
+      if (typeof field !== "boolean") bad(at, "allowRemoteRefs must be true or false");
+      else config.allowRemoteRefs ||= field;
+    } else if (key === "headers") readHeaders(field, config, (p, m) => bad(`${at}${p}`, m));
+    else if (key === "annotations") readAnnotations(field, config, (p, m) => bad(`${at}${p}`, m));
+  }
 }
 
 function readHeaders(field: unknown, config: MappingConfig, bad: (pointer: string, message: string) => void): void {

@@ -45,6 +45,13 @@ export const headerRules: Rule = (server, report) => {
         report("HEADER_TYPE", at, said(`x-mcp-header '${value}' is on a property that ${found}`));
       } else if (type === "integer" && outsideSafeRange(schema)) {
         report("HEADER_INTEGER_RANGE", at, said(`x-mcp-header '${value}' is on an integer bounded outside ±(2^53-1)`));
+      } else if (type === "integer" && !bounded(schema)) {
+        const missing = lowerBound(schema) === undefined ? "minimum" : "maximum";
+        report(
+          "HEADER_INTEGER_UNBOUNDED",
+          at,
+          said(`x-mcp-header '${value}' is on an integer with no ${missing}, so it may leave ±(2^53-1)`),
+        );
       }
 
       const first = seen.get(value.toLowerCase());
@@ -62,4 +69,15 @@ export const headerRules: Rule = (server, report) => {
 function outsideSafeRange(schema: { [key: string]: unknown }): boolean {
   const bounds = [schema.minimum, schema.maximum, schema.exclusiveMinimum, schema.exclusiveMaximum];
   return bounds.some((b) => typeof b === "number" && Math.abs(b) > SAFE);
+}
+
+const lowerBound = (schema: { [key: string]: unknown }) =>
+  [schema.minimum, schema.exclusiveMinimum].find((b) => typeof b === "number");
+const upperBound = (schema: { [key: string]: unknown }) =>
+  [schema.maximum, schema.exclusiveMaximum].find((b) => typeof b === "number");
+
+/** Both ends bounded (inside the safe range: outsideSafeRange is checked first); an enum or const is bounded too. */
+function bounded(schema: { [key: string]: unknown }): boolean {
+  if (Array.isArray(schema.enum) || Object.hasOwn(schema, "const")) return true;
+  return lowerBound(schema) !== undefined && upperBound(schema) !== undefined;
 }

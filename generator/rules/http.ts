@@ -2,6 +2,7 @@
 
 import type { Report } from "../diagnostics.ts";
 import type { HttpBindingNode, JsonSchema } from "../ir.ts";
+import { closest } from "../spelling.ts";
 import { parseUriTemplate } from "../uri-template.ts";
 import type { Rule } from "./rule.ts";
 
@@ -51,7 +52,10 @@ export const httpRules: Rule = (server, report) => {
   for (const { binding, check } of bound) {
     const at = binding.loc.pointer;
     if (!METHODS.has(binding.method.toUpperCase())) {
-      report("HTTP_METHOD_INVALID", `${at}/method`, `'${binding.method}' is not an HTTP method`);
+      const guess = closest(binding.method.toUpperCase(), [...METHODS]);
+      report("HTTP_METHOD_INVALID", `${at}/method`, `'${binding.method}' is not an HTTP method`, {
+        hint: `${guess ? `did you mean ${guess}? ` : ""}use one of ${[...METHODS].join(", ")}`,
+      });
     }
     const path = binding.path;
     const unbalanced = path.replace(PARAM, "").match(/[{}]/);

