@@ -6,13 +6,17 @@ import { serveHttp } from "./http-server.ts";
 import { createSpecServer, type Manifest, type SpecServerOptions } from "./spec-server.ts";
 import { serveStdio } from "./stdio-server.ts";
 
-const USAGE = `usage: server [--http [--port <n>] [--host <addr>]] [--base-url <url>]
+const USAGE = `usage: server [--http [--port <n>] [--host <addr>]] [--base-url <url>] [--max-upstream-body <n>] [--max-redirects <n>]
 
   (no flags)        serve MCP over stdio
   --http            serve Streamable HTTP at http://<host>:<port>/mcp
   --port <n>        HTTP port (default 3000; 0 picks a free one)
   --host <addr>     HTTP interface (default 127.0.0.1)
   --base-url <url>  upstream API base URL, overriding the spec's upstream.baseUrl
+  --max-upstream-body <n>  characters of an upstream answer passed on before it is cut
+                    (env MCP_MAX_UPSTREAM_BODY; default 1000000)
+  --max-redirects <n>  same-origin upstream redirects followed; other origins never are
+                    (env MCP_MAX_REDIRECTS; default 5)
 
 Environment: MCP_HTTP_TOKEN, when set, is the bearer token HTTP clients must send.`;
 
@@ -21,7 +25,15 @@ export async function runSpecServer(
   options: SpecServerOptions,
   argv = process.argv.slice(2),
 ): Promise<void> {
-  let flags: { http?: boolean; port?: string; host?: string; "base-url"?: string; help?: boolean };
+  let flags: {
+    http?: boolean;
+    port?: string;
+    host?: string;
+    "base-url"?: string;
+    "max-upstream-body"?: string;
+    "max-redirects"?: string;
+    help?: boolean;
+  };
   try {
     flags = parseArgs({
       args: argv,
@@ -30,6 +42,8 @@ export async function runSpecServer(
         port: { type: "string" },
         host: { type: "string" },
         "base-url": { type: "string" },
+        "max-upstream-body": { type: "string" },
+        "max-redirects": { type: "string" },
         help: { type: "boolean", short: "h" },
       },
     }).values;
@@ -49,7 +63,17 @@ export async function runSpecServer(
   if (!flags.http && (flags.port !== undefined || flags.host !== undefined))
     return usageError("--port and --host need --http");
 
-  const server = createSpecServer(manifest, { ...options, ...(baseUrl ? { baseUrl } : {}) });
+  const maxBody = count("--max-upstream-body", flags["max-upstream-body"] ?? process.env.MCP_MAX_UPSTREAM_BODY, 1);
+  const maxRedirects = count("--max-redirects", flags["max-redirects"] ?? process.env.MCP_MAX_REDIRECTS, 0);
+  if (typeof maxBody === "string") return usageError(maxBody);
+  if (typeof maxRedirects === "string") return usageError(maxRedirects);
+
+  const server = createSpecServer(manifest, {
+    ...options,
+    ...(baseUrl ? { baseUrl } : {}),
+    ...(maxBody !== undefined ? { maxUpstreamBody: maxBody } : {}),
+    ...(maxRedirects !== undefined ? { maxRedirects } : {}),
+  });
   if (!flags.http) {
     serveStdio(server);
     return;
@@ -69,6 +93,15 @@ export async function runSpecServer(
     process.stderr.write(`cannot listen on ${flags.host ?? "127.0.0.1"}:${port}: ${(error as Error).message}\n`);
     process.exit(1);
   }
+}
+
+/** A whole-number flag (or its env twin): the number, undefined when absent, or the error message. */
+function count(flag: string, text: string | undefined, min: number): number | undefined | string {
+  if (text === undefined || text === "") return undefined;
+  const value = Number(text);
+  return Number.isSafeInteger(value) && value >= min
+    ? value
+    : `${flag} must be a whole number >= ${min}, not '${text}'`;
 }
 
 function usageError(message: string): void {
