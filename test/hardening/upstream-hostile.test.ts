@@ -4,8 +4,15 @@
  * being read whole; credentials never follow a redirect to another origin and never come back in a
  * result; path parameters cannot leave their segment; cookie parameters cannot add cookies.
  */
+import { spawnSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { stringify } from "yaml";
+import { generate } from "../../generator/index.ts";
+import { connect } from "../../runtime/index.ts";
 import { REDACTED } from "../../runtime/upstream-redact.ts";
+import { ROOT, scratchDir, startHttpProcess } from "../generate/support.ts";
 import {
   drip,
   type HostileUpstream,
@@ -280,4 +287,47 @@ describe("issue 12: an unreachable upstream names the cause", () => {
     expect(result.isError).toBe(true);
     expect(text(result)).toContain(`ECONNREFUSED 127.0.0.1:${port}`);
   });
+});
+
+describe("the generated server's flags and env twins", () => {
+  it("--max-upstream-body and MCP_MAX_REDIRECTS reach the upstream path; bad values exit 2 with usage", async () => {
+    const dir = scratchDir("upstream-flags");
+    const spec = {
+      server: { name: "flags", version: "1.0.0" },
+      upstream: { baseUrl: "http://127.0.0.1:1" },
+      tools: [
+        { name: "long", inputSchema: { type: "object" }, http: { method: "GET", path: "/long" } },
+        { name: "hop", inputSchema: { type: "object" }, http: { method: "GET", path: "/hop" } },
+      ],
+    };
+    writeFileSync(join(dir, "flags.yaml"), stringify(spec));
+    const result = await generate(join(dir, "flags.yaml"), join(dir, "pkg"));
+    expect(result.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
+    const host = await hostile((r, res) => {
+      if (r.path === "/long") res.writeHead(200, { "content-type": "text/plain" }).end("z".repeat(5000));
+      else res.writeHead(302, { location: "/hop" }).end();
+    });
+    const script = join(dir, "pkg/src/server.ts");
+    const server = await startHttpProcess(
+      script,
+      { MCP_MAX_REDIRECTS: "1" },
+      [],
+      ["--port", "0", "--base-url", host.url, "--max-upstream-body", "1000"],
+    );
+    try {
+      const client = await connect({ url: server.url });
+      const long = text(await client.callTool("long", {}));
+      expect(long).toMatch(/^z{1000}\n\[cut: the upstream API's answer is longer than 1000 characters/);
+      expect(text(await client.callTool("hop", {}))).toMatch(/more than 1 redirects/);
+      await client.close();
+    } finally {
+      await server.stop();
+    }
+    const bad = spawnSync(process.execPath, ["--import", "tsx", script, "--max-redirects", "lots"], {
+      cwd: ROOT,
+      encoding: "utf8",
+    });
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toMatch(/--max-redirects must be a whole number >= 0, not 'lots'/);
+  }, 120_000);
 });
