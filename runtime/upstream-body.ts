@@ -10,20 +10,29 @@ export async function readCapped(response: Response, maxChars: number, binary: b
   const stream = response.body;
   if (!stream) return { body: Buffer.alloc(0), cut: false };
   const reader = stream.getReader();
-  const decoder = new TextDecoder("utf-8");
   const chunks: Uint8Array[] = [];
-  let size = 0;
+  let bytes = 0;
+  // UTF-8 never takes fewer bytes than the UTF-16 units it decodes to, so text is only decoded (to count
+  // characters exactly) once its bytes pass the cap; most answers never get there.
+  let decoder: TextDecoder | undefined;
+  let chars = 0;
   try {
     for (;;) {
       const { done, value } = await reader.read();
       if (done) return { body: Buffer.concat(chunks), cut: false };
       chunks.push(value);
-      // Text is counted by what it decodes to (the cap is in characters); the decoded copy is dropped at once.
-      size += binary ? value.byteLength : decoder.decode(value, { stream: true }).length;
-      if (size > maxChars) {
-        await reader.cancel().catch(() => {});
-        return { body: Buffer.concat(chunks), cut: true };
+      bytes += value.byteLength;
+      if (bytes <= maxChars) continue;
+      if (!binary) {
+        if (!decoder) {
+          decoder = new TextDecoder("utf-8");
+          for (const chunk of chunks.slice(0, -1)) chars += decoder.decode(chunk, { stream: true }).length;
+        }
+        chars += decoder.decode(value, { stream: true }).length;
+        if (chars <= maxChars) continue;
       }
+      await reader.cancel().catch(() => {});
+      return { body: Buffer.concat(chunks), cut: true };
     }
   } finally {
     reader.releaseLock();

@@ -11,6 +11,8 @@ const MIN_SECRET = 4;
 
 export type Redactor = {
   (text: string): string;
+  /** True when no credential is configured: nothing to search, so callers skip decoding bodies. */
+  none: boolean;
   /** Redacts strings (keys too) throughout a parsed JSON value. */
   value(value: unknown): unknown;
   /** Text that was cut may end inside a secret: a start of one (4+ characters) at its end is redacted too. */
@@ -18,6 +20,7 @@ export type Redactor = {
 };
 
 const identity: Redactor = Object.assign((text: string) => text, {
+  none: true,
   value: (value: unknown) => value,
   cutEnd: (text: string) => text,
 });
@@ -70,7 +73,7 @@ export function redactorFor(secrets: Iterable<string>): Redactor {
     }
     return input;
   };
-  return Object.assign(text, { value, cutEnd });
+  return Object.assign(text, { none: false, value, cutEnd });
 }
 
 const envOf = (scheme: SecurityScheme) => (scheme.type === "oauth2" ? [scheme.clientSecretEnv] : [scheme.env]);

@@ -7,8 +7,10 @@ import type { UpstreamResponse } from "./upstream-types.ts";
 
 const EXCERPT = 500;
 
-const isJson = (type: string) => /^application\/([\w.+-]+\+)?json\b/i.test(type);
+export const isJson = (type: string) => /^application\/([\w.+-]+\+)?json\b/i.test(type);
 const isText = (type: string) => type === "" || /^text\/|xml|javascript|yaml|x-www-form-urlencoded/i.test(type);
+/** Answers passed on as text: capped in characters and redacted. Everything else is bytes. */
+export const isTextual = (type: string) => isJson(type) || isText(type);
 
 /** The note that says an answer was cut, and how to see more. */
 const cutNote = (limit: number) =>
@@ -54,8 +56,8 @@ export function toolResultFrom(response: UpstreamResponse): ToolHandlerResult {
     const text = response.body.toString("utf8");
     try {
       const parsed: unknown = JSON.parse(text);
-      // The text was redacted already; this catches a credential written with JSON escapes (\u0073ecret).
-      const value = response.redact ? response.redact.value(parsed) : parsed;
+      // The text was redacted already; a credential can survive only behind JSON escapes (\u0073ecret, \/).
+      const value = response.redact && text.includes("\\") ? response.redact.value(parsed) : parsed;
       const content: ContentBlock[] = [{ type: "text", text: text }];
       if (value !== null && typeof value === "object" && !Array.isArray(value)) {
         return { content, structuredContent: value as Record<string, unknown> };

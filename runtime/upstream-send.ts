@@ -3,12 +3,11 @@
 // the body is read up to a cap (upstream-body.ts); a failure names its cause (ECONNREFUSED 127.0.0.1:4010).
 import { DEFAULT_MAX_BODY_CHARS, discard, readCapped } from "./upstream-body.ts";
 import type { Redactor } from "./upstream-redact.ts";
+import { isTextual } from "./upstream-response.ts";
 import type { Outgoing, UpstreamConfig, UpstreamResponse } from "./upstream-types.ts";
 
 export const DEFAULT_MAX_REDIRECTS = 5;
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
-
-export const isBinaryType = (type: string) => /^(image|audio|video)\/|octet-stream|pdf|zip/i.test(type);
 
 /** A URL as errors may show it: origin and path, never user info or query (where keys travel). */
 export const shownUrl = (url: URL) => `${url.origin}${url.pathname}`;
@@ -70,7 +69,7 @@ export async function send(
     const limit = upstream.maxBodyChars ?? DEFAULT_MAX_BODY_CHARS;
     let read: Awaited<ReturnType<typeof readCapped>>;
     try {
-      read = await readCapped(response, limit, isBinaryType(contentType));
+      read = await readCapped(response, limit, !isTextual(contentType));
     } catch (error) {
       throw fail(url, why(error));
     }

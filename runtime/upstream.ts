@@ -8,7 +8,8 @@ import { setTimeout as wait } from "node:timers/promises";
 import { applyAuth, applySecurity } from "./upstream-auth.ts";
 import { configuredRedactor, type Redactor } from "./upstream-redact.ts";
 import { explicitRequest, legacyRequest } from "./upstream-request.ts";
-import { isBinaryType, send } from "./upstream-send.ts";
+import { isTextual } from "./upstream-response.ts";
+import { send } from "./upstream-send.ts";
 import type { HttpBinding, UpstreamConfig, UpstreamResponse } from "./upstream-types.ts";
 
 export { resourceContentsFrom, toolResultFrom } from "./upstream-response.ts";
@@ -66,13 +67,16 @@ function retryDelay(retryAfter: string | null, attempt: number): number {
 
 /** An answer may echo what was sent (status text, error or success body): no credential reaches a result. */
 function redacted(response: UpstreamResponse, redact: Redactor): UpstreamResponse {
+  if (redact.none) return response;
   const statusText = redact(response.statusText);
+  const contentType = redact(response.contentType); // shown in notes about binary answers
   const ok = response.status >= 200 && response.status < 300;
-  // Binary success bodies (images) are passed on as bytes; everything else is text a client reads.
-  if (ok && isBinaryType(response.contentType)) return { ...response, statusText, redact };
+  // Binary success bodies (images) are passed on as bytes; text bodies (and error excerpts) are read.
+  if (ok && !isTextual(contentType)) return { ...response, statusText, contentType, redact };
   const text = response.body.toString("utf8");
   const clean = redact(text);
-  return { ...response, statusText, body: clean === text ? response.body : Buffer.from(clean), redact };
+  const body = clean === text ? response.body : Buffer.from(clean);
+  return { ...response, statusText, contentType, body, redact };
 }
 
 function baseUrlOf(upstream: UpstreamConfig, env: NodeJS.ProcessEnv): string {

@@ -152,6 +152,30 @@ describe("item 4: credentials never follow a redirect to another origin", () => 
   });
 });
 
+describe("item 4 (OAuth2): the client secret never follows a token URL's redirect", () => {
+  it("a 307 from the token URL to another origin is not followed", async () => {
+    const other = await hostile();
+    const tokens = await hostile((_r, res) => res.writeHead(307, { location: `${other.url}/token` }).end());
+    const api = await hostile();
+    const { client } = await mcp(
+      {
+        baseUrl: api.url,
+        securitySchemes: [
+          { id: "o", type: "oauth2", tokenUrl: `${tokens.url}/token`, clientIdEnv: "ID", clientSecretEnv: "SECRET" },
+        ],
+      },
+      [tool("x", { method: "GET", path: "/x", parameters: [], security: [["o"]] })],
+      { env: { ID: "client-id", SECRET: "client-SECRET-55aa" } },
+    );
+    const result = await client.callTool("x", {});
+    expect(result.isError).toBe(true);
+    expect(text(result)).toMatch(/OAuth2 token request to .*\/token failed: status 307 \(redirects are not followed\)/);
+    expect(tokens.requests.length).toBe(1);
+    expect(other.requests).toEqual([]);
+    expect(api.requests).toEqual([]);
+  });
+});
+
 describe("item 5: a path parameter stays inside its segment", () => {
   it("'..' and '.' are refused before any request; '/', '?', '#', '%' are encoded inside the segment", async () => {
     const host = await hostile((r, res) => res.end(r.path));
