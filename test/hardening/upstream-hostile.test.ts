@@ -95,6 +95,22 @@ describe("item 3: upstream bodies are streamed and cut at the cap", () => {
   });
 });
 
+describe("item 3: a slow-dripping body cannot hold a call open", () => {
+  it("a body that stalls after its first bytes ends at the timeout, and the connection is closed", async () => {
+    const host = await hostile((_r, res, h) => {
+      res.writeHead(200, { "content-type": "text/plain" });
+      return drip(res, h, 10 * MB, Buffer.from("drip\n"), 200);
+    });
+    const { client } = await mcp({ baseUrl: host.url, timeoutMs: 500 }, [tool("slow", { method: "GET", path: "/s" })]);
+    const started = Date.now();
+    const result = await client.callTool("slow", {});
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(result.isError).toBe(true);
+    expect(text(result)).toMatch(/failed: no answer within 500 ms/);
+    await expect.poll(() => host.closedEarly, { timeout: 5_000 }).toBe(1);
+  });
+});
+
 describe("item 4: credentials never follow a redirect to another origin", () => {
   const keyed = (baseUrl: string) => ({
     baseUrl,
