@@ -23,9 +23,9 @@ export async function send(
   const timeout = AbortSignal.timeout(timeoutMs);
   const both = AbortSignal.any([signal, timeout]);
   const maxRedirects = upstream.maxRedirects ?? DEFAULT_MAX_REDIRECTS;
+  let method = firstMethod;
   const fail = (url: URL, why: string) => new Error(redact(`upstream ${method} ${shownUrl(url)} failed: ${why}`));
   const why = (error: unknown) => (timeout.aborted ? `no answer within ${timeoutMs} ms` : describe(error));
-  let method = firstMethod;
   let url = out.url;
   let body = out.body;
   let headers = out.headers;
