@@ -7,6 +7,7 @@ import { createSpecServer, type Manifest, type SpecServerOptions } from "./spec-
 import { serveStdio } from "./stdio-server.ts";
 
 const USAGE = `usage: server [--http [--port <n>] [--host <addr>] [--max-sessions <n>]] [--base-url <url>]
+                     [--max-upstream-body <n>] [--max-redirects <n>]
 
   (no flags)        serve MCP over stdio
   --http            serve Streamable HTTP at http://<host>:<port>/mcp
@@ -16,6 +17,10 @@ const USAGE = `usage: server [--http [--port <n>] [--host <addr>] [--max-session
                     live 2025-era HTTP sessions at most (default 10000; env MCP_MAX_SESSIONS):
                     the least recently used idle one makes room, else initialize gets 503
   --base-url <url>  upstream API base URL, overriding the spec's upstream.baseUrl
+  --max-upstream-body <n>  characters of an upstream answer passed on before it is cut
+                    (env MCP_MAX_UPSTREAM_BODY; default 1000000)
+  --max-redirects <n>  same-origin upstream redirects followed; other origins never are
+                    (env MCP_MAX_REDIRECTS; default 5)
 
 Environment: MCP_HTTP_TOKEN, when set, is the bearer token HTTP clients must send;
 MCP_MAX_SESSIONS is the default of --max-sessions.`;
@@ -31,6 +36,8 @@ export async function runSpecServer(
     host?: string;
     "max-sessions"?: string;
     "base-url"?: string;
+    "max-upstream-body"?: string;
+    "max-redirects"?: string;
     help?: boolean;
   };
   try {
@@ -42,6 +49,8 @@ export async function runSpecServer(
         host: { type: "string" },
         "max-sessions": { type: "string" },
         "base-url": { type: "string" },
+        "max-upstream-body": { type: "string" },
+        "max-redirects": { type: "string" },
         help: { type: "boolean", short: "h" },
       },
     }).values;
@@ -68,7 +77,17 @@ export async function runSpecServer(
     return usageError(`${source} must be a whole number of at least 1, not '${maxSessionsText}'`);
   }
 
-  const server = createSpecServer(manifest, { ...options, ...(baseUrl ? { baseUrl } : {}) });
+  const maxBody = count("--max-upstream-body", flags["max-upstream-body"] ?? process.env.MCP_MAX_UPSTREAM_BODY, 1);
+  const maxRedirects = count("--max-redirects", flags["max-redirects"] ?? process.env.MCP_MAX_REDIRECTS, 0);
+  if (typeof maxBody === "string") return usageError(maxBody);
+  if (typeof maxRedirects === "string") return usageError(maxRedirects);
+
+  const server = createSpecServer(manifest, {
+    ...options,
+    ...(baseUrl ? { baseUrl } : {}),
+    ...(maxBody !== undefined ? { maxUpstreamBody: maxBody } : {}),
+    ...(maxRedirects !== undefined ? { maxRedirects } : {}),
+  });
   if (!flags.http) {
     serveStdio(server);
     return;
@@ -89,6 +108,15 @@ export async function runSpecServer(
     process.stderr.write(`cannot listen on ${flags.host ?? "127.0.0.1"}:${port}: ${(error as Error).message}\n`);
     process.exit(1);
   }
+}
+
+/** A whole-number flag (or its env twin): the number, undefined when absent, or the error message. */
+function count(flag: string, text: string | undefined, min: number): number | undefined | string {
+  if (text === undefined || text === "") return undefined;
+  const value = Number(text);
+  return Number.isSafeInteger(value) && value >= min
+    ? value
+    : `${flag} must be a whole number >= ${min}, not '${text}'`;
 }
 
 function usageError(message: string): void {

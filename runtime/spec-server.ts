@@ -113,6 +113,10 @@ export type SpecServerOptions = {
   validators?: ToolValidators | (() => ToolValidators);
   /** Overrides `upstream.baseUrl` (the --base-url flag). */
   baseUrl?: string;
+  /** Characters of an upstream answer read before it is cut (--max-upstream-body; default 1,000,000). */
+  maxUpstreamBody?: number;
+  /** Same-origin upstream redirects followed (--max-redirects; default 5). */
+  maxRedirects?: number;
   env?: NodeJS.ProcessEnv;
   serverOptions?: Omit<ServerOptions, "name" | "version">;
 };
@@ -136,6 +140,8 @@ export function createSpecServer(manifest: Manifest, options: SpecServerOptions 
     ...manifest.upstream,
     // --base-url replaces the whole server URL, OpenAPI server variables included.
     ...(options.baseUrl ? { baseUrl: options.baseUrl, baseUrlTemplate: undefined, pinned: true } : {}),
+    ...(options.maxUpstreamBody !== undefined ? { maxBodyChars: options.maxUpstreamBody } : {}),
+    ...(options.maxRedirects !== undefined ? { maxRedirects: options.maxRedirects } : {}),
   };
   const handlers = options.handlers ?? {};
   const env = options.env ?? process.env;

@@ -60,7 +60,13 @@ export function renderDocs(model: Model): string {
       [
         "npx tsx src/server.ts                        # MCP over stdio",
         "npx tsx src/server.ts --http --port 3000     # Streamable HTTP at http://127.0.0.1:3000/mcp",
-        ...(server.upstream ? ["npx tsx src/server.ts --base-url http://127.0.0.1:4010   # another upstream API"] : []),
+        ...(server.upstream
+          ? [
+              "npx tsx src/server.ts --base-url http://127.0.0.1:4010   # another upstream API",
+              "npx tsx src/server.ts --max-upstream-body 5000000   # cut API answers here (default 1000000 characters)",
+              "npx tsx src/server.ts --max-redirects 10   # same-origin redirects to follow (default 5)",
+            ]
+          : []),
         "MCP_HTTP_TOKEN=secret npx tsx src/server.ts --http   # require a bearer token over HTTP",
       ].join("\n"),
     ),

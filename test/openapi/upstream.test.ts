@@ -224,8 +224,10 @@ describe("retries, timeouts and results", () => {
       type: "image",
       mimeType: "image/png",
     });
-    const big = toolResultFrom(answer("text/plain", "x".repeat(1_100_000))).content?.[0] as { text: string };
-    expect(big.text).toMatch(/truncated 100000 characters/);
+    // A body over the cap arrives cut (send() stops reading at it): the text is cut there, with a note.
+    const cut = { ...answer("text/plain", "x".repeat(1_000_100)), cutAt: 1_000_000 };
+    const big = toolResultFrom(cut).content?.[0] as { text: string };
+    expect(big.text).toMatch(/^x{1000000}\n\[cut: the upstream API's answer is longer than 1000000 characters/);
     const error = toolResultFrom(answer("application/json", '{"message":"Not Found"}', 404));
     expect(error).toMatchObject({ isError: true });
     expect(JSON.stringify(error)).toContain("404");
