@@ -81,6 +81,12 @@ export const catalog = {
     "The top level of a spec must be a mapping with keys such as server and tools.",
     "Start the file with 'server:' (see the README for a complete example).",
   ),
+  // Reading the file: special files (issue 11)
+  FILE_NOT_REGULAR: usage(
+    "Not a regular file",
+    "The path names a FIFO, a device, a socket or a /proc or /sys pseudo-file; reading it could hang mcpgen or never end.",
+    "Pass a spec file; to feed a generated spec, write it to a file first.",
+  ),
 
   // OpenAPI input (generator/openapi)
   OPENAPI_VERSION_UNSUPPORTED: error(
@@ -137,6 +143,32 @@ export const catalog = {
     "Relative server URL",
     "The document's first server URL is relative (or absent), so the API's host is unknown.",
     "Add an absolute servers[0].url, or start the server with --base-url <url>.",
+  ),
+  // $ref reading (issue 11: what a $ref may read, and how much)
+  REF_OUTSIDE_ROOT: error(
+    "$ref leaves the allowed directory",
+    "A $ref names a file outside the directory of the document given on the command line (an absolute path, a ../ chain, a file:// URL or a symbolic link pointing out); a document must not read the generating user's files.",
+    "Move the file next to the document, or pass --allow-ref-root <dir> for a directory you trust.",
+  ),
+  REF_NOT_REGULAR_FILE: error(
+    "$ref target is not a regular file",
+    "A $ref names a FIFO, a device, a socket, a directory or a /proc or /sys pseudo-file, which could hang mcpgen, never end or leak system state.",
+    "Refer to a YAML or JSON file.",
+  ),
+  REF_TOO_LARGE: error(
+    "$ref files too large",
+    "The document and the files its $refs read (remote ones included) together exceed the size limit, 32 MiB by default.",
+    "Raise the limit with --max-size <MiB> if the files are meant to be that large.",
+  ),
+  REF_INSECURE: error(
+    "Plain-http $ref refused",
+    "With --allow-remote-refs, $refs are fetched over https only (redirects included), so no one on the network path can change the document.",
+    "Use an https URL, or pass --allow-insecure-refs if the network path is trusted.",
+  ),
+  REF_TIMEOUT: error(
+    "Remote $ref too slow",
+    "A remote $ref (redirects and body included) did not arrive within the time limit, 30 seconds by default.",
+    "Check the URL, download the file and refer to it locally, or raise --ref-timeout <seconds>.",
   ),
 
   // Shape of the spec language (from the JSON Schema in generator/schema/mcpgen.schema.json)

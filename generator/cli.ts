@@ -13,8 +13,9 @@ import type { OpenApiOptions } from "./openapi/options.ts";
 const USAGE = `usage:
   mcpgen validate <spec> [<spec>...] [--format text|json] [--max-size <MiB>]
   mcpgen generate <spec> --out <dir> [--check] [--format text|json] [--max-size <MiB>]
-OpenAPI input also takes [--include <selector>]... [--exclude <selector>]... [--config <file>] [--allow-remote-refs],
-with selectors tag:<glob>, op:<glob>, path:<glob>, method:<METHOD>.
+OpenAPI input also takes [--include <selector>]... [--exclude <selector>]... [--config <file>],
+with selectors tag:<glob>, op:<glob>, path:<glob>, method:<METHOD>, and for its $refs
+[--allow-ref-root <dir>]... [--allow-remote-refs] [--allow-insecure-refs] [--ref-timeout <seconds>].
   mcpgen explain <CODE>
   mcpgen --version | --help
 
@@ -58,6 +59,9 @@ const OPENAPI_FLAGS = {
   exclude: { type: "string", multiple: true },
   config: { type: "string" },
   "allow-remote-refs": { type: "boolean" },
+  "allow-insecure-refs": { type: "boolean" },
+  "allow-ref-root": { type: "string", multiple: true },
+  "ref-timeout": { type: "string" },
 } as const;
 
 function openApiOptions(values: Record<string, unknown>): OpenApiOptions {
@@ -67,7 +71,16 @@ function openApiOptions(values: Record<string, unknown>): OpenApiOptions {
     exclude: list(values.exclude),
     ...(typeof values.config === "string" ? { config: values.config } : {}),
     ...(values["allow-remote-refs"] === true ? { allowRemoteRefs: true } : {}),
+    ...(values["allow-insecure-refs"] === true ? { allowInsecureRefs: true } : {}),
+    ...(Array.isArray(values["allow-ref-root"]) ? { refRoots: list(values["allow-ref-root"]) } : {}),
+    ...(values["ref-timeout"] === undefined ? {} : { refTimeoutMs: seconds(values["ref-timeout"]) * 1000 }),
   };
+}
+
+function seconds(value: unknown): number {
+  const n = Number(value);
+  if (!(n > 0 && n <= 3600)) fail(`--ref-timeout must be a number of seconds from 0 to 3600, not '${value}'`);
+  return n;
 }
 
 function printDiagnostics(diagnostics: Diagnostic[], format: "text" | "json"): void {

@@ -6,13 +6,14 @@
  * that can go wrong with a file a user hands us (missing, a directory, huge, not UTF-8, malformed,
  * duplicate keys, an alias bomb) becomes a diagnostic; this function never throws.
  */
-import { readFileSync, statSync } from "node:fs";
 import { isAlias, isMap, isScalar, isSeq, LineCounter, type Node, parseAllDocuments } from "yaml";
 import type { DiagnosticBag, Locator, Report } from "./diagnostics.ts";
 import { childPointer, parentPointer } from "./json-pointer.ts";
 import { hasDuplicateJsonKeys, jsonLocator } from "./json-scan.ts";
+import { readRegularFile } from "./safe-read.ts";
 
-export type SourceDoc = { file: string; value: unknown; locate: Locator; report: Report };
+/** `size`: the bytes read, which count against the budget the files its `$ref`s read share. */
+export type SourceDoc = { file: string; value: unknown; locate: Locator; report: Report; size?: number };
 
 export type ReadOptions = { maxBytes?: number };
 
@@ -42,7 +43,7 @@ export function readSource(file: string, bag: DiagnosticBag, options: ReadOption
   }
   const doc = parseJson(file, text, bag) ?? parseText(file, text, bag);
   const deep = doc && tooDeep(doc.value);
-  if (deep === undefined) return doc;
+  if (deep === undefined) return doc && { ...doc, size: bytes.length };
   doc?.report(
     "YAML_SYNTAX",
     deep,
@@ -107,34 +108,17 @@ function countEntries(text: string): number {
 }
 
 function readBytes(file: string, maxBytes: number, report: Report): Buffer | undefined {
-  let size: number;
-  try {
-    const stat = statSync(file);
-    if (stat.isDirectory()) {
-      report("FILE_IS_DIRECTORY", "", `'${file}' is a directory, not a spec file`);
-      return undefined;
-    }
-    size = stat.size;
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT" || code === "ENOTDIR") report("FILE_NOT_FOUND", "", `no such file: '${file}'`);
-    else report("FILE_UNREADABLE", "", `cannot read '${file}' (${code ?? "unknown error"})`);
-    return undefined;
-  }
-  if (size > maxBytes) {
-    report("FILE_TOO_LARGE", "", `'${file}' is ${mebibytes(size)} MiB; the limit is ${mebibytes(maxBytes)} MiB`);
-    return undefined;
-  }
-  try {
-    return readFileSync(file);
-  } catch (error) {
-    report(
-      "FILE_UNREADABLE",
-      "",
-      `cannot read '${file}' (${(error as NodeJS.ErrnoException).code ?? "unknown error"})`,
-    );
-    return undefined;
-  }
+  const read = readRegularFile(file, maxBytes);
+  if (read.ok) return read.bytes;
+  if (read.reason === "missing") report("FILE_NOT_FOUND", "", `no such file: '${file}'`);
+  else if (read.reason === "directory") report("FILE_IS_DIRECTORY", "", `'${file}' is a directory, not a spec file`);
+  else if (read.reason === "not-regular")
+    report("FILE_NOT_REGULAR", "", `'${file}' is ${read.detail}, not a spec file`);
+  else if (read.reason === "too-large") {
+    const size = read.size === undefined ? "larger than that" : `${mebibytes(read.size)} MiB`;
+    report("FILE_TOO_LARGE", "", `'${file}' is ${size}; the limit is ${mebibytes(maxBytes)} MiB`);
+  } else report("FILE_UNREADABLE", "", `cannot read '${file}' (${read.detail})`);
+  return undefined;
 }
 
 function mebibytes(bytes: number): string {
