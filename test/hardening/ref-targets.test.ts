@@ -180,6 +180,27 @@ describe("$ref targets (issue 11: items 1, 2, 17)", () => {
   }, 120_000);
 });
 
+describe("spec-language $refs (issue 11, item 1)", () => {
+  it("never read a file: an external $ref in a schema is SCHEMA_INVALID, whatever it names", async () => {
+    const dir = scratchDir("ref-spec-language");
+    const file = join(dir, "spec.yaml");
+    const refs = ["/etc/passwd", "file:///proc/self/environ", "../../etc/passwd#/x", "/dev/zero"];
+    const properties = Object.fromEntries(refs.map((ref, i) => [`p${i}`, { $ref: ref }]));
+    const spec = {
+      server: { name: "s", version: "1.0.0" },
+      tools: [{ name: "t", description: "d", inputSchema: { type: "object", properties } }],
+    };
+    writeFileSync(file, JSON.stringify(spec));
+    const target = join(dir, "out");
+    const run = await runMcpgen(["generate", file, "--out", target], { heapMb: 256, limitMs: 60_000 });
+    expectControlled(run);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain("SCHEMA_INVALID");
+    expect(run.stdout).not.toContain("root:x:0:0");
+    expect(existsSync(target)).toBe(false);
+  }, 90_000);
+});
+
 describe("remote $refs (issue 11, item 17)", () => {
   const base = scratchDir("ref-remote");
   let counter = 0;
