@@ -25,7 +25,20 @@ export function readSource(file: string, bag: DiagnosticBag, options: ReadOption
   const atStart = bag.reporter(file, () => ({ line: 1, col: 1 }));
   const bytes = readBytes(file, options.maxBytes ?? DEFAULT_MAX_BYTES, atStart);
   if (!bytes) return undefined;
+  return parseSource(file, bytes, bag, options);
+}
 
+/**
+ * The bytes of a spec, or of a file one of its `$ref`s reads (then `anyValue`: a list or a scalar is
+ * fine there), parsed with every guard above: UTF-8, entry count, alias limit, depth.
+ */
+export function parseSource(
+  file: string,
+  bytes: Buffer,
+  bag: DiagnosticBag,
+  options: ReadOptions & { anyValue?: boolean } = {},
+): SourceDoc | undefined {
+  const atStart = bag.reporter(file, () => ({ line: 1, col: 1 }));
   const text = decodeUtf8(bytes, file, bag);
   if (text === undefined) return undefined;
   // The parser keeps every node with its position: ~80 bytes of heap per byte of a dense document, and
@@ -41,7 +54,7 @@ export function readSource(file: string, bag: DiagnosticBag, options: ReadOption
     );
     return undefined;
   }
-  const doc = parseJson(file, text, bag) ?? parseText(file, text, bag);
+  const doc = parseJson(file, text, bag) ?? parseText(file, text, bag, options.anyValue === true);
   const deep = doc && tooDeep(doc.value);
   if (deep === undefined) return doc && { ...doc, size: bytes.length };
   doc?.report(
@@ -159,7 +172,7 @@ function firstInvalidUtf8(bytes: Buffer): number {
   return bytes.length;
 }
 
-function parseText(file: string, text: string, bag: DiagnosticBag): SourceDoc | undefined {
+function parseText(file: string, text: string, bag: DiagnosticBag, anyValue = false): SourceDoc | undefined {
   const lineCounter = new LineCounter();
   // uniqueKeys: false because yaml checks each key against every earlier key of its map (quadratic:
   // minutes for an OpenAPI document with 100,000 paths); duplicateKeys() does it with a Set instead.
@@ -225,7 +238,7 @@ function parseText(file: string, text: string, bag: DiagnosticBag): SourceDoc | 
     }
     value = tree.value;
   }
-  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+  if (!anyValue && (value === null || typeof value !== "object" || Array.isArray(value))) {
     const found = value === null ? "null" : Array.isArray(value) ? "a list" : `a ${typeof value}`;
     report("SPEC_NOT_MAPPING", "", `the top level is ${found}, not a mapping`);
     return undefined;

@@ -101,7 +101,7 @@ async function fetchBounded(url) {
         await response.body?.cancel();
         refuse(url, { code: "OPENAPI_REF_UNRESOLVED", message: "$ref '" + url + "': HTTP " + response.status });
       }
-      const tooLarge = () => ask({ type: "charge", url, bytes: check.left + 1 });
+      const tooLarge = () => ask({ type: "too-large", url });
       if (Number(response.headers.get("content-length")) > check.left) {
         await response.body?.cancel();
         refuse(url, await tooLarge());
@@ -118,9 +118,10 @@ async function fetchBounded(url) {
           chunks.push(chunk);
         }
       }
-      const charged = await ask({ type: "charge", url, bytes: total });
-      if (!charged.ok) refuse(url, charged);
-      return Buffer.concat(chunks, total);
+      // The main thread counts the bytes and parses them with mcpgen's own reader, as it does files.
+      const parsed = await ask({ type: "body", url, body: Buffer.concat(chunks, total) });
+      if (!parsed.ok) refuse(url, parsed);
+      return Buffer.from(parsed.bytes.buffer, parsed.bytes.byteOffset, parsed.bytes.byteLength);
     }
     refuse(url, { code: "OPENAPI_REF_UNRESOLVED", message: "$ref '" + url + "': more than " + maxRedirects + " redirects" });
   } catch (error) {
@@ -164,7 +165,8 @@ function finish(result) {
 type Request =
   | { type: "file"; id: number; url: string }
   | { type: "remote"; id: number; url: string }
-  | { type: "charge"; id: number; url: string; bytes: number }
+  | { type: "too-large"; id: number; url: string }
+  | { type: "body"; id: number; url: string; body: Uint8Array }
   | { type: "done"; result: BundleOutcome };
 
 export function bundleSync(file: string, document: unknown, policy: RefPolicy, alreadyRead: number): BundleOutcome {
@@ -193,7 +195,9 @@ export function bundleSync(file: string, document: unknown, policy: RefPolicy, a
       if (request.type === "done") outcome = request.result;
       else if (request.type === "file") port1.postMessage({ id: request.id, ...access.readFile(request.url) });
       else if (request.type === "remote") port1.postMessage({ id: request.id, ...access.checkRemote(request.url) });
-      else port1.postMessage({ id: request.id, ...access.charge(request.bytes, request.url) });
+      else if (request.type === "body")
+        port1.postMessage({ id: request.id, ...access.remoteBody(request.url, request.body) });
+      else port1.postMessage({ id: request.id, ...access.tooLarge(request.url) });
     }
   }
   void worker.terminate();

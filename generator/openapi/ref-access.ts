@@ -12,6 +12,8 @@ import { realpathSync } from "node:fs";
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Code } from "../catalog.ts";
+import { DiagnosticBag } from "../diagnostics.ts";
+import { parseSource } from "../read-source.ts";
 import { readRegularFile } from "../safe-read.ts";
 
 export type RefPolicy = {
@@ -70,7 +72,7 @@ export class RefAccess {
     const read = readRegularFile(real, this.#left);
     if (read.ok) {
       this.#left -= read.bytes.length;
-      return read;
+      return this.#canonical(url, real, read.bytes);
     }
     if (read.reason === "directory" || read.reason === "not-regular")
       return {
@@ -79,7 +81,7 @@ export class RefAccess {
         message: `$ref '${url}' names ${read.detail}, not a regular file`,
         hint: "refer to a YAML or JSON file",
       };
-    if (read.reason === "too-large") return this.#tooLarge(url);
+    if (read.reason === "too-large") return this.tooLarge(url);
     const why = read.reason === "missing" ? "no such file" : `cannot read it (${read.detail})`;
     return { ok: false, code: "OPENAPI_REF_UNRESOLVED", message: `$ref '${url}': ${why}` };
   }
@@ -111,14 +113,27 @@ export class RefAccess {
     return { ok: true, left: this.#left, timeoutMs: this.#policy.timeoutMs };
   }
 
-  /** Counts the bytes a remote `$ref` brought; refuses when they exceed what was left. */
-  charge(bytes: number, url: string): { ok: true } | Refusal {
-    if (bytes > this.#left) return this.#tooLarge(url);
-    this.#left -= bytes;
-    return { ok: true };
+  /** Counts the bytes a remote `$ref` brought against the budget, and parses them like a file's. */
+  remoteBody(url: string, body: Uint8Array): { ok: true; bytes: Buffer } | Refusal {
+    if (body.byteLength > this.#left) return this.tooLarge(url);
+    this.#left -= body.byteLength;
+    return this.#canonical(url, url, Buffer.from(body.buffer, body.byteOffset, body.byteLength));
   }
 
-  #tooLarge(url: string): Refusal {
+  /**
+   * The file parsed by mcpgen's own reader (alias limit, depth, entry count: a billion-laughs file would
+   * otherwise keep the parser walking for hours) and handed on as plain JSON, which has no aliases.
+   */
+  #canonical(url: string, path: string, bytes: Buffer): { ok: true; bytes: Buffer } | Refusal {
+    const bag = new DiagnosticBag();
+    const doc = parseSource(path, bytes, bag, { maxBytes: this.#policy.maxBytes, anyValue: true });
+    if (doc) return { ok: true, bytes: Buffer.from(JSON.stringify(doc.value)) };
+    const first = bag.sorted()[0];
+    const where = first ? `${first.file}:${first.line}:${first.col}: ${first.message}` : "it cannot be parsed";
+    return { ok: false, code: first?.code ?? "YAML_SYNTAX", message: `$ref '${url}': ${where}` };
+  }
+
+  tooLarge(url: string): Refusal {
     const mib = (this.#policy.maxBytes / 1024 / 1024).toFixed(1);
     return {
       ok: false,

@@ -43,6 +43,18 @@ function document(refs: { description?: string; example?: string; schema?: strin
   };
 }
 
+/** A "billion laughs" YAML file: 9^10 strings through aliases, a few hundred bytes on disk. */
+function aliasBomb(): string {
+  const lines = ['a0: &a0 ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]'];
+  for (let i = 1; i < 10; i++)
+    lines.push(
+      `a${i}: &a${i} [${Array(9)
+        .fill(`*a${i - 1}`)
+        .join(",")}]`,
+    );
+  return `${lines.join("\n")}\ntype: string\n`;
+}
+
 /** Every file under a directory, concatenated (empty when nothing was written). */
 function everything(dir: string): string {
   if (!existsSync(dir)) return "";
@@ -167,6 +179,18 @@ describe("$ref targets (issue 11: items 1, 2, 17)", () => {
     expect(within.stdout).not.toContain("REF_TOO_LARGE");
   }, 120_000);
 
+  it("item 2: a YAML alias bomb in a referenced file is refused (YAML_ALIAS_LIMIT), not expanded or walked", async () => {
+    writeFileSync(join(root, "bomb.yaml"), aliasBomb());
+    const run = await runMcpgen(["generate", spec(document({ schema: "bomb.yaml" })), "--out", out()], {
+      heapMb: 512,
+      limitMs: 60_000,
+    });
+    expectControlled(run);
+    expect(run.code, run.stdout).toBe(1);
+    expect(run.stdout).toMatch(/error YAML_ALIAS_LIMIT: \$ref '.*bomb\.yaml': .*bomb\.yaml:\d+:\d+: aliases expand/);
+    expect(run.ms).toBeLessThan(30_000);
+  }, 90_000);
+
   it("item 2: a FIFO or a device given as the spec itself is refused, not read (FILE_NOT_REGULAR, exit 2)", async () => {
     for (const path of [join(root, "pipe.yaml"), "/dev/zero"]) {
       const run = await runMcpgen(["validate", path], { heapMb: 256, limitMs: 30_000 });
@@ -213,6 +237,7 @@ describe("remote $refs (issue 11, item 17)", () => {
   const server = createServer((req, res) => {
     hits.push(req.url ?? "");
     if (req.url === "/pet.yaml") res.end("type: object\nproperties:\n  remoteField: { type: string }\n");
+    else if (req.url === "/bomb.yaml") res.end(aliasBomb());
     else if (req.url === "/moved") res.writeHead(302, { location: "/pet.yaml" }).end();
     else if (req.url === "/to-file") res.writeHead(302, { location: "file:///etc/passwd" }).end();
     else if (req.url === "/huge") {
@@ -274,6 +299,13 @@ describe("remote $refs (issue 11, item 17)", () => {
     expect(redirect.code).toBe(1);
     expect(redirect.stdout).toContain("redirected from");
     expect(redirect.stdout).not.toContain("root:x:0:0");
+
+    const bomb = await runMcpgen(["validate", spec(document({ schema: `${origin}/bomb.yaml` })), ...REMOTE], {
+      limitMs: 60_000,
+    });
+    expectControlled(bomb);
+    expect(bomb.code).toBe(1);
+    expect(bomb.stdout).toContain("YAML_ALIAS_LIMIT");
 
     const huge = await runMcpgen(["validate", spec(document({ schema: `${origin}/huge` })), ...REMOTE], {
       heapMb: 256,
