@@ -231,6 +231,7 @@ export function hostileRefTarget({ root, outside, origin }: RefPlaces): fc.Arbit
       target("link-proc.yaml"),
       target("link-dir/secret.yaml", widened),
       target("link-pipe.yaml"),
+      target("bomb.yaml"),
     ),
     // ../ chains, plain and percent-encoded
     fc
@@ -255,6 +256,7 @@ export function hostileRefTarget({ root, outside, origin }: RefPlaces): fc.Arbit
       target(`${origin}/to-file`),
       target(`${origin}/to-proc`),
       target(`${origin}/huge`),
+      target(`${origin}/bomb.yaml`),
       target(`${origin}/slow`),
       target("https://127.0.0.1:1/x.yaml"),
       target("ftp://127.0.0.1/x.yaml"),
@@ -263,4 +265,16 @@ export function hostileRefTarget({ root, outside, origin }: RefPlaces): fc.Arbit
     // the harmless ones, so the property sees both outcomes
     fc.constantFrom(target("ok.yaml", always), target("./ok.yaml", always), target(`${root}/ok.yaml`, always)),
   );
+}
+
+/** A "billion laughs" YAML file: 9^10 strings through aliases, a few hundred bytes on disk. */
+export function aliasBomb(): string {
+  const lines = ['a0: &a0 ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]'];
+  for (let i = 1; i < 10; i++)
+    lines.push(
+      `a${i}: &a${i} [${Array(9)
+        .fill(`*a${i - 1}`)
+        .join(",")}]`,
+    );
+  return `${lines.join("\n")}\ntype: string\n`;
 }

@@ -1,6 +1,6 @@
 /**
  * Property (issue 11): whatever a `$ref` names (absolute paths, /proc, /dev, FIFOs, symlinks out,
- * ../ chains, file:// URLs, huge files, http URLs that redirect, flood or stall), and wherever it sits
+ * ../ chains, file:// URLs, huge files, alias bombs, http URLs that redirect, flood or stall), and wherever it sits
  * (description, example, schema, parameter, or behind a file that refers on), and whichever of
  * --allow-remote-refs, --allow-insecure-refs and --allow-ref-root are given, mcpgen either returns
  * content it may read or fails with well-formed diagnostics: never content from outside the allowed
@@ -17,7 +17,7 @@ import { catalog } from "../../generator/catalog.ts";
 import { DiagnosticBag } from "../../generator/diagnostics.ts";
 import { load } from "../../generator/load.ts";
 import { scratchDir } from "../generate/support.ts";
-import { hostileRefTarget, type RefFlags, type RefTarget } from "./arbitraries-openapi.ts";
+import { aliasBomb, hostileRefTarget, type RefFlags, type RefTarget } from "./arbitraries-openapi.ts";
 
 const RUNS = Math.max(30, Math.round(Number(process.env.FUZZ_RUNS ?? 300) / 10));
 const CANARY = "outside-canary-5be1d0";
@@ -30,6 +30,7 @@ const SERVER = `
 const { createServer } = require("node:http");
 const server = createServer((req, res) => {
   if (req.url === "/pet.yaml") return res.end("type: object\\nproperties:\\n  remoteField: { type: string }\\n");
+  if (req.url === "/bomb.yaml") return res.end(${JSON.stringify(aliasBomb())});
   if (req.url === "/moved") return res.writeHead(302, { location: "/pet.yaml" }).end();
   if (req.url === "/to-file") return res.writeHead(302, { location: "file:///etc/passwd" }).end();
   if (req.url === "/to-proc") return res.writeHead(301, { location: "file:///proc/self/environ" }).end();
@@ -62,6 +63,7 @@ describe("hostile $ref targets (fuzz)", () => {
     mkdirSync(outside, { recursive: true });
     writeFileSync(join(outside, "secret.yaml"), `type: string\ndescription: ${CANARY}\n`);
     writeFileSync(join(root, "ok.yaml"), "type: string\n");
+    writeFileSync(join(root, "bomb.yaml"), aliasBomb());
     execFileSync("mkfifo", [join(root, "pipe.yaml")]);
     writeFileSync(join(root, "huge.yaml"), "");
     truncateSync(join(root, "huge.yaml"), 40 * 1024 * 1024);

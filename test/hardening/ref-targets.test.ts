@@ -11,6 +11,7 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { scratchDir } from "../generate/support.ts";
+import { aliasBomb } from "./arbitraries-openapi.ts";
 import { expectControlled, runMcpgen } from "./cli-run.ts";
 
 const CANARY = "canary-7f3a9c41e2";
@@ -41,18 +42,6 @@ function document(refs: { description?: string; example?: string; schema?: strin
       },
     },
   };
-}
-
-/** A "billion laughs" YAML file: 9^10 strings through aliases, a few hundred bytes on disk. */
-function aliasBomb(): string {
-  const lines = ['a0: &a0 ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]'];
-  for (let i = 1; i < 10; i++)
-    lines.push(
-      `a${i}: &a${i} [${Array(9)
-        .fill(`*a${i - 1}`)
-        .join(",")}]`,
-    );
-  return `${lines.join("\n")}\ntype: string\n`;
 }
 
 /** Every file under a directory, concatenated (empty when nothing was written). */
