@@ -87,6 +87,12 @@ export const catalog = {
     "A .json file is read as strict JSON (RFC 8259): no comments, no trailing commas, no single quotes, every key a double-quoted string.",
     "Fix the syntax at the position shown, or rename the file to .yaml if it is meant to be YAML.",
   ),
+  // Reading the file: special files (issue 11)
+  FILE_NOT_REGULAR: usage(
+    "Not a regular file",
+    "The path names a FIFO, a device, a socket or a /proc or /sys pseudo-file; reading it could hang mcpgen or never end.",
+    "Pass a spec file; to feed a generated spec, write it to a file first.",
+  ),
 
   // OpenAPI input (generator/openapi)
   OPENAPI_VERSION_UNSUPPORTED: error(
@@ -149,6 +155,32 @@ export const catalog = {
     "OpenAPI option given for a spec-language file",
     "--include, --exclude and --config (or openapi: in the config file) select and map OpenAPI operations; an mcpgen spec has none, so they would be silently ignored.",
     "Remove the option, or pass the OpenAPI document it was meant for.",
+  ),
+  // $ref reading (issue 11: what a $ref may read, and how much)
+  REF_OUTSIDE_ROOT: error(
+    "$ref leaves the allowed directory",
+    "A $ref names a file outside the directory of the document given on the command line (an absolute path, a ../ chain, a file:// URL or a symbolic link pointing out); a document must not read the generating user's files.",
+    "Move the file next to the document, or pass --allow-ref-root <dir> for a directory you trust.",
+  ),
+  REF_NOT_REGULAR_FILE: error(
+    "$ref target is not a regular file",
+    "A $ref names a FIFO, a device, a socket, a directory or a /proc or /sys pseudo-file, which could hang mcpgen, never end or leak system state.",
+    "Refer to a YAML or JSON file.",
+  ),
+  REF_TOO_LARGE: error(
+    "$ref files too large",
+    "The document and the files its $refs read (remote ones included) together exceed the size limit, 32 MiB by default.",
+    "Raise the limit with --max-size <MiB> if the files are meant to be that large.",
+  ),
+  REF_INSECURE: error(
+    "Plain-http $ref refused",
+    "With --allow-remote-refs, $refs are fetched over https only (redirects included), so no one on the network path can change the document.",
+    "Use an https URL, or pass --allow-insecure-refs if the network path is trusted.",
+  ),
+  REF_TIMEOUT: error(
+    "Remote $ref too slow",
+    "A remote $ref (redirects and body included) did not arrive within the time limit, 30 seconds by default.",
+    "Check the URL, download the file and refer to it locally, or raise --ref-timeout <seconds>.",
   ),
 
   // Shape of the spec language (from the JSON Schema in generator/schema/mcpgen.schema.json)

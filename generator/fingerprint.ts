@@ -12,6 +12,8 @@ import { dirname, join } from "node:path";
 import type { Diagnostic } from "./diagnostics.ts";
 import { sha256 } from "./hash.ts";
 import type { LoadOptions } from "./load.ts";
+import { DEFAULT_MAX_BYTES } from "./read-source.ts";
+import { readRegularFile } from "./safe-read.ts";
 import { listFiles, OWNED_FOLDERS, writeAtomically } from "./write.ts";
 
 export const FINGERPRINT_FILE = ".mcpgen/fingerprint.json";
@@ -40,11 +42,13 @@ export function listedFiles(outDir: string): string[] {
  */
 export function fingerprintKey(specPath: string, specRef: string, options: LoadOptions): string | undefined {
   const hash = createHash("sha256");
-  try {
-    hash.update(readFileSync(specPath));
-    if (options.openapi?.config) hash.update(readFileSync(options.openapi.config));
-  } catch {
-    return undefined;
+  // Bounded reads of regular files only: a FIFO or /dev/zero named here must not hang or flood this step.
+  const limit = options.maxBytes ?? DEFAULT_MAX_BYTES;
+  for (const path of [specPath, options.openapi?.config]) {
+    if (path === undefined) continue;
+    const read = readRegularFile(path, limit);
+    if (!read.ok) return undefined;
+    hash.update(read.bytes);
   }
   const { maxBytes, openapi } = options;
   hash.update(JSON.stringify({ specRef, maxBytes, openapi: { ...openapi, config: undefined } }));

@@ -16,7 +16,8 @@ export function load(file: string, bag: DiagnosticBag, options: LoadOptions = {}
   const top = source.value as { [key: string]: unknown };
   // CONTRACT §1: a file is OpenAPI when its top level has `openapi:` or `swagger:`.
   if (Object.hasOwn(top, "openapi") || Object.hasOwn(top, "swagger")) {
-    const server = loadOpenApi(source, bag, options.openapi);
+    const openapi = { ...options.openapi, ...(options.maxBytes ? { maxBytes: options.maxBytes } : {}) };
+    const server = loadOpenApi(source, bag, openapi);
     return server ? { server, report: source.report } : undefined;
   }
   if (!openApiOptionsUnused(file, bag, options.openapi)) return undefined;

@@ -12,7 +12,13 @@ export function isJsonFile(file: string): boolean {
   return /\.json$/i.test(file);
 }
 
-export function readStrictJson(file: string, text: string, bag: DiagnosticBag): SourceDoc | undefined {
+/** `anyValue`: the file is one a `$ref` reads, whose top level may be a list or a scalar. */
+export function readStrictJson(
+  file: string,
+  text: string,
+  bag: DiagnosticBag,
+  anyValue = false,
+): SourceDoc | undefined {
   const at = (offset: number) => {
     const position = linePositions(text)(offset);
     return bag.reporter(file, () => position);
@@ -34,7 +40,7 @@ export function readStrictJson(file: string, text: string, bag: DiagnosticBag): 
     at(duplicate.offset)("YAML_DUPLICATE_KEY", "", `duplicate key '${duplicate.name}'`);
     return undefined;
   }
-  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+  if (!anyValue && (value === null || typeof value !== "object" || Array.isArray(value))) {
     const found = value === null ? "null" : Array.isArray(value) ? "a list" : `a ${typeof value}`;
     at(0)("SPEC_NOT_MAPPING", "", `the top level is ${found}, not an object`);
     return undefined;

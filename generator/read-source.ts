@@ -6,15 +6,16 @@
  * that can go wrong with a file a user hands us (missing, a directory, huge, not UTF-8, malformed,
  * duplicate keys, an alias bomb) becomes a diagnostic; this function never throws.
  */
-import { readFileSync, statSync } from "node:fs";
 import { isAlias, isMap, isScalar, isSeq, LineCounter, type Node, parseAllDocuments } from "yaml";
 import type { DiagnosticBag, Locator, Report } from "./diagnostics.ts";
 import { childPointer, parentPointer } from "./json-pointer.ts";
 import { hasDuplicateJsonKeys, jsonLocator } from "./json-scan.ts";
 import { isJsonFile, readStrictJson } from "./read-json.ts";
+import { readRegularFile } from "./safe-read.ts";
 import { syntaxProblems } from "./yaml-syntax.ts";
 
-export type SourceDoc = { file: string; value: unknown; locate: Locator; report: Report };
+/** `size`: the bytes read, which count against the budget the files its `$ref`s read share. */
+export type SourceDoc = { file: string; value: unknown; locate: Locator; report: Report; size?: number };
 
 export type ReadOptions = { maxBytes?: number };
 
@@ -26,7 +27,20 @@ export function readSource(file: string, bag: DiagnosticBag, options: ReadOption
   const atStart = bag.reporter(file, () => ({ line: 1, col: 1 }));
   const bytes = readBytes(file, options.maxBytes ?? DEFAULT_MAX_BYTES, atStart);
   if (!bytes) return undefined;
+  return parseSource(file, bytes, bag, options);
+}
 
+/**
+ * The bytes of a spec, or of a file one of its `$ref`s reads (then `anyValue`: a list or a scalar is
+ * fine there), parsed with every guard above: UTF-8, entry count, alias limit, depth.
+ */
+export function parseSource(
+  file: string,
+  bytes: Buffer,
+  bag: DiagnosticBag,
+  options: ReadOptions & { anyValue?: boolean } = {},
+): SourceDoc | undefined {
+  const atStart = bag.reporter(file, () => ({ line: 1, col: 1 }));
   const text = decodeUtf8(bytes, file, bag);
   if (text === undefined) return undefined;
   // The parser keeps every node with its position: ~80 bytes of heap per byte of a dense document, and
@@ -42,11 +56,12 @@ export function readSource(file: string, bag: DiagnosticBag, options: ReadOption
     );
     return undefined;
   }
+  const anyValue = options.anyValue === true;
   const doc = isJsonFile(file)
-    ? readStrictJson(file, text, bag)
-    : (parseJson(file, text, bag) ?? parseText(file, text, bag));
+    ? readStrictJson(file, text, bag, anyValue)
+    : (parseJson(file, text, bag) ?? parseText(file, text, bag, anyValue));
   const deep = doc && tooDeep(doc.value);
-  if (deep === undefined) return doc;
+  if (deep === undefined) return doc && { ...doc, size: bytes.length };
   doc?.report(
     "YAML_SYNTAX",
     deep,
@@ -111,34 +126,17 @@ function countEntries(text: string): number {
 }
 
 function readBytes(file: string, maxBytes: number, report: Report): Buffer | undefined {
-  let size: number;
-  try {
-    const stat = statSync(file);
-    if (stat.isDirectory()) {
-      report("FILE_IS_DIRECTORY", "", `'${file}' is a directory, not a spec file`);
-      return undefined;
-    }
-    size = stat.size;
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT" || code === "ENOTDIR") report("FILE_NOT_FOUND", "", `no such file: '${file}'`);
-    else report("FILE_UNREADABLE", "", `cannot read '${file}' (${code ?? "unknown error"})`);
-    return undefined;
-  }
-  if (size > maxBytes) {
-    report("FILE_TOO_LARGE", "", `'${file}' is ${mebibytes(size)} MiB; the limit is ${mebibytes(maxBytes)} MiB`);
-    return undefined;
-  }
-  try {
-    return readFileSync(file);
-  } catch (error) {
-    report(
-      "FILE_UNREADABLE",
-      "",
-      `cannot read '${file}' (${(error as NodeJS.ErrnoException).code ?? "unknown error"})`,
-    );
-    return undefined;
-  }
+  const read = readRegularFile(file, maxBytes);
+  if (read.ok) return read.bytes;
+  if (read.reason === "missing") report("FILE_NOT_FOUND", "", `no such file: '${file}'`);
+  else if (read.reason === "directory") report("FILE_IS_DIRECTORY", "", `'${file}' is a directory, not a spec file`);
+  else if (read.reason === "not-regular")
+    report("FILE_NOT_REGULAR", "", `'${file}' is ${read.detail}, not a spec file`);
+  else if (read.reason === "too-large") {
+    const size = read.size === undefined ? "larger than that" : `${mebibytes(read.size)} MiB`;
+    report("FILE_TOO_LARGE", "", `'${file}' is ${size}; the limit is ${mebibytes(maxBytes)} MiB`);
+  } else report("FILE_UNREADABLE", "", `cannot read '${file}' (${read.detail})`);
+  return undefined;
 }
 
 function mebibytes(bytes: number): string {
@@ -179,7 +177,7 @@ function firstInvalidUtf8(bytes: Buffer): number {
   return bytes.length;
 }
 
-function parseText(file: string, text: string, bag: DiagnosticBag): SourceDoc | undefined {
+function parseText(file: string, text: string, bag: DiagnosticBag, anyValue = false): SourceDoc | undefined {
   const lineCounter = new LineCounter();
   // uniqueKeys: false because yaml checks each key against every earlier key of its map (quadratic:
   // minutes for an OpenAPI document with 100,000 paths); duplicateKeys() does it with a Set instead.
@@ -253,7 +251,7 @@ function parseText(file: string, text: string, bag: DiagnosticBag): SourceDoc | 
     }
     value = tree.value;
   }
-  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+  if (!anyValue && (value === null || typeof value !== "object" || Array.isArray(value))) {
     const found = value === null ? "null" : Array.isArray(value) ? "a list" : `a ${typeof value}`;
     report("SPEC_NOT_MAPPING", "", `the top level is ${found}, not a mapping`);
     return undefined;

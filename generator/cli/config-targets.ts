@@ -46,6 +46,9 @@ export async function configuredTargets(
       ...(exclude.length > 0 ? { exclude } : {}),
       ...(config ? { config } : {}),
       ...(flags.allowRemoteRefs ? { allowRemoteRefs: true } : {}),
+      ...(flags.allowInsecureRefs ? { allowInsecureRefs: true } : {}),
+      ...(flags.refRoots ? { refRoots: [...(fromConfig.refRoots ?? []), ...flags.refRoots] } : {}),
+      ...(flags.refTimeoutMs ? { refTimeoutMs: flags.refTimeoutMs } : {}),
     };
     const maxBytes = common.maxBytes ?? target.options.maxBytes;
     return { ...target, options: { ...(maxBytes ? { maxBytes } : {}), openapi } };

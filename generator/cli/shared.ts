@@ -37,7 +37,15 @@ export const OPENAPI_FLAGS: Flags = {
     value: "<file>",
     help: 'OpenAPI: the mapping options file (YAML or JSON; README "OpenAPI mapping rules")',
   },
-  "allow-remote-refs": { type: "boolean", help: "OpenAPI: let $refs fetch http(s) URLs (off by default)" },
+  "allow-remote-refs": { type: "boolean", help: "OpenAPI: let $refs fetch https URLs (off by default)" },
+  "allow-insecure-refs": { type: "boolean", help: "OpenAPI: with --allow-remote-refs, also fetch plain-http URLs" },
+  "allow-ref-root": {
+    type: "string",
+    multiple: true,
+    value: "<dir>",
+    help: "OpenAPI: a further directory $refs may read from (default: only the document's own directory)",
+  },
+  "ref-timeout": { type: "string", value: "<seconds>", help: "OpenAPI: time limit of each remote $ref (default 30)" },
 };
 
 /** Parses a command's arguments against its flags; a bad flag is a usage error naming the command. */
@@ -60,6 +68,9 @@ export function parse(command: Command, args: string[]): Parsed {
 export type CommonFlags = { format: "text" | "json"; maxBytes?: number; openapi?: OpenApiOptions };
 
 export function commonFlags(values: Parsed["values"], command: Command): CommonFlags {
+  const timeout = values["ref-timeout"];
+  if (timeout !== undefined && !(Number(timeout) > 0 && Number(timeout) <= 3600))
+    fail(`--ref-timeout must be a number of seconds above 0 and at most 3600, not '${timeout}'`, command);
   const format = values.format ?? "text";
   if (format !== "text" && format !== "json") fail(`--format must be text or json, not '${format}'`, command);
   const maxSize = values["max-size"] === undefined ? undefined : Number(values["max-size"]);
@@ -79,6 +90,9 @@ function openApiOptions(values: Record<string, unknown>): OpenApiOptions {
     exclude: list(values.exclude),
     ...(typeof values.config === "string" ? { config: values.config } : {}),
     ...(values["allow-remote-refs"] === true ? { allowRemoteRefs: true } : {}),
+    ...(values["allow-insecure-refs"] === true ? { allowInsecureRefs: true } : {}),
+    ...(Array.isArray(values["allow-ref-root"]) ? { refRoots: list(values["allow-ref-root"]) } : {}),
+    ...(values["ref-timeout"] === undefined ? {} : { refTimeoutMs: Number(values["ref-timeout"]) * 1000 }),
   };
 }
 

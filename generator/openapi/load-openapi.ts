@@ -3,15 +3,17 @@
  * language. Stages: version check → `$ref` bundling (bundle.ts) → Swagger 2.0 reshaped as 3.0
  * (swagger2.ts) → operations selected (select.ts), named (names.ts) and mapped (operation.ts).
  */
+import { dirname, resolve } from "node:path";
 import type { DiagnosticBag } from "../diagnostics.ts";
 import type { ResourceTemplateNode, ServerNode, ServerVariableNode, SourceLoc, ToolNode, UpstreamNode } from "../ir.ts";
 import { ownValue, setOwn } from "../own-keys.ts";
-import type { SourceDoc } from "../read-source.ts";
+import { DEFAULT_MAX_BYTES, type SourceDoc } from "../read-source.ts";
 import { bundleSync } from "./bundle.ts";
 import { deref, isJson, type Json, METHODS, scanRefs, token } from "./document.ts";
 import { type NameRequest, toolNames } from "./names.ts";
 import { type MapContext, templateFrom, toolFrom } from "./operation.ts";
 import { mappingConfig, type OpenApiOptions } from "./options.ts";
+import { DEFAULT_REF_TIMEOUT_MS, type RefPolicy } from "./ref-access.ts";
 import { mergedParameters } from "./request.ts";
 import { ConvertedDefs, DefNames, type SchemaDialect } from "./schema.ts";
 import { envName, requirements, securitySchemes } from "./security.ts";
@@ -43,13 +45,12 @@ export function loadOpenApi(
   if (refs.missing.length > 0) return undefined;
   // Refs into other files (or URLs) need the parser; a self-contained document is used as it is.
   const bundled = refs.external
-    ? bundleSync(source.file, top, config.allowRemoteRefs)
+    ? bundleSync(source.file, top, refPolicy(source.file, options, config.allowRemoteRefs), source.size ?? 0)
     : { ok: true as const, document: top };
   if (!bundled.ok) {
     for (const error of bundled.errors) {
-      const code = error.remote ? "OPENAPI_REMOTE_REF" : "OPENAPI_REF_UNRESOLVED";
-      const hint = error.remote ? "download the file and refer to it locally, or pass --allow-remote-refs" : undefined;
-      report(code, error.pointer ?? "", error.message, hint ? { hint } : {});
+      const code = error.code ?? "OPENAPI_REF_UNRESOLVED";
+      report(code, error.pointer ?? "", error.message, error.hint ? { hint: error.hint } : {});
     }
     return undefined;
   }
@@ -146,6 +147,17 @@ export function loadOpenApi(
     resources: [],
     resourceTemplates: built.filter((n): n is ResourceTemplateNode => n.kind === "resourceTemplate"),
     prompts: [],
+  };
+}
+
+/** What `$ref`s may read (ref-access.ts): the document's directory and --allow-ref-root, within --max-size. */
+function refPolicy(file: string, options: OpenApiOptions, allowRemote: boolean): RefPolicy {
+  return {
+    roots: [dirname(resolve(file)), ...(options.refRoots ?? []).map((root) => resolve(root))],
+    maxBytes: options.maxBytes ?? DEFAULT_MAX_BYTES,
+    allowRemote,
+    allowInsecure: options.allowInsecureRefs === true,
+    timeoutMs: options.refTimeoutMs ?? DEFAULT_REF_TIMEOUT_MS,
   };
 }
 

@@ -12,8 +12,16 @@ import { DEFAULT_MAX_NAME, MAX_NAME } from "./names.ts";
 import { parseSelector, type Selector } from "./select.ts";
 
 export type OpenApiOptions = {
-  /** Lets `$ref`s fetch http(s) URLs; off by default (no SSRF from a spec). */
+  /** Lets `$ref`s fetch https URLs; off by default (no SSRF from a spec). */
   allowRemoteRefs?: boolean;
+  /** With allowRemoteRefs, lets them fetch plain http too; off by default. */
+  allowInsecureRefs?: boolean;
+  /** Directories `$ref`s may read besides the document's own (--allow-ref-root). */
+  refRoots?: string[];
+  /** How long one remote `$ref` may take (--ref-timeout); 30 s by default. */
+  refTimeoutMs?: number;
+  /** The byte budget of the document and every file its `$ref`s read (--max-size); set by load(). */
+  maxBytes?: number;
   include?: string[];
   exclude?: string[];
   /** A YAML or JSON file with the fields below plus include/exclude. */

@@ -201,3 +201,97 @@ export const openApiDocument = fc
     }
     return { openapi: version, ...doc, components: { schemas, securitySchemes } };
   });
+
+// ---- Hostile `$ref` targets (issue 11): what a document may try to make mcpgen read. The places are
+// the fixture's: `root` holds the document (plus ok.yaml, a FIFO, a directory, a sparse 40 MB file and
+// symlinks out), `outside` a secret next to it, `origin` a plain-http server (ref-fuzz.test.ts). ----
+
+export type RefFlags = { allowRemote: boolean; allowInsecure: boolean; widenToOutside: boolean };
+/** A `$ref` value, and when mcpgen may legitimately return its content (otherwise: an error, never content). */
+export type RefTarget = { ref: string; allowed: (flags: RefFlags) => boolean };
+export type RefPlaces = { root: string; outside: string; origin: string };
+
+const never = () => false;
+const always = () => true;
+
+export function hostileRefTarget({ root, outside, origin }: RefPlaces): fc.Arbitrary<RefTarget> {
+  const secret = `${outside}/secret.yaml`;
+  const widened = (flags: RefFlags) => flags.widenToOutside;
+  const remoteHttp = (flags: RefFlags) => flags.allowRemote && flags.allowInsecure;
+  const target = (ref: string, allowed: RefTarget["allowed"] = never): RefTarget => ({ ref, allowed });
+  return fc.oneof(
+    // absolute paths and system files
+    fc.constantFrom(
+      target(secret, widened),
+      target("/etc/passwd"),
+      target("/etc/shadow"),
+      target("/proc/self/environ"),
+      target("/proc/self/cmdline"),
+      target("/proc/self/maps"),
+      target("/proc/1/environ"),
+      target("/sys/kernel/mm/transparent_hugepage/enabled"),
+      target("/dev/zero"),
+      target("/dev/urandom"),
+      target("/dev/stdin"),
+      target("/dev/null"),
+      target("/dev/tty"),
+      target("/"),
+    ),
+    // special files and symlinks inside the root
+    fc.constantFrom(
+      target("pipe.yaml"),
+      target("sub"),
+      target("."),
+      target("huge.yaml"),
+      target("link-out.yaml", widened),
+      target("link-zero.yaml"),
+      target("link-proc.yaml"),
+      target("link-dir/secret.yaml", widened),
+      target("link-pipe.yaml"),
+      target("bomb.yaml"),
+    ),
+    // ../ chains, plain and percent-encoded
+    fc
+      .tuple(fc.integer({ min: 1, max: 8 }), fc.constantFrom("../", "%2E%2E/", "..%2F", "./../", "sub/../../"))
+      .map(([n, step]) =>
+        target(`${step.repeat(n)}outside/secret.yaml`, n === 1 && !step.includes("%2F") ? widened : never),
+      ),
+    fc.integer({ min: 1, max: 4 }).map((n) => target(`sub/${"../".repeat(n)}ok.yaml`, n === 1 ? always : never)),
+    // file:// URLs
+    fc.constantFrom(
+      target(`file://${secret}`, widened),
+      target("file:///etc/passwd"),
+      target("file://localhost/etc/passwd"),
+      target("file:///proc/self/environ"),
+      target("file:///dev/zero"),
+      target(`file://${root}/ok.yaml`, always),
+    ),
+    // network: fetched only with both flags, and then only within the size and time limits
+    fc.constantFrom(
+      target(`${origin}/pet.yaml`, remoteHttp),
+      target(`${origin}/moved`, remoteHttp),
+      target(`${origin}/to-file`),
+      target(`${origin}/to-proc`),
+      target(`${origin}/huge`),
+      target(`${origin}/bomb.yaml`),
+      target(`${origin}/slow`),
+      target("https://127.0.0.1:1/x.yaml"),
+      target("ftp://127.0.0.1/x.yaml"),
+      target("data:text/plain,type: string"),
+    ),
+    // the harmless ones, so the property sees both outcomes
+    fc.constantFrom(target("ok.yaml", always), target("./ok.yaml", always), target(`${root}/ok.yaml`, always)),
+  );
+}
+
+/** A "billion laughs" YAML file: 9^10 strings through aliases, a few hundred bytes on disk. */
+export function aliasBomb(): string {
+  const lines = ['a0: &a0 ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]'];
+  for (let i = 1; i < 10; i++)
+    lines.push(
+      `a${i}: &a${i} [${Array(9)
+        .fill(`*a${i - 1}`)
+        .join(",")}]`,
+    );
+  return `${lines.join("\n")}\ntype: string\n`;
+}

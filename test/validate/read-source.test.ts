@@ -1,5 +1,5 @@
 /** Files a user can hand mcpgen that are not specs at all: each ends in one clear diagnostic, fast. */
-import { mkdtempSync, truncateSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdtempSync, truncateSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -25,16 +25,25 @@ describe("reading spec files", () => {
     expect([d.code, d.exitCode]).toEqual(["FILE_IS_DIRECTORY", 2]);
   });
 
-  it("a file the OS will not read is a usage error (exit 2)", async () => {
+  it("a socket is not a regular file: a usage error (exit 2), never opened", async () => {
     const socket = join(dir, "spec.sock");
     const server = createServer().listen(socket);
     await new Promise((resolve) => server.once("listening", resolve));
     try {
       const d = only(socket);
-      expect([d.code, d.exitCode]).toEqual(["FILE_UNREADABLE", 2]);
+      expect([d.code, d.exitCode]).toEqual(["FILE_NOT_REGULAR", 2]);
     } finally {
       server.close();
     }
+  });
+
+  // root reads any file whatever its mode, so only another user can see the refusal.
+  it.skipIf(process.getuid?.() === 0)("a file the OS will not read is a usage error (exit 2)", () => {
+    const locked = join(dir, "locked.yaml");
+    writeFileSync(locked, "server: {}\n");
+    chmodSync(locked, 0o000);
+    const d = only(locked);
+    expect([d.code, d.exitCode]).toEqual(["FILE_UNREADABLE", 2]);
   });
 
   it("a 50 MB file is refused before it is read", () => {

@@ -21,7 +21,11 @@ const FILE_CODES: Code[] = [
   "FILE_UNREADABLE",
   "FILE_TOO_LARGE",
   "FILE_NOT_UTF8",
+  "FILE_NOT_REGULAR",
 ];
+
+/** What a $ref may read: test/hardening/ref-targets.test.ts covers them through the real CLI. */
+const REF_CODES: Code[] = ["REF_OUTSIDE_ROOT", "REF_NOT_REGULAR_FILE", "REF_TOO_LARGE", "REF_INSECURE", "REF_TIMEOUT"];
 
 /** Codes about writing a package; test/generate/handlers.test.ts, cli-generate.test.ts and
  * test/hardening/render-failed.test.ts cover them. */
@@ -59,6 +63,7 @@ describe("every diagnostic code has a failing and a passing fixture", () => {
       ...GENERATE_CODES,
       ...OPENAPI_CODES,
       ...CLI_CODES,
+      ...REF_CODES,
     ]);
     expect(Object.keys(catalog).filter((code) => !covered.has(code))).toEqual([]);
   });
