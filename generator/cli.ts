@@ -2,17 +2,18 @@
  * The mcpgen command line (CONTRACT §1). The only module that writes to the terminal or exits; every
  * failure below it arrives here as diagnostics.
  */
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { catalog, isCode } from "./catalog.ts";
 import type { Diagnostic } from "./diagnostics.ts";
 import { formatJson, formatText, summary } from "./diagnostics.ts";
-import { exitCodeOf, generate, validateFiles } from "./index.ts";
+import { generateReport, surfaceMarkdown } from "./generate-report.ts";
+import { generate, validateFiles } from "./index.ts";
 import type { OpenApiOptions } from "./openapi/options.ts";
 
 const USAGE = `usage:
   mcpgen validate <spec> [<spec>...] [--format text|json] [--max-size <MiB>]
-  mcpgen generate <spec> --out <dir> [--check] [--format text|json] [--max-size <MiB>]
+  mcpgen generate <spec> --out <dir> [--check] [--force] [--summary-md <file>] [--format text|json] [--max-size <MiB>]
 OpenAPI input also takes [--include <selector>]... [--exclude <selector>]... [--config <file>] [--allow-remote-refs],
 with selectors tag:<glob>, op:<glob>, path:<glob>, method:<METHOD>.
   mcpgen explain <CODE>
@@ -87,50 +88,31 @@ function validateCommand(args: string[]): never {
 }
 
 async function generateCommand(args: string[]): Promise<never> {
-  const { values, positionals, common } = parseCommand(args, { out: { type: "string" }, check: { type: "boolean" } });
+  const { values, positionals, common } = parseCommand(args, {
+    out: { type: "string" },
+    check: { type: "boolean" },
+    force: { type: "boolean" },
+    "summary-md": { type: "string" },
+  });
   if (positionals.length !== 1) fail("generate takes exactly one spec file");
   const out = values.out;
   if (typeof out !== "string" || out === "") fail("generate needs --out <dir>");
   const check = values.check === true;
-  const result = await generate(positionals[0], out, { ...common, check });
-  printDiagnostics(result.diagnostics, common.format);
-  const exitCode = exitCodeOf(result.diagnostics);
-  const outcome = result.outcome;
-  if (!outcome) {
-    process.stderr.write(`nothing generated: ${summary(result.diagnostics)}\n`);
-    process.exit(exitCode || 1);
-  }
-  const drift = [...outcome.changed, ...outcome.created, ...outcome.removed];
-  const log = (line: string) => process.stderr.write(`${line}\n`);
-  if (check) {
-    if (drift.length === 0) {
-      log(`${out} is up to date with ${positionals[0]}`);
-      process.exit(exitCode);
+  const result = await generate(positionals[0], out, { ...common, check, force: values.force === true });
+  const context = { spec: positionals[0], out, check, format: common.format };
+  const report = generateReport(result, context);
+  const summaryFile = values["summary-md"];
+  if (typeof summaryFile === "string") {
+    try {
+      writeFileSync(summaryFile, surfaceMarkdown(result, context));
+    } catch (error) {
+      process.stderr.write(`mcpgen: cannot write --summary-md ${summaryFile}: ${(error as Error).message}\n`);
+      process.exit(2);
     }
-    log(`${out} is out of date with ${positionals[0]}; these files would change:`);
-    // The file list is the check's result, so it goes to stdout (unless stdout carries JSON diagnostics).
-    const list = common.format === "json" ? log : (line: string) => process.stdout.write(`${line}\n`);
-    for (const path of outcome.changed) list(`changed ${path}`);
-    for (const path of outcome.created) list(`created ${path}`);
-    for (const path of outcome.removed) list(`removed ${path}`);
-    if (result.surface.length > 0) {
-      log("MCP surface changes:");
-      for (const line of oneScreen(result.surface)) log(`  ${line}`);
-    }
-    log(`run: mcpgen generate ${positionals[0]} --out ${out}`);
-    process.exit(1);
   }
-  log(`${out}: ${outcome.changed.length} written, ${outcome.unchanged} unchanged, ${outcome.removed.length} removed`);
-  for (const path of outcome.created) log(`  new handler to write: ${path}`);
-  for (const line of oneScreen(result.surface)) log(`  ${line}`);
-  process.exit(exitCode);
-}
-
-/** The MCP surface summary fits one screen: a 1,000-tool API lists its first lines and a count. */
-function oneScreen(lines: string[], max = 20): string[] {
-  if (lines.length <= max) return lines;
-  const counts = ["+", "~", "-"].map((sign) => `${lines.filter((l) => l.startsWith(sign)).length} ${sign}`).join(", ");
-  return [...lines.slice(0, max - 1), `... ${lines.length - max + 1} more (${counts} in all)`];
+  process.stdout.write(report.stdout);
+  process.stderr.write(report.stderr);
+  process.exit(report.exitCode);
 }
 
 function explainCommand(args: string[]): never {
