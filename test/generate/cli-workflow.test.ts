@@ -269,10 +269,7 @@ describe("CI outputs", { timeout: 120_000 }, () => {
       `server: { name: md, version: 1.0.0 }\nresources:\n  - { uri: 'x://a', name: a, text: hi }\n${extra}`;
     writeFileSync(join(cwd, "spec.yaml"), spec(""));
     expect(mcpgen(cwd, "generate", "spec.yaml", "--out", "pkg").code).toBe(0);
-    writeFileSync(
-      join(cwd, "spec.yaml"),
-      spec("  - { uri: 'x://b/*x*_[l](y)', name: b, text: hi }\n"),
-    );
+    writeFileSync(join(cwd, "spec.yaml"), spec("  - { uri: 'x://b/*x*_[l](y)', name: b, text: hi }\n"));
     const run = mcpgen(cwd, "generate", "spec.yaml", "--out", "pkg", "--check", "--summary-md", "summary.md");
     expect(run.code).toBe(1);
     const md = readFileSync(join(cwd, "summary.md"), "utf8");
