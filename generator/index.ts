@@ -121,7 +121,8 @@ export async function generate(
   const check = options.check === true;
   let plan: WritePlan;
   try {
-    plan = planWrite(dir, files, options.force === true);
+    const inputs = [specPath, options.openapi?.config ?? ""].filter(Boolean).map((p) => dir.relative(p));
+    plan = planWrite(dir, files, options.force === true, inputs);
     if (plan.conflicts.length > 0) {
       const named = plan.conflicts.slice(0, LISTED).join(", ");
       const more = plan.conflicts.length > LISTED ? ` and ${plan.conflicts.length - LISTED} more` : "";

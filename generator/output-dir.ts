@@ -23,6 +23,11 @@ export class OutputDir {
     return join(this.root, path);
   }
 
+  /** Any path (as given on the command line) as a package-relative one; outside the package it starts with "..". */
+  relative(path: string): string {
+    return relative(this.root, resolve(path)).split(sep).join("/");
+  }
+
   /** A package file as the user would type it from here: `<--out>/<path>`. */
   display(path: string): string {
     return join(this.shown, path);

@@ -32,7 +32,8 @@ export type WritePlan = {
   ownership: Ownership;
 };
 
-export function planWrite(dir: OutputDir, files: RenderedFile[], force: boolean): WritePlan {
+/** `inputs`: the spec and config file, package-relative: inside --out they are the user's input, no conflict. */
+export function planWrite(dir: OutputDir, files: RenderedFile[], force: boolean, inputs: string[] = []): WritePlan {
   const { ownership: before, source } = readOwnership(dir);
   const owned = new Set(before.generated);
   const scaffolded = { ...before.scaffolded };
@@ -72,7 +73,7 @@ export function planWrite(dir: OutputDir, files: RenderedFile[], force: boolean)
   const produced = new Set(files.map((f) => f.path));
   if (source === "none") {
     // Not an mcpgen package: whatever is there is the user's, unless it is exactly what mcpgen writes.
-    const same = new Set(outcome.unchanged);
+    const same = new Set([...outcome.unchanged, ...inputs]);
     conflicts.splice(0, conflicts.length, ...dir.list().filter((path) => !same.has(path) && !produced.has(path)));
     conflicts.push(...outcome.changed.filter((path) => dir.exists(path)));
     conflicts.sort();

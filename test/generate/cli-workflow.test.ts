@@ -106,6 +106,14 @@ describe("ownership of the output folder (defect 2)", { timeout: 120_000 }, () =
     expect(mcpgen(cwd, "generate", "spec.yaml", "--out", "pkg").code).toBe(0);
   });
 
+  it("--out . beside the spec: the spec is the input, not a file in the way", () => {
+    const cwd = scratchDir("workflow-here");
+    writeFileSync(join(cwd, "spec.yaml"), api(1));
+    const run = mcpgen(cwd, "generate", "spec.yaml", "--out", ".");
+    expect([run.code, run.stdout]).toEqual([0, ""]);
+    expect(readFileSync(join(cwd, "spec.yaml"), "utf8")).toBe(api(1));
+  });
+
   it("removes only files it wrote, naming each; the user's files in runtime/ and src/validators/ stay", () => {
     const cwd = scratchDir("workflow-remove");
     writeFileSync(join(cwd, "spec.yaml"), api(101));
