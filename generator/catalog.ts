@@ -385,8 +385,8 @@ export const catalog = {
   ),
   HANDLER_OBSOLETE: warning(
     "Handler no longer used",
-    "A handler file belongs to no tool, resource or prompt of the spec any more; it is kept, never deleted.",
-    "Delete the file if its code is no longer needed, or restore the entry in the spec.",
+    "A handler file mcpgen scaffolded for a tool, resource or prompt belongs to no entry of the spec any more; it is kept, never deleted. Files of your own (helpers) are never flagged.",
+    "Delete the file if its code is no longer needed, restore the entry in the spec, or, if the tool was renamed, add renamedFrom (x-mcp-renamed-from) to the new one so the file moves.",
   ),
   HANDLER_TYPE_ERROR: warning(
     "Handler does not type-check",

@@ -23,14 +23,15 @@ const FILE_CODES: Code[] = [
   "FILE_NOT_UTF8",
 ];
 
-/** Codes about writing a package; test/generate/handlers.test.ts, cli-generate.test.ts and
- * test/hardening/render-failed.test.ts cover them. */
+/** Codes about writing a package; test/generate/handlers.test.ts, cli-generate.test.ts,
+ * cli-workflow.test.ts and test/hardening/render-failed.test.ts cover them. */
 const GENERATE_CODES: Code[] = [
   "OUTPUT_NOT_DIRECTORY",
   "WRITE_FAILED",
   "RENDER_FAILED",
   "HANDLER_OBSOLETE",
   "HANDLER_TYPE_ERROR",
+  "OUTPUT_NOT_OWNED",
 ];
 
 /** OpenAPI input codes: test/openapi/mapping.test.ts covers them with OpenAPI documents (and files for $refs). */
