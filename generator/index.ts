@@ -106,10 +106,9 @@ export async function generate(
   try {
     const model = normalize(loaded.server, specRef);
     files = await render(model);
-    const renames = new Map(
-      model.tools.flatMap((t) => (t.node.renamedFrom ? [[t.node.name, t.node.renamedFrom]] : [])),
-    );
-    surface = surfaceDiff(surfaceOnDisk(dir.root), catalogData(model) as never, renames as Map<string, string>);
+    const renames = new Map<string, string>();
+    for (const { node } of model.tools) if (node.renamedFrom) renames.set(node.name, node.renamedFrom);
+    surface = surfaceDiff(surfaceOnDisk(dir.root), catalogData(model) as never, renames);
   } catch (error) {
     // A spec that passed every rule must render; if a library still throws, the user gets one clear
     // diagnostic (and nothing written) instead of a stack trace.
