@@ -229,6 +229,17 @@ export const catalog = {
     "Every resource and resource template needs a non-empty name.",
     "Add a short name, e.g. name: stations.",
   ),
+  // Renamed tools (renamedFrom / x-mcp-renamed-from)
+  RENAMED_FROM_EXISTS: error(
+    "renamedFrom names a tool that still exists",
+    "A tool says it was renamed from a name another tool (or itself) still has, so the old tool's handler cannot move to it.",
+    "Remove renamedFrom (x-mcp-renamed-from) if both tools are meant to exist, or fix the name it gives.",
+  ),
+  RENAMED_FROM_DUPLICATE: error(
+    "Two tools renamed from the same name",
+    "Only one tool can take over a former tool's handler file.",
+    "Keep renamedFrom (x-mcp-renamed-from) on one of them.",
+  ),
 
   // Schemas
   SCHEMA_NOT_OBJECT: error(
@@ -441,12 +452,12 @@ export const catalog = {
   ),
   HANDLER_OBSOLETE: warning(
     "Handler no longer used",
-    "A handler file belongs to no tool, resource or prompt of the spec any more; it is kept, never deleted.",
-    "Delete the file if its code is no longer needed, or restore the entry in the spec.",
+    "A handler file mcpgen scaffolded for a tool, resource or prompt belongs to no entry of the spec any more; it is kept, never deleted. Files of your own (helpers) are never flagged.",
+    "Delete the file if its code is no longer needed, restore the entry in the spec, or, if the tool was renamed, add renamedFrom (x-mcp-renamed-from) to the new one so the file moves.",
   ),
   HANDLER_TYPE_ERROR: warning(
     "Handler does not type-check",
-    "A handler you wrote no longer matches the types generated from the spec (its arguments or result changed).",
+    "A handler you wrote no longer matches the types generated from the spec (its arguments or result changed). generate warns; generate --check fails on it.",
     "Update the handler to the new types in src/types.ts.",
   ),
   // The config file (issue 12, h12-cli)
@@ -459,6 +470,12 @@ export const catalog = {
     "Config file cannot be loaded",
     "Importing the TypeScript or JavaScript config file failed: a syntax error, or the code threw.",
     "Fix the error at the position shown; the config runs as a module, so it can also be checked with tsc.",
+  ),
+  // Ownership of the output directory (generator/ownership.ts)
+  OUTPUT_NOT_OWNED: error(
+    "--out holds files mcpgen did not write",
+    "The output directory holds files mcpgen has no record of writing (.mcpgen/files.json), and generating would overwrite them or mix a package into a folder that is not one.",
+    "Generate into a new or empty directory, move those files away, or pass --force to let mcpgen overwrite them (from then on they are mcpgen's).",
   ),
 } satisfies Record<string, CatalogEntry>;
 

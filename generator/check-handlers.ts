@@ -1,26 +1,38 @@
 /**
- * After regeneration, type-checks the user's handler files against the freshly generated types, so a
- * spec change that breaks a handler is reported at once (file:line:col), not at the user's next build.
+ * Type-checks the user's handler files against the types generated from the spec, so a spec change
+ * that breaks a handler is reported at once (file:line:col), not at the user's next build. `generate`
+ * checks the package it just wrote; `--check` checks the handlers on disk against the files it would
+ * write, held in memory (`pending`), so CI catches a broken handler without writing anything.
  */
-import { join } from "node:path";
 import { Project, ts } from "ts-morph";
 import type { DiagnosticBag } from "./diagnostics.ts";
+import type { OutputDir } from "./output-dir.ts";
+import type { RenderedFile } from "./render/index.ts";
 
-export function checkHandlers(outDir: string, handlerFiles: string[], bag: DiagnosticBag): void {
-  if (handlerFiles.length === 0) return;
-  const project = new Project({ tsConfigFilePath: join(outDir, "tsconfig.json") });
-  const wanted = new Set(handlerFiles.map((file) => join(outDir, file)));
-  for (const diagnostic of project.getPreEmitDiagnostics()) {
-    const source = diagnostic.getSourceFile();
-    const path = source?.getFilePath();
-    if (!source || !path || !wanted.has(path)) continue;
-    const start = diagnostic.getStart() ?? 0;
-    const { line, column } = source.getLineAndColumnAtPos(start);
-    const message = ts.flattenDiagnosticMessageText(diagnostic.compilerObject.messageText, " ");
-    bag.reporter(path, () => ({ line, col: column }))(
-      "HANDLER_TYPE_ERROR",
-      "",
-      `TS${diagnostic.getCode()}: ${message}`,
-    );
+export function checkHandlers(
+  dir: OutputDir,
+  handlerFiles: string[],
+  bag: DiagnosticBag,
+  pending: RenderedFile[] = [],
+): void {
+  const present = handlerFiles.filter((file) => dir.exists(file));
+  if (present.length === 0 || !dir.exists("tsconfig.json")) return;
+  const project = new Project({ tsConfigFilePath: dir.abs("tsconfig.json") });
+  for (const file of pending) {
+    if (/\.ts$/.test(file.path)) project.createSourceFile(dir.abs(file.path), file.content, { overwrite: true });
+  }
+  // Only the handlers' own diagnostics, each at its path as the user typed --out.
+  for (const file of present) {
+    const source = project.getSourceFile(dir.abs(file)) ?? project.addSourceFileAtPath(dir.abs(file));
+    for (const diagnostic of source.getPreEmitDiagnostics()) {
+      if (diagnostic.getSourceFile()?.getFilePath() !== source.getFilePath()) continue;
+      const { line, column } = source.getLineAndColumnAtPos(diagnostic.getStart() ?? 0);
+      const message = ts.flattenDiagnosticMessageText(diagnostic.compilerObject.messageText, " ");
+      bag.reporter(dir.display(file), () => ({ line, col: column }))(
+        "HANDLER_TYPE_ERROR",
+        "",
+        `TS${diagnostic.getCode()}: ${message}`,
+      );
+    }
   }
 }

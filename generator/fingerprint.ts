@@ -4,17 +4,20 @@
  * sources) and the hash of every file mcpgen owns there. When the key and every file still match,
  * nothing can have changed, so `generate` and `--check` answer without running the pipeline (Stripe:
  * 9 s to well under 1 s). Anything that could change the output (an edit to the spec or a generated
- * file, a new or deleted handler, another mcpgen) fails the match and takes the full path.
+ * file, a new or deleted handler, another mcpgen) fails the match and takes the full path. The user's
+ * own files under src/ (handlers, src/lib) are hashed too, so the handler type errors of the last run
+ * can be replayed: any edit there takes the full path and its fresh type-check.
  */
 import { createHash } from "node:crypto";
-import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
 import type { Diagnostic } from "./diagnostics.ts";
 import { sha256 } from "./hash.ts";
 import type { LoadOptions } from "./load.ts";
+import type { OutputDir } from "./output-dir.ts";
+import { OWNERSHIP_FILE } from "./ownership.ts";
 import { DEFAULT_MAX_BYTES } from "./read-source.ts";
 import { readRegularFile } from "./safe-read.ts";
-import { listFiles, OWNED_FOLDERS, writeAtomically } from "./write.ts";
 
 export const FINGERPRINT_FILE = ".mcpgen/fingerprint.json";
 
@@ -24,15 +27,28 @@ export type Fingerprint = {
   files: Record<string, string>;
   /** Every file below the folders whose listing changes the outcome (handlers, runtime, validators). */
   listed: string[];
-  /** What the run reported, replayed as is (handler type errors excepted: an unchanged package skips that check). */
+  /** sha256 of every other file under src/ (the user's handlers and helpers), by path. */
+  user: Record<string, string>;
+  /** What the run reported, handler type errors included, replayed as is. */
   diagnostics: Diagnostic[];
   obsolete: string[];
 };
 
 /** Every file below the folders whose listing is part of the outcome: new or missing handlers, and
- * stray files where only mcpgen writes (runtime, validator chunks). */
-export function listedFiles(outDir: string): string[] {
-  return ["src/handlers", ...OWNED_FOLDERS].flatMap((folder) => listFiles(outDir, folder));
+ * the files beside the generated ones (runtime, validator chunks). */
+export function listedFiles(dir: OutputDir): string[] {
+  return ["src/handlers", "runtime", "src/validators"].flatMap((folder) => dir.list(folder));
+}
+
+/** Hashes of the files under src/ that mcpgen does not generate: the user's, which a handler check reads. */
+export function userFiles(dir: OutputDir, generated: Record<string, string>): Record<string, string> {
+  const hashes: Record<string, string> = {};
+  for (const path of dir.list("src")) {
+    if (generated[path] !== undefined) continue;
+    const bytes = dir.readBytes(path);
+    if (bytes) hashes[path] = sha256(bytes);
+  }
+  return hashes;
 }
 
 /**
@@ -56,36 +72,37 @@ export function fingerprintKey(specPath: string, specRef: string, options: LoadO
   return hash.digest("hex");
 }
 
-export function readFingerprint(outDir: string): Fingerprint | undefined {
+export function readFingerprint(dir: OutputDir): Fingerprint | undefined {
   try {
-    return JSON.parse(readFileSync(join(outDir, FINGERPRINT_FILE), "utf8")) as Fingerprint;
+    const value = JSON.parse(dir.read(FINGERPRINT_FILE) ?? "") as Fingerprint;
+    // A fingerprint from before user files were hashed cannot vouch for the handlers: full path.
+    return typeof value.user === "object" && value.user !== null ? value : undefined;
   } catch {
     return undefined;
   }
 }
 
-/** True when the package on disk is exactly what the fingerprint recorded. */
-export function isIntact(outDir: string, fingerprint: Fingerprint): boolean {
-  if (listedFiles(outDir).join("\n") !== fingerprint.listed.join("\n")) return false;
-  return Object.entries(fingerprint.files).every(([path, digest]) => {
-    try {
-      return sha256(readFileSync(join(outDir, path))) === digest;
-    } catch {
-      return false;
-    }
-  });
+/** True when the package on disk is exactly what the fingerprint recorded, its ownership record included. */
+export function isIntact(dir: OutputDir, fingerprint: Fingerprint): boolean {
+  if (!dir.exists(OWNERSHIP_FILE)) return false;
+  if (listedFiles(dir).join("\n") !== fingerprint.listed.join("\n")) return false;
+  const same = ([path, digest]: [string, string]) => {
+    const bytes = dir.readBytes(path);
+    return bytes !== undefined && sha256(bytes) === digest;
+  };
+  const user = userFiles(dir, fingerprint.files);
+  if (Object.keys(user).join("\n") !== Object.keys(fingerprint.user).join("\n")) return false;
+  return Object.entries(fingerprint.user).every(same) && Object.entries(fingerprint.files).every(same);
 }
 
-export function writeFingerprint(outDir: string, fingerprint: Fingerprint): void {
-  const target = join(outDir, FINGERPRINT_FILE);
-  writeAtomically(target, `${JSON.stringify(fingerprint)}\n`);
-  // Machine state, not source: the folder ignores itself, so it never lands in a commit.
-  writeFileSync(join(dirname(target), ".gitignore"), "*\n");
+export function writeFingerprint(dir: OutputDir, fingerprint: Fingerprint): void {
+  // Machine state, not source: .mcpgen/.gitignore (written with the ownership record) ignores it.
+  dir.write(FINGERPRINT_FILE, `${JSON.stringify(fingerprint)}\n`);
 }
 
 /** Removes a fingerprint that no longer describes the package (this run could not be fingerprinted). */
-export function forgetFingerprint(outDir: string): void {
-  rmSync(join(outDir, FINGERPRINT_FILE), { force: true });
+export function forgetFingerprint(dir: OutputDir): void {
+  dir.remove(FINGERPRINT_FILE);
 }
 
 let sourcesDigest: string | undefined;

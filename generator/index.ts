@@ -4,7 +4,7 @@
  * Stages report into a DiagnosticBag and never throw; the CLI decides the exit code.
  */
 import { existsSync, statSync } from "node:fs";
-import { join, relative, resolve, sep } from "node:path";
+import { relative, resolve, sep } from "node:path";
 import { catalog } from "./catalog.ts";
 import { type Diagnostic, DiagnosticBag } from "./diagnostics.ts";
 import {
@@ -13,14 +13,17 @@ import {
   isIntact,
   listedFiles,
   readFingerprint,
+  userFiles,
   writeFingerprint,
 } from "./fingerprint.ts";
 import { sha256 } from "./hash.ts";
 import { type LoadOptions, load } from "./load.ts";
+import { OutputDir } from "./output-dir.ts";
 import type { RenderedFile } from "./render/index.ts";
 import { warmUp } from "./render/validators-pool.ts";
+import type { SurfaceChange } from "./surface-diff.ts";
 import { validate } from "./validate.ts";
-import { type WriteOutcome, writeFiles } from "./write.ts";
+import { applyWrite, planWrite, type WriteOutcome, type WritePlan } from "./write.ts";
 
 export type ExitCode = 0 | 1 | 2;
 export type CheckResult = { diagnostics: Diagnostic[]; exitCode: ExitCode };
@@ -43,28 +46,41 @@ export function exitCodeOf(diagnostics: Diagnostic[]): ExitCode {
 
 const LARGE_SPEC_BYTES = 1024 * 1024;
 
-export type GenerateOptions = LoadOptions & { check?: boolean };
-export type GenerateResult = { diagnostics: Diagnostic[]; outcome?: WriteOutcome; surface: string[] };
+/** `force`: write even where `--out` holds files mcpgen did not write (they become mcpgen's). */
+export type GenerateOptions = LoadOptions & { check?: boolean; force?: boolean };
+export type GenerateResult = { diagnostics: Diagnostic[]; outcome?: WriteOutcome; surface: SurfaceChange[] };
+
+/** generate's exit code: validate's, and with --check a handler that does not type-check fails too. */
+export function generateExitCode(result: GenerateResult, check: boolean): ExitCode {
+  const code = exitCodeOf(result.diagnostics);
+  if (code === 0 && check && result.diagnostics.some((d) => d.code === "HANDLER_TYPE_ERROR")) return 1;
+  return code;
+}
+
+/** How many files a diagnostic names before it says "and N more". */
+const LISTED = 20;
 
 export async function generate(
   specPath: string,
   outDir: string,
   options: GenerateOptions = {},
 ): Promise<GenerateResult> {
-  const specRef = relative(resolve(outDir), resolve(specPath)).split(sep).join("/");
+  const dir = new OutputDir(outDir);
+  const specRef = relative(dir.root, resolve(specPath)).split(sep).join("/");
   const key = fingerprintKey(specPath, specRef, options);
   // Nothing changed since the last run (same inputs, same mcpgen, files as written): say so at once.
-  const recorded = key === undefined ? undefined : readFingerprint(outDir);
-  if (recorded && recorded.key === key && isIntact(outDir, recorded)) {
+  const recorded = key === undefined ? undefined : readFingerprint(dir);
+  if (recorded && recorded.key === key && isIntact(dir, recorded)) {
     const { diagnostics, files, obsolete } = recorded;
-    const outcome = { changed: [], created: [], removed: [], obsolete, unchanged: Object.keys(files).length };
+    const unchanged = Object.keys(files);
+    const outcome = { changed: [], missing: [], created: [], renamed: [], removed: [], obsolete, unchanged };
     return { diagnostics, outcome, surface: [] };
   }
   // A large spec will compile its validators on every core: start those workers while it is read.
   const spec = statSync(specPath, { throwIfNoEntry: false });
   if (spec?.isFile() && spec.size > LARGE_SPEC_BYTES) warmUp();
   const bag = new DiagnosticBag();
-  const done = (outcome?: WriteOutcome, surface: string[] = []): GenerateResult => ({
+  const done = (outcome?: WriteOutcome, surface: SurfaceChange[] = []): GenerateResult => ({
     diagnostics: bag.sorted(),
     outcome,
     surface,
@@ -74,23 +90,25 @@ export async function generate(
   if (!loaded || bag.hasErrors) return done();
 
   const report = bag.reporter(outDir, () => ({ line: 1, col: 1 }));
-  if (existsSync(outDir) && !statSync(outDir).isDirectory()) {
+  if (existsSync(dir.root) && !statSync(dir.root).isDirectory()) {
     report("OUTPUT_NOT_DIRECTORY", "", `'${outDir}' exists and is not a directory`);
     return done();
   }
   // The heavy stages load only when there is work for them (ts-morph alone takes 0.4 s).
-  const [{ normalize }, { render }, { catalogData }, { surfaceChanges, surfaceOnDisk }] = await Promise.all([
+  const [{ normalize }, { render }, { catalogData }, { surfaceDiff, surfaceOnDisk }] = await Promise.all([
     import("./normalize.ts"),
     import("./render/index.ts"),
     import("./render/manifest.ts"),
     import("./surface-diff.ts"),
   ]);
   let files: RenderedFile[];
-  let surface: string[];
+  let surface: SurfaceChange[];
   try {
     const model = normalize(loaded.server, specRef);
     files = await render(model);
-    surface = surfaceChanges(surfaceOnDisk(outDir), catalogData(model) as never);
+    const renames = new Map<string, string>();
+    for (const { node } of model.tools) if (node.renamedFrom) renames.set(node.name, node.renamedFrom);
+    surface = surfaceDiff(surfaceOnDisk(dir.root), catalogData(model) as never, renames);
   } catch (error) {
     // A spec that passed every rule must render; if a library still throws, the user gets one clear
     // diagnostic (and nothing written) instead of a stack trace.
@@ -99,38 +117,49 @@ export async function generate(
     return done();
   }
 
-  let outcome: WriteOutcome;
+  const check = options.check === true;
+  let plan: WritePlan;
   try {
-    outcome = writeFiles(outDir, files, options.check === true);
+    const inputs = [specPath, options.openapi?.config ?? ""].filter(Boolean).map((p) => dir.relative(p));
+    plan = planWrite(dir, files, options.force === true, inputs);
+    if (plan.conflicts.length > 0) {
+      const named = plan.conflicts.slice(0, LISTED).join(", ");
+      const more = plan.conflicts.length > LISTED ? ` and ${plan.conflicts.length - LISTED} more` : "";
+      const count = `${plan.conflicts.length} file${plan.conflicts.length === 1 ? "" : "s"}`;
+      report("OUTPUT_NOT_OWNED", "", `'${outDir}' holds ${count} mcpgen did not write: ${named}${more}`);
+      return done();
+    }
+    if (!check) applyWrite(dir, files, plan);
   } catch (error) {
     report("WRITE_FAILED", "", `cannot write into '${outDir}': ${(error as Error).message}`);
     return done();
   }
+  const { outcome } = plan;
   for (const file of outcome.obsolete) {
-    bag.reporter(join(outDir, file), () => ({ line: 1, col: 1 }))(
+    bag.reporter(dir.display(file), () => ({ line: 1, col: 1 }))(
       "HANDLER_OBSOLETE",
       "",
-      `'${file}' is not used by any entry of ${specPath}`,
+      `'${file}' was scaffolded for ${plan.ownership.scaffolded[file]}, which ${specPath} no longer has`,
     );
   }
-  if (!options.check && (outcome.changed.length > 0 || outcome.created.length > 0)) {
+  const handlers = files.filter((f) => f.owner === "user").map((f) => f.path);
+  if (handlers.length > 0) {
     const { checkHandlers } = await import("./check-handlers.ts");
-    checkHandlers(
-      outDir,
-      files.filter((f) => f.owner === "user").map((f) => f.path),
-      bag,
-    );
+    // --check wrote nothing: its handlers are checked against the generated files it would write.
+    checkHandlers(dir, handlers, bag, check ? files.filter((f) => f.owner === "mcpgen") : []);
   }
-  if (options.check) return done(outcome, surface);
-  if (key === undefined || bag.hasErrors || loaded.server.externalRefs) forgetFingerprint(outDir);
+  if (check) return done(outcome, surface);
+  if (key === undefined || bag.hasErrors || loaded.server.externalRefs) forgetFingerprint(dir);
   else {
-    const owned = files.filter((f) => f.owner === "mcpgen");
-    writeFingerprint(outDir, {
+    const generated = Object.fromEntries(
+      files.filter((f) => f.owner === "mcpgen").map((f) => [f.path, sha256(f.content)]),
+    );
+    writeFingerprint(dir, {
       key,
-      files: Object.fromEntries(owned.map((f) => [f.path, sha256(f.content)])),
-      listed: listedFiles(outDir),
-      // A rerun with nothing changed skips the handler type-check, so it must not replay its findings.
-      diagnostics: bag.sorted().filter((d) => d.code !== "HANDLER_TYPE_ERROR"),
+      files: generated,
+      listed: listedFiles(dir),
+      user: userFiles(dir, generated),
+      diagnostics: bag.sorted(),
       obsolete: outcome.obsolete,
     });
   }

@@ -97,6 +97,8 @@ export type ToolNode = {
   annotations?: ToolAnnotations;
   icons?: Icon[];
   http?: HttpBindingNode;
+  /** The tool's previous name (`renamedFrom`, OpenAPI `x-mcp-renamed-from`): its handler file moves. */
+  renamedFrom?: string;
 };
 
 export type ResourceContent = { type: "text"; text: string } | { type: "blob"; blob: string };

@@ -76,6 +76,7 @@ export function loadSpec(source: SourceDoc): ServerNode | undefined {
       ...optional("annotations", isObj(o.annotations) ? (o.annotations as ToolAnnotations) : undefined),
       ...icons(o),
       ...optional("http", http(o, pointer)),
+      ...optional("renamedFrom", str(o, "renamedFrom")),
     };
   });
 

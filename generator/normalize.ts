@@ -5,7 +5,8 @@
 import type { PromptNode, ResourceNode, ResourceTemplateNode, ServerNode, ToolNode } from "./ir.ts";
 import { handlerFileName, NameAllocator, pascalCase } from "./naming.ts";
 
-export type HandlerRef = { file: string; importName: string };
+/** `formerFile`: the handler file of the name a renamed tool had (`renamedFrom`), moved to `file` once. */
+export type HandlerRef = { file: string; importName: string; formerFile?: string };
 
 export type ToolModel = {
   node: ToolNode;
@@ -44,7 +45,7 @@ export function normalize(server: ServerNode, specRef: string): Model {
       inputType: `${base}Input`,
       ...(node.outputSchema ? { outputType: `${base}Output`, validateOutput: `validate${base}Output` } : {}),
       validateInput: `validate${base}Input`,
-      ...(node.http ? {} : { handler: handlerRef("tools", node.name, node.name, false, imports) }),
+      ...(node.http ? {} : { handler: toolHandler(node, imports) }),
     };
   });
 
@@ -82,6 +83,12 @@ export function normalize(server: ServerNode, specRef: string): Model {
   );
 
   return { server, specRef, packageName: packageNameOf(server.name), tools, resources, templates, prompts };
+}
+
+function toolHandler(node: ToolNode, imports: NameAllocator): HandlerRef {
+  const ref = handlerRef("tools", node.name, node.name, false, imports);
+  const former = node.renamedFrom;
+  return former ? { ...ref, formerFile: `src/handlers/tools/${handlerFileName(former, former, false)}.ts` } : ref;
 }
 
 function handlerRef(

@@ -41,16 +41,44 @@ function legacySurface(outDir: string): unknown {
   }
 }
 
-export function surfaceChanges(before: Surface, after: Surface): string[] {
-  const lines: string[] = [];
+/** One change of the MCP surface: `+` added, `~` changed, `-` removed, `>` renamed (from `from`). */
+export type SurfaceChange = { change: "+" | "~" | "-" | ">"; kind: string; name: string; from?: string };
+
+/**
+ * The changes from `before` to `after`. `renames` maps a tool's new name to its former one
+ * (renamedFrom): when the old tool is gone and the new one is new, that is one `>` line, not a `-`
+ * and a `+`.
+ */
+export function surfaceDiff(
+  before: Surface,
+  after: Surface,
+  renames: Map<string, string> = new Map(),
+): SurfaceChange[] {
+  const changes: SurfaceChange[] = [];
   for (const [field, kind, id] of KINDS) {
     const old = new Map(before[field].map((e) => [String(e[id]), JSON.stringify(e)]));
     const now = new Map(after[field].map((e) => [String(e[id]), JSON.stringify(e)]));
+    const movedFrom = new Set<string>();
     for (const [name, json] of now) {
-      if (!old.has(name)) lines.push(`+ ${kind} ${name}`);
-      else if (old.get(name) !== json) lines.push(`~ ${kind} ${name}`);
+      const from = field === "tools" ? renames.get(name) : undefined;
+      if (!old.has(name) && from !== undefined && old.has(from) && !now.has(from)) {
+        changes.push({ change: ">", kind, name, from });
+        movedFrom.add(from);
+      } else if (!old.has(name)) changes.push({ change: "+", kind, name });
+      else if (old.get(name) !== json) changes.push({ change: "~", kind, name });
     }
-    for (const name of old.keys()) if (!now.has(name)) lines.push(`- ${kind} ${name}`);
+    for (const name of old.keys())
+      if (!now.has(name) && !movedFrom.has(name)) changes.push({ change: "-", kind, name });
   }
-  return lines;
+  return changes;
+}
+
+/** `+ tool x`, `> tool old -> new`: the text form the CLI prints. */
+export function surfaceLine(change: SurfaceChange): string {
+  const subject = change.from === undefined ? change.name : `${change.from} -> ${change.name}`;
+  return `${change.change} ${change.kind} ${subject}`;
+}
+
+export function surfaceChanges(before: Surface, after: Surface, renames?: Map<string, string>): string[] {
+  return surfaceDiff(before, after, renames).map(surfaceLine);
 }

@@ -1,83 +1,114 @@
 /**
- * The write stage. Generated files are rewritten only when their bytes differ; user-owned handler files
- * are only ever created; runtime files that no longer exist are removed. In check mode nothing is
- * touched and the same outcome says what would change. Writes go to a temporary file first and are
- * renamed into place, so an interrupted run never leaves half a file.
+ * The write stage, in two steps: plan (what would change, and which existing files mcpgen did not
+ * write and would overwrite) and apply. Generated files are rewritten only when their bytes differ;
+ * handler scaffolds are only ever created (or moved from a renamed entry's file, never over one);
+ * only files mcpgen recorded as its own are ever removed. `--check` plans and applies nothing.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { dirname, join, relative, sep } from "node:path";
+import { OutputDir } from "./output-dir.ts";
+import { type Ownership, readOwnership, writeOwnership } from "./ownership.ts";
 import type { RenderedFile } from "./render/index.ts";
 
 export type WriteOutcome = {
-  /** Generated files whose content changes (or that are new). */
+  /** Generated files whose content changes, or that are new. */
   changed: string[];
+  /** The part of `changed` that is not on disk at all (deleted, or never written). */
+  missing: string[];
   /** Handler scaffolds created because they did not exist. */
   created: string[];
-  /** Generated files that are no longer produced. */
+  /** Handler files moved to a renamed entry's file name. */
+  renamed: Array<{ from: string; to: string }>;
+  /** Files mcpgen wrote earlier and no longer produces. */
   removed: string[];
-  /** Handler files no entry of the spec uses any more (kept; reported). */
+  /** Handler files scaffolded for an entry the spec no longer has (kept; reported). */
   obsolete: string[];
-  unchanged: number;
+  unchanged: string[];
 };
 
-/** Folders only mcpgen writes into: a file there that is no longer produced is removed. */
-export const OWNED_FOLDERS = ["runtime", "src/validators"];
-/** Generated files earlier versions of mcpgen wrote and this one does not (validators are chunked now). */
-const FORMER_FILES = ["src/validators.js", "src/validators.d.ts"];
+export type WritePlan = {
+  outcome: WriteOutcome;
+  /** Existing files mcpgen did not write that this run would overwrite (or, in a folder that is not a
+   * package yet, every file there): the run is refused unless --force. */
+  conflicts: string[];
+  ownership: Ownership;
+};
 
-export function writeFiles(outDir: string, files: RenderedFile[], check: boolean): WriteOutcome {
-  const outcome: WriteOutcome = { changed: [], created: [], removed: [], obsolete: [], unchanged: 0 };
+/** `inputs`: the spec and config file, package-relative: inside --out they are the user's input, no conflict. */
+export function planWrite(dir: OutputDir, files: RenderedFile[], force: boolean, inputs: string[] = []): WritePlan {
+  const { ownership: before, source } = readOwnership(dir);
+  const owned = new Set(before.generated);
+  const scaffolded = { ...before.scaffolded };
+  const outcome: WriteOutcome = {
+    changed: [],
+    missing: [],
+    created: [],
+    renamed: [],
+    removed: [],
+    obsolete: [],
+    unchanged: [],
+  };
+  const conflicts: string[] = [];
   for (const file of files) {
-    const target = join(outDir, file.path);
-    const current = readIfFile(target);
     if (file.owner === "user") {
-      if (current !== undefined) continue;
-      outcome.created.push(file.path);
-    } else if (current === file.content) {
-      outcome.unchanged++;
+      const handler = file.describes ?? "an entry";
+      if (dir.exists(file.path)) scaffolded[file.path] = handler;
+      else if (file.formerPath && dir.exists(file.formerPath)) {
+        outcome.renamed.push({ from: file.formerPath, to: file.path });
+        delete scaffolded[file.formerPath];
+        scaffolded[file.path] = handler;
+      } else {
+        outcome.created.push(file.path);
+        scaffolded[file.path] = handler;
+      }
       continue;
-    } else outcome.changed.push(file.path);
-    if (!check) writeAtomically(target, file.content);
+    }
+    const current = dir.read(file.path);
+    if (current === file.content) outcome.unchanged.push(file.path);
+    else {
+      if (current === undefined) outcome.missing.push(file.path);
+      else if (!owned.has(file.path)) conflicts.push(file.path);
+      outcome.changed.push(file.path);
+    }
   }
 
   const produced = new Set(files.map((f) => f.path));
-  const owned = [...OWNED_FOLDERS.flatMap((folder) => listFiles(outDir, folder)), ...FORMER_FILES];
-  for (const path of owned) {
-    if (produced.has(path) || !existsSync(join(outDir, path))) continue;
-    outcome.removed.push(path);
-    if (!check) rmSync(join(outDir, path));
+  if (source === "none") {
+    // Not an mcpgen package: whatever is there is the user's, unless it is exactly what mcpgen writes.
+    const same = new Set([...outcome.unchanged, ...inputs]);
+    conflicts.splice(0, conflicts.length, ...dir.list().filter((path) => !same.has(path) && !produced.has(path)));
+    conflicts.push(...outcome.changed.filter((path) => dir.exists(path)));
+    conflicts.sort();
   }
-  outcome.obsolete = listFiles(outDir, "src/handlers").filter((path) => !produced.has(path));
-  return outcome;
+  for (const path of owned) if (!produced.has(path) && dir.exists(path)) outcome.removed.push(path);
+  outcome.removed.sort();
+  for (const path of Object.keys(scaffolded)) {
+    if (produced.has(path)) continue;
+    if (dir.exists(path)) outcome.obsolete.push(path);
+    else delete scaffolded[path];
+  }
+  outcome.obsolete.sort();
+  const ownership = { generated: files.filter((f) => f.owner === "mcpgen").map((f) => f.path), scaffolded };
+  return { outcome, conflicts: force ? [] : conflicts, ownership };
 }
 
-function readIfFile(path: string): string | undefined {
-  try {
-    return readFileSync(path, "utf8");
-  } catch {
-    return undefined;
-  }
+/** Carries out a plan: moves, writes, removals, then the new ownership record. */
+export function applyWrite(dir: OutputDir, files: RenderedFile[], plan: WritePlan): void {
+  const { outcome } = plan;
+  for (const { from, to } of outcome.renamed) dir.move(from, to);
+  const writing = new Set([...outcome.changed, ...outcome.created]);
+  for (const file of files) if (writing.has(file.path)) dir.write(file.path, file.content);
+  for (const path of outcome.removed) dir.remove(path);
+  writeOwnership(dir, plan.ownership);
 }
 
-export function writeAtomically(path: string, content: string): void {
-  mkdirSync(dirname(path), { recursive: true });
-  const temporary = `${path}.mcpgen-${process.pid}.tmp`;
-  writeFileSync(temporary, content);
-  renameSync(temporary, path);
+/** Writes a rendered package whatever the folder holds (tests that type-check many packages at once). */
+export function writeFiles(outDir: string, files: RenderedFile[]): WriteOutcome {
+  const dir = new OutputDir(outDir);
+  const plan = planWrite(dir, files, true);
+  applyWrite(dir, files, plan);
+  return plan.outcome;
 }
 
 /** Files below `outDir/folder`, as forward-slash paths relative to outDir, sorted. */
 export function listFiles(outDir: string, folder: string): string[] {
-  const root = join(outDir, folder);
-  if (!existsSync(root)) return [];
-  const found: string[] = [];
-  const walk = (dir: string) => {
-    for (const name of readdirSync(dir)) {
-      const path = join(dir, name);
-      if (statSync(path).isDirectory()) walk(path);
-      else found.push(relative(outDir, path).split(sep).join("/"));
-    }
-  };
-  walk(root);
-  return found.sort();
+  return new OutputDir(outDir).list(folder);
 }

@@ -1,17 +1,10 @@
 /** `mcpgen generate`: write the package for a spec, or check that it is up to date (CONTRACT §1). */
-import { type Diagnostic, summary } from "../diagnostics.ts";
-import { type ExitCode, exitCodeOf, generate } from "../index.ts";
+import { writeFileSync } from "node:fs";
+import { generateReport, type Report, surfaceMarkdown } from "../generate-report.ts";
+import { type ExitCode, generate } from "../index.ts";
 import type { Command } from "./command.ts";
 import { CONFIG_FILE_FLAG, configuredTargets } from "./config-targets.ts";
-import {
-  COMMON_FLAGS,
-  type CommonFlags,
-  commonFlags,
-  fail,
-  OPENAPI_FLAGS,
-  oneScreen,
-  printDiagnostics,
-} from "./shared.ts";
+import { COMMON_FLAGS, type CommonFlags, commonFlags, fail, OPENAPI_FLAGS } from "./shared.ts";
 
 export const generateCommand: Command = {
   name: "generate",
@@ -19,31 +12,42 @@ export const generateCommand: Command = {
   summary: "Generate the MCP server, client and docs for a spec into a directory.",
   details: `Without a spec and --out, generates every entry of the config file (mcpgen.config.ts, .mjs, .json or
 .yaml in the current directory, or --config-file). Rerunning rewrites only what changed and never
-touches your handlers under src/handlers/.`,
+touches your handlers under src/handlers/. A directory holding files mcpgen did not write is refused
+unless --force; mcpgen removes only files it wrote. With --format json, stdout is one JSON object (an
+array of them for a config file with several entries).`,
   flags: {
     out: { type: "string", value: "<dir>", help: "the package directory (created when missing)" },
-    check: { type: "boolean", help: "write nothing; exit 1 and list every file that would change" },
+    check: {
+      type: "boolean",
+      help: "write nothing; exit 1 and list every file that would change, or a handler that no longer type-checks",
+    },
+    force: { type: "boolean", help: "overwrite files in --out that mcpgen did not write (they become mcpgen's)" },
+    "summary-md": { type: "string", value: "<file>", help: "also write the MCP surface change as Markdown" },
     ...COMMON_FLAGS,
     ...OPENAPI_FLAGS,
     ...CONFIG_FILE_FLAG,
   },
   async run({ values, positionals }) {
     const common = commonFlags(values, generateCommand);
-    const check = values.check === true;
+    const options = { check: values.check === true, force: values.force === true, summaryMd: values["summary-md"] };
     if (positionals.length === 0 && values.out === undefined) {
       const targets = await configuredTargets(values, common, generateCommand);
-      // Every entry's diagnostics are printed together: one JSON array for --format json.
-      const diagnostics: Diagnostic[] = [];
-      const collect = (found: Diagnostic[]) => diagnostics.push(...found);
+      // With --format json, one array holds every entry's report, so stdout stays one JSON document.
+      const reports: Report[] = [];
       let exitCode = targets.exitCode;
       for (const target of targets.list) {
-        const options = { ...target.options, format: common.format };
-        exitCode = Math.max(
-          exitCode,
-          await runGenerate(target.input, target.output, options, check, collect),
-        ) as ExitCode;
+        const report = await runGenerate(
+          target.input,
+          target.output,
+          { ...target.options, format: common.format },
+          options,
+        );
+        reports.push(report);
+        exitCode = Math.max(exitCode, report.exitCode) as ExitCode;
       }
-      if (targets.list.length > 0) printDiagnostics(diagnostics, common.format);
+      if (common.format === "json" && reports.length > 0)
+        process.stdout.write(`[${reports.map((r) => r.stdout.trimEnd()).join(",\n")}]\n`);
+      else for (const report of reports) process.stdout.write(report.stdout);
       process.exit(exitCode);
     }
     if (typeof values["config-file"] === "string")
@@ -51,47 +55,27 @@ touches your handlers under src/handlers/.`,
     if (positionals.length !== 1) fail("generate takes exactly one spec file", generateCommand);
     const out = values.out;
     if (typeof out !== "string" || out === "") fail("generate needs --out <dir>", generateCommand);
-    process.exit(await runGenerate(positionals[0], out, common, check));
+    const report = await runGenerate(positionals[0], out, common, options);
+    process.stdout.write(report.stdout);
+    process.exit(report.exitCode);
   },
 };
 
-async function runGenerate(
-  spec: string,
-  out: string,
-  common: CommonFlags,
-  check: boolean,
-  print = (diagnostics: Diagnostic[]) => printDiagnostics(diagnostics, common.format),
-): Promise<ExitCode> {
-  const result = await generate(spec, out, { ...common, check });
-  print(result.diagnostics);
-  const exitCode = exitCodeOf(result.diagnostics);
-  const outcome = result.outcome;
-  if (!outcome) {
-    process.stderr.write(`nothing generated: ${summary(result.diagnostics)}\n`);
-    return exitCode || 1;
-  }
-  const drift = [...outcome.changed, ...outcome.created, ...outcome.removed];
-  const log = (line: string) => process.stderr.write(`${line}\n`);
-  if (check) {
-    if (drift.length === 0) {
-      log(`${out} is up to date with ${spec}`);
-      return exitCode;
+type RunOptions = { check: boolean; force: boolean; summaryMd: unknown };
+
+/** Generates one package; returns its report with stdout still to print (stderr is written at once). */
+async function runGenerate(spec: string, out: string, common: CommonFlags, options: RunOptions): Promise<Report> {
+  const { check, force, summaryMd } = options;
+  const result = await generate(spec, out, { ...common, check, force });
+  const context = { spec, out, check, format: common.format };
+  const report = generateReport(result, context);
+  if (typeof summaryMd === "string") {
+    try {
+      writeFileSync(summaryMd, surfaceMarkdown(result, context));
+    } catch (error) {
+      fail(`cannot write --summary-md ${summaryMd}: ${(error as Error).message}`, generateCommand);
     }
-    log(`${out} is out of date with ${spec}; these files would change:`);
-    // The file list is the check's result, so it goes to stdout (unless stdout carries JSON diagnostics).
-    const list = common.format === "json" ? log : (line: string) => process.stdout.write(`${line}\n`);
-    for (const path of outcome.changed) list(`changed ${path}`);
-    for (const path of outcome.created) list(`created ${path}`);
-    for (const path of outcome.removed) list(`removed ${path}`);
-    if (result.surface.length > 0) {
-      log("MCP surface changes:");
-      for (const line of oneScreen(result.surface)) log(`  ${line}`);
-    }
-    log(`run: mcpgen generate ${spec} --out ${out}`);
-    return 1;
   }
-  log(`${out}: ${outcome.changed.length} written, ${outcome.unchanged} unchanged, ${outcome.removed.length} removed`);
-  for (const path of outcome.created) log(`  new handler to write: ${path}`);
-  for (const line of oneScreen(result.surface)) log(`  ${line}`);
-  return exitCode;
+  process.stderr.write(report.stderr);
+  return report;
 }

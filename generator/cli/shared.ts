@@ -100,10 +100,3 @@ export function printDiagnostics(diagnostics: Diagnostic[], format: "text" | "js
   if (format === "json") process.stdout.write(`${formatJson(diagnostics)}\n`);
   else if (diagnostics.length > 0) process.stdout.write(`${formatText(diagnostics)}\n`);
 }
-
-/** The MCP surface summary fits one screen: a 1,000-tool API lists its first lines and a count. */
-export function oneScreen(lines: string[], max = 20): string[] {
-  if (lines.length <= max) return lines;
-  const counts = ["+", "~", "-"].map((sign) => `${lines.filter((l) => l.startsWith(sign)).length} ${sign}`).join(", ");
-  return [...lines.slice(0, max - 1), `... ${lines.length - max + 1} more (${counts} in all)`];
-}

@@ -85,6 +85,7 @@ export function toolFrom(input: OperationInput, ctx: MapContext): ToolNode {
     inputSchema,
     ...(outputSchema ? { outputSchema } : {}),
     annotations,
+    ...(typeof op["x-mcp-renamed-from"] === "string" ? { renamedFrom: op["x-mcp-renamed-from"] } : {}),
     http: {
       kind: "httpBinding",
       loc: input.loc,

@@ -5,7 +5,7 @@
 import type { HandlerRef, Model } from "../normalize.ts";
 import { commentText, lit } from "./ts.ts";
 
-export type Scaffold = { path: string; content: string; owner: string };
+export type Scaffold = { path: string; content: string; owner: string; formerPath?: string };
 
 /** Relative prefix from a handler file to the package root (src/handlers/<kind>/x.ts: three levels). */
 const depth = (ref: HandlerRef) => "../".repeat(ref.file.split("/").length - 1);
@@ -26,6 +26,7 @@ export function renderScaffolds(model: Model): Scaffold[] {
     scaffolds.push({
       path: ref.file,
       owner: `tool ${tool.node.name}`,
+      ...(ref.formerFile ? { formerPath: ref.formerFile } : {}),
       content: `${intro("tool", tool.node.name)}import type { HandlerContext } from "${up}runtime/index.ts";
 import { notImplemented, type ToolResult } from "${up}runtime/spec-server.ts";
 import type { ${types} } from "${toSrc(ref)}types.ts";

@@ -15,7 +15,15 @@ import { escapeInvisible } from "./ts.ts";
 import { renderTypes } from "./types.ts";
 import { renderValidators } from "./validators.ts";
 
-export type RenderedFile = { path: string; content: string; owner: "mcpgen" | "user"; describes?: string };
+export type RenderedFile = {
+  path: string;
+  content: string;
+  owner: "mcpgen" | "user";
+  /** For a handler scaffold: the entry it serves ("tool greet"). */
+  describes?: string;
+  /** For a renamed tool's handler: the file of its former name, moved here instead of scaffolding. */
+  formerPath?: string;
+};
 
 const RUNTIME_DIR = new URL("../../runtime/", import.meta.url);
 
@@ -47,7 +55,13 @@ export async function render(model: Model): Promise<RenderedFile[]> {
     ...validators.chunks.map((code, n) => generated(`src/validators/${n}.cjs`, code)),
     ...runtimeFiles(),
     ...renderScaffolds(model).map(
-      (s): RenderedFile => ({ path: s.path, content: s.content, owner: "user", describes: s.owner }),
+      (s): RenderedFile => ({
+        path: s.path,
+        content: s.content,
+        owner: "user",
+        describes: s.owner,
+        ...(s.formerPath ? { formerPath: s.formerPath } : {}),
+      }),
     ),
   ];
 }

@@ -1,4 +1,6 @@
 /** MCP naming rules for tools and prompts (server/tools.mdx "Tool Names"), and resource names. */
+import type { Report } from "../diagnostics.ts";
+import type { ServerNode } from "../ir.ts";
 import type { Rule } from "./rule.ts";
 
 const NAME = /^[A-Za-z0-9_.-]{1,128}$/;
@@ -29,6 +31,7 @@ export const nameRules: Rule = (server, report) => {
       else seen.set(node.name, `${node.loc.line}:${node.loc.col}`);
     }
   }
+  renameRules(server, report);
   for (const node of [...server.resources, ...server.resourceTemplates]) {
     if (node.name.trim() === "") report("RESOURCE_NAME_MISSING", `${node.loc.pointer}/name`, "resource name is empty");
   }
@@ -37,4 +40,27 @@ export const nameRules: Rule = (server, report) => {
 function describeBad(name: string): string {
   const bad = [...new Set([...name].filter((c) => !/[A-Za-z0-9_.-]/.test(c)))];
   return bad.map((c) => (c === " " ? "a space" : JSON.stringify(c))).join(", ");
+}
+
+/** A tool renamed from a name that is still in use, or two tools claiming one former name. */
+function renameRules(server: ServerNode, report: Report): void {
+  const names = new Set(server.tools.map((tool) => tool.name));
+  const claimed = new Map<string, string>();
+  for (const tool of server.tools) {
+    const former = tool.renamedFrom;
+    if (former === undefined) continue;
+    const key = tool.loc.pointer.startsWith("/paths/") ? "x-mcp-renamed-from" : "renamedFrom";
+    const at = `${tool.loc.pointer}/${key}`;
+    if (names.has(former)) {
+      report(
+        "RENAMED_FROM_EXISTS",
+        at,
+        `tool '${tool.name}' is renamed from '${former}', but a tool '${former}' still exists`,
+      );
+    }
+    const first = claimed.get(former);
+    if (first !== undefined) {
+      report("RENAMED_FROM_DUPLICATE", at, `tool '${tool.name}' and tool '${first}' are both renamed from '${former}'`);
+    } else claimed.set(former, tool.name);
+  }
 }

@@ -62,7 +62,7 @@ describe("mcpgen.config.ts", () => {
     expect(existsSync(join(dir, "pkg/package.json"))).toBe(true);
   });
 
-  it("--format json prints one array with every entry's diagnostics", () => {
+  it("--format json prints one JSON document with every entry's diagnostics", () => {
     const dir = project("json");
     writeFileSync(join(dir, "a.yaml"), "server: { name: a, version: '1.0' }\n");
     writeFileSync(join(dir, "b.yaml"), "server: { name: b, version: '2.0' }\n");
@@ -73,7 +73,12 @@ describe("mcpgen.config.ts", () => {
     for (const command of ["generate", "validate"]) {
       const run = mcpgen(dir, command, "--format", "json");
       expect(run.code, run.stderr).toBe(0);
-      const diagnostics = JSON.parse(run.stdout) as Array<{ code: string; file: string }>;
+      const parsed = JSON.parse(run.stdout) as Array<{ code: string; file: string; diagnostics?: unknown }>;
+      // validate prints one array of diagnostics; generate one report object per entry, each with its own.
+      const diagnostics = (command === "generate" ? parsed.flatMap((report) => report.diagnostics) : parsed) as Array<{
+        code: string;
+        file: string;
+      }>;
       expect(diagnostics.map((d) => [d.code, d.file])).toEqual([
         ["SERVER_VERSION_NOT_SEMVER", "a.yaml"],
         ["SERVER_VERSION_NOT_SEMVER", "b.yaml"],

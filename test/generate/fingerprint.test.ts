@@ -6,8 +6,10 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
-import { FINGERPRINT_FILE, fingerprintKey } from "../../generator/fingerprint.ts";
+import { FINGERPRINT_FILE, fingerprintKey, readFingerprint } from "../../generator/fingerprint.ts";
 import { generate } from "../../generator/index.ts";
+import { OutputDir } from "../../generator/output-dir.ts";
+import { OWNERSHIP_FILE } from "../../generator/ownership.ts";
 import { scratchDir } from "./support.ts";
 
 const SPEC = `server: { name: fp, version: 1.0.0 }
@@ -41,7 +43,9 @@ beforeEach(async () => {
 describe("no-change regeneration", () => {
   it("answers from the fingerprint, with the same outcome and diagnostics as the full path", async () => {
     expect(existsSync(join(out, FINGERPRINT_FILE))).toBe(true);
-    expect(readFileSync(join(out, ".mcpgen/.gitignore"), "utf8")).toBe("*\n");
+    // Only the fingerprint is machine state; the ownership record is committed with the package.
+    expect(readFileSync(join(out, ".mcpgen/.gitignore"), "utf8")).toBe("fingerprint.json\n");
+    expect(existsSync(join(out, OWNERSHIP_FILE))).toBe(true);
     const fast = await generate(spec, out);
     expect(drift(fast)).toEqual(none);
     rmSync(join(out, FINGERPRINT_FILE));
@@ -51,7 +55,9 @@ describe("no-change regeneration", () => {
   });
 
   it("replays warnings and obsolete handlers, as the full path reports them", async () => {
-    writeFileSync(join(out, "src/handlers/tools/old.ts"), "export {};\n");
+    writeFileSync(spec, SPEC.replace("  - name: shout\n    inputSchema: { type: object }\n", ""));
+    await generate(spec, out);
+    rmSync(join(out, FINGERPRINT_FILE));
     const full = await generate(spec, out);
     expect(full.diagnostics.map((d) => d.code)).toEqual(["HANDLER_OBSOLETE"]);
     const fast = await generate(spec, out);
@@ -67,14 +73,34 @@ describe("no-change regeneration", () => {
     expect(readFileSync(types, "utf8")).toBe(original);
   });
 
-  it("recreates a deleted handler scaffold and removes a stray runtime file", async () => {
+  it("recreates a deleted handler scaffold, removes a file mcpgen wrote, and keeps the user's own", async () => {
     rmSync(join(out, "src/handlers/tools/greet.ts"));
     writeFileSync(join(out, "runtime/stray.ts"), "export {};\n");
+    // A runtime file an earlier run wrote and this mcpgen no longer has.
+    const record = JSON.parse(readFileSync(join(out, OWNERSHIP_FILE), "utf8"));
+    writeFileSync(
+      join(out, OWNERSHIP_FILE),
+      JSON.stringify({ ...record, generated: [...record.generated, "runtime/gone.ts"] }),
+    );
+    writeFileSync(join(out, "runtime/gone.ts"), "export {};\n");
     expect(drift(await generate(spec, out))).toEqual({
       ...none,
       created: ["src/handlers/tools/greet.ts"],
-      removed: ["runtime/stray.ts"],
+      removed: ["runtime/gone.ts"],
     });
+    expect(existsSync(join(out, "runtime/stray.ts"))).toBe(true);
+  });
+
+  it("takes the full path when a user file under src/ changes, and replays handler type errors otherwise", async () => {
+    const handler = join(out, "src/handlers/tools/greet.ts");
+    writeFileSync(handler, `${readFileSync(handler, "utf8")}export const broken: number = "text";\n`);
+    const full = await generate(spec, out);
+    expect(full.diagnostics.map((d) => d.code)).toContain("HANDLER_TYPE_ERROR");
+    expect(await generate(spec, out)).toEqual(full);
+    writeFileSync(join(out, "src/lib.ts"), "export const x = 1;\n");
+    expect(readFingerprint(new OutputDir(out))?.user).not.toHaveProperty("src/lib.ts");
+    await generate(spec, out);
+    expect(readFingerprint(new OutputDir(out))?.user).toHaveProperty("src/lib.ts");
   });
 
   it("regenerates after the spec changes", async () => {

@@ -3,8 +3,9 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { surfaceMarkdown } from "../../generator/generate-report.ts";
 import { lit } from "../../generator/render/ts.ts";
-import { surfaceChanges, surfaceOnDisk } from "../../generator/surface-diff.ts";
+import { surfaceChanges, surfaceDiff, surfaceOnDisk } from "../../generator/surface-diff.ts";
 import { scratchDir } from "./support.ts";
 
 const surface = {
@@ -46,5 +47,26 @@ describe("surface diff", () => {
   it("treats a missing or unreadable manifest as an empty surface", () => {
     expect(surfaceOnDisk(join(scratchDir("surface"), "nope")).tools).toEqual([]);
     expect(surfaceOnDisk(packageWith("garbage")).tools).toEqual([]);
+  });
+
+  it("shows a renamed tool as one '>' line, only when the old name is gone and the new one is new", () => {
+    const after = { ...surface, tools: [{ name: "a", description: "x" }, { name: "c" }] };
+    expect(surfaceChanges(surface, after, new Map([["c", "b"]]))).toEqual(["> tool b -> c"]);
+    expect(surfaceChanges(surface, after, new Map([["c", "zz"]]))).toEqual(["+ tool c", "- tool b"]);
+  });
+
+  it("--summary-md: a Markdown table whose names can break no table, code span or HTML", () => {
+    const evil = "x://a|b`<img src=x onerror=alert(1)>\n# heading";
+    const after = { ...surface, resources: [{ uri: evil }], tools: [surface.tools[0], { name: "c" }] };
+    const result = {
+      diagnostics: [],
+      outcome: {} as never,
+      surface: surfaceDiff(surface, after, new Map([["c", "b"]])),
+    };
+    const md = surfaceMarkdown(result, { spec: "s.yaml", out: "pkg", check: true, format: "text" });
+    expect(md).toContain("1 added, 1 removed, 1 renamed.");
+    expect(md).toContain("| renamed | tool | `b` → `c` |");
+    expect(md).toContain("| added | resource | ``x://a\\|b`<img src=x onerror=alert(1)> # heading`` |");
+    expect(md).not.toContain("\n# heading");
   });
 });

@@ -66,7 +66,7 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
 
 /** Writes rendered packages to disk and type-checks them all in one `tsc --strict` run; "" when clean. */
 export async function typecheckPackages(dir: string, packages: Array<{ name: string; files: RenderedFile[] }>) {
-  for (const pkg of packages) writeFiles(join(dir, pkg.name), pkg.files, false);
+  for (const pkg of packages) writeFiles(join(dir, pkg.name), pkg.files);
   // The generated tsconfig's options, over every package at once (each file is a module: no clashes).
   writeFileSync(
     join(dir, "tsconfig.json"),

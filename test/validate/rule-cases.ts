@@ -48,6 +48,18 @@ export const ruleCases: RuleCase[] = [
     at: "2:19",
   },
   {
+    code: "RENAMED_FROM_EXISTS",
+    fail: `${head}tools:\n  - { name: a, inputSchema: { type: object } }\n  - { name: b, renamedFrom: a, inputSchema: { type: object } }\n`,
+    pass: `${head}tools:\n  - { name: a, inputSchema: { type: object } }\n  - { name: b, renamedFrom: z, inputSchema: { type: object } }\n`,
+    at: "4:29",
+  },
+  {
+    code: "RENAMED_FROM_DUPLICATE",
+    fail: `${head}tools:\n  - { name: b, renamedFrom: z, inputSchema: { type: object } }\n  - { name: c, renamedFrom: z, inputSchema: { type: object } }\n`,
+    pass: `${head}tools:\n  - { name: b, renamedFrom: z, inputSchema: { type: object } }\n  - { name: c, renamedFrom: y, inputSchema: { type: object } }\n`,
+    at: "4:29",
+  },
+  {
     code: "RESOURCE_NAME_MISSING",
     fail: `${head}resources: [{ uri: 'a://b', name: " " }]\n`,
     pass: `${head}resources: [{ uri: 'a://b', name: b }]\n`,

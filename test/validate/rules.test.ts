@@ -27,14 +27,15 @@ const FILE_CODES: Code[] = [
 /** What a $ref may read: test/hardening/ref-targets.test.ts covers them through the real CLI. */
 const REF_CODES: Code[] = ["REF_OUTSIDE_ROOT", "REF_NOT_REGULAR_FILE", "REF_TOO_LARGE", "REF_INSECURE", "REF_TIMEOUT"];
 
-/** Codes about writing a package; test/generate/handlers.test.ts, cli-generate.test.ts and
- * test/hardening/render-failed.test.ts cover them. */
+/** Codes about writing a package; test/generate/handlers.test.ts, cli-generate.test.ts,
+ * cli-workflow.test.ts and test/hardening/render-failed.test.ts cover them. */
 const GENERATE_CODES: Code[] = [
   "OUTPUT_NOT_DIRECTORY",
   "WRITE_FAILED",
   "RENDER_FAILED",
   "HANDLER_OBSOLETE",
   "HANDLER_TYPE_ERROR",
+  "OUTPUT_NOT_OWNED",
 ];
 
 /** OpenAPI input codes: test/openapi/mapping.test.ts covers them with OpenAPI documents (and files for $refs). */
