@@ -93,9 +93,9 @@ describe("YAML syntax errors", () => {
     expect(found[1].message).toMatch(/quote/i);
   });
 
-  it("a malformed JSON file gets one error, at the mistake", () => {
+  it("a malformed JSON file gets one error, at the mistake (strict JSON, never the YAML cascade)", () => {
     const found = check("bad.json", '{\n  "server": { "name": "x",\n  "version": "1.0.0" \n  "tools": []\n}\n');
-    expect(found.map((d) => [d.code, d.line])).toEqual([["YAML_SYNTAX", 4]]);
+    expect(found.map((d) => [d.code, d.line])).toEqual([["JSON_SYNTAX", 4]]);
   });
 
   it("leaves a generic parser message when the cause is something else", () => {
