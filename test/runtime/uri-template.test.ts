@@ -8,8 +8,10 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { validateFiles } from "../../generator/index.ts";
+import { createServer } from "../../runtime/index.ts";
 import { expandUriTemplate, matchProblem, parseUriTemplate } from "../../runtime/uri-template.ts";
 import { compileUriTemplate } from "../../runtime/uri-template-match.ts";
+import { modernMeta } from "./helpers.ts";
 
 type Want = Record<string, string> | undefined;
 
@@ -130,6 +132,25 @@ describe("uri templates", () => {
   test("variables are named without their operator, in template order", () => {
     expect(parseUriTemplate("t://a{;x}{/y,z:2}{?q}").variables).toEqual(["x", "y", "z", "q"]);
     expect(compileUriTemplate("t://a{;x}{?q}").variableNames).toEqual(["x", "q"]);
+  });
+
+  test("resources/read hands the template's handler the variables a client expanded", async () => {
+    const server = createServer({ name: "t", version: "1.0.0" });
+    server.resourceTemplate({
+      uriTemplate: "t://a{;x}{/y,z}{?q}",
+      name: "t",
+      read: (uri, variables) => ({ contents: [{ uri, text: JSON.stringify(variables) }] }),
+    });
+    const values = { x: "1", y: "two words", z: "3,4", q: "a&b" };
+    const uri = expandUriTemplate("t://a{;x}{/y,z}{?q}", values);
+    const result = await server.handleRequest(
+      { jsonrpc: "2.0", id: 1, method: "resources/read", params: { uri, _meta: modernMeta() } },
+      { signal: new AbortController().signal, notify: () => {} },
+    );
+    expect(result).toMatchObject({ contents: [{ uri, text: JSON.stringify(values) }] });
+    expect(() =>
+      server.resourceTemplate({ uriTemplate: "t://{a}{b}", name: "u", read: () => ({ contents: [] }) }),
+    ).toThrow(/side by side/);
   });
 
   test("expand follows RFC 6570 §3.2 for every operator", () => {
