@@ -369,6 +369,12 @@ export const catalog = {
     "mimeType must look like type/subtype (RFC 6838), optionally with parameters.",
     "Use a MIME type such as application/json or text/plain; charset=utf-8.",
   ),
+  // URI templates the server can match (issue 13, h13-uri)
+  TEMPLATE_NOT_MATCHABLE: error(
+    "URI template cannot be matched back to its variables",
+    "A server answers resources/read by matching the URI against the template, and this one is ambiguous: an explode modifier ('*'), several variables in {+a,b}, {#a,b} or {.a,b} (whose separator can appear in a value), two expressions side by side such as {a}{b}, or something after a query expression.",
+    "Drop the '*', give each variable its own expression with a literal between them (e.g. {a}/{b}), and put {?...}/{&...} at the end.",
+  ),
 
   // Prompts
   PROMPT_ARGUMENT_DUPLICATE: error(

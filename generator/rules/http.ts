@@ -1,9 +1,9 @@
 /** http bindings and the upstream they forward to. */
 
+import { parseUriTemplate } from "../../runtime/uri-template.ts";
 import type { Report } from "../diagnostics.ts";
 import type { HttpBindingNode, JsonSchema } from "../ir.ts";
 import { closest } from "../spelling.ts";
-import { parseUriTemplate } from "../uri-template.ts";
 import type { Rule } from "./rule.ts";
 
 const METHODS = new Set(["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"]);

@@ -1,5 +1,5 @@
 /** Resources and resource templates: absolute unique URIs, valid RFC 6570 templates, well-formed MIME types. */
-import { parseUriTemplate } from "../uri-template.ts";
+import { matchProblem, parseUriTemplate } from "../../runtime/uri-template.ts";
 import type { Rule } from "./rule.ts";
 
 const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:/;
@@ -24,7 +24,8 @@ export const resourceRules: Rule = (server, report) => {
   const templates = new Map<string, string>();
   for (const template of server.resourceTemplates) {
     const at = `${template.loc.pointer}/uriTemplate`;
-    const { error, variables } = parseUriTemplate(template.uriTemplate);
+    const parsed = parseUriTemplate(template.uriTemplate);
+    const { error, variables } = parsed;
     for (const name of Object.keys(template.completions ?? {})) {
       if (!error && !variables.includes(name)) {
         report(
@@ -47,6 +48,16 @@ export const resourceRules: Rule = (server, report) => {
         at,
         `uriTemplate '${template.uriTemplate}' does not start with a URI scheme such as 'weather:'`,
       );
+    } else {
+      // The server matches read URIs back to variables with the same grammar; refuse what it would have to guess.
+      const problem = matchProblem(parsed);
+      if (problem) {
+        report(
+          "TEMPLATE_NOT_MATCHABLE",
+          at,
+          `uriTemplate '${template.uriTemplate}': ${problem.message} (at character ${problem.offset + 1})`,
+        );
+      }
     }
     const first = templates.get(template.uriTemplate);
     if (first) report("TEMPLATE_DUPLICATE", at, `uriTemplate '${template.uriTemplate}' is already used at ${first}`);

@@ -201,6 +201,12 @@ export const ruleCases: RuleCase[] = [
     at: "2:73",
   },
   {
+    code: "TEMPLATE_NOT_MATCHABLE",
+    fail: `${head}resourceTemplates: [{ uriTemplate: 'a://{b}{c}', name: t }]\n`,
+    pass: `${head}resourceTemplates: [{ uriTemplate: 'a://{b}/{c}', name: t }]\n`,
+    at: "2:36",
+  },
+  {
     code: "COMPLETION_UNKNOWN_VARIABLE",
     fail: `${head}resourceTemplates: [{ uriTemplate: 'a://{b}', name: t, completions: { c: [x] } }]\n`,
     pass: `${head}resourceTemplates: [{ uriTemplate: 'a://{b}', name: t, completions: { b: [x] } }]\n`,
