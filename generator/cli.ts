@@ -9,10 +9,13 @@ import type { Diagnostic } from "./diagnostics.ts";
 import { formatJson, formatText, summary } from "./diagnostics.ts";
 import { exitCodeOf, generate, validateFiles } from "./index.ts";
 import type { OpenApiOptions } from "./openapi/options.ts";
+import { progress, startProgress } from "./progress.ts";
 
 const USAGE = `usage:
-  mcpgen validate <spec> [<spec>...] [--format text|json] [--max-size <MiB>]
-  mcpgen generate <spec> --out <dir> [--check] [--format text|json] [--max-size <MiB>]
+  mcpgen validate <spec> [<spec>...] [--format text|json] [--max-size <MiB>] [--quiet]
+  mcpgen generate <spec> --out <dir> [--check] [--format text|json] [--max-size <MiB>] [--quiet]
+  mcpgen generate <spec> --out <dir> --watch [--serve [--port <n>]]   (regenerate on every change)
+Progress shows on a terminal for big specs; --quiet (or CI=true) hides it.
 OpenAPI input also takes [--include <selector>]... [--exclude <selector>]... [--config <file>] [--allow-remote-refs],
 with selectors tag:<glob>, op:<glob>, path:<glob>, method:<METHOD>.
   mcpgen explain <CODE>
@@ -33,7 +36,13 @@ function parseCommand(args: string[], extra: Record<string, { type: "string" | "
     parsed = parseArgs({
       args,
       allowPositionals: true,
-      options: { format: { type: "string" }, "max-size": { type: "string" }, ...OPENAPI_FLAGS, ...extra },
+      options: {
+        format: { type: "string" },
+        "max-size": { type: "string" },
+        quiet: { type: "boolean" },
+        ...OPENAPI_FLAGS,
+        ...extra,
+      },
     });
   } catch (error) {
     fail((error as Error).message);
@@ -76,9 +85,11 @@ function printDiagnostics(diagnostics: Diagnostic[], format: "text" | "json"): v
 }
 
 function validateCommand(args: string[]): never {
-  const { positionals, common } = parseCommand(args);
+  const { values, positionals, common } = parseCommand(args);
   if (positionals.length === 0) fail("validate needs at least one spec file");
+  startProgress(positionals, values.quiet === true);
   const result = validateFiles(positionals, common);
+  progress.end();
   printDiagnostics(result.diagnostics, common.format);
   process.stderr.write(
     `${positionals.length} file${positionals.length > 1 ? "s" : ""} checked: ${summary(result.diagnostics)}\n`,
@@ -92,7 +103,9 @@ async function generateCommand(args: string[]): Promise<never> {
   const out = values.out;
   if (typeof out !== "string" || out === "") fail("generate needs --out <dir>");
   const check = values.check === true;
+  startProgress(positionals, values.quiet === true);
   const result = await generate(positionals[0], out, { ...common, check });
+  progress.end();
   printDiagnostics(result.diagnostics, common.format);
   const exitCode = exitCodeOf(result.diagnostics);
   const outcome = result.outcome;
@@ -148,6 +161,11 @@ async function main(argv: string[]): Promise<never> {
     case "validate":
       return validateCommand(rest);
     case "generate":
+      if (rest.includes("--watch")) {
+        const { parseWatchArgs, watchGenerate } = await import("./watch.ts");
+        const flags = parseWatchArgs(rest);
+        process.exit(typeof flags === "string" ? fail(flags) : await watchGenerate(flags));
+      }
       return generateCommand(rest);
     case "explain":
       return explainCommand(rest);

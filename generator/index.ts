@@ -17,6 +17,7 @@ import {
 } from "./fingerprint.ts";
 import { sha256 } from "./hash.ts";
 import { type LoadOptions, load } from "./load.ts";
+import { progress } from "./progress.ts";
 import type { RenderedFile } from "./render/index.ts";
 import { warmUp } from "./render/validators-pool.ts";
 import { validate } from "./validate.ts";
@@ -88,6 +89,7 @@ export async function generate(
   let files: RenderedFile[];
   let surface: string[];
   try {
+    progress.stage("rendering the package");
     const model = normalize(loaded.server, specRef);
     files = await render(model);
     surface = surfaceChanges(surfaceOnDisk(outDir), catalogData(model) as never);
@@ -100,6 +102,7 @@ export async function generate(
   }
 
   let outcome: WriteOutcome;
+  progress.stage("writing files", files.length);
   try {
     outcome = writeFiles(outDir, files, options.check === true);
   } catch (error) {
@@ -114,6 +117,7 @@ export async function generate(
     );
   }
   if (!options.check && (outcome.changed.length > 0 || outcome.created.length > 0)) {
+    progress.stage("type-checking handlers");
     const { checkHandlers } = await import("./check-handlers.ts");
     checkHandlers(
       outDir,
