@@ -21,8 +21,11 @@ const unsupported = (): never => {
 
 const PLAIN_KEY = /^[A-Za-z_$][\w.$/-]*$/;
 const DECIMAL = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?$/;
-/** Core-schema scalars this reader does not resolve itself (hex, octal, +1, .5, 1., inf, nan, ~, Null...). */
-const OTHER_SPECIAL = /^(?:[-+.0-9].*|~|[Nn]ull|NULL|[Tt]rue|TRUE|[Ff]alse|FALSE)$/;
+/** Core-schema scalars this reader leaves to `yaml` (~, Null, True, hex, octal, +1, .5, 1., .inf, .nan...). */
+const OTHER_SPECIAL = /^(?:~|[Nn]ull|NULL|[Tt]rue|TRUE|[Ff]alse|FALSE)$/;
+/** yaml's core-schema number tests (yaml/dist/schema/core/int.js and float.js), all in one. */
+const CORE_NUMBER =
+  /^(?:0o[0-7]+|[-+]?[0-9]+|0x[0-9a-fA-F]+|[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN|[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+|[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*))$/;
 
 export function parseFastYaml(text: string): Value | undefined {
   if (text.includes("\r") || text.includes("\t")) return undefined;
@@ -60,11 +63,11 @@ function sequence(lines: Line[], cursor: { at: number }, indent: number): Value[
     if (rest === "") {
       cursor.at++;
       items.push(nested(lines, cursor, indent, false));
-    } else if (keyOf(rest) !== undefined) {
-      // `- key: value` opens a mapping whose keys line up with `key`.
+    } else if (keyOf(rest) !== undefined || isItem(rest)) {
+      // `- key: value` opens a mapping whose keys line up with `key`; `- - x` a list inside the list.
       const column = indent + line.text.length - rest.length;
       lines[cursor.at] = { indent: column, text: rest };
-      items.push(mapping(lines, cursor, column));
+      items.push(isItem(rest) ? sequence(lines, cursor, column) : mapping(lines, cursor, column));
     } else {
       items.push(inline(rest));
       cursor.at++;
@@ -114,7 +117,7 @@ function keyOf(text: string): { key: string; rest: string } | undefined {
     after = text.indexOf(":");
     if (after < 0) return undefined;
     key = text.slice(0, after);
-    if (!PLAIN_KEY.test(key) || OTHER_SPECIAL.test(key)) return undefined;
+    if (!PLAIN_KEY.test(key) || OTHER_SPECIAL.test(key) || CORE_NUMBER.test(key)) return undefined;
   }
   if (text[after] !== ":") return undefined;
   const rest = text.slice(after + 1);
@@ -138,16 +141,18 @@ function inline(text: string): Value {
 /** A plain scalar in block context, resolved as YAML 1.2's core schema does for the forms it allows. */
 function plain(text: string): Value {
   if (/^[-?:,[\]{}#&*!|>'"%@`]/.test(text) && !/^-[0-9]/.test(text)) unsupported();
-  if (text.includes(": ") || text.includes(" #") || text.endsWith(":")) unsupported();
-  return scalar(text);
+  const comment = text.indexOf(" #");
+  const value = comment < 0 ? text : text.slice(0, comment).trimEnd();
+  if (value.includes(": ") || value.endsWith(":")) unsupported();
+  return scalar(value);
 }
 
 function scalar(text: string): Value {
   if (text === "true") return true;
   if (text === "false") return false;
   if (text === "null") return null;
-  if (DECIMAL.test(text)) return Number(text);
-  if (OTHER_SPECIAL.test(text)) unsupported();
+  if (DECIMAL.test(text) && text !== "-0") return Number(text);
+  if (OTHER_SPECIAL.test(text) || CORE_NUMBER.test(text)) unsupported();
   return text;
 }
 
@@ -226,7 +231,7 @@ function flowPlain(state: State, isKey = false): Value {
   state.at = end;
   const text = state.text.slice(start, end).trimEnd();
   if (text === "") unsupported();
-  return isKey ? (PLAIN_KEY.test(text) && !OTHER_SPECIAL.test(text) ? text : unsupported()) : scalar(text);
+  return isKey ? (OTHER_SPECIAL.test(text) || CORE_NUMBER.test(text) ? unsupported() : text) : scalar(text);
 }
 
 const ESCAPES: { [c: string]: string } = {
