@@ -155,7 +155,12 @@ type Parsed = { value: unknown; contents: Node; lineCounter: LineCounter };
 
 function parsePiece(slice: string): Parsed | undefined {
   const lineCounter = new LineCounter();
-  const docs = parseAllDocuments(slice, { lineCounter, uniqueKeys: false, prettyErrors: false, strict: true });
+  let docs: ReturnType<typeof parseAllDocuments>;
+  try {
+    docs = parseAllDocuments(slice, { lineCounter, uniqueKeys: false, prettyErrors: false, strict: true });
+  } catch {
+    return undefined; // e.g. nesting deep enough to overflow the stack: the whole-file parse says so
+  }
   if (!Array.isArray(docs) || docs.length !== 1) return undefined;
   const doc = docs[0];
   if (!doc.contents || doc.errors.length > 0 || duplicateKeys(doc.contents).length > 0) return undefined;
