@@ -102,7 +102,7 @@ export async function generate(
   }
 
   let outcome: WriteOutcome;
-  progress.stage("writing files", files.length);
+  progress.stage(`writing ${files.length} files`);
   try {
     outcome = writeFiles(outDir, files, options.check === true);
   } catch (error) {
