@@ -9,10 +9,11 @@ import { RESULTS_FILE } from "./lib/paths.ts";
 import { renderSection, type Section, writeSections } from "./lib/results-file.ts";
 import { log } from "./lib/rounds.ts";
 import { codegenSuite } from "./suites/codegen.ts";
+import { hugeSpecSuite } from "./suites/huge-spec.ts";
 import { runtimeSuite } from "./suites/runtime.ts";
 import { startupSuite } from "./suites/startup.ts";
 
-const SUITES = ["codegen", "runtime", "startup"] as const;
+const SUITES = ["codegen", "runtime", "startup", "huge-spec"] as const;
 type Suite = (typeof SUITES)[number];
 
 const { values, positionals } = parseArgs({
@@ -58,6 +59,8 @@ for (const suite of selected) {
       });
     } else if (suite === "startup" && servers && echo) {
       section = await startupSuite(servers, echo, { rounds: rounds ?? (quick ? 3 : 7) });
+    } else if (suite === "huge-spec") {
+      section = await hugeSpecSuite({ rounds: rounds ?? (quick ? 1 : 3) });
     } else {
       section = await codegenSuite({ rounds: rounds ?? (quick ? 1 : 3) });
     }

@@ -8,7 +8,9 @@ import { statSync } from "node:fs";
 // larger one; the flag cannot be changed from inside a running process.
 const YOUNG = "--max-semi-space-size=64";
 const LARGE_SPEC_BYTES = 2 * 1024 * 1024;
-if (!process.execArgv.includes(YOUNG) && process.argv.slice(3).some(isLargeFile)) {
+// Not for --watch: a long-lived parent blocked in spawnSync could not stop its child on SIGTERM.
+const watching = process.argv.includes("--watch");
+if (!process.execArgv.includes(YOUNG) && !watching && process.argv.slice(3).some(isLargeFile)) {
   const child = spawnSync(process.execPath, [...process.execArgv, YOUNG, ...process.argv.slice(1)], {
     stdio: "inherit",
   });

@@ -8,6 +8,7 @@ import type { ErrorObject, ValidateFunction } from "ajv";
 import { Ajv2020, OWN_PROPERTIES } from "./ajv.ts";
 import type { Report } from "./diagnostics.ts";
 import { childPointer, readablePath } from "./json-pointer.ts";
+import { progress } from "./progress.ts";
 import { closest } from "./spelling.ts";
 
 export const SPEC_SCHEMA_PATH = new URL("./schema/mcpgen.schema.json", import.meta.url);
@@ -26,6 +27,7 @@ function specValidator(): ValidateFunction {
 }
 
 export function checkStructure(value: unknown, report: Report): boolean {
+  progress.stage("checking the spec's structure");
   const validate = specValidator();
   if (validate(value)) return true;
   for (const error of validate.errors ?? []) translate(error, report);

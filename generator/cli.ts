@@ -55,7 +55,7 @@ async function main(argv: string[]): Promise<never> {
     process.stdout.write(helpText(command));
     process.exit(0);
   }
-  return command.run(parse(command, rest));
+  return command.run(parse(command, rest), rest);
 }
 
 await main(process.argv.slice(2));

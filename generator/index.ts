@@ -19,6 +19,7 @@ import {
 import { sha256 } from "./hash.ts";
 import { type LoadOptions, load } from "./load.ts";
 import { OutputDir } from "./output-dir.ts";
+import { progress } from "./progress.ts";
 import type { RenderedFile } from "./render/index.ts";
 import { warmUp } from "./render/validators-pool.ts";
 import type { SurfaceChange } from "./surface-diff.ts";
@@ -104,6 +105,7 @@ export async function generate(
   let files: RenderedFile[];
   let surface: SurfaceChange[];
   try {
+    progress.stage("rendering the package");
     const model = normalize(loaded.server, specRef);
     files = await render(model);
     const renames = new Map<string, string>();
@@ -119,6 +121,7 @@ export async function generate(
 
   const check = options.check === true;
   let plan: WritePlan;
+  progress.stage(`writing ${files.length} files`);
   try {
     const inputs = [specPath, options.openapi?.config ?? ""].filter(Boolean).map((p) => dir.relative(p));
     plan = planWrite(dir, files, options.force === true, inputs);
@@ -144,6 +147,7 @@ export async function generate(
   }
   const handlers = files.filter((f) => f.owner === "user").map((f) => f.path);
   if (handlers.length > 0) {
+    progress.stage("type-checking handlers");
     const { checkHandlers } = await import("./check-handlers.ts");
     // --check wrote nothing: its handlers are checked against the generated files it would write.
     checkHandlers(dir, handlers, bag, check ? files.filter((f) => f.owner === "mcpgen") : []);

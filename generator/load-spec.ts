@@ -41,7 +41,25 @@ function strings<K extends string>(o: Obj, keys: readonly K[]): Partial<Record<K
 export function loadSpec(source: SourceDoc): ServerNode | undefined {
   checkStructure(source.value, source.report);
   const root = source.value as Obj;
-  const loc = (pointer: string): SourceLoc => ({ file: source.file, pointer, ...source.locate(pointer) });
+  // Positions are found only when read (a diagnostic, a duplicate name): for a large YAML file each
+  // one may parse part of the file again, so 100,000 tools must not ask for 100,000 of them up front.
+  const loc = (pointer: string): SourceLoc => {
+    let at: { line: number; col: number } | undefined;
+    const where = () => {
+      at ??= source.locate(pointer);
+      return at;
+    };
+    return {
+      file: source.file,
+      pointer,
+      get line() {
+        return where().line;
+      },
+      get col() {
+        return where().col;
+      },
+    };
+  };
   const server = isObj(root.server) ? root.server : {};
   // A missing or mistyped name or version is already reported; keep going so the rules see the rest.
   const name = str(server, "name") ?? "";

@@ -12,6 +12,7 @@ import { childPointer, parentPointer } from "./json-pointer.ts";
 import { hasDuplicateJsonKeys, jsonLocator } from "./json-scan.ts";
 import { isJsonFile, readStrictJson } from "./read-json.ts";
 import { readRegularFile } from "./safe-read.ts";
+import { parseYamlInChunks } from "./yaml-chunks.ts";
 import { syntaxProblems } from "./yaml-syntax.ts";
 
 /** `size`: the bytes read, which count against the budget the files its `$ref`s read share. */
@@ -21,7 +22,7 @@ export type ReadOptions = { maxBytes?: number };
 
 export const DEFAULT_MAX_BYTES = 32 * 1024 * 1024;
 /** How many alias expansions a document may cause: real specs use a handful, a billion-laughs bomb millions. */
-const MAX_ALIAS_COUNT = 1000;
+export const MAX_ALIAS_COUNT = 1000;
 
 export function readSource(file: string, bag: DiagnosticBag, options: ReadOptions = {}): SourceDoc | undefined {
   const atStart = bag.reporter(file, () => ({ line: 1, col: 1 }));
@@ -57,9 +58,12 @@ export function parseSource(
     return undefined;
   }
   const anyValue = options.anyValue === true;
+  // Large specs are read in pieces (yaml-chunks.ts); a file a $ref reads may be any value, so it is read whole.
   const doc = isJsonFile(file)
     ? readStrictJson(file, text, bag, anyValue)
-    : (parseJson(file, text, bag) ?? parseText(file, text, bag, anyValue));
+    : (parseJson(file, text, bag) ??
+      (anyValue ? undefined : parseInChunks(file, text, bag)) ??
+      parseText(file, text, bag, anyValue));
   const deep = doc && tooDeep(doc.value);
   if (deep === undefined) return doc && { ...doc, size: bytes.length };
   doc?.report(
@@ -113,6 +117,12 @@ function parseJson(file: string, text: string, bag: DiagnosticBag): SourceDoc | 
     return positioned(pointer, target);
   };
   return { file, value, locate, report: bag.reporter(file, locate) };
+}
+
+/** A large block-style YAML file, a piece at a time (yaml-chunks.ts); undefined means "use parseText". */
+function parseInChunks(file: string, text: string, bag: DiagnosticBag): SourceDoc | undefined {
+  const parsed = parseYamlInChunks(text);
+  return parsed && { file, value: parsed.value, locate: parsed.locate, report: bag.reporter(file, parsed.locate) };
 }
 
 /** Mapping entries in the densest real specs we know (GitHub's REST API: ~240,000), with room to spare. */
@@ -260,7 +270,7 @@ function parseText(file: string, text: string, bag: DiagnosticBag, anyValue = fa
 }
 
 /** A copy of `value` in which no object appears twice; fails on the first object that contains itself. */
-function toTree(value: unknown): { ok: true; value: unknown } | { ok: false; pointer: string } {
+export function toTree(value: unknown): { ok: true; value: unknown } | { ok: false; pointer: string } {
   const ancestors = new Set<object>();
   let cycle: string | undefined;
   const copy = (node: unknown, pointer: string): unknown => {
@@ -297,7 +307,7 @@ function syntaxMessage(message: string): string {
 }
 
 /** Scalar keys that repeat within one mapping, in document order (aliases are not followed). */
-function duplicateKeys(root: Node): Array<{ name: string; offset: number }> {
+export function duplicateKeys(root: Node): Array<{ name: string; offset: number }> {
   const found: Array<{ name: string; offset: number }> = [];
   const stack: Node[] = [root];
   while (stack.length > 0) {
@@ -329,7 +339,7 @@ function firstLine(message: string): string {
  * Records the offset of every key and value by JSON pointer. Walks iteratively so deeply nested
  * documents cannot overflow the stack, and never follows aliases (an alias bomb stays one node here).
  */
-function buildLocator(root: Node, position: (offset: number) => { line: number; col: number }): Locator {
+export function buildLocator(root: Node, position: (offset: number) => { line: number; col: number }): Locator {
   const values = new Map<string, number>();
   const keys = new Map<string, number>();
   const stack: Array<[Node, string]> = [[root, ""]];

@@ -1,6 +1,7 @@
 /** The validate stage: every MCP rule over the IR, whichever front end produced it. */
 import type { Report } from "./diagnostics.ts";
 import type { ServerNode } from "./ir.ts";
+import { progress } from "./progress.ts";
 import { headerRules } from "./rules/headers.ts";
 import { httpRules } from "./rules/http.ts";
 import { nameRules } from "./rules/names.ts";
@@ -23,5 +24,9 @@ const RULES: Rule[] = [
 ];
 
 export function validate(server: ServerNode, report: Report): void {
-  for (const rule of RULES) rule(server, report);
+  progress.stage("checking MCP rules", RULES.length);
+  RULES.forEach((rule, index) => {
+    rule(server, report);
+    progress.advance(index + 1);
+  });
 }

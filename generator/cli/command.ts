@@ -21,7 +21,8 @@ export type Command = {
   /** Paragraphs printed between the synopsis and the flags. */
   details?: string;
   flags: Flags;
-  run: (parsed: Parsed) => Promise<never> | never;
+  /** `args`: the command line as given, for commands that hand it on (generate --watch runs children). */
+  run: (parsed: Parsed, args: string[]) => Promise<never> | never;
 };
 
 /** `--help` text: the synopsis, what the command does, then every flag with its description. */

@@ -2,6 +2,7 @@
 import { writeFileSync } from "node:fs";
 import { generateReport, type Report, surfaceMarkdown } from "../generate-report.ts";
 import { type ExitCode, generate } from "../index.ts";
+import { progress, startProgress } from "../progress.ts";
 import type { Command } from "./command.ts";
 import { CONFIG_FILE_FLAG, configuredTargets } from "./config-targets.ts";
 import { COMMON_FLAGS, type CommonFlags, commonFlags, fail, OPENAPI_FLAGS } from "./shared.ts";
@@ -23,13 +24,31 @@ array of them for a config file with several entries).`,
     },
     force: { type: "boolean", help: "overwrite files in --out that mcpgen did not write (they become mcpgen's)" },
     "summary-md": { type: "string", value: "<file>", help: "also write the MCP surface change as Markdown" },
+    watch: {
+      type: "boolean",
+      help: "regenerate on every change of the spec, its --config file or a local $ref'd file",
+    },
+    serve: { type: "boolean", help: "with --watch: (re)start the generated server over HTTP after each good run" },
+    port: { type: "string", value: "<n>", help: "with --serve: the HTTP port (default 3000; 0 picks a free one)" },
     ...COMMON_FLAGS,
     ...OPENAPI_FLAGS,
     ...CONFIG_FILE_FLAG,
   },
-  async run({ values, positionals }) {
+  async run({ values, positionals }, args) {
     const common = commonFlags(values, generateCommand);
-    const options = { check: values.check === true, force: values.force === true, summaryMd: values["summary-md"] };
+    if (values.watch === true) {
+      const { parseWatchArgs, watchGenerate } = await import("../watch.ts");
+      const flags = parseWatchArgs(args);
+      if (typeof flags === "string") fail(flags, generateCommand);
+      process.exit(await watchGenerate(flags));
+    }
+    if (values.serve === true || values.port !== undefined) fail("--serve and --port need --watch", generateCommand);
+    const options = {
+      check: values.check === true,
+      force: values.force === true,
+      summaryMd: values["summary-md"],
+      quiet: values.quiet === true,
+    };
     if (positionals.length === 0 && values.out === undefined) {
       const targets = await configuredTargets(values, common, generateCommand);
       // With --format json, one array holds every entry's report, so stdout stays one JSON document.
@@ -61,12 +80,14 @@ array of them for a config file with several entries).`,
   },
 };
 
-type RunOptions = { check: boolean; force: boolean; summaryMd: unknown };
+type RunOptions = { check: boolean; force: boolean; summaryMd: unknown; quiet: boolean };
 
 /** Generates one package; returns its report with stdout still to print (stderr is written at once). */
 async function runGenerate(spec: string, out: string, common: CommonFlags, options: RunOptions): Promise<Report> {
-  const { check, force, summaryMd } = options;
+  const { check, force, summaryMd, quiet } = options;
+  startProgress([spec], quiet);
   const result = await generate(spec, out, { ...common, check, force });
+  progress.end();
   const context = { spec, out, check, format: common.format };
   const report = generateReport(result, context);
   if (typeof summaryMd === "string") {

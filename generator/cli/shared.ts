@@ -16,6 +16,7 @@ export function fail(message: string, command?: Pick<Command, "name" | "synopsis
 export const COMMON_FLAGS: Flags = {
   format: { type: "string", value: "text|json", help: "diagnostics as text lines (default) or a JSON array" },
   "max-size": { type: "string", value: "<MiB>", help: "largest spec file read (default 32)" },
+  quiet: { type: "boolean", help: "no progress line (it shows only on a terminal, for specs over 1 MiB, without CI)" },
 };
 
 // How an OpenAPI document maps to tools (README "Mapping rules"); an error with a spec-language file.

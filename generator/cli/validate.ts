@@ -1,6 +1,7 @@
 /** `mcpgen validate`: check specs and print every diagnostic (CONTRACT §1). */
 import { summary } from "../diagnostics.ts";
 import { validateFiles } from "../index.ts";
+import { progress, startProgress } from "../progress.ts";
 import type { Command } from "./command.ts";
 import { CONFIG_FILE_FLAG, configuredTargets } from "./config-targets.ts";
 import { COMMON_FLAGS, commonFlags, fail, OPENAPI_FLAGS, printDiagnostics } from "./shared.ts";
@@ -19,7 +20,12 @@ export const validateCommand: Command = {
       const targets = await configuredTargets(values, common, validateCommand);
       if (targets.exitCode !== 0) process.exit(targets.exitCode);
       // One entry at a time (each has its own options), printed as one list: one JSON array for --format json.
+      startProgress(
+        targets.list.map((target) => target.input),
+        values.quiet === true,
+      );
       const results = targets.list.map((target) => validateFiles([target.input], target.options));
+      progress.end();
       const diagnostics = results.flatMap((result) => result.diagnostics);
       printDiagnostics(diagnostics, common.format);
       const count = targets.list.length;
@@ -28,7 +34,9 @@ export const validateCommand: Command = {
     }
     if (typeof values["config-file"] === "string")
       fail("--config-file is for runs without a spec argument", validateCommand);
+    startProgress(positionals, values.quiet === true);
     const result = validateFiles(positionals, common);
+    progress.end();
     printDiagnostics(result.diagnostics, common.format);
     process.stderr.write(
       `${positionals.length} file${positionals.length > 1 ? "s" : ""} checked: ${summary(result.diagnostics)}\n`,

@@ -12,7 +12,7 @@ export const nameRules: Rule = (server, report) => {
     ["tool", server.tools],
     ["prompt", server.prompts],
   ] as const) {
-    const seen = new Map<string, string>();
+    const seen = new Map<string, (typeof nodes)[number]>();
     for (const node of nodes) {
       const at = `${node.loc.pointer}/name`;
       if (!NAME.test(node.name)) {
@@ -27,8 +27,14 @@ export const nameRules: Rule = (server, report) => {
         report("NAME_LONG", at, `${kind} name '${node.name}' has ${node.name.length} characters`);
       }
       const first = seen.get(node.name);
-      if (first !== undefined) report("NAME_DUPLICATE", at, `${kind} name '${node.name}' is already used at ${first}`);
-      else seen.set(node.name, `${node.loc.line}:${node.loc.col}`);
+      // The first one's position is looked up only for a duplicate: it may cost a parse (load-spec.ts).
+      if (first !== undefined)
+        report(
+          "NAME_DUPLICATE",
+          at,
+          `${kind} name '${node.name}' is already used at ${first.loc.line}:${first.loc.col}`,
+        );
+      else seen.set(node.name, node);
     }
   }
   renameRules(server, report);

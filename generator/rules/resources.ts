@@ -10,18 +10,24 @@ const NAME = "[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}";
 const MIME = new RegExp(`^${NAME}/${NAME}(\\s*;\\s*${NAME}=(?:"[^"]*"|[A-Za-z0-9!#$%&'*+.^_\`|~-]+))*$`);
 
 export const resourceRules: Rule = (server, report) => {
-  const uris = new Map<string, string>();
+  // Positions of first uses are looked up only for a duplicate (each may cost a parse, load-spec.ts).
+  const uris = new Map<string, { line: number; col: number }>();
   for (const resource of server.resources) {
     const at = `${resource.loc.pointer}/uri`;
     if (!SCHEME.test(resource.uri) || NOT_URI.test(resource.uri) || !URL.canParse(resource.uri)) {
       report("RESOURCE_URI_INVALID", at, `resource uri '${resource.uri}' is not an absolute URI`);
     }
     const first = uris.get(resource.uri);
-    if (first) report("RESOURCE_URI_DUPLICATE", at, `resource uri '${resource.uri}' is already used at ${first}`);
-    else uris.set(resource.uri, `${resource.loc.line}:${resource.loc.col}`);
+    if (first)
+      report(
+        "RESOURCE_URI_DUPLICATE",
+        at,
+        `resource uri '${resource.uri}' is already used at ${first.line}:${first.col}`,
+      );
+    else uris.set(resource.uri, resource.loc);
   }
 
-  const templates = new Map<string, string>();
+  const templates = new Map<string, { line: number; col: number }>();
   for (const template of server.resourceTemplates) {
     const at = `${template.loc.pointer}/uriTemplate`;
     const parsed = parseUriTemplate(template.uriTemplate);
@@ -60,8 +66,13 @@ export const resourceRules: Rule = (server, report) => {
       }
     }
     const first = templates.get(template.uriTemplate);
-    if (first) report("TEMPLATE_DUPLICATE", at, `uriTemplate '${template.uriTemplate}' is already used at ${first}`);
-    else templates.set(template.uriTemplate, `${template.loc.line}:${template.loc.col}`);
+    if (first)
+      report(
+        "TEMPLATE_DUPLICATE",
+        at,
+        `uriTemplate '${template.uriTemplate}' is already used at ${first.line}:${first.col}`,
+      );
+    else templates.set(template.uriTemplate, template.loc);
   }
 
   for (const node of [...server.resources, ...server.resourceTemplates]) {

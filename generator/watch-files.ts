@@ -1,0 +1,53 @@
+/** What `--watch` needs besides the watching itself: the local files a spec `$ref`s, and a free port. */
+import { readFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { dirname, resolve } from "node:path";
+
+/** `$ref: "other.yaml#/x"` in YAML or JSON, quoted or not; the capture is the part before '#'. */
+const REF = /["']?\$ref["']?\s*:\s*["']?([^"'#\s,}\]]*)/g;
+/** A reference with a scheme (https:, urn:, ...) is not a local file. */
+const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:/;
+/** Enough for any real multi-file spec, and a bound on a reference loop's work. */
+const MAX_FILES = 500;
+
+/** Every local file reachable through `$ref`s from `file` (not `file` itself), following references in them too. */
+export function localRefs(file: string): string[] {
+  const found = new Set<string>([resolve(file)]);
+  const queue = [resolve(file)];
+  while (queue.length > 0 && found.size < MAX_FILES) {
+    const current = queue.shift()!;
+    let text: string;
+    try {
+      text = readFileSync(current, "utf8");
+    } catch {
+      continue; // a missing file is still watched (it may appear); the generate run reports it
+    }
+    for (const [, target] of text.matchAll(REF)) {
+      if (target === "" || SCHEME.test(target)) continue;
+      let path: string;
+      try {
+        path = resolve(dirname(current), decodeURIComponent(target));
+      } catch {
+        continue; // malformed %-escape: the generate run reports the reference
+      }
+      if (found.has(path)) continue;
+      found.add(path);
+      queue.push(path);
+    }
+  }
+  found.delete(resolve(file));
+  return [...found];
+}
+
+/** A port free on 127.0.0.1 right now, so `--port 0` gives one stable port across server restarts. */
+export function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const server = createServer();
+    server.once("error", fail);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      server.close(() => done(port));
+    });
+  });
+}
