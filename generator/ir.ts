@@ -181,6 +181,8 @@ export type ServerNode = {
   resources: ResourceNode[];
   resourceTemplates: ResourceTemplateNode[];
   prompts: PromptNode[];
+  /** Defects of a vendor's OpenAPI document that mcpgen repaired (each also a warning), for the README. */
+  repairs?: Array<{ pointer: string; message: string }>;
 };
 
 export type IrNode =

@@ -11,6 +11,8 @@ import { deref, isJson, type Json, METHODS, scanRefs, token } from "./document.t
 import { type NameRequest, toolNames } from "./names.ts";
 import { type MapContext, templateFrom, toolFrom } from "./operation.ts";
 import { mappingConfig, type OpenApiOptions } from "./options.ts";
+import { repairDocument } from "./repair.ts";
+import { infoRepairs } from "./repair-info.ts";
 import { mergedParameters } from "./request.ts";
 import { ConvertedDefs, DefNames, type SchemaDialect } from "./schema.ts";
 import { envName, requirements, securitySchemes } from "./security.ts";
@@ -52,14 +54,16 @@ export function loadOpenApi(
     }
     return undefined;
   }
+  // Vendor defects a safe repair handles are fixed here, once, at the document's own pointers.
+  const repairs = [
+    ...infoRepairs(bundled.document as Json, source.file),
+    ...repairDocument(bundled.document as Json, dialect.swagger),
+  ];
+  for (const repair of repairs) report(repair.code, repair.pointer, repair.message);
   const root = dialect.swagger ? fromSwagger2(bundled.document as Json) : (bundled.document as Json);
 
-  const info = isJson(root.info) ? root.info : {};
-  const title = typeof info.title === "string" ? info.title : "";
-  if (!title || typeof info.version !== "string") {
-    report("OPENAPI_INVALID", "/info", "info.title and info.version are required (strings)");
-    return undefined;
-  }
+  const info = root.info as Json;
+  const title = info.title as string;
   const name = serverName(title);
   const loc = (pointer: string): SourceLoc => ({ file: source.file, pointer, ...source.locate(pointer) });
 
@@ -138,6 +142,7 @@ export function loadOpenApi(
     ...(refs.external ? { externalRefs: true as const } : {}),
     name,
     version: info.version as string,
+    ...(repairs.length > 0 ? { repairs: repairs.map(({ pointer, message }) => ({ pointer, message })) } : {}),
     title,
     ...(typeof info.description === "string" ? { description: info.description } : {}),
     upstream: upstreamOf(root, name, schemes, config, loc, report),

@@ -11,11 +11,14 @@ import type { Model } from "../normalize.ts";
 import { shareDefs } from "../openapi/shared-defs.ts";
 import { walkSchema } from "../schema-walk.ts";
 import { header, key, lit } from "./ts.ts";
+import { splitCyclicIntersections } from "./type-cycles.ts";
 
 export async function renderTypes(model: Model): Promise<string> {
   const defs: Record<string, JsonSchema> =
     model.server.origin === "openapi" ? sharedTypeDefs(model) : perToolTypeDefs(model);
-  const schemaTypes = await compile({ title: "SchemaTypes", type: "object", $defs: defs } as never, "SchemaTypes", {
+  const combined: JsonSchema = { title: "SchemaTypes", type: "object", $defs: defs };
+  splitCyclicIntersections(combined);
+  const schemaTypes = await compile(combined as never, "SchemaTypes", {
     bannerComment: "",
     format: false,
     additionalProperties: false,
