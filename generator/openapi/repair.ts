@@ -140,7 +140,11 @@ function repairType(node: Json, pointer: string, swagger: boolean, repairs: Repa
 }
 
 function repairPatterns(node: Json, pointer: string, repairs: Repair[]): void {
-  if (typeof node.pattern === "string") {
+  if ("pattern" in node && typeof node.pattern !== "string") {
+    const message = `pattern ${short(node.pattern)} is not a string; it is dropped (values are not checked against it)`;
+    repairs.push({ code: "OPENAPI_PATTERN_DROPPED", pointer: `${pointer}/pattern`, message });
+    delete node.pattern;
+  } else if (typeof node.pattern === "string") {
     const verdict = checkPattern(node.pattern);
     const at = `${pointer}/pattern`;
     if (verdict.kind === "repaired") {
