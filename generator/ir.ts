@@ -183,6 +183,9 @@ export type ServerNode = {
   prompts: PromptNode[];
   /** Defects of a vendor's OpenAPI document that mcpgen repaired (each also a warning), for the README. */
   repairs?: Array<{ pointer: string; message: string }>;
+  /** OpenAPI: the document pointer a tool-schema object was converted from, if any, so that a defect
+   * in a shared schema is reported once, where the vendor wrote it, not once per tool. */
+  sourceOf?: (schema: object) => string | undefined;
 };
 
 export type IrNode =

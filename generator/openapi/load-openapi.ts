@@ -143,6 +143,7 @@ export function loadOpenApi(
     name,
     version: info.version as string,
     ...(repairs.length > 0 ? { repairs: repairs.map(({ pointer, message }) => ({ pointer, message })) } : {}),
+    sourceOf: sourceLookup(bundled.document, ctx.converted),
     title,
     ...(typeof info.description === "string" ? { description: info.description } : {}),
     upstream: upstreamOf(root, name, schemes, config, loc, report),
@@ -151,6 +152,32 @@ export function loadOpenApi(
     resourceTemplates: built.filter((n): n is ResourceTemplateNode => n.kind === "resourceTemplate"),
     prompts: [],
   };
+}
+
+/**
+ * Where a converted schema came from in the document. Asked only when a schema has a defect, so the
+ * index of the document's objects is built on the first question, not for every document.
+ */
+function sourceLookup(document: unknown, converted: ConvertedDefs): (schema: object) => string | undefined {
+  let index: WeakMap<object, string> | undefined;
+  return (schema) => {
+    const original = converted.origins.get(schema);
+    if (!original) return undefined;
+    index ??= pointerIndex(document);
+    return index.get(original);
+  };
+}
+
+function pointerIndex(document: unknown): WeakMap<object, string> {
+  const index = new WeakMap<object, string>();
+  const stack: Array<[unknown, string]> = [[document, ""]];
+  while (stack.length > 0) {
+    const [node, pointer] = stack.pop()!;
+    if (typeof node !== "object" || node === null || index.has(node)) continue;
+    index.set(node, pointer);
+    for (const [key, value] of Object.entries(node)) stack.push([value, `${pointer}/${token(key)}`]);
+  }
+  return index;
 }
 
 type Dialect = { schemas: SchemaDialect; swagger: boolean };

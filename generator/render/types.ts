@@ -12,22 +12,26 @@ import { shareDefs } from "../openapi/shared-defs.ts";
 import { walkSchema } from "../schema-walk.ts";
 import { header, key, lit } from "./ts.ts";
 import { splitCyclicIntersections } from "./type-cycles.ts";
+import { findCulprit } from "./types-culprit.ts";
 
 export async function renderTypes(model: Model): Promise<string> {
+  const sources = new Map<string, string>();
   const defs: Record<string, JsonSchema> =
-    model.server.origin === "openapi" ? sharedTypeDefs(model) : perToolTypeDefs(model);
+    model.server.origin === "openapi" ? sharedTypeDefs(model, sources) : perToolTypeDefs(model, sources);
   const combined: JsonSchema = { title: "SchemaTypes", type: "object", $defs: defs };
   splitCyclicIntersections(combined);
-  const schemaTypes = await compile(combined as never, "SchemaTypes", {
-    bannerComment: "",
-    format: false,
-    additionalProperties: false,
-    unreachableDefinitions: true,
-    strictIndexSignatures: true,
-    unknownAny: true,
-    // Every $ref is local by now (validate rejects unresolvable ones); never reach out to files or the network.
-    $refOptions: { resolve: { file: false, http: false } } as never,
-  });
+  let schemaTypes: string;
+  try {
+    schemaTypes = await compileTypes(combined, true);
+  } catch (error) {
+    // Say which schema broke it: RENDER_FAILED then points there.
+    const culprit = await findCulprit(defs, (root) => compileTypes(root, false));
+    const message = error instanceof Error ? error.message : String(error);
+    const where = culprit === undefined ? "" : ` (type ${(defs[culprit].title as string) ?? culprit})`;
+    throw Object.assign(new Error(`${message.split("\n")[0]}${where}`), {
+      pointer: culprit === undefined ? undefined : sources.get(culprit),
+    });
+  }
 
   const prompts = model.prompts.map(({ node, argsType }) => {
     const fields = node.arguments.map((a) => `  ${key(a.name)}${a.required ? "" : "?"}: string;`);
@@ -55,12 +59,29 @@ export async function renderTypes(model: Model): Promise<string> {
   ].join("\n");
 }
 
-function perToolTypeDefs(model: Model): Record<string, JsonSchema> {
+function compileTypes(root: JsonSchema, unreachableDefinitions: boolean): Promise<string> {
+  return compile(root as never, "SchemaTypes", {
+    bannerComment: "",
+    format: false,
+    additionalProperties: false,
+    unreachableDefinitions,
+    strictIndexSignatures: true,
+    unknownAny: true,
+    // Every $ref is local by now (validate rejects unresolvable ones); never reach out to files or the network.
+    $refOptions: { resolve: { file: false, http: false } } as never,
+  });
+}
+
+/** `sources` gets, for each type's key, the spec pointer of the schema it comes from. */
+function perToolTypeDefs(model: Model, sources: Map<string, string>): Record<string, JsonSchema> {
   const defs: Record<string, JsonSchema> = {};
   for (const tool of model.tools) {
     defs[tool.inputType] = prepare(tool.node.inputSchema, tool.inputType);
-    if (tool.outputType && tool.node.outputSchema)
+    sources.set(tool.inputType, `${tool.node.loc.pointer}/inputSchema`);
+    if (tool.outputType && tool.node.outputSchema) {
       defs[tool.outputType] = prepare(tool.node.outputSchema, tool.outputType);
+      sources.set(tool.outputType, `${tool.node.loc.pointer}/outputSchema`);
+    }
   }
   return defs;
 }
@@ -69,11 +90,24 @@ function perToolTypeDefs(model: Model): Record<string, JsonSchema> {
  * OpenAPI tools share component schemas: each distinct one becomes one named type (`Pet`,
  * `SimpleUser`) instead of a copy per tool, which keeps types.ts and tsc fast on large APIs.
  */
-function sharedTypeDefs(model: Model): Record<string, JsonSchema> {
+function sharedTypeDefs(model: Model, sources: Map<string, string>): Record<string, JsonSchema> {
   const entries: Array<[string, JsonSchema]> = [];
+  // Where each shared definition (by its $defs name) and each tool's own schema come from in the document.
+  const origin = new Map<string, string>();
+  const sourceOf = model.server.sourceOf ?? (() => undefined);
   for (const tool of model.tools) {
     entries.push([tool.inputType, tool.node.inputSchema]);
-    if (tool.outputType && tool.node.outputSchema) entries.push([tool.outputType, tool.node.outputSchema]);
+    origin.set(tool.inputType, tool.node.loc.pointer);
+    if (tool.outputType && tool.node.outputSchema) {
+      entries.push([tool.outputType, tool.node.outputSchema]);
+      origin.set(tool.outputType, tool.node.loc.pointer);
+    }
+    for (const schema of [tool.node.inputSchema, tool.node.outputSchema]) {
+      for (const [name, def] of Object.entries((schema?.$defs ?? {}) as Record<string, JsonSchema>)) {
+        const pointer = origin.has(`$defs/${name}`) ? undefined : sourceOf(def);
+        if (pointer !== undefined) origin.set(`$defs/${name}`, pointer);
+      }
+    }
   }
   const { roots, defs: shared } = shareDefs(
     entries.map(([, schema]) => schema),
@@ -85,9 +119,15 @@ function sharedTypeDefs(model: Model): Record<string, JsonSchema> {
     ...model.prompts.map((p) => p.argsType),
   ]);
   const defs: Record<string, JsonSchema> = {};
-  for (const def of shared) defs[def.id] = titled(def.schema, names.take(pascalCase(def.name)));
+  for (const def of shared) {
+    defs[def.id] = titled(def.schema, names.take(pascalCase(def.name)));
+    const pointer = origin.get(`$defs/${def.name}`);
+    if (pointer !== undefined) sources.set(def.id, pointer);
+  }
   entries.forEach(([typeName], i) => {
     defs[typeName] = titled(roots[i], typeName);
+    const pointer = origin.get(typeName);
+    if (pointer !== undefined) sources.set(typeName, pointer);
   });
   return defs;
 }
