@@ -7,6 +7,7 @@
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import fc from "fast-check";
 import { compile } from "json-schema-to-typescript";
 import { describe, expect, it } from "vitest";
 import { DiagnosticBag } from "../../generator/diagnostics.ts";
@@ -91,6 +92,67 @@ describe("patterns invalid under the u flag", () => {
     expect(checkPattern("^[\\-\\]\\\\]\\.\\/$")).toEqual({ kind: "valid" });
     for (const pattern of ["\\p{Print}+", "\\A\\d+\\z", "[a-z]{1-20}", "[^\\000-\\037]", "("])
       expect(checkPattern(pattern), pattern).toEqual({ kind: "invalid" });
+  });
+});
+
+describe("pattern rewrites, fuzzed", () => {
+  // Pieces vendors' patterns are made of, escapes valid and not under u, inside and outside classes.
+  const piece = fc.constantFrom(
+    "a",
+    "-",
+    "_",
+    ":",
+    ".",
+    "*",
+    "+",
+    "?",
+    "^",
+    "$",
+    "|",
+    "(",
+    ")",
+    "[",
+    "]",
+    "[^",
+    "{2}",
+    "{1,3}",
+    "\\w",
+    "\\d",
+    "\\s",
+    "\\-",
+    "\\:",
+    "\\_",
+    "\\~",
+    "\\@",
+    "\\.",
+    "\\/",
+    "\\[",
+    "\\]",
+    "\\\\",
+    "\\ ",
+    '\\"',
+    "\\'",
+  );
+  const text = fc.string({
+    unit: fc.constantFrom("a", "b", "-", "_", ":", ".", "~", "@", "/", " ", "\\", "[", "]", '"', "1"),
+  });
+
+  it("a repaired pattern matches exactly the strings the original matched without u", () => {
+    fc.assert(
+      fc.property(
+        fc.array(piece, { maxLength: 12 }),
+        fc.array(text, { minLength: 1, maxLength: 8 }),
+        (pieces, samples) => {
+          const pattern = pieces.join("");
+          const verdict = checkPattern(pattern);
+          if (verdict.kind !== "repaired") return;
+          const before = new RegExp(pattern);
+          const after = new RegExp(verdict.pattern, "u");
+          for (const sample of samples) expect(after.test(sample), `${pattern} on ${sample}`).toBe(before.test(sample));
+        },
+      ),
+      { numRuns: Number(process.env.FUZZ_RUNS ?? 2000), seed: 11 },
+    );
   });
 });
 
