@@ -28,24 +28,15 @@ export function splitCyclicIntersections(root: JsonSchema): number {
       if (typeof sub.$ref !== "string" || !sub.$ref.startsWith("#/")) return;
       found.add(sub.$ref);
       if (!targets.has(sub.$ref)) {
-        const target = valueAt(root, decodeURIComponent(sub.$ref.slice(1)));
+        const target = valueAt(root, safeDecode(sub.$ref.slice(1)));
         if (isObject(target)) targets.set(sub.$ref, target);
       }
     });
     return [...found];
   };
   refsOf(root);
+  // A Map's iteration also visits the targets added while it runs, so every target gets its edges.
   for (const [ref, node] of targets) if (!edges.has(ref)) edges.set(ref, refsOf(node));
-  // Newly met targets (refs only reachable from other targets) get their edges too.
-  for (let changed = true; changed; ) {
-    changed = false;
-    for (const [ref, node] of targets) {
-      if (!edges.has(ref)) {
-        edges.set(ref, refsOf(node));
-        changed = true;
-      }
-    }
-  }
   let split = 0;
   for (const ref of onCycles(edges)) {
     const node = targets.get(ref);
@@ -57,11 +48,10 @@ export function splitCyclicIntersections(root: JsonSchema): number {
   return split;
 }
 
+/** A combinator beside keywords of its own: what the library reads as an implicit intersection. */
 function mixesCombinator(node: JsonSchema): boolean {
   const keys = Object.keys(node).filter((k) => !ANNOTATIONS.has(k));
-  const combinators = keys.filter((k) => COMBINATORS.includes(k));
-  const mixed = combinators.length > 0 && keys.length > 1;
-  return mixed && !(keys.length === 1 && keys[0] === "allOf");
+  return keys.length > 1 && keys.some((k) => COMBINATORS.includes(k));
 }
 
 function splitDefinition(node: JsonSchema): void {
@@ -128,4 +118,12 @@ function onCycles(edges: Map<string, string[]>): Set<string> {
 
 function isObject(value: unknown): value is JsonSchema {
   return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
 }

@@ -20,15 +20,21 @@ export async function findCulprit(
     const refs = new Set<string>();
     walkSchema(def, (node) => {
       const match = typeof node.$ref === "string" ? LOCAL.exec(node.$ref) : null;
-      if (match && Object.hasOwn(defs, decodeURIComponent(match[1]))) refs.add(decodeURIComponent(match[1]));
+      // Keys are type names and content ids, never percent-encoded.
+      if (match && Object.hasOwn(defs, match[1])) refs.add(match[1]);
     });
     direct.set(key, [...refs]);
   }
   const closure = (key: string): string[] => {
     const seen = new Set([key]);
     const todo = [key];
-    while (todo.length > 0)
-      for (const next of direct.get(todo.pop()!) ?? []) if (!seen.has(next)) seen.add(next) && todo.push(next);
+    while (todo.length > 0) {
+      for (const next of direct.get(todo.pop()!) ?? []) {
+        if (seen.has(next)) continue;
+        seen.add(next);
+        todo.push(next);
+      }
+    }
     return [...seen];
   };
   const probes = Object.keys(defs)
