@@ -175,6 +175,24 @@ describe("type values outside JSON Schema's seven", () => {
   });
 });
 
+describe("Swagger 2.0 documents", () => {
+  it("repair parameters and headers that carry their own keywords; leave `type: file` and example data alone", () => {
+    const { server, diagnostics } = check("repair-swagger2.yaml");
+    expect(diagnostics.map((d) => [d.code, d.pointer])).toEqual([
+      ["OPENAPI_PATTERN_REPAIRED", "/paths/~1files~1{id}/post/parameters/0/pattern"],
+      ["OPENAPI_TYPE_REPAIRED", "/paths/~1files~1{id}/post/parameters/2/type"],
+      ["OPENAPI_PATTERN_REPAIRED", "/paths/~1files~1{id}/post/responses/200/headers/X-Rate/pattern"],
+      ["OPENAPI_TYPE_REPAIRED", "/definitions/Stored/properties/at/type"],
+    ]);
+    const upload = tool(server, "upload");
+    expect(props(upload.inputSchema).id.pattern).toBe("^f_[0-9]+$");
+    expect(props(upload.inputSchema).content).toMatchObject({ type: "string", format: "binary" });
+    const stored =
+      (upload.outputSchema?.$defs as Record<string, JsonSchema> | undefined)?.Stored ?? upload.outputSchema;
+    expect(props(stored).example).toEqual({ type: "string" });
+  });
+});
+
 describe("info.title and info.version", () => {
   it("empty or missing fall back to the file name and 0.0.0, with a warning that says which", () => {
     const { server, all } = check("repair-info.yaml");
