@@ -15,7 +15,7 @@ import { splitCyclicIntersections } from "./type-cycles.ts";
 import { findCulprit } from "./types-culprit.ts";
 
 export async function renderTypes(model: Model): Promise<string> {
-  const sources = new Map<string, string>();
+  const sources = new Map<string, () => string | undefined>();
   const defs: Record<string, JsonSchema> =
     model.server.origin === "openapi" ? sharedTypeDefs(model, sources) : perToolTypeDefs(model, sources);
   const combined: JsonSchema = { title: "SchemaTypes", type: "object", $defs: defs };
@@ -29,7 +29,7 @@ export async function renderTypes(model: Model): Promise<string> {
     const message = error instanceof Error ? error.message : String(error);
     const where = culprit === undefined ? "" : ` (type ${(defs[culprit].title as string) ?? culprit})`;
     throw Object.assign(new Error(`${message.split("\n")[0]}${where}`), {
-      pointer: culprit === undefined ? undefined : sources.get(culprit),
+      pointer: culprit === undefined ? undefined : sources.get(culprit)?.(),
     });
   }
 
@@ -72,15 +72,17 @@ function compileTypes(root: JsonSchema, unreachableDefinitions: boolean): Promis
   });
 }
 
-/** `sources` gets, for each type's key, the spec pointer of the schema it comes from. */
-function perToolTypeDefs(model: Model, sources: Map<string, string>): Record<string, JsonSchema> {
+/** Each type's key → the spec pointer of the schema it comes from; asked only when rendering fails. */
+type Sources = Map<string, () => string | undefined>;
+
+function perToolTypeDefs(model: Model, sources: Sources): Record<string, JsonSchema> {
   const defs: Record<string, JsonSchema> = {};
   for (const tool of model.tools) {
     defs[tool.inputType] = prepare(tool.node.inputSchema, tool.inputType);
-    sources.set(tool.inputType, `${tool.node.loc.pointer}/inputSchema`);
+    sources.set(tool.inputType, () => `${tool.node.loc.pointer}/inputSchema`);
     if (tool.outputType && tool.node.outputSchema) {
       defs[tool.outputType] = prepare(tool.node.outputSchema, tool.outputType);
-      sources.set(tool.outputType, `${tool.node.loc.pointer}/outputSchema`);
+      sources.set(tool.outputType, () => `${tool.node.loc.pointer}/outputSchema`);
     }
   }
   return defs;
@@ -90,25 +92,26 @@ function perToolTypeDefs(model: Model, sources: Map<string, string>): Record<str
  * OpenAPI tools share component schemas: each distinct one becomes one named type (`Pet`,
  * `SimpleUser`) instead of a copy per tool, which keeps types.ts and tsc fast on large APIs.
  */
-function sharedTypeDefs(model: Model, sources: Map<string, string>): Record<string, JsonSchema> {
+function sharedTypeDefs(model: Model, sources: Sources): Record<string, JsonSchema> {
   const entries: Array<[string, JsonSchema]> = [];
-  // Where each shared definition (by its $defs name) and each tool's own schema come from in the document.
-  const origin = new Map<string, string>();
-  const sourceOf = model.server.sourceOf ?? (() => undefined);
+  // The tool each root type belongs to, and the first converted object of each $defs name: where a
+  // type comes from in the document, looked up only if rendering fails.
+  const toolOf = new Map<string, string>();
+  const firstDef = new Map<string, JsonSchema>();
   for (const tool of model.tools) {
     entries.push([tool.inputType, tool.node.inputSchema]);
-    origin.set(tool.inputType, tool.node.loc.pointer);
+    toolOf.set(tool.inputType, tool.node.loc.pointer);
     if (tool.outputType && tool.node.outputSchema) {
       entries.push([tool.outputType, tool.node.outputSchema]);
-      origin.set(tool.outputType, tool.node.loc.pointer);
+      toolOf.set(tool.outputType, tool.node.loc.pointer);
     }
     for (const schema of [tool.node.inputSchema, tool.node.outputSchema]) {
       for (const [name, def] of Object.entries((schema?.$defs ?? {}) as Record<string, JsonSchema>)) {
-        const pointer = origin.has(`$defs/${name}`) ? undefined : sourceOf(def);
-        if (pointer !== undefined) origin.set(`$defs/${name}`, pointer);
+        if (!firstDef.has(name)) firstDef.set(name, def);
       }
     }
   }
+  const sourceOf = model.server.sourceOf ?? (() => undefined);
   const { roots, defs: shared } = shareDefs(
     entries.map(([, schema]) => schema),
     (id) => `#/$defs/${id}`,
@@ -121,13 +124,13 @@ function sharedTypeDefs(model: Model, sources: Map<string, string>): Record<stri
   const defs: Record<string, JsonSchema> = {};
   for (const def of shared) {
     defs[def.id] = titled(def.schema, names.take(pascalCase(def.name)));
-    const pointer = origin.get(`$defs/${def.name}`);
-    if (pointer !== undefined) sources.set(def.id, pointer);
+    const original = firstDef.get(def.name);
+    if (original) sources.set(def.id, () => sourceOf(original));
   }
   entries.forEach(([typeName], i) => {
     defs[typeName] = titled(roots[i], typeName);
-    const pointer = origin.get(typeName);
-    if (pointer !== undefined) sources.set(typeName, pointer);
+    const pointer = toolOf.get(typeName);
+    if (pointer !== undefined) sources.set(typeName, () => pointer);
   });
   return defs;
 }
