@@ -33,7 +33,7 @@ const GENERATE_CODES: Code[] = [
   "HANDLER_TYPE_ERROR",
 ];
 
-/** OpenAPI input codes: test/openapi/mapping.test.ts covers them with OpenAPI documents (and files for $refs). */
+/** OpenAPI input codes: test/openapi/mapping.test.ts and repair.test.ts cover them with OpenAPI documents (and files for $refs). */
 const OPENAPI_CODES: Code[] = [
   "OPENAPI_VERSION_UNSUPPORTED",
   "OPENAPI_OUTPUT_SCHEMA_DROPPED",
