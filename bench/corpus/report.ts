@@ -15,15 +15,7 @@ export function corpusSection(results: DocumentResult[], lists: CorpusLists, sec
   const sample = results.filter((r) => lists.sample.includes(r.doc));
   const chosen = results.filter((r) => !lists.sample.includes(r.doc));
   const counts: Table = {
-    headers: [
-      "documents",
-      "generator",
-      "generated",
-      "compiled (tsc strict)",
-      "served tools/list",
-      "tools",
-      "tools with no arguments",
-    ],
+    headers: ["documents", "generator", "generated", "compiled (tsc strict)", "served tools/list", "tools"],
     rows: [
       ...countRows(`random sample (${sample.length})`, sample),
       ...countRows(`chosen per repair class (${chosen.length})`, chosen),
