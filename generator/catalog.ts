@@ -100,11 +100,6 @@ export const catalog = {
     "The document declares an OpenAPI or Swagger version mcpgen does not read.",
     "Use OpenAPI 3.0.x, 3.1.x or Swagger 2.0 (convert older documents with a converter first).",
   ),
-  OPENAPI_INVALID: error(
-    "OpenAPI document incomplete",
-    "A field every OpenAPI document needs (info.title, info.version) is missing or not a string.",
-    "Add the field; it names and versions the generated server.",
-  ),
   OPENAPI_REF_UNRESOLVED: error(
     "$ref cannot be resolved",
     "A $ref points at a file or a place in a document that does not exist.",
@@ -181,6 +176,27 @@ export const catalog = {
     "Remote $ref too slow",
     "A remote $ref (redirects and body included) did not arrive within the time limit, 30 seconds by default.",
     "Check the URL, download the file and refer to it locally, or raise --ref-timeout <seconds>.",
+  ),
+  // Repairs of vendor documents (generator/openapi/repair.ts): fixed, listed in the package README
+  OPENAPI_INFO_REPAIRED: warning(
+    "info.title or info.version filled in",
+    "info.title or info.version is missing, empty or not a string; the server is named after the file, or versioned 0.0.0.",
+    "Give the document a non-empty info.title and info.version (the generated README lists this repair).",
+  ),
+  OPENAPI_PATTERN_REPAIRED: warning(
+    "Pattern rewritten for the u flag",
+    "A pattern escapes a character that needs no escape (`\\:`, `\\-` outside a class), which ECMA-262 allows only without the u flag that validators use; the character is written plainly, which matches the same strings.",
+    "Nothing to do; to silence it, remove the needless backslashes from the pattern in the document.",
+  ),
+  OPENAPI_PATTERN_DROPPED: warning(
+    "Pattern dropped",
+    "A pattern is not an ECMA-262 regular expression valid with the u flag (a Java class such as \\p{Print}, \\A, {1-20}) and no safe rewrite exists; it is dropped, so values are not checked against it (the upstream API still checks them).",
+    "Write the pattern in ECMA-262 syntax in the document (e.g. [\\x20-\\x7E] for \\p{Print}).",
+  ),
+  OPENAPI_TYPE_REPAIRED: warning(
+    "Unknown type repaired",
+    "A schema's type is none of JSON Schema's seven; a well-known mistake is mapped (int → integer, file → a binary string), anything else is dropped, so any value is accepted.",
+    "Use one of string, number, integer, boolean, object, array, null in the document.",
   ),
 
   // Shape of the spec language (from the JSON Schema in generator/schema/mcpgen.schema.json)

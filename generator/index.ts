@@ -115,7 +115,10 @@ export async function generate(
     // A spec that passed every rule must render; if a library still throws, the user gets one clear
     // diagnostic (and nothing written) instead of a stack trace.
     const message = (error instanceof Error ? error.message : String(error)).split("\n")[0].slice(0, 300);
-    bag.reporter(specPath, () => ({ line: 1, col: 1 }))("RENDER_FAILED", "", `cannot render the package: ${message}`);
+    // types.ts names the schema that broke, when it can find it: the diagnostic points there.
+    const pointer = (error as { pointer?: unknown }).pointer;
+    const at = typeof pointer === "string" ? pointer : "";
+    loaded.report("RENDER_FAILED", at, `cannot render the package: ${message}`);
     return done();
   }
 

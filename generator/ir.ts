@@ -183,6 +183,11 @@ export type ServerNode = {
   resources: ResourceNode[];
   resourceTemplates: ResourceTemplateNode[];
   prompts: PromptNode[];
+  /** Defects of a vendor's OpenAPI document that mcpgen repaired (each also a warning), for the README. */
+  repairs?: Array<{ pointer: string; message: string }>;
+  /** OpenAPI: the document pointer a tool-schema object was converted from, if any, so that a defect
+   * in a shared schema is reported once, where the vendor wrote it, not once per tool. */
+  sourceOf?: (schema: object) => string | undefined;
 };
 
 export type IrNode =

@@ -14,6 +14,8 @@ import { type NameRequest, toolNames } from "./names.ts";
 import { type MapContext, templateFrom, toolFrom } from "./operation.ts";
 import { mappingConfig, type OpenApiOptions } from "./options.ts";
 import { DEFAULT_REF_TIMEOUT_MS, type RefPolicy } from "./ref-access.ts";
+import { repairDocument } from "./repair.ts";
+import { infoRepairs } from "./repair-info.ts";
 import { mergedParameters } from "./request.ts";
 import { ConvertedDefs, DefNames, type SchemaDialect } from "./schema.ts";
 import { envName, requirements, securitySchemes } from "./security.ts";
@@ -54,14 +56,16 @@ export function loadOpenApi(
     }
     return undefined;
   }
+  // Vendor defects a safe repair handles are fixed here, once, at the document's own pointers.
+  const repairs = [
+    ...infoRepairs(bundled.document as Json, source.file),
+    ...repairDocument(bundled.document as Json, dialect.swagger),
+  ];
+  for (const repair of repairs) report(repair.code, repair.pointer, repair.message);
   const root = dialect.swagger ? fromSwagger2(bundled.document as Json) : (bundled.document as Json);
 
-  const info = isJson(root.info) ? root.info : {};
-  const title = typeof info.title === "string" ? info.title : "";
-  if (!title || typeof info.version !== "string") {
-    report("OPENAPI_INVALID", "/info", "info.title and info.version are required (strings)");
-    return undefined;
-  }
+  const info = root.info as Json;
+  const title = info.title as string;
   const name = serverName(title);
   const loc = (pointer: string): SourceLoc => ({ file: source.file, pointer, ...source.locate(pointer) });
 
@@ -140,6 +144,8 @@ export function loadOpenApi(
     ...(refs.external ? { externalRefs: true as const } : {}),
     name,
     version: info.version as string,
+    ...(repairs.length > 0 ? { repairs: repairs.map(({ pointer, message }) => ({ pointer, message })) } : {}),
+    sourceOf: sourceLookup(bundled.document, ctx.converted),
     title,
     ...(typeof info.description === "string" ? { description: info.description } : {}),
     upstream: upstreamOf(root, name, schemes, config, loc, report),
@@ -159,6 +165,32 @@ function refPolicy(file: string, options: OpenApiOptions, allowRemote: boolean):
     allowInsecure: options.allowInsecureRefs === true,
     timeoutMs: options.refTimeoutMs ?? DEFAULT_REF_TIMEOUT_MS,
   };
+}
+
+/**
+ * Where a converted schema came from in the document. Asked only when a schema has a defect, so the
+ * index of the document's objects is built on the first question, not for every document.
+ */
+function sourceLookup(document: unknown, converted: ConvertedDefs): (schema: object) => string | undefined {
+  let index: WeakMap<object, string> | undefined;
+  return (schema) => {
+    const original = converted.origins.get(schema);
+    if (!original) return undefined;
+    index ??= pointerIndex(document);
+    return index.get(original);
+  };
+}
+
+function pointerIndex(document: unknown): WeakMap<object, string> {
+  const index = new WeakMap<object, string>();
+  const stack: Array<[unknown, string]> = [[document, ""]];
+  while (stack.length > 0) {
+    const [node, pointer] = stack.pop()!;
+    if (typeof node !== "object" || node === null || index.has(node)) continue;
+    index.set(node, pointer);
+    for (const [key, value] of Object.entries(node)) stack.push([value, `${pointer}/${token(key)}`]);
+  }
+  return index;
 }
 
 type Dialect = { schemas: SchemaDialect; swagger: boolean };

@@ -23,6 +23,8 @@ export type SchemaDialect = "3.0" | "3.1";
  */
 export class ConvertedDefs {
   readonly #byKey = new Map<string, { schema: JsonSchema; refs: string[] }>();
+  /** Each converted schema object → the document's schema object it came from (diagnostics point there). */
+  readonly origins = new WeakMap<object, object>();
 
   get(direction: Direction, ref: string) {
     return this.#byKey.get(`${direction} ${ref}`);
@@ -150,7 +152,10 @@ export class SchemaScope {
     if (out.type === "file") Object.assign(out, { type: "string", format: "binary" });
     exclusiveBounds(out);
     const nullable = schema.nullable === true || schema["x-nullable"] === true;
-    return nullable && this.#dialect === "3.0" ? makeNullable(out) : out;
+    const result = nullable && this.#dialect === "3.0" ? makeNullable(out) : out;
+    this.#converted.origins.set(out, schema);
+    this.#converted.origins.set(result, schema);
+    return result;
   }
 
   #map(value: JsonSchema): JsonSchema {

@@ -10,6 +10,7 @@ import type { JsonSchema, ToolNode } from "../ir.ts";
 import type { Model } from "../normalize.ts";
 import { upstreamEnvVars } from "../openapi/env-vars.ts";
 import { mdBlock, mdCode, mdText } from "./markdown.ts";
+import { packageVersion } from "./package-files.ts";
 import { header } from "./ts.ts";
 
 const TEMPLATE = new URL("../../templates/package-readme.md.hbs", import.meta.url);
@@ -53,7 +54,7 @@ export function renderDocs(model: Model): string {
     header: header(model.specRef, "md").trimEnd(),
     title: mdText(server.title ?? server.name),
     description: mdText(server.description) || "An MCP server.",
-    version: mdCode(server.version),
+    version: versionLine(model),
     counts,
     runBlock: mdBlock(
       "sh",
@@ -119,6 +120,7 @@ export function renderDocs(model: Model): string {
       source: node.http ? mdCode(`${node.http.method.toUpperCase()} ${node.http.path}`) : mdCode(handler!.file),
       description: mdText(node.description),
     })),
+    repairs: (server.repairs ?? []).map((r) => ({ pointer: mdCode(r.pointer || "/"), message: mdText(r.message) })),
     prompts: model.prompts.map(({ node, handler }) => ({
       heading: mdCode(node.name) + (node.title ? ` (${mdText(node.title)})` : ""),
       description: mdText(node.description),
@@ -132,6 +134,13 @@ export function renderDocs(model: Model): string {
         : `Built from ${node.messages?.length ?? 0} message template(s) in the spec.`,
     })),
   });
+}
+
+/** "Version `1.2.0`", or for an API versioned its own way, which version the package got instead. */
+function versionLine(model: Model): string {
+  const own = packageVersion(model);
+  if (own === model.server.version) return `Version ${mdCode(own)}`;
+  return `API version ${mdCode(model.server.version)} (the package is versioned ${mdCode(own)}, as package.json needs semver)`;
 }
 
 function annotationsLine(tool: ToolNode): string {

@@ -18,13 +18,18 @@ const COPY_DATA = [
   "if (fs.existsSync('src/' + p)) fs.cpSync('src/' + p, 'dist/src/' + p, { recursive: true });",
 ].join(" ");
 
+/** package.json needs a semver version; an API's own ("2015-04-01", "v2") leaves the package at 0.0.0. */
+export function packageVersion(model: Model): string {
+  return /^\d+\.\d+\.\d+/.test(model.server.version) ? model.server.version : "0.0.0";
+}
+
 export function renderPackageJson(model: Model): string {
   const versions = pinned();
   const pick = (names: string[]) => Object.fromEntries(names.map((name) => [name, versions[name]]));
   const pkg = {
     "//": header(model.specRef).slice(3).trim(),
     name: model.packageName,
-    version: /^\d+\.\d+\.\d+/.test(model.server.version) ? model.server.version : "0.0.0",
+    version: packageVersion(model),
     private: true,
     description: model.server.description ?? `MCP server ${model.server.name}`,
     type: "module",

@@ -12,21 +12,28 @@ import { shareDefs } from "../openapi/shared-defs.ts";
 import { setOwn } from "../own-keys.ts";
 import { walkSchema } from "../schema-walk.ts";
 import { header, key, lit } from "./ts.ts";
+import { splitCyclicIntersections } from "./type-cycles.ts";
+import { findCulprit } from "./types-culprit.ts";
 
 export async function renderTypes(model: Model): Promise<string> {
+  const sources = new Map<string, () => string | undefined>();
   const defs: Record<string, JsonSchema> =
-    model.server.origin === "openapi" ? sharedTypeDefs(model) : perToolTypeDefs(model);
+    model.server.origin === "openapi" ? sharedTypeDefs(model, sources) : perToolTypeDefs(model, sources);
   shieldPrototypeNames(defs);
-  const schemaTypes = await compile({ title: "SchemaTypes", type: "object", $defs: defs } as never, "SchemaTypes", {
-    bannerComment: "",
-    format: false,
-    additionalProperties: false,
-    unreachableDefinitions: true,
-    strictIndexSignatures: true,
-    unknownAny: true,
-    // Every $ref is local by now (validate rejects unresolvable ones); never reach out to files or the network.
-    $refOptions: { resolve: { file: false, http: false } } as never,
-  });
+  const combined: JsonSchema = { title: "SchemaTypes", type: "object", $defs: defs };
+  splitCyclicIntersections(combined);
+  let schemaTypes: string;
+  try {
+    schemaTypes = await compileTypes(combined, true);
+  } catch (error) {
+    // Say which schema broke it: RENDER_FAILED then points there.
+    const culprit = await findCulprit(defs, (root) => compileTypes(root, false));
+    const message = error instanceof Error ? error.message : String(error);
+    const where = culprit === undefined ? "" : ` (type ${(defs[culprit].title as string) ?? culprit})`;
+    throw Object.assign(new Error(`${message.split("\n")[0]}${where}`), {
+      pointer: culprit === undefined ? undefined : sources.get(culprit)?.(),
+    });
+  }
 
   const prompts = model.prompts.map(({ node, argsType }) => {
     const fields = node.arguments.map((a) => `  ${key(a.name)}${a.required ? "" : "?"}: string;`);
@@ -54,12 +61,31 @@ export async function renderTypes(model: Model): Promise<string> {
   ].join("\n");
 }
 
-function perToolTypeDefs(model: Model): Record<string, JsonSchema> {
+function compileTypes(root: JsonSchema, unreachableDefinitions: boolean): Promise<string> {
+  return compile(root as never, "SchemaTypes", {
+    bannerComment: "",
+    format: false,
+    additionalProperties: false,
+    unreachableDefinitions,
+    strictIndexSignatures: true,
+    unknownAny: true,
+    // Every $ref is local by now (validate rejects unresolvable ones); never reach out to files or the network.
+    $refOptions: { resolve: { file: false, http: false } } as never,
+  });
+}
+
+/** Each type's key → the spec pointer of the schema it comes from; asked only when rendering fails. */
+type Sources = Map<string, () => string | undefined>;
+
+function perToolTypeDefs(model: Model, sources: Sources): Record<string, JsonSchema> {
   const defs: Record<string, JsonSchema> = {};
   for (const tool of model.tools) {
     defs[tool.inputType] = prepare(tool.node.inputSchema, tool.inputType);
-    if (tool.outputType && tool.node.outputSchema)
+    sources.set(tool.inputType, () => `${tool.node.loc.pointer}/inputSchema`);
+    if (tool.outputType && tool.node.outputSchema) {
       defs[tool.outputType] = prepare(tool.node.outputSchema, tool.outputType);
+      sources.set(tool.outputType, () => `${tool.node.loc.pointer}/outputSchema`);
+    }
   }
   return defs;
 }
@@ -68,12 +94,26 @@ function perToolTypeDefs(model: Model): Record<string, JsonSchema> {
  * OpenAPI tools share component schemas: each distinct one becomes one named type (`Pet`,
  * `SimpleUser`) instead of a copy per tool, which keeps types.ts and tsc fast on large APIs.
  */
-function sharedTypeDefs(model: Model): Record<string, JsonSchema> {
+function sharedTypeDefs(model: Model, sources: Sources): Record<string, JsonSchema> {
   const entries: Array<[string, JsonSchema]> = [];
+  // The tool each root type belongs to, and the first converted object of each $defs name: where a
+  // type comes from in the document, looked up only if rendering fails.
+  const toolOf = new Map<string, string>();
+  const firstDef = new Map<string, JsonSchema>();
   for (const tool of model.tools) {
     entries.push([tool.inputType, tool.node.inputSchema]);
-    if (tool.outputType && tool.node.outputSchema) entries.push([tool.outputType, tool.node.outputSchema]);
+    toolOf.set(tool.inputType, tool.node.loc.pointer);
+    if (tool.outputType && tool.node.outputSchema) {
+      entries.push([tool.outputType, tool.node.outputSchema]);
+      toolOf.set(tool.outputType, tool.node.loc.pointer);
+    }
+    for (const schema of [tool.node.inputSchema, tool.node.outputSchema]) {
+      for (const [name, def] of Object.entries((schema?.$defs ?? {}) as Record<string, JsonSchema>)) {
+        if (!firstDef.has(name)) firstDef.set(name, def);
+      }
+    }
   }
+  const sourceOf = model.server.sourceOf ?? (() => undefined);
   const { roots, defs: shared } = shareDefs(
     entries.map(([, schema]) => schema),
     (id) => `#/$defs/${id}`,
@@ -84,9 +124,15 @@ function sharedTypeDefs(model: Model): Record<string, JsonSchema> {
     ...model.prompts.map((p) => p.argsType),
   ]);
   const defs: Record<string, JsonSchema> = {};
-  for (const def of shared) defs[def.id] = titled(def.schema, names.take(pascalCase(def.name)));
+  for (const def of shared) {
+    defs[def.id] = titled(def.schema, names.take(pascalCase(def.name)));
+    const original = firstDef.get(def.name);
+    if (original) sources.set(def.id, () => sourceOf(original));
+  }
   entries.forEach(([typeName], i) => {
     defs[typeName] = titled(roots[i], typeName);
+    const pointer = toolOf.get(typeName);
+    if (pointer !== undefined) sources.set(typeName, () => pointer);
   });
   return defs;
 }

@@ -47,13 +47,35 @@ export const schemaRules: Rule = (server, report) => {
         });
       }
       for (const problem of [...compileProblems(schema, dialect), ...refCycles(schema)]) {
-        report("SCHEMA_INVALID", at + problem.pointer, `${field} of tool '${tool.name}': ${problem.message}`);
+        // From an OpenAPI document: said once, where the document has the schema, however many tools use it.
+        const source = server.sourceOf && documentPointer(schema, problem.pointer, server.sourceOf);
+        if (source !== undefined) report("SCHEMA_INVALID", source, problem.message);
+        else report("SCHEMA_INVALID", at + problem.pointer, `${field} of tool '${tool.name}': ${problem.message}`);
       }
     }
   }
 };
 
 type Problem = { pointer: string; message: string };
+
+/** The document pointer of the deepest schema object on `pointer` that came from the document, plus the rest. */
+function documentPointer(
+  schema: JsonSchema,
+  pointer: string,
+  sourceOf: (node: object) => string | undefined,
+): string | undefined {
+  const parts = pointer.split("/").slice(1);
+  for (let n = parts.length; n >= 0; n--) {
+    const prefix = parts
+      .slice(0, n)
+      .map((p) => `/${p}`)
+      .join("");
+    const node = valueAt(schema, prefix);
+    const source = typeof node === "object" && node !== null ? sourceOf(node) : undefined;
+    if (source !== undefined) return source + pointer.slice(prefix.length);
+  }
+  return undefined;
+}
 
 /**
  * Meta-schema violations (one per place, the most specific), else what would stop ajv compiling it.

@@ -38,11 +38,14 @@ const GENERATE_CODES: Code[] = [
   "OUTPUT_NOT_OWNED",
 ];
 
-/** OpenAPI input codes: test/openapi/mapping.test.ts covers them with OpenAPI documents (and files for $refs). */
+/** OpenAPI input codes: test/openapi/mapping.test.ts and repair.test.ts cover them with OpenAPI documents (and files for $refs). */
 const OPENAPI_CODES: Code[] = [
   "OPENAPI_VERSION_UNSUPPORTED",
   "OPENAPI_OUTPUT_SCHEMA_DROPPED",
-  "OPENAPI_INVALID",
+  "OPENAPI_INFO_REPAIRED",
+  "OPENAPI_PATTERN_REPAIRED",
+  "OPENAPI_PATTERN_DROPPED",
+  "OPENAPI_TYPE_REPAIRED",
   "OPENAPI_REF_UNRESOLVED",
   "OPENAPI_REMOTE_REF",
   "OPENAPI_CONFIG_INVALID",

@@ -1,0 +1,39 @@
+/**
+ * RENDER_FAILED names the schema that broke rendering and points at it in the document, not at the
+ * document's first line. No known document makes the type generator throw any more (the allOf cycle
+ * that did is fixed, repair.test.ts), so a stand-in throws on one marked schema.
+ */
+import { join } from "node:path";
+import { describe, expect, it, vi } from "vitest";
+import { generate } from "../../generator/index.ts";
+import { scratchDir } from "../generate/support.ts";
+
+vi.mock("json-schema-to-typescript", async (original) => {
+  const real = await original<typeof import("json-schema-to-typescript")>();
+  return {
+    ...real,
+    compile: async (
+      schema: unknown,
+      ...rest: Parameters<typeof real.compile> extends [unknown, ...infer R] ? R : never
+    ) => {
+      if (JSON.stringify(schema).includes("BOOM"))
+        throw new TypeError("Cannot read properties of undefined (reading 'push')");
+      return real.compile(schema as never, ...rest);
+    },
+  };
+});
+
+describe("RENDER_FAILED", () => {
+  it("points at the schema that broke, in the document, and names its type", async () => {
+    const out = join(scratchDir("render-culprit"), "pkg");
+    const result = await generate(join(import.meta.dirname, "fixtures/render-culprit.yaml"), out);
+    expect(result.diagnostics.map((d) => [d.code, d.pointer, `${d.line}:${d.col}`, d.message])).toEqual([
+      [
+        "RENDER_FAILED",
+        "/components/schemas/Inner",
+        "17:7",
+        "cannot render the package: Cannot read properties of undefined (reading 'push') (type Inner)",
+      ],
+    ]);
+  });
+});
