@@ -5,10 +5,12 @@ import { createServer as createHttpServer, type IncomingMessage, type ServerResp
 import type { AddressInfo } from "node:net";
 import { decodeMessage, errorResponse } from "./codec.ts";
 import { ErrorCode } from "./constants.ts";
-import { acceptsSse, handlePost, header, type PostContext } from "./http-post.ts";
+import { acceptsSse, handlePost, header, type PostContext, repeatedMcpHeader } from "./http-post.ts";
 import { sendJson } from "./http-responder.ts";
 import { admit, BodyTooLargeError, readBody } from "./http-security.ts";
 import type { HttpSession } from "./http-session.ts";
+import { DEFAULT_MAX_SESSIONS, SessionStore } from "./http-session-store.ts";
+import { isMediaType } from "./media-type.ts";
 import type { McpServer } from "./server.ts";
 import { startSse } from "./sse.ts";
 import { parseEventId } from "./sse-replay.ts";
@@ -37,6 +39,9 @@ export type HttpServerOptions = {
   retryMs?: number;
   /** Idle 2025-era sessions are dropped after this long (default 30 min). */
   sessionIdleMs?: number;
+  /** Live 2025-era sessions at most (default 10,000): the least recently used idle one makes room for a
+   * new one; when all are busy, `initialize` is answered 503. */
+  maxSessions?: number;
 };
 
 export type HttpServerHandle = { url: string; port: number; host: string; close(): Promise<void> };
@@ -45,7 +50,7 @@ export async function serveHttp(server: McpServer, options: HttpServerOptions = 
   const host = options.host ?? "127.0.0.1";
   const path = options.path ?? "/mcp";
   const maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;
-  const sessions = new Map<string, HttpSession>();
+  const sessions = new SessionStore(options.maxSessions ?? DEFAULT_MAX_SESSIONS);
   const context: PostContext = {
     server,
     sessions,
@@ -54,11 +59,24 @@ export async function serveHttp(server: McpServer, options: HttpServerOptions = 
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
-    if (new URL(req.url ?? "/", "http://localhost").pathname !== path) return sendJson(res, 404, undefined);
+    const target = pathOf(req.url ?? "/");
+    if (target === undefined) {
+      const error = { code: ErrorCode.InvalidRequest, message: "Bad Request: malformed request target" };
+      return sendJson(res, 400, errorResponse(undefined, error));
+    }
+    if (target !== path) return sendJson(res, 404, undefined);
     const rejection = admit(req, { ...options, boundHost: host });
     if (rejection) {
       const body = errorResponse(undefined, { code: ErrorCode.InvalidRequest, message: rejection.message });
       return sendJson(res, rejection.status, body, rejection.headers);
+    }
+    const repeated = req.method === "POST" ? undefined : repeatedMcpHeader(req);
+    if (repeated) {
+      const error = {
+        code: ErrorCode.InvalidRequest,
+        message: `Invalid Request: ${repeated} header sent more than once`,
+      };
+      return sendJson(res, 400, errorResponse(undefined, error));
     }
     if (req.method === "POST") return post(req, res);
     if (req.method === "GET") return openStandaloneStream(req, res);
@@ -67,8 +85,9 @@ export async function serveHttp(server: McpServer, options: HttpServerOptions = 
   };
 
   const post = async (req: IncomingMessage, res: ServerResponse) => {
-    const contentType = req.headers["content-type"] ?? "";
-    if (!contentType.includes("application/json")) {
+    // Node keeps only the first of repeated Content-Type lines; a request with two is ambiguous, so refused.
+    const contentTypes = req.headersDistinct["content-type"] ?? [];
+    if (contentTypes.length !== 1 || !isMediaType(contentTypes[0], "application/json")) {
       const error = { code: ErrorCode.InvalidRequest, message: "Content-Type must be application/json" };
       return sendJson(res, 415, errorResponse(undefined, error));
     }
@@ -91,7 +110,7 @@ export async function serveHttp(server: McpServer, options: HttpServerOptions = 
     const sessionId = header(req, "mcp-session-id");
     // 2026-07-28 has no GET stream; only 2025-era sessions may open one.
     if (!sessionId) return sendJson(res, 405, undefined, { Allow: "POST" });
-    const session = sessions.get(sessionId);
+    const session = sessions.use(sessionId);
     if (!session)
       return sendJson(
         res,
@@ -99,7 +118,6 @@ export async function serveHttp(server: McpServer, options: HttpServerOptions = 
         errorResponse(undefined, { code: ErrorCode.InvalidRequest, message: "Session not found" }),
       );
     if (!acceptsSse(req)) return sendJson(res, 406, undefined);
-    session.touch();
     const lastEventId = header(req, "last-event-id");
     if (lastEventId !== undefined) return resumeStream(session, lastEventId, res);
     if (session.standaloneStream && !session.standaloneStream.closed) {
@@ -123,10 +141,7 @@ export async function serveHttp(server: McpServer, options: HttpServerOptions = 
   const deleteSession = (req: IncomingMessage, res: ServerResponse) => {
     const sessionId = header(req, "mcp-session-id");
     if (!sessionId) return sendJson(res, 405, undefined, { Allow: "POST" });
-    const session = sessions.get(sessionId);
-    if (!session) return sendJson(res, 404, undefined);
-    sessions.delete(sessionId);
-    session.close();
+    if (!sessions.delete(sessionId)) return sendJson(res, 404, undefined);
     return sendJson(res, 200, undefined);
   };
 
@@ -148,18 +163,7 @@ export async function serveHttp(server: McpServer, options: HttpServerOptions = 
     },
   );
   const sessionIdleMs = options.sessionIdleMs ?? 30 * 60_000;
-  const sweeper = setInterval(
-    () => {
-      const cutoff = Date.now() - sessionIdleMs;
-      for (const [id, session] of sessions) {
-        if (session.state.lastActivity < cutoff && session.inFlight.size === 0) {
-          sessions.delete(id);
-          session.close();
-        }
-      }
-    },
-    Math.min(sessionIdleMs, 60_000),
-  );
+  const sweeper = setInterval(() => sessions.sweep(Date.now() - sessionIdleMs), Math.min(sessionIdleMs, 60_000));
   sweeper.unref();
 
   await new Promise<void>((resolve, reject) => {
@@ -176,12 +180,20 @@ export async function serveHttp(server: McpServer, options: HttpServerOptions = 
       clearInterval(sweeper);
       server.close();
       await new Promise((resolve) => setImmediate(resolve)); // let ended subscriptions flush their responses
-      for (const session of sessions.values()) session.close();
-      sessions.clear();
+      sessions.closeAll();
       await new Promise<void>((resolve) => {
         httpServer.close(() => resolve());
         httpServer.closeAllConnections();
       });
     },
   };
+}
+
+/** The path of a request-target (origin-form or absolute-form); undefined when it is not a valid URL. */
+function pathOf(target: string): string | undefined {
+  try {
+    return new URL(target, "http://localhost").pathname;
+  } catch {
+    return undefined;
+  }
 }

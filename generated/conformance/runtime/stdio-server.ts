@@ -42,6 +42,8 @@ export function serveStdio(server: McpServer, options: StdioServerOptions = {}):
     },
     onInvalid: (error) => channel.send(error),
     onEnd: () => void close(),
+    // A client that never reads stdout must not make us queue answers without bound (SECURITY.md).
+    backPressure: true,
   });
   const stopChanges = server.changes.subscribe((change) => session.deliverChange(change));
 

@@ -10,12 +10,14 @@ import { checkHeaderParams, decodeHeaderValue } from "./header-encoding.ts";
 import { PostResponder, sendJson } from "./http-responder.ts";
 import { principalOf } from "./http-security.ts";
 import { HttpSession } from "./http-session.ts";
+import type { SessionStore } from "./http-session-store.ts";
+import { acceptsMediaType } from "./media-type.ts";
 import type { McpServer } from "./server.ts";
 import type { JsonObject, JsonRpcMessage, JsonRpcRequest } from "./types.ts";
 
 export type PostContext = {
   server: McpServer;
-  sessions: Map<string, HttpSession>;
+  sessions: SessionStore;
   keepAliveMs: number;
   /** The SSE `retry` delay announced on resumable (2025-era) streams. */
   retryMs: number;
@@ -36,6 +38,16 @@ export async function handlePost(
   const headerVersion = header(req, "mcp-protocol-version");
   const meta = isRequest(message) && isObject(message.params?._meta) ? message.params._meta : undefined;
   const modern = isModernVersion(headerVersion) || meta?.[MetaKey.protocolVersion] !== undefined;
+  const repeated = repeatedMcpHeader(req);
+  if (repeated) {
+    // Joined as "a, b", a repeated header could match a body value that contains ", "; never guess.
+    const id = isRequest(message) ? message.id : undefined;
+    const text = `${repeated} header sent more than once`;
+    const error = modern
+      ? { code: ErrorCode.HeaderMismatch, message: `Header mismatch: ${text}` }
+      : invalidRequest(`Invalid Request: ${text}`);
+    return sendJson(res, 400, errorResponse(id, error));
+  }
   if (modern) return handleModern(context, req, res, message, headerVersion);
   return handleLegacy(context, req, res, message, headerVersion);
 }
@@ -108,19 +120,25 @@ async function handleLegacy(
   const sessionId = header(req, "mcp-session-id");
   let session: HttpSession | undefined;
   if (initializing) {
+    if (!context.sessions.reserve()) {
+      const error = {
+        code: ErrorCode.InternalError,
+        message: `Too many sessions: all ${context.sessions.maxSessions} sessions are busy; retry later`,
+      };
+      return sendJson(res, 503, errorResponse(message.id, error), { "Retry-After": "5" });
+    }
     session = new HttpSession(context.server);
   } else {
     if (!sessionId) {
       const error = invalidRequest("Missing Mcp-Session-Id header (send initialize first, or use 2026-07-28)");
       return sendJson(res, 400, errorResponse(isRequest(message) ? message.id : undefined, error));
     }
-    session = context.sessions.get(sessionId);
+    session = context.sessions.use(sessionId);
     if (!session) {
       const error = { code: ErrorCode.InvalidRequest, message: "Session not found" };
       return sendJson(res, 404, errorResponse(isRequest(message) ? message.id : undefined, error));
     }
   }
-  session.touch();
   if (isResponse(message)) {
     session.peer.receive(message);
     return sendJson(res, 202, undefined);
@@ -131,6 +149,8 @@ async function handleLegacy(
       const requestId = message.params?.requestId;
       if (typeof requestId === "string" || typeof requestId === "number") {
         session.inFlight.get(requestId)?.abort(new Error("Cancelled by the client"));
+        // The id is free at once, as on stdio: a handler that ignores its signal must not keep it taken.
+        session.inFlight.delete(requestId);
       }
     }
     context.server.handleNotification(message, {
@@ -142,6 +162,14 @@ async function handleLegacy(
     return sendJson(res, 202, undefined);
   }
   const request = message as JsonRpcRequest;
+  if (session.inFlight.has(request.id)) {
+    // An id MUST NOT be reused within a session (basic/index); taking the second would leave the first
+    // out of reach of notifications/cancelled.
+    const error = invalidRequest(
+      `Invalid Request: id ${JSON.stringify(request.id).slice(0, 100)} is already in use by a request in progress`,
+    );
+    return sendJson(res, 400, errorResponse(request.id, error));
+  }
   const activeSession = session;
   const sessionHeaders: Record<string, string> = { "Mcp-Session-Id": session.id };
   const responder = new PostResponder(res, {
@@ -167,15 +195,18 @@ async function handleLegacy(
           send: responder.canStream ? (outgoing) => responder.send(outgoing) : undefined,
         }),
     });
-    if (initializing) context.sessions.set(activeSession.id, activeSession);
+    if (initializing) context.sessions.add(activeSession);
     responder.finish(resultResponse(request.id, result));
   } catch (error) {
-    if (initializing) activeSession.close();
+    if (initializing) {
+      context.sessions.release();
+      activeSession.close();
+    }
     // A 2025-era cancellation (notifications/cancelled) gets no response; the stream just ends.
     if (controller.signal.aborted && !isTimeout(error)) responder.abandon();
     else responder.finish(errorResponse(request.id, toJsonRpcError(error)));
   } finally {
-    activeSession.inFlight.delete(request.id);
+    if (activeSession.inFlight.get(request.id) === controller) activeSession.inFlight.delete(request.id);
   }
 }
 
@@ -246,7 +277,15 @@ function invalidRequest(message: string, data?: unknown) {
 }
 
 export function acceptsSse(req: IncomingMessage): boolean {
-  return (req.headers.accept ?? "").includes("text/event-stream");
+  return acceptsMediaType(req.headers.accept, "text/event-stream");
+}
+
+/** The name of an `Mcp-*` header that arrived on more than one line, if any. */
+export function repeatedMcpHeader(req: IncomingMessage): string | undefined {
+  for (const [name, values] of Object.entries(req.headersDistinct)) {
+    if (name.startsWith("mcp-") && values !== undefined && values.length > 1) return name;
+  }
+  return undefined;
 }
 
 export function header(req: IncomingMessage, name: string): string | undefined {

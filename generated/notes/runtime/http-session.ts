@@ -11,6 +11,8 @@ import { ResumableStream } from "./sse-replay.ts";
 import type { JsonRpcMessage, RequestId } from "./types.ts";
 
 const RESUMABLE_RETENTION_MS = 5 * 60_000;
+/** Resumable streams kept per session (running or recently done); the oldest done one is forgotten first. */
+export const MAX_RESUMABLE_STREAMS = 16;
 
 export class HttpSession {
   readonly id = randomUUID();
@@ -20,6 +22,7 @@ export class HttpSession {
   standaloneStream: SseWriter | undefined;
   readonly resumableStreams = new Map<string, ResumableStream>();
   private streamCounter = 0;
+  private readonly forgetTimers = new Set<NodeJS.Timeout>();
   private readonly stopChanges: () => void;
 
   constructor(server: McpServer) {
@@ -33,7 +36,21 @@ export class HttpSession {
   /** A resumable stream for one POST's SSE answer; forgotten a while after it is done. */
   openResumable(retryMs: number): ResumableStream {
     const id = `${this.id}.${++this.streamCounter}`;
-    const forget = () => setTimeout(() => this.resumableStreams.delete(id), RESUMABLE_RETENTION_MS).unref();
+    const forget = () => {
+      const timer = setTimeout(() => {
+        this.forgetTimers.delete(timer);
+        this.resumableStreams.delete(id);
+      }, RESUMABLE_RETENTION_MS);
+      timer.unref();
+      this.forgetTimers.add(timer);
+    };
+    // Bounds what one session keeps for resumption: past the cap, the oldest stream (done ones first)
+    // can no longer be resumed. A running one still reaches its live connection.
+    if (this.resumableStreams.size >= MAX_RESUMABLE_STREAMS) {
+      const streams = [...this.resumableStreams.values()];
+      const oldest = streams.find((stream) => stream.done) ?? streams[0];
+      this.resumableStreams.delete(oldest.id);
+    }
     const stream = new ResumableStream(id, retryMs, forget);
     this.resumableStreams.set(id, stream);
     return stream;
@@ -43,7 +60,18 @@ export class HttpSession {
     this.state.lastActivity = Date.now();
   }
 
+  /** No request in flight and no stream open: the session may be evicted to make room for a new one. */
+  get idle(): boolean {
+    if (this.inFlight.size > 0) return false;
+    if (this.standaloneStream && !this.standaloneStream.closed) return false;
+    for (const stream of this.resumableStreams.values()) if (!stream.done) return false;
+    return true;
+  }
+
   close(): void {
+    for (const timer of this.forgetTimers) clearTimeout(timer);
+    this.forgetTimers.clear();
+    this.resumableStreams.clear();
     this.stopChanges();
     for (const controller of this.inFlight.values()) controller.abort(new Error("Session terminated"));
     this.inFlight.clear();

@@ -5,10 +5,13 @@
 import type { SseWriter } from "./sse.ts";
 
 const MAX_KEPT_EVENTS = 500;
+/** Characters of event data kept for replay per stream; the newest event is kept whatever its size. */
+export const MAX_KEPT_CHARS = 4 * 1024 * 1024;
 
 export class ResumableStream {
   private seq = 0;
   private readonly events: Array<{ seq: number; data: string }> = [];
+  private keptChars = 0;
   private writer: SseWriter | undefined;
   done = false;
 
@@ -33,7 +36,10 @@ export class ResumableStream {
   push(data: string): void {
     const seq = ++this.seq;
     this.events.push({ seq, data });
-    if (this.events.length > MAX_KEPT_EVENTS) this.events.shift();
+    this.keptChars += data.length;
+    while (this.events.length > 1 && (this.events.length > MAX_KEPT_EVENTS || this.keptChars > MAX_KEPT_CHARS)) {
+      this.keptChars -= this.events.shift()?.data.length ?? 0;
+    }
     this.writer?.event(data, `${this.id}_${seq}`);
   }
 

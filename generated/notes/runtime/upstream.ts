@@ -1,12 +1,17 @@
 // Forwarding tool calls and resource reads to an upstream REST API (the `http` bindings of a spec):
 // building the request (upstream-request.ts), adding credentials (upstream-auth.ts), sending it with a
-// timeout and retries on 429/503, and mapping the answer (upstream-response.ts). Credentials come from
-// environment variables at call time and never appear in results, errors or logs: error texts name
+// timeout, same-origin redirects and a body cap (upstream-send.ts), retries on 429/503, and mapping the
+// answer (upstream-response.ts). Credentials come from environment variables at call time and never
+// appear in results, errors or logs: answers are redacted (upstream-redact.ts), error texts name
 // variables and URLs without their query.
 import { setTimeout as wait } from "node:timers/promises";
+import { ownValue } from "./own-keys.ts";
 import { applyAuth, applySecurity } from "./upstream-auth.ts";
+import { configuredRedactor, type Redactor } from "./upstream-redact.ts";
 import { explicitRequest, legacyRequest } from "./upstream-request.ts";
-import type { HttpBinding, Outgoing, UpstreamConfig, UpstreamResponse } from "./upstream-types.ts";
+import { isTextual } from "./upstream-response.ts";
+import { send } from "./upstream-send.ts";
+import type { HttpBinding, UpstreamConfig, UpstreamResponse } from "./upstream-types.ts";
 
 export { resourceContentsFrom, toolResultFrom } from "./upstream-response.ts";
 export type {
@@ -37,45 +42,17 @@ export async function callUpstream(
   if (binding.security) await applySecurity(upstream, binding.security, out, env, secrets, signal);
   else applyAuth(upstream.auth, out, env, secrets);
   if (out.cookies.length > 0) out.headers.cookie = out.cookies.join("; ");
+  const redact = configuredRedactor(upstream, env, secrets);
 
   const attempts = Math.max(1, upstream.retry?.attempts ?? 1);
   const maxDelay = upstream.retry?.maxDelayMs ?? 30_000;
   for (let attempt = 1; ; attempt++) {
-    const response = await send(upstream, method, out, signal);
+    const { retryAfter, ...response } = await send(upstream, method, out, signal, redact);
     const retryable = response.status === 429 || response.status === 503;
-    const delay = retryable && attempt < attempts ? retryDelay(response.retryAfter, attempt) : undefined;
-    if (delay === undefined || delay > maxDelay) return redacted(response, secrets);
+    const delay = retryable && attempt < attempts ? retryDelay(retryAfter, attempt) : undefined;
+    if (delay === undefined || delay > maxDelay) return redacted(response, redact);
     await wait(delay, undefined, { signal });
   }
-}
-
-async function send(
-  upstream: UpstreamConfig,
-  method: string,
-  out: Outgoing,
-  signal: AbortSignal,
-): Promise<UpstreamResponse & { retryAfter: string | null }> {
-  const timeoutMs = upstream.timeoutMs ?? 30_000;
-  const timeout = AbortSignal.timeout(timeoutMs);
-  let response: Response;
-  try {
-    response = await fetch(out.url, {
-      method,
-      headers: out.headers,
-      body: out.body,
-      signal: AbortSignal.any([signal, timeout]),
-    });
-  } catch (error) {
-    const why = timeout.aborted ? `no answer within ${timeoutMs} ms` : (error as Error).message;
-    throw new Error(`upstream ${method} ${out.url.origin}${out.url.pathname} failed: ${why}`);
-  }
-  return {
-    status: response.status,
-    statusText: response.statusText,
-    contentType: response.headers.get("content-type") ?? "",
-    body: Buffer.from(await response.arrayBuffer()),
-    retryAfter: response.headers.get("retry-after"),
-  };
 }
 
 /** Retry-After in seconds or as an HTTP date; otherwise exponential backoff from 250 ms. */
@@ -89,27 +66,18 @@ function retryDelay(retryAfter: string | null, attempt: number): number {
   return 250 * 2 ** (attempt - 1);
 }
 
-/** An error body may echo what was sent; the excerpt a user sees must not carry a credential. */
-function redacted(response: UpstreamResponse & { retryAfter?: unknown }, secrets: string[]): UpstreamResponse {
-  const { retryAfter: _drop, ...rest } = response;
-  if (rest.status >= 200 && rest.status < 300) return rest;
-  let text = rest.body.toString("utf8");
-  for (const secret of secrets.filter((s) => s.length >= 4).flatMap(encodings)) {
-    text = text.split(secret).join("[redacted]");
-  }
-  return { ...rest, body: Buffer.from(text) };
-}
-
-/** A secret as an upstream may echo it: raw, base64 (basic auth), URL- and form-encoded (query keys). */
-function encodings(secret: string): string[] {
-  const forms = [
-    secret,
-    Buffer.from(secret).toString("base64"),
-    encodeURIComponent(secret),
-    new URLSearchParams({ s: secret }).toString().slice(2),
-  ];
-  // Longest first, so a form that contains another is replaced whole.
-  return [...new Set(forms)].sort((a, b) => b.length - a.length);
+/** An answer may echo what was sent (status text, error or success body): no credential reaches a result. */
+function redacted(response: UpstreamResponse, redact: Redactor): UpstreamResponse {
+  if (redact.none) return response;
+  const statusText = redact(response.statusText);
+  const contentType = redact(response.contentType); // shown in notes about binary answers
+  const ok = response.status >= 200 && response.status < 300;
+  // Binary success bodies (images) are passed on as bytes; text bodies (and error excerpts) are read.
+  if (ok && !isTextual(contentType)) return { ...response, statusText, contentType, redact };
+  const text = response.body.toString("utf8");
+  const clean = redact(text);
+  const body = clean === text ? response.body : Buffer.from(clean);
+  return { ...response, statusText, contentType, body, redact };
 }
 
 function baseUrlOf(upstream: UpstreamConfig, env: NodeJS.ProcessEnv): string {
@@ -117,7 +85,7 @@ function baseUrlOf(upstream: UpstreamConfig, env: NodeJS.ProcessEnv): string {
   if (!template || !upstream.variables) return upstream.baseUrl;
   const variables = upstream.variables;
   return template.replace(/\{([^{}]+)\}/g, (_, name: string) => {
-    const variable = variables[name];
+    const variable = ownValue(variables, name);
     if (!variable) return "";
     const value = env[variable.env] || variable.default;
     if (variable.enum && !variable.enum.includes(value)) {

@@ -2,6 +2,7 @@
 // rebinding, optional bearer token, and a bounded body read.
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage } from "node:http";
+import { isIPv6 } from "node:net";
 
 const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
 
@@ -16,14 +17,20 @@ export type AdmissionOptions = {
 export type Rejection = { status: number; message: string; headers?: Record<string, string> };
 
 export function admit(req: IncomingMessage, options: AdmissionOptions): Rejection | undefined {
+  // RFC 9112 §3.2: a request with more than one Host line, or an invalid one, is answered 400.
+  const hosts = req.headersDistinct.host ?? [];
+  if (hosts.length > 1) return { status: 400, message: "Bad Request: more than one Host header" };
+  const hostName = hosts.length === 1 ? hostnameOf(hosts[0]) : undefined;
+  if (hosts.length === 1 && hostName === undefined) {
+    return { status: 400, message: `Bad Request: invalid Host header: ${printable(hosts[0])}` };
+  }
+  const allowedHosts = options.allowedHosts ?? (isLoopback(options.boundHost) ? [...LOOPBACK_HOSTS] : undefined);
+  if (allowedHosts && (!hostName || !allowedHosts.some((allowed) => normalizeHostName(allowed) === hostName))) {
+    return { status: 403, message: `Forbidden host: ${printable(hosts[0] ?? "(none)")}` };
+  }
   const origin = req.headers.origin;
   if (origin !== undefined && !originAllowed(origin, options.allowedOrigins)) {
-    return { status: 403, message: `Forbidden origin: ${origin}` };
-  }
-  const hostName = hostnameOf(req.headers.host);
-  const allowedHosts = options.allowedHosts ?? (isLoopback(options.boundHost) ? [...LOOPBACK_HOSTS] : undefined);
-  if (allowedHosts && (!hostName || !allowedHosts.includes(hostName))) {
-    return { status: 403, message: `Forbidden host: ${req.headers.host ?? "(none)"}` };
+    return { status: 403, message: `Forbidden origin: ${printable(origin)}` };
   }
   if (options.bearerToken !== undefined && !bearerMatches(req.headers.authorization, options.bearerToken)) {
     return {
@@ -81,10 +88,37 @@ function bearerMatches(header: string | undefined, token: string): boolean {
   return timingSafeEqual(given, expected);
 }
 
-function hostnameOf(host: string | undefined): string | undefined {
-  if (!host) return undefined;
-  if (host.startsWith("[")) return host.slice(0, host.indexOf("]") + 1);
-  return host.split(":")[0];
+// RFC 3986 §3.2.2 reg-name (unreserved, pct-encoded, sub-delims) and §3.2.3 port.
+const REG_NAME = /^(?:[A-Za-z0-9\-._~!$&'()*+,;=]|%[0-9A-Fa-f]{2})+$/;
+const PORT = /^[0-9]{0,5}$/;
+
+/** The host part of a Host header value (`uri-host [":" port]`), lowercased, IPv6 literals in brackets;
+ * undefined when the value is not exactly that (anything after `]`, a bad port, stray characters). */
+export function hostnameOf(host: string): string | undefined {
+  if (host === "") return ""; // allowed by RFC 9112 §3.2 for a target without authority; names no host
+  if (host.startsWith("[")) {
+    const close = host.indexOf("]");
+    if (close < 0 || !isIPv6(host.slice(1, close))) return undefined;
+    const rest = host.slice(close + 1);
+    if (rest !== "" && !(rest.startsWith(":") && PORT.test(rest.slice(1)))) return undefined;
+    return host.slice(0, close + 1).toLowerCase();
+  }
+  const colon = host.lastIndexOf(":");
+  const name = colon < 0 ? host : host.slice(0, colon);
+  if (colon >= 0 && !PORT.test(host.slice(colon + 1))) return undefined;
+  return REG_NAME.test(name) ? name.toLowerCase() : undefined;
+}
+
+/** An allow-list entry in the form hostnameOf returns: lowercase, IPv6 literals bracketed. */
+function normalizeHostName(name: string): string {
+  const lower = name.toLowerCase();
+  return isIPv6(lower) ? `[${lower}]` : lower;
+}
+
+/** A header value safe to echo in an error message: visible ASCII only, and not too long. */
+function printable(value: string): string {
+  const clean = value.replace(/[^\x20-\x7E]/g, "?");
+  return clean.length > 200 ? `${clean.slice(0, 200)}...` : clean;
 }
 
 function isLoopback(host: string): boolean {

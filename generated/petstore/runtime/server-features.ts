@@ -4,12 +4,19 @@ import { isObject } from "./codec.ts";
 import { ErrorCode } from "./constants.ts";
 import { errorMessage, invalidParams, McpError } from "./errors.ts";
 import { InputRequiredSignal, inputRequiredResult } from "./mrtr.ts";
+import { ownValue, protoKeyPointer } from "./own-keys.ts";
 import type { MethodCall } from "./server-methods.ts";
 import type { CompleteFunction } from "./server-types.ts";
 import type { CallToolResult, Completion, Result, ValidatorError } from "./types.ts";
 
 const DEFAULT_REQUEST_STATE_TTL_MS = 10 * 60_000;
 const MAX_COMPLETION_VALUES = 100;
+/**
+ * A `__proto__` key is refused wherever a client's arguments go: JSON.parse keeps it as data, but a
+ * handler that copies arguments with Object.assign or `obj[key] = value` would replace a prototype, and
+ * JSON Schema validators (ajv) skip a property of that name, so no schema could check it.
+ */
+const PROTO_REFUSED = (pointer: string) => `${pointer}: a property named __proto__ is not accepted`;
 
 export async function callTool(call: MethodCall): Promise<Result> {
   const { server, params, ctx } = call;
@@ -18,6 +25,8 @@ export async function callTool(call: MethodCall): Promise<Result> {
   if (!tool) throw invalidParams(`Unknown tool: ${params.name}`);
   const args = params.arguments ?? {};
   if (!isObject(args)) return toolError(`Invalid arguments for tool ${tool.name}: arguments must be an object`);
+  const protoKey = protoKeyPointer(args);
+  if (protoKey) return toolError(`Invalid arguments for tool ${tool.name}: ${PROTO_REFUSED(protoKey)}`);
   const validateInput = server.validatorFor(tool.inputSchema, tool.validateInput);
   if (validateInput && !validateInput(args)) {
     return toolError(`Invalid arguments for tool ${tool.name}: ${describeErrors(validateInput.errors)}`);
@@ -75,10 +84,14 @@ export async function getPrompt(call: MethodCall): Promise<Result> {
   if (!prompt) throw invalidParams(`Unknown prompt: ${params.name}`);
   const args = params.arguments ?? {};
   if (!isObject(args)) throw invalidParams("prompts/get: arguments must be an object");
+  const protoKey = protoKeyPointer(args);
+  if (protoKey) throw invalidParams(`Invalid arguments for prompt ${prompt.name}: ${PROTO_REFUSED(protoKey)}`);
   for (const [name, value] of Object.entries(args)) {
     if (typeof value !== "string") throw invalidParams(`Prompt argument ${name} must be a string`);
   }
-  const missing = (prompt.arguments ?? []).filter((argument) => argument.required && args[argument.name] === undefined);
+  const missing = (prompt.arguments ?? []).filter(
+    (argument) => argument.required && ownValue(args, argument.name) === undefined,
+  );
   if (missing.length > 0) {
     throw invalidParams(
       `Missing required arguments for prompt ${prompt.name}: ${missing.map((a) => a.name).join(", ")}`,
@@ -102,15 +115,17 @@ export async function complete({ server, params, ctx }: MethodCall): Promise<Res
   if (ref.type === "ref/prompt") {
     const prompt = server.prompts.get(String(ref.name));
     if (!prompt) throw invalidParams(`Unknown prompt: ${ref.name}`);
-    completer = prompt.complete?.[argument.name];
+    completer = ownValue(prompt.complete, argument.name);
   } else if (ref.type === "ref/resource") {
     const template = server.templates.get(String(ref.uri));
     if (!template) throw invalidParams(`Unknown resource template: ${ref.uri}`);
-    completer = template.definition.complete?.[argument.name];
+    completer = ownValue(template.definition.complete, argument.name);
   } else {
     throw invalidParams(`Unknown completion reference type: ${ref.type}`);
   }
   const contextArgs = isObject(params.context) && isObject(params.context.arguments) ? params.context.arguments : {};
+  const protoKey = protoKeyPointer(contextArgs);
+  if (protoKey) throw invalidParams(`completion/complete: context.arguments: ${PROTO_REFUSED(protoKey)}`);
   const answer = completer
     ? await completer(argument.value, { arguments: contextArgs as Record<string, string>, ctx })
     : [];

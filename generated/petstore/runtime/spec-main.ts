@@ -6,22 +6,40 @@ import { serveHttp } from "./http-server.ts";
 import { createSpecServer, type Manifest, type SpecServerOptions } from "./spec-server.ts";
 import { serveStdio } from "./stdio-server.ts";
 
-const USAGE = `usage: server [--http [--port <n>] [--host <addr>]] [--base-url <url>]
+const USAGE = `usage: server [--http [--port <n>] [--host <addr>] [--max-sessions <n>]] [--base-url <url>]
+                     [--max-upstream-body <n>] [--max-redirects <n>]
 
   (no flags)        serve MCP over stdio
   --http            serve Streamable HTTP at http://<host>:<port>/mcp
   --port <n>        HTTP port (default 3000; 0 picks a free one)
   --host <addr>     HTTP interface (default 127.0.0.1)
+  --max-sessions <n>
+                    live 2025-era HTTP sessions at most (default 10000; env MCP_MAX_SESSIONS):
+                    the least recently used idle one makes room, else initialize gets 503
   --base-url <url>  upstream API base URL, overriding the spec's upstream.baseUrl
+  --max-upstream-body <n>  characters of an upstream answer passed on before it is cut
+                    (env MCP_MAX_UPSTREAM_BODY; default 1000000)
+  --max-redirects <n>  same-origin upstream redirects followed; other origins never are
+                    (env MCP_MAX_REDIRECTS; default 5)
 
-Environment: MCP_HTTP_TOKEN, when set, is the bearer token HTTP clients must send.`;
+Environment: MCP_HTTP_TOKEN, when set, is the bearer token HTTP clients must send;
+MCP_MAX_SESSIONS is the default of --max-sessions.`;
 
 export async function runSpecServer(
   manifest: Manifest,
   options: SpecServerOptions,
   argv = process.argv.slice(2),
 ): Promise<void> {
-  let flags: { http?: boolean; port?: string; host?: string; "base-url"?: string; help?: boolean };
+  let flags: {
+    http?: boolean;
+    port?: string;
+    host?: string;
+    "max-sessions"?: string;
+    "base-url"?: string;
+    "max-upstream-body"?: string;
+    "max-redirects"?: string;
+    help?: boolean;
+  };
   try {
     flags = parseArgs({
       args: argv,
@@ -29,7 +47,10 @@ export async function runSpecServer(
         http: { type: "boolean" },
         port: { type: "string" },
         host: { type: "string" },
+        "max-sessions": { type: "string" },
         "base-url": { type: "string" },
+        "max-upstream-body": { type: "string" },
+        "max-redirects": { type: "string" },
         help: { type: "boolean", short: "h" },
       },
     }).values;
@@ -46,10 +67,27 @@ export async function runSpecServer(
   const baseUrl = flags["base-url"];
   if (baseUrl !== undefined && !/^https?:\/\/./i.test(baseUrl))
     return usageError(`--base-url must be an http(s) URL, not '${baseUrl}'`);
-  if (!flags.http && (flags.port !== undefined || flags.host !== undefined))
-    return usageError("--port and --host need --http");
+  if (!flags.http && (flags.port !== undefined || flags.host !== undefined || flags["max-sessions"] !== undefined))
+    return usageError("--port, --host and --max-sessions need --http");
+  // The variable matters only for HTTP: a stdio server ignores it rather than refusing to start.
+  const maxSessionsText = flags["max-sessions"] ?? (flags.http ? process.env.MCP_MAX_SESSIONS : undefined);
+  const maxSessions = maxSessionsText === undefined ? undefined : Number(maxSessionsText);
+  if (maxSessions !== undefined && !(Number.isSafeInteger(maxSessions) && maxSessions >= 1)) {
+    const source = flags["max-sessions"] === undefined ? "MCP_MAX_SESSIONS" : "--max-sessions";
+    return usageError(`${source} must be a whole number of at least 1, not '${maxSessionsText}'`);
+  }
 
-  const server = createSpecServer(manifest, { ...options, ...(baseUrl ? { baseUrl } : {}) });
+  const maxBody = count("--max-upstream-body", flags["max-upstream-body"] ?? process.env.MCP_MAX_UPSTREAM_BODY, 1);
+  const maxRedirects = count("--max-redirects", flags["max-redirects"] ?? process.env.MCP_MAX_REDIRECTS, 0);
+  if (typeof maxBody === "string") return usageError(maxBody);
+  if (typeof maxRedirects === "string") return usageError(maxRedirects);
+
+  const server = createSpecServer(manifest, {
+    ...options,
+    ...(baseUrl ? { baseUrl } : {}),
+    ...(maxBody !== undefined ? { maxUpstreamBody: maxBody } : {}),
+    ...(maxRedirects !== undefined ? { maxRedirects } : {}),
+  });
   if (!flags.http) {
     serveStdio(server);
     return;
@@ -60,6 +98,7 @@ export async function runSpecServer(
       port,
       host: flags.host ?? "127.0.0.1",
       ...(token ? { bearerToken: token } : {}),
+      ...(maxSessions === undefined ? {} : { maxSessions }),
     });
     process.stderr.write(`${manifest.server.name} listening on ${handle.url}\n`);
     const stop = () => void handle.close().then(() => process.exit(0));
@@ -69,6 +108,15 @@ export async function runSpecServer(
     process.stderr.write(`cannot listen on ${flags.host ?? "127.0.0.1"}:${port}: ${(error as Error).message}\n`);
     process.exit(1);
   }
+}
+
+/** A whole-number flag (or its env twin): the number, undefined when absent, or the error message. */
+function count(flag: string, text: string | undefined, min: number): number | undefined | string {
+  if (text === undefined || text === "") return undefined;
+  const value = Number(text);
+  return Number.isSafeInteger(value) && value >= min
+    ? value
+    : `${flag} must be a whole number >= ${min}, not '${text}'`;
 }
 
 function usageError(message: string): void {

@@ -93,7 +93,7 @@ class RequestContext implements HandlerContext {
     const requestInputs = async (requests: Record<string, InputRequest>) => {
       for (const request of Object.values(requests)) requireCapability(scope.clientCapabilities, request);
       if (scope.era === "modern") {
-        const missing = Object.entries(requests).filter(([key]) => !(key in init.answers));
+        const missing = Object.entries(requests).filter(([key]) => !Object.hasOwn(init.answers, key));
         if (missing.length > 0) throw new InputRequiredSignal(Object.fromEntries(missing));
         return Object.fromEntries(Object.keys(requests).map((key) => [key, init.answers[key]]));
       }

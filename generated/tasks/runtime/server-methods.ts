@@ -16,6 +16,7 @@ import { paginate } from "./pagination.ts";
 import type { McpServer } from "./server.ts";
 import { notificationForFilter } from "./server-changes.ts";
 import { callTool, complete, getPrompt, readResource } from "./server-features.ts";
+import { MAX_SUBSCRIPTION_CHARS, MAX_SUBSCRIPTIONS } from "./server-session.ts";
 import type { Era, HandlerContext, RequestChannel } from "./server-types.ts";
 import type {
   ClientCapabilities,
@@ -144,8 +145,13 @@ async function setLogLevel({ params, channel }: MethodCall): Promise<Result> {
 
 async function toggleSubscription({ params, channel }: MethodCall, subscribe: boolean): Promise<Result> {
   if (typeof params.uri !== "string") throw invalidParams("uri must be a string");
-  if (subscribe) channel.session?.subscriptions.add(params.uri);
-  else channel.session?.subscriptions.delete(params.uri);
+  const session = channel.session;
+  if (!subscribe) session?.unsubscribe(params.uri);
+  else if (session && !session.subscribe(params.uri)) {
+    throw invalidParams(
+      `Too many subscriptions: a session holds at most ${MAX_SUBSCRIPTIONS} (URIs up to ${MAX_SUBSCRIPTION_CHARS} characters in all); unsubscribe first`,
+    );
+  }
   return {};
 }
 

@@ -1,6 +1,7 @@
 // Building the upstream request of a binding. Spec-language bindings fill path parameters by name and
 // send the other arguments as the query (GET, HEAD, DELETE, OPTIONS) or a JSON body; OpenAPI bindings
 // list every parameter with its location and `style`/`explode`, and the body with its media type.
+import { ownValue, setOwn } from "./own-keys.ts";
 import type { HttpBinding, HttpBody, HttpParameter, Outgoing } from "./upstream-types.ts";
 
 const BODYLESS = new Set(["GET", "HEAD", "DELETE", "OPTIONS"]);
@@ -12,12 +13,13 @@ export function legacyRequest(
   args: Record<string, unknown>,
 ): Outgoing {
   const rest = { ...args };
-  const path = binding.path.replace(/\{([^{}]+)\}/g, (_, name: string) => {
-    const value = rest[name];
+  const path = fillPath(binding.path, (name) => {
+    const value = ownValue(rest, name);
     delete rest[name];
+    checkPathValue(name, value);
     return encodeURIComponent(String(value ?? ""));
   });
-  const url = new URL(base.replace(/\/+$/, "") + path);
+  const url = urlInside(base, path);
   const out: Outgoing = { url, headers: { accept: ACCEPT }, cookies: [] };
   if (BODYLESS.has(method)) {
     for (const [name, value] of Object.entries(rest)) appendQuery(url, name, value);
@@ -29,6 +31,63 @@ export function legacyRequest(
 }
 
 const ACCEPT = "application/json, text/*;q=0.9, */*;q=0.8";
+
+/** A refused argument: the message names the parameter and says what to change. */
+export class UpstreamArgumentError extends Error {}
+
+// C0 controls and DEL: encoded they would pass, but no path value needs them and servers decode them.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
+function hasControl(value: unknown): boolean {
+  if (typeof value === "string") return CONTROL.test(value);
+  if (Array.isArray(value)) return value.some(hasControl);
+  if (value !== null && typeof value === "object")
+    return Object.entries(value).some(([k, v]) => CONTROL.test(k) || hasControl(v));
+  return false;
+}
+
+function checkPathValue(name: string, value: unknown): void {
+  if (hasControl(value))
+    throw new UpstreamArgumentError(`path parameter '${name}' contains a control character; remove it`);
+}
+
+/**
+ * Fills a path template segment by segment. Values are percent-encoded, so `/`, `?`, `#` and `%` stay
+ * inside their segment; a segment that comes out as `.` or `..` is refused, because every URL parser
+ * (fetch's too, even for `%2E%2E`) would resolve it and move the request to another path.
+ */
+function fillPath(template: string, value: (name: string) => string): string {
+  return template
+    .split("/")
+    .map((segment) => {
+      const names: string[] = [];
+      const filled = segment.replace(/\{([^{}]+)\}/g, (_, name: string) => {
+        names.push(name);
+        return value(name);
+      });
+      if (names.length > 0 && /^(\.|%2e){1,2}$/i.test(filled)) {
+        const which = names.map((n) => `'${n}'`).join(", ");
+        throw new UpstreamArgumentError(
+          `path parameter ${which} makes the path segment '${filled}', which would leave its place in the path; use another value`,
+        );
+      }
+      return filled;
+    })
+    .join("/");
+}
+
+/** The request URL, checked to stay on the base URL's origin and under its path. */
+function urlInside(base: string, path: string): URL {
+  const root = new URL(base);
+  const url = new URL(base.replace(/\/+$/, "") + path);
+  const prefix = root.pathname.replace(/\/+$/, "");
+  const inside = url.pathname === prefix || url.pathname.startsWith(`${prefix}/`) || prefix === "";
+  if (url.origin !== root.origin || !inside) {
+    throw new UpstreamArgumentError(`the arguments make a request outside ${root.origin}${prefix}/; refused`);
+  }
+  return url;
+}
 
 function appendQuery(url: URL, name: string, value: unknown): void {
   if (value === undefined || value === null) return;
@@ -48,25 +107,26 @@ function valueAt(args: Record<string, unknown>, path: string[]): unknown {
 export function explicitRequest(base: string, binding: HttpBinding, args: Record<string, unknown>): Outgoing {
   const params = binding.parameters ?? [];
   const byName = new Map(params.filter((p) => p.in === "path").map((p) => [p.name, p]));
-  const path = binding.path.replace(/\{([^{}]+)\}/g, (_, name: string) => {
+  const path = fillPath(binding.path, (name) => {
     const p = byName.get(name);
     const value = p ? valueAt(args, p.arg ?? [name]) : undefined;
+    checkPathValue(name, value);
     return p && value !== undefined && value !== null ? pathValue(p, value) : "";
   });
   const query: string[] = [];
-  const out: Outgoing = { url: new URL(base.replace(/\/+$/, "") + path), headers: { accept: ACCEPT }, cookies: [] };
+  const out: Outgoing = { url: urlInside(base, path), headers: { accept: ACCEPT }, cookies: [] };
   for (const p of params) {
     const value = valueAt(args, p.arg ?? [p.name]);
     if (value === undefined || value === null || p.in === "path") continue;
     if (p.in === "query") query.push(...queryPairs(p, value));
     else if (p.in === "header")
-      out.headers[p.name.toLowerCase()] = p.json
-        ? JSON.stringify(value)
-        : delimited(value, ",", p.explode === true, "=");
-    else
-      out.cookies.push(
-        `${p.name}=${p.json ? encodeURIComponent(JSON.stringify(value)) : delimited(value, ",", false, ",")}`,
+      setOwn(
+        out.headers,
+        p.name.toLowerCase(),
+        p.json ? JSON.stringify(value) : delimited(value, ",", p.explode === true, "="),
       );
+    // Each value percent-encoded (a subset of RFC 6265 cookie-octets): a `;` cannot start another cookie.
+    else out.cookies.push(`${p.name}=${p.json ? enc(JSON.stringify(value)) : delimited(value, ",", false, ",", enc)}`);
   }
   if (query.length > 0) out.url.search = (out.url.search ? `${out.url.search}&` : "?") + query.join("&");
   if (binding.body) encodeBody(binding.body, args, out);
@@ -136,10 +196,13 @@ function queryPairs(p: HttpParameter, value: unknown): string[] {
 
 function encodeBody(body: HttpBody, args: Record<string, unknown>, out: Outgoing): void {
   let value: unknown;
-  if (body.arg !== undefined) value = args[body.arg];
+  if (body.arg !== undefined) value = ownValue(args, body.arg);
   else {
     const picked: Record<string, unknown> = {};
-    for (const name of body.properties ?? []) if (args[name] !== undefined) picked[name] = args[name];
+    for (const name of body.properties ?? []) {
+      const field = ownValue(args, name);
+      if (field !== undefined) setOwn(picked, name, field);
+    }
     value = picked;
   }
   if (value === undefined) return;

@@ -1,6 +1,8 @@
 // Types of the upstream forwarding (runtime/upstream*.ts): how a spec's http bindings, credentials and
 // servers arrive in a generated manifest, and the request and response as the forwarding code sees them.
 
+import type { Redactor } from "./upstream-redact.ts";
+
 export type UpstreamAuth =
   | { type: "bearer"; env: string }
   | { type: "basic"; env: string }
@@ -20,6 +22,10 @@ export type UpstreamConfig = {
   retry?: { attempts: number; maxDelayMs: number };
   /** Set by --base-url: every call goes there, operations' own servers included. */
   pinned?: boolean;
+  /** Characters of an answer read before it is cut (--max-upstream-body; default 1,000,000). */
+  maxBodyChars?: number;
+  /** Same-origin redirects followed (--max-redirects; default 5); other origins are never followed. */
+  maxRedirects?: number;
 };
 export type HttpParameter = {
   name: string;
@@ -41,7 +47,17 @@ export type HttpBinding = {
   baseUrl?: string;
 };
 
-export type UpstreamResponse = { status: number; statusText: string; contentType: string; body: Buffer };
+export type UpstreamResponse = {
+  status: number;
+  statusText: string;
+  contentType: string;
+  /** The body as read: whole, or (with `cutAt`) its first `cutAt` characters plus the rest of one chunk. */
+  body: Buffer;
+  /** Set when the body was longer than the cap and reading stopped: the cap, in characters. */
+  cutAt?: number;
+  /** Removes configured credentials from text and from parsed JSON (structuredContent). */
+  redact?: Redactor;
+};
 
 /** A request being built: the parts each step (parameters, body, credentials) adds to. */
 export type Outgoing = {

@@ -1,75 +1,191 @@
-// Matching concrete URIs against RFC 6570 templates, for resources/read on a
-// resource template. Supports the expressions resource templates use in practice:
-// {var}, {+var}, {#var}, {/var}, {.var} and query forms {?a,b} / {&a}.
+// RFC 6570 URI templates: the one grammar both mcpgen's validator and a generated server use.
+// parseUriTemplate reads all of levels 1-4; matchProblem names what a server cannot match back
+// (the validator refuses those templates); expandUriTemplate here and compileUriTemplate
+// (uri-template-match.ts) are inverses on every template matchProblem accepts, with string values.
 
-export type UriTemplateMatcher = {
-  variableNames: string[];
-  match(uri: string): Record<string, string> | undefined;
+export type UriOperator = "" | "+" | "#" | "." | "/" | ";" | "?" | "&";
+export type UriVariable = { name: string; explode: boolean; prefix?: number };
+export type UriExpression = { operator: UriOperator; variables: UriVariable[]; offset: number; text: string };
+export type UriTemplatePart = string | UriExpression;
+export type UriTemplateError = { offset: number; message: string; unnamed?: boolean };
+export type ParsedUriTemplate = { parts: UriTemplatePart[]; variables: string[]; error?: UriTemplateError };
+
+// RFC 6570 §3.2.1 table: what starts an expansion, what separates its values, whether values are named.
+export type OperatorRule = { first: string; separator: string; named: boolean; ifEmpty: string; reserved: boolean };
+export const RULES: Record<UriOperator, OperatorRule> = {
+  "": { first: "", separator: ",", named: false, ifEmpty: "", reserved: false },
+  "+": { first: "", separator: ",", named: false, ifEmpty: "", reserved: true },
+  "#": { first: "#", separator: ",", named: false, ifEmpty: "", reserved: true },
+  ".": { first: ".", separator: ".", named: false, ifEmpty: "", reserved: false },
+  "/": { first: "/", separator: "/", named: false, ifEmpty: "", reserved: false },
+  ";": { first: ";", separator: ";", named: true, ifEmpty: "", reserved: false },
+  "?": { first: "?", separator: "&", named: true, ifEmpty: "=", reserved: false },
+  "&": { first: "&", separator: "&", named: true, ifEmpty: "=", reserved: false },
 };
+const RESERVED_OPERATORS = new Set(["=", ",", "!", "@", "|"]);
+const VARNAME = /^(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})+(?:\.(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})+)*$/;
+// RFC 6570 §2.1: literals exclude CTL, SP, DQUOTE, "'", "<", ">", "\", "^", "`", "{", "|", "}" (and bare "%").
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are not allowed in literals
+const BAD_LITERAL = /[\u0000-\u0020\u007f"'<>\\^`{|}]/;
 
-export function compileUriTemplate(template: string): UriTemplateMatcher {
-  const variableNames: string[] = [];
-  const queryNames: string[] = [];
-  let pattern = "";
-  let lastIndex = 0;
-  for (const expression of template.matchAll(/\{([+#./?&]?)([^}]+)\}/g)) {
-    pattern += escapeRegExp(template.slice(lastIndex, expression.index));
-    lastIndex = (expression.index ?? 0) + expression[0].length;
-    const operator = expression[1];
-    const names = expression[2].split(",").map((name) => name.replace(/\*$|:\d+$/, "").trim());
-    if (operator === "?" || operator === "&") {
-      queryNames.push(...names);
-      variableNames.push(...names);
-      pattern += "(?:[?&].*)?";
+export function parseUriTemplate(template: string): ParsedUriTemplate {
+  const parts: UriTemplatePart[] = [];
+  const variables: string[] = [];
+  const fail = (error: UriTemplateError): ParsedUriTemplate => ({ parts, variables, error });
+  let literal = "";
+  let i = 0;
+  while (i < template.length) {
+    const c = template[i];
+    if (c === "{") {
+      const end = template.indexOf("}", i);
+      if (end < 0) return fail({ offset: i, message: "expression '{' is never closed" });
+      const expression = parseExpression(template.slice(i + 1, end), i);
+      if ("message" in expression) return fail(expression);
+      if (literal) parts.push(literal);
+      literal = "";
+      parts.push(expression);
+      for (const variable of expression.variables) variables.push(variable.name);
+      i = end + 1;
+    } else if (c === "}") {
+      return fail({ offset: i, message: "'}' without a matching '{'" });
+    } else if (c === "%") {
+      if (!/^%[0-9A-Fa-f]{2}/.test(template.slice(i)))
+        return fail({ offset: i, message: "'%' is not followed by two hex digits" });
+      literal += template.slice(i, i + 3);
+      i += 3;
+    } else if (BAD_LITERAL.test(c)) {
+      return fail({ offset: i, message: `character ${JSON.stringify(c)} is not allowed outside an expression` });
+    } else {
+      literal += c;
+      i++;
+    }
+  }
+  if (literal) parts.push(literal);
+  return { parts, variables };
+}
+
+function parseExpression(body: string, offset: number): UriExpression | UriTemplateError {
+  const text = `{${body}}`;
+  if (RESERVED_OPERATORS.has(body[0])) return { offset, message: `operator '${body[0]}' is reserved for future use` };
+  const operator = (body[0] in RULES && body[0] !== "" ? body[0] : "") as UriOperator;
+  const list = body.slice(operator.length);
+  if (list === "") return { offset, message: `expression '${text}' names no variable`, unnamed: true };
+  const variables: UriVariable[] = [];
+  for (const spec of list.split(",")) {
+    if (spec === "") return { offset, message: `expression '${text}' has an empty variable name`, unnamed: true };
+    const [, name, modifier, prefix] = /^(.*?)(\*|:(\d+))?$/.exec(spec) ?? [];
+    if (!name) return { offset, message: `expression '${text}' has a modifier but no variable name`, unnamed: true };
+    if (!VARNAME.test(name)) return { offset, message: `'${name}' in '${text}' is not a valid variable name` };
+    if (prefix !== undefined && (Number(prefix) < 1 || Number(prefix) > 9999 || prefix.length > 4)) {
+      return { offset, message: `prefix length ':${prefix}' in '${text}' must be 1 to 9999` };
+    }
+    variables.push({ name, explode: modifier === "*", ...(prefix ? { prefix: Number(prefix) } : {}) });
+  }
+  return { operator, variables, offset, text };
+}
+
+/**
+ * Why a valid template cannot be matched back to its variables (undefined when it can): a server
+ * must recover exactly the values a client expanded, so guessing is refused here, not at request time.
+ */
+export function matchProblem(parsed: ParsedUriTemplate): UriTemplateError | undefined {
+  let previous: UriExpression | undefined;
+  let inQuery = false;
+  for (const part of parsed.parts) {
+    if (typeof part === "string") {
+      if (inQuery) return queryNotLast(part, parsed);
+      previous = undefined;
       continue;
     }
-    const name = names[0];
-    variableNames.push(name);
-    const capture = `(?<${groupName(variableNames.length - 1)}>`;
-    if (operator === "+") pattern += `${capture}.+?)`;
-    else if (operator === "#") pattern += `#${capture}.*?)`;
-    else if (operator === "/") pattern += `/${capture}[^/?#]+)`;
-    else if (operator === ".") pattern += `\\.${capture}[^/?#.]+)`;
-    else pattern += `${capture}[^/?#]+)`;
+    const { operator, variables, offset, text } = part;
+    const exploded = variables.find((variable) => variable.explode);
+    if (exploded) {
+      return {
+        offset,
+        message: `'${text}' explodes '${exploded.name}' with '*', whose list or map shape a URI cannot reveal; drop the '*'`,
+      };
+    }
+    if (variables.length > 1 && (operator === "+" || operator === "#" || operator === ".")) {
+      const separator = RULES[operator].separator;
+      return {
+        offset,
+        message: `'${text}' lists several variables, but its separator '${separator}' may appear inside a value; use one variable per expression with a literal between`,
+      };
+    }
+    if (inQuery && operator !== "?" && operator !== "&" && operator !== "#") return queryNotLast(text, parsed);
+    if (previous && !canFollow(previous.operator, operator)) {
+      return {
+        offset,
+        message: `'${previous.text}${text}' puts two expressions side by side, so a URI cannot show where one value ends; put a literal such as '/' between them`,
+      };
+    }
+    if (operator === "?" || operator === "&") inQuery = true;
+    else if (operator === "#") inQuery = false;
+    previous = part;
   }
-  pattern += escapeRegExp(template.slice(lastIndex));
-  const regex = new RegExp(`^${pattern}$`);
+  return undefined;
+}
+
+// Only a marker the first value cannot contain tells two adjacent expressions apart. '?' and '#'
+// start the query and fragment of any URI (RFC 3986 §3), so they may follow anything.
+function canFollow(before: UriOperator, after: UriOperator): boolean {
+  if (after === "?" || after === "&" || after === "#") return true;
+  if (after === "/" || after === ";") return !RULES[before].reserved;
+  return false;
+}
+
+function queryNotLast(what: string, parsed: ParsedUriTemplate): UriTemplateError {
+  const query = parsed.parts.find(
+    (part) => typeof part !== "string" && (part.operator === "?" || part.operator === "&"),
+  );
+  const offset = typeof query === "object" ? query.offset : 0;
   return {
-    variableNames,
-    match(uri) {
-      const found = regex.exec(uri);
-      if (!found) return undefined;
-      const variables: Record<string, string> = {};
-      variableNames.forEach((name, index) => {
-        const value = found.groups?.[groupName(index)];
-        if (value !== undefined) variables[name] = safeDecode(value);
-      });
-      if (queryNames.length > 0) {
-        const query = uri.includes("?")
-          ? new URLSearchParams(uri.slice(uri.indexOf("?") + 1).split("#")[0])
-          : undefined;
-        for (const name of queryNames) {
-          const value = query?.get(name);
-          if (value !== null && value !== undefined) variables[name] = value;
-        }
-      }
-      return variables;
-    },
+    offset,
+    message: `'${what}' follows a query expression; put '{?...}' and '{&...}' at the end of the template`,
   };
 }
 
-function groupName(index: number): string {
-  return `v${index}`;
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-}
-
-function safeDecode(value: string): string {
-  try {
-    return decodeURIComponent(value);
-  } catch {
-    return value;
+export function expandUriTemplate(template: string, values: Record<string, string | undefined>): string {
+  let uri = "";
+  for (const part of parseUriTemplate(template).parts) {
+    if (typeof part === "string") {
+      uri += part;
+      continue;
+    }
+    const rule = RULES[part.operator];
+    const pieces: string[] = [];
+    for (const { name, prefix } of part.variables) {
+      const raw = Object.hasOwn(values, name) ? values[name] : undefined;
+      if (raw === undefined) continue;
+      const value = encode(prefix === undefined ? raw : [...raw].slice(0, prefix).join(""), rule.reserved);
+      if (!rule.named) pieces.push(value);
+      else pieces.push(value === "" ? `${name}${rule.ifEmpty}` : `${name}=${value}`);
+    }
+    if (pieces.length > 0) uri += rule.first + pieces.join(rule.separator);
   }
+  return uri;
+}
+
+const UNRESERVED = /[A-Za-z0-9\-._~]/;
+const RESERVED = /[:/?#[\]@!$&'()*+,;=]/;
+
+function encode(value: string, allowReserved: boolean): string {
+  let out = "";
+  for (let i = 0; i < value.length; i++) {
+    const c = value[i];
+    if (UNRESERVED.test(c)) out += c;
+    else if (allowReserved && (RESERVED.test(c) || (c === "%" && /^%[0-9A-Fa-f]{2}/.test(value.slice(i))))) out += c;
+    else out += utf8Escape(value.codePointAt(i) ?? 0);
+    if ((value.codePointAt(i) ?? 0) > 0xffff) i++;
+  }
+  return out;
+}
+
+function utf8Escape(codePoint: number): string {
+  // A lone surrogate has no UTF-8 form; U+FFFD is what a decoder would make of it anyway.
+  const isSurrogate = codePoint >= 0xd800 && codePoint <= 0xdfff;
+  return encodeURIComponent(String.fromCodePoint(isSurrogate ? 0xfffd : codePoint)).replace(
+    /[!'()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
 }

@@ -14,7 +14,9 @@ let shared: Ajv2020 | undefined;
 
 function ajv(): Ajv2020 {
   if (!shared) {
-    shared = new Ajv2020({ allErrors: true, strict: false });
+    // ownProperties: a property the schema names is read from the arguments themselves, never through
+    // their prototype (an absent optional `constructor` is absent, a `__proto__` key is checked as data).
+    shared = new Ajv2020({ allErrors: true, strict: false, ownProperties: true });
     addFormats(shared);
   }
   return shared;

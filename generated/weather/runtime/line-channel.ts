@@ -9,12 +9,18 @@ export type LineChannelHandlers = {
   /** A line that is not a valid JSON-RPC message; the error response is ready to send back. */
   onInvalid: (error: JsonRpcErrorResponse, line: string) => void;
   onEnd: () => void;
+  /** Stop reading input while more than OUTPUT_HIGH_WATER bytes of output wait (the stdio server). A
+   * client must not: if both ends stopped reading while their output waited, neither would go on. */
+  backPressure?: boolean;
 };
 
 export type LineChannel = { send(message: JsonRpcMessage): void; flush(): Promise<void> };
 
 /** The longest line (in UTF-16 code units) read as one message; longer ones are answered -32600 and dropped. */
 export const MAX_LINE_LENGTH = 64 * 1024 * 1024;
+
+/** Output bytes waiting to be written above which input is no longer read (until the output drains). */
+export const OUTPUT_HIGH_WATER = 1024 * 1024;
 
 export function openLineChannel(
   input: NodeJS.ReadableStream,
@@ -85,10 +91,25 @@ export function openLineChannel(
   // pipes on Linux), so with many requests in flight one write per message cost more than the
   // messages themselves. The queue drains on nextTick, after the microtasks that produced it.
   let queued = "";
+  // Back-pressure: while the output holds more than its high-water mark (a peer that does not read),
+  // stop reading input, so unanswered requests wait in the pipe, not as queued answers in our memory.
+  let pausedInput = false;
+  const resumeInput = () => {
+    pausedInput = false;
+    if (!ended) input.resume();
+  };
   const drain = () => {
     const text = queued;
     queued = "";
-    if (text !== "" && !broken) output.write(text);
+    if (text === "" || broken) return;
+    // write() returns false past the stream's own (16 KiB) mark even when the pipe took everything at
+    // once; pausing is for output that really waits, so it also looks at what is still queued.
+    const backedUp = !output.write(text);
+    if (backedUp && handlers.backPressure && !pausedInput && waitingBytes(output) > OUTPUT_HIGH_WATER) {
+      pausedInput = true;
+      input.pause();
+      output.once("drain", resumeInput);
+    }
   };
   return {
     send(message) {
@@ -102,6 +123,10 @@ export function openLineChannel(
       return new Promise((resolve) => output.write("", () => resolve()));
     },
   };
+}
+
+function waitingBytes(output: NodeJS.WritableStream): number {
+  return (output as { writableLength?: number }).writableLength ?? Number.POSITIVE_INFINITY;
 }
 
 function tooLarge(max: number): JsonRpcErrorResponse {

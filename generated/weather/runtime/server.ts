@@ -31,7 +31,7 @@ import type {
   ServerCapabilities,
   Validator,
 } from "./types.ts";
-import { compileUriTemplate, type UriTemplateMatcher } from "./uri-template.ts";
+import { compileUriTemplate, type UriTemplateMatcher } from "./uri-template-match.ts";
 
 const DEFAULT_HANDLER_TIMEOUT_MS = 120_000;
 const CACHEABLE_METHODS = new Set([

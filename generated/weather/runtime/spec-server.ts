@@ -4,6 +4,7 @@
 // upstream, static resources and prompt templates serve themselves, the rest call handlers.
 import { readFileSync } from "node:fs";
 import { McpError } from "./errors.ts";
+import { ownValue, setOwn } from "./own-keys.ts";
 import { createServer, type DeferredOffers, type McpServer } from "./server.ts";
 import type {
   CompleteFunction,
@@ -65,7 +66,7 @@ export function readCatalog(file: URL): ManifestCatalog {
   const defs = stored.defs ?? {};
   // The definitions stay shared objects: tools/list serializes each schema whole, and nothing changes them.
   const joined = (names: Record<string, string>) =>
-    Object.fromEntries(Object.entries(names).map(([name, id]) => [name, defs[id]]));
+    Object.fromEntries(Object.entries(names).map(([name, id]) => [name, ownValue(defs, id)]));
   for (const tool of stored.tools) {
     if (tool.inputDefs) tool.inputSchema = { ...tool.inputSchema, $defs: joined(tool.inputDefs) };
     if (tool.outputDefs && tool.outputSchema)
@@ -112,6 +113,10 @@ export type SpecServerOptions = {
   validators?: ToolValidators | (() => ToolValidators);
   /** Overrides `upstream.baseUrl` (the --base-url flag). */
   baseUrl?: string;
+  /** Characters of an upstream answer read before it is cut (--max-upstream-body; default 1,000,000). */
+  maxUpstreamBody?: number;
+  /** Same-origin upstream redirects followed (--max-redirects; default 5). */
+  maxRedirects?: number;
   env?: NodeJS.ProcessEnv;
   serverOptions?: Omit<ServerOptions, "name" | "version">;
 };
@@ -135,6 +140,8 @@ export function createSpecServer(manifest: Manifest, options: SpecServerOptions 
     ...manifest.upstream,
     // --base-url replaces the whole server URL, OpenAPI server variables included.
     ...(options.baseUrl ? { baseUrl: options.baseUrl, baseUrlTemplate: undefined, pinned: true } : {}),
+    ...(options.maxUpstreamBody !== undefined ? { maxBodyChars: options.maxUpstreamBody } : {}),
+    ...(options.maxRedirects !== undefined ? { maxRedirects: options.maxRedirects } : {}),
   };
   const handlers = options.handlers ?? {};
   const env = options.env ?? process.env;
@@ -143,7 +150,9 @@ export function createSpecServer(manifest: Manifest, options: SpecServerOptions 
     return callUpstream(upstream, binding, args, ctx.signal, env);
   };
   const handlerFor = (table: keyof SpecHandlers, key: string) => {
-    const handler = handlers[table]?.[key] as ((...args: unknown[]) => never) | undefined;
+    const handler = ownValue(handlers[table] as Record<string, unknown> | undefined, key) as
+      | ((...args: unknown[]) => never)
+      | undefined;
     if (!handler) throw new Error(`no handler registered for ${table} '${key}'`);
     // The context is always the last argument; handlers get it with the server added (SpecContext). Added in
     // place (the context is made per request, for this handler alone): a copy would read `ctx.signal` and
@@ -158,7 +167,7 @@ export function createSpecServer(manifest: Manifest, options: SpecServerOptions 
     const catalog = manifest.catalog();
     const validatorTable = typeof options.validators === "function" ? options.validators() : options.validators;
     for (const { http, ...tool } of catalog.tools) {
-      const validators = validatorTable?.[tool.name];
+      const validators = ownValue(validatorTable, tool.name);
       server.tool({
         ...tool,
         ...(validators ? { validateInput: validators.input } : {}),
@@ -225,7 +234,9 @@ function completers(completions: StaticCompletions | undefined): { complete?: Re
   if (!completions) return {};
   const complete: Record<string, CompleteFunction> = {};
   for (const [name, values] of Object.entries(completions)) {
-    complete[name] = (typed) => values.filter((value) => value.toLowerCase().startsWith(typed.toLowerCase()));
+    setOwn(complete, name, (typed: string) =>
+      values.filter((value) => value.toLowerCase().startsWith(typed.toLowerCase())),
+    );
   }
   return { complete };
 }

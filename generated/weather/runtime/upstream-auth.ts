@@ -1,5 +1,8 @@
 // Credentials for upstream requests, read from environment variables at call time. Every secret used is
 // recorded so error excerpts can be redacted before anyone sees them.
+import { setOwn } from "./own-keys.ts";
+import { DEFAULT_MAX_BODY_CHARS, discard, readCapped } from "./upstream-body.ts";
+import { describe } from "./upstream-send.ts";
 import type { Outgoing, SecurityScheme, UpstreamAuth, UpstreamConfig } from "./upstream-types.ts";
 
 export function applyAuth(
@@ -48,7 +51,7 @@ export async function applySecurity(
     secrets.push(secret);
     if (scheme.type === "bearer") out.headers.authorization = `Bearer ${secret}`;
     else if (scheme.type !== "apiKey") out.headers.authorization = `Basic ${Buffer.from(secret).toString("base64")}`;
-    else if (scheme.in === "header") out.headers[scheme.name.toLowerCase()] = secret;
+    else if (scheme.in === "header") setOwn(out.headers, scheme.name.toLowerCase(), secret);
     else if (scheme.in === "query") out.url.searchParams.set(scheme.name, secret);
     else out.cookies.push(`${scheme.name}=${encodeURIComponent(secret)}`);
   }
@@ -83,12 +86,25 @@ async function clientCredentialsToken(
       },
       body: form,
       signal: AbortSignal.any([signal, AbortSignal.timeout(30_000)]),
+      // The client secret is in the Authorization header: never let a redirect carry it elsewhere.
+      redirect: "manual",
     });
-  } catch {
-    throw fail("no answer");
+  } catch (error) {
+    throw fail(`no answer (${describe(error)})`);
   }
-  if (!response.ok) throw fail(`status ${response.status}`);
-  const answer = (await response.json().catch(() => ({}))) as { access_token?: unknown; expires_in?: unknown };
+  if (!response.ok) {
+    discard(response);
+    throw fail(
+      `status ${response.status}${response.status >= 300 && response.status < 400 ? " (redirects are not followed)" : ""}`,
+    );
+  }
+  // A token answer is small; a hostile token URL cannot make us read more than the usual cap.
+  const read = await readCapped(response, DEFAULT_MAX_BODY_CHARS, false).catch(() => undefined);
+  let answer: { access_token?: unknown; expires_in?: unknown } = {};
+  try {
+    const parsed: unknown = read && !read.cut ? JSON.parse(read.body.toString("utf8")) : undefined;
+    if (parsed !== null && typeof parsed === "object") answer = parsed;
+  } catch {}
   if (typeof answer.access_token !== "string") throw fail("the answer has no access_token");
   const lifetime = typeof answer.expires_in === "number" ? answer.expires_in : 3600;
   tokens.set(key, { token: answer.access_token, expires: Date.now() + Math.max(0, lifetime - 60) * 1000 });

@@ -7,7 +7,7 @@ export interface SchemaTypes {
 }
 export interface GetForecastInput {
 /**
- * City name
+ * City name, e.g. Paris
  */
 city: string
 /**

@@ -284,6 +284,7 @@ validate28.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 const validateTestSamplingInput = validate29;
 const schema40 = {"type":"object","properties":{"prompt":{"type":"string","description":"The prompt to send to the LLM"}},"required":["prompt"]};
+const func0 = Object.prototype.hasOwnProperty;
 
 function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -297,7 +298,7 @@ evaluated0.items = undefined;
 }
 const _errs0 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.prompt === undefined){
+if((data.prompt === undefined) || (!(func0.call(data, "prompt")))){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "prompt"},message:"must have required property '"+"prompt"+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -307,7 +308,7 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.prompt !== undefined){
+if(data.prompt !== undefined && func0.call(data, "prompt")){
 let data0 = data.prompt;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -354,7 +355,7 @@ evaluated0.items = undefined;
 }
 const _errs0 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.message === undefined){
+if((data.message === undefined) || (!(func0.call(data, "message")))){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -364,7 +365,7 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.message !== undefined){
+if(data.message !== undefined && func0.call(data, "message")){
 let data0 = data.message;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -478,7 +479,7 @@ const _errs2 = errors;
 let valid1 = false;
 const _errs3 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.phone === undefined){
+if((data.phone === undefined) || (!(func0.call(data, "phone")))){
 const err0 = {instancePath,schemaPath:"#/allOf/0/anyOf/0/required",keyword:"required",params:{missingProperty: "phone"},message:"must have required property '"+"phone"+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -495,7 +496,7 @@ if(_valid0){
 }
 const _errs4 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.email === undefined){
+if((data.email === undefined) || (!(func0.call(data, "email")))){
 const err1 = {instancePath,schemaPath:"#/allOf/0/anyOf/1/required",keyword:"required",params:{missingProperty: "email"},message:"must have required property '"+"email"+"'"};
 if(vErrors === null){
 vErrors = [err1];
@@ -537,7 +538,7 @@ let valid2 = true;
 const _errs6 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.contactMethod === undefined) && (missing0 = "contactMethod")){
+if(((data.contactMethod === undefined) || (!(func0.call(data, "contactMethod")))) && (missing0 = "contactMethod")){
 const err3 = {};
 if(vErrors === null){
 vErrors = [err3];
@@ -548,7 +549,7 @@ vErrors.push(err3);
 errors++;
 }
 else {
-if(data.contactMethod !== undefined){
+if(data.contactMethod !== undefined && func0.call(data, "contactMethod")){
 let data0 = data.contactMethod;
 const _errs7 = errors;
 if("phone" !== data0){
@@ -590,7 +591,7 @@ let ifClause0;
 if(_valid1){
 const _errs8 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.phone === undefined){
+if((data.phone === undefined) || (!(func0.call(data, "phone")))){
 const err5 = {instancePath,schemaPath:"#/then/required",keyword:"required",params:{missingProperty: "phone"},message:"must have required property '"+"phone"+"'"};
 if(vErrors === null){
 vErrors = [err5];
@@ -610,7 +611,7 @@ ifClause0 = "then";
 else {
 const _errs9 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.email === undefined){
+if((data.email === undefined) || (!(func0.call(data, "email")))){
 const err6 = {instancePath,schemaPath:"#/else/required",keyword:"required",params:{missingProperty: "email"},message:"must have required property '"+"email"+"'"};
 if(vErrors === null){
 vErrors = [err6];
@@ -639,7 +640,7 @@ errors++;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs10 = errors;
-for(const key0 in data){
+for(const key0 of Object.keys(data)){
 if(!(((((key0 === "name") || (key0 === "address")) || (key0 === "contactMethod")) || (key0 === "phone")) || (key0 === "email"))){
 const err8 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
@@ -651,7 +652,7 @@ vErrors.push(err8);
 errors++;
 }
 }
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 let data1 = data.name;
 const _errs11 = errors;
 if(typeof data1 !== "string"){
@@ -667,13 +668,13 @@ errors++;
 const _errs12 = errors;
 var valid4 = _errs11 === errors;
 }
-if(data.address !== undefined){
+if(data.address !== undefined && func0.call(data, "address")){
 let data2 = data.address;
 const _errs13 = errors;
 const _errs14 = errors;
 const _errs15 = errors;
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2.street !== undefined){
+if(data2.street !== undefined && func0.call(data2, "street")){
 let data3 = data2.street;
 const _errs16 = errors;
 if(typeof data3 !== "string"){
@@ -689,7 +690,7 @@ errors++;
 const _errs17 = errors;
 var valid6 = _errs16 === errors;
 }
-if(data2.city !== undefined){
+if(data2.city !== undefined && func0.call(data2, "city")){
 let data4 = data2.city;
 const _errs18 = errors;
 if(typeof data4 !== "string"){
@@ -719,7 +720,7 @@ errors++;
 var valid5 = _errs14 === errors;
 var valid4 = _errs13 === errors;
 }
-if(data.contactMethod !== undefined){
+if(data.contactMethod !== undefined && func0.call(data, "contactMethod")){
 let data5 = data.contactMethod;
 const _errs20 = errors;
 if(typeof data5 !== "string"){
@@ -746,7 +747,7 @@ errors++;
 }
 var valid4 = _errs20 === errors;
 }
-if(data.phone !== undefined){
+if(data.phone !== undefined && func0.call(data, "phone")){
 let data6 = data.phone;
 const _errs22 = errors;
 if(typeof data6 !== "string"){
@@ -762,7 +763,7 @@ errors++;
 const _errs23 = errors;
 var valid4 = _errs22 === errors;
 }
-if(data.email !== undefined){
+if(data.email !== undefined && func0.call(data, "email")){
 let data7 = data.email;
 const _errs24 = errors;
 if(typeof data7 !== "string"){
@@ -809,7 +810,7 @@ evaluated0.items = undefined;
 }
 const _errs0 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.region === undefined){
+if((data.region === undefined) || (!(func0.call(data, "region")))){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "region"},message:"must have required property '"+"region"+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -819,7 +820,7 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.region !== undefined){
+if(data.region !== undefined && func0.call(data, "region")){
 let data0 = data.region;
 const _errs1 = errors;
 if(typeof data0 !== "string"){

@@ -5,7 +5,8 @@ const dialect202012 = (() => {
 
 const validateNotesCreateInput = validate20;
 const schema31 = {"type":"object","properties":{"title":{"type":"string","minLength":1,"maxLength":200},"body":{"type":"string"},"tags":{"type":"array","items":{"type":"string"},"uniqueItems":true}},"required":["title","body"],"additionalProperties":false};
-const func1 = require("ajv/dist/runtime/ucs2length").default;
+const func0 = Object.prototype.hasOwnProperty;
+const func63 = require("ajv/dist/runtime/ucs2length").default;
 
 function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -19,7 +20,7 @@ evaluated0.items = undefined;
 }
 const _errs0 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.title === undefined){
+if((data.title === undefined) || (!(func0.call(data, "title")))){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -29,7 +30,7 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.body === undefined){
+if((data.body === undefined) || (!(func0.call(data, "body")))){
 const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "body"},message:"must have required property '"+"body"+"'"};
 if(vErrors === null){
 vErrors = [err1];
@@ -40,7 +41,7 @@ vErrors.push(err1);
 errors++;
 }
 const _errs1 = errors;
-for(const key0 in data){
+for(const key0 of Object.keys(data)){
 if(!(((key0 === "title") || (key0 === "body")) || (key0 === "tags"))){
 const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
@@ -52,12 +53,12 @@ vErrors.push(err2);
 errors++;
 }
 }
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 let data0 = data.title;
 const _errs2 = errors;
 const _errs3 = errors;
 if(typeof data0 === "string"){
-if(func1(data0) > 200){
+if(func63(data0) > 200){
 const err3 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err3];
@@ -67,7 +68,7 @@ vErrors.push(err3);
 }
 errors++;
 }
-if(func1(data0) < 1){
+if(func63(data0) < 1){
 const err4 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err4];
@@ -90,7 +91,7 @@ errors++;
 }
 var valid0 = _errs2 === errors;
 }
-if(data.body !== undefined){
+if(data.body !== undefined && func0.call(data, "body")){
 let data1 = data.body;
 const _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -106,7 +107,7 @@ errors++;
 const _errs5 = errors;
 var valid0 = _errs4 === errors;
 }
-if(data.tags !== undefined){
+if(data.tags !== undefined && func0.call(data, "tags")){
 let data2 = data.tags;
 const _errs6 = errors;
 const _errs7 = errors;
@@ -204,7 +205,7 @@ evaluated0.items = undefined;
 }
 const _errs0 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.id === undefined){
+if((data.id === undefined) || (!(func0.call(data, "id")))){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -214,7 +215,7 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.createdAt === undefined){
+if((data.createdAt === undefined) || (!(func0.call(data, "createdAt")))){
 const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "createdAt"},message:"must have required property '"+"createdAt"+"'"};
 if(vErrors === null){
 vErrors = [err1];
@@ -224,7 +225,7 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 let data0 = data.id;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -240,7 +241,7 @@ errors++;
 const _errs2 = errors;
 var valid0 = _errs1 === errors;
 }
-if(data.createdAt !== undefined){
+if(data.createdAt !== undefined && func0.call(data, "createdAt")){
 let data1 = data.createdAt;
 const _errs3 = errors;
 const _errs4 = errors;
@@ -301,7 +302,7 @@ evaluated0.items = undefined;
 }
 const _errs0 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.query === undefined){
+if((data.query === undefined) || (!(func0.call(data, "query")))){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "query"},message:"must have required property '"+"query"+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -311,7 +312,7 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.query !== undefined){
+if(data.query !== undefined && func0.call(data, "query")){
 let data0 = data.query;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -327,7 +328,7 @@ errors++;
 const _errs2 = errors;
 var valid0 = _errs1 === errors;
 }
-if(data.tag !== undefined){
+if(data.tag !== undefined && func0.call(data, "tag")){
 let data1 = data.tag;
 const _errs3 = errors;
 if(typeof data1 !== "string"){
@@ -343,7 +344,7 @@ errors++;
 const _errs4 = errors;
 var valid0 = _errs3 === errors;
 }
-if(data.limit !== undefined){
+if(data.limit !== undefined && func0.call(data, "limit")){
 let data2 = data.limit;
 const _errs5 = errors;
 if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
@@ -413,7 +414,7 @@ evaluated0.items = undefined;
 }
 const _errs0 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.results === undefined){
+if((data.results === undefined) || (!(func0.call(data, "results")))){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "results"},message:"must have required property '"+"results"+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -423,7 +424,7 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.results !== undefined){
+if(data.results !== undefined && func0.call(data, "results")){
 let data0 = data.results;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -436,7 +437,7 @@ const _errs3 = errors;
 const _errs4 = errors;
 const _errs5 = errors;
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1.id === undefined){
+if((data1.id === undefined) || (!(func0.call(data1, "id")))){
 const err1 = {instancePath:instancePath+"/results/" + i0,schemaPath:"#/$defs/noteSummary/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
 if(vErrors === null){
 vErrors = [err1];
@@ -446,7 +447,7 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(data1.title === undefined){
+if((data1.title === undefined) || (!(func0.call(data1, "title")))){
 const err2 = {instancePath:instancePath+"/results/" + i0,schemaPath:"#/$defs/noteSummary/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'"};
 if(vErrors === null){
 vErrors = [err2];
@@ -456,7 +457,7 @@ vErrors.push(err2);
 }
 errors++;
 }
-if(data1.id !== undefined){
+if(data1.id !== undefined && func0.call(data1, "id")){
 let data2 = data1.id;
 const _errs6 = errors;
 if(typeof data2 !== "string"){
@@ -472,7 +473,7 @@ errors++;
 const _errs7 = errors;
 var valid4 = _errs6 === errors;
 }
-if(data1.title !== undefined){
+if(data1.title !== undefined && func0.call(data1, "title")){
 let data3 = data1.title;
 const _errs8 = errors;
 if(typeof data3 !== "string"){
@@ -549,7 +550,7 @@ evaluated0.items = undefined;
 }
 const _errs0 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.id === undefined){
+if((data.id === undefined) || (!(func0.call(data, "id")))){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -559,7 +560,7 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 let data0 = data.id;
 const _errs1 = errors;
 if(typeof data0 !== "string"){

@@ -5,6 +5,7 @@ const dialect202012 = (() => {
 
 const validateListPetsInput = validate52;
 const schema19 = {"type":"object","properties":{"status":{"type":"string","enum":["available","pending","sold"]},"tags":{"type":"array","items":{"type":"string"}},"limit":{"type":"integer","minimum":1,"maximum":100,"default":20},"X-Request-Id":{"type":"string","x-mcp-header":"Request-Id"}}};
+const func0 = Object.prototype.hasOwnProperty;
 
 function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -18,7 +19,7 @@ evaluated0.items = undefined;
 }
 const _errs0 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.status !== undefined){
+if(data.status !== undefined && func0.call(data, "status")){
 let data0 = data.status;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -45,7 +46,7 @@ errors++;
 }
 var valid0 = _errs1 === errors;
 }
-if(data.tags !== undefined){
+if(data.tags !== undefined && func0.call(data, "tags")){
 let data1 = data.tags;
 const _errs3 = errors;
 const _errs4 = errors;
@@ -84,7 +85,7 @@ errors++;
 }
 var valid0 = _errs3 === errors;
 }
-if(data.limit !== undefined){
+if(data.limit !== undefined && func0.call(data, "limit")){
 let data3 = data.limit;
 const _errs7 = errors;
 if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
@@ -122,7 +123,7 @@ errors++;
 }
 var valid0 = _errs7 === errors;
 }
-if(data["X-Request-Id"] !== undefined){
+if(data["X-Request-Id"] !== undefined && func0.call(data, "X-Request-Id")){
 let data4 = data["X-Request-Id"];
 const _errs9 = errors;
 if(typeof data4 !== "string"){
@@ -172,7 +173,7 @@ evaluated0.items = undefined;
 }
 const _errs0 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.name === undefined){
+if((data.name === undefined) || (!(func0.call(data, "name")))){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -182,7 +183,7 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 let data0 = data.name;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -198,7 +199,7 @@ errors++;
 const _errs2 = errors;
 var valid0 = _errs1 === errors;
 }
-if(data.tag !== undefined){
+if(data.tag !== undefined && func0.call(data, "tag")){
 let data1 = data.tag;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
@@ -214,7 +215,7 @@ errors++;
 const _errs4 = errors;
 var valid0 = _errs3 === errors;
 }
-if(data.status !== undefined){
+if(data.status !== undefined && func0.call(data, "status")){
 let data2 = data.status;
 const _errs5 = errors;
 if(typeof data2 !== "string"){
@@ -281,7 +282,7 @@ var valid0 = _errs0 === errors;
 const _errs1 = errors;
 const _errs2 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.id === undefined){
+if((data.id === undefined) || (!(func0.call(data, "id")))){
 const err0 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -291,7 +292,7 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 let data0 = data.id;
 const _errs3 = errors;
 if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
@@ -351,7 +352,7 @@ evaluated0.items = undefined;
 }
 const _errs0 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.items === undefined){
+if((data.items === undefined) || (!(func0.call(data, "items")))){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "items"},message:"must have required property '"+"items"+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -361,7 +362,7 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.items !== undefined){
+if(data.items !== undefined && func0.call(data, "items")){
 let data0 = data.items;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -395,7 +396,7 @@ errors++;
 }
 var valid0 = _errs1 === errors;
 }
-if(data.next !== undefined){
+if(data.next !== undefined && func0.call(data, "next")){
 let data2 = data.next;
 const _errs4 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
@@ -442,7 +443,7 @@ evaluated0.items = undefined;
 }
 const _errs0 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.name === undefined){
+if((data.name === undefined) || (!(func0.call(data, "name")))){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -452,7 +453,7 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 let data0 = data.name;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -468,7 +469,7 @@ errors++;
 const _errs2 = errors;
 var valid0 = _errs1 === errors;
 }
-if(data.tag !== undefined){
+if(data.tag !== undefined && func0.call(data, "tag")){
 let data1 = data.tag;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
@@ -484,7 +485,7 @@ errors++;
 const _errs4 = errors;
 var valid0 = _errs3 === errors;
 }
-if(data.status !== undefined){
+if(data.status !== undefined && func0.call(data, "status")){
 let data2 = data.status;
 const _errs5 = errors;
 if(typeof data2 !== "string"){
@@ -562,7 +563,7 @@ var valid0 = _errs1 === errors;
 const _errs2 = errors;
 const _errs3 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.id === undefined){
+if((data.id === undefined) || (!(func0.call(data, "id")))){
 const err1 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
 if(vErrors === null){
 vErrors = [err1];
@@ -572,7 +573,7 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 let data0 = data.id;
 const _errs4 = errors;
 if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
@@ -634,7 +635,7 @@ evaluated0.items = undefined;
 }
 const _errs0 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.petId === undefined){
+if((data.petId === undefined) || (!(func0.call(data, "petId")))){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "petId"},message:"must have required property '"+"petId"+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -644,7 +645,7 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.petId !== undefined){
+if(data.petId !== undefined && func0.call(data, "petId")){
 let data0 = data.petId;
 const _errs1 = errors;
 if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
@@ -735,7 +736,7 @@ var valid0 = _errs1 === errors;
 const _errs2 = errors;
 const _errs3 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.id === undefined){
+if((data.id === undefined) || (!(func0.call(data, "id")))){
 const err1 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
 if(vErrors === null){
 vErrors = [err1];
@@ -745,7 +746,7 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 let data0 = data.id;
 const _errs4 = errors;
 if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
@@ -807,7 +808,7 @@ evaluated0.items = undefined;
 }
 const _errs0 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.petId === undefined){
+if((data.petId === undefined) || (!(func0.call(data, "petId")))){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "petId"},message:"must have required property '"+"petId"+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -817,7 +818,7 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.petId !== undefined){
+if(data.petId !== undefined && func0.call(data, "petId")){
 let data0 = data.petId;
 const _errs1 = errors;
 if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
@@ -857,7 +858,7 @@ if(typeof data0 === "string"){
 }
 var valid0 = _errs1 === errors;
 }
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 let data1 = data.name;
 const _errs3 = errors;
 if(typeof data1 !== "string"){
@@ -873,7 +874,7 @@ errors++;
 const _errs4 = errors;
 var valid0 = _errs3 === errors;
 }
-if(data.status !== undefined){
+if(data.status !== undefined && func0.call(data, "status")){
 let data2 = data.status;
 const _errs5 = errors;
 if(typeof data2 !== "string"){
@@ -951,7 +952,7 @@ var valid0 = _errs1 === errors;
 const _errs2 = errors;
 const _errs3 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.id === undefined){
+if((data.id === undefined) || (!(func0.call(data, "id")))){
 const err1 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
 if(vErrors === null){
 vErrors = [err1];
@@ -961,7 +962,7 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 let data0 = data.id;
 const _errs4 = errors;
 if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
@@ -1023,7 +1024,7 @@ evaluated0.items = undefined;
 }
 const _errs0 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.petId === undefined){
+if((data.petId === undefined) || (!(func0.call(data, "petId")))){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "petId"},message:"must have required property '"+"petId"+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -1033,7 +1034,7 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.petId !== undefined){
+if(data.petId !== undefined && func0.call(data, "petId")){
 let data0 = data.petId;
 const _errs1 = errors;
 if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
@@ -1136,7 +1137,7 @@ evaluated0.items = undefined;
 const _errs0 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
-for(const key0 in data){
+for(const key0 of Object.keys(data)){
 let data0 = data[key0];
 const _errs2 = errors;
 if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){

@@ -5,6 +5,7 @@ const dialect202012 = (() => {
 
 const validateCloseTaskInput = validate20;
 const schema31 = {"type":"object","properties":{"id":{"type":"integer"}},"required":["id"]};
+const func0 = Object.prototype.hasOwnProperty;
 
 function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -18,7 +19,7 @@ evaluated0.items = undefined;
 }
 const _errs0 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.id === undefined){
+if((data.id === undefined) || (!(func0.call(data, "id")))){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -28,7 +29,7 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 let data0 = data.id;
 const _errs1 = errors;
 if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
@@ -66,13 +67,14 @@ const dialectDraft07 = (() => {
 
 const validateListTasksInput = validate10;
 const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"project":{"type":"string","x-mcp-header":"Project"},"status":{"type":"string","enum":["open","done"]},"page":{"type":"integer","minimum":1}},"required":["project"]};
+const func0 = Object.prototype.hasOwnProperty;
 
 function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.project === undefined){
+if((data.project === undefined) || (!(func0.call(data, "project")))){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "project"},message:"must have required property '"+"project"+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -82,7 +84,7 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.project !== undefined){
+if(data.project !== undefined && func0.call(data, "project")){
 let data0 = data.project;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -98,7 +100,7 @@ errors++;
 const _errs2 = errors;
 var valid0 = _errs1 === errors;
 }
-if(data.status !== undefined){
+if(data.status !== undefined && func0.call(data, "status")){
 let data1 = data.status;
 const _errs3 = errors;
 if(typeof data1 !== "string"){
@@ -125,7 +127,7 @@ errors++;
 }
 var valid0 = _errs3 === errors;
 }
-if(data.page !== undefined){
+if(data.page !== undefined && func0.call(data, "page")){
 let data2 = data.page;
 const _errs5 = errors;
 if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
@@ -176,7 +178,7 @@ let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.project === undefined){
+if((data.project === undefined) || (!(func0.call(data, "project")))){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "project"},message:"must have required property '"+"project"+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -186,7 +188,7 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.title === undefined){
+if((data.title === undefined) || (!(func0.call(data, "title")))){
 const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'"};
 if(vErrors === null){
 vErrors = [err1];
@@ -196,7 +198,7 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(data.project !== undefined){
+if(data.project !== undefined && func0.call(data, "project")){
 let data0 = data.project;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -212,7 +214,7 @@ errors++;
 const _errs2 = errors;
 var valid0 = _errs1 === errors;
 }
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 let data1 = data.title;
 const _errs3 = errors;
 if(typeof data1 !== "string"){
@@ -228,7 +230,7 @@ errors++;
 const _errs4 = errors;
 var valid0 = _errs3 === errors;
 }
-if(data.assignee !== undefined){
+if(data.assignee !== undefined && func0.call(data, "assignee")){
 let data2 = data.assignee;
 const _errs5 = errors;
 if(typeof data2 !== "string"){
@@ -244,7 +246,7 @@ errors++;
 const _errs6 = errors;
 var valid0 = _errs5 === errors;
 }
-if(data.urgent !== undefined){
+if(data.urgent !== undefined && func0.call(data, "urgent")){
 let data3 = data.urgent;
 const _errs7 = errors;
 if(typeof data3 !== "boolean"){

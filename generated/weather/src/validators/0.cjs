@@ -4,7 +4,8 @@
 const dialect202012 = (() => {
 
 const validateGetForecastInput = validate20;
-const schema31 = {"type":"object","properties":{"city":{"type":"string","description":"City name","e.g. Paris":null,"x-mcp-header":"City"},"days":{"type":"integer","minimum":1,"maximum":14,"default":3,"description":"Number of days"},"units":{"type":"string","enum":["metric","imperial"],"default":"metric"}},"required":["city"]};
+const schema31 = {"type":"object","properties":{"city":{"type":"string","description":"City name, e.g. Paris","x-mcp-header":"City"},"days":{"type":"integer","minimum":1,"maximum":14,"default":3,"description":"Number of days"},"units":{"type":"string","enum":["metric","imperial"],"default":"metric"}},"required":["city"]};
+const func0 = Object.prototype.hasOwnProperty;
 
 function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -18,7 +19,7 @@ evaluated0.items = undefined;
 }
 const _errs0 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.city === undefined){
+if((data.city === undefined) || (!(func0.call(data, "city")))){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "city"},message:"must have required property '"+"city"+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -28,7 +29,7 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.city !== undefined){
+if(data.city !== undefined && func0.call(data, "city")){
 let data0 = data.city;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -44,7 +45,7 @@ errors++;
 const _errs2 = errors;
 var valid0 = _errs1 === errors;
 }
-if(data.days !== undefined){
+if(data.days !== undefined && func0.call(data, "days")){
 let data1 = data.days;
 const _errs3 = errors;
 if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
@@ -82,7 +83,7 @@ errors++;
 }
 var valid0 = _errs3 === errors;
 }
-if(data.units !== undefined){
+if(data.units !== undefined && func0.call(data, "units")){
 let data2 = data.units;
 const _errs5 = errors;
 if(typeof data2 !== "string"){
@@ -141,7 +142,7 @@ evaluated0.items = undefined;
 }
 const _errs0 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.city === undefined){
+if((data.city === undefined) || (!(func0.call(data, "city")))){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "city"},message:"must have required property '"+"city"+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -151,7 +152,7 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.days === undefined){
+if((data.days === undefined) || (!(func0.call(data, "days")))){
 const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "days"},message:"must have required property '"+"days"+"'"};
 if(vErrors === null){
 vErrors = [err1];
@@ -161,7 +162,7 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(data.city !== undefined){
+if(data.city !== undefined && func0.call(data, "city")){
 let data0 = data.city;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -177,7 +178,7 @@ errors++;
 const _errs2 = errors;
 var valid0 = _errs1 === errors;
 }
-if(data.days !== undefined){
+if(data.days !== undefined && func0.call(data, "days")){
 let data1 = data.days;
 const _errs3 = errors;
 const _errs4 = errors;
@@ -189,7 +190,7 @@ let data2 = data1[i0];
 const _errs5 = errors;
 const _errs6 = errors;
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2.date === undefined){
+if((data2.date === undefined) || (!(func0.call(data2, "date")))){
 const err3 = {instancePath:instancePath+"/days/" + i0,schemaPath:"#/properties/days/items/required",keyword:"required",params:{missingProperty: "date"},message:"must have required property '"+"date"+"'"};
 if(vErrors === null){
 vErrors = [err3];
@@ -199,7 +200,7 @@ vErrors.push(err3);
 }
 errors++;
 }
-if(data2.highC === undefined){
+if((data2.highC === undefined) || (!(func0.call(data2, "highC")))){
 const err4 = {instancePath:instancePath+"/days/" + i0,schemaPath:"#/properties/days/items/required",keyword:"required",params:{missingProperty: "highC"},message:"must have required property '"+"highC"+"'"};
 if(vErrors === null){
 vErrors = [err4];
@@ -209,7 +210,7 @@ vErrors.push(err4);
 }
 errors++;
 }
-if(data2.lowC === undefined){
+if((data2.lowC === undefined) || (!(func0.call(data2, "lowC")))){
 const err5 = {instancePath:instancePath+"/days/" + i0,schemaPath:"#/properties/days/items/required",keyword:"required",params:{missingProperty: "lowC"},message:"must have required property '"+"lowC"+"'"};
 if(vErrors === null){
 vErrors = [err5];
@@ -219,7 +220,7 @@ vErrors.push(err5);
 }
 errors++;
 }
-if(data2.date !== undefined){
+if(data2.date !== undefined && func0.call(data2, "date")){
 let data3 = data2.date;
 const _errs7 = errors;
 const _errs8 = errors;
@@ -249,7 +250,7 @@ errors++;
 }
 var valid3 = _errs7 === errors;
 }
-if(data2.highC !== undefined){
+if(data2.highC !== undefined && func0.call(data2, "highC")){
 let data4 = data2.highC;
 const _errs9 = errors;
 if(!(typeof data4 == "number")){
@@ -265,7 +266,7 @@ errors++;
 const _errs10 = errors;
 var valid3 = _errs9 === errors;
 }
-if(data2.lowC !== undefined){
+if(data2.lowC !== undefined && func0.call(data2, "lowC")){
 let data5 = data2.lowC;
 const _errs11 = errors;
 if(!(typeof data5 == "number")){
@@ -281,7 +282,7 @@ errors++;
 const _errs12 = errors;
 var valid3 = _errs11 === errors;
 }
-if(data2.summary !== undefined){
+if(data2.summary !== undefined && func0.call(data2, "summary")){
 let data6 = data2.summary;
 const _errs13 = errors;
 if(typeof data6 !== "string"){
@@ -357,7 +358,7 @@ evaluated0.items = undefined;
 }
 const _errs0 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.station === undefined){
+if((data.station === undefined) || (!(func0.call(data, "station")))){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "station"},message:"must have required property '"+"station"+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -367,7 +368,7 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.temperatureC === undefined){
+if((data.temperatureC === undefined) || (!(func0.call(data, "temperatureC")))){
 const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "temperatureC"},message:"must have required property '"+"temperatureC"+"'"};
 if(vErrors === null){
 vErrors = [err1];
@@ -377,7 +378,7 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(data.station !== undefined){
+if(data.station !== undefined && func0.call(data, "station")){
 let data0 = data.station;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -393,7 +394,7 @@ errors++;
 const _errs2 = errors;
 var valid0 = _errs1 === errors;
 }
-if(data.temperatureC !== undefined){
+if(data.temperatureC !== undefined && func0.call(data, "temperatureC")){
 let data1 = data.temperatureC;
 const _errs3 = errors;
 if(!(typeof data1 == "number")){
@@ -409,7 +410,7 @@ errors++;
 const _errs4 = errors;
 var valid0 = _errs3 === errors;
 }
-if(data.conditions !== undefined){
+if(data.conditions !== undefined && func0.call(data, "conditions")){
 let data2 = data.conditions;
 const _errs5 = errors;
 if(typeof data2 !== "string"){
@@ -467,7 +468,7 @@ evaluated0.items = undefined;
 }
 const _errs0 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.value === undefined){
+if((data.value === undefined) || (!(func0.call(data, "value")))){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "value"},message:"must have required property '"+"value"+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -477,7 +478,7 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.from === undefined){
+if((data.from === undefined) || (!(func0.call(data, "from")))){
 const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "from"},message:"must have required property '"+"from"+"'"};
 if(vErrors === null){
 vErrors = [err1];
@@ -487,7 +488,7 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(data.value !== undefined){
+if(data.value !== undefined && func0.call(data, "value")){
 let data0 = data.value;
 const _errs1 = errors;
 if(!(typeof data0 == "number")){
@@ -503,7 +504,7 @@ errors++;
 const _errs2 = errors;
 var valid0 = _errs1 === errors;
 }
-if(data.from !== undefined){
+if(data.from !== undefined && func0.call(data, "from")){
 let data1 = data.from;
 const _errs3 = errors;
 if(typeof data1 !== "string"){
@@ -561,7 +562,7 @@ evaluated0.items = undefined;
 }
 const _errs0 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.value === undefined){
+if((data.value === undefined) || (!(func0.call(data, "value")))){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "value"},message:"must have required property '"+"value"+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -571,7 +572,7 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.unit === undefined){
+if((data.unit === undefined) || (!(func0.call(data, "unit")))){
 const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "unit"},message:"must have required property '"+"unit"+"'"};
 if(vErrors === null){
 vErrors = [err1];
@@ -581,7 +582,7 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(data.value !== undefined){
+if(data.value !== undefined && func0.call(data, "value")){
 let data0 = data.value;
 const _errs1 = errors;
 if(!(typeof data0 == "number")){
@@ -597,7 +598,7 @@ errors++;
 const _errs2 = errors;
 var valid0 = _errs1 === errors;
 }
-if(data.unit !== undefined){
+if(data.unit !== undefined && func0.call(data, "unit")){
 let data1 = data.unit;
 const _errs3 = errors;
 if(typeof data1 !== "string"){

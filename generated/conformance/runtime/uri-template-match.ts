@@ -1,0 +1,144 @@
+// Matching concrete URIs against RFC 6570 templates, for resources/read on a resource template:
+// the inverse of expandUriTemplate for every template matchProblem accepts (mcpgen validates that).
+// Values are strings; an expression whose variables are all undefined expands to nothing, so
+// {/x}, {.x}, {;x}, {?x}, {&x} and {#x} may be absent, while {x} and {+x} must match something.
+
+import { setOwn } from "./own-keys.ts";
+import {
+  matchProblem,
+  parseUriTemplate,
+  RULES,
+  type UriExpression,
+  type UriTemplatePart,
+  type UriVariable,
+} from "./uri-template.ts";
+
+export type UriTemplateMatcher = {
+  variableNames: string[];
+  match(uri: string): Record<string, string> | undefined;
+};
+
+// query: the variables of all query expressions, read from one capture; split: what separates them
+// there ('&', or also '?' when a later expression is {?...} too, which RFC 6570 expands with '?').
+type Capture = { expression: UriExpression; query: UriVariable[]; split: RegExp };
+
+export function compileUriTemplate(template: string): UriTemplateMatcher {
+  const parsed = parseUriTemplate(template);
+  const problem = parsed.error ?? matchProblem(parsed);
+  if (problem)
+    throw new TypeError(`uriTemplate '${template}': ${problem.message} (at character ${problem.offset + 1})`);
+  const captures: Capture[] = [];
+  let pattern = "";
+  for (const part of parsed.parts) {
+    const piece = patternOf(part, captures);
+    pattern += piece;
+  }
+  const regex = new RegExp(`^${pattern}$`);
+  return {
+    variableNames: parsed.variables,
+    match(uri) {
+      const found = regex.exec(uri);
+      if (!found) return undefined;
+      const variables: Record<string, string> = {};
+      for (const [index, { expression, query, split }] of captures.entries()) {
+        const text = found[index + 1];
+        if (text === undefined || text === "") continue;
+        const values = query.length > 0 ? readQuery(text.slice(1), query, split) : readExpression(expression, text);
+        if (!values) return undefined;
+        for (const [name, value] of values) {
+          if (Object.hasOwn(variables, name) && variables[name] !== value) return undefined;
+          setOwn(variables, name, value);
+        }
+      }
+      return variables;
+    },
+  };
+}
+
+// One capture group per expression; all query expressions share one group, since matchProblem
+// keeps them at the end and a query's parameters may come in any order.
+function patternOf(part: UriTemplatePart, captures: Capture[]): string {
+  if (typeof part === "string") return escapeRegExp(part);
+  const { operator, variables } = part;
+  if (operator === "?" || operator === "&") {
+    const shared = captures.at(-1);
+    if (shared && shared.query.length > 0) {
+      shared.query.push(...variables);
+      if (operator === "?") shared.split = /[&?]/;
+      return "";
+    }
+    captures.push({ expression: part, query: [...variables], split: /&/ });
+    return `(${escapeRegExp(operator)}[^#]*)?`;
+  }
+  captures.push({ expression: part, query: [], split: /&/ });
+  // Lazy, so that a {/x} or {;x} right after the value starts a new expression rather than joining it.
+  const count = variables.length;
+  if (operator === "") return "([^/?#]+?)";
+  if (operator === "+") return "(.+?)";
+  if (operator === "#") return "(#.*?)?";
+  if (operator === ".") return "(\\.[^/?#]*?)?";
+  if (operator === "/") return `((?:/[^/?#]*?){0,${count}})`;
+  const names = variables.map((variable) => escapeRegExp(variable.name)).sort((a, b) => b.length - a.length);
+  return `((?:;(?:${names.join("|")})(?:=[^/?#;&]*)?){0,${count}})`;
+}
+
+function readExpression(expression: UriExpression, text: string): Array<[string, string]> | undefined {
+  const rule = RULES[expression.operator];
+  const body = text.slice(rule.first.length);
+  const pieces = expression.variables.length === 1 && !rule.named ? [body] : body.split(rule.separator);
+  if (pieces.length > expression.variables.length) return undefined;
+  const values: Array<[string, string]> = [];
+  if (!rule.named) {
+    for (const [index, piece] of pieces.entries()) {
+      const variable = expression.variables[index];
+      const value = safeDecode(piece);
+      if (!fitsPrefix(variable, value)) return undefined;
+      values.push([variable.name, value]);
+    }
+    return values;
+  }
+  const seen = new Set<string>();
+  for (const piece of pieces) {
+    const [name, value] = splitNamed(piece);
+    const variable = expression.variables.find((candidate) => candidate.name === name);
+    if (!variable || seen.has(name) || !fitsPrefix(variable, value)) return undefined;
+    seen.add(name);
+    values.push([name, value]);
+  }
+  return values;
+}
+
+// Query parameters the template does not name are ignored (a client may add its own); the first
+// occurrence of a named one wins, as URLSearchParams.get does.
+function readQuery(query: string, variables: UriVariable[], split: RegExp): Array<[string, string]> | undefined {
+  const values = new Map<string, string>();
+  for (const piece of query.split(split)) {
+    const [name, value] = splitNamed(piece);
+    const variable = variables.find((candidate) => candidate.name === name);
+    if (!variable || values.has(name)) continue;
+    if (!fitsPrefix(variable, value)) return undefined;
+    values.set(name, value);
+  }
+  return [...values];
+}
+
+function splitNamed(piece: string): [string, string] {
+  const equals = piece.indexOf("=");
+  return equals < 0 ? [piece, ""] : [piece.slice(0, equals), safeDecode(piece.slice(equals + 1))];
+}
+
+function fitsPrefix(variable: UriVariable, value: string): boolean {
+  return variable.prefix === undefined || [...value].length <= variable.prefix;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+function safeDecode(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}
