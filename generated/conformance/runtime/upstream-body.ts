@@ -2,6 +2,9 @@
 // decode to passes the cap (characters, as JS counts them; bytes for binary types), then the body is
 // cancelled, which closes the connection. What is held is at most the cap plus the one chunk that crossed it.
 
+// Imported, not global: generated packages compile without the DOM library, where the type lives.
+import { TextDecoder } from "node:util";
+
 export const DEFAULT_MAX_BODY_CHARS = 1_000_000;
 
 export type CappedBody = { body: Buffer; cut: boolean };

@@ -39,7 +39,7 @@ export async function send(
     const location = response.headers.get("location");
     if (REDIRECTS.has(response.status) && location !== null) {
       discard(response);
-      const target = URL.canParse(location, url) ? new URL(location, url) : undefined;
+      const target = URL.canParse(location, url.href) ? new URL(location, url) : undefined;
       if (!target) throw fail(url, `it redirected to an invalid URL`);
       if (target.origin !== out.url.origin) {
         throw new Error(
