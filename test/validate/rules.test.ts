@@ -28,7 +28,7 @@ const FILE_CODES: Code[] = [
 const REF_CODES: Code[] = ["REF_OUTSIDE_ROOT", "REF_NOT_REGULAR_FILE", "REF_TOO_LARGE", "REF_INSECURE", "REF_TIMEOUT"];
 
 /** Codes about writing a package; test/generate/handlers.test.ts, cli-generate.test.ts,
- * cli-workflow.test.ts and test/hardening/render-failed.test.ts cover them. */
+ * cli-workflow.large.ts (npm run test:large) and test/hardening/render-failed.test.ts cover them. */
 const GENERATE_CODES: Code[] = [
   "OUTPUT_NOT_DIRECTORY",
   "WRITE_FAILED",
