@@ -5,51 +5,18 @@
  * with exit 1/2), never an out-of-memory kill, a hang or a stack trace. The slow variant (100,000
  * operations in compact YAML, ~30 s) runs in `npm run test:fuzz` (HARDENING_SLOW=1).
  */
-import { spawn } from "node:child_process";
 import { existsSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ROOT, scratchDir, typecheck } from "../generate/support.ts";
+import { scratchDir, typecheck } from "../generate/support.ts";
+import { expectControlled, runMcpgen } from "./cli-run.ts";
 
-const HEAP_MB = 1024;
-const LIMIT_MS = 90_000;
 const SLOW = process.env.HARDENING_SLOW === "1";
 
-type Run = { code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string; ms: number };
-
-/** `mcpgen generate` in a child process with a heap cap and a deadline. */
-function mcpgen(args: string[], heapMb = HEAP_MB): Promise<Run> {
-  const started = Date.now();
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [`--max-old-space-size=${heapMb}`, join(ROOT, "bin/mcpgen.js"), ...args], {
-      cwd: ROOT,
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk) => {
-      stdout += chunk;
-    });
-    child.stderr.on("data", (chunk) => {
-      stderr += chunk;
-    });
-    const timer = setTimeout(() => child.kill("SIGKILL"), LIMIT_MS);
-    child.on("exit", (code, signal) => {
-      clearTimeout(timer);
-      resolve({ code, signal, stdout, stderr, ms: Date.now() - started });
-    });
-  });
-}
-
-/** Neither killed (OOM, timeout) nor crashed: a chosen exit code and no stack trace anywhere. */
-function expectControlled(run: Run) {
-  const output = `${run.stdout}\n${run.stderr}`;
-  expect(run.signal, output.slice(0, 2000)).toBeNull();
-  expect([0, 1, 2], output.slice(0, 2000)).toContain(run.code);
-  expect(output).not.toMatch(/\n\s+at .+:\d+:\d+/);
-  expect(output).not.toMatch(/heap out of memory|Maximum call stack/i);
-}
+/** `mcpgen ...` in a child process with a heap cap and a deadline (cli-run.ts). */
+const mcpgen = (args: string[], heapMb?: number) => runMcpgen(args, heapMb === undefined ? {} : { heapMb });
 
 const info = { title: "hostile", version: "1.0.0" };
 const servers = [{ url: "http://127.0.0.1:1" }];
