@@ -47,7 +47,11 @@ async function runOurs(file: string, out: string): Promise<Outcome> {
   const codes: Record<string, number> = {};
   let errors: string[] = [];
   try {
-    const diagnostics = JSON.parse(generated.stdout) as Array<{ code: string; severity: string; message: string }>;
+    // generate --format json prints one report object; its diagnostics are one of its fields.
+    const report = JSON.parse(generated.stdout) as {
+      diagnostics: Array<{ code: string; severity: string; message: string }>;
+    };
+    const diagnostics = report.diagnostics;
     for (const d of diagnostics) codes[d.code] = (codes[d.code] ?? 0) + 1;
     errors = diagnostics.filter((d) => d.severity === "error").map((d) => `${d.code}: ${d.message}`);
   } catch {
