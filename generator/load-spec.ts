@@ -3,6 +3,8 @@
  * reports every shape error; the IR is then built leniently from whatever is well-shaped, so the MCP
  * rules can still report on the rest of the file in the same run.
  */
+
+import { setOwn } from "../runtime/own-keys.ts";
 import { checkStructure } from "./check-structure.ts";
 import type {
   HttpBindingNode,
@@ -22,7 +24,6 @@ import type {
   UpstreamNode,
 } from "./ir.ts";
 import { childPointer } from "./json-pointer.ts";
-import { setOwn } from "./own-keys.ts";
 import type { SourceDoc } from "./read-source.ts";
 
 type Obj = { [key: string]: unknown };

@@ -69,16 +69,16 @@ export async function runSpecServer(
     return usageError(`--base-url must be an http(s) URL, not '${baseUrl}'`);
   if (!flags.http && (flags.port !== undefined || flags.host !== undefined || flags["max-sessions"] !== undefined))
     return usageError("--port, --host and --max-sessions need --http");
-  // The variable matters only for HTTP: a stdio server ignores it rather than refusing to start.
-  const maxSessionsText = flags["max-sessions"] ?? (flags.http ? process.env.MCP_MAX_SESSIONS : undefined);
-  const maxSessions = maxSessionsText === undefined ? undefined : Number(maxSessionsText);
-  if (maxSessions !== undefined && !(Number.isSafeInteger(maxSessions) && maxSessions >= 1)) {
-    const source = flags["max-sessions"] === undefined ? "MCP_MAX_SESSIONS" : "--max-sessions";
-    return usageError(`${source} must be a whole number of at least 1, not '${maxSessionsText}'`);
-  }
-
-  const maxBody = count("--max-upstream-body", flags["max-upstream-body"] ?? process.env.MCP_MAX_UPSTREAM_BODY, 1);
-  const maxRedirects = count("--max-redirects", flags["max-redirects"] ?? process.env.MCP_MAX_REDIRECTS, 0);
+  // MCP_MAX_SESSIONS matters only for HTTP: a stdio server ignores it rather than refusing to start.
+  const maxSessions = wholeNumber(
+    "max-sessions",
+    flags["max-sessions"],
+    flags.http ? "MCP_MAX_SESSIONS" : undefined,
+    1,
+  );
+  const maxBody = wholeNumber("max-upstream-body", flags["max-upstream-body"], "MCP_MAX_UPSTREAM_BODY", 1);
+  const maxRedirects = wholeNumber("max-redirects", flags["max-redirects"], "MCP_MAX_REDIRECTS", 0);
+  if (typeof maxSessions === "string") return usageError(maxSessions);
   if (typeof maxBody === "string") return usageError(maxBody);
   if (typeof maxRedirects === "string") return usageError(maxRedirects);
 
@@ -111,12 +111,14 @@ export async function runSpecServer(
 }
 
 /** A whole-number flag (or its env twin): the number, undefined when absent, or the error message. */
-function count(flag: string, text: string | undefined, min: number): number | undefined | string {
+/** A whole-number flag, else its environment twin: the number, undefined when neither is set, or the
+ * usage error naming whichever of the two held the bad value. */
+function wholeNumber(flag: string, given: string | undefined, env: string | undefined, min: number) {
+  const text = given ?? (env === undefined ? undefined : process.env[env]);
   if (text === undefined || text === "") return undefined;
   const value = Number(text);
-  return Number.isSafeInteger(value) && value >= min
-    ? value
-    : `${flag} must be a whole number >= ${min}, not '${text}'`;
+  if (Number.isSafeInteger(value) && value >= min) return value;
+  return `${given === undefined ? env : `--${flag}`} must be a whole number >= ${min}, not '${text}'`;
 }
 
 function usageError(message: string): void {

@@ -4,9 +4,9 @@
  * (swagger2.ts) → operations selected (select.ts), named (names.ts) and mapped (operation.ts).
  */
 import { dirname, resolve } from "node:path";
+import { ownValue, setOwn } from "../../runtime/own-keys.ts";
 import type { DiagnosticBag } from "../diagnostics.ts";
 import type { ResourceTemplateNode, ServerNode, ServerVariableNode, SourceLoc, ToolNode, UpstreamNode } from "../ir.ts";
-import { ownValue, setOwn } from "../own-keys.ts";
 import { DEFAULT_MAX_BYTES, type SourceDoc } from "../read-source.ts";
 import { bundleSync } from "./bundle.ts";
 import { deref, isJson, type Json, METHODS, scanRefs, token } from "./document.ts";

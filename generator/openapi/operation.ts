@@ -3,9 +3,10 @@
  * resource template): description, annotations from the method, inputSchema + binding from
  * request.ts, outputSchema from the 2xx JSON response when it is an object.
  */
+
+import { ownValue } from "../../runtime/own-keys.ts";
 import type { Report } from "../diagnostics.ts";
 import type { JsonSchema, ResourceTemplateNode, SourceLoc, ToolAnnotations, ToolNode } from "../ir.ts";
-import { ownValue } from "../own-keys.ts";
 import { deref, isJson, type Json } from "./document.ts";
 import type { MappingConfig } from "./options.ts";
 import { type Parameter, requestShape } from "./request.ts";

@@ -3,9 +3,10 @@
  * config file (`--config mcpgen.openapi.yaml`). The file is read like a spec, so its mistakes are
  * diagnostics with file:line:col too.
  */
+
+import { setOwn } from "../../runtime/own-keys.ts";
 import type { DiagnosticBag, Locator } from "../diagnostics.ts";
 import type { ToolAnnotations } from "../ir.ts";
-import { setOwn } from "../own-keys.ts";
 import { readSource } from "../read-source.ts";
 import { isJson, token } from "./document.ts";
 import { DEFAULT_MAX_NAME, MAX_NAME } from "./names.ts";

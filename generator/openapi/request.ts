@@ -3,8 +3,9 @@
  * runtime where each argument goes. Arguments are flattened into top-level properties when no two
  * share a name; otherwise they are grouped by location (`path`, `query`, `header`, `cookie`, `body`).
  */
+
+import { ownValue, setOwn } from "../../runtime/own-keys.ts";
 import type { HttpBodyNode, HttpParameterNode, JsonSchema } from "../ir.ts";
-import { assignOwn, ownValue, setOwn } from "../own-keys.ts";
 import { deref, isJson, type Json } from "./document.ts";
 import type { SchemaScope } from "./schema.ts";
 
@@ -159,4 +160,9 @@ function bodyOf(root: Json, requestBody: unknown, scope: SchemaScope): Body | un
         }
       : {}),
   };
+}
+
+/** Copies every own enumerable key of `source` onto `target` as data (Object.assign would run `__proto__`'s setter). */
+function assignOwn<T>(target: { [key: string]: T }, source: { readonly [key: string]: T }): void {
+  for (const [key, value] of Object.entries(source)) setOwn(target, key, value);
 }

@@ -9,8 +9,9 @@
  *   its `$defs`, so recursion stays a reference and never expands.
  * - Direction matters: a request omits `readOnly` properties, a response never requires `writeOnly` ones.
  */
+
+import { setOwn } from "../../runtime/own-keys.ts";
 import type { JsonSchema } from "../ir.ts";
-import { setOwn } from "../own-keys.ts";
 import { resolvePointer } from "./document.ts";
 
 export type Direction = "request" | "response";

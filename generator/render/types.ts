@@ -5,11 +5,11 @@
  * is fast once and very slow per schema with shared definitions.
  */
 import { compile } from "json-schema-to-typescript";
+import { setOwn } from "../../runtime/own-keys.ts";
 import type { JsonSchema } from "../ir.ts";
 import { NameAllocator, pascalCase } from "../naming.ts";
 import type { Model } from "../normalize.ts";
 import { shareDefs } from "../openapi/shared-defs.ts";
-import { setOwn } from "../own-keys.ts";
 import { walkSchema } from "../schema-walk.ts";
 import { header, key, lit } from "./ts.ts";
 import { splitCyclicIntersections } from "./type-cycles.ts";
