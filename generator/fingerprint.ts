@@ -16,8 +16,8 @@ import { sha256 } from "./hash.ts";
 import type { LoadOptions } from "./load.ts";
 import type { OutputDir } from "./output-dir.ts";
 import { OWNERSHIP_FILE } from "./ownership.ts";
-import { DEFAULT_MAX_BYTES } from "./read-source.ts";
 import { readRegularFile } from "./safe-read.ts";
+import { DEFAULT_MAX_BYTES } from "./source/read-source.ts";
 
 export const FINGERPRINT_FILE = ".mcpgen/fingerprint.json";
 

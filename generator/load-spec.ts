@@ -24,7 +24,7 @@ import type {
   UpstreamNode,
 } from "./ir.ts";
 import { childPointer } from "./json-pointer.ts";
-import type { SourceDoc } from "./read-source.ts";
+import type { SourceDoc } from "./source/read-source.ts";
 
 type Obj = { [key: string]: unknown };
 

@@ -4,7 +4,7 @@ import type { ServerNode } from "./ir.ts";
 import { loadSpec } from "./load-spec.ts";
 import { loadOpenApi } from "./openapi/load-openapi.ts";
 import type { OpenApiOptions } from "./openapi/options.ts";
-import { type ReadOptions, readSource } from "./read-source.ts";
+import { type ReadOptions, readSource } from "./source/read-source.ts";
 
 export type LoadOptions = ReadOptions & { openapi?: OpenApiOptions };
 /** The IR plus a reporter that points into the file it came from, for the stages that follow. */

@@ -13,7 +13,10 @@
 import { LineCounter, type Node, parseAllDocuments } from "yaml";
 import type { Locator } from "./diagnostics.ts";
 import { progress } from "./progress.ts";
-import { buildLocator, duplicateKeys, MAX_ALIAS_COUNT, toTree } from "./read-source.ts";
+import { duplicateKeys } from "./source/duplicate-keys.ts";
+import { MAX_ALIAS_COUNT } from "./source/limits.ts";
+import { toTree } from "./source/parse-yaml.ts";
+import { buildLocator } from "./source/yaml-locator.ts";
 import { parseFastYaml } from "./yaml-fast.ts";
 
 /** Below this the whole-document parse takes well under a second: keep the one exact path. */

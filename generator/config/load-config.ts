@@ -12,7 +12,8 @@ import { DiagnosticBag, type Locator, type Report } from "../diagnostics.ts";
 import { jsonLocator } from "../json-scan.ts";
 import type { LoadOptions } from "../load.ts";
 import { isJsonFile } from "../read-json.ts";
-import { readSource, yamlLocator } from "../read-source.ts";
+import { readSource } from "../source/read-source.ts";
+import { yamlLocator } from "../source/yaml-locator.ts";
 import { checkConfig } from "./check-config.ts";
 import { sourceLocator } from "./source-locator.ts";
 

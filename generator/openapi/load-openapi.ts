@@ -7,7 +7,7 @@ import { dirname, resolve } from "node:path";
 import { ownValue, setOwn } from "../../runtime/own-keys.ts";
 import type { DiagnosticBag } from "../diagnostics.ts";
 import type { ResourceTemplateNode, ServerNode, ServerVariableNode, SourceLoc, ToolNode, UpstreamNode } from "../ir.ts";
-import { DEFAULT_MAX_BYTES, type SourceDoc } from "../read-source.ts";
+import { DEFAULT_MAX_BYTES, type SourceDoc } from "../source/read-source.ts";
 import { bundleSync } from "./bundle.ts";
 import { deref, isJson, type Json, METHODS, scanRefs, token } from "./document.ts";
 import { type NameRequest, toolNames } from "./names.ts";

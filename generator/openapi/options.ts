@@ -7,7 +7,7 @@
 import { setOwn } from "../../runtime/own-keys.ts";
 import type { DiagnosticBag, Locator } from "../diagnostics.ts";
 import type { ToolAnnotations } from "../ir.ts";
-import { readSource } from "../read-source.ts";
+import { readSource } from "../source/read-source.ts";
 import { isJson, token } from "./document.ts";
 import { DEFAULT_MAX_NAME, MAX_NAME } from "./names.ts";
 import { parseSelector, type Selector } from "./select.ts";

@@ -13,8 +13,8 @@ import { isAbsolute, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Code } from "../catalog.ts";
 import { DiagnosticBag } from "../diagnostics.ts";
-import { parseSource } from "../read-source.ts";
 import { readRegularFile } from "../safe-read.ts";
+import { parseSource } from "../source/read-source.ts";
 
 export type RefPolicy = {
   /** Directories whose files `$ref`s may read; the document's own directory comes first. */

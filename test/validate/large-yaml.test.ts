@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { largeSpecChunks } from "../../bench/large-spec.ts";
 import { validateFiles } from "../../generator/index.ts";
-import { yamlLocator } from "../../generator/read-source.ts";
+import { yamlLocator } from "../../generator/source/yaml-locator.ts";
 import { parseYamlInChunks } from "../../generator/yaml-chunks.ts";
 import { parseFastYaml } from "../../generator/yaml-fast.ts";
 import { ROOT, scratchDir } from "../generate/support.ts";
