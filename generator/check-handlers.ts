@@ -4,10 +4,12 @@
  * checks the package it just wrote; `--check` checks the handlers on disk against the files it would
  * write, held in memory (`pending`), so CI catches a broken handler without writing anything.
  */
+import { dirname, join, relative } from "node:path";
 import { Project, ts } from "ts-morph";
 import type { DiagnosticBag } from "./diagnostics.ts";
 import type { OutputDir } from "./output-dir.ts";
 import type { RenderedFile } from "./render/index.ts";
+import { RUNTIME_MOVES } from "./runtime-moves.ts";
 
 export function checkHandlers(
   dir: OutputDir,
@@ -28,11 +30,28 @@ export function checkHandlers(
       if (diagnostic.getSourceFile()?.getFilePath() !== source.getFilePath()) continue;
       const { line, column } = source.getLineAndColumnAtPos(diagnostic.getStart() ?? 0);
       const message = ts.flattenDiagnosticMessageText(diagnostic.compilerObject.messageText, " ");
+      const moved = movedRuntimeImport(dir, file, message);
       bag.reporter(dir.display(file), () => ({ line, col: column }))(
         "HANDLER_TYPE_ERROR",
         "",
         `TS${diagnostic.getCode()}: ${message}`,
+        moved ? { hint: moved } : {},
       );
     }
   }
+}
+
+/** The fix for a handler that imports a runtime file from before runtime/ became folders by role. */
+export function movedRuntimeImport(dir: OutputDir, file: string, message: string): string | undefined {
+  const specifier = /^Cannot find module '(\.[^']*)'/.exec(message)?.[1];
+  if (specifier === undefined) return undefined;
+  const from = dirname(dir.abs(file));
+  const target = dir.relative(join(from, specifier));
+  const name = target.startsWith("runtime/") ? target.slice("runtime/".length) : "";
+  if (!Object.hasOwn(RUNTIME_MOVES, name)) return undefined;
+  const runtime = relative(from, dir.abs("runtime")).split("\\").join("/");
+  return (
+    `runtime/${name} moved to runtime/${RUNTIME_MOVES[name]}: import from '${runtime}/index.ts', ` +
+    `which exports everything a handler uses (or from '${runtime}/${RUNTIME_MOVES[name]}')`
+  );
 }
