@@ -1,25 +1,11 @@
 // Credentials for upstream requests, read from environment variables at call time. Every secret used is
-// recorded so error excerpts can be redacted before anyone sees them.
+// recorded so error excerpts can be redacted before anyone sees them. One path for both front ends: the
+// spec language's `upstream.auth` arrives as a security scheme every binding requires, like OpenAPI's.
 import { setOwn } from "./own-keys.ts";
 import { DEFAULT_MAX_BODY_CHARS, discard, readCapped } from "./upstream-body.ts";
 import { describe } from "./upstream-send.ts";
-import type { Outgoing, SecurityScheme, UpstreamAuth, UpstreamConfig } from "./upstream-types.ts";
-
-export function applyAuth(
-  auth: UpstreamAuth | undefined,
-  out: Outgoing,
-  env: NodeJS.ProcessEnv,
-  secrets: string[],
-): void {
-  if (!auth) return;
-  const secret = env[auth.env];
-  if (!secret) throw new Error(`environment variable ${auth.env} is not set; the upstream API needs it`);
-  secrets.push(secret);
-  if (auth.type === "bearer") out.headers.authorization = `Bearer ${secret}`;
-  else if (auth.type === "basic") out.headers.authorization = `Basic ${Buffer.from(secret).toString("base64")}`;
-  else if (auth.in === "header") out.headers[auth.name.toLowerCase()] = secret;
-  else out.url.searchParams.set(auth.name, secret);
-}
+import type { SecurityScheme } from "./manifest-types.ts";
+import type { Outgoing, UpstreamConfig } from "./upstream-types.ts";
 
 const envOf = (scheme: SecurityScheme) =>
   scheme.type === "oauth2" ? [scheme.clientIdEnv, scheme.clientSecretEnv] : [scheme.env];
@@ -37,8 +23,11 @@ export async function applySecurity(
   const resolved = alternatives.map((ids) => ids.map((id) => schemes.get(id)).filter((s) => s !== undefined));
   const usable = resolved.find((list) => list.every((s) => envOf(s).every((name) => env[name])));
   if (!usable) {
-    const wanted = [...new Set(resolved.flatMap((list) => list.flatMap(envOf)))].join(" or ");
-    throw new Error(`set ${wanted}: the upstream API needs credentials for this operation`);
+    const wanted = [...new Set(resolved.flatMap((list) => list.flatMap(envOf)))];
+    // One variable (a spec's `upstream.auth`, an API with one scheme) is named plainly.
+    if (wanted.length === 1)
+      throw new Error(`environment variable ${wanted[0]} is not set; the upstream API needs it`);
+    throw new Error(`set ${wanted.join(" or ")}: the upstream API needs credentials for this operation`);
   }
   for (const scheme of usable) {
     if (scheme.type === "oauth2") {
