@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import { McpError } from "./errors.ts";
 import type { HttpBinding, Manifest, ManifestCatalog, StaticCompletions, StoredCatalog } from "./manifest-types.ts";
 import { ownValue, setOwn } from "./own-keys.ts";
-import { createServer, type DeferredOffers, type McpServer } from "./server.ts";
+import { createServer, type McpServer } from "./server.ts";
 import type {
   CompleteFunction,
   HandlerContext,

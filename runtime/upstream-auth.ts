@@ -1,10 +1,11 @@
 // Credentials for upstream requests, read from environment variables at call time. Every secret used is
 // recorded so error excerpts can be redacted before anyone sees them. One path for both front ends: the
 // spec language's `upstream.auth` arrives as a security scheme every binding requires, like OpenAPI's.
+
+import type { SecurityScheme } from "./manifest-types.ts";
 import { setOwn } from "./own-keys.ts";
 import { DEFAULT_MAX_BODY_CHARS, discard, readCapped } from "./upstream-body.ts";
 import { describe } from "./upstream-send.ts";
-import type { SecurityScheme } from "./manifest-types.ts";
 import type { Outgoing, UpstreamConfig } from "./upstream-types.ts";
 
 const envOf = (scheme: SecurityScheme) =>
@@ -25,8 +26,7 @@ export async function applySecurity(
   if (!usable) {
     const wanted = [...new Set(resolved.flatMap((list) => list.flatMap(envOf)))];
     // One variable (a spec's `upstream.auth`, an API with one scheme) is named plainly.
-    if (wanted.length === 1)
-      throw new Error(`environment variable ${wanted[0]} is not set; the upstream API needs it`);
+    if (wanted.length === 1) throw new Error(`environment variable ${wanted[0]} is not set; the upstream API needs it`);
     throw new Error(`set ${wanted.join(" or ")}: the upstream API needs credentials for this operation`);
   }
   for (const scheme of usable) {

@@ -5,13 +5,13 @@
 // appear in results, errors or logs: answers are redacted (upstream-redact.ts), error texts name
 // variables and URLs without their query.
 import { setTimeout as wait } from "node:timers/promises";
+import type { HttpBinding } from "./manifest-types.ts";
 import { ownValue } from "./own-keys.ts";
 import { applySecurity } from "./upstream-auth.ts";
 import { configuredRedactor, type Redactor } from "./upstream-redact.ts";
 import { explicitRequest, legacyRequest } from "./upstream-request.ts";
 import { isTextual } from "./upstream-response.ts";
 import { send } from "./upstream-send.ts";
-import type { HttpBinding } from "./manifest-types.ts";
 import type { UpstreamConfig, UpstreamResponse } from "./upstream-types.ts";
 
 export type { HttpBinding, HttpBody, HttpParameter, SecurityScheme } from "./manifest-types.ts";
