@@ -24,10 +24,8 @@ export async function applySecurity(
   const resolved = alternatives.map((ids) => ids.map((id) => schemes.get(id)).filter((s) => s !== undefined));
   const usable = resolved.find((list) => list.every((s) => envOf(s).every((name) => env[name])));
   if (!usable) {
-    const wanted = [...new Set(resolved.flatMap((list) => list.flatMap(envOf)))];
-    // One variable (a spec's `upstream.auth`, an API with one scheme) is named plainly.
-    if (wanted.length === 1) throw new Error(`environment variable ${wanted[0]} is not set; the upstream API needs it`);
-    throw new Error(`set ${wanted.join(" or ")}: the upstream API needs credentials for this operation`);
+    const wanted = [...new Set(resolved.flatMap((list) => list.flatMap(envOf)))].join(" or ");
+    throw new Error(`set ${wanted}: the upstream API needs credentials for this operation`);
   }
   for (const scheme of usable) {
     if (scheme.type === "oauth2") {
