@@ -43,7 +43,11 @@ async function serve(pkg: string, env: NodeJS.ProcessEnv, upstream: Upstream) {
   const server = createAppServer({ env, baseUrl: upstream.url });
   const handle = await serveHttp(server, { host: "127.0.0.1", port: 0 });
   const client = await connect({ url: handle.url });
-  return { client, close: async () => (await client.close(), await handle.close()) };
+  const close = async () => {
+    await client.close();
+    await handle.close();
+  };
+  return { client, close };
 }
 
 /** The parts of a request credentials could touch. */
@@ -68,6 +72,7 @@ const FORMS = {
   apiKeyHeader: {
     auth: { type: "apiKey", in: "header", name: "X-Api-Key", env: "T" },
     header: { "x-api-key": SECRET },
+    query: "",
   },
   apiKeyQuery: {
     auth: { type: "apiKey", in: "query", name: "key", env: "T" },
