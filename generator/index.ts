@@ -110,7 +110,7 @@ export async function generate(
     files = await render(model);
     const renames = new Map<string, string>();
     for (const { node } of model.tools) if (node.renamedFrom) renames.set(node.name, node.renamedFrom);
-    surface = surfaceDiff(surfaceOnDisk(dir.root), catalogData(model) as never, renames);
+    surface = surfaceDiff(surfaceOnDisk(dir.root), catalogData(model), renames);
   } catch (error) {
     // A spec that passed every rule must render; if a library still throws, the user gets one clear
     // diagnostic (and nothing written) instead of a stack trace.

@@ -5,8 +5,20 @@
  * normalization and rendering only ever see the IR. Nodes are a `kind`-tagged union and each carries
  * the source location it came from, so any stage can point a diagnostic back at the user's file.
  * Field names follow MCP's own (`inputSchema`, `uriTemplate`, `mimeType`...), so a `tools/list`
- * result reads like the spec that produced it.
+ * result reads like the spec that produced it. Where a node and the runtime describe the same data,
+ * the node is the runtime's type (runtime/manifest-types.ts, runtime/types.ts) plus `kind` and `loc`.
  */
+
+import type {
+  HttpBinding,
+  HttpBody,
+  HttpParameter,
+  ManifestServer,
+  ManifestUpstream,
+  SecurityScheme,
+  StaticCompletions,
+} from "../runtime/manifest-types.ts";
+import type { Prompt, PromptArgument, Resource, ResourceTemplate, Tool } from "../runtime/types.ts";
 
 /** Where a node came from: the file, the JSON pointer into the parsed document, and 1-based line/col. */
 export type SourceLoc = { file: string; pointer: string; line: number; col: number };
@@ -14,88 +26,38 @@ export type SourceLoc = { file: string; pointer: string; line: number; col: numb
 /** A JSON Schema object as written by the user (dialect 2020-12 unless its `$schema` says draft-07). */
 export type JsonSchema = { [key: string]: unknown };
 
-export type Icon = { src: string; mimeType?: string; sizes?: string[]; theme?: "light" | "dark" };
+export type { RetryPolicy, ServerVariable } from "../runtime/manifest-types.ts";
+export type { Icon, ToolAnnotations } from "../runtime/types.ts";
 
-export type ToolAnnotations = {
-  title?: string;
-  readOnlyHint?: boolean;
-  destructiveHint?: boolean;
-  idempotentHint?: boolean;
-  openWorldHint?: boolean;
-};
+/** A credential an http binding may use. `loc` is set for the spec language's `upstream.auth`, which the
+ * loader lowers to this, OpenAPI's form (its schemes point at the document by id instead). */
+export type SecuritySchemeNode = SecurityScheme & { loc?: SourceLoc };
 
-export type UpstreamAuth =
-  | { type: "bearer"; env: string }
-  | { type: "basic"; env: string }
-  | { type: "apiKey"; in: "header" | "query"; name: string; env: string };
-
-/** A security scheme an http binding may use (OpenAPI's securitySchemes); secrets come from `env` at call time. */
-export type SecuritySchemeNode =
-  | { id: string; type: "apiKey"; in: "header" | "query" | "cookie"; name: string; env: string }
-  | { id: string; type: "bearer" | "basic"; env: string }
-  | { id: string; type: "oauth2"; tokenUrl: string; scopes?: string[]; clientIdEnv: string; clientSecretEnv: string };
-
-/** A `{name}` in an OpenAPI server URL: its default, the variable that overrides it, its allowed values. */
-export type ServerVariableNode = { default: string; env: string; enum?: string[] };
-
-export type RetryPolicy = { attempts: number; maxDelayMs: number };
-
-export type UpstreamNode = {
+export type UpstreamNode = Omit<ManifestUpstream, "securitySchemes"> & {
   kind: "upstream";
   loc: SourceLoc;
-  baseUrl: string;
-  auth?: UpstreamAuth & { loc: SourceLoc };
-  timeoutMs?: number;
-  /** The server URL with `{variable}` placeholders; `baseUrl` is it with the defaults filled in. */
-  baseUrlTemplate?: string;
-  variables?: { [name: string]: ServerVariableNode };
   securitySchemes?: SecuritySchemeNode[];
-  /** Retries on 429 and 503, honouring Retry-After, with exponential backoff otherwise. */
-  retry?: RetryPolicy;
 };
 
-/** Where one OpenAPI parameter goes and how it is serialized (OpenAPI 3 `style`/`explode`). */
-export type HttpParameterNode = {
-  name: string;
-  in: "path" | "query" | "header" | "cookie";
-  /** Path to the argument holding the value: [name] when flattened, ["query", name] when grouped. */
-  arg: string[];
-  style?: string;
-  explode?: boolean;
-  allowReserved?: boolean;
-  /** `content: application/json` parameters are sent as JSON text. */
-  json?: boolean;
-};
+/** The IR always says which argument holds a parameter (`arg`); the manifest leaves out the default `[name]`. */
+export type HttpParameterNode = HttpParameter & { arg: string[] };
 
-/** The request body: either one argument holding it (`arg`), or the listed top-level arguments (flattened). */
-export type HttpBodyNode = { contentType: string; arg?: string; properties?: string[] };
+export type HttpBodyNode = HttpBody;
 
 /** Forwarding of a tool call or resource read to the upstream REST API. */
-export type HttpBindingNode = {
+export type HttpBindingNode = Omit<HttpBinding, "parameters"> & {
   kind: "httpBinding";
   loc: SourceLoc;
-  method: string;
-  /** Path relative to `upstream.baseUrl`, with `{param}` placeholders filled from arguments by name. */
-  path: string;
   /** Explicit mapping (OpenAPI): when present, only these parameters and the body are sent. */
   parameters?: HttpParameterNode[];
-  body?: HttpBodyNode;
-  /** Alternative security requirements, each a list of scheme ids; `[]` in the list means "none needed". */
-  security?: string[][];
-  /** An operation's own absolute server URL (OpenAPI path- or operation-level `servers`). */
-  baseUrl?: string;
 };
 
-export type ToolNode = {
+/** A tool as MCP lists it. Its schemas are as written: the schema rules check they describe objects. */
+export type ToolNode = Pick<Tool, "name" | "title" | "description" | "annotations" | "icons"> & {
   kind: "tool";
   loc: SourceLoc;
-  name: string;
-  title?: string;
-  description?: string;
   inputSchema: JsonSchema;
   outputSchema?: JsonSchema;
-  annotations?: ToolAnnotations;
-  icons?: Icon[];
   http?: HttpBindingNode;
   /** The tool's previous name (`renamedFrom`, OpenAPI `x-mcp-renamed-from`): its handler file moves. */
   renamedFrom?: string;
@@ -103,47 +65,35 @@ export type ToolNode = {
 
 export type ResourceContent = { type: "text"; text: string } | { type: "blob"; blob: string };
 
-export type ResourceNode = {
+export type ResourceNode = Pick<Resource, "uri" | "name" | "title" | "description" | "mimeType" | "size" | "icons"> & {
   kind: "resource";
   loc: SourceLoc;
-  uri: string;
-  name: string;
-  title?: string;
-  description?: string;
-  mimeType?: string;
-  size?: number;
-  icons?: Icon[];
   /** Static content served as is; absent when `http` or a user handler provides it. */
   content?: ResourceContent;
   http?: HttpBindingNode;
 };
 
-export type ResourceTemplateNode = {
+export type ResourceTemplateNode = Pick<
+  ResourceTemplate,
+  "uriTemplate" | "name" | "title" | "description" | "mimeType" | "icons"
+> & {
   kind: "resourceTemplate";
   loc: SourceLoc;
-  uriTemplate: string;
-  name: string;
-  title?: string;
-  description?: string;
-  mimeType?: string;
-  icons?: Icon[];
   http?: HttpBindingNode;
   /** Values completion/complete offers per template variable. */
-  completions?: { [variable: string]: string[] };
+  completions?: StaticCompletions;
 };
 
-export type PromptArgumentNode = {
+export type PromptArgumentNode = PromptArgument & {
   kind: "promptArgument";
   loc: SourceLoc;
-  name: string;
-  title?: string;
-  description?: string;
   required: boolean;
   /** Values completion/complete offers for this argument. */
   completions?: string[];
 };
 
-/** One message template; `content` is an MCP content block whose text may hold `{{argument}}` placeholders. */
+/** One message template as written (the prompt rules check the role and that `content` is an MCP content
+ * block, which the manifest's PromptMessageTemplate requires); its text may hold `{{argument}}` placeholders. */
 export type PromptMessageNode = {
   kind: "promptMessage";
   loc: SourceLoc;
@@ -151,19 +101,16 @@ export type PromptMessageNode = {
   content: { [key: string]: unknown };
 };
 
-export type PromptNode = {
+export type PromptNode = Pick<Prompt, "name" | "title" | "description" | "icons"> & {
   kind: "prompt";
   loc: SourceLoc;
-  name: string;
-  title?: string;
-  description?: string;
-  icons?: Icon[];
   arguments: PromptArgumentNode[];
   /** Absent when a user handler builds the messages. */
   messages?: PromptMessageNode[];
 };
 
-export type ServerNode = {
+/** The server as the manifest states it, plus what the generator alone needs. */
+export type ServerNode = ManifestServer & {
   kind: "server";
   loc: SourceLoc;
   /** Which front end produced this IR; OpenAPI-derived names and schemas get extra hints. */
@@ -171,13 +118,6 @@ export type ServerNode = {
   /** Set when the IR was built from other files too (an OpenAPI document's external $refs): the
    * spec's bytes alone then do not determine the output, so no fingerprint is kept (fingerprint.ts). */
   externalRefs?: true;
-  name: string;
-  version: string;
-  title?: string;
-  description?: string;
-  instructions?: string;
-  websiteUrl?: string;
-  icons?: Icon[];
   upstream?: UpstreamNode;
   tools: ToolNode[];
   resources: ResourceNode[];

@@ -16,11 +16,11 @@ import type {
   ResourceContent,
   ResourceNode,
   ResourceTemplateNode,
+  SecuritySchemeNode,
   ServerNode,
   SourceLoc,
   ToolAnnotations,
   ToolNode,
-  UpstreamAuth,
   UpstreamNode,
 } from "./ir.ts";
 import { childPointer } from "./json-pointer.ts";
@@ -73,10 +73,19 @@ export function loadSpec(source: SourceDoc): ServerNode | undefined {
       return node ? [node] : [];
     });
 
+  const upstreamNode = upstream(root.upstream, loc);
+  // `upstream.auth` is a scheme every binding requires, as OpenAPI's top-level `security` would say.
+  const security = upstreamNode?.securitySchemes && [[SPEC_AUTH_ID]];
   const http = (o: Obj, pointer: string): HttpBindingNode | undefined => {
     const binding = o.http;
     if (!isObj(binding) || typeof binding.method !== "string" || typeof binding.path !== "string") return undefined;
-    return { kind: "httpBinding", loc: loc(`${pointer}/http`), method: binding.method, path: binding.path };
+    return {
+      kind: "httpBinding",
+      loc: loc(`${pointer}/http`),
+      method: binding.method,
+      path: binding.path,
+      ...optional("security", security),
+    };
   };
   const icons = (o: Obj): { icons?: Icon[] } => (Array.isArray(o.icons) ? { icons: o.icons as Icon[] } : {});
   const optional = <T>(key: string, value: T | undefined): Record<string, T> =>
@@ -194,7 +203,7 @@ export function loadSpec(source: SourceDoc): ServerNode | undefined {
     version,
     ...strings(server, ["title", "description", "instructions", "websiteUrl"] as const),
     ...icons(server),
-    ...optional("upstream", upstream(root.upstream, loc)),
+    ...optional("upstream", upstreamNode),
     tools,
     resources,
     resourceTemplates,
@@ -219,14 +228,19 @@ function upstream(value: unknown, loc: (pointer: string) => SourceLoc): Upstream
   if (!isObj(value) || typeof value.baseUrl !== "string") return undefined;
   const node: UpstreamNode = { kind: "upstream", loc: loc("/upstream"), baseUrl: value.baseUrl };
   if (typeof value.timeoutMs === "number") node.timeoutMs = value.timeoutMs;
-  const auth = value.auth;
-  if (isObj(auth) && typeof auth.env === "string") {
-    const at = loc("/upstream/auth");
-    if (auth.type === "bearer" || auth.type === "basic") node.auth = { type: auth.type, env: auth.env, loc: at };
-    else if (auth.type === "apiKey" && (auth.in === "header" || auth.in === "query") && typeof auth.name === "string") {
-      const apiKey: UpstreamAuth = { type: "apiKey", in: auth.in, name: auth.name, env: auth.env };
-      node.auth = { ...apiKey, loc: at };
-    }
-  }
+  const scheme = authScheme(value.auth, loc("/upstream/auth"));
+  if (scheme) node.securitySchemes = [scheme];
   return node;
+}
+
+/** The id `upstream.auth` gets as a security scheme: it names where the spec sets it (shown in the README). */
+const SPEC_AUTH_ID = "upstream.auth";
+
+/** `upstream.auth` in OpenAPI's form: one security scheme (the structure check has reported other shapes). */
+function authScheme(auth: unknown, loc: SourceLoc): SecuritySchemeNode | undefined {
+  if (!isObj(auth) || typeof auth.env !== "string") return undefined;
+  if (auth.type === "bearer" || auth.type === "basic") return { id: SPEC_AUTH_ID, type: auth.type, env: auth.env, loc };
+  if (auth.type === "apiKey" && (auth.in === "header" || auth.in === "query") && typeof auth.name === "string")
+    return { id: SPEC_AUTH_ID, type: "apiKey", in: auth.in, name: auth.name, env: auth.env, loc };
+  return undefined;
 }

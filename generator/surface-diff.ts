@@ -4,9 +4,12 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import type { ManifestCatalog } from "../runtime/manifest-types.ts";
 
+// A catalog read back from disk may come from any mcpgen version: its entries are only known to be objects.
 type Entry = { [key: string]: unknown };
-type Surface = { tools: Entry[]; resources: Entry[]; resourceTemplates: Entry[]; prompts: Entry[] };
+/** The catalog's four lists (the runtime's ManifestCatalog is one), compared entry by entry as JSON. */
+type Surface = { [K in keyof ManifestCatalog]: Entry[] };
 
 const KINDS: Array<[keyof Surface, string, string]> = [
   ["tools", "tool", "name"],

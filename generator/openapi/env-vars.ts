@@ -1,5 +1,6 @@
 /**
- * The environment variables an OpenAPI-derived upstream reads, for the generated README. Every value
+ * The environment variables an upstream reads (OpenAPI's schemes and server variables, and the spec
+ * language's `upstream.auth`, which is lowered to a scheme), for the generated README. Every value
  * that comes from the document (scheme ids and names, token URLs, server variables) goes through
  * `quote`, which the README passes as its Markdown code-span escaper: none of it is written raw.
  */

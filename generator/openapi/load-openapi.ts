@@ -6,7 +6,7 @@
 import { dirname, resolve } from "node:path";
 import { ownValue, setOwn } from "../../runtime/own-keys.ts";
 import type { DiagnosticBag } from "../diagnostics.ts";
-import type { ResourceTemplateNode, ServerNode, ServerVariableNode, SourceLoc, ToolNode, UpstreamNode } from "../ir.ts";
+import type { ResourceTemplateNode, ServerNode, ServerVariable, SourceLoc, ToolNode, UpstreamNode } from "../ir.ts";
 import { DEFAULT_MAX_BYTES, type SourceDoc } from "../source/read-source.ts";
 import { bundleSync } from "./bundle.ts";
 import { deref, isJson, type Json, METHODS, scanRefs, token } from "./document.ts";
@@ -224,7 +224,7 @@ function upstreamOf(
 ): UpstreamNode {
   const server = Array.isArray(root.servers) && isJson(root.servers[0]) ? root.servers[0] : {};
   const template = typeof server.url === "string" ? server.url : "/";
-  const variables: Record<string, ServerVariableNode> = {};
+  const variables: Record<string, ServerVariable> = {};
   for (const [variable, spec] of Object.entries(isJson(server.variables) ? server.variables : {})) {
     if (!isJson(spec)) continue;
     setOwn(variables, variable, {

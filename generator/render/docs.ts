@@ -21,21 +21,13 @@ type Props = { [name: string]: JsonSchema };
 export function renderDocs(model: Model): string {
   template ??= Handlebars.compile(readFileSync(TEMPLATE, "utf8"), { strict: true, noEscape: true });
   const { server } = model;
-  const envVars = server.upstream?.auth
-    ? [
-        {
-          name: mdCode(server.upstream.auth.env),
-          use: `credentials for the upstream API (${mdText(server.upstream.auth.type)})`,
-        },
-      ]
-    : upstreamEnvVars(server.upstream, mdCode).map((v) => ({ name: mdCode(v.name), use: v.use }));
-  const env = server.upstream?.auth
-    ? { [server.upstream.auth.env]: "..." }
-    : Object.fromEntries(
-        (server.upstream?.securitySchemes ?? [])
-          .flatMap((s) => (s.type === "oauth2" ? [s.clientIdEnv, s.clientSecretEnv] : [s.env]))
-          .map((n) => [n, "..."]),
-      );
+  const envVars = upstreamEnvVars(server.upstream, mdCode).map((v) => ({ name: mdCode(v.name), use: v.use }));
+  // The launch example sets the credentials; server URL variables have defaults.
+  const env = Object.fromEntries(
+    (server.upstream?.securitySchemes ?? [])
+      .flatMap((s) => (s.type === "oauth2" ? [s.clientIdEnv, s.clientSecretEnv] : [s.env]))
+      .map((n) => [n, "..."]),
+  );
   const launch = {
     command: "npx",
     args: ["tsx", "/path/to/this/package/src/server.ts"],

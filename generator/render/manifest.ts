@@ -3,27 +3,39 @@
  * resources/list... return, plus http bindings and prompt message templates). Data, not code.
  */
 
+import type {
+  HttpBinding,
+  Manifest,
+  ManifestCatalog,
+  ManifestPrompt,
+  ManifestTool,
+  PromptMessageTemplate,
+  SecurityScheme,
+  StoredCatalog,
+} from "../../runtime/manifest-types.ts";
+import type { DeferredOffers } from "../../runtime/server.ts";
+import type { ContentBlock, Role, Tool } from "../../runtime/types.ts";
 import { sha256 } from "../hash.ts";
-import type { HttpBindingNode } from "../ir.ts";
+import type { HttpBindingNode, JsonSchema, PromptMessageNode, SecuritySchemeNode, ToolNode } from "../ir.ts";
 import type { Model } from "../normalize.ts";
+import { contentProblem } from "../rules/prompts.ts";
 import { dataLit, header, lit } from "./ts.ts";
-
-type Json = { [key: string]: unknown };
 
 const LARGE_MANIFEST = 2_000_000;
 
+/** What a package's manifest holds: src/manifest.ts's value (its catalog loader aside) and the catalog. */
+export type ManifestData = { manifest: Omit<Manifest, "catalog">; catalog: ManifestCatalog };
+
 /** Copies the listed fields that are set, in that order, so output does not depend on input key order. */
-function pick(from: object, fields: string[]): Json {
-  const out: Json = {};
-  for (const field of fields) {
-    const value = (from as Json)[field];
-    if (value !== undefined) out[field] = value;
-  }
-  return out;
+function pick<T extends object, K extends keyof T>(from: T, fields: readonly K[]): Pick<T, K> {
+  const out: Partial<Pick<T, K>> = {};
+  for (const field of fields) if (from[field] !== undefined) out[field] = from[field];
+  // Every field is copied unless it is undefined, and an undefined field is an optional one left out.
+  return out as Pick<T, K>;
 }
 
 /** An http binding as data; the OpenAPI mapping's details only when present, defaults left out. */
-const http = (binding: HttpBindingNode | undefined) => {
+function http(binding: HttpBindingNode | undefined): { http?: HttpBinding } {
   if (!binding) return {};
   const parameters = binding.parameters?.map((p) => ({
     ...pick(p, ["name", "in"]),
@@ -40,11 +52,39 @@ const http = (binding: HttpBindingNode | undefined) => {
       ...(binding.baseUrl ? { baseUrl: binding.baseUrl } : {}),
     },
   };
-};
+}
+
+/** A scheme as the runtime reads it: the source location stays in the generator. */
+function scheme({ loc: _loc, ...rest }: SecuritySchemeNode): SecurityScheme {
+  return rest;
+}
+
+// The rules have refused every spec these do not hold for (SCHEMA_NOT_OBJECT, PROMPT_ROLE_INVALID,
+// PROMPT_CONTENT_INVALID); the checks below tell the types so, and stop a render that skipped them.
+const isObjectSchema = (schema: JsonSchema): schema is Tool["inputSchema"] => schema.type === "object";
+const isRole = (role: string): role is Role => role === "user" || role === "assistant";
+const isContentBlock = (content: PromptMessageNode["content"]): content is ContentBlock =>
+  contentProblem(content) === undefined;
+
+function tool(node: ToolNode): ManifestTool {
+  if (!isObjectSchema(node.inputSchema)) throw new Error(`inputSchema of tool '${node.name}' is not an object schema`);
+  return {
+    ...pick(node, ["name", "title", "description"]),
+    inputSchema: node.inputSchema,
+    ...pick(node, ["outputSchema", "annotations", "icons"]),
+    ...http(node.http),
+  };
+}
+
+function message(m: PromptMessageNode): PromptMessageTemplate {
+  const { role, content } = m;
+  if (!isRole(role) || !isContentBlock(content)) throw new Error(`prompt message at ${m.loc.pointer} is not valid`);
+  return { role, content };
+}
 
 /** Built once per model: render and the surface summary both ask for the same data. */
-function perModel(build: (model: Model) => Json): (model: Model) => Json {
-  const built = new WeakMap<Model, Json>();
+function perModel<T>(build: (model: Model) => T): (model: Model) => T {
+  const built = new WeakMap<Model, T>();
   return (model) => {
     let data = built.get(model);
     if (!data) {
@@ -55,25 +95,15 @@ function perModel(build: (model: Model) => Json): (model: Model) => Json {
   };
 }
 
-export const manifestData = perModel((model) => {
+export const manifestData = perModel((model): ManifestData => {
   const { server } = model;
-  return {
-    server: pick(server, ["name", "version", "title", "description", "instructions", "websiteUrl", "icons"]),
-    ...(server.upstream
-      ? {
-          upstream: pick(
-            {
-              ...server.upstream,
-              auth: server.upstream.auth && pick(server.upstream.auth, ["type", "in", "name", "env"]),
-            },
-            ["baseUrl", "timeoutMs", "auth", "baseUrlTemplate", "variables", "securitySchemes", "retry"],
-          ),
-        }
-      : {}),
-    tools: model.tools.map(({ node }) => ({
-      ...pick(node, ["name", "title", "description", "inputSchema", "outputSchema", "annotations", "icons"]),
-      ...http(node.http),
-    })),
+  const upstream = server.upstream && {
+    ...pick(server.upstream, ["baseUrl", "timeoutMs", "baseUrlTemplate", "variables"]),
+    ...(server.upstream.securitySchemes ? { securitySchemes: server.upstream.securitySchemes.map(scheme) } : {}),
+    ...pick(server.upstream, ["retry"]),
+  };
+  const catalog: ManifestCatalog = {
+    tools: model.tools.map(({ node }) => tool(node)),
     resources: model.resources.map(({ node }) => ({
       ...pick(node, ["uri", "name", "title", "description", "mimeType", "size", "icons"]),
       ...(node.content?.type === "text" ? { text: node.content.text } : {}),
@@ -84,29 +114,38 @@ export const manifestData = perModel((model) => {
       ...pick(node, ["uriTemplate", "name", "title", "description", "mimeType", "icons", "completions"]),
       ...http(node.http),
     })),
-    prompts: model.prompts.map(({ node }) => ({
-      ...pick(node, ["name", "title", "description", "icons"]),
-      arguments: node.arguments.map((a) => pick(a, ["name", "title", "description", "required"])),
-      ...completionsOf(node.arguments),
-      ...(node.messages ? { messages: node.messages.map((m) => ({ role: m.role, content: m.content })) } : {}),
-    })),
+    prompts: model.prompts.map(
+      ({ node }): ManifestPrompt => ({
+        ...pick(node, ["name", "title", "description", "icons"]),
+        arguments: node.arguments.map((a) => pick(a, ["name", "title", "description", "required"])),
+        ...completionsOf(node.arguments),
+        ...(node.messages ? { messages: node.messages.map(message) } : {}),
+      }),
+    ),
+  };
+  return {
+    manifest: {
+      server: pick(server, ["name", "version", "title", "description", "instructions", "websiteUrl", "icons"]),
+      ...(upstream ? { upstream } : {}),
+      offers: offersOf(catalog),
+    },
+    catalog,
   };
 });
 
 /** Prompt completions keyed by argument, kept apart from `arguments` so prompts/list shows plain arguments. */
-function completionsOf(args: Array<{ name: string; completions?: string[] }>): Json {
-  const entries = args.filter((a) => a.completions).map((a) => [a.name, a.completions]);
+function completionsOf(args: Array<{ name: string; completions?: string[] }>): Pick<ManifestPrompt, "completions"> {
+  const entries = args.flatMap((a) => (a.completions ? [[a.name, a.completions] as const] : []));
   return entries.length ? { completions: Object.fromEntries(entries) } : {};
 }
 
 /** Which capabilities the catalog brings, stated in manifest.ts so the handshake needs no catalog. */
-function offersOf(data: Json): Json {
-  const has = (field: string) => (data[field] as unknown[]).length > 0;
-  const completable = [...(data.prompts as Json[]), ...(data.resourceTemplates as Json[])];
+function offersOf(catalog: ManifestCatalog): DeferredOffers {
+  const completable = [...catalog.prompts, ...catalog.resourceTemplates];
   return {
-    tools: has("tools"),
-    resources: has("resources") || has("resourceTemplates"),
-    prompts: has("prompts"),
+    tools: catalog.tools.length > 0,
+    resources: catalog.resources.length > 0 || catalog.resourceTemplates.length > 0,
+    prompts: catalog.prompts.length > 0,
     completions: completable.some((entry) => entry.completions !== undefined),
   };
 }
@@ -117,27 +156,37 @@ function offersOf(data: Json): Json {
  * catalog would be 5 MB. Stored, each `$defs` entry is under `defs` once, by content id, and a tool keeps
  * the names it uses (`inputDefs`, `outputDefs`); the runtime's readCatalog puts them back.
  */
-export const catalogData = perModel((model) => {
-  const { tools, resources, resourceTemplates, prompts } = manifestData(model);
-  const defs: Json = {};
-  const stored = (tools as Json[]).map((tool) => {
-    const out: Json = { ...tool };
-    for (const [field, names] of [
-      ["inputSchema", "inputDefs"],
-      ["outputSchema", "outputDefs"],
-    ] as const) {
-      const schema = tool[field] as Json | undefined;
-      const shared = schema?.$defs;
-      if (!schema || typeof shared !== "object" || shared === null || Array.isArray(shared)) continue;
-      const { $defs: _defs, ...root } = schema;
-      out[field] = root;
-      out[names] = Object.fromEntries(
-        Object.entries(shared).map(([name, def]) => {
-          const id = contentId(def);
-          defs[id] ??= def;
-          return [name, id];
-        }),
-      );
+export const catalogData = perModel((model): StoredCatalog => {
+  const { tools, resources, resourceTemplates, prompts } = manifestData(model).catalog;
+  const defs: Record<string, unknown> = {};
+  /** The schema without its `$defs`, and the content id of each definition by name. */
+  const split = <S extends JsonSchema>(
+    schema: S | undefined,
+  ): { root: S; names: Record<string, string> } | undefined => {
+    const shared = schema?.$defs;
+    if (!schema || typeof shared !== "object" || shared === null || Array.isArray(shared)) return undefined;
+    const root = { ...schema };
+    delete root.$defs;
+    const names = Object.fromEntries(
+      Object.entries(shared).map(([name, def]) => {
+        const id = contentId(def);
+        defs[id] ??= def;
+        return [name, id];
+      }),
+    );
+    return { root, names };
+  };
+  const stored = tools.map((tool) => {
+    const out: StoredCatalog["tools"][number] = { ...tool };
+    const input = split(tool.inputSchema);
+    if (input) {
+      out.inputSchema = input.root;
+      out.inputDefs = input.names;
+    }
+    const output = split(tool.outputSchema);
+    if (output) {
+      out.outputSchema = output.root;
+      out.outputDefs = output.names;
     }
     return out;
   });
@@ -160,16 +209,15 @@ function contentId(def: unknown): string {
  * resources, templates, prompts), which the server reads on first need instead of at start-up.
  */
 export function renderManifest(model: Model): { ts: string; json: string } {
-  const data = manifestData(model);
-  const { server, upstream } = data;
-  const catalog = { "//": header(model.specRef).slice(3).trim(), ...catalogData(model) };
+  const { server, upstream, offers } = manifestData(model).manifest;
+  const catalog: StoredCatalog = { "//": header(model.specRef).slice(3).trim(), ...catalogData(model) };
   // Indented, so a spec change reads as a small diff; a large API's catalog (megabytes) stays compact.
   const pretty = JSON.stringify(catalog, null, 2);
   const json = `${pretty.length > LARGE_MANIFEST ? JSON.stringify(catalog) : pretty}\n`;
   const fields = [
     `  server: ${dataLit(server, 2).replace(/\n/g, "\n  ")},`,
     ...(upstream ? [`  upstream: ${dataLit(upstream, 2).replace(/\n/g, "\n  ")},`] : []),
-    `  offers: ${lit(offersOf(data))},`,
+    `  offers: ${lit(offers)},`,
     "  // The catalog (manifest.json) is read when a client first needs it, not at start-up.",
     '  catalog: () => readCatalog(new URL("./manifest.json", import.meta.url)),',
   ];

@@ -85,12 +85,15 @@ export const httpRules: Rule = (server, report) => {
         `upstream.baseUrl '${upstream.baseUrl}' is not an absolute http(s) URL`,
       );
     }
-    if (upstream.auth && !ENV_NAME.test(upstream.auth.env)) {
-      report(
-        "AUTH_ENV_INVALID",
-        "/upstream/auth/env",
-        `'${upstream.auth.env}' is not a valid environment variable name`,
-      );
+    // Only the spec language's `upstream.auth` (the scheme with a `loc`) names its variable; OpenAPI's are derived.
+    for (const scheme of upstream.securitySchemes ?? []) {
+      if (scheme.loc && scheme.type !== "oauth2" && !ENV_NAME.test(scheme.env)) {
+        report(
+          "AUTH_ENV_INVALID",
+          `${scheme.loc.pointer}/env`,
+          `'${scheme.env}' is not a valid environment variable name`,
+        );
+      }
     }
   }
 };

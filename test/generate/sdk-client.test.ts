@@ -58,7 +58,9 @@ for (const [sdk, transport, connectSdk] of cases) {
         // the server says so instead of calling the upstream without credentials.
         expect(forecast).toMatchObject({
           isError: true,
-          content: [{ type: "text", text: expect.stringContaining("WEATHER_TOKEN is not set") }],
+          content: [
+            { type: "text", text: expect.stringContaining("set WEATHER_TOKEN: the upstream API needs credentials") },
+          ],
         });
         expect(upstream.requests).toHaveLength(0);
       }

@@ -11,6 +11,7 @@ import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { stringify } from "yaml";
 import { generate } from "../../generator/index.ts";
 import { connect } from "../../runtime/index.ts";
+import type { HttpBinding, UpstreamConfig } from "../../runtime/upstream.ts";
 import { REDACTED } from "../../runtime/upstream-redact.ts";
 import { ROOT, scratchDir, startHttpProcess } from "../generate/support.ts";
 import {
@@ -112,10 +113,12 @@ describe("item 3: a slow-dripping body cannot hold a call open", () => {
 });
 
 describe("item 4: credentials never follow a redirect to another origin", () => {
-  const keyed = (baseUrl: string) => ({
+  // What a spec's `upstream.auth: { type: apiKey, in: header, name: x-api-key, env: KEY }` generates.
+  const keyed = (baseUrl: string): UpstreamConfig => ({
     baseUrl,
-    auth: { type: "apiKey" as const, in: "header" as const, name: "x-api-key", env: "KEY" },
+    securitySchemes: [{ id: "upstream.auth", type: "apiKey", in: "header", name: "x-api-key", env: "KEY" }],
   });
+  const keyedTool = (name: string, binding: HttpBinding) => tool(name, { ...binding, security: [["upstream.auth"]] });
 
   it("a 302 to another origin is not followed: the other host gets nothing, the result names the target", async () => {
     const other = await hostile();
@@ -123,7 +126,7 @@ describe("item 4: credentials never follow a redirect to another origin", () => 
       res.writeHead(302, { location: `${other.url}/steal?token=abc` });
       res.end();
     });
-    const { client } = await mcp(keyed(host.url), [tool("go", { method: "GET", path: "/go" })], {
+    const { client } = await mcp(keyed(host.url), [keyedTool("go", { method: "GET", path: "/go" })], {
       env: { KEY },
     });
     const result = await client.callTool("go", {});
@@ -142,7 +145,10 @@ describe("item 4: credentials never follow a redirect to another origin", () => 
     });
     const { client } = await mcp(
       keyed(host.url),
-      [tool("see", { method: "POST", path: "/see-other" }), tool("temp", { method: "POST", path: "/temporary" })],
+      [
+        keyedTool("see", { method: "POST", path: "/see-other" }),
+        keyedTool("temp", { method: "POST", path: "/temporary" }),
+      ],
       { env: { KEY } },
     );
     expect((await client.callTool("see", { a: 1 })).structuredContent).toEqual({ method: "GET" });
