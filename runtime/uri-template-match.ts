@@ -12,7 +12,14 @@ import {
   type UriTemplatePart,
   type UriVariable,
 } from "./uri-template.ts";
-import { endsOf, scanUri } from "./uri-template-scan.ts";
+import { scannedPart, scanUri } from "./uri-template-scan.ts";
+
+/**
+ * Longest URI matched against resource templates (a static resource's URI matches at any length).
+ * Matching costs O(length × parts) time and memory per template, so this bounds what one
+ * resources/read can make a server do; real resource URIs are far shorter.
+ */
+export const MAX_TEMPLATE_URI_LENGTH = 65_536;
 
 export type UriTemplateMatcher = {
   variableNames: string[];
@@ -48,13 +55,14 @@ export function compileUriTemplate(template: string): UriTemplateMatcher {
         split: /&/,
       });
   }
-  const ends = parts.map(endsOf);
+  const scanned = parts.map(scannedPart);
   const head = typeof parts[0] === "string" ? parts[0] : "";
   return {
     variableNames: parsed.variables,
     match(uri) {
+      if (uri.length > MAX_TEMPLATE_URI_LENGTH) return undefined;
       if (!uri.startsWith(head)) return undefined; // most templates differ in scheme or path head
-      const spans = scanUri(ends, uri);
+      const spans = scanUri(scanned, uri);
       if (!spans) return undefined;
       const variables: Record<string, string> = {};
       for (const [index, capture] of captures.entries()) {

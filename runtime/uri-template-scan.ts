@@ -40,13 +40,17 @@ class Scan {
   }
 }
 
-/** The ends function of one template part; query expressions after the first are folded into it. */
-export function endsOf(part: UriTemplatePart): Ends {
-  if (typeof part === "string") {
-    return (scan, start, out) => {
-      if (scan.uri.startsWith(part, start)) out.push(start + part.length, start + part.length);
-    };
-  }
+/**
+ * How one part is scanned: `ends` lists its possible ends from one position (the forward pass);
+ * `fill` marks every position from which it and the parts after it match, given `next` (the first
+ * position ≥ p from which the parts after it match), in one tight loop (the backward pass).
+ */
+export type ScannedPart = { ends: Ends; fill: Fill };
+type Fill = (scan: Scan, next: Int32Array, reach: Uint8Array) => void;
+
+/** How one template part is scanned; query expressions after the first are folded into it. */
+export function scannedPart(part: UriTemplatePart): ScannedPart {
+  if (typeof part === "string") return literal(part);
   const { operator } = part;
   if (operator === "") return runOfAtLeastOne("segment");
   if (operator === "+") return runOfAtLeastOne("line");
@@ -54,21 +58,58 @@ export function endsOf(part: UriTemplatePart): Ends {
     return optionalRun(RULES[operator].first, operator === "#" ? "line" : "segment");
   if (operator === "?" || operator === "&") return optionalRun(operator, "query");
   if (operator === "/") return pathSegments(part.variables.length);
-  return pathParameters(part);
+  const ends = pathParameters(part);
+  return { ends, fill: fillFromEnds(ends) };
 }
 
-function runOfAtLeastOne(name: ClassName): Ends {
-  return (scan, start, out) => {
-    const end = scan.runEnd(name, start);
-    if (end > start) out.push(start + 1, end);
+function literal(text: string): ScannedPart {
+  return {
+    ends: (scan, start, out) => {
+      if (scan.uri.startsWith(text, start)) out.push(start + text.length, start + text.length);
+    },
+    fill: ({ uri }, next, reach) => {
+      for (let p = 0, end = text.length; end <= uri.length; p++, end++)
+        if (next[end] === end && uri.startsWith(text, p)) reach[p] = 1;
+    },
+  };
+}
+
+function runOfAtLeastOne(name: ClassName): ScannedPart {
+  const test = CLASSES[name];
+  return {
+    ends: (scan, start, out) => {
+      const end = scan.runEnd(name, start);
+      if (end > start) out.push(start + 1, end);
+    },
+    fill: ({ uri }, next, reach) => {
+      let end = uri.length; // where the run from p stops
+      for (let p = uri.length - 1; p >= 0; p--) {
+        if (!test(uri.charCodeAt(p))) end = p;
+        else if (next[p + 1] <= end) reach[p] = 1;
+      }
+    },
   };
 }
 
 /** '#…', '.…', '?…', '&…': the marker and a run, or nothing at all (present is preferred). */
-function optionalRun(marker: string, name: ClassName): Ends {
-  return (scan, start, out) => {
-    if (scan.uri.startsWith(marker, start)) out.push(start + 1, scan.runEnd(name, start + 1));
-    out.push(start, start);
+function optionalRun(marker: string, name: ClassName): ScannedPart {
+  const test = CLASSES[name];
+  const code = marker.charCodeAt(0);
+  return {
+    ends: (scan, start, out) => {
+      if (scan.uri.charCodeAt(start) === code) out.push(start + 1, scan.runEnd(name, start + 1));
+      out.push(start, start);
+    },
+    fill: ({ uri }, next, reach) => {
+      const n = uri.length;
+      if (next[n] === n) reach[n] = 1;
+      let end = n; // where the run from p + 1 stops
+      for (let p = n - 1; p >= 0; p--) {
+        const c = uri.charCodeAt(p);
+        if (next[p] === p || (c === code && next[p + 1] <= end)) reach[p] = 1;
+        if (!test(c)) end = p;
+      }
+    },
   };
 }
 
@@ -76,8 +117,8 @@ function optionalRun(marker: string, name: ClassName): Ends {
  * {/a,b,c}: up to `count` segments, each '/' and a run of [^/?#]. More segments are preferred, as a
  * greedy {0,count} did: a URI that names every variable fills every one of them.
  */
-function pathSegments(count: number): Ends {
-  return (scan, start, out) => {
+function pathSegments(count: number): ScannedPart {
+  const ends: Ends = (scan, start, out) => {
     const limit = scan.runEnd("path", start);
     const starts: number[] = []; // where each segment's '/' is
     for (let slash = start; slash < limit && scan.uri.charCodeAt(slash) === 0x2f && starts.length < count; ) {
@@ -90,6 +131,21 @@ function pathSegments(count: number): Ends {
     }
     out.push(start, start);
   };
+  // The segments from p end at most at the (count + 1)th '/' from p, and before any '?' or '#'.
+  const fill: Fill = ({ uri }, next, reach) => {
+    const n = uri.length;
+    if (next[n] === n) reach[n] = 1;
+    let pathEnd = n;
+    const slashes: number[] = []; // the nearest count + 1 '/' at or after p
+    for (let p = n - 1; p >= 0; p--) {
+      const c = uri.charCodeAt(p);
+      if (c === 0x3f || c === 0x23) pathEnd = p;
+      if (c === 0x2f && slashes.unshift(p) > count + 1) slashes.pop();
+      const limit = Math.min(pathEnd, slashes.length > count ? slashes[count] : n);
+      if (next[p] === p || (c === 0x2f && next[p + 1] <= limit)) reach[p] = 1;
+    }
+  };
+  return { ends, fill };
 }
 
 /**
@@ -130,35 +186,26 @@ function pathParameters(expression: UriExpression): Ends {
  * Where each part lies in `uri` ([start, end) per part), or undefined when the template does not
  * match. Of several ways to match, the one whose first part ends earliest (then the second…) wins.
  */
-export function scanUri(parts: Ends[], uri: string): Array<[number, number]> | undefined {
+export function scanUri(parts: ScannedPart[], uri: string): Array<[number, number]> | undefined {
   const n = uri.length;
   const scan = new Scan(uri);
   // reach[i][p] = 1 when parts i… can match uri[p…] exactly; reach[parts.length] is "at the end".
   const reach = Array.from({ length: parts.length + 1 }, () => new Uint8Array(n + 1));
   reach[parts.length][n] = 1;
   const next = new Int32Array(n + 2); // next[p]: first reachable position ≥ p for the part after
-  const ranges: number[] = [];
   for (let i = parts.length - 1; i >= 0; i--) {
     nextReachable(reach[i + 1], next);
     if (next[0] > n) return undefined;
-    for (let p = 0; p <= n; p++) {
-      ranges.length = 0;
-      parts[i](scan, p, ranges);
-      for (let r = 0; r < ranges.length; r += 2) {
-        if (next[ranges[r]] <= ranges[r + 1]) {
-          reach[i][p] = 1;
-          break;
-        }
-      }
-    }
+    parts[i].fill(scan, next, reach[i]);
   }
   if (!reach[0][0]) return undefined;
+  const ranges: number[] = [];
   const spans: Array<[number, number]> = [];
   let position = 0;
   for (let i = 0; i < parts.length; i++) {
     nextReachable(reach[i + 1], next);
     ranges.length = 0;
-    parts[i](scan, position, ranges);
+    parts[i].ends(scan, position, ranges);
     let end = -1;
     for (let r = 0; r < ranges.length && end < 0; r += 2) if (next[ranges[r]] <= ranges[r + 1]) end = next[ranges[r]];
     spans.push([position, end]);
@@ -170,4 +217,16 @@ export function scanUri(parts: Ends[], uri: string): Array<[number, number]> | u
 function nextReachable(reach: Uint8Array, next: Int32Array): void {
   next[reach.length] = reach.length;
   for (let p = reach.length - 1; p >= 0; p--) next[p] = reach[p] ? p : next[p + 1];
+}
+
+/** The backward pass for a part without a loop of its own ({;…}): its ends at every position. */
+function fillFromEnds(ends: Ends): Fill {
+  const ranges: number[] = [];
+  return (scan, next, reach) => {
+    for (let p = 0; p <= scan.uri.length; p++) {
+      ranges.length = 0;
+      ends(scan, p, ranges);
+      for (let r = 0; r < ranges.length && !reach[p]; r += 2) if (next[ranges[r]] <= ranges[r + 1]) reach[p] = 1;
+    }
+  };
 }
