@@ -181,7 +181,7 @@ function ambiguous(expression: UriExpression, span: string, c: string): UriTempl
     : `put '${expression.text}' last, where only a literal or a {?...} or {#...} expression may follow it`;
   return {
     offset: expression.offset,
-    message: `in '${span}', the '${c}' after '${expression.text}' may also be part of its value, so a URI cannot show where that value ends; ${fix}`,
+    message: `in '${span}', a '${c}' can end the value of '${expression.text}' but can also be part of it, so a URI cannot show where that value ends; ${fix}`,
   };
 }
 
