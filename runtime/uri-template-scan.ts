@@ -58,8 +58,7 @@ export function scannedPart(part: UriTemplatePart): ScannedPart {
     return optionalRun(RULES[operator].first, operator === "#" ? "line" : "segment");
   if (operator === "?" || operator === "&") return optionalRun(operator, "query");
   if (operator === "/") return pathSegments(part.variables.length);
-  const ends = pathParameters(part);
-  return { ends, fill: fillFromEnds(ends) };
+  return pathParameters(part);
 }
 
 function literal(text: string): ScannedPart {
@@ -153,14 +152,13 @@ function pathSegments(count: number): ScannedPart {
  * Only an item followed by ';' can be followed by another, and at most one name at a position can
  * be: a shorter name that prefixes a longer one is followed by a name character, never ';' or '='.
  */
-function pathParameters(expression: UriExpression): Ends {
+function pathParameters(expression: UriExpression): ScannedPart {
   const names = [...new Set(expression.variables.map((variable) => variable.name))].sort((a, b) => b.length - a.length);
   const count = expression.variables.length;
-  return (scan, start, out) => {
-    const items: number[][] = [];
+  // Calls visit(lo, hi, item) for each range of ends, item by item, until visit returns true.
+  const walk = (scan: Scan, start: number, visit: (lo: number, hi: number, item: number) => boolean): void => {
     let item = start;
-    while (items.length < count && scan.uri.charCodeAt(item) === 0x3b) {
-      const ends: number[] = [];
+    for (let seen = 0; seen < count && scan.uri.charCodeAt(item) === 0x3b; seen++) {
       let next = -1;
       for (const name of names) {
         if (!scan.uri.startsWith(name, item + 1)) continue;
@@ -168,18 +166,38 @@ function pathParameters(expression: UriExpression): Ends {
         let complete = afterName;
         if (scan.uri.charCodeAt(afterName) === 0x3d) {
           complete = scan.runEnd("param", afterName + 1);
-          ends.push(afterName + 1, complete);
+          if (visit(afterName + 1, complete, seen)) return;
         }
-        ends.push(afterName, afterName);
+        if (visit(afterName, afterName, seen)) return;
         if (scan.uri.charCodeAt(complete) === 0x3b) next = complete;
       }
-      items.push(ends);
-      if (next < 0) break;
+      if (next < 0) return;
       item = next;
     }
-    for (let i = items.length - 1; i >= 0; i--) out.push(...items[i]);
+  };
+  const ends: Ends = (scan, start, out) => {
+    const items: number[][] = [];
+    walk(scan, start, (lo, hi, item) => {
+      items[item] ??= [];
+      items[item].push(lo, hi);
+      return false;
+    });
+    for (let i = items.length - 1; i >= 0; i--) out.push(...(items[i] ?? []));
     out.push(start, start);
   };
+  const fill: Fill = (scan, next, reach) => {
+    let hit = false;
+    const visit = (lo: number, hi: number) => {
+      hit = next[lo] <= hi;
+      return hit;
+    };
+    for (let p = 0; p <= scan.uri.length; p++) {
+      hit = next[p] === p;
+      if (!hit) walk(scan, p, visit);
+      if (hit) reach[p] = 1;
+    }
+  };
+  return { ends, fill };
 }
 
 /**
@@ -217,16 +235,4 @@ export function scanUri(parts: ScannedPart[], uri: string): Array<[number, numbe
 function nextReachable(reach: Uint8Array, next: Int32Array): void {
   next[reach.length] = reach.length;
   for (let p = reach.length - 1; p >= 0; p--) next[p] = reach[p] ? p : next[p + 1];
-}
-
-/** The backward pass for a part without a loop of its own ({;…}): its ends at every position. */
-function fillFromEnds(ends: Ends): Fill {
-  const ranges: number[] = [];
-  return (scan, next, reach) => {
-    for (let p = 0; p <= scan.uri.length; p++) {
-      ranges.length = 0;
-      ends(scan, p, ranges);
-      for (let r = 0; r < ranges.length && !reach[p]; r += 2) if (next[ranges[r]] <= ranges[r + 1]) reach[p] = 1;
-    }
-  };
 }
