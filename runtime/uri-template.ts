@@ -1,7 +1,8 @@
 // RFC 6570 URI templates: the one grammar both mcpgen's validator and a generated server use.
 // parseUriTemplate reads all of levels 1-4; matchProblem names what a server cannot match back
 // (the validator refuses those templates); expandUriTemplate here and compileUriTemplate
-// (uri-template-match.ts) are inverses on every template matchProblem accepts, with string values.
+// (uri-template-match.ts) are inverses on every template matchProblem accepts, for string values
+// (non-empty in {x} and {+x}; without '%', '?' or '#' in {+x} and {#x}, which pass them through).
 
 export type UriOperator = "" | "+" | "#" | "." | "/" | ";" | "?" | "&";
 export type UriVariable = { name: string; explode: boolean; prefix?: number };
