@@ -202,7 +202,9 @@ function pathParameters(expression: UriExpression): ScannedPart {
 
 /**
  * Where each part lies in `uri` ([start, end) per part), or undefined when the template does not
- * match. Of several ways to match, the one whose first part ends earliest (then the second…) wins.
+ * match. Of several ways to match, each part takes the first end in its own order (a value as short
+ * as possible, present before absent, more segments or parameters first); matchProblem refuses
+ * templates where the choice could matter for a URI a client expanded.
  */
 export function scanUri(parts: ScannedPart[], uri: string): Array<[number, number]> | undefined {
   const n = uri.length;
@@ -226,6 +228,7 @@ export function scanUri(parts: ScannedPart[], uri: string): Array<[number, numbe
     parts[i].ends(scan, position, ranges);
     let end = -1;
     for (let r = 0; r < ranges.length && end < 0; r += 2) if (next[ranges[r]] <= ranges[r + 1]) end = next[ranges[r]];
+    if (end < 0) return undefined; // cannot happen: fill and ends list the same ends
     spans.push([position, end]);
     position = end;
   }
