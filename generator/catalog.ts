@@ -388,8 +388,8 @@ export const catalog = {
   // URI templates the server can match (issue 13, h13-uri)
   TEMPLATE_NOT_MATCHABLE: error(
     "URI template cannot be matched back to its variables",
-    "A server answers resources/read by matching the URI against the template, and this one is ambiguous: an explode modifier ('*'), several variables in {+a,b}, {#a,b} or {.a,b} (whose separator can appear in a value), two expressions side by side such as {a}{b}, or something after a query expression.",
-    "Drop the '*', give each variable its own expression with a literal between them (e.g. {a}/{b}), and put {?...}/{&...} at the end.",
+    "A server answers resources/read by matching the URI against the template, and this one is ambiguous: an explode modifier ('*'), several variables in {+a,b}, {#a,b} or {.a,b} (whose separator can appear in a value), two expressions side by side such as {a}{b}, a value followed by a character it may itself contain such as {a}-{b} or {+path}/{b}, or something after a query expression.",
+    "Drop the '*', give each variable its own expression followed by a character its values never contain unencoded (e.g. {a}/{b}; only a literal or {?...}/{#...} after {+path}), and put {?...}/{&...} at the end.",
   ),
 
   // Prompts

@@ -8,6 +8,7 @@ import { ownValue, protoKeyPointer } from "./own-keys.ts";
 import type { MethodCall } from "./server-methods.ts";
 import type { CompleteFunction } from "./server-types.ts";
 import type { CallToolResult, Completion, Result, ValidatorError } from "./types.ts";
+import { MAX_TEMPLATE_URI_LENGTH } from "./uri-template-match.ts";
 
 const DEFAULT_REQUEST_STATE_TTL_MS = 10 * 60_000;
 const MAX_COMPLETION_VALUES = 100;
@@ -74,7 +75,11 @@ export async function readResource(call: MethodCall): Promise<Result> {
   }
   // 2026 moved "resource not found" from -32002 to -32602 (changelog, minor change 6).
   const code = scope.era === "modern" ? ErrorCode.InvalidParams : ErrorCode.LegacyResourceNotFound;
-  throw new McpError(code, `Resource not found: ${uri}`, { uri });
+  const why =
+    uri.length > MAX_TEMPLATE_URI_LENGTH && server.templates.size > 0
+      ? ` (a URI longer than ${MAX_TEMPLATE_URI_LENGTH} characters matches no resource template)`
+      : "";
+  throw new McpError(code, `Resource not found: ${uri}${why}`, { uri });
 }
 
 export async function getPrompt(call: MethodCall): Promise<Result> {
