@@ -20,7 +20,8 @@
 //                server-context.ts (handler ctx),
 //                server-session.ts / server-changes.ts (2025 sessions, change events).
 //   client       client.ts (McpClient, connect), client-negotiation.ts (era probe),
-//                client-handlers.ts (sampling/elicitation/roots answers), client-transport.ts.
+//                client-handlers.ts (sampling/elicitation/roots answers), client-transport.ts,
+//                client-tool-output.ts (structuredContent checked against outputSchema).
 //   transports   stdio-server.ts / stdio-client-transport.ts (newline-delimited JSON),
 //                http-server.ts + http-post.ts + http-session.ts + http-responder.ts +
 //                http-security.ts (Streamable HTTP on node:http) / http-client-transport.ts.
@@ -30,10 +31,24 @@
 // which is deliberately not re-exported here.
 // spec-server.ts / spec-main.ts / upstream.ts are the generator's data-driven layer on top.
 
-export type { CallOptions, ClientOptions, ConnectTarget, Subscription } from "./client.ts";
+export type {
+  AnyPrompts,
+  AnyTools,
+  CallOptions,
+  ClientOptions,
+  ConnectTarget,
+  PromptGetArgs,
+  PromptTypes,
+  Subscription,
+  ToolCallArgs,
+  ToolCallResult,
+  ToolTypes,
+} from "./client.ts";
 export { connect, McpClient } from "./client.ts";
 export type { ClientHandlers } from "./client-handlers.ts";
 export type { ServerDescription } from "./client-negotiation.ts";
+export type { OutputValidators } from "./client-tool-output.ts";
+export { ToolOutputError } from "./client-tool-output.ts";
 export { TransportError } from "./client-transport.ts";
 export { decodeMessage, encodeMessage, errorResponse, notification, request, resultResponse } from "./codec.ts";
 export {
