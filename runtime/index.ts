@@ -60,7 +60,7 @@ export {
   MODERN_PROTOCOL_VERSIONS,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from "./constants.ts";
-export { McpError } from "./errors.ts";
+export { McpError, notFound, ResourceNotFoundError } from "./errors.ts";
 export type { HeaderParam } from "./header-encoding.ts";
 export { collectHeaderParams, decodeHeaderValue, encodeHeaderValue, headerParamValues } from "./header-encoding.ts";
 export type { HttpServerHandle, HttpServerOptions } from "./http-server.ts";
