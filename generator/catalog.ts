@@ -223,6 +223,12 @@ export const catalog = {
     "server.version is not a semantic version (MAJOR.MINOR.PATCH); clients and registries expect one.",
     "Use a version such as 1.0.0.",
   ),
+  // Tool references in instructions and descriptions (issue 13, client-examples)
+  UNKNOWN_TOOL_REFERENCE: warning(
+    "Text names a tool that does not exist",
+    "Server instructions or a description name a tool (in backquotes, or a bare snake_case word) that this server does not have, so a model told to use it looks for nothing.",
+    "Name an existing tool (the hint suggests the closest), or reword the text; names of prompts, resources, arguments and properties are not flagged.",
+  ),
 
   // Names of tools and prompts
   NAME_INVALID: error(
