@@ -296,6 +296,12 @@ export const catalog = {
     "A key of a schema has no value (null). In a YAML flow mapping ({ ... }) an unquoted comma ends the value, so 'description: City name, e.g. Paris' makes a key 'e.g. Paris' with no value.",
     'Quote text that contains commas, e.g. description: "City name, e.g. Paris".',
   ),
+  // Schema keys that read like text (issue 13, client-examples)
+  SCHEMA_KEY_PROSE: warning(
+    "Schema key reads like text",
+    "A key of a schema holds a space or ends in punctuation, so it is text, not a keyword, and validators ignore it. In a YAML flow mapping ({ ... }) an unquoted comma ends a value and the rest of the text becomes a key of its own.",
+    'Quote text that contains commas or colons, e.g. description: "Name, as printed: surname first".',
+  ),
 
   // x-mcp-header (2026-07-28, basic/transports/streamable-http)
   HEADER_NOT_STRING: error(

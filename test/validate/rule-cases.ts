@@ -171,6 +171,12 @@ export const ruleCases: RuleCase[] = [
     at: "4:94",
   },
   {
+    code: "SCHEMA_KEY_PROSE",
+    fail: tool("{ type: object, properties: { city: { type: string, description: City, for example: Paris } } }"),
+    pass: tool('{ type: object, properties: { city: { type: string, description: "City, for example: Paris" } } }'),
+    at: "4:89",
+  },
+  {
     code: "HEADER_SENSITIVE",
     fail: tool("{ type: object, properties: { apiKey: { type: string, x-mcp-header: Key } } }"),
     pass: tool("{ type: object, properties: { region: { type: string, x-mcp-header: Region } } }"),
