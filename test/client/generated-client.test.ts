@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { generate } from "../../generator/index.ts";
 import { type ConnectTarget, type HttpServerHandle, type McpClient, serveHttp } from "../../runtime/index.ts";
-import { scratchDir, typecheck } from "../generate/support.ts";
+import { scratchDir, serverCommand, typecheck } from "../generate/support.ts";
 import { looseForecastServer } from "./fixtures/forecast-tool.ts";
 
 // Stricter than the server's own listing (highC at most 3), so the package's validator must be the one used.
@@ -20,13 +20,31 @@ tools:
       required: [city, highC]
   - name: plain
     inputSchema: { type: object }
+resourceTemplates:
+  - { uriTemplate: "city://{id}", name: city, mimeType: text/plain }
 prompts:
   - name: greet
     arguments: [{ name: name, required: true }]
     messages: [{ role: user, content: { type: text, text: "Hello {{name}}" } }]
 `;
 
-type GeneratedClientModule = { connect: (target: ConnectTarget) => Promise<McpClient> };
+type GeneratedClientModule = {
+  connect: (target: ConnectTarget, options?: { protocolVersion?: string }) => Promise<McpClient>;
+};
+
+// The template handler a user writes from the scaffold's hint: only "oslo" exists.
+const CITY_HANDLER = `import type { HandlerContext } from "../../../runtime/index.ts";
+import type { ResourceReadResult } from "../../../runtime/server-types.ts";
+
+export default async function resourceTemplateCity(
+  uri: string,
+  variables: Record<string, string>,
+  ctx: HandlerContext,
+): Promise<ResourceReadResult> {
+  if (variables.id !== "oslo") throw ctx.notFound(uri);
+  return { contents: [{ uri, mimeType: "text/plain", text: "Oslo" }] };
+}
+`;
 
 const TYPE_TEST = `import { connect } from "./client.ts";
 
@@ -68,6 +86,12 @@ describe("the generated client", () => {
     expect(source).toContain('"forecast": validator(0, "validateForecastOutput"),');
   });
 
+  test("scaffolds a template handler that points at ctx.notFound", () => {
+    const scaffold = readFileSync(join(pkg, "src/handlers/resource-templates/city.ts"), "utf8");
+    expect(scaffold).toContain("// Nothing at `uri`? `throw ctx.notFound(uri)`");
+    writeFileSync(join(pkg, "src/handlers/resource-templates/city.ts"), CITY_HANDLER);
+  });
+
   test("rejects wrong tool and prompt names and arguments at compile time", async () => {
     writeFileSync(join(pkg, "src/type-test.ts"), TYPE_TEST);
     expect(await typecheck(pkg)).toBe("");
@@ -75,7 +99,7 @@ describe("the generated client", () => {
     writeFileSync(join(pkg, "src/type-test.ts"), TYPE_TEST.replaceAll(/ *\/\/ @ts-expect-error.*\n/g, ""));
     const errors = (await typecheck(pkg)).match(/src\/type-test\.ts\(\d+,\d+\): error/g) ?? [];
     expect(errors).toHaveLength(5);
-  }, 120_000);
+  }, 300_000);
 
   test("holds a result to the spec's outputSchema with its precompiled validators", async () => {
     const { connect } = (await import(join(pkg, "src/client.ts"))) as GeneratedClientModule;
@@ -95,4 +119,25 @@ describe("the generated client", () => {
       await client.close();
     }
   });
+
+  for (const [version, code] of [
+    ["2026-07-28", -32602],
+    ["2025-11-25", -32002],
+  ] as const) {
+    test(`its server answers ctx.notFound with ${code} to a ${version} client over stdio`, async () => {
+      const { connect } = (await import(join(pkg, "src/client.ts"))) as GeneratedClientModule;
+      const client = await connect(serverCommand(pkg), { protocolVersion: version });
+      try {
+        const found = await client.readResource("city://oslo");
+        expect(found.contents).toEqual([{ uri: "city://oslo", mimeType: "text/plain", text: "Oslo" }]);
+        await expect(client.readResource("city://atlantis")).rejects.toMatchObject({
+          code,
+          message: "Resource not found: city://atlantis",
+          data: { uri: "city://atlantis" },
+        });
+      } finally {
+        await client.close();
+      }
+    }, 60_000);
+  }
 });
