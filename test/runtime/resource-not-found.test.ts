@@ -47,7 +47,9 @@ for (const [version, code] of eras) {
       const client = await connect({ url: http.url }, { protocolVersion: version });
       try {
         expect(client.protocolVersion).toBe(version);
-        await expect(client.readResource("shelf://imported/1")).resolves.toMatchObject({ contents: [{ text: "here" }] });
+        await expect(client.readResource("shelf://imported/1")).resolves.toMatchObject({
+          contents: [{ text: "here" }],
+        });
         await expect(client.readResource("shelf://imported/2")).rejects.toMatchObject({
           code,
           message: "No item 2",
@@ -70,6 +72,10 @@ test("notFound is an McpError whose code defaults to the 2026 one", () => {
   const error = notFound("shelf://x");
   expect(error).toBeInstanceOf(McpError);
   expect(error).toBeInstanceOf(ResourceNotFoundError);
-  expect(error.toJson()).toEqual({ code: -32602, message: "Resource not found: shelf://x", data: { uri: "shelf://x" } });
+  expect(error.toJson()).toEqual({
+    code: -32602,
+    message: "Resource not found: shelf://x",
+    data: { uri: "shelf://x" },
+  });
   expect(error.forEra("legacy").code).toBe(-32002);
 });
