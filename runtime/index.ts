@@ -27,8 +27,8 @@
 //                http-security.ts (Streamable HTTP on node:http) / http-client-transport.ts.
 //
 // The server core never imports ajv: generated code passes precompiled standalone
-// validators; hand-written servers may pass `compileSchema` from compile-schema.ts,
-// which is deliberately not re-exported here.
+// validators; hand-written servers and clients may pass `compileSchema` from
+// compile-schema.ts, which is deliberately not re-exported here.
 // spec-server.ts / spec-main.ts / upstream.ts are the generator's data-driven layer on top.
 
 export type {

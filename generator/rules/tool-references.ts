@@ -27,8 +27,8 @@ export const toolReferenceRules: Rule = (server, report) => {
   const looksLikeTool = (word: string) =>
     SNAKE.test(word) || KEBAB.test(word) || CAMEL.test(word) || (dotted && DOTTED.test(word));
 
-  const check = (text: string | undefined, pointer: string, where: string) => {
-    if (text === undefined) return;
+  const check = (text: unknown, pointer: string, where: string) => {
+    if (typeof text !== "string") return; // the structure check reports a description that is not text
     const seen = new Set<string>();
     for (const word of referencedWords(text, looksLikeTool)) {
       if (toolSet.has(word) || otherNames.has(word) || word.startsWith("x-") || seen.has(word)) continue;
@@ -84,6 +84,7 @@ function namesBesidesTools(server: ServerNode): Set<string> {
   for (const resource of server.resources) names.add(resource.name);
   for (const template of server.resourceTemplates) {
     names.add(template.name);
+    if (typeof template.uriTemplate !== "string") continue;
     for (const [, body] of template.uriTemplate.matchAll(/\{[+#./;?&]?([^}]*)\}/g)) {
       for (const variable of body.split(",")) names.add(variable.replace(/\*$|:\d+$/, ""));
     }
