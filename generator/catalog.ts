@@ -223,6 +223,12 @@ export const catalog = {
     "server.version is not a semantic version (MAJOR.MINOR.PATCH); clients and registries expect one.",
     "Use a version such as 1.0.0.",
   ),
+  // Tool references in instructions and descriptions (issue 13, client-examples)
+  UNKNOWN_TOOL_REFERENCE: warning(
+    "Text names a tool that does not exist",
+    "Server instructions or a description name a tool (in backquotes, or a bare snake_case word) that this server does not have, so a model told to use it looks for nothing.",
+    "Name an existing tool (the hint suggests the closest), or reword the text; names of prompts, resources, arguments and properties are not flagged.",
+  ),
 
   // Names of tools and prompts
   NAME_INVALID: error(
@@ -289,6 +295,12 @@ export const catalog = {
     "Schema key without a value",
     "A key of a schema has no value (null). In a YAML flow mapping ({ ... }) an unquoted comma ends the value, so 'description: City name, e.g. Paris' makes a key 'e.g. Paris' with no value.",
     'Quote text that contains commas, e.g. description: "City name, e.g. Paris".',
+  ),
+  // Schema keys that read like text (issue 13, client-examples)
+  SCHEMA_KEY_PROSE: warning(
+    "Schema key reads like text",
+    "A key of a schema holds a space or ends in punctuation, so it is text, not a keyword, and validators ignore it. In a YAML flow mapping ({ ... }) an unquoted comma ends a value and the rest of the text becomes a key of its own.",
+    'Quote text that contains commas or colons, e.g. description: "Name, as printed: surname first".',
   ),
 
   // x-mcp-header (2026-07-28, basic/transports/streamable-http)

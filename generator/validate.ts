@@ -11,6 +11,7 @@ import type { Rule } from "./rules/rule.ts";
 import { schemaKeywordRules } from "./rules/schema-keywords.ts";
 import { schemaRules } from "./rules/schemas.ts";
 import { serverRules } from "./rules/server.ts";
+import { toolReferenceRules } from "./rules/tool-references.ts";
 
 const RULES: Rule[] = [
   serverRules,
@@ -21,6 +22,7 @@ const RULES: Rule[] = [
   resourceRules,
   promptRules,
   httpRules,
+  toolReferenceRules,
 ];
 
 export function validate(server: ServerNode, report: Report): void {

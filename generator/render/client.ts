@@ -1,35 +1,52 @@
-/** src/client.ts (CONTRACT §3): `connect()` resolving to the runtime client with callTool and getPrompt typed per name. */
+/**
+ * src/client.ts (CONTRACT §3): `connect()` resolving to the runtime client typed by ToolMap and PromptMap,
+ * holding each tool's result to its outputSchema with the package's precompiled validators.
+ */
 import type { Model } from "../normalize.ts";
-import { header } from "./ts.ts";
+import { header, lit, valueKey } from "./ts.ts";
+import { chunkOfTool } from "./validators.ts";
 
 export function renderClient(model: Model): string {
+  const outputs = model.tools.flatMap((tool, index) =>
+    tool.validateOutput
+      ? [`    ${valueKey(tool.node.name)}: validator(${chunkOfTool(index)}, ${lit(tool.validateOutput)}),`]
+      : [],
+  );
+  const validators =
+    outputs.length === 0
+      ? ""
+      : `
+/** Precompiled structuredContent validators by tool name; each loads its chunk of compiled code on its first call. */
+function outputValidators(): OutputValidators {
+  return {
+${outputs.join("\n")}
+  };
+}
+`;
   return `${header(model.specRef)}import {
-  type CallOptions,
   type ClientOptions,
   type ConnectTarget,
-  connect as connectUntyped,
-  type McpClient,
+  connect as connectRuntime,
+  type McpClient,${outputs.length > 0 ? "\n  type OutputValidators," : ""}
+  type ToolCallResult,
 } from "../runtime/index.ts";
-import type { CallToolResult, GetPromptResult } from "../runtime/types.ts";
-import type { PromptMap, ToolMap } from "./types.ts";
+import type { PromptMap, ToolMap } from "./types.ts";${outputs.length > 0 ? '\nimport { validator } from "./validators.ts";' : ""}
 
-export type { ToolMap, PromptMap };
+export type { PromptMap, ToolMap };
 
 /** A tool's result, with structuredContent typed by its outputSchema. */
-export type TypedToolResult<N extends keyof ToolMap> = CallToolResult & { structuredContent?: ToolMap[N]["result"] };
+export type TypedToolResult<N extends keyof ToolMap> = ToolCallResult<ToolMap, N>;
 
 /** The runtime client, with tool and prompt names and their arguments checked at compile time. */
-export type Client = Omit<McpClient, "callTool" | "getPrompt"> & {
-  callTool<N extends keyof ToolMap>(name: N, args: ToolMap[N]["args"], options?: CallOptions): Promise<TypedToolResult<N>>;
-  getPrompt<N extends keyof PromptMap>(name: N, args: PromptMap[N], options?: CallOptions): Promise<GetPromptResult>;
-};
-
+export type Client = McpClient<ToolMap, PromptMap>;
+${validators}
 /**
  * Connects to a server: \`{ url }\` for Streamable HTTP, \`{ command, args?, env? }\` to spawn one over stdio.
  * Tries the 2026-07-28 protocol first and falls back to initialize (2025 era) when the server is older.
+ * A tool result whose structuredContent breaks its outputSchema rejects with a ToolOutputError.
  */
-export async function connect(target: ConnectTarget, options: ClientOptions = {}): Promise<Client> {
-  return (await connectUntyped(target, options)) as unknown as Client;
+export function connect(target: ConnectTarget, options: ClientOptions = {}): Promise<Client> {
+  return connectRuntime<ToolMap, PromptMap>(target, ${outputs.length > 0 ? "{ outputValidators, ...options }" : "options"});
 }
 `;
 }

@@ -37,7 +37,7 @@ export default async function ${ref.importName}(args: ${tool.inputType}, ctx: Ha
 `,
     });
   }
-  const throwing = (ref: HandlerRef, kind: string, name: string, signature: string, returns: string) => ({
+  const throwing = (ref: HandlerRef, kind: string, name: string, signature: string, returns: string, note = "") => ({
     path: ref.file,
     owner: `${kind} ${name}`,
     content: `${intro(kind, name)}import type { HandlerContext } from "${depth(ref)}runtime/index.ts";
@@ -45,7 +45,7 @@ import { notImplementedError } from "${depth(ref)}runtime/spec-server.ts";
 import type { ${returns} } from "${depth(ref)}runtime/server-types.ts";
 
 export default async function ${ref.importName}(${signature}, ctx: HandlerContext): Promise<${returns}> {
-  throw notImplementedError(${lit(kind)}, ${lit(name)}, ${lit(ref.file)});
+${note}  throw notImplementedError(${lit(kind)}, ${lit(name)}, ${lit(ref.file)});
 }
 `,
   });
@@ -61,6 +61,8 @@ export default async function ${ref.importName}(${signature}, ctx: HandlerContex
           node.uriTemplate,
           "uri: string, variables: Record<string, string>",
           "ResourceReadResult",
+          // The code for "resource not found" changed in 2026-07-28; ctx.notFound answers each client right.
+          '  // Nothing at `uri`? `throw ctx.notFound(uri)`: the "resource not found" of the client\'s protocol revision.\n',
         ),
       );
   }

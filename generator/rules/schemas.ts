@@ -59,7 +59,7 @@ export const schemaRules: Rule = (server, report) => {
 type Problem = { pointer: string; message: string };
 
 /** The document pointer of the deepest schema object on `pointer` that came from the document, plus the rest. */
-function documentPointer(
+export function documentPointer(
   schema: JsonSchema,
   pointer: string,
   sourceOf: (node: object) => string | undefined,

@@ -202,7 +202,25 @@ for (const transport of ["stdio", "http"] as const) {
       expect((review.messages[0].content as { text: string }).text).toContain("- Groceries");
       const deleted = await client.callTool("notes.delete", { id });
       expect(text(deleted)).toBe(`Deleted note ${id}.`);
-      await expect(client.readResource(`notes://note/${id}`)).rejects.toThrow(/No note/);
+      // ctx.notFound: -32602 for this 2026-07-28 client (resources.mdx), -32002 for a 2025 one (below).
+      await expect(client.readResource(`notes://note/${id}`)).rejects.toMatchObject({
+        code: -32602,
+        message: `No note ${id}`,
+        data: { uri: `notes://note/${id}` },
+      });
+    });
+
+    it("answers a missing note with the 2025 era's -32002 to a 2025-11-25 client", async () => {
+      const target = http ? { url: http.url } : serverCommand(`${ROOT}/generated/notes`);
+      const legacy = await connectNotes(target, { protocolVersion: "2025-11-25" });
+      try {
+        await expect(legacy.readResource("notes://note/n404")).rejects.toMatchObject({
+          code: -32002,
+          message: "No note n404",
+        });
+      } finally {
+        await legacy.close();
+      }
     });
   });
 }

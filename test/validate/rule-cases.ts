@@ -30,6 +30,12 @@ export const ruleCases: RuleCase[] = [
   },
   { code: "SERVER_VERSION_NOT_SEMVER", fail: "server: { name: t, version: v1 }\n", pass: head, at: "1:29" },
   {
+    code: "UNKNOWN_TOOL_REFERENCE",
+    fail: "server: { name: t, version: 1.0.0, instructions: Use `list_alerts` for warnings. }\ntools: [{ name: list_alert, inputSchema: { type: object } }]\n",
+    pass: "server: { name: t, version: 1.0.0, instructions: Use `list_alert` for warnings. }\ntools: [{ name: list_alert, inputSchema: { type: object } }]\n",
+    at: "1:50",
+  },
+  {
     code: "NAME_INVALID",
     fail: `${head}prompts:\n  - name: "sum up"\n`,
     pass: `${head}prompts:\n  - name: sum_up\n`,
@@ -163,6 +169,12 @@ export const ruleCases: RuleCase[] = [
     fail: tool("{ type: object, properties: { city: { type: string, description: City name, e.g. Paris } } }"),
     pass: tool('{ type: object, properties: { city: { type: string, description: "City name, e.g. Paris" } } }'),
     at: "4:94",
+  },
+  {
+    code: "SCHEMA_KEY_PROSE",
+    fail: tool("{ type: object, properties: { city: { type: string, description: City, for example: Paris } } }"),
+    pass: tool('{ type: object, properties: { city: { type: string, description: "City, for example: Paris" } } }'),
+    at: "4:89",
   },
   {
     code: "HEADER_SENSITIVE",
