@@ -9,6 +9,7 @@
  * a thousand copies of the same objects. So each distinct component becomes one shared definition,
  * and every tool schema refers to it by its URI.
  */
+import { setOwn } from "../../runtime/own-keys.ts";
 import type { JsonSchema, ServerNode, ToolNode } from "../ir.ts";
 import { type NameAllocator, pascalCase } from "../naming.ts";
 import { shareDefs } from "./shared-defs.ts";
@@ -36,6 +37,8 @@ export type ToolSchema = {
   validatorName: string;
   /** Shared definitions are referred to by their `uri`; anything left in its own `$defs` is its own. */
   schema: JsonSchema;
+  /** The type name of each definition in its own `$defs` (or draft-07 `definitions`): `<Type>_<Name>`. */
+  ownTypeNames: { [definition: string]: string };
   /** The id of every shared definition it needs, directly or through other definitions. */
   uses: string[];
   /** The pointer a render failure is reported at. */
@@ -73,7 +76,18 @@ function toolSchema(
   field: "inputSchema" | "outputSchema",
 ): ToolSchema {
   const schema = node[field] as JsonSchema;
-  return { tool, typeName, validatorName, schema, uses: [], source: `${node.loc.pointer}/${field}` };
+  const ownTypeNames = ownTypeNamesOf(schema, typeName);
+  return { tool, typeName, validatorName, schema, ownTypeNames, uses: [], source: `${node.loc.pointer}/${field}` };
+}
+
+function ownTypeNamesOf(schema: JsonSchema, typeName: string): { [definition: string]: string } {
+  const names: { [definition: string]: string } = {};
+  for (const keyword of ["$defs", "definitions"]) {
+    const defs = schema[keyword];
+    if (!defs || typeof defs !== "object" || Array.isArray(defs)) continue;
+    for (const name of Object.keys(defs)) setOwn(names, name, `${typeName}_${pascalCase(name)}`);
+  }
+  return names;
 }
 
 function shareComponents(
@@ -108,6 +122,8 @@ function shareComponents(
   const schemas = own.map((s, i) => ({
     ...s,
     schema: roots[i],
+    // Its own definitions are shared ones now: none is left to name.
+    ownTypeNames: ownTypeNamesOf(roots[i], s.typeName),
     uses: uses[i],
     source: tools[s.tool].node.loc.pointer,
   }));

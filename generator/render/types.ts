@@ -7,7 +7,6 @@
 import { compile } from "json-schema-to-typescript";
 import { setOwn } from "../../runtime/own-keys.ts";
 import type { JsonSchema } from "../ir.ts";
-import { pascalCase } from "../naming.ts";
 import type { ToolSchemas } from "../normalize/tool-schemas.ts";
 import type { Model } from "../normalize.ts";
 import { walkSchema } from "../schema-walk.ts";
@@ -87,11 +86,11 @@ function typeDefinitions({ schemas, shared }: ToolSchemas): {
   const defs: Record<string, JsonSchema> = {};
   const sources: Sources = new Map();
   for (const def of shared) {
-    defs[def.id] = prepare(def.schema, def.id, def.typeName, local);
+    defs[def.id] = prepare(def.schema, def.id, def.typeName, {}, local);
     sources.set(def.id, def.source);
   }
   for (const schema of schemas) {
-    defs[schema.typeName] = prepare(schema.schema, schema.typeName, schema.typeName, local);
+    defs[schema.typeName] = prepare(schema.schema, schema.typeName, schema.typeName, schema.ownTypeNames, local);
     sources.set(schema.typeName, () => schema.source);
   }
   return { defs, sources };
@@ -100,10 +99,16 @@ function typeDefinitions({ schemas, shared }: ToolSchemas): {
 /**
  * A copy of a schema ready to sit under the combined document's $defs at `at`: titled with our type
  * name, nested titles dropped (they would mint type names that could clash with ours), its own
- * definitions titled `<Root>_<Name>`, local `$ref`s rewritten to point into its new place, and
+ * definitions titled with the names normalize gave them (`ownTypeNames`), local `$ref`s rewritten to point into its new place, and
  * references to shared definitions (`shared`: URI → local ref) to theirs.
  */
-function prepare(schema: JsonSchema, at: string, typeName: string, shared: Map<string, string>): JsonSchema {
+function prepare(
+  schema: JsonSchema,
+  at: string,
+  typeName: string,
+  ownTypeNames: { [definition: string]: string },
+  shared: Map<string, string>,
+): JsonSchema {
   const copy = structuredClone(schema) as JsonSchema;
   const base = `#/$defs/${at}`;
   walkSchema(copy, (node, chain) => {
@@ -113,7 +118,8 @@ function prepare(schema: JsonSchema, at: string, typeName: string, shared: Map<s
     delete node.tsEnumNames;
     const last = chain.at(-1);
     if (last && (last[0] === "$defs" || last[0] === "definitions") && chain.length === 1) {
-      node.title = `${typeName}_${pascalCase(last[1] ?? "")}`;
+      const name = last[1] ?? "";
+      if (Object.hasOwn(ownTypeNames, name)) node.title = ownTypeNames[name];
     }
     if (typeof node.$ref === "string") {
       if (node.$ref.startsWith("#")) node.$ref = base + node.$ref.slice(1);

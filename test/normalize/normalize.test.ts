@@ -149,6 +149,7 @@ function sharing(model: Model) {
       type: s.typeName,
       validator: s.validatorName,
       schema: readable(s.schema),
+      own: s.ownTypeNames,
       uses: s.uses.map((id) => typeOf.get(id)).sort(),
       source: s.source,
     })),
@@ -167,7 +168,7 @@ const openapi = (paths: object, schemas: object) => ({
 });
 
 describe("normalize: definition sharing decided once", () => {
-  it("spec language: each tool schema is compiled as written, its own $defs its own", () => {
+  it("spec language: each tool schema is compiled as written, its own $defs its own (named <Type>_<Name>)", () => {
     const inputSchema = { type: "object", properties: { city: { $ref: "#/$defs/city" } }, $defs: { city: object } };
     const model = modelOf({ server, tools: [tool("forecast", { inputSchema, outputSchema: object })] });
     expect(sharing(model)).toEqual({
@@ -178,6 +179,7 @@ describe("normalize: definition sharing decided once", () => {
           type: "ForecastInput",
           validator: "validateForecastInput",
           schema: inputSchema,
+          own: { city: "ForecastInput_City" },
           uses: [],
           source: "/tools/0/inputSchema",
         },
@@ -186,6 +188,7 @@ describe("normalize: definition sharing decided once", () => {
           type: "ForecastOutput",
           validator: "validateForecastOutput",
           schema: object,
+          own: {},
           uses: [],
           source: "/tools/0/outputSchema",
         },
@@ -231,6 +234,7 @@ describe("normalize: definition sharing decided once", () => {
           type: "ListPetsInput",
           validator: "validateListPetsInput",
           schema: { type: "object", properties: {} },
+          own: {},
           uses: [],
           source: "/paths/~1pets/get",
         },
@@ -239,6 +243,7 @@ describe("normalize: definition sharing decided once", () => {
           type: "ListPetsOutput",
           validator: "validateListPetsOutput",
           schema: pet,
+          own: {},
           uses: ["Owner"],
           source: "/paths/~1pets/get",
         },
@@ -247,6 +252,7 @@ describe("normalize: definition sharing decided once", () => {
           type: "AddPetInput",
           validator: "validateAddPetInput",
           schema: { type: "object", properties: { pet: { $ref: "shared:Pet" } } },
+          own: {},
           uses: ["Owner", "Pet"],
           source: "/paths/~1pets/post",
         },
