@@ -84,6 +84,8 @@ export async function generate(
     surface,
   });
 
+  // buildModel's stages, with the output check before normalize: a spec with errors is reported as such
+  // whatever --out is, and normalizing is part of the "rendering the package" stage.
   const loaded = loadValid(specPath, bag, options);
   if (!loaded || !outputIsDirectory(dir, bag)) return done();
   const rendered = await renderPackage(loaded, specRef, dir);
