@@ -1,10 +1,11 @@
 /**
  * The mcpgen pipeline, one stage per module:
- *   load (file → IR) → validate (MCP rules over the IR) → normalize (names) → render (files) → write.
+ *   load (file → IR) → validate (MCP rules over the IR) → normalize (names, shared definitions: the
+ *   package model, buildModel) → render (files) → write.
  * Stages report into a DiagnosticBag and never throw; the CLI decides the exit code.
  */
 import { existsSync, statSync } from "node:fs";
-import { relative, resolve, sep } from "node:path";
+import { loadValid, reportRenderFailure } from "./build-model.ts";
 import { catalog } from "./catalog.ts";
 import { type Diagnostic, DiagnosticBag } from "./diagnostics.ts";
 import {
@@ -17,14 +18,17 @@ import {
   writeFingerprint,
 } from "./fingerprint.ts";
 import { sha256 } from "./hash.ts";
-import { type LoadOptions, load } from "./load.ts";
+import type { Loaded, LoadOptions } from "./load.ts";
+import { normalize } from "./normalize.ts";
 import { OutputDir } from "./output-dir.ts";
 import { progress } from "./progress.ts";
 import type { RenderedFile } from "./render/index.ts";
 import { warmUp } from "./render/validators-pool.ts";
 import type { SurfaceChange } from "./surface-diff.ts";
-import { validate } from "./validate.ts";
 import { applyWrite, planWrite, type WriteOutcome, type WritePlan } from "./write.ts";
+
+export { type BuildOptions, type BuiltModel, buildModel } from "./build-model.ts";
+export type { Model } from "./normalize.ts";
 
 export type ExitCode = 0 | 1 | 2;
 export type CheckResult = { diagnostics: Diagnostic[]; exitCode: ExitCode };
@@ -32,10 +36,7 @@ export type CheckResult = { diagnostics: Diagnostic[]; exitCode: ExitCode };
 /** `mcpgen validate`: load and check each file, collecting every diagnostic of every file. */
 export function validateFiles(files: string[], options: LoadOptions = {}): CheckResult {
   const bag = new DiagnosticBag();
-  for (const file of files) {
-    const loaded = load(file, bag, options);
-    if (loaded) validate(loaded.server, loaded.report);
-  }
+  for (const file of files) loadValid(file, bag, options);
   return { diagnostics: bag.sorted(), exitCode: exitCodeOf(bag.items) };
 }
 
@@ -61,114 +62,167 @@ export function generateExitCode(result: GenerateResult, check: boolean): ExitCo
 /** How many files a diagnostic names before it says "and N more". */
 const LISTED = 20;
 
+/**
+ * `mcpgen generate`: the package for `specPath` in `outDir`, or the diagnostics that say why not. A run
+ * whose inputs and output are as the last run left them returns that run's result without rendering.
+ */
 export async function generate(
   specPath: string,
   outDir: string,
   options: GenerateOptions = {},
 ): Promise<GenerateResult> {
   const dir = new OutputDir(outDir);
-  const specRef = relative(dir.root, resolve(specPath)).split(sep).join("/");
+  const specRef = dir.relative(specPath);
   const key = fingerprintKey(specPath, specRef, options);
-  // Nothing changed since the last run (same inputs, same mcpgen, files as written): say so at once.
-  const recorded = key === undefined ? undefined : readFingerprint(dir);
-  if (recorded && recorded.key === key && isIntact(dir, recorded)) {
-    const { diagnostics, files, obsolete } = recorded;
-    const unchanged = Object.keys(files);
-    const outcome = { changed: [], missing: [], created: [], renamed: [], removed: [], obsolete, unchanged };
-    return { diagnostics, outcome, surface: [] };
-  }
-  // A large spec will compile its validators on every core: start those workers while it is read.
-  const spec = statSync(specPath, { throwIfNoEntry: false });
-  if (spec?.isFile() && spec.size > LARGE_SPEC_BYTES) warmUp();
+  const unchanged = key === undefined ? undefined : unchangedSinceLastRun(dir, key);
+  if (unchanged) return unchanged;
+  warmUpForLargeSpec(specPath);
   const bag = new DiagnosticBag();
   const done = (outcome?: WriteOutcome, surface: SurfaceChange[] = []): GenerateResult => ({
     diagnostics: bag.sorted(),
     outcome,
     surface,
   });
-  const loaded = load(specPath, bag, options);
-  if (loaded) validate(loaded.server, loaded.report);
-  if (!loaded || bag.hasErrors) return done();
 
-  const report = bag.reporter(outDir, () => ({ line: 1, col: 1 }));
-  if (existsSync(dir.root) && !statSync(dir.root).isDirectory()) {
-    report("OUTPUT_NOT_DIRECTORY", "", `'${outDir}' exists and is not a directory`);
-    return done();
-  }
+  // buildModel's stages, with the output check before normalize: a spec with errors is reported as such
+  // whatever --out is, and normalizing is part of the "rendering the package" stage.
+  const loaded = loadValid(specPath, bag, options);
+  if (!loaded || !outputIsDirectory(dir, bag)) return done();
+  const rendered = await renderPackage(loaded, specRef, dir);
+  if (!rendered) return done();
+  const { files, surface } = rendered;
+  const plan = writePackage(dir, files, specPath, options, bag);
+  if (!plan) return done();
+  reportObsoleteHandlers(dir, plan, specPath, bag);
+  await checkUserHandlers(dir, files, bag, options.check === true);
+  if (options.check !== true) recordRun(dir, key, files, plan.outcome, bag, loaded);
+  return done(plan.outcome, surface);
+}
+
+/** Nothing changed since the last run (same inputs, same mcpgen, files as written): its result, at once. */
+function unchangedSinceLastRun(dir: OutputDir, key: string): GenerateResult | undefined {
+  const recorded = readFingerprint(dir);
+  if (!recorded || recorded.key !== key || !isIntact(dir, recorded)) return undefined;
+  const { diagnostics, files, obsolete } = recorded;
+  const unchanged = Object.keys(files);
+  const outcome = { changed: [], missing: [], created: [], renamed: [], removed: [], obsolete, unchanged };
+  return { diagnostics, outcome, surface: [] };
+}
+
+/** A large spec will compile its validators on every core: start those workers while it is read. */
+function warmUpForLargeSpec(specPath: string): void {
+  const spec = statSync(specPath, { throwIfNoEntry: false });
+  if (spec?.isFile() && spec.size > LARGE_SPEC_BYTES) warmUp();
+}
+
+/** Diagnostics about the output directory as a whole point at `--out` as the user typed it. */
+function outputReport(dir: OutputDir, bag: DiagnosticBag) {
+  return bag.reporter(dir.shown, () => ({ line: 1, col: 1 }));
+}
+
+function outputIsDirectory(dir: OutputDir, bag: DiagnosticBag): boolean {
+  if (!existsSync(dir.root) || statSync(dir.root).isDirectory()) return true;
+  outputReport(dir, bag)("OUTPUT_NOT_DIRECTORY", "", `'${dir.shown}' exists and is not a directory`);
+  return false;
+}
+
+type RenderedPackage = { files: RenderedFile[]; surface: SurfaceChange[] };
+
+/** normalize → render, and how the MCP surface differs from the package on disk; RENDER_FAILED if a library throws. */
+async function renderPackage(loaded: Loaded, specRef: string, dir: OutputDir): Promise<RenderedPackage | undefined> {
   // The heavy stages load only when there is work for them (ts-morph alone takes 0.4 s).
-  const [{ normalize }, { render }, { catalogData }, { surfaceDiff, surfaceOnDisk }] = await Promise.all([
-    import("./normalize.ts"),
+  const [{ render }, { catalogData }, { surfaceDiff, surfaceOnDisk }] = await Promise.all([
     import("./render/index.ts"),
     import("./render/manifest.ts"),
     import("./surface-diff.ts"),
   ]);
-  let files: RenderedFile[];
-  let surface: SurfaceChange[];
   try {
     progress.stage("rendering the package");
     const model = normalize(loaded.server, specRef);
-    files = await render(model);
+    const files = await render(model);
     const renames = new Map<string, string>();
     for (const { node } of model.tools) if (node.renamedFrom) renames.set(node.name, node.renamedFrom);
-    surface = surfaceDiff(surfaceOnDisk(dir.root), catalogData(model), renames);
+    const surface = surfaceDiff(surfaceOnDisk(dir), catalogData(model), renames);
+    return { files, surface };
   } catch (error) {
-    // A spec that passed every rule must render; if a library still throws, the user gets one clear
-    // diagnostic (and nothing written) instead of a stack trace.
-    const message = (error instanceof Error ? error.message : String(error)).split("\n")[0].slice(0, 300);
-    // types.ts names the schema that broke, when it can find it: the diagnostic points there.
-    const pointer = (error as { pointer?: unknown }).pointer;
-    const at = typeof pointer === "string" ? pointer : "";
-    loaded.report("RENDER_FAILED", at, `cannot render the package: ${message}`);
-    return done();
+    reportRenderFailure(loaded.report, error);
+    return undefined;
   }
+}
 
-  const check = options.check === true;
-  let plan: WritePlan;
+/** Plans the write, refusing files in `--out` mcpgen did not write, and carries it out unless --check. */
+function writePackage(
+  dir: OutputDir,
+  files: RenderedFile[],
+  specPath: string,
+  options: GenerateOptions,
+  bag: DiagnosticBag,
+): WritePlan | undefined {
+  const report = outputReport(dir, bag);
   progress.stage(`writing ${files.length} files`);
   try {
     const inputs = [specPath, options.openapi?.config ?? ""].filter(Boolean).map((p) => dir.relative(p));
-    plan = planWrite(dir, files, options.force === true, inputs);
+    const plan = planWrite(dir, files, options.force === true, inputs);
     if (plan.conflicts.length > 0) {
       const named = plan.conflicts.slice(0, LISTED).join(", ");
       const more = plan.conflicts.length > LISTED ? ` and ${plan.conflicts.length - LISTED} more` : "";
       const count = `${plan.conflicts.length} file${plan.conflicts.length === 1 ? "" : "s"}`;
-      report("OUTPUT_NOT_OWNED", "", `'${outDir}' holds ${count} mcpgen did not write: ${named}${more}`);
-      return done();
+      report("OUTPUT_NOT_OWNED", "", `'${dir.shown}' holds ${count} mcpgen did not write: ${named}${more}`);
+      return undefined;
     }
-    if (!check) applyWrite(dir, files, plan);
+    if (options.check !== true) applyWrite(dir, files, plan);
+    return plan;
   } catch (error) {
-    report("WRITE_FAILED", "", `cannot write into '${outDir}': ${(error as Error).message}`);
-    return done();
+    report("WRITE_FAILED", "", `cannot write into '${dir.shown}': ${(error as Error).message}`);
+    return undefined;
   }
-  const { outcome } = plan;
-  for (const file of outcome.obsolete) {
+}
+
+/** Handlers scaffolded for entries the spec no longer has: kept (they are the user's), and named. */
+function reportObsoleteHandlers(dir: OutputDir, plan: WritePlan, specPath: string, bag: DiagnosticBag): void {
+  for (const file of plan.outcome.obsolete) {
     bag.reporter(dir.display(file), () => ({ line: 1, col: 1 }))(
       "HANDLER_OBSOLETE",
       "",
       `'${file}' was scaffolded for ${plan.ownership.scaffolded[file]}, which ${specPath} no longer has`,
     );
   }
+}
+
+/** Type-checks the user's handlers; --check wrote nothing, so against the generated files it would write. */
+async function checkUserHandlers(dir: OutputDir, files: RenderedFile[], bag: DiagnosticBag, check: boolean) {
   const handlers = files.filter((f) => f.owner === "user").map((f) => f.path);
-  if (handlers.length > 0) {
-    progress.stage("type-checking handlers");
-    const { checkHandlers } = await import("./check-handlers.ts");
-    // --check wrote nothing: its handlers are checked against the generated files it would write.
-    checkHandlers(dir, handlers, bag, check ? files.filter((f) => f.owner === "mcpgen") : []);
+  if (handlers.length === 0) return;
+  progress.stage("type-checking handlers");
+  const { checkHandlers } = await import("./check-handlers.ts");
+  checkHandlers(dir, handlers, bag, check ? files.filter((f) => f.owner === "mcpgen") : []);
+}
+
+/**
+ * Records this run for the next one's short-cut (unchangedSinceLastRun), or forgets the last record
+ * when this run's outcome does not follow from the key alone: errors, or $refs into other files.
+ */
+function recordRun(
+  dir: OutputDir,
+  key: string | undefined,
+  files: RenderedFile[],
+  outcome: WriteOutcome,
+  bag: DiagnosticBag,
+  loaded: Loaded,
+): void {
+  if (key === undefined || bag.hasErrors || loaded.server.externalRefs) {
+    forgetFingerprint(dir);
+    return;
   }
-  if (check) return done(outcome, surface);
-  if (key === undefined || bag.hasErrors || loaded.server.externalRefs) forgetFingerprint(dir);
-  else {
-    const generated = Object.fromEntries(
-      files.filter((f) => f.owner === "mcpgen").map((f) => [f.path, sha256(f.content)]),
-    );
-    writeFingerprint(dir, {
-      key,
-      files: generated,
-      listed: listedFiles(dir),
-      user: userFiles(dir, generated),
-      diagnostics: bag.sorted(),
-      obsolete: outcome.obsolete,
-    });
-  }
-  return done(outcome, surface);
+  const generated = Object.fromEntries(
+    files.filter((f) => f.owner === "mcpgen").map((f) => [f.path, sha256(f.content)]),
+  );
+  writeFingerprint(dir, {
+    key,
+    files: generated,
+    listed: listedFiles(dir),
+    user: userFiles(dir, generated),
+    diagnostics: bag.sorted(),
+    obsolete: outcome.obsolete,
+  });
 }

@@ -1,9 +1,11 @@
 /**
- * The normalize stage: the validated IR plus every name the rendered package needs (type names,
- * validator names, handler files), decided once here so all renderers agree.
+ * The normalize stage: the validated IR plus every decision the rendered package needs (type names,
+ * validator names, handler files, which schema definitions are shared), taken once here so all
+ * renderers agree and none needs to know which front end (spec language or OpenAPI) the IR came from.
  */
 import type { PromptNode, ResourceNode, ResourceTemplateNode, ServerNode, ToolNode } from "./ir.ts";
 import { handlerFileName, NameAllocator, pascalCase } from "./naming.ts";
+import { planToolSchemas, type ToolSchemas } from "./normalize/tool-schemas.ts";
 
 /** `formerFile`: the handler file of the name a renamed tool had (`renamedFrom`), moved to `file` once. */
 export type HandlerRef = { file: string; importName: string; formerFile?: string };
@@ -29,6 +31,8 @@ export type Model = {
   resources: ResourceModel[];
   templates: TemplateModel[];
   prompts: PromptModel[];
+  /** Every tool schema under its type and validator names, and the definitions they share. */
+  toolSchemas: ToolSchemas;
 };
 
 /** Type names the generated files declare themselves; spec-derived names steer around them. */
@@ -82,7 +86,24 @@ export function normalize(server: ServerNode, specRef: string): Model {
     }),
   );
 
-  return { server, specRef, packageName: packageNameOf(server.name), tools, resources, templates, prompts };
+  // A second allocator: shared definitions may take a name a tool's base name holds ("Pet" beside
+  // "PetInput"), not one of the type names themselves.
+  const typeNames = new NameAllocator([
+    ...RESERVED,
+    ...tools.flatMap((t) => [t.inputType, t.outputType ?? ""]),
+    ...prompts.map((p) => p.argsType),
+  ]);
+  const toolSchemas = planToolSchemas(server, tools, typeNames);
+  return {
+    server,
+    specRef,
+    packageName: packageNameOf(server.name),
+    tools,
+    resources,
+    templates,
+    prompts,
+    toolSchemas,
+  };
 }
 
 function toolHandler(node: ToolNode, imports: NameAllocator): HandlerRef {

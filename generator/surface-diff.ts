@@ -2,9 +2,8 @@
  * What changed in the MCP surface between the package on disk and the one about to be written:
  * tools, resources, templates and prompts added, removed or changed. Shown by `generate --check`.
  */
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import type { ManifestCatalog } from "../runtime/manifest-types.ts";
+import type { OutputDir } from "./output-dir.ts";
 
 // A catalog read back from disk may come from any mcpgen version: its entries are only known to be objects.
 type Entry = { [key: string]: unknown };
@@ -19,21 +18,23 @@ const KINDS: Array<[keyof Surface, string, string]> = [
 ];
 
 /** The catalog of a package on disk, or an empty surface when there is none (or it is unreadable). */
-export function surfaceOnDisk(outDir: string): Surface {
+export function surfaceOnDisk(dir: OutputDir): Surface {
   const empty: Surface = { tools: [], resources: [], resourceTemplates: [], prompts: [] };
+  const stored = dir.read("src/manifest.json");
   let surface: unknown;
   try {
-    surface = JSON.parse(readFileSync(join(outDir, "src/manifest.json"), "utf8"));
+    surface = stored === undefined ? legacySurface(dir) : JSON.parse(stored);
   } catch {
-    surface = legacySurface(outDir);
+    surface = legacySurface(dir);
   }
   return { ...empty, ...(surface as Partial<Surface>) };
 }
 
 /** Packages from mcpgen before the catalog moved to manifest.json held it all in src/manifest.ts. */
-function legacySurface(outDir: string): unknown {
+function legacySurface(dir: OutputDir): unknown {
+  const source = dir.read("src/manifest.ts");
+  if (source === undefined) return undefined;
   try {
-    const source = readFileSync(join(outDir, "src/manifest.ts"), "utf8");
     const start = source.indexOf("= ", source.indexOf("export const manifest")) + 2;
     const literal = source.slice(start, source.lastIndexOf(";"));
     // Large manifests were written as JSON.parse("<the JSON as a string literal>") as Manifest.

@@ -4,7 +4,7 @@
  * handler scaffolds are only ever created (or moved from a renamed entry's file, never over one);
  * only files mcpgen recorded as its own are ever removed. `--check` plans and applies nothing.
  */
-import { OutputDir } from "./output-dir.ts";
+import type { OutputDir } from "./output-dir.ts";
 import { type Ownership, readOwnership, writeOwnership } from "./ownership.ts";
 import type { RenderedFile } from "./render/index.ts";
 
@@ -101,14 +101,8 @@ export function applyWrite(dir: OutputDir, files: RenderedFile[], plan: WritePla
 }
 
 /** Writes a rendered package whatever the folder holds (tests that type-check many packages at once). */
-export function writeFiles(outDir: string, files: RenderedFile[]): WriteOutcome {
-  const dir = new OutputDir(outDir);
+export function writeFiles(dir: OutputDir, files: RenderedFile[]): WriteOutcome {
   const plan = planWrite(dir, files, true);
   applyWrite(dir, files, plan);
   return plan.outcome;
-}
-
-/** Files below `outDir/folder`, as forward-slash paths relative to outDir, sorted. */
-export function listFiles(outDir: string, folder: string): string[] {
-  return new OutputDir(outDir).list(folder);
 }

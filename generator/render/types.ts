@@ -7,18 +7,15 @@
 import { compile } from "json-schema-to-typescript";
 import { setOwn } from "../../runtime/own-keys.ts";
 import type { JsonSchema } from "../ir.ts";
-import { NameAllocator, pascalCase } from "../naming.ts";
+import type { ToolSchemas } from "../normalize/tool-schemas.ts";
 import type { Model } from "../normalize.ts";
-import { shareDefs } from "../openapi/shared-defs.ts";
 import { walkSchema } from "../schema-walk.ts";
 import { header, key, lit } from "./ts.ts";
 import { splitCyclicIntersections } from "./type-cycles.ts";
 import { findCulprit } from "./types-culprit.ts";
 
 export async function renderTypes(model: Model): Promise<string> {
-  const sources = new Map<string, () => string | undefined>();
-  const defs: Record<string, JsonSchema> =
-    model.server.origin === "openapi" ? sharedTypeDefs(model, sources) : perToolTypeDefs(model, sources);
+  const { defs, sources } = typeDefinitions(model.toolSchemas);
   shieldPrototypeNames(defs);
   const combined: JsonSchema = { title: "SchemaTypes", type: "object", $defs: defs };
   splitCyclicIntersections(combined);
@@ -77,90 +74,43 @@ function compileTypes(root: JsonSchema, unreachableDefinitions: boolean): Promis
 /** Each type's key → the spec pointer of the schema it comes from; asked only when rendering fails. */
 type Sources = Map<string, () => string | undefined>;
 
-function perToolTypeDefs(model: Model, sources: Sources): Record<string, JsonSchema> {
-  const defs: Record<string, JsonSchema> = {};
-  for (const tool of model.tools) {
-    defs[tool.inputType] = prepare(tool.node.inputSchema, tool.inputType);
-    sources.set(tool.inputType, () => `${tool.node.loc.pointer}/inputSchema`);
-    if (tool.outputType && tool.node.outputSchema) {
-      defs[tool.outputType] = prepare(tool.node.outputSchema, tool.outputType);
-      sources.set(tool.outputType, () => `${tool.node.loc.pointer}/outputSchema`);
-    }
-  }
-  return defs;
-}
-
 /**
- * OpenAPI tools share component schemas: each distinct one becomes one named type (`Pet`,
- * `SimpleUser`) instead of a copy per tool, which keeps types.ts and tsc fast on large APIs.
+ * The combined document's `$defs`: every shared definition under its id, then every tool schema under
+ * its type name (the order json-schema-to-typescript declares them in).
  */
-function sharedTypeDefs(model: Model, sources: Sources): Record<string, JsonSchema> {
-  const entries: Array<[string, JsonSchema]> = [];
-  // The tool each root type belongs to, and the first converted object of each $defs name: where a
-  // type comes from in the document, looked up only if rendering fails.
-  const toolOf = new Map<string, string>();
-  const firstDef = new Map<string, JsonSchema>();
-  for (const tool of model.tools) {
-    entries.push([tool.inputType, tool.node.inputSchema]);
-    toolOf.set(tool.inputType, tool.node.loc.pointer);
-    if (tool.outputType && tool.node.outputSchema) {
-      entries.push([tool.outputType, tool.node.outputSchema]);
-      toolOf.set(tool.outputType, tool.node.loc.pointer);
-    }
-    for (const schema of [tool.node.inputSchema, tool.node.outputSchema]) {
-      for (const [name, def] of Object.entries((schema?.$defs ?? {}) as Record<string, JsonSchema>)) {
-        if (!firstDef.has(name)) firstDef.set(name, def);
-      }
-    }
-  }
-  const sourceOf = model.server.sourceOf ?? (() => undefined);
-  const { roots, defs: shared } = shareDefs(
-    entries.map(([, schema]) => schema),
-    (id) => `#/$defs/${id}`,
-  );
-  const names = new NameAllocator([
-    ...RESERVED_TYPES,
-    ...model.tools.flatMap((t) => [t.inputType, t.outputType ?? ""]),
-    ...model.prompts.map((p) => p.argsType),
-  ]);
+function typeDefinitions({ schemas, shared }: ToolSchemas): {
+  defs: Record<string, JsonSchema>;
+  sources: Sources;
+} {
+  const local = new Map(shared.map((def) => [def.uri, `#/$defs/${def.id}`]));
   const defs: Record<string, JsonSchema> = {};
+  const sources: Sources = new Map();
   for (const def of shared) {
-    defs[def.id] = titled(def.schema, names.take(pascalCase(def.name)));
-    const original = firstDef.get(def.name);
-    if (original) sources.set(def.id, () => sourceOf(original));
+    defs[def.id] = prepare(def.schema, def.id, def.typeName, {}, local);
+    sources.set(def.id, def.source);
   }
-  entries.forEach(([typeName], i) => {
-    defs[typeName] = titled(roots[i], typeName);
-    const pointer = toolOf.get(typeName);
-    if (pointer !== undefined) sources.set(typeName, () => pointer);
-  });
-  return defs;
-}
-
-const RESERVED_TYPES = ["ToolMap", "PromptMap", "Handlers", "SchemaTypes", "Client", "ToolResult"];
-
-/** A schema titled with its type name; nested titles and code-carrying keywords dropped (see prepare). */
-function titled(schema: JsonSchema, typeName: string): JsonSchema {
-  const copy = structuredClone(schema) as JsonSchema;
-  walkSchema(copy, (node, chain) => {
-    if (chain.length > 0) delete node.title;
-    delete node.tsType;
-    delete node.tsEnumNames;
-    delete node.$id;
-  });
-  delete copy.$schema;
-  copy.title = typeName;
-  return copy;
+  for (const schema of schemas) {
+    defs[schema.typeName] = prepare(schema.schema, schema.typeName, schema.typeName, schema.ownTypeNames, local);
+    sources.set(schema.typeName, () => schema.source);
+  }
+  return { defs, sources };
 }
 
 /**
- * A copy of a tool schema ready to sit under the combined document's $defs: titled with our type name,
- * nested titles dropped (they would mint type names that could clash with ours), its own definitions
- * titled `<Root>_<Name>`, and local `$ref`s rewritten to point into its new place.
+ * A copy of a schema ready to sit under the combined document's $defs at `at`: titled with our type
+ * name, nested titles dropped (they would mint type names that could clash with ours), its own
+ * definitions titled with the names normalize gave them (`ownTypeNames`), local `$ref`s rewritten to point into its new place, and
+ * references to shared definitions (`shared`: URI → local ref) to theirs.
  */
-function prepare(schema: JsonSchema, typeName: string): JsonSchema {
+function prepare(
+  schema: JsonSchema,
+  at: string,
+  typeName: string,
+  ownTypeNames: { [definition: string]: string },
+  shared: Map<string, string>,
+): JsonSchema {
   const copy = structuredClone(schema) as JsonSchema;
-  const base = `#/$defs/${typeName}`;
+  const base = `#/$defs/${at}`;
   walkSchema(copy, (node, chain) => {
     if (chain.length > 0) delete node.title;
     // json-schema-to-typescript pastes `tsType` into the output verbatim: from a spec, that is code injection.
@@ -168,9 +118,13 @@ function prepare(schema: JsonSchema, typeName: string): JsonSchema {
     delete node.tsEnumNames;
     const last = chain.at(-1);
     if (last && (last[0] === "$defs" || last[0] === "definitions") && chain.length === 1) {
-      node.title = `${typeName}_${pascalCase(last[1] ?? "")}`;
+      const name = last[1] ?? "";
+      if (Object.hasOwn(ownTypeNames, name)) node.title = ownTypeNames[name];
     }
-    if (typeof node.$ref === "string" && node.$ref.startsWith("#")) node.$ref = base + node.$ref.slice(1);
+    if (typeof node.$ref === "string") {
+      if (node.$ref.startsWith("#")) node.$ref = base + node.$ref.slice(1);
+      else node.$ref = shared.get(node.$ref) ?? node.$ref;
+    }
     delete node.$id;
   });
   delete copy.$schema;

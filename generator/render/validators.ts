@@ -5,15 +5,12 @@
  * GitHub-sized API has 15 MB of validator code), and the chunks compile in parallel worker threads.
  */
 import { availableParallelism } from "node:os";
-import type { JsonSchema } from "../ir.ts";
 import type { Model } from "../normalize.ts";
-import { shareDefs } from "../openapi/shared-defs.ts";
 import { dialectOf } from "../schema-dialect.ts";
 import { header, lit } from "./ts.ts";
 import { type ChunkJob, type CompilePlan, compileChunk } from "./validators-compile.ts";
 import { compileInWorkers } from "./validators-pool.ts";
 
-const SHARED_BASE = "https://mcpgen.invalid/defs/";
 /** Tools per chunk: small enough that a first call loads little, large enough that shared definitions
  * are not compiled into too many chunks (each chunk holds the ones its tools use). */
 const TOOLS_PER_CHUNK = 100;
@@ -34,48 +31,32 @@ export async function renderValidators(model: Model): Promise<RenderedValidators
   return { module: loaderModule(model, plan.jobs), chunks };
 }
 
+/**
+ * The chunks to compile. Shared definitions (model.toolSchemas.shared) are compiled once per chunk that
+ * uses them and referred to by their `$id`, instead of a copy per tool (tens of megabytes of validator
+ * code for a GitHub-sized API).
+ */
 function compilePlan(model: Model): CompilePlan {
   const plan: CompilePlan = { jobs: [], defs: {}, header: header(model.specRef) };
-  const entries: ChunkJob["entries"] = [];
-  const toolOf: number[] = [];
-  model.tools.forEach((tool, index) => {
-    const schemas: Array<[string, JsonSchema]> = [[tool.validateInput, tool.node.inputSchema]];
-    if (tool.validateOutput && tool.node.outputSchema) schemas.push([tool.validateOutput, tool.node.outputSchema]);
-    for (const [name, schema] of schemas) {
-      const dialect = dialectOf(schema);
-      // Keyed by our validator name, so a user's $id can never make two tools share a validator.
-      const { $id: _ignored, ...withoutId } = schema;
-      entries.push({ name, schema: withoutId, dialect: typeof dialect === "string" ? dialect : "2020-12" });
-      toolOf.push(index);
-    }
-  });
-  const { jobs } = plan;
-  const chunkOf = (i: number) => chunkOfTool(toolOf[i]);
-  const jobAt = (i: number) => {
-    jobs[chunkOf(i)] ??= { entries: [], defIds: [] };
-    return jobs[chunkOf(i)];
-  };
-  if (model.server.origin !== "openapi") {
-    entries.forEach((entry, i) => {
-      jobAt(i).entries.push(entry);
-    });
-    return plan;
-  }
-  // OpenAPI tools share component schemas: compile each once per chunk and let the tools refer to it,
-  // instead of a copy per tool (tens of megabytes of validator code for a GitHub-sized API).
-  const { roots, defs, uses } = shareDefs(
-    entries.map((entry) => entry.schema),
-    (id) => `${SHARED_BASE}${id}`,
-  );
-  for (const def of defs) plan.defs[def.id] = { ...def.schema, $id: `${SHARED_BASE}${def.id}` };
+  const { schemas, shared } = model.toolSchemas;
+  for (const def of shared) plan.defs[def.id] = { ...def.schema, $id: def.uri };
   const used = new Map<ChunkJob, Set<string>>();
-  entries.forEach((entry, i) => {
-    const job = jobAt(i);
-    job.entries.push({ ...entry, schema: roots[i] });
+  for (const { tool, validatorName, schema, uses } of schemas) {
+    const chunk = chunkOfTool(tool);
+    plan.jobs[chunk] ??= { entries: [], defIds: [] };
+    const job = plan.jobs[chunk];
+    const dialect = dialectOf(schema);
+    // Keyed by our validator name, so a user's $id can never make two tools share a validator.
+    const { $id: _ignored, ...withoutId } = schema;
+    job.entries.push({
+      name: validatorName,
+      schema: withoutId,
+      dialect: typeof dialect === "string" ? dialect : "2020-12",
+    });
     const ids = used.get(job) ?? new Set();
-    for (const id of uses[i]) ids.add(id);
+    for (const id of uses) ids.add(id);
     used.set(job, ids);
-  });
+  }
   for (const [job, ids] of used) job.defIds = [...ids].sort();
   return plan;
 }

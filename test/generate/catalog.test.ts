@@ -5,18 +5,21 @@
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
-import { DiagnosticBag } from "../../generator/diagnostics.ts";
-import { load } from "../../generator/load.ts";
-import { normalize } from "../../generator/normalize.ts";
+import { buildModel, type Model } from "../../generator/index.ts";
 import { catalogData, manifestData } from "../../generator/render/manifest.ts";
 import { readCatalog } from "../../runtime/spec-server.ts";
 import { ROOT } from "./support.ts";
 
+function modelOf(spec: string): Model {
+  const { model, diagnostics } = buildModel(join(ROOT, spec));
+  expect(diagnostics.filter((d) => d.severity === "error")).toEqual([]);
+  return model!;
+}
+
 describe("the stored catalog", () => {
   for (const name of ["petstore", "conformance", "weather"]) {
     it(`${name}: readCatalog gives back every tool's schemas whole`, () => {
-      const loaded = load(join(ROOT, `specs/${name}.yaml`), new DiagnosticBag())!;
-      const model = normalize(loaded.server, "x");
+      const model = modelOf(`specs/${name}.yaml`);
       const catalog = readCatalog(pathToFileURL(join(ROOT, `generated/${name}/src/manifest.json`)));
       const expected = manifestData(model).catalog;
       expect(catalog.tools).toEqual(expected.tools);
@@ -26,8 +29,7 @@ describe("the stored catalog", () => {
   }
 
   it("holds each shared definition once, and only the ones tools use", () => {
-    const loaded = load(join(ROOT, "specs/petstore.yaml"), new DiagnosticBag())!;
-    const stored = catalogData(normalize(loaded.server, "x"));
+    const stored = catalogData(modelOf("specs/petstore.yaml"));
     const uses = stored.tools.flatMap((tool) => [
       ...Object.values(tool.inputDefs ?? {}),
       ...Object.values(tool.outputDefs ?? {}),

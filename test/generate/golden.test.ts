@@ -8,8 +8,8 @@ import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { generate } from "../../generator/index.ts";
+import { OutputDir } from "../../generator/output-dir.ts";
 import { examples } from "../../generator/regen.ts";
-import { listFiles } from "../../generator/write.ts";
 import { ROOT, typecheck } from "./support.ts";
 
 describe("golden packages", () => {
@@ -40,8 +40,8 @@ describe("determinism", () => {
     await generate(spec, join(a, "pkg"));
     await generate(spec, join(b, "pkg"));
     const files = [
-      ...listFiles(join(a, "pkg"), "src"),
-      ...listFiles(join(a, "pkg"), "runtime"),
+      ...new OutputDir(join(a, "pkg")).list("src"),
+      ...new OutputDir(join(a, "pkg")).list("runtime"),
       "README.md",
       "package.json",
       "tsconfig.json",
@@ -60,7 +60,7 @@ describe("determinism", () => {
     const dir = mkdtempSync(join(tmpdir(), "mcpgen-rt-"));
     cpSync(join(ROOT, "specs/tasks.json"), join(dir, "tasks.json"));
     await generate(join(dir, "tasks.json"), join(dir, "out"));
-    for (const file of listFiles(join(dir, "out"), "runtime")) {
+    for (const file of new OutputDir(join(dir, "out")).list("runtime")) {
       expect(readFileSync(join(dir, "out", file)).equals(readFileSync(join(ROOT, file))), file).toBe(true);
     }
   });

@@ -4,6 +4,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { surfaceMarkdown } from "../../generator/generate-report.ts";
+import { OutputDir } from "../../generator/output-dir.ts";
 import { lit } from "../../generator/render/ts.ts";
 import { surfaceChanges, surfaceDiff, surfaceOnDisk } from "../../generator/surface-diff.ts";
 import { scratchDir } from "./support.ts";
@@ -15,17 +16,17 @@ const surface = {
   prompts: [{ name: "p" }],
 };
 
-function packageWith(manifestSource: string): string {
+function packageWith(manifestSource: string): OutputDir {
   const dir = scratchDir("surface");
   mkdirSync(join(dir, "src"));
   writeFileSync(join(dir, "src/manifest.ts"), manifestSource);
-  return dir;
+  return new OutputDir(dir);
 }
 
 describe("surface diff", () => {
   it("reads the catalog, src/manifest.json", () => {
     const dir = packageWith("// a manifest.ts that only points at the catalog\n");
-    writeFileSync(join(dir, "src/manifest.json"), JSON.stringify({ "//": "header", ...surface }));
+    writeFileSync(dir.abs("src/manifest.json"), JSON.stringify({ "//": "header", ...surface }));
     expect(surfaceOnDisk(dir)).toEqual({ "//": "header", ...surface });
     expect(surfaceChanges(surfaceOnDisk(dir), surface)).toEqual([]);
   });
@@ -45,7 +46,7 @@ describe("surface diff", () => {
   });
 
   it("treats a missing or unreadable manifest as an empty surface", () => {
-    expect(surfaceOnDisk(join(scratchDir("surface"), "nope")).tools).toEqual([]);
+    expect(surfaceOnDisk(new OutputDir(join(scratchDir("surface"), "nope"))).tools).toEqual([]);
     expect(surfaceOnDisk(packageWith("garbage")).tools).toEqual([]);
   });
 

@@ -7,12 +7,9 @@
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { catalog } from "../../generator/catalog.ts";
-import { DiagnosticBag } from "../../generator/diagnostics.ts";
-import { generate } from "../../generator/index.ts";
-import { load } from "../../generator/load.ts";
-import { normalize } from "../../generator/normalize.ts";
+import { buildModel, generate } from "../../generator/index.ts";
+import { OutputDir } from "../../generator/output-dir.ts";
 import { type RenderedFile, render } from "../../generator/render/index.ts";
-import { validate } from "../../generator/validate.ts";
 import { writeFiles } from "../../generator/write.ts";
 import { ROOT, typecheck } from "../generate/support.ts";
 
@@ -32,21 +29,22 @@ export async function runCase(specFile: string, outDir: string): Promise<CaseOut
 }
 
 async function stages(specFile: string, outDir: string): Promise<CaseOutcome> {
-  const bag = new DiagnosticBag();
-  const loaded = load(specFile, bag);
-  if (loaded) validate(loaded.server, loaded.report);
-  for (const d of bag.items) assertWellFormed(d);
-  if (!loaded || bag.hasErrors) {
-    if (!bag.hasErrors) throw new Error("nothing loaded, yet no error diagnostic says why");
+  const { model, diagnostics } = buildModel(specFile, { specRef: "spec.yaml" });
+  for (const d of diagnostics) assertWellFormed(d);
+  // A spec that passed every rule must normalize: buildModel's RENDER_FAILED is a defect here, not an outcome.
+  const failed = diagnostics.find((d) => d.code === "RENDER_FAILED");
+  if (failed) throw new Error(failed.message);
+  if (!model) {
+    if (!diagnostics.some((d) => d.severity === "error"))
+      throw new Error("nothing built, yet no error diagnostic says why");
     // The real command on the same input: the same errors, and nothing written.
     const result = await generate(specFile, outDir);
     if (!result.diagnostics.some((d) => d.severity === "error")) throw new Error("generate found no error");
     if (result.outcome !== undefined || existsSync(outDir)) throw new Error("generate wrote files despite errors");
-    return { kind: "diagnostics", codes: [...new Set(bag.items.map((d) => d.code))].sort() };
+    return { kind: "diagnostics", codes: [...new Set(diagnostics.map((d) => d.code))].sort() };
   }
-  const model = normalize(loaded.server, "spec.yaml");
   const files = await render(model);
-  return { kind: "generated", files, tools: loaded.server.tools?.length ?? 0 };
+  return { kind: "generated", files, tools: model.tools.length };
 }
 
 function assertWellFormed(d: { code: string; line: number; col: number; message: string; severity: string }): void {
@@ -66,7 +64,7 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
 
 /** Writes rendered packages to disk and type-checks them all in one `tsc --strict` run; "" when clean. */
 export async function typecheckPackages(dir: string, packages: Array<{ name: string; files: RenderedFile[] }>) {
-  for (const pkg of packages) writeFiles(join(dir, pkg.name), pkg.files);
+  for (const pkg of packages) writeFiles(new OutputDir(join(dir, pkg.name)), pkg.files);
   // The generated tsconfig's options, over every package at once (each file is a module: no clashes).
   writeFileSync(
     join(dir, "tsconfig.json"),
