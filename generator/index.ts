@@ -23,6 +23,7 @@ import { progress } from "./progress.ts";
 import type { RenderedFile } from "./render/index.ts";
 import { warmUp } from "./render/validators-pool.ts";
 import type { SurfaceChange } from "./surface-diff.ts";
+import { userSources } from "./user-sources.ts";
 import { validate } from "./validate.ts";
 import { applyWrite, planWrite, type WriteOutcome, type WritePlan } from "./write.ts";
 
@@ -107,7 +108,7 @@ export async function generate(
   try {
     progress.stage("rendering the package");
     const model = normalize(loaded.server, specRef);
-    files = await render(model);
+    files = await render(model, userSources(dir));
     const renames = new Map<string, string>();
     for (const { node } of model.tools) if (node.renamedFrom) renames.set(node.name, node.renamedFrom);
     surface = surfaceDiff(surfaceOnDisk(dir.root), catalogData(model) as never, renames);
