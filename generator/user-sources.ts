@@ -13,9 +13,9 @@ export function userSources(dir: OutputDir): SourceFile[] {
   // Files mcpgen wrote before count as its own even when this run no longer renders them: they are
   // about to be removed, and what they imported must not outlive them.
   const generated = new Set(readOwnership(dir).ownership.generated);
+  // The validator chunks (megabytes for a large API) are always mcpgen's and import no runtime.
   return dir
     .list("src")
-    // The validator chunks (megabytes for a large API) are always mcpgen's and import no runtime.
     .filter((path) => SOURCE.test(path) && !generated.has(path) && !path.startsWith("src/validators/"))
     .flatMap((path) => {
       const content = dir.read(path);

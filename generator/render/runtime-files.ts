@@ -101,9 +101,7 @@ export function runtimeClosure(roots: string[], read: RuntimeReader): SourceFile
       if (!reached.has(target)) pending.push(target);
     }
   }
-  return [...reached]
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([path, content]) => ({ path, content }));
+  return [...reached].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([path, content]) => ({ path, content }));
 }
 
 /** A reader of a runtime folder on disk (mcpgen's own by default). Only regular files inside it are read. */
