@@ -23,13 +23,8 @@ import type {
   Tool,
   Validator,
 } from "./types.ts";
-import {
-  callUpstream,
-  type HttpBinding,
-  resourceContentsFrom,
-  toolResultFrom,
-  type UpstreamConfig,
-} from "./upstream.ts";
+import { resourceContentsFrom, toolResultFrom } from "./upstream-response.ts";
+import type { CallUpstream, HttpBinding, UpstreamConfig } from "./upstream-types.ts";
 
 export type ManifestTool = Tool & { http?: HttpBinding };
 export type ManifestResource = Resource & { text?: string; blob?: string; http?: HttpBinding };
@@ -48,6 +43,8 @@ export type ManifestCatalog = {
 export type Manifest = {
   server: Pick<ServerOptions, "name" | "version" | "title" | "description" | "instructions" | "websiteUrl" | "icons">;
   upstream?: UpstreamConfig;
+  /** How http bindings reach `upstream`: upstream.ts's `callUpstream`, set beside it (see CallUpstream). */
+  callUpstream?: CallUpstream;
   /** What the catalog holds, so the handshake can state capabilities without reading it. */
   offers: DeferredOffers;
   /** Read on first need, not at start-up: GitHub's catalog is 3 MB of JSON. */
@@ -147,7 +144,8 @@ export function createSpecServer(manifest: Manifest, options: SpecServerOptions 
   const env = options.env ?? process.env;
   const forward = (binding: HttpBinding, args: Record<string, unknown>, ctx: HandlerContext) => {
     if (!upstream) throw new McpError(-32603, "This server has http bindings but no upstream base URL");
-    return callUpstream(upstream, binding, args, ctx.signal, env);
+    if (!manifest.callUpstream) throw new McpError(-32603, "This server has http bindings but no callUpstream");
+    return manifest.callUpstream(upstream, binding, args, ctx.signal, env);
   };
   const handlerFor = (table: keyof SpecHandlers, key: string) => {
     const handler = ownValue(handlers[table] as Record<string, unknown> | undefined, key) as
