@@ -110,6 +110,7 @@ describe("the runtime of a generated package", () => {
     const { normalize } = await import("../../generator/normalize.ts");
     const { DiagnosticBag } = await import("../../generator/diagnostics.ts");
     const read = runtimeReader();
+    const carried = new Map<string, number>();
     for (const { spec } of examples()) {
       const loaded = load(spec, new DiagnosticBag());
       const files = await render(normalize(loaded!.server, "spec"));
@@ -119,7 +120,16 @@ describe("the runtime of a generated package", () => {
       expect(runtime, spec).toEqual(["runtime/README.md", ...reached].sort());
       expect(runtime, spec).not.toContain("runtime/compile-schema.ts");
       expect(files.find((f) => f.path === "tsconfig.json")?.content, spec).not.toContain("exclude");
+      // The upstream forwarding code only where the spec has an upstream: the manifest passes callUpstream.
+      const withUpstream = loaded!.server.upstream !== undefined;
+      expect(runtime.includes("runtime/upstream.ts"), spec).toBe(withUpstream);
+      expect(files.find((f) => f.path === "src/manifest.ts")?.content.includes("  callUpstream,\n"), spec).toBe(
+        withUpstream,
+      );
+      carried.set(spec.split("/").pop()!, runtime.length);
     }
+    // Both kinds are among the examples; those without an upstream carry fewer files.
+    expect(carried.get("notes.yaml")).toBeLessThan(carried.get("weather.yaml")!);
   });
 });
 
