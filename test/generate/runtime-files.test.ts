@@ -21,6 +21,11 @@ import {
 } from "../../generator/render/runtime-files.ts";
 import { ROOT, scratchDir } from "./support.ts";
 
+/** The specifiers TypeScript reads in a source, sorted, each once. */
+function typescriptImports(source: string): string[] {
+  return [...new Set(ts.preProcessFile(source, true, true).importedFiles.map((i) => i.fileName))].sort();
+}
+
 /** Writes a fake runtime folder (path → content) and returns its reader. */
 function fakeRuntime(files: Record<string, string>) {
   const root = scratchDir("fake-runtime");
@@ -36,7 +41,9 @@ const FAKE = {
   "index.ts": 'export { serve } from "./server/serve.ts";\nexport type * from "./protocol/types.ts";\n',
   "server/serve.ts": [
     'import type { Wire } from "../protocol/types.ts";',
-    'import { codec } from "../protocol/codec.ts";',
+    "import {",
+    "  codec,",
+    '} from "../protocol/codec.ts";',
     "export async function serve(w: Wire) {",
     '  const { http } = await import("../transport/http/server.ts");',
     "  return http(codec(w));",
@@ -52,6 +59,31 @@ const FAKE = {
 };
 
 describe("the runtime import graph", () => {
+  it("reads every form of import and re-export, and none in comments or strings", () => {
+    const source = [
+      'import a from "./a.ts";',
+      "import type { B } from './b.ts';",
+      'import * as c from "./c.ts";',
+      'import d, { e as f, type G } from "./d.ts";',
+      'import {\n  h,\n  type I,\n} from "./h.ts";',
+      'import { j,\n  k } from "./j.ts";',
+      'import "./side-effect.ts";',
+      'export { l } from "./l.ts";',
+      'export * from "./m.ts";',
+      'export type * from "./n.ts";',
+      'const o = await import("./o.ts");',
+      'const p = import("./p.ts", { with: { type: "json" } });',
+      '// import q from "./q.ts";',
+      '/*\n * export { r } from "./r.ts";\n */',
+      'const s = Array.from("./s.ts");',
+      'import t from "./a.ts";',
+    ].join("\n");
+    const want = ["./a.ts", "./b.ts", "./c.ts", "./d.ts", "./h.ts", "./j.ts", "./side-effect.ts"];
+    want.push("./l.ts", "./m.ts", "./n.ts", "./o.ts", "./p.ts");
+    expect(importSpecifiers(source)).toEqual(want);
+    expect(typescriptImports(source)).toEqual([...want].sort());
+  });
+
   it("follows static, type-only, re-exported, bare and dynamic imports through nested folders and cycles", () => {
     const read = fakeRuntime(FAKE);
     const closure = runtimeClosure(["server/serve.ts"], read).map((f) => f.path);
@@ -98,8 +130,7 @@ describe("the runtime import graph", () => {
     expect(files.length).toBeGreaterThan(40);
     for (const file of files) {
       const source = readFileSync(join(dir, file), "utf8");
-      const want = [...new Set(ts.preProcessFile(source, true, true).importedFiles.map((i) => i.fileName))];
-      expect(importSpecifiers(source).sort(), file).toEqual(want.sort());
+      expect(importSpecifiers(source).sort(), file).toEqual(typescriptImports(source));
     }
   });
 });
@@ -116,6 +147,9 @@ describe("the runtime of a generated package", () => {
       const files = await render(normalize(loaded!.server, "spec"));
       const runtime = files.filter((f) => f.path.startsWith("runtime/")).map((f) => f.path);
       const sources = files.filter((f) => f.path.startsWith("src/"));
+      for (const { path, content } of sources.filter((f) => f.path.endsWith(".ts"))) {
+        expect(importSpecifiers(content).sort(), path).toEqual(typescriptImports(content));
+      }
       const reached = runtimeClosure(runtimeRoots(sources, read), read).map((f) => `runtime/${f.path}`);
       expect(runtime, spec).toEqual(["runtime/README.md", ...reached].sort());
       expect(runtime, spec).not.toContain("runtime/compile-schema.ts");
