@@ -9,6 +9,7 @@
  */
 import { readFileSync, statSync } from "node:fs";
 import { posix } from "node:path";
+import { fileURLToPath } from "node:url";
 
 export type SourceFile = { path: string; content: string };
 
@@ -104,7 +105,7 @@ export function runtimeClosure(roots: string[], read: RuntimeReader): SourceFile
 
 /** A reader of a runtime folder on disk (mcpgen's own by default). Only regular files inside it are read. */
 export function runtimeReader(root: URL | string = RUNTIME_DIR): RuntimeReader {
-  const base = typeof root === "string" ? root.replace(/\/?$/, "/") : root.pathname;
+  const base = (typeof root === "string" ? root : fileURLToPath(root)).replace(/\/?$/, "/");
   const cache = new Map<string, string | undefined>();
   return (path) => {
     if (cache.has(path)) return cache.get(path);
