@@ -4,7 +4,7 @@
  * workflow: a runtime file an earlier run wrote and no package file needs any more is removed and
  * reported, while one the user's code imports stays.
  */
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
@@ -174,49 +174,57 @@ resources:
   - { uri: "rt://about", name: about, mimeType: text/plain, text: hello }
 `;
 
-  /** A package as an mcpgen that copied the whole runtime left it: compile-schema.ts written and recorded. */
-  async function olderPackage(): Promise<{ spec: string; out: string }> {
+  /**
+   * A package as an mcpgen that copied the whole runtime left it: every runtime file written and recorded
+   * as mcpgen's, and one from a runtime layout since gone, in a folder of its own. `dropped`: what a
+   * regenerate must remove, the runtime files this package does not reach.
+   */
+  async function olderPackage(): Promise<{ spec: string; out: string; dropped: string[] }> {
     const dir = scratchDir("runtime-subset");
     const spec = join(dir, "spec.yaml");
     const out = join(dir, "out");
     writeFileSync(spec, SPEC);
     await generate(spec, out);
     const record = JSON.parse(readFileSync(join(out, OWNERSHIP_FILE), "utf8"));
-    const older = ["runtime/compile-schema.ts", "runtime/transport/http/old-client.ts"];
-    writeFileSync(join(out, OWNERSHIP_FILE), JSON.stringify({ ...record, generated: [...record.generated, ...older] }));
-    cpSync(join(ROOT, "runtime/compile-schema.ts"), join(out, "runtime/compile-schema.ts"));
+    const carried = new Set(record.generated as string[]);
+    cpSync(join(ROOT, "runtime"), join(out, "runtime"), { recursive: true });
+    const full = (readdirSync(join(ROOT, "runtime"), { recursive: true }) as string[])
+      .filter((f) => statSync(join(ROOT, "runtime", f)).isFile())
+      .map((f) => `runtime/${f}`);
     mkdirSync(join(out, "runtime/transport/http"), { recursive: true });
     writeFileSync(join(out, "runtime/transport/http/old-client.ts"), "export {};\n");
-    return { spec, out };
+    const older = [...full, "runtime/transport/http/old-client.ts"];
+    writeFileSync(join(out, OWNERSHIP_FILE), JSON.stringify({ ...record, generated: [...carried, ...older] }));
+    return { spec, out, dropped: older.filter((path) => !carried.has(path)).sort() };
   }
 
   it("removes the runtime files mcpgen wrote that nothing imports now, with their empty folders, and says so", async () => {
-    const { spec, out } = await olderPackage();
+    const { spec, out, dropped } = await olderPackage();
+    expect(dropped).toEqual(expect.arrayContaining(["runtime/compile-schema.ts", "runtime/upstream.ts"]));
     writeFileSync(join(out, "runtime/mine.ts"), "export const mine = 1;\n");
     const check = await generate(spec, out, { check: true });
-    expect(check.outcome?.removed).toEqual(["runtime/compile-schema.ts", "runtime/transport/http/old-client.ts"]);
+    expect(check.outcome?.removed).toEqual(dropped);
     expect(existsSync(join(out, "runtime/compile-schema.ts"))).toBe(true);
     const run = await generate(spec, out);
-    expect(run.outcome?.removed).toEqual(["runtime/compile-schema.ts", "runtime/transport/http/old-client.ts"]);
-    expect(existsSync(join(out, "runtime/compile-schema.ts"))).toBe(false);
+    expect(run.outcome?.removed).toEqual(dropped);
+    for (const path of dropped) expect(existsSync(join(out, path)), path).toBe(false);
     expect(existsSync(join(out, "runtime/transport"))).toBe(false);
     // Never a file mcpgen did not write.
     expect(readFileSync(join(out, "runtime/mine.ts"), "utf8")).toBe("export const mine = 1;\n");
-    expect(JSON.parse(readFileSync(join(out, OWNERSHIP_FILE), "utf8")).generated).not.toContain(
-      "runtime/compile-schema.ts",
-    );
+    const generated = JSON.parse(readFileSync(join(out, OWNERSHIP_FILE), "utf8")).generated;
+    for (const path of dropped) expect(generated).not.toContain(path);
     expect((await generate(spec, out)).outcome?.removed).toEqual([]);
   });
 
   it("keeps a runtime file the user's own code imports, and drops it once that import is gone", async () => {
-    const { spec, out } = await olderPackage();
+    const { spec, out, dropped } = await olderPackage();
     const helper = join(out, "src/schemas.ts");
     writeFileSync(
       helper,
       'import { compileSchema } from "../runtime/compile-schema.ts";\nexport const c = compileSchema;\n',
     );
     const run = await generate(spec, out);
-    expect(run.outcome?.removed).toEqual(["runtime/transport/http/old-client.ts"]);
+    expect(run.outcome?.removed).toEqual(dropped.filter((path) => path !== "runtime/compile-schema.ts"));
     expect(readFileSync(join(out, "runtime/compile-schema.ts"), "utf8")).toBe(
       readFileSync(join(ROOT, "runtime/compile-schema.ts"), "utf8"),
     );
