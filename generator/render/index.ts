@@ -62,9 +62,12 @@ export async function render(model: Model, userSources: SourceFile[] = []): Prom
     generated("src/validators.ts", validators.module),
     ...validators.chunks.map((code, n) => generated(`src/validators/${n}.cjs`, code)),
   ];
-  // A scaffold on disk is the user's (in userSources); the rendered one counts where it is still to be made.
-  const onDisk = new Set(userSources.map((f) => f.path));
-  const importers = [...sources, ...scaffolds.filter((f) => !onDisk.has(f.path)), ...userSources];
+  // A file this run generates is not the user's, whatever is on disk now (a first run with --force).
+  const rendered = new Set(sources.map((f) => f.path));
+  const users = userSources.filter((f) => !rendered.has(f.path));
+  // A scaffold on disk is the user's (in `users`); the rendered one counts where it is still to be made.
+  const onDisk = new Set(users.map((f) => f.path));
+  const importers = [...sources, ...scaffolds.filter((f) => !onDisk.has(f.path)), ...users];
   // The runtime, byte for byte (no header: it is the same file in every package and in this repository).
   const runtime = runtimeFilesFor(importers).map((f): RenderedFile => ({ ...f, owner: "mcpgen" }));
   return [
