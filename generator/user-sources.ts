@@ -7,16 +7,16 @@ import type { OutputDir } from "./output-dir.ts";
 import { readOwnership } from "./ownership.ts";
 import type { SourceFile } from "./render/runtime-files.ts";
 
-const SOURCE = /\.[cm]?[jt]sx?$/;
+/** TypeScript sources, as tsc reads them (the package has no allowJs). */
+const SOURCE = /\.[cm]?tsx?$/;
 
 export function userSources(dir: OutputDir): SourceFile[] {
   // Files mcpgen wrote before count as its own even when this run no longer renders them: they are
   // about to be removed, and what they imported must not outlive them.
   const generated = new Set(readOwnership(dir).ownership.generated);
-  // The validator chunks (megabytes for a large API) are always mcpgen's and import no runtime.
   return dir
     .list("src")
-    .filter((path) => SOURCE.test(path) && !generated.has(path) && !path.startsWith("src/validators/"))
+    .filter((path) => SOURCE.test(path) && !generated.has(path))
     .flatMap((path) => {
       const content = dir.read(path);
       return content === undefined ? [] : [{ path, content }];
