@@ -25,6 +25,7 @@ import { progress } from "./progress.ts";
 import type { RenderedFile } from "./render/index.ts";
 import { warmUp } from "./render/validators-pool.ts";
 import type { SurfaceChange } from "./surface-diff.ts";
+import { userSources } from "./user-sources.ts";
 import { applyWrite, planWrite, type WriteOutcome, type WritePlan } from "./write.ts";
 
 export { type BuildOptions, type BuiltModel, buildModel } from "./build-model.ts";
@@ -139,7 +140,7 @@ async function renderPackage(loaded: Loaded, specRef: string, dir: OutputDir): P
   try {
     progress.stage("rendering the package");
     const model = normalize(loaded.server, specRef);
-    const files = await render(model);
+    const files = await render(model, userSources(dir));
     const renames = new Map<string, string>();
     for (const { node } of model.tools) if (node.renamedFrom) renames.set(node.name, node.renamedFrom);
     const surface = surfaceDiff(surfaceOnDisk(dir), catalogData(model), renames);

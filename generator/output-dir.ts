@@ -4,7 +4,17 @@
  * handler type error). Paths inside are package-relative, forward-slash; `shown` keeps the form the
  * user typed, for messages.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 
 /** Folders never listed as package content: version control, and mcpgen's own records. */
@@ -62,8 +72,17 @@ export class OutputDir {
     renameSync(temporary, target);
   }
 
+  /** Removes a file, then the folders it leaves empty (up to the root): a runtime module dropped from a
+   * package takes its folder with it. A folder that still holds anything stays. */
   remove(path: string): void {
     rmSync(this.abs(path), { force: true });
+    for (let folder = dirname(path); folder !== "." && folder !== "/"; folder = dirname(folder)) {
+      try {
+        rmdirSync(this.abs(folder));
+      } catch {
+        return;
+      }
+    }
   }
 
   /** Moves a file unless the target exists: never overwrites. True when it moved. */

@@ -4,7 +4,13 @@
 // upstream, static resources and prompt templates serve themselves, the rest call handlers.
 import { readFileSync } from "node:fs";
 import { McpError } from "./errors.ts";
-import type { HttpBinding, Manifest, ManifestCatalog, StaticCompletions, StoredCatalog } from "./manifest-types.ts";
+import type {
+  HttpBinding,
+  ManifestCatalog,
+  Manifest as ManifestData,
+  StaticCompletions,
+  StoredCatalog,
+} from "./manifest-types.ts";
 import { ownValue, setOwn } from "./own-keys.ts";
 import { createServer, type McpServer } from "./server.ts";
 import type {
@@ -15,11 +21,11 @@ import type {
   ToolHandlerResult,
 } from "./server-types.ts";
 import type { ContentBlock, GetPromptResult, Validator } from "./types.ts";
-import { callUpstream, resourceContentsFrom, toolResultFrom, type UpstreamConfig } from "./upstream.ts";
+import { resourceContentsFrom, toolResultFrom } from "./upstream-response.ts";
+import type { CallUpstream, UpstreamConfig } from "./upstream-types.ts";
 
 // The manifest's types are the contract with the generator (manifest-types.ts); generated code names them here.
 export type {
-  Manifest,
   ManifestCatalog,
   ManifestPrompt,
   ManifestResource,
@@ -29,6 +35,12 @@ export type {
   StaticCompletions,
   StoredCatalog,
 } from "./manifest-types.ts";
+
+/**
+ * A generated src/manifest.ts: the data the generator writes, plus, beside an upstream, upstream.ts's
+ * `callUpstream`. It is passed in rather than imported so a package without an upstream carries none of it.
+ */
+export type Manifest = ManifestData & { callUpstream?: CallUpstream };
 
 /** A catalog file written by `mcpgen generate` (src/manifest.json), each tool schema whole again. */
 export function readCatalog(file: URL): ManifestCatalog {
@@ -117,7 +129,8 @@ export function createSpecServer(manifest: Manifest, options: SpecServerOptions 
   const env = options.env ?? process.env;
   const forward = (binding: HttpBinding, args: Record<string, unknown>, ctx: HandlerContext) => {
     if (!upstream) throw new McpError(-32603, "This server has http bindings but no upstream base URL");
-    return callUpstream(upstream, binding, args, ctx.signal, env);
+    if (!manifest.callUpstream) throw new McpError(-32603, "This server has http bindings but no callUpstream");
+    return manifest.callUpstream(upstream, binding, args, ctx.signal, env);
   };
   const handlerFor = (table: keyof SpecHandlers, key: string) => {
     const handler = ownValue(handlers[table] as Record<string, unknown> | undefined, key) as

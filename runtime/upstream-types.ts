@@ -1,8 +1,7 @@
 // Types of the upstream forwarding (runtime/upstream*.ts): the request and response as the forwarding
 // code sees them. What the manifest states (bindings, credentials, servers) is in manifest-types.ts.
 
-import type { ManifestUpstream } from "./manifest-types.ts";
-import type { Redactor } from "./upstream-redact.ts";
+import type { HttpBinding, ManifestUpstream } from "./manifest-types.ts";
 
 /** The manifest's upstream plus what the server's flags set at start-up. */
 export type UpstreamConfig = ManifestUpstream & {
@@ -12,6 +11,17 @@ export type UpstreamConfig = ManifestUpstream & {
   maxBodyChars?: number;
   /** Same-origin redirects followed (--max-redirects; default 5); other origins are never followed. */
   maxRedirects?: number;
+};
+
+/** Removes configured credentials from an upstream answer (made by upstream-redact.ts). */
+export type Redactor = {
+  (text: string): string;
+  /** True when no credential is configured: nothing to search, so callers skip decoding bodies. */
+  none: boolean;
+  /** Redacts strings (keys too) throughout a parsed JSON value. */
+  value(value: unknown): unknown;
+  /** Text that was cut may end inside a secret: a start of one (4+ characters) at its end is redacted too. */
+  cutEnd(text: string): string;
 };
 
 export type UpstreamResponse = {
@@ -25,6 +35,18 @@ export type UpstreamResponse = {
   /** Removes configured credentials from text and from parsed JSON (structuredContent). */
   redact?: Redactor;
 };
+
+/**
+ * Sends one request for a binding (upstream.ts's `callUpstream`). A manifest with an upstream carries it,
+ * so the spec server imports none of the upstream code and a package without an upstream carries none.
+ */
+export type CallUpstream = (
+  upstream: UpstreamConfig,
+  binding: HttpBinding,
+  args: Record<string, unknown>,
+  signal: AbortSignal,
+  env?: NodeJS.ProcessEnv,
+) => Promise<UpstreamResponse>;
 
 /** A request being built: the parts each step (parameters, body, credentials) adds to. */
 export type Outgoing = {

@@ -3,13 +3,13 @@
  * Generated files are owned by mcpgen and rewritten to match; handler scaffolds are owned by the
  * user and only ever created.
  */
-import { readdirSync, readFileSync } from "node:fs";
 import type { Model } from "../normalize.ts";
 import { renderClient } from "./client.ts";
 import { renderDocs } from "./docs.ts";
 import { renderScaffolds } from "./handlers.ts";
 import { renderManifest } from "./manifest.ts";
 import { renderPackageJson, renderTsconfig } from "./package-files.ts";
+import { runtimeFilesFor, type SourceFile } from "./runtime-files.ts";
 import { renderApp, renderHandlersType, renderServerEntry } from "./server.ts";
 import { escapeInvisible } from "./ts.ts";
 import { renderTypes } from "./types.ts";
@@ -25,9 +25,11 @@ export type RenderedFile = {
   formerPath?: string;
 };
 
-const RUNTIME_DIR = new URL("../../runtime/", import.meta.url);
-
-export async function render(model: Model): Promise<RenderedFile[]> {
+/**
+ * `userSources`: the user's own files under src/ (handlers, helpers) as they are on disk: the runtime
+ * files they import stay in the package with those the generated code imports.
+ */
+export async function render(model: Model, userSources: SourceFile[] = []): Promise<RenderedFile[]> {
   const generated = (path: string, content: string): RenderedFile => ({
     path,
     content: /\.(c?js|ts)$/.test(path) ? escapeInvisible(content) : content,
@@ -41,10 +43,16 @@ export async function render(model: Model): Promise<RenderedFile[]> {
     types: `${await renderTypes(model)}\n${renderHandlersType(model)}`,
   }))();
   const [validators, { manifest, types }] = await Promise.all([compiling, rendering]);
-  return [
-    generated("package.json", renderPackageJson(model)),
-    generated("tsconfig.json", renderTsconfig(model)),
-    generated("README.md", renderDocs(model)),
+  const scaffolds = renderScaffolds(model).map(
+    (s): RenderedFile => ({
+      path: s.path,
+      content: s.content,
+      owner: "user",
+      describes: s.owner,
+      ...(s.formerPath ? { formerPath: s.formerPath } : {}),
+    }),
+  );
+  const sources = [
     generated("src/app.ts", renderApp(model)),
     generated("src/client.ts", renderClient(model)),
     generated("src/manifest.ts", manifest.ts),
@@ -53,27 +61,21 @@ export async function render(model: Model): Promise<RenderedFile[]> {
     generated("src/types.ts", types),
     generated("src/validators.ts", validators.module),
     ...validators.chunks.map((code, n) => generated(`src/validators/${n}.cjs`, code)),
-    ...runtimeFiles(),
-    ...renderScaffolds(model).map(
-      (s): RenderedFile => ({
-        path: s.path,
-        content: s.content,
-        owner: "user",
-        describes: s.owner,
-        ...(s.formerPath ? { formerPath: s.formerPath } : {}),
-      }),
-    ),
   ];
-}
-
-/** The runtime, byte for byte (no header: it is the same file in every package and in this repository). */
-function runtimeFiles(): RenderedFile[] {
-  return readdirSync(RUNTIME_DIR)
-    .filter((name) => name.endsWith(".ts") || name === "README.md")
-    .sort()
-    .map((name) => ({
-      path: `runtime/${name}`,
-      content: readFileSync(new URL(name, RUNTIME_DIR), "utf8"),
-      owner: "mcpgen",
-    }));
+  // A file this run generates is not the user's, whatever is on disk now (a first run with --force).
+  const rendered = new Set(sources.map((f) => f.path));
+  const users = userSources.filter((f) => !rendered.has(f.path));
+  // A scaffold on disk is the user's (in `users`); the rendered one counts where it is still to be made.
+  const onDisk = new Set(users.map((f) => f.path));
+  const importers = [...sources, ...scaffolds.filter((f) => !onDisk.has(f.path)), ...users];
+  // The runtime, byte for byte (no header: it is the same file in every package and in this repository).
+  const runtime = runtimeFilesFor(importers).map((f): RenderedFile => ({ ...f, owner: "mcpgen" }));
+  return [
+    generated("package.json", renderPackageJson(model)),
+    generated("tsconfig.json", renderTsconfig(model)),
+    generated("README.md", renderDocs(model)),
+    ...sources,
+    ...runtime,
+    ...scaffolds,
+  ];
 }

@@ -216,7 +216,7 @@ export function renderManifest(model: Model): { ts: string; json: string } {
   const json = `${pretty.length > LARGE_MANIFEST ? JSON.stringify(catalog) : pretty}\n`;
   const fields = [
     `  server: ${dataLit(server, 2).replace(/\n/g, "\n  ")},`,
-    ...(upstream ? [`  upstream: ${dataLit(upstream, 2).replace(/\n/g, "\n  ")},`] : []),
+    ...(upstream ? [`  upstream: ${dataLit(upstream, 2).replace(/\n/g, "\n  ")},`, "  callUpstream,"] : []),
     `  offers: ${lit(offers)},`,
     "  // The catalog (manifest.json) is read when a client first needs it, not at start-up.",
     '  catalog: () => readCatalog(new URL("./manifest.json", import.meta.url)),',
@@ -224,6 +224,8 @@ export function renderManifest(model: Model): { ts: string; json: string } {
   const ts = [
     header(model.specRef),
     'import { type Manifest, readCatalog } from "../runtime/spec-server.ts";',
+    // Only with an upstream: a package without one carries none of the upstream code.
+    ...(upstream ? ['import { callUpstream } from "../runtime/upstream.ts";'] : []),
     "",
     `export const manifest: Manifest = {\n${fields.join("\n")}\n};`,
     "",

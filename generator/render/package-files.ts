@@ -64,10 +64,8 @@ export function renderTsconfig(model: Model): string {
       outDir: "dist",
       types: ["node"],
     },
+    // runtime/ holds only the modules src/ imports (render/runtime-files.ts).
     include: ["src", "runtime"],
-    // The runtime's schema compiler for hand-written servers: a generated server ships precompiled
-    // validators and never imports it (an import would still include it), and it pulls in ajv's types.
-    exclude: ["runtime/compile-schema.ts"],
   };
   return `${header(model.specRef)}${JSON.stringify(config, null, 2)}\n`;
 }

@@ -13,7 +13,7 @@ import {
   type ManifestTool,
   type SpecServerOptions,
 } from "../../runtime/spec-server.ts";
-import type { UpstreamConfig } from "../../runtime/upstream.ts";
+import { callUpstream, type UpstreamConfig } from "../../runtime/upstream.ts";
 
 export type Seen = { method: string; url: string; path: string; headers: IncomingMessage["headers"]; body: string };
 export type Answer = (req: Seen, res: ServerResponse, host: HostileUpstream) => unknown;
@@ -122,6 +122,7 @@ export async function startMcp(
     {
       server: { name: "hostile-upstream", version: "1.0.0" },
       upstream,
+      callUpstream,
       offers: { tools: true, resources: templates.length > 0 },
       catalog: () => ({ tools, resources: [], resourceTemplates: templates, prompts: [] }),
     },
