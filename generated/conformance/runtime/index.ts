@@ -20,20 +20,35 @@
 //                server-context.ts (handler ctx),
 //                server-session.ts / server-changes.ts (2025 sessions, change events).
 //   client       client.ts (McpClient, connect), client-negotiation.ts (era probe),
-//                client-handlers.ts (sampling/elicitation/roots answers), client-transport.ts.
+//                client-handlers.ts (sampling/elicitation/roots answers), client-transport.ts,
+//                client-tool-output.ts (structuredContent checked against outputSchema).
 //   transports   stdio-server.ts / stdio-client-transport.ts (newline-delimited JSON),
 //                http-server.ts + http-post.ts + http-session.ts + http-responder.ts +
 //                http-security.ts (Streamable HTTP on node:http) / http-client-transport.ts.
 //
 // The server core never imports ajv: generated code passes precompiled standalone
-// validators; hand-written servers may pass `compileSchema` from compile-schema.ts,
-// which is deliberately not re-exported here.
+// validators; hand-written servers and clients may pass `compileSchema` from
+// compile-schema.ts, which is deliberately not re-exported here.
 // spec-server.ts / spec-main.ts / upstream.ts are the generator's data-driven layer on top.
 
-export type { CallOptions, ClientOptions, ConnectTarget, Subscription } from "./client.ts";
+export type {
+  AnyPrompts,
+  AnyTools,
+  CallOptions,
+  ClientOptions,
+  ConnectTarget,
+  PromptGetArgs,
+  PromptTypes,
+  Subscription,
+  ToolCallArgs,
+  ToolCallResult,
+  ToolTypes,
+} from "./client.ts";
 export { connect, McpClient } from "./client.ts";
 export type { ClientHandlers } from "./client-handlers.ts";
 export type { ServerDescription } from "./client-negotiation.ts";
+export type { OutputValidators } from "./client-tool-output.ts";
+export { ToolOutputError } from "./client-tool-output.ts";
 export { TransportError } from "./client-transport.ts";
 export { decodeMessage, encodeMessage, errorResponse, notification, request, resultResponse } from "./codec.ts";
 export {
@@ -45,7 +60,7 @@ export {
   MODERN_PROTOCOL_VERSIONS,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from "./constants.ts";
-export { McpError } from "./errors.ts";
+export { McpError, notFound, ResourceNotFoundError } from "./errors.ts";
 export type { HeaderParam } from "./header-encoding.ts";
 export { collectHeaderParams, decodeHeaderValue, encodeHeaderValue, headerParamValues } from "./header-encoding.ts";
 export type { HttpServerHandle, HttpServerOptions } from "./http-server.ts";

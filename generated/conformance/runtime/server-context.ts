@@ -2,7 +2,7 @@
 // inputs are obtained: a real JSON-RPC request (2025) or an MRTR round (2026).
 import { notification } from "./codec.ts";
 import { ErrorCode, LOGGING_LEVELS, MetaKey } from "./constants.ts";
-import { McpError } from "./errors.ts";
+import { McpError, notFound } from "./errors.ts";
 import type { LazyAbort } from "./lazy-abort.ts";
 import { InputRequiredSignal } from "./mrtr.ts";
 import type { RequestScope } from "./server-methods.ts";
@@ -63,6 +63,7 @@ class RequestContext implements HandlerContext {
   declare sample: HandlerContext["sample"];
   declare listRoots: HandlerContext["listRoots"];
   declare requestInputs: HandlerContext["requestInputs"];
+  declare notFound: HandlerContext["notFound"];
 
   static {
     signalProperty = {
@@ -130,6 +131,8 @@ class RequestContext implements HandlerContext {
     this.sample = (params) => single({ method: "sampling/createMessage", params }) as Promise<CreateMessageResult>;
     this.listRoots = () => single({ method: "roots/list" }) as Promise<ListRootsResult>;
     this.requestInputs = requestInputs;
+    // One shared function, not a per-request closure: resources/read gives its error the era's code.
+    this.notFound = notFound;
   }
 }
 

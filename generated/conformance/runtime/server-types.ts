@@ -1,4 +1,5 @@
 // Public types of the server API: what users register and what handlers receive.
+import type { McpError } from "./errors.ts";
 import type { LazyAbort } from "./lazy-abort.ts";
 import type { LegacySession } from "./server-session.ts";
 import type {
@@ -78,6 +79,11 @@ export type HandlerContext = {
   listRoots(): Promise<ListRootsResult>;
   /** Several inputs in one round trip; keys must be stable across MRTR retries. */
   requestInputs(requests: Record<string, InputRequest>): Promise<Record<string, InputResponse>>;
+  /**
+   * The error to throw when nothing exists at `uri` (`throw ctx.notFound(uri)`): resources/read answers
+   * -32602 in the 2026 era and -32002 in the 2025 era. The same as `notFound` from the runtime entry.
+   */
+  notFound(uri: string, message?: string): McpError;
 };
 
 // Not Omit<CallToolResult, "content">: Omit over Result's index signature would erase isError and the rest.

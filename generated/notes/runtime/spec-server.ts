@@ -4,8 +4,15 @@
 // upstream, static resources and prompt templates serve themselves, the rest call handlers.
 import { readFileSync } from "node:fs";
 import { McpError } from "./errors.ts";
+import type {
+  HttpBinding,
+  ManifestCatalog,
+  Manifest as ManifestData,
+  StaticCompletions,
+  StoredCatalog,
+} from "./manifest-types.ts";
 import { ownValue, setOwn } from "./own-keys.ts";
-import { createServer, type DeferredOffers, type McpServer } from "./server.ts";
+import { createServer, type McpServer } from "./server.ts";
 import type {
   CompleteFunction,
   HandlerContext,
@@ -13,52 +20,27 @@ import type {
   ServerOptions,
   ToolHandlerResult,
 } from "./server-types.ts";
-import type {
-  ContentBlock,
-  GetPromptResult,
-  Prompt,
-  Resource,
-  ResourceTemplate,
-  Role,
-  Tool,
-  Validator,
-} from "./types.ts";
-import {
-  callUpstream,
-  type HttpBinding,
-  resourceContentsFrom,
-  toolResultFrom,
-  type UpstreamConfig,
-} from "./upstream.ts";
+import type { ContentBlock, GetPromptResult, Validator } from "./types.ts";
+import { resourceContentsFrom, toolResultFrom } from "./upstream-response.ts";
+import type { CallUpstream, UpstreamConfig } from "./upstream-types.ts";
 
-export type ManifestTool = Tool & { http?: HttpBinding };
-export type ManifestResource = Resource & { text?: string; blob?: string; http?: HttpBinding };
-/** Values completion/complete offers, by argument or template variable name. */
-export type StaticCompletions = { [name: string]: string[] };
-export type ManifestTemplate = ResourceTemplate & { http?: HttpBinding; completions?: StaticCompletions };
-export type PromptMessageTemplate = { role: Role; content: ContentBlock };
-export type ManifestPrompt = Prompt & { messages?: PromptMessageTemplate[]; completions?: StaticCompletions };
-/** The tools, resources, templates and prompts: a generated package keeps them in src/manifest.json. */
-export type ManifestCatalog = {
-  tools: ManifestTool[];
-  resources: ManifestResource[];
-  resourceTemplates: ManifestTemplate[];
-  prompts: ManifestPrompt[];
-};
-export type Manifest = {
-  server: Pick<ServerOptions, "name" | "version" | "title" | "description" | "instructions" | "websiteUrl" | "icons">;
-  upstream?: UpstreamConfig;
-  /** What the catalog holds, so the handshake can state capabilities without reading it. */
-  offers: DeferredOffers;
-  /** Read on first need, not at start-up: GitHub's catalog is 3 MB of JSON. */
-  catalog: () => ManifestCatalog;
-};
+// The manifest's types are the contract with the generator (manifest-types.ts); generated code names them here.
+export type {
+  ManifestCatalog,
+  ManifestPrompt,
+  ManifestResource,
+  ManifestTemplate,
+  ManifestTool,
+  PromptMessageTemplate,
+  StaticCompletions,
+  StoredCatalog,
+} from "./manifest-types.ts";
 
-/** How manifest.json stores tools: each shared `$defs` entry once, under `defs`, named per schema. */
-type StoredCatalog = ManifestCatalog & {
-  defs?: Record<string, unknown>;
-  tools: Array<ManifestTool & { inputDefs?: Record<string, string>; outputDefs?: Record<string, string> }>;
-};
+/**
+ * A generated src/manifest.ts: the data the generator writes, plus, beside an upstream, upstream.ts's
+ * `callUpstream`. It is passed in rather than imported so a package without an upstream carries none of it.
+ */
+export type Manifest = ManifestData & { callUpstream?: CallUpstream };
 
 /** A catalog file written by `mcpgen generate` (src/manifest.json), each tool schema whole again. */
 export function readCatalog(file: URL): ManifestCatalog {
@@ -136,7 +118,7 @@ export function notImplementedError(kind: string, name: string, file: string): M
 
 export function createSpecServer(manifest: Manifest, options: SpecServerOptions = {}): McpServer {
   const server = createServer({ ...options.serverOptions, ...manifest.server });
-  const upstream = manifest.upstream && {
+  const upstream: UpstreamConfig | undefined = manifest.upstream && {
     ...manifest.upstream,
     // --base-url replaces the whole server URL, OpenAPI server variables included.
     ...(options.baseUrl ? { baseUrl: options.baseUrl, baseUrlTemplate: undefined, pinned: true } : {}),
@@ -147,7 +129,8 @@ export function createSpecServer(manifest: Manifest, options: SpecServerOptions 
   const env = options.env ?? process.env;
   const forward = (binding: HttpBinding, args: Record<string, unknown>, ctx: HandlerContext) => {
     if (!upstream) throw new McpError(-32603, "This server has http bindings but no upstream base URL");
-    return callUpstream(upstream, binding, args, ctx.signal, env);
+    if (!manifest.callUpstream) throw new McpError(-32603, "This server has http bindings but no callUpstream");
+    return manifest.callUpstream(upstream, binding, args, ctx.signal, env);
   };
   const handlerFor = (table: keyof SpecHandlers, key: string) => {
     const handler = ownValue(handlers[table] as Record<string, unknown> | undefined, key) as

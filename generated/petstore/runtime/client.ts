@@ -4,6 +4,7 @@
 
 import { answerServerRequest, type ClientHandlers, capabilitiesFor } from "./client-handlers.ts";
 import { negotiateEra, type ServerDescription } from "./client-negotiation.ts";
+import { type OutputValidators, ToolOutputCheck } from "./client-tool-output.ts";
 import type { ClientTransport, Era } from "./client-transport.ts";
 import { isObject } from "./codec.ts";
 import { ErrorCode, MetaKey } from "./constants.ts";
@@ -31,6 +32,7 @@ import type {
   Result,
   SubscriptionFilter,
   Tool,
+  Validator,
 } from "./types.ts";
 
 export type ConnectTarget = HttpTarget | StdioTarget;
@@ -48,7 +50,42 @@ export type ClientOptions = {
   probeTimeoutMs?: number;
   /** Where warnings go (rejected tool definitions); default stderr. */
   warn?: (message: string) => void;
+  /**
+   * Precompiled structuredContent validators by tool name (a generated client passes its own). A tool
+   * result that breaks its outputSchema rejects with a ToolOutputError.
+   */
+  outputValidators?: OutputValidators | (() => OutputValidators);
+  /**
+   * Compiles an outputSchema learned from tools/list for a tool without a precompiled validator, e.g.
+   * `compileSchema` from runtime/compile-schema.ts. Without it such results are not checked.
+   */
+  compileSchema?: (schema: object) => Validator;
 };
+
+/** What a typed client knows of each tool: its arguments and its structuredContent (the generated ToolMap). */
+export type ToolTypes = { [name: string]: { args: object; result: unknown } };
+/** Each prompt's arguments (the generated PromptMap). */
+export type PromptTypes = { [name: string]: object };
+/** An untyped client: any tool or prompt name, any arguments. */
+export type AnyTools = { [name: string]: { args: Record<string, unknown>; result: unknown } };
+export type AnyPrompts = { [name: string]: Record<string, string> };
+
+/** A tool's result, with structuredContent typed by its outputSchema. */
+export type ToolCallResult<Tools extends ToolTypes = AnyTools, N extends keyof Tools = string> = CallToolResult & {
+  structuredContent?: Tools[N]["result"];
+};
+
+/** The arguments after a tool's name: optional when the tool requires none. */
+export type ToolCallArgs<Tools extends ToolTypes, N extends keyof Tools> =
+  // biome-ignore lint/complexity/noBannedTypes: `{}` is exactly "an object with no required keys" here.
+  {} extends Tools[N]["args"]
+    ? [args?: Tools[N]["args"], options?: CallOptions]
+    : [args: Tools[N]["args"], options?: CallOptions];
+
+/** The arguments after a prompt's name: optional when the prompt requires none. */
+export type PromptGetArgs<Prompts extends PromptTypes, N extends keyof Prompts> =
+  // biome-ignore lint/complexity/noBannedTypes: as above.
+  {} extends Prompts[N] ? [args?: Prompts[N], options?: CallOptions] : [args: Prompts[N], options?: CallOptions];
 
 export type CallOptions = {
   signal?: AbortSignal;
@@ -63,7 +100,11 @@ export type Subscription = { acknowledged: SubscriptionFilter; close(): void; cl
 const MAX_INPUT_ROUNDS = 10;
 const DEFAULT_CLIENT_INFO: Implementation = { name: "mcpgen-client", version: "0.1.0" };
 
-export class McpClient {
+/**
+ * The MCP client. A generated client is `McpClient<ToolMap, PromptMap>`, so tool and prompt names and
+ * their arguments are checked at compile time; `new McpClient(transport)` takes any name.
+ */
+export class McpClient<Tools extends ToolTypes = AnyTools, Prompts extends PromptTypes = AnyPrompts> {
   readonly clientInfo: Implementation;
   readonly capabilities: ClientCapabilities;
   era: Era = "modern";
@@ -75,6 +116,7 @@ export class McpClient {
   private readonly progressListeners = new Map<string, NonNullable<CallOptions["onProgress"]>>();
   private readonly notificationListeners = new Set<(message: JsonRpcNotification) => void>();
   private readonly toolHeaders = new Map<string, HeaderParam[]>();
+  private readonly toolOutput: ToolOutputCheck;
 
   constructor(
     readonly transport: ClientTransport,
@@ -82,6 +124,7 @@ export class McpClient {
   ) {
     this.clientInfo = options.clientInfo ?? DEFAULT_CLIENT_INFO;
     this.capabilities = options.capabilities ?? capabilitiesFor(options.handlers);
+    this.toolOutput = new ToolOutputCheck(options.outputValidators, options.compileSchema, options.warn ?? defaultWarn);
     transport.setIncomingHandlers({
       onRequest: (request) => answerServerRequest(this.options.handlers, request.method, request.params),
       onNotification: (message) => this.dispatchNotification(message),
@@ -165,7 +208,9 @@ export class McpClient {
   /** All tools (following cursors) unless a cursor is given; tools with invalid `x-mcp-header` are dropped. */
   async listTools(options: CallOptions & { cursor?: string } = {}): Promise<ListToolsResult> {
     const result = await this.listAll<Tool>("tools/list", "tools", options);
-    const tools = ((result.tools as Tool[] | undefined) ?? []).filter((tool) => {
+    const listed = (result.tools as Tool[] | undefined) ?? [];
+    this.toolOutput.learn(listed);
+    const tools = listed.filter((tool) => {
       const params = collectHeaderParams(tool.inputSchema);
       if (params.ok) {
         this.toolHeaders.set(tool.name, params.params);
@@ -178,7 +223,19 @@ export class McpClient {
     return { ...result, tools } as ListToolsResult;
   }
 
-  async callTool(name: string, args: Record<string, unknown> = {}, options: CallOptions = {}): Promise<CallToolResult> {
+  /** Calls a tool; a result whose structuredContent breaks the tool's outputSchema rejects with ToolOutputError. */
+  async callTool<N extends keyof Tools & string>(
+    name: N,
+    ...[args, options]: ToolCallArgs<Tools, N>
+  ): Promise<ToolCallResult<Tools, N>> {
+    // A client that compiles schemas learns them from tools/list, once, before its first call.
+    if (this.toolOutput.needsListing(name)) await this.listTools().catch(() => undefined);
+    const result = await this.sendToolCall(name, (args ?? {}) as Record<string, unknown>, options ?? {});
+    this.toolOutput.check(name, result);
+    return result as ToolCallResult<Tools, N>;
+  }
+
+  private async sendToolCall(name: string, args: Record<string, unknown>, options: CallOptions) {
     const params = { name, arguments: args };
     if (this.transport.kind !== "http" || this.era !== "modern") {
       return (await this.request("tools/call", params, options)) as CallToolResult;
@@ -220,12 +277,12 @@ export class McpClient {
     return this.listAll("prompts/list", "prompts", options) as Promise<ListPromptsResult>;
   }
 
-  async getPrompt(
-    name: string,
-    args: Record<string, string> = {},
-    options: CallOptions = {},
+  async getPrompt<N extends keyof Prompts & string>(
+    name: N,
+    ...[args, options]: PromptGetArgs<Prompts, N>
   ): Promise<GetPromptResult> {
-    return (await this.request("prompts/get", { name, arguments: args }, options)) as GetPromptResult;
+    const params = { name, arguments: (args ?? {}) as JsonObject };
+    return (await this.request("prompts/get", params, options ?? {})) as GetPromptResult;
   }
 
   async complete(
@@ -359,7 +416,10 @@ export class McpClient {
 
   private dispatchNotification(message: JsonRpcNotification): void {
     // Header annotations may have changed with the tools; the next call re-reads them.
-    if (message.method === "notifications/tools/list_changed") this.toolHeaders.clear();
+    if (message.method === "notifications/tools/list_changed") {
+      this.toolHeaders.clear();
+      this.toolOutput.forget();
+    }
     if (message.method === "notifications/progress") {
       const token = message.params?.progressToken;
       const listener = typeof token === "string" ? this.progressListeners.get(token) : undefined;
@@ -370,12 +430,15 @@ export class McpClient {
 }
 
 /** Connects to a server over HTTP (`{ url }`) or stdio (`{ command }`), detecting the protocol era. */
-export async function connect(target: ConnectTarget, options: ClientOptions = {}): Promise<McpClient> {
+export async function connect<Tools extends ToolTypes = AnyTools, Prompts extends PromptTypes = AnyPrompts>(
+  target: ConnectTarget,
+  options: ClientOptions = {},
+): Promise<McpClient<Tools, Prompts>> {
   const transport =
     "url" in target
       ? createHttpTransport(target, options.requestTimeoutMs)
       : spawnStdioTransport(target, options.requestTimeoutMs);
-  const client = new McpClient(transport, options);
+  const client = new McpClient<Tools, Prompts>(transport, options);
   try {
     await client.start();
   } catch (error) {

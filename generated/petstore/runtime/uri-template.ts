@@ -1,7 +1,8 @@
 // RFC 6570 URI templates: the one grammar both mcpgen's validator and a generated server use.
 // parseUriTemplate reads all of levels 1-4; matchProblem names what a server cannot match back
 // (the validator refuses those templates); expandUriTemplate here and compileUriTemplate
-// (uri-template-match.ts) are inverses on every template matchProblem accepts, with string values.
+// (uri-template-match.ts) are inverses on every template matchProblem accepts, for string values
+// (non-empty in {x} and {+x}; without '%', '?' or '#' in {+x} and {#x}, which pass them through).
 
 export type UriOperator = "" | "+" | "#" | "." | "/" | ";" | "?" | "&";
 export type UriVariable = { name: string; explode: boolean; prefix?: number };
@@ -123,7 +124,66 @@ export function matchProblem(parsed: ParsedUriTemplate): UriTemplateError | unde
     else if (operator === "#") inQuery = false;
     previous = part;
   }
+  for (const [index, part] of parsed.parts.entries()) {
+    if (typeof part === "string" || part.operator === "?" || part.operator === "&") continue;
+    const problem = endProblem(part, parsed.parts.slice(index + 1));
+    if (problem) return problem;
+  }
   return undefined;
+}
+
+const UNRESERVED_OR_PERCENT = /^[A-Za-z0-9\-._~%]$/;
+
+/**
+ * Whether `c` may appear in the expansion of `expression` after its first character: values are
+ * percent-encoded except unreserved characters (and, for + and #, reserved ones other than the '?'
+ * and '#' that start a URI's query and fragment), plus the operator's separators between values.
+ */
+function mayContain(expression: UriExpression, c: string): boolean {
+  const { operator, variables } = expression;
+  if (UNRESERVED_OR_PERCENT.test(c)) return true;
+  if (operator === "+" || operator === "#") return RESERVED.test(c) && c !== "?" && c !== "#";
+  if (operator === ";" && c === "=") return true;
+  return variables.length > 1 && c === RULES[operator].separator;
+}
+
+/**
+ * Why the end of `expression`'s value cannot be read off a URI (undefined when it can). It can when
+ * what follows starts, at a fixed distance, with a character the value never contains, or is a
+ * literal that ends the template: text of the value's own alphabet, then that character or the end.
+ * Optional expressions ({/x}, {;x}, {.x}, {#x}, queries) may be absent, so past one the next thing
+ * must stop the value at once; a required one ({x}, {+x}) could start anywhere.
+ */
+function endProblem(expression: UriExpression, rest: UriTemplatePart[]): UriTemplateError | undefined {
+  let span = expression.text;
+  let separator = "";
+  let pastOptional = false;
+  for (const part of rest) {
+    if (typeof part === "string") {
+      span += part;
+      const stop = [...part].findIndex((c) => !mayContain(expression, c));
+      if (stop === 0 || (stop > 0 && !pastOptional)) return undefined;
+      if (pastOptional) return ambiguous(expression, span, part[0]);
+      separator ||= part[0];
+      continue;
+    }
+    span += part.text;
+    const marker = RULES[part.operator].first;
+    if (marker === "" || mayContain(expression, marker)) return ambiguous(expression, span, marker || separator);
+    pastOptional = true;
+  }
+  return undefined;
+}
+
+function ambiguous(expression: UriExpression, span: string, c: string): UriTemplateError {
+  const stop = ["/", ":", "@", "!"].find((candidate) => !mayContain(expression, candidate));
+  const fix = stop
+    ? `follow '${expression.text}' with a character its values never contain unencoded, such as '${stop}', or with a literal that ends the template`
+    : `put '${expression.text}' last, where only a literal or a {?...} or {#...} expression may follow it`;
+  return {
+    offset: expression.offset,
+    message: `in '${span}', a '${c}' can end the value of '${expression.text}' but can also be part of it, so a URI cannot show where that value ends; ${fix}`,
+  };
 }
 
 // Only a marker the first value cannot contain tells two adjacent expressions apart. '?' and '#'

@@ -24,6 +24,31 @@ export class McpError extends Error {
   }
 }
 
+/**
+ * "Resource not found" from a resource or template handler. The code depends on the protocol revision:
+ * -32002 in the 2025 era, -32602 (invalid params) since 2026-07-28 (changelog, minor change 6). Throw
+ * `notFound(uri)` (or `ctx.notFound(uri)`): resources/read answers with the code of the request's era.
+ */
+export class ResourceNotFoundError extends McpError {
+  readonly uri: string;
+
+  constructor(uri: string, era: "modern" | "legacy" = "modern", message = `Resource not found: ${uri}`) {
+    super(era === "modern" ? ErrorCode.InvalidParams : ErrorCode.LegacyResourceNotFound, message, { uri });
+    this.name = "ResourceNotFoundError";
+    this.uri = uri;
+  }
+
+  /** The same error with the code `era` expects. */
+  forEra(era: "modern" | "legacy"): ResourceNotFoundError {
+    return new ResourceNotFoundError(this.uri, era, this.message);
+  }
+}
+
+/** The error to throw when nothing exists at `uri`; the server gives it the code of the request's era. */
+export function notFound(uri: string, message?: string): ResourceNotFoundError {
+  return new ResourceNotFoundError(uri, "modern", message);
+}
+
 export function invalidParams(message: string, data?: unknown): McpError {
   return new McpError(ErrorCode.InvalidParams, message, data);
 }

@@ -1,8 +1,10 @@
 // Building the upstream request of a binding. Spec-language bindings fill path parameters by name and
 // send the other arguments as the query (GET, HEAD, DELETE, OPTIONS) or a JSON body; OpenAPI bindings
 // list every parameter with its location and `style`/`explode`, and the body with its media type.
+
+import type { HttpBinding, HttpBody, HttpParameter } from "./manifest-types.ts";
 import { ownValue, setOwn } from "./own-keys.ts";
-import type { HttpBinding, HttpBody, HttpParameter, Outgoing } from "./upstream-types.ts";
+import type { Outgoing } from "./upstream-types.ts";
 
 const BODYLESS = new Set(["GET", "HEAD", "DELETE", "OPTIONS"]);
 

@@ -5,24 +5,18 @@
 // appear in results, errors or logs: answers are redacted (upstream-redact.ts), error texts name
 // variables and URLs without their query.
 import { setTimeout as wait } from "node:timers/promises";
+import type { HttpBinding } from "./manifest-types.ts";
 import { ownValue } from "./own-keys.ts";
-import { applyAuth, applySecurity } from "./upstream-auth.ts";
+import { applySecurity } from "./upstream-auth.ts";
 import { configuredRedactor, type Redactor } from "./upstream-redact.ts";
 import { explicitRequest, legacyRequest } from "./upstream-request.ts";
 import { isTextual } from "./upstream-response.ts";
 import { send } from "./upstream-send.ts";
-import type { HttpBinding, UpstreamConfig, UpstreamResponse } from "./upstream-types.ts";
+import type { UpstreamConfig, UpstreamResponse } from "./upstream-types.ts";
 
+export type { HttpBinding, HttpBody, HttpParameter, SecurityScheme } from "./manifest-types.ts";
 export { resourceContentsFrom, toolResultFrom } from "./upstream-response.ts";
-export type {
-  HttpBinding,
-  HttpBody,
-  HttpParameter,
-  SecurityScheme,
-  UpstreamAuth,
-  UpstreamConfig,
-  UpstreamResponse,
-} from "./upstream-types.ts";
+export type { UpstreamConfig, UpstreamResponse } from "./upstream-types.ts";
 
 /** Sends one request for a binding; rejects (with a safe message) only when no response arrives. */
 export async function callUpstream(
@@ -40,7 +34,6 @@ export async function callUpstream(
       : legacyRequest(base, method, binding, args);
   const secrets: string[] = [];
   if (binding.security) await applySecurity(upstream, binding.security, out, env, secrets, signal);
-  else applyAuth(upstream.auth, out, env, secrets);
   if (out.cookies.length > 0) out.headers.cookie = out.cookies.join("; ");
   const redact = configuredRedactor(upstream, env, secrets);
 

@@ -12,6 +12,14 @@ import {
   type UriTemplatePart,
   type UriVariable,
 } from "./uri-template.ts";
+import { scannedPart, scanUri } from "./uri-template-scan.ts";
+
+/**
+ * Longest URI matched against resource templates (a static resource's URI matches at any length).
+ * Matching costs O(length × parts) time and memory per template, so this bounds what one
+ * resources/read can make a server do; real resource URIs are far shorter.
+ */
+export const MAX_TEMPLATE_URI_LENGTH = 65_536;
 
 export type UriTemplateMatcher = {
   variableNames: string[];
@@ -27,22 +35,41 @@ export function compileUriTemplate(template: string): UriTemplateMatcher {
   const problem = parsed.error ?? matchProblem(parsed);
   if (problem)
     throw new TypeError(`uriTemplate '${template}': ${problem.message} (at character ${problem.offset + 1})`);
-  const captures: Capture[] = [];
-  let pattern = "";
+  // One scanned part per literal and per expression; all query expressions share one part, since
+  // matchProblem keeps them at the end and a query's parameters may come in any order.
+  const parts: UriTemplatePart[] = [];
+  const captures: Array<Capture | undefined> = [];
   for (const part of parsed.parts) {
-    const piece = patternOf(part, captures);
-    pattern += piece;
+    const shared = captures.at(-1);
+    if (typeof part !== "string" && (part.operator === "?" || part.operator === "&") && shared?.query.length) {
+      shared.query.push(...part.variables);
+      if (part.operator === "?") shared.split = /[&?]/;
+      continue;
+    }
+    parts.push(part);
+    if (typeof part === "string") captures.push(undefined);
+    else
+      captures.push({
+        expression: part,
+        query: part.operator === "?" || part.operator === "&" ? [...part.variables] : [],
+        split: /&/,
+      });
   }
-  const regex = new RegExp(`^${pattern}$`);
+  const scanned = parts.map(scannedPart);
+  const head = typeof parts[0] === "string" ? parts[0] : "";
   return {
     variableNames: parsed.variables,
     match(uri) {
-      const found = regex.exec(uri);
-      if (!found) return undefined;
+      if (uri.length > MAX_TEMPLATE_URI_LENGTH) return undefined;
+      if (!uri.startsWith(head)) return undefined; // most templates differ in scheme or path head
+      const spans = scanUri(scanned, uri);
+      if (!spans) return undefined;
       const variables: Record<string, string> = {};
-      for (const [index, { expression, query, split }] of captures.entries()) {
-        const text = found[index + 1];
-        if (text === undefined || text === "") continue;
+      for (const [index, capture] of captures.entries()) {
+        if (!capture) continue;
+        const text = uri.slice(...spans[index]);
+        if (text === "") continue;
+        const { expression, query, split } = capture;
         const values = query.length > 0 ? readQuery(text.slice(1), query, split) : readExpression(expression, text);
         if (!values) return undefined;
         for (const [name, value] of values) {
@@ -53,33 +80,6 @@ export function compileUriTemplate(template: string): UriTemplateMatcher {
       return variables;
     },
   };
-}
-
-// One capture group per expression; all query expressions share one group, since matchProblem
-// keeps them at the end and a query's parameters may come in any order.
-function patternOf(part: UriTemplatePart, captures: Capture[]): string {
-  if (typeof part === "string") return escapeRegExp(part);
-  const { operator, variables } = part;
-  if (operator === "?" || operator === "&") {
-    const shared = captures.at(-1);
-    if (shared && shared.query.length > 0) {
-      shared.query.push(...variables);
-      if (operator === "?") shared.split = /[&?]/;
-      return "";
-    }
-    captures.push({ expression: part, query: [...variables], split: /&/ });
-    return `(${escapeRegExp(operator)}[^#]*)?`;
-  }
-  captures.push({ expression: part, query: [], split: /&/ });
-  // Lazy, so that a {/x} or {;x} right after the value starts a new expression rather than joining it.
-  const count = variables.length;
-  if (operator === "") return "([^/?#]+?)";
-  if (operator === "+") return "(.+?)";
-  if (operator === "#") return "(#.*?)?";
-  if (operator === ".") return "(\\.[^/?#]*?)?";
-  if (operator === "/") return `((?:/[^/?#]*?){0,${count}})`;
-  const names = variables.map((variable) => escapeRegExp(variable.name)).sort((a, b) => b.length - a.length);
-  return `((?:;(?:${names.join("|")})(?:=[^/?#;&]*)?){0,${count}})`;
 }
 
 function readExpression(expression: UriExpression, text: string): Array<[string, string]> | undefined {
@@ -129,10 +129,6 @@ function splitNamed(piece: string): [string, string] {
 
 function fitsPrefix(variable: UriVariable, value: string): boolean {
   return variable.prefix === undefined || [...value].length <= variable.prefix;
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
 function safeDecode(value: string): string {

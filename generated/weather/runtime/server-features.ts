@@ -1,13 +1,13 @@
 // tools/call, resources/read, prompts/get and completion/complete: argument
 // checks, handler invocation, MRTR interception and result shaping.
 import { isObject } from "./codec.ts";
-import { ErrorCode } from "./constants.ts";
-import { errorMessage, invalidParams, McpError } from "./errors.ts";
+import { errorMessage, invalidParams, McpError, ResourceNotFoundError } from "./errors.ts";
 import { InputRequiredSignal, inputRequiredResult } from "./mrtr.ts";
 import { ownValue, protoKeyPointer } from "./own-keys.ts";
 import type { MethodCall } from "./server-methods.ts";
 import type { CompleteFunction } from "./server-types.ts";
 import type { CallToolResult, Completion, Result, ValidatorError } from "./types.ts";
+import { MAX_TEMPLATE_URI_LENGTH } from "./uri-template-match.ts";
 
 const DEFAULT_REQUEST_STATE_TTL_MS = 10 * 60_000;
 const MAX_COMPLETION_VALUES = 100;
@@ -66,15 +66,22 @@ export async function readResource(call: MethodCall): Promise<Result> {
   const { server, params, ctx, scope } = call;
   if (typeof params.uri !== "string") throw invalidParams("resources/read: uri must be a string");
   const uri = params.uri;
-  const resource = server.resources.get(uri);
-  if (resource) return withInputs(call, () => resource.read(uri, ctx));
-  for (const { definition, matcher } of server.templates.values()) {
-    const variables = matcher.match(uri);
-    if (variables) return withInputs(call, () => definition.read(uri, variables, ctx));
+  try {
+    const resource = server.resources.get(uri);
+    if (resource) return await withInputs(call, () => resource.read(uri, ctx));
+    for (const { definition, matcher } of server.templates.values()) {
+      const variables = matcher.match(uri);
+      if (variables) return await withInputs(call, () => definition.read(uri, variables, ctx));
+    }
+  } catch (error) {
+    // A handler's notFound(uri) answers with the code of this request's era, whichever it was made for.
+    throw error instanceof ResourceNotFoundError ? error.forEra(scope.era) : error;
   }
-  // 2026 moved "resource not found" from -32002 to -32602 (changelog, minor change 6).
-  const code = scope.era === "modern" ? ErrorCode.InvalidParams : ErrorCode.LegacyResourceNotFound;
-  throw new McpError(code, `Resource not found: ${uri}`, { uri });
+  const why =
+    uri.length > MAX_TEMPLATE_URI_LENGTH && server.templates.size > 0
+      ? ` (a URI longer than ${MAX_TEMPLATE_URI_LENGTH} characters matches no resource template)`
+      : "";
+  throw new ResourceNotFoundError(uri, scope.era, `Resource not found: ${uri}${why}`);
 }
 
 export async function getPrompt(call: MethodCall): Promise<Result> {

@@ -1,25 +1,12 @@
 // Credentials for upstream requests, read from environment variables at call time. Every secret used is
-// recorded so error excerpts can be redacted before anyone sees them.
+// recorded so error excerpts can be redacted before anyone sees them. One path for both front ends: the
+// spec language's `upstream.auth` arrives as a security scheme every binding requires, like OpenAPI's.
+
+import type { SecurityScheme } from "./manifest-types.ts";
 import { setOwn } from "./own-keys.ts";
 import { DEFAULT_MAX_BODY_CHARS, discard, readCapped } from "./upstream-body.ts";
 import { describe } from "./upstream-send.ts";
-import type { Outgoing, SecurityScheme, UpstreamAuth, UpstreamConfig } from "./upstream-types.ts";
-
-export function applyAuth(
-  auth: UpstreamAuth | undefined,
-  out: Outgoing,
-  env: NodeJS.ProcessEnv,
-  secrets: string[],
-): void {
-  if (!auth) return;
-  const secret = env[auth.env];
-  if (!secret) throw new Error(`environment variable ${auth.env} is not set; the upstream API needs it`);
-  secrets.push(secret);
-  if (auth.type === "bearer") out.headers.authorization = `Bearer ${secret}`;
-  else if (auth.type === "basic") out.headers.authorization = `Basic ${Buffer.from(secret).toString("base64")}`;
-  else if (auth.in === "header") out.headers[auth.name.toLowerCase()] = secret;
-  else out.url.searchParams.set(auth.name, secret);
-}
+import type { Outgoing, UpstreamConfig } from "./upstream-types.ts";
 
 const envOf = (scheme: SecurityScheme) =>
   scheme.type === "oauth2" ? [scheme.clientIdEnv, scheme.clientSecretEnv] : [scheme.env];

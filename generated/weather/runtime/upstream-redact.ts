@@ -3,21 +3,14 @@
 // credential in any form it was sent in, so each secret is searched raw, base64-encoded (basic auth),
 // URL- and form-encoded (query keys, cookies) and JSON-escaped. The pattern is built once per upstream
 // config and set of secret values, not per call.
-import type { SecurityScheme, UpstreamConfig } from "./upstream-types.ts";
+import type { SecurityScheme } from "./manifest-types.ts";
+import type { Redactor, UpstreamConfig } from "./upstream-types.ts";
+
+export type { Redactor };
 
 export const REDACTED = "[REDACTED]";
 /** Shorter values are not searched: redacting every "a" or "42" would wreck answers and protect nothing. */
 const MIN_SECRET = 4;
-
-export type Redactor = {
-  (text: string): string;
-  /** True when no credential is configured: nothing to search, so callers skip decoding bodies. */
-  none: boolean;
-  /** Redacts strings (keys too) throughout a parsed JSON value. */
-  value(value: unknown): unknown;
-  /** Text that was cut may end inside a secret: a start of one (4+ characters) at its end is redacted too. */
-  cutEnd(text: string): string;
-};
 
 const identity: Redactor = Object.assign((text: string) => text, {
   none: true,
@@ -82,7 +75,7 @@ const cache = new WeakMap<UpstreamConfig, { key: string; redactor: Redactor }>()
 
 /** Every credential the config names (not only the ones this call sends), read from the environment. */
 export function configuredRedactor(upstream: UpstreamConfig, env: NodeJS.ProcessEnv, extra: string[] = []): Redactor {
-  const names = [...(upstream.auth ? [upstream.auth.env] : []), ...(upstream.securitySchemes ?? []).flatMap(envOf)];
+  const names = (upstream.securitySchemes ?? []).flatMap(envOf);
   // An OAuth2 token (in `extra`) changes over time: it is part of the key, so a new one rebuilds the pattern.
   const values = [...new Set([...names.map((name) => env[name] ?? ""), ...extra])].filter((v) => v.length > 0);
   const key = values.join("\0");
