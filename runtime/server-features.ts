@@ -1,11 +1,10 @@
 // tools/call, resources/read, prompts/get and completion/complete: argument
 // checks, handler invocation, MRTR interception and result shaping.
 import { isObject } from "./codec.ts";
-import { ErrorCode } from "./constants.ts";
 import { errorMessage, invalidParams, McpError } from "./errors.ts";
 import { InputRequiredSignal, inputRequiredResult } from "./mrtr.ts";
 import { ownValue, protoKeyPointer } from "./own-keys.ts";
-import type { MethodCall } from "./server-methods.ts";
+import type { MethodCall } from "./server-scope.ts";
 import type { CompleteFunction } from "./server-types.ts";
 import type { CallToolResult, Completion, Result, ValidatorError } from "./types.ts";
 
@@ -72,9 +71,7 @@ export async function readResource(call: MethodCall): Promise<Result> {
     const variables = matcher.match(uri);
     if (variables) return withInputs(call, () => definition.read(uri, variables, ctx));
   }
-  // 2026 moved "resource not found" from -32002 to -32602 (changelog, minor change 6).
-  const code = scope.era === "modern" ? ErrorCode.InvalidParams : ErrorCode.LegacyResourceNotFound;
-  throw new McpError(code, `Resource not found: ${uri}`, { uri });
+  throw scope.revision.resourceNotFound(uri);
 }
 
 export async function getPrompt(call: MethodCall): Promise<Result> {
@@ -138,7 +135,7 @@ export async function complete({ server, params, ctx }: MethodCall): Promise<Res
   return { completion };
 }
 
-/** Runs a handler that may ask for client input; in the 2026 era an unanswered input becomes `input_required`. */
+/** Runs a handler that may ask for client input; in the 2026 revision an unanswered input becomes `input_required`. */
 async function withInputs<T extends object>(call: MethodCall, run: () => T | Promise<T>): Promise<T | Result> {
   try {
     return await run();

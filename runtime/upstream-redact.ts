@@ -3,21 +3,13 @@
 // credential in any form it was sent in, so each secret is searched raw, base64-encoded (basic auth),
 // URL- and form-encoded (query keys, cookies) and JSON-escaped. The pattern is built once per upstream
 // config and set of secret values, not per call.
-import type { SecurityScheme, UpstreamConfig } from "./upstream-types.ts";
+import type { Redactor, SecurityScheme, UpstreamConfig } from "./upstream-types.ts";
+
+export type { Redactor } from "./upstream-types.ts";
 
 export const REDACTED = "[REDACTED]";
 /** Shorter values are not searched: redacting every "a" or "42" would wreck answers and protect nothing. */
 const MIN_SECRET = 4;
-
-export type Redactor = {
-  (text: string): string;
-  /** True when no credential is configured: nothing to search, so callers skip decoding bodies. */
-  none: boolean;
-  /** Redacts strings (keys too) throughout a parsed JSON value. */
-  value(value: unknown): unknown;
-  /** Text that was cut may end inside a secret: a start of one (4+ characters) at its end is redacted too. */
-  cutEnd(text: string): string;
-};
 
 const identity: Redactor = Object.assign((text: string) => text, {
   none: true,

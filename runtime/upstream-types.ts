@@ -1,8 +1,6 @@
 // Types of the upstream forwarding (runtime/upstream*.ts): how a spec's http bindings, credentials and
 // servers arrive in a generated manifest, and the request and response as the forwarding code sees them.
 
-import type { Redactor } from "./upstream-redact.ts";
-
 export type UpstreamAuth =
   | { type: "bearer"; env: string }
   | { type: "basic"; env: string }
@@ -65,4 +63,15 @@ export type Outgoing = {
   headers: Record<string, string>;
   cookies: string[];
   body?: string | FormData | URLSearchParams;
+};
+
+/** Removes configured credentials from what an upstream answer shows a client (made by upstream-redact.ts). */
+export type Redactor = {
+  (text: string): string;
+  /** True when no credential is configured: nothing to search, so callers skip decoding bodies. */
+  none: boolean;
+  /** Redacts strings (keys too) throughout a parsed JSON value. */
+  value(value: unknown): unknown;
+  /** Text that was cut may end inside a secret: a start of one (4+ characters) at its end is redacted too. */
+  cutEnd(text: string): string;
 };
