@@ -13,8 +13,8 @@
 import { LineCounter, type Node, parseAllDocuments } from "yaml";
 import type { Locator } from "./diagnostics.ts";
 import { progress } from "./progress.ts";
-import { buildLocator, duplicateKeys, MAX_ALIAS_COUNT, toTree } from "./read-source.ts";
 import { parseFastYaml } from "./yaml-fast.ts";
+import { buildLocator, duplicateKeys, MAX_ALIAS_COUNT, toTree } from "./yaml-tree.ts";
 
 /** Below this the whole-document parse takes well under a second: keep the one exact path. */
 export const CHUNKED_MIN_BYTES = 1024 * 1024;
