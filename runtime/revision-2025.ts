@@ -60,17 +60,8 @@ export const revision2025: Revision = {
 
   resourceNotFound: (uri) => new McpError(ErrorCode.LegacyResourceNotFound, `Resource not found: ${uri}`, { uri }),
 
-  shapeResult(result) {
-    // Nothing to strip (the usual case): the result goes out as it is, without a copy.
-    if (result.resultType === undefined && result.ttlMs === undefined && result.cacheScope === undefined) {
-      return result;
-    }
-    const shaped: Result = { ...result };
-    delete shaped.resultType;
-    delete shaped.ttlMs;
-    delete shaped.cacheScope;
-    return shaped;
-  },
+  // The 2026 fields a handler may have set do not exist in 2025.
+  shapeResult: ({ resultType, ttlMs, cacheScope, ...result }) => result,
 };
 
 async function initialize({ server, params, channel }: MethodCall): Promise<Result> {

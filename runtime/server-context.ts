@@ -43,6 +43,8 @@ let signalProperty: PropertyDescriptor;
  * puts such objects in dictionary mode, which cost more than the AbortController it saves. One getter
  * function shared by all contexts (the LazyAbort in a private field) keeps them on one hidden class, and
  * every field is set here in the constructor so V8 reserves room for all of them in the object itself.
+ * An object literal with a getter instead costs +44–56% server CPU per call (stdio, 64 in flight;
+ * bench/RESULTS.md "Micro-optimisations").
  * The methods stay per-request closures: handlers may call them detached (`const { progress } = ctx`).
  */
 class RequestContext implements HandlerContext {

@@ -32,12 +32,10 @@ export async function callTool(call: MethodCall): Promise<Result> {
   }
   let result: CallToolResult;
   try {
-    // Not withInputs(): its extra closure and async frame showed in tools/call profiles.
-    const output = await tool.handler(args, ctx);
+    const output = await withInputs(call, () => tool.handler(args, ctx));
     if (output.resultType === "input_required") return output;
     result = { ...output, content: Array.isArray(output.content) ? output.content : [] };
   } catch (error) {
-    if (error instanceof InputRequiredSignal) return inputRequired(call, error);
     if (error instanceof McpError || call.abort.aborted) throw error;
     // A failing tool is a tool-level error the model can see, not a protocol error.
     return toolError(`Tool ${tool.name} failed: ${errorMessage(error)}`);
