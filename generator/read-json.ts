@@ -6,7 +6,7 @@
 import type { DiagnosticBag, Locator } from "./diagnostics.ts";
 import { firstDuplicateJsonKey, jsonLocator, linePositions } from "./json-scan.ts";
 import { jsonSyntaxFault } from "./json-syntax.ts";
-import type { SourceDoc } from "./source/read-source.ts";
+import type { SourceDoc } from "./source/source-doc.ts";
 
 export function isJsonFile(file: string): boolean {
   return /\.json$/i.test(file);

@@ -2,8 +2,11 @@
 import { isAbsolute, relative, resolve } from "node:path";
 import type { Locator, Report } from "../diagnostics.ts";
 import { childPointer } from "../json-pointer.ts";
+import type { LoadOptions } from "../load.ts";
 import { closest } from "../spelling.ts";
-import type { Target } from "./load-config.ts";
+
+/** One package to generate, with paths resolved against the config file's directory. */
+export type Target = { input: string; output: string; options: LoadOptions };
 
 const TARGET_KEYS = ["input", "output", "maxSize", "openapi"];
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);

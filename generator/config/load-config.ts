@@ -10,11 +10,10 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { parse as parseYaml } from "yaml";
 import { DiagnosticBag, type Locator, type Report } from "../diagnostics.ts";
 import { jsonLocator } from "../json-scan.ts";
-import type { LoadOptions } from "../load.ts";
 import { isJsonFile } from "../read-json.ts";
 import { readSource } from "../source/read-source.ts";
 import { yamlLocator } from "../source/yaml-locator.ts";
-import { checkConfig } from "./check-config.ts";
+import { checkConfig, type Target } from "./check-config.ts";
 import { sourceLocator } from "./source-locator.ts";
 
 /** Looked for in this order in the current directory. */
@@ -33,8 +32,7 @@ export function findConfig(dir: string): string | undefined {
   return CONFIG_FILES.find((name) => existsSync(join(dir, name)));
 }
 
-/** One package to generate, with paths resolved against the config file's directory. */
-export type Target = { input: string; output: string; options: LoadOptions };
+export type { Target } from "./check-config.ts";
 
 export async function loadConfig(file: string, bag: DiagnosticBag): Promise<Target[] | undefined> {
   const atStart = bag.reporter(file, () => ({ line: 1, col: 1 }));

@@ -9,7 +9,7 @@ import { childPointer } from "../json-pointer.ts";
 import { syntaxProblems } from "../yaml-syntax.ts";
 import { duplicateKeys } from "./duplicate-keys.ts";
 import { MAX_ALIAS_COUNT } from "./limits.ts";
-import type { SourceDoc } from "./read-source.ts";
+import type { SourceDoc } from "./source-doc.ts";
 import { buildLocator } from "./yaml-locator.ts";
 
 export function parseText(file: string, text: string, bag: DiagnosticBag, anyValue = false): SourceDoc | undefined {

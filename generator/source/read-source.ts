@@ -13,11 +13,10 @@ import { parseYamlInChunks } from "../yaml-chunks.ts";
 import { decodeUtf8 } from "./decode.ts";
 import { countEntries, DEFAULT_MAX_BYTES, MAX_DEPTH, MAX_ENTRIES, readBytes, tooDeep } from "./limits.ts";
 import { parseText } from "./parse-yaml.ts";
+import type { SourceDoc } from "./source-doc.ts";
 
 export { DEFAULT_MAX_BYTES } from "./limits.ts";
-
-/** `size`: the bytes read, which count against the budget the files its `$ref`s read share. */
-export type SourceDoc = { file: string; value: unknown; locate: Locator; report: Report; size?: number };
+export type { SourceDoc } from "./source-doc.ts";
 
 export type ReadOptions = { maxBytes?: number };
 

@@ -77,5 +77,5 @@ test("notFound is an McpError whose code defaults to the 2026 one", () => {
     message: "Resource not found: shelf://x",
     data: { uri: "shelf://x" },
   });
-  expect(error.forEra("legacy").code).toBe(-32002);
+  expect(new ResourceNotFoundError("shelf://x", "legacy").code).toBe(-32002);
 });
