@@ -24,14 +24,14 @@ export const RUNTIME_FOLDER = "runtime";
 /** Copied whenever any runtime file is: it documents the runtime (a package carries part of it). */
 const ALWAYS = ["README.md"];
 
-/** A `from "x"`, of `import … from`, `import type …`, `export … from` or `export type * from`. */
+/** A `from "./a.ts"`, of `import … from`, `import type …`, `export … from` or `export type * from`. */
 const FROM = /\bfrom[ \t]*(["'])([^"'\n]+)\1/g;
 /** What a line must start with, up to its `from`, to be such a statement: `import`, `export`, or the
- * end of a braced list spread over lines (`  b,\n} from "x"`). Comments (`//`, ` * `) never do. */
+ * end of a braced list spread over lines (`  b,\n} from "./a.ts"`). Comments (`//`, ` * `) never do. */
 const STATEMENT = /^[ \t]*(?:import\b|export\b|[\w$,\s]*\})/;
-/** `import "x"` (for its side effects), alone at the start of a line. */
+/** `import "./a.ts"` (for its side effects), alone at the start of a line. */
 const BARE = /^[ \t]*import[ \t]*(["'])([^"'\n]+)\1/gm;
-/** `import("x")` with a literal specifier. */
+/** `import("./a.ts")` with a literal specifier. */
 const DYNAMIC = /(?<![\w$.])import[ \t]*\([ \t]*(["'])([^"'\n]+)\1[ \t]*[,)]/g;
 
 /**

@@ -1,11 +1,10 @@
-// Builds the `ctx` a handler receives. The era decides how server-to-client
-// inputs are obtained: a real JSON-RPC request (2025) or an MRTR round (2026).
+// Builds the `ctx` a handler receives. The request's protocol revision decides how
+// server-to-client inputs are obtained: a real JSON-RPC request (2025) or an MRTR round (2026).
 import { notification } from "./codec.ts";
-import { ErrorCode, LOGGING_LEVELS, MetaKey } from "./constants.ts";
+import { ErrorCode, LOGGING_LEVELS } from "./constants.ts";
 import { McpError, notFound } from "./errors.ts";
 import type { LazyAbort } from "./lazy-abort.ts";
-import { InputRequiredSignal } from "./mrtr.ts";
-import type { RequestScope } from "./server-methods.ts";
+import type { RequestScope } from "./server-scope.ts";
 import type { Era, HandlerContext, RequestChannel } from "./server-types.ts";
 import type {
   ClientCapabilities,
@@ -44,6 +43,8 @@ let signalProperty: PropertyDescriptor;
  * puts such objects in dictionary mode, which cost more than the AbortController it saves. One getter
  * function shared by all contexts (the LazyAbort in a private field) keeps them on one hidden class, and
  * every field is set here in the constructor so V8 reserves room for all of them in the object itself.
+ * An object literal with a getter instead costs +44–56% server CPU per call (stdio, 64 in flight;
+ * bench/RESULTS.md "Micro-optimisations").
  * The methods stay per-request closures: handlers may call them detached (`const { progress } = ctx`).
  */
 class RequestContext implements HandlerContext {
@@ -82,9 +83,9 @@ class RequestContext implements HandlerContext {
     this.requestId = init.request.id;
     this.method = init.request.method;
     this.meta = meta;
-    this.era = scope.era;
+    this.era = scope.revision.era;
     this.protocolVersion = scope.protocolVersion;
-    this.sessionId = scope.era === "legacy" ? channel.session?.id : undefined;
+    this.sessionId = scope.revision.sessionId(channel);
     this.clientInfo = scope.clientInfo;
     this.clientCapabilities = scope.clientCapabilities;
 
@@ -93,20 +94,7 @@ class RequestContext implements HandlerContext {
     let inputCounter = 0;
     const requestInputs = async (requests: Record<string, InputRequest>) => {
       for (const request of Object.values(requests)) requireCapability(scope.clientCapabilities, request);
-      if (scope.era === "modern") {
-        const missing = Object.entries(requests).filter(([key]) => !Object.hasOwn(init.answers, key));
-        if (missing.length > 0) throw new InputRequiredSignal(Object.fromEntries(missing));
-        return Object.fromEntries(Object.keys(requests).map((key) => [key, init.answers[key]]));
-      }
-      if (!channel.request)
-        throw new McpError(ErrorCode.InternalError, "This transport cannot send requests to the client");
-      const entries = await Promise.all(
-        Object.entries(requests).map(async ([key, request]) => {
-          const params = request.params as JsonObject | undefined;
-          return [key, (await channel.request?.(request.method, params, abort.signal)) as InputResponse] as const;
-        }),
-      );
-      return Object.fromEntries(entries);
+      return await scope.revision.requestInputs(requests, init);
     };
     // Sequential single inputs get positional keys, stable as long as the handler is deterministic.
     const single = async (request: InputRequest) => {
@@ -122,7 +110,7 @@ class RequestContext implements HandlerContext {
       channel.notify(notification("notifications/progress", params));
     };
     this.log = (level, data, logger) => {
-      if (abort.aborted || !shouldLog(level, scope.era, meta, channel)) return;
+      if (abort.aborted || !shouldLog(level, scope.revision.logThreshold(meta, channel))) return;
       const params: JsonObject = { level, data };
       if (logger !== undefined) params.logger = logger;
       channel.notify(notification("notifications/message", params));
@@ -136,9 +124,7 @@ class RequestContext implements HandlerContext {
   }
 }
 
-function shouldLog(level: LoggingLevel, era: Era, meta: JsonObject, channel: RequestChannel): boolean {
-  // 2026: only when the request opted in via `_meta`; 2025: the session's level (everything until setLevel).
-  const threshold = era === "modern" ? meta[MetaKey.logLevel] : (channel.session?.logLevel ?? "debug");
+function shouldLog(level: LoggingLevel, threshold: unknown): boolean {
   const thresholdIndex = LOGGING_LEVELS.indexOf(threshold as LoggingLevel);
   return thresholdIndex >= 0 && LOGGING_LEVELS.indexOf(level) >= thresholdIndex;
 }

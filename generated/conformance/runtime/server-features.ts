@@ -4,7 +4,7 @@ import { isObject } from "./codec.ts";
 import { errorMessage, invalidParams, McpError, ResourceNotFoundError } from "./errors.ts";
 import { InputRequiredSignal, inputRequiredResult } from "./mrtr.ts";
 import { ownValue, protoKeyPointer } from "./own-keys.ts";
-import type { MethodCall } from "./server-methods.ts";
+import type { MethodCall } from "./server-scope.ts";
 import type { CompleteFunction } from "./server-types.ts";
 import type { CallToolResult, Completion, Result, ValidatorError } from "./types.ts";
 import { MAX_TEMPLATE_URI_LENGTH } from "./uri-template-match.ts";
@@ -33,12 +33,10 @@ export async function callTool(call: MethodCall): Promise<Result> {
   }
   let result: CallToolResult;
   try {
-    // Not withInputs(): its extra closure and async frame showed in tools/call profiles.
-    const output = await tool.handler(args, ctx);
+    const output = await withInputs(call, () => tool.handler(args, ctx));
     if (output.resultType === "input_required") return output;
     result = { ...output, content: Array.isArray(output.content) ? output.content : [] };
   } catch (error) {
-    if (error instanceof InputRequiredSignal) return inputRequired(call, error);
     if (error instanceof McpError || call.abort.aborted) throw error;
     // A failing tool is a tool-level error the model can see, not a protocol error.
     return toolError(`Tool ${tool.name} failed: ${errorMessage(error)}`);
@@ -75,13 +73,13 @@ export async function readResource(call: MethodCall): Promise<Result> {
     }
   } catch (error) {
     // A handler's notFound(uri) answers with the code of this request's era, whichever it was made for.
-    throw error instanceof ResourceNotFoundError ? error.forEra(scope.era) : error;
+    throw error instanceof ResourceNotFoundError ? scope.revision.resourceNotFound(error.uri, error.message) : error;
   }
   const why =
     uri.length > MAX_TEMPLATE_URI_LENGTH && server.templates.size > 0
       ? ` (a URI longer than ${MAX_TEMPLATE_URI_LENGTH} characters matches no resource template)`
       : "";
-  throw new ResourceNotFoundError(uri, scope.era, `Resource not found: ${uri}${why}`);
+  throw scope.revision.resourceNotFound(uri, `Resource not found: ${uri}${why}`);
 }
 
 export async function getPrompt(call: MethodCall): Promise<Result> {
@@ -145,7 +143,7 @@ export async function complete({ server, params, ctx }: MethodCall): Promise<Res
   return { completion };
 }
 
-/** Runs a handler that may ask for client input; in the 2026 era an unanswered input becomes `input_required`. */
+/** Runs a handler that may ask for client input; in the 2026 revision an unanswered input becomes `input_required`. */
 async function withInputs<T extends object>(call: MethodCall, run: () => T | Promise<T>): Promise<T | Result> {
   try {
     return await run();

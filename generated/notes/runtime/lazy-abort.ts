@@ -1,7 +1,7 @@
 // Cancellation of one request without an AbortController until someone asks for the signal.
-// An AbortSignal is an EventTarget (a Map of listeners, an Event object per abort, dispatch), and
-// every request used to make two and abort one: the largest share of a tools/call's CPU in profiles
-// (bench/profile.ts). Most handlers never read `ctx.signal`, so most requests now make none.
+// An AbortSignal is an EventTarget (a Map of listeners, an Event object per abort, dispatch); most
+// handlers never read `ctx.signal`, so most requests now make none. An eager AbortController per
+// request doubles server CPU per call (+97–118%, stdio, 64 in flight; bench/RESULTS.md "Micro-optimisations").
 
 /** Told once when a LazyAbort aborts (the server's run of a request follows its transport's abort). */
 export type AbortTarget = { abort(reason: unknown): void };

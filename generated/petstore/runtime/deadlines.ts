@@ -4,7 +4,8 @@
 // tools/call profiles). Requests with the same timeout expire in the order they started, so each
 // length is a FIFO whose head alone needs a timer. The FIFO is a list threaded through the entries
 // themselves: a Map that goes from empty to one entry and back on every request kept reallocating
-// its table.
+// its table. A setTimeout/clearTimeout per request instead costs +8–60% server CPU per call (stdio, 64 in
+// flight; bench/RESULTS.md "Micro-optimisations").
 import { performance } from "node:perf_hooks";
 
 /** Something with a deadline. The fields besides expire() belong to Deadlines; start them undefined. */

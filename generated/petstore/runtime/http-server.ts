@@ -5,7 +5,8 @@ import { createServer as createHttpServer, type IncomingMessage, type ServerResp
 import type { AddressInfo } from "node:net";
 import { decodeMessage, errorResponse } from "./codec.ts";
 import { ErrorCode } from "./constants.ts";
-import { acceptsSse, handlePost, header, type PostContext, repeatedMcpHeader } from "./http-post.ts";
+import { handlePost } from "./http-post.ts";
+import { acceptsSse, header, type PostContext, repeatedMcpHeader } from "./http-post-common.ts";
 import { sendJson } from "./http-responder.ts";
 import { admit, BodyTooLargeError, readBody } from "./http-security.ts";
 import type { HttpSession } from "./http-session.ts";

@@ -13,17 +13,21 @@
 //                (HMAC tokens), pagination.ts, uri-template.ts, mrtr.ts (MRTR state),
 //                sse.ts (writer/parser), sse-replay.ts (2025 resumable streams),
 //                line-channel.ts (newline-delimited JSON framing).
-//   server       server.ts (registry + handleRequest: era per request, deadlines,
-//                result shaping), request-run.ts + deadlines.ts (a request's cancellation
-//                and handler deadline, one timer per timeout length), server-methods.ts
-//                (method table), server-features.ts (tools/resources/prompts/completion),
+//   server       server.ts (registry + handleRequest: revision per request, deadlines),
+//                revision.ts picks revision-2025.ts or revision-2026.ts (everything that
+//                differs per protocol revision: methods, scope, inputs, errors, result
+//                shaping), server-scope.ts (the types of a request in flight),
+//                request-run.ts + deadlines.ts (a request's cancellation and handler
+//                deadline, one timer per timeout length), server-methods.ts (methods both
+//                revisions share), server-features.ts (tools/resources/prompts/completion),
 //                server-context.ts (handler ctx),
 //                server-session.ts / server-changes.ts (2025 sessions, change events).
 //   client       client.ts (McpClient, connect), client-negotiation.ts (era probe),
 //                client-handlers.ts (sampling/elicitation/roots answers), client-transport.ts,
 //                client-tool-output.ts (structuredContent checked against outputSchema).
 //   transports   stdio-server.ts / stdio-client-transport.ts (newline-delimited JSON),
-//                http-server.ts + http-post.ts + http-session.ts + http-responder.ts +
+//                http-server.ts + http-post.ts (http-post-2025.ts sessions, http-post-2026.ts
+//                stateless header rules) + http-session.ts + http-responder.ts +
 //                http-security.ts (Streamable HTTP on node:http) / http-client-transport.ts.
 //
 // The server core never imports ajv: generated code passes precompiled standalone

@@ -6,8 +6,8 @@ import type { Expiring, Lane } from "./deadlines.ts";
 import { McpError } from "./errors.ts";
 import { LazyAbort } from "./lazy-abort.ts";
 
-/** The abort reason once a request has been answered. Shared: a fresh Error per request (stack capture) was
- * the largest single cost of a tools/call in CPU profiles (bench/RESULTS.md). */
+/** The abort reason once a request has been answered. Shared: a fresh Error per request (stack capture)
+ * costs +27–52% server CPU per call (stdio, 64 in flight; bench/RESULTS.md "Micro-optimisations"). */
 const REQUEST_FINISHED = new Error("Request finished");
 
 export class RequestRun extends LazyAbort implements Expiring {

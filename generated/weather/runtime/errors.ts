@@ -37,11 +37,6 @@ export class ResourceNotFoundError extends McpError {
     this.name = "ResourceNotFoundError";
     this.uri = uri;
   }
-
-  /** The same error with the code `era` expects. */
-  forEra(era: "modern" | "legacy"): ResourceNotFoundError {
-    return new ResourceNotFoundError(this.uri, era, this.message);
-  }
 }
 
 /** The error to throw when nothing exists at `uri`; the server gives it the code of the request's era. */

@@ -1,17 +1,16 @@
 // The transport-independent server: a registry of tools, resources and prompts,
-// plus `handleRequest`, which decides the era of each request, runs the method
-// with a deadline and an AbortSignal, and shapes the result for that era.
+// plus `handleRequest`, which picks the protocol revision of each request, runs the
+// method with a deadline and an AbortSignal, and lets the revision shape the result.
 import { isObject } from "./codec.ts";
-import { ErrorCode, isModernVersion, MetaKey, SUPPORTED_PROTOCOL_VERSIONS } from "./constants.ts";
 import { Deadlines } from "./deadlines.ts";
-import { invalidParams, McpError, methodNotFound } from "./errors.ts";
+import { methodNotFound } from "./errors.ts";
 import { collectHeaderParams, type HeaderParam } from "./header-encoding.ts";
-import { collectAnswers } from "./mrtr.ts";
 import { RequestRun } from "./request-run.ts";
+import { revisionOf } from "./revision.ts";
 import { createTokenSealer, type TokenSealer } from "./sealed-token.ts";
 import { ChangeHub } from "./server-changes.ts";
 import { createHandlerContext } from "./server-context.ts";
-import { type MethodCall, type RequestScope, serverMethods } from "./server-methods.ts";
+import type { MethodCall, RegisteredTemplate, ServerCore } from "./server-scope.ts";
 import type {
   PromptDefinition,
   Registration,
@@ -22,7 +21,6 @@ import type {
   ToolDefinition,
 } from "./server-types.ts";
 import type {
-  ClientCapabilities,
   Implementation,
   JsonObject,
   JsonRpcNotification,
@@ -31,19 +29,9 @@ import type {
   ServerCapabilities,
   Validator,
 } from "./types.ts";
-import { compileUriTemplate, type UriTemplateMatcher } from "./uri-template-match.ts";
+import { compileUriTemplate } from "./uri-template-match.ts";
 
 const DEFAULT_HANDLER_TIMEOUT_MS = 120_000;
-const CACHEABLE_METHODS = new Set([
-  "server/discover",
-  "tools/list",
-  "resources/list",
-  "resources/templates/list",
-  "resources/read",
-  "prompts/list",
-]);
-
-export type RegisteredTemplate = { definition: ResourceTemplateDefinition; matcher: UriTemplateMatcher };
 
 /** What deferred registrations will add, so capabilities are right before they run. */
 export type DeferredOffers = { tools?: boolean; resources?: boolean; prompts?: boolean; completions?: boolean };
@@ -51,7 +39,7 @@ export type DeferredOffers = { tools?: boolean; resources?: boolean; prompts?: b
 /** Requests answered without the deferred entries: the handshake must not wait for a large catalog. */
 const BEFORE_CATALOG = new Set(["initialize", "server/discover", "ping", "logging/setLevel"]);
 
-export class McpServer {
+export class McpServer implements ServerCore {
   readonly info: Implementation;
   readonly sealer: TokenSealer;
   readonly changes = new ChangeHub();
@@ -160,9 +148,10 @@ export class McpServer {
     if (this.deferred.length > 0 && !BEFORE_CATALOG.has(request.method)) this.settle();
     const params: JsonObject = request.params ?? {};
     const meta: JsonObject = isObject(params._meta) ? params._meta : {};
-    const scope = this.scopeFor(request, meta, channel);
-    const method = Object.hasOwn(serverMethods, request.method) ? serverMethods[request.method] : undefined;
-    if (!method?.eras.includes(scope.era)) throw methodNotFound(request.method);
+    const revision = revisionOf(meta);
+    const scope = revision.scope(request, meta, channel);
+    const method = Object.hasOwn(revision.methods, request.method) ? revision.methods[request.method] : undefined;
+    if (!method) throw methodNotFound(request.method);
 
     const timeoutMs = method.unbounded ? undefined : (this.options.handlerTimeoutMs ?? DEFAULT_HANDLER_TIMEOUT_MS);
     const run = new RequestRun(request.method, timeoutMs);
@@ -175,10 +164,10 @@ export class McpServer {
     if (timeoutMs !== undefined) this.deadlines.add(run, timeoutMs);
     try {
       const binding = { method: request.method, params, principal: channel.principal ?? "" };
-      const answers = scope.era === "modern" && method.mrtr ? collectAnswers(this.sealer, binding) : {};
+      const answers = method.mrtr ? revision.answers(this.sealer, binding) : {};
       const ctx = createHandlerContext({ request, meta, scope, channel, abort: run, answers });
       const call: MethodCall = { server: this, params, scope, channel, ctx, abort: run, binding, answers };
-      return this.shapeResult(await run.race(method.run(call)), scope, request.method);
+      return revision.shapeResult(await run.race(method.run(call)), request.method, this);
     } finally {
       this.deadlines.delete(run);
       if (cancellation?.target === run) cancellation.target = undefined;
@@ -201,65 +190,6 @@ export class McpServer {
   close(): void {
     for (const listener of [...this.closeListeners]) listener();
     this.closeListeners.clear();
-  }
-
-  private scopeFor(request: JsonRpcRequest, meta: JsonObject, channel: RequestChannel): RequestScope {
-    const version = meta[MetaKey.protocolVersion];
-    if (version !== undefined) {
-      if (!isModernVersion(version)) {
-        throw new McpError(ErrorCode.UnsupportedProtocolVersion, "Unsupported protocol version", {
-          supported: [...SUPPORTED_PROTOCOL_VERSIONS],
-          requested: String(version),
-        });
-      }
-      // A 2026 request without its required per-request fields is malformed (-32602, basic/index "_meta").
-      const capabilities = meta[MetaKey.clientCapabilities];
-      if (!isObject(capabilities)) throw invalidParams(`_meta["${MetaKey.clientCapabilities}"] must be an object`);
-      const clientInfo = meta[MetaKey.clientInfo];
-      return {
-        era: "modern",
-        protocolVersion: version as string,
-        clientCapabilities: capabilities as ClientCapabilities,
-        clientInfo: isObject(clientInfo) ? (clientInfo as Implementation) : undefined,
-      };
-    }
-    const session = channel.session;
-    if (request.method === "initialize" || request.method === "ping") {
-      return { era: "legacy", protocolVersion: session?.protocolVersion ?? "", clientCapabilities: {} };
-    }
-    if (!session?.protocolVersion) {
-      throw invalidParams(
-        `Missing _meta["${MetaKey.protocolVersion}"]: send per-request metadata (2026-07-28) or initialize first`,
-      );
-    }
-    return {
-      era: "legacy",
-      protocolVersion: session.protocolVersion,
-      clientCapabilities: session.clientCapabilities,
-      clientInfo: session.clientInfo,
-    };
-  }
-
-  private shapeResult(result: Result, scope: RequestScope, method: string): Result {
-    if (scope.era === "legacy") {
-      // Nothing to strip (the usual case): the result goes out as it is, without a copy.
-      if (result.resultType === undefined && result.ttlMs === undefined && result.cacheScope === undefined) {
-        return result;
-      }
-      const shaped: Result = { ...result };
-      delete shaped.resultType;
-      delete shaped.ttlMs;
-      delete shaped.cacheScope;
-      return shaped;
-    }
-    const shaped: Result = { ...result };
-    shaped.resultType ??= "complete";
-    if (CACHEABLE_METHODS.has(method) && shaped.resultType === "complete") {
-      shaped.ttlMs ??= this.options.cache?.ttlMs ?? 0;
-      shaped.cacheScope ??= this.options.cache?.cacheScope ?? "private";
-    }
-    shaped._meta = { ...shaped._meta, [MetaKey.serverInfo]: this.info };
-    return shaped;
   }
 
   private register<T>(map: Map<string, T>, key: string, value: T, kind: "tools" | "resources" | "prompts") {
