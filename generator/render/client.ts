@@ -13,14 +13,18 @@ export function renderClient(model: Model): string {
 import type { CallToolResult, GetPromptResult } from "../runtime/types.ts";
 import type { PromptMap, ToolMap } from "./types.ts";
 
-export type { ToolMap, PromptMap };
+export type { PromptMap, ToolMap };
 
 /** A tool's result, with structuredContent typed by its outputSchema. */
 export type TypedToolResult<N extends keyof ToolMap> = CallToolResult & { structuredContent?: ToolMap[N]["result"] };
 
 /** The runtime client, with tool and prompt names and their arguments checked at compile time. */
 export type Client = Omit<McpClient, "callTool" | "getPrompt"> & {
-  callTool<N extends keyof ToolMap>(name: N, args: ToolMap[N]["args"], options?: CallOptions): Promise<TypedToolResult<N>>;
+  callTool<N extends keyof ToolMap>(
+    name: N,
+    args: ToolMap[N]["args"],
+    options?: CallOptions,
+  ): Promise<TypedToolResult<N>>;
   getPrompt<N extends keyof PromptMap>(name: N, args: PromptMap[N], options?: CallOptions): Promise<GetPromptResult>;
 };
 
