@@ -1,148 +1,220 @@
 /**
  * json-schema-to-typescript's declarations, reprinted in the house style (ts-style.ts) and tidied:
  * `type` instead of `interface`, no empty `{}` (Biome's noBannedTypes, noEmptyInterface), no root
- * `SchemaTypes` declaration, and a type spelled out twice becomes an alias of its first name (petstore's
- * `NewPet & { id: number }` was written four times). The library's output is a small, regular language
- * (names, literals, unions, intersections, arrays, tuples, object types, JSDoc comments); a declaration
- * whose layout needs line breaking this printer does not do (a union too long for one line, an object
- * inside a union) goes to Prettier, which lays it out as Biome does. Printing most declarations here is
- * what keeps GitHub's 1.7 MB of types at tens of milliseconds instead of seconds.
+ * `SchemaTypes` declaration, and a type spelled out again becomes an alias of the shared type that spells
+ * it first (petstore's `NewPet & { id: number }` was written four times). The layout is Biome's (which is
+ * Prettier's): objects expanded, unions flat when they fit and one member a line when not, tuples likewise.
+ * No formatter runs: GitHub's 1.5 MB of declarations print in a few hundred milliseconds. The rare
+ * declaration whose layout is not reproduced here (an intersection whose union member spans lines, say)
+ * is printed plainly under a `biome-ignore format` comment, so `biome check` stays clean and says why.
  */
-import { format } from "json-schema-to-typescript/dist/src/formatter.js";
-import { fits, printNumber, propKey, requote } from "./ts-style.ts";
-
-type TypeNode =
-  | { kind: "text"; text: string }
-  | { kind: "union" | "intersection"; types: TypeNode[] }
-  | { kind: "array"; element: TypeNode }
-  | { kind: "tuple"; elements: Array<{ type: TypeNode; rest: boolean }> }
-  | { kind: "object"; members: Member[] };
-type Member = { comment?: string; key: string; optional: boolean; type: TypeNode };
-type Declaration = { comment?: string; name: string; type: TypeNode };
+import {
+  type Declaration,
+  type Member,
+  Parser,
+  type SetType,
+  splitDeclarations,
+  type TypeNode,
+} from "./format-types-parse.ts";
+import { LINE_WIDTH } from "./ts-style.ts";
 
 /** What an object type without members stands for: any object (JSON Schema's default). */
 export const ANY_OBJECT = "{ [key: string]: unknown }";
+
+/** Thrown where Biome's layout is not one this printer makes. */
+class UnknownLayout extends Error {}
+
+const IGNORE = "// biome-ignore format: a layout mcpgen does not reproduce; objects expanded, the rest flat\n";
 
 /**
  * `roots` are the tools' own argument and result types: they may become aliases of a shared type, never
  * the other way round (one tool's type standing for another's would read as if the tools were related).
  */
-export async function formatTypeDeclarations(code: string, roots: ReadonlySet<string>): Promise<string> {
+export function formatTypeDeclarations(code: string, roots: ReadonlySet<string>): string {
   const printed: string[] = [];
-  const hard: Array<{ index: number; text: string }> = [];
   const firstNameOf = new Map<string, string>();
   for (const chunk of splitDeclarations(code)) {
     let declaration: Declaration;
     try {
       declaration = new Parser(chunk).declaration();
     } catch {
-      // Something this printer does not know (an `extends` clause, say): Prettier formats it as written.
-      hard.push({ index: printed.push("") - 1, text: chunk });
+      // Something the reader does not know (an `extends` clause, say): as the library wrote it.
+      printed.push(`${IGNORE}${chunk}`);
       continue;
     }
-    if (declaration.name === "SchemaTypes" && isEmptyObject(declaration.type)) continue;
-    const right = printType(declaration.type, "");
-    const alias = isNamed(declaration.type) ? undefined : firstNameOf.get(right);
-    if (!alias && !isNamed(declaration.type) && !roots.has(declaration.name)) firstNameOf.set(right, declaration.name);
-    const text = `${printComment(declaration.comment, "")}export type ${declaration.name} = ${alias ?? right};`;
-    if (alias === undefined && needsLayout(declaration.type, text)) hard.push({ index: printed.push("") - 1, text });
-    else printed.push(text);
-  }
-  if (hard.length > 0) {
-    // One Prettier run for all of them; a line comment keeps them apart.
-    const SPLIT = "// mcpgen:split";
-    const formatted = await prettierFormat(hard.map((h) => h.text).join(`\n${SPLIT}\n`), "types.d.ts");
-    formatted
-      .trimEnd()
-      .split(`\n${SPLIT}\n`)
-      .forEach((text, i) => {
-        printed[hard[i].index] = text;
-      });
+    const { name, type } = declaration;
+    if (name === "SchemaTypes" && type.kind === "object" && type.members.length === 0) continue;
+    const shape = type.kind === "text" ? undefined : flat(type);
+    const alias = shape === undefined ? undefined : firstNameOf.get(shape);
+    if (shape !== undefined && alias === undefined && !roots.has(name)) firstNameOf.set(shape, name);
+    const comment = printComment(declaration.comment, "");
+    const head = `export type ${name} =`;
+    try {
+      const right = alias ?? (type.kind === "text" ? type.text : undefined);
+      // A name too long for the line moves to the next one: Biome breaks after `=`.
+      const text =
+        right === undefined
+          ? assigned(type, "", head.length)
+          : fitsAt(head.length + 1, right)
+            ? ` ${right}`
+            : `\n  ${right}`;
+      printed.push(`${comment}${head}${text};`);
+    } catch (error) {
+      if (!(error instanceof UnknownLayout)) throw error;
+      printed.push(`${comment}${IGNORE}${head} ${expanded(type, "")};`);
+    }
   }
   return printed.join("\n\n");
 }
 
-const isNamed = (type: TypeNode) => type.kind === "text";
-const isEmptyObject = (type: TypeNode) => type.kind === "object" && type.members.length === 0;
 const isMultiline = (type: TypeNode): boolean =>
   (type.kind === "object" && type.members.length > 0) ||
   (type.kind === "array" && isMultiline(type.element)) ||
   ((type.kind === "union" || type.kind === "intersection") && type.types.some(isMultiline)) ||
   (type.kind === "tuple" && type.elements.some((e) => isMultiline(e.type)));
 
-/** True when Biome would lay this declaration out otherwise than flat unions and expanded objects. */
-function needsLayout(type: TypeNode, text: string): boolean {
-  // Comments are never wrapped: only the code lines must fit.
-  const code = text
-    .split("\n")
-    .filter((line) => !/^\s*(\/\*|\*)/.test(line))
-    .join("\n");
-  return !fits(code) || hasHardNode(type);
-}
+/** Characters of a line as Biome counts them (a non-ASCII character may be two columns wide). */
+const width = (text: string) => text.length + (text.match(/[^\x20-\x7e]/g)?.length ?? 0);
 
-function hasHardNode(type: TypeNode): boolean {
+/** The type on one line, objects included (`{ a: string; b?: number }`): a shape to compare, or text to fit. */
+function flat(type: TypeNode): string {
   switch (type.kind) {
     case "text":
-      return false;
+      return type.text;
     case "array":
-      // `{ ... }[]` keeps the object's lines; any other multi-line element type is laid out by Prettier.
-      return (isMultiline(type.element) && type.element.kind !== "object") || hasHardNode(type.element);
-    case "object":
-      return type.members.some((m) => hasHardNode(m.type));
+      return type.element.kind === "union" || type.element.kind === "intersection"
+        ? `(${flat(type.element)})[]`
+        : `${flat(type.element)}[]`;
     case "tuple":
-      return type.elements.some((e) => isMultiline(e.type) || hasHardNode(e.type));
-    case "union": {
-      // `{ ... } | null` stays on the object's lines; any other multi-line member breaks the union.
-      const nested = type.types.some((t) => t.kind === "union");
-      const objects = type.types.filter(isMultiline);
-      const hug =
-        objects.length === 1 &&
-        objects[0].kind === "object" &&
-        type.types.every((t) => t === objects[0] || (t.kind === "text" && t.text === "null"));
-      return nested || (objects.length > 0 && !hug) || type.types.some(hasHardNode);
-    }
-    case "intersection": {
-      const nested = type.types.some((t) => t.kind === "intersection");
-      // Two members with an object among them print `A & {` / `} & B` / `} & {`; longer ones break.
-      const multiline = type.types.some(isMultiline);
-      const simple = type.types.length === 2 && type.types.every((t) => t.kind === "text" || t.kind === "object");
-      return nested || (multiline && !simple) || type.types.some(hasHardNode);
-    }
+      return `[${type.elements.map((e) => (e.rest ? `...${flat(e.type)}` : flat(e.type))).join(", ")}]`;
+    case "union":
+      return type.types.map((t) => (t.kind === "intersection" ? `(${flat(t)})` : flat(t))).join(" | ");
+    case "intersection":
+      return type.types.map((t) => (t.kind === "union" ? `(${flat(t)})` : flat(t))).join(" & ");
+    case "object":
+      if (type.members.length === 0) return ANY_OBJECT;
+      return `{ ${type.members.map((m) => `${m.key}${m.optional ? "?" : ""}: ${flat(m.type)};`).join(" ")} }`;
   }
 }
 
-function printType(type: TypeNode, indent: string): string {
+/** Objects one member a line with their comments, the rest flat: for a declaration Biome is told to leave. */
+function expanded(type: TypeNode, indent: string): string {
+  const inner = `${indent}  `;
   switch (type.kind) {
     case "text":
       return type.text;
     case "array": {
-      const element = printType(type.element, indent);
-      const wrap = type.element.kind === "union" || type.element.kind === "intersection";
-      return wrap ? `(${element})[]` : `${element}[]`;
+      const element = expanded(type.element, indent);
+      return type.element.kind === "union" || type.element.kind === "intersection" ? `(${element})[]` : `${element}[]`;
     }
     case "tuple":
-      return `[${type.elements
-        .map((e) => {
-          const printed = printType(e.type, indent);
-          return e.rest ? `...${printed}` : printed;
-        })
-        .join(", ")}]`;
+      return `[${type.elements.map((e) => (e.rest ? "..." : "") + expanded(e.type, indent)).join(", ")}]`;
     case "union":
-      return type.types.map((t) => printType(t, indent)).join(" | ");
-    case "intersection":
       return type.types
-        .map((t) => (t.kind === "union" ? `(${printType(t, indent)})` : printType(t, indent)))
-        .join(" & ");
+        .map((t) => (t.kind === "intersection" ? `(${expanded(t, indent)})` : expanded(t, indent)))
+        .join(" | ");
+    case "intersection":
+      return type.types.map((t) => (t.kind === "union" ? `(${expanded(t, indent)})` : expanded(t, indent))).join(" & ");
     case "object": {
       if (type.members.length === 0) return ANY_OBJECT;
-      const inner = `${indent}  `;
-      const lines = type.members.map(
-        (m) =>
-          `${printComment(m.comment, inner)}${inner}${m.key}${m.optional ? "?" : ""}: ${printType(m.type, inner)};`,
+      const members = type.members.map(
+        (m) => `${printComment(m.comment, inner)}${inner}${m.key}${m.optional ? "?" : ""}: ${expanded(m.type, inner)};`,
       );
-      return `{\n${lines.join("\n")}\n${indent}}`;
+      return `{\n${members.join("\n")}\n${indent}}`;
     }
   }
+}
+
+/**
+ * The text after `x =` or `key:` (its first character a space, or a line break for a union one member a
+ * line), where `column` is where that text starts and a `;` follows it.
+ */
+function assigned(type: TypeNode, indent: string, column: number): string {
+  if (type.kind === "union" && !hugs(type) && (isMultiline(type) || !fitsAt(column + 1, flat(type)))) {
+    return brokenUnion(type, indent);
+  }
+  return ` ${print(type, indent, column + 1)}`;
+}
+
+/** `| a` one a line under `indent` plus two; objects in it indented two further (Prettier's align(2)). */
+function brokenUnion(type: SetType, indent: string): string {
+  const inner = `${indent}  `;
+  return type.types
+    .map((t) => {
+      const member =
+        t.kind === "intersection"
+          ? `(${print(t, `${inner}  `, inner.length + 3)})`
+          : print(t, `${inner}  `, inner.length + 2);
+      return `\n${inner}| ${member}`;
+    })
+    .join("");
+}
+
+/** `{ ... } | null` keeps the object's own lines (Prettier's "hug"). */
+function hugs(type: SetType): boolean {
+  const objects = type.types.filter((t) => t.kind === "object" && t.members.length > 0);
+  return objects.length === 1 && type.types.every((t) => t === objects[0] || (t.kind === "text" && t.text === "null"));
+}
+
+const fitsAt = (column: number, text: string) => column + width(text) + 1 <= LINE_WIDTH;
+
+/** A type that is not broken at its start, beginning at `column` of a line indented by `indent`. */
+function print(type: TypeNode, indent: string, column: number): string {
+  switch (type.kind) {
+    case "text":
+      return type.text;
+    case "object":
+      if (type.members.length === 0) return ANY_OBJECT;
+      return `{\n${type.members.map((m) => printMember(m, `${indent}  `)).join("\n")}\n${indent}}`;
+    case "array":
+      if (type.element.kind === "object" || type.element.kind === "text") {
+        return `${print(type.element, indent, column)}[]`;
+      }
+      // `(A & {` ... `})[]`: the intersection keeps its object's lines inside the parentheses.
+      if (type.element.kind === "intersection" && isMultiline(type.element)) {
+        return `(${print(type.element, indent, column + 1)})[]`;
+      }
+      // `(` and `)[]` around a union one member a line, when it does not fit on its line or has objects.
+      if (type.element.kind === "union" && !hugs(type.element)) {
+        if (!isMultiline(type.element) && fitsAt(column, flat(type))) return flat(type);
+        return `(${brokenUnion(type.element, indent)}\n${indent})[]`;
+      }
+      return checked(type, column);
+    case "union":
+      if (hugs(type)) return type.types.map((t) => print(t, indent, column)).join(" | ");
+      return checked(type, column);
+    case "intersection": {
+      // Two members with an object among them print `A & {`, `} & B` or `} & {`; other shapes are left flat.
+      if (!isMultiline(type)) return checked(type, column);
+      if (type.types.length !== 2 || !type.types.every((t) => t.kind === "text" || t.kind === "object")) {
+        throw new UnknownLayout();
+      }
+      return type.types.map((t) => print(t, indent, column)).join(" & ");
+    }
+    case "tuple": {
+      // Too long for its line, or holding objects: one element a line with a trailing comma.
+      if (!isMultiline(type) && fitsAt(column, flat(type))) return flat(type);
+      const inner = `${indent}  `;
+      const lines = type.elements.map((e) =>
+        e.rest
+          ? `${inner}...${print(e.type, inner, inner.length + 3)},`
+          : `${inner}${print(e.type, inner, inner.length)},`,
+      );
+      return `[\n${lines.join("\n")}\n${indent}]`;
+    }
+  }
+}
+
+/** The flat text of a type that must fit on its line (after `...` when `rest`), else it is left flat under `biome-ignore`. */
+function checked(type: TypeNode, column: number, rest = false): string {
+  const text = (rest ? "..." : "") + flat(type);
+  if (isMultiline(type) || !fitsAt(column, text)) throw new UnknownLayout();
+  return text;
+}
+
+function printMember(member: Member, indent: string): string {
+  const head = `${indent}${member.key}${member.optional ? "?" : ""}:`;
+  return `${printComment(member.comment, indent)}${head}${assigned(member.type, indent, width(head))};`;
 }
 
 /** A JSDoc block re-indented as Prettier does: each continuation line trimmed, one space in. */
@@ -154,149 +226,4 @@ function printComment(comment: string | undefined, indent: string): string {
     i === 0 ? line.trimEnd() : ` ${i < lines.length - 1 ? line.trim() : line.trimStart()}`,
   );
   return `${indent}${body.join(`\n${indent}`)}\n`;
-}
-
-const TOKEN = /\/\*[\s\S]*?\*\/|"(?:[^"\\\n]|\\.)*"|-?\d[\d.]*(?:[eE][+-]?\d+)?|[\w$]+|\.\.\.|\S/g;
-
-/** The text of each top-level declaration, its leading comments included. */
-function splitDeclarations(code: string): string[] {
-  const starts: number[] = [];
-  let depth = 0;
-  let commentStart: number | undefined;
-  for (const match of code.matchAll(TOKEN)) {
-    const token = match[0];
-    if (token.startsWith("/*")) {
-      if (depth === 0) commentStart ??= match.index;
-      continue;
-    }
-    if (depth === 0 && token === "export") starts.push(commentStart ?? match.index);
-    commentStart = undefined;
-    if ("{([".includes(token)) depth++;
-    else if ("})]".includes(token)) depth--;
-  }
-  return starts.map((start, i) => code.slice(start, starts[i + 1] ?? code.length).trim());
-}
-
-/** A recursive-descent reader of json-schema-to-typescript's output; throws on anything else. */
-class Parser {
-  private tokens: string[];
-  private at = 0;
-  constructor(source: string) {
-    this.tokens = source.match(TOKEN) ?? [];
-  }
-  private peek = () => this.tokens[this.at];
-  private next = () => this.tokens[this.at++];
-  private expect(token: string): void {
-    if (this.next() !== token) throw new Error(`expected ${token}`);
-  }
-  private comment(): string | undefined {
-    return this.peek()?.startsWith("/*") ? this.next() : undefined;
-  }
-
-  declaration(): Declaration {
-    const comment = this.comment();
-    this.expect("export");
-    const keyword = this.next();
-    const name = this.next();
-    if (!/^[A-Za-z_$][\w$]*$/.test(name)) throw new Error("name");
-    let type: TypeNode;
-    if (keyword === "interface") type = this.object();
-    else if (keyword === "type") {
-      this.expect("=");
-      type = this.type();
-    } else throw new Error("declaration");
-    if (this.peek() === ";") this.next();
-    if (this.at !== this.tokens.length) throw new Error("trailing text");
-    return { comment, name, type };
-  }
-
-  private type(): TypeNode {
-    return this.list("|", "union", () => this.list("&", "intersection", () => this.postfix()));
-  }
-
-  private list(separator: string, kind: "union" | "intersection", item: () => TypeNode): TypeNode {
-    if (this.peek() === separator) this.next();
-    const types = [item()];
-    while (this.peek() === separator) {
-      this.next();
-      types.push(item());
-    }
-    return types.length === 1 ? types[0] : { kind, types };
-  }
-
-  private postfix(): TypeNode {
-    let type = this.primary();
-    while (this.peek() === "[" && this.tokens[this.at + 1] === "]") {
-      this.at += 2;
-      type = { kind: "array", element: type };
-    }
-    return type;
-  }
-
-  private primary(): TypeNode {
-    const token = this.next();
-    if (token === "(") {
-      const inner = this.type();
-      this.expect(")");
-      return inner;
-    }
-    if (token === "{") return this.object(true);
-    if (token === "[") return this.tuple();
-    if (token?.startsWith('"')) return { kind: "text", text: requote(token) };
-    if (token !== undefined && /^-?\d/.test(token)) {
-      return { kind: "text", text: (token.startsWith("-") ? "-" : "") + printNumber(token.replace(/^-/, "")) };
-    }
-    if (token !== undefined && /^[A-Za-z_$][\w$]*$/.test(token) && this.peek() !== "<")
-      return { kind: "text", text: token };
-    throw new Error(`unexpected ${token}`);
-  }
-
-  private tuple(): TypeNode {
-    const elements: Array<{ type: TypeNode; rest: boolean }> = [];
-    while (this.peek() !== "]") {
-      const rest = this.peek() === "...";
-      if (rest) this.next();
-      elements.push({ type: this.type(), rest });
-      if (this.peek() === "?") throw new Error("optional element");
-      if (this.peek() === ",") this.next();
-      else if (this.peek() !== "]") throw new Error("tuple");
-    }
-    this.next();
-    return { kind: "tuple", elements };
-  }
-
-  private object(opened = false): TypeNode {
-    if (!opened) this.expect("{");
-    const members: Member[] = [];
-    while (this.peek() !== "}") {
-      const comment = this.comment();
-      const token = this.next();
-      let key: string;
-      if (token === "[") {
-        const name = this.next();
-        this.expect(":");
-        const index = this.next();
-        this.expect("]");
-        key = `[${name}: ${index}]`;
-      } else if (token?.startsWith('"')) key = propKey(JSON.parse(token) as string);
-      else if (token !== undefined && /^[A-Za-z_$][\w$]*$/.test(token)) key = token;
-      else throw new Error(`member ${token}`);
-      const optional = this.peek() === "?";
-      if (optional) this.next();
-      this.expect(":");
-      members.push({ comment, key, optional, type: this.type() });
-      if (this.peek() === ";" || this.peek() === ",") this.next();
-    }
-    this.next();
-    return { kind: "object", members };
-  }
-}
-
-/**
- * Prettier, as json-schema-to-typescript (a dependency) brings and calls it, with the options that make
- * its output Biome's under biome.json. Only for small or rare text: it takes seconds on megabytes.
- */
-export async function prettierFormat(code: string, filepath: string): Promise<string> {
-  const style = { filepath, printWidth: 120, tabWidth: 2, semi: true, singleQuote: false, trailingComma: "all" };
-  return format(code, { format: true, style } as never);
 }

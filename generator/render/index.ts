@@ -7,7 +7,6 @@ import { readdirSync, readFileSync } from "node:fs";
 import type { Model } from "../normalize.ts";
 import { renderClient } from "./client.ts";
 import { renderDocs } from "./docs.ts";
-import { prettierFormat } from "./format-types.ts";
 import { renderScaffolds } from "./handlers.ts";
 import { renderManifest } from "./manifest.ts";
 import { renderPackageJson, renderTsconfig } from "./package-files.ts";
@@ -42,14 +41,10 @@ export async function render(model: Model): Promise<RenderedFile[]> {
   // Validators compile in worker threads while the rest renders; awaited together, so a failure on
   // either side is reported and neither is left unobserved.
   const compiling = renderValidators(model);
-  const rendering = (async () => {
-    const manifest = renderManifest(model);
-    return {
-      // manifest.ts is small: Prettier lays out its data literals as Biome would.
-      manifest: { ...manifest, ts: await prettierFormat(manifest.ts, "manifest.ts") },
-      types: pruneTypeImports(`${await renderTypes(model)}\n${renderHandlersType(model)}`),
-    };
-  })();
+  const rendering = (async () => ({
+    manifest: renderManifest(model),
+    types: pruneTypeImports(`${await renderTypes(model)}\n${renderHandlersType(model)}`),
+  }))();
   const [validators, { manifest, types }] = await Promise.all([compiling, rendering]);
   return [
     generated("package.json", renderPackageJson(model)),

@@ -6,7 +6,8 @@
 import { sha256 } from "../hash.ts";
 import type { HttpBindingNode } from "../ir.ts";
 import type { Model } from "../normalize.ts";
-import { dataLit, header, lit } from "./ts.ts";
+import { header } from "./ts.ts";
+import { dataProperty } from "./ts-data-literal.ts";
 
 type Json = { [key: string]: unknown };
 
@@ -167,9 +168,9 @@ export function renderManifest(model: Model): { ts: string; json: string } {
   const pretty = JSON.stringify(catalog, null, 2);
   const json = `${pretty.length > LARGE_MANIFEST ? JSON.stringify(catalog) : pretty}\n`;
   const fields = [
-    `  server: ${dataLit(server, 2).replace(/\n/g, "\n  ")},`,
-    ...(upstream ? [`  upstream: ${dataLit(upstream, 2).replace(/\n/g, "\n  ")},`] : []),
-    `  offers: ${lit(offersOf(data))},`,
+    dataProperty("server", server, "  "),
+    ...(upstream ? [dataProperty("upstream", upstream, "  ")] : []),
+    dataProperty("offers", offersOf(data), "  "),
     "  // The catalog (manifest.json) is read when a client first needs it, not at start-up.",
     '  catalog: () => readCatalog(new URL("./manifest.json", import.meta.url)),',
   ];

@@ -56,7 +56,7 @@ export async function renderTypes(model: Model): Promise<string> {
     header(model.specRef),
     'import type { PromptHandler, ResourceHandler, TemplateHandler, ToolHandler } from "../runtime/spec-server.ts";',
     "",
-    await formatTypeDeclarations(unshieldPrototypeNames(tidy(schemaTypes.trim())), rootTypes(model)),
+    formatTypeDeclarations(unshieldPrototypeNames(tidy(schemaTypes.trim())), rootTypes(model)),
     "",
     prompts.join("\n\n"),
     "",
