@@ -9,7 +9,8 @@ import type { JsonSchema } from "../ir.ts";
 import type { Model } from "../normalize.ts";
 import { shareDefs } from "../openapi/shared-defs.ts";
 import { dialectOf } from "../schema-dialect.ts";
-import { header, lit } from "./ts.ts";
+import { header } from "./ts.ts";
+import { dataLiteral } from "./ts-data-literal.ts";
 import { type ChunkJob, type CompilePlan, compileChunk } from "./validators-compile.ts";
 import { compileInWorkers } from "./validators-pool.ts";
 
@@ -91,7 +92,12 @@ function loaderModule(model: Model, jobs: ChunkJob[]): string {
     'import type { Validator } from "../runtime/types.ts";',
     "",
     "const require = createRequire(import.meta.url);",
-    `const CHUNKS = ${lit(jobs.map((_, n) => `./validators/${n}.cjs`))};`,
+    `const CHUNKS = ${dataLiteral(
+      jobs.map((_, n) => `./validators/${n}.cjs`),
+      "",
+      "const CHUNKS = ".length,
+      ";",
+    )};`,
     "",
     "/** The validator `name` of chunk `chunk` (compiled ajv code), loaded with its chunk on its first call. */",
     "export function validator(chunk: number, name: string): Validator {",
