@@ -27,8 +27,9 @@ class UnknownLayout extends Error {}
 const IGNORE = "// biome-ignore format: a layout mcpgen does not reproduce; objects expanded, the rest flat\n";
 
 /**
- * `roots` are the tools' own argument and result types: they may become aliases of a shared type, never
- * the other way round (one tool's type standing for another's would read as if the tools were related).
+ * `roots` are the tools' own argument and result types: one that spells out a shared type again becomes an
+ * alias of it. Shared types stay as they are (two identical components are still two concepts), and a
+ * root never stands for another (that would read as if the tools were related).
  */
 export function formatTypeDeclarations(code: string, roots: ReadonlySet<string>): string {
   const printed: string[] = [];
@@ -45,7 +46,7 @@ export function formatTypeDeclarations(code: string, roots: ReadonlySet<string>)
     const { name, type } = declaration;
     if (name === "SchemaTypes" && type.kind === "object" && type.members.length === 0) continue;
     const shape = type.kind === "text" ? undefined : flat(type);
-    const alias = shape === undefined ? undefined : firstNameOf.get(shape);
+    const alias = shape === undefined || !roots.has(name) ? undefined : firstNameOf.get(shape);
     if (shape !== undefined && alias === undefined && !roots.has(name)) firstNameOf.set(shape, name);
     const comment = printComment(declaration.comment, "");
     const head = `export type ${name} =`;
@@ -220,10 +221,22 @@ function printMember(member: Member, indent: string): string {
 /** A JSDoc block re-indented as Prettier does: each continuation line trimmed, one space in. */
 function printComment(comment: string | undefined, indent: string): string {
   if (comment === undefined) return "";
-  const lines = comment.split("\n");
+  const lines = dropReferencedBy(comment.split("\n"));
+  if (lines.length <= 2 && lines.join("").replace(/[/*\s]/g, "") === "") return "";
   if (!lines.slice(1).every((line) => line.trim().startsWith("*"))) return `${indent}${comment}\n`;
   const body = lines.map((line, i) =>
     i === 0 ? line.trimEnd() : ` ${i < lines.length - 1 ? line.trim() : line.trimStart()}`,
   );
   return `${indent}${body.join(`\n${indent}`)}\n`;
+}
+
+/**
+ * The library's "This interface was referenced by `SchemaTypes`'s JSON-Schema via the `definition` ..."
+ * lines (and the blank line before them): they name the combined root, which is not in the file.
+ */
+function dropReferencedBy(lines: string[]): string[] {
+  const at = lines.findIndex((line) => line.trim().startsWith("* This interface was referenced by `SchemaTypes`"));
+  if (at < 0 || !lines[at + 1]?.trim().startsWith("* via the `definition`")) return lines;
+  const from = lines[at - 1]?.trim() === "*" ? at - 1 : at;
+  return [...lines.slice(0, from), ...lines.slice(at + 2)];
 }

@@ -19,7 +19,7 @@ const cases: Array<{ given: string; roots?: string[]; input: string; want: strin
     want: "export type Empty = { [key: string]: unknown };\n\nexport type B = {\n  c: { [key: string]: unknown };\n};",
   },
   {
-    given: "a type spelled out again aliases the shared type that spelled it first (roots never become targets)",
+    given: "a tool type spelling out a shared type aliases it (roots never become targets)",
     roots: ["CreateOutput", "GetOutput", "OtherInput"],
     input:
       "export type Pet = (NewPet & {\nid: number\n})\nexport type CreateOutput = (NewPet & {\nid: number\n})\n" +
@@ -76,4 +76,17 @@ describe("formatTypeDeclarations", () => {
   for (const c of cases) {
     it(c.given, () => expect(formatTypeDeclarations(c.input, new Set(c.roots ?? []))).toBe(c.want));
   }
+});
+
+describe("comments", () => {
+  it("drops the library's note naming the combined root SchemaTypes, which the file does not have", () => {
+    const input =
+      '/**\n * A pet.\n *\n * This interface was referenced by `SchemaTypes`\'s JSON-Schema\n * via the `definition` "Pet".\n */\n' +
+      "export interface Pet {\nid: number\n}\n" +
+      '/**\n * This interface was referenced by `SchemaTypes`\'s JSON-Schema\n * via the `definition` "Tag".\n */\n' +
+      "export interface Tag {\nid: number\n}";
+    expect(formatTypeDeclarations(input, new Set())).toBe(
+      "/**\n * A pet.\n */\nexport type Pet = {\n  id: number;\n};\n\nexport type Tag = {\n  id: number;\n};",
+    );
+  });
 });
