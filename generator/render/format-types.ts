@@ -16,7 +16,7 @@ import {
   splitDeclarations,
   type TypeNode,
 } from "./format-types-parse.ts";
-import { LINE_WIDTH } from "./ts-style.ts";
+import { LINE_WIDTH, textWidth } from "./ts-style.ts";
 
 /** What an object type without members stands for: any object (JSON Schema's default). */
 export const ANY_OBJECT = "{ [key: string]: unknown }";
@@ -75,7 +75,7 @@ const isMultiline = (type: TypeNode): boolean =>
   (type.kind === "tuple" && type.elements.some((e) => isMultiline(e.type)));
 
 /** Characters of a line as Biome counts them (a non-ASCII character may be two columns wide). */
-const width = (text: string) => text.length + (text.match(/[^\x20-\x7e]/g)?.length ?? 0);
+const width = textWidth;
 
 /** The type on one line, objects included (`{ a: string; b?: number }`): a shape to compare, or text to fit. */
 function flat(type: TypeNode): string {

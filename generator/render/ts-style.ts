@@ -7,9 +7,25 @@
 
 export const LINE_WIDTH = 120;
 
-/** True when every line of `text` fits the line width. Non-ASCII characters may be wide: counted twice. */
+/** True when every line of `text` fits the line width. */
 export function fits(text: string): boolean {
-  return text.split("\n").every((line) => line.length + (line.match(/[^\x20-\x7e]/g)?.length ?? 0) <= LINE_WIDTH);
+  return text.split("\n").every((line) => textWidth(line) <= LINE_WIDTH);
+}
+
+// East Asian wide and fullwidth characters take two columns, combining marks none (as Biome measures);
+// a character escapeInvisible (ts.ts) turns into `\uXXXX` afterwards takes six.
+const WIDE =
+  /[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6\u{1f300}-\u{1f64f}\u{1f900}-\u{1f9ff}\u{20000}-\u{3fffd}]/u;
+const ZERO = /[\p{Mn}\p{Me}\u200b-\u200d]/u;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is measured
+const ESCAPED = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+
+/** Columns `text` takes on a line of the written file. */
+export function textWidth(text: string): number {
+  if (/^[\x20-\x7e]*$/.test(text)) return text.length;
+  let width = 0;
+  for (const c of text) width += ESCAPED.test(c) ? 6 : ZERO.test(c) ? 0 : WIDE.test(c) ? 2 : 1;
+  return width;
 }
 
 /**
