@@ -1,9 +1,13 @@
 /**
  * Scaffolds for user-owned handler files: written once, with the typed signature and a body that
- * answers "not implemented", and never overwritten afterwards.
+ * answers "not implemented", and never overwritten afterwards. Each imports what handlers need from
+ * the runtime's one entry for them (runtime/handler-api.ts) and types `ctx` as what the server passes
+ * (SpecContext). Parameters start with `_` until the user's code reads them (Biome: no unused ones).
  */
 import type { HandlerRef, Model } from "../normalize.ts";
-import { commentText, lit } from "./ts.ts";
+import { ANY_OBJECT } from "./format-types.ts";
+import { commentText } from "./ts.ts";
+import { argumentList, importLine, str } from "./ts-style.ts";
 
 export type Scaffold = { path: string; content: string; owner: string; formerPath?: string };
 
@@ -15,72 +19,94 @@ const intro = (kind: string, name: string) =>
   `// Handler for the ${commentText(kind)} ${commentText(JSON.stringify(name)).replace(/\n/g, " ")}.\n` +
   "// Written once by mcpgen and yours from now on: regenerating never overwrites this file.\n";
 
+type Parts = {
+  kind: string;
+  name: string;
+  ref: HandlerRef;
+  /** Names imported from runtime/handler-api.ts besides SpecContext. */
+  runtime: string[];
+  /** Type names imported from src/types.ts. */
+  types: string[];
+  params: string[];
+  returns: string;
+  /** A comment line (or lines) before the body, ending in a newline. */
+  note?: string;
+  /** `return notImplemented` (a tool answers with an error result) or `throw notImplementedError`. */
+  body: "return notImplemented" | "throw notImplementedError";
+};
+
+function scaffold(p: Parts): string {
+  const imports = [importLine([...p.runtime, "type SpecContext"], `${depth(p.ref)}runtime/handler-api.ts`)];
+  if (p.types.length > 0) imports.push(importLine(p.types, `${toSrc(p.ref)}types.ts`, true));
+  const signature = argumentList(
+    `export default async function ${p.ref.importName}`,
+    [...p.params, "_ctx: SpecContext"],
+    `: Promise<${p.returns}> {`,
+  );
+  const body = argumentList(p.body, [str(p.kind), str(p.name), str(p.ref.file)], ";", "  ");
+  return `${intro(p.kind, p.name)}${imports.join("\n")}\n\n${signature}\n${p.note ?? ""}${body}\n}\n`;
+}
+
 export function renderScaffolds(model: Model): Scaffold[] {
   const scaffolds: Scaffold[] = [];
-  for (const tool of model.tools) {
-    const ref = tool.handler;
-    if (!ref) continue;
-    const up = depth(ref);
-    const output = tool.outputType ?? "{ [key: string]: unknown }";
-    const types = [tool.inputType, tool.outputType].filter(Boolean).join(", ");
+  const add = (p: Parts) =>
     scaffolds.push({
-      path: ref.file,
-      owner: `tool ${tool.node.name}`,
-      ...(ref.formerFile ? { formerPath: ref.formerFile } : {}),
-      content: `${intro("tool", tool.node.name)}import type { HandlerContext } from "${up}runtime/index.ts";
-import { notImplemented, type ToolResult } from "${up}runtime/spec-server.ts";
-import type { ${types} } from "${toSrc(ref)}types.ts";
-
-export default async function ${ref.importName}(args: ${tool.inputType}, ctx: HandlerContext): Promise<ToolResult<${output}>> {
-  return notImplemented("tool", ${lit(tool.node.name)}, ${lit(ref.file)});
-}
-`,
+      path: p.ref.file,
+      owner: `${p.kind} ${p.name}`,
+      ...(p.ref.formerFile ? { formerPath: p.ref.formerFile } : {}),
+      content: scaffold(p),
+    });
+  for (const tool of model.tools) {
+    if (!tool.handler) continue;
+    add({
+      kind: "tool",
+      name: tool.node.name,
+      ref: tool.handler,
+      runtime: ["notImplemented", "type ToolResult"],
+      types: [tool.inputType, ...(tool.outputType ? [tool.outputType] : [])],
+      params: [`_args: ${tool.inputType}`],
+      returns: `ToolResult<${tool.outputType ?? ANY_OBJECT}>`,
+      body: "return notImplemented",
     });
   }
-  const throwing = (ref: HandlerRef, kind: string, name: string, signature: string, returns: string, note = "") => ({
-    path: ref.file,
-    owner: `${kind} ${name}`,
-    content: `${intro(kind, name)}import type { HandlerContext } from "${depth(ref)}runtime/index.ts";
-import { notImplementedError } from "${depth(ref)}runtime/spec-server.ts";
-import type { ${returns} } from "${depth(ref)}runtime/server-types.ts";
-
-export default async function ${ref.importName}(${signature}, ctx: HandlerContext): Promise<${returns}> {
-${note}  throw notImplementedError(${lit(kind)}, ${lit(name)}, ${lit(ref.file)});
-}
-`,
-  });
+  const reading = { runtime: ["notImplementedError", "type ResourceReadResult"], types: [] };
   for (const { node, handler } of model.resources) {
-    if (handler) scaffolds.push(throwing(handler, "resource", node.uri, "uri: string", "ResourceReadResult"));
+    if (!handler) continue;
+    add({
+      kind: "resource",
+      name: node.uri,
+      ref: handler,
+      ...reading,
+      params: ["_uri: string"],
+      returns: "ResourceReadResult",
+      body: "throw notImplementedError",
+    });
   }
   for (const { node, handler } of model.templates) {
-    if (handler)
-      scaffolds.push(
-        throwing(
-          handler,
-          "resource template",
-          node.uriTemplate,
-          "uri: string, variables: Record<string, string>",
-          "ResourceReadResult",
-          // The code for "resource not found" changed in 2026-07-28; ctx.notFound answers each client right.
-          '  // Nothing at `uri`? `throw ctx.notFound(uri)`: the "resource not found" of the client\'s protocol revision.\n',
-        ),
-      );
+    if (!handler) continue;
+    add({
+      kind: "resource template",
+      name: node.uriTemplate,
+      ref: handler,
+      ...reading,
+      params: ["_uri: string", "_variables: Record<string, string>"],
+      returns: "ResourceReadResult",
+      // The code for "resource not found" changed in 2026-07-28; ctx.notFound answers each client right.
+      note: '  // Nothing there? `throw _ctx.notFound(_uri)` answers "resource not found" in the client\'s revision.\n',
+      body: "throw notImplementedError",
+    });
   }
   for (const { node, handler, argsType } of model.prompts) {
     if (!handler) continue;
-    const up = depth(handler);
-    scaffolds.push({
-      path: handler.file,
-      owner: `prompt ${node.name}`,
-      content: `${intro("prompt", node.name)}import type { HandlerContext } from "${up}runtime/index.ts";
-import { notImplementedError } from "${up}runtime/spec-server.ts";
-import type { GetPromptResult } from "${up}runtime/types.ts";
-import type { ${argsType} } from "${toSrc(handler)}types.ts";
-
-export default async function ${handler.importName}(args: ${argsType}, ctx: HandlerContext): Promise<GetPromptResult> {
-  throw notImplementedError("prompt", ${lit(node.name)}, ${lit(handler.file)});
-}
-`,
+    add({
+      kind: "prompt",
+      name: node.name,
+      ref: handler,
+      runtime: ["notImplementedError", "type GetPromptResult"],
+      types: [argsType],
+      params: [`_args: ${argsType}`],
+      returns: "GetPromptResult",
+      body: "throw notImplementedError",
     });
   }
   return scaffolds;

@@ -12,6 +12,7 @@ import { renderPackageJson, renderTsconfig } from "./package-files.ts";
 import { runtimeFilesFor, type SourceFile } from "./runtime-files.ts";
 import { renderApp, renderHandlersType, renderServerEntry } from "./server.ts";
 import { escapeInvisible } from "./ts.ts";
+import { pruneTypeImports, tidyBlankLines } from "./ts-style.ts";
 import { renderTypes } from "./types.ts";
 import { renderValidators } from "./validators.ts";
 
@@ -32,7 +33,11 @@ export type RenderedFile = {
 export async function render(model: Model, userSources: SourceFile[] = []): Promise<RenderedFile[]> {
   const generated = (path: string, content: string): RenderedFile => ({
     path,
-    content: /\.(c?js|ts)$/.test(path) ? escapeInvisible(content) : content,
+    content: /\.ts$/.test(path)
+      ? tidyBlankLines(escapeInvisible(content))
+      : /\.c?js$/.test(path)
+        ? escapeInvisible(content)
+        : content,
     owner: "mcpgen",
   });
   // Validators compile in worker threads while the rest renders; awaited together, so a failure on
@@ -40,7 +45,7 @@ export async function render(model: Model, userSources: SourceFile[] = []): Prom
   const compiling = renderValidators(model);
   const rendering = (async () => ({
     manifest: renderManifest(model),
-    types: `${await renderTypes(model)}\n${renderHandlersType(model)}`,
+    types: pruneTypeImports(`${await renderTypes(model)}\n${renderHandlersType(model)}`),
   }))();
   const [validators, { manifest, types }] = await Promise.all([compiling, rendering]);
   const scaffolds = renderScaffolds(model).map(

@@ -19,7 +19,8 @@ import { sha256 } from "../hash.ts";
 import type { HttpBindingNode, JsonSchema, PromptMessageNode, SecuritySchemeNode, ToolNode } from "../ir.ts";
 import type { Model } from "../normalize.ts";
 import { contentProblem } from "../rules/prompts.ts";
-import { dataLit, header, lit } from "./ts.ts";
+import { header } from "./ts.ts";
+import { dataProperty } from "./ts-data-literal.ts";
 
 const LARGE_MANIFEST = 2_000_000;
 
@@ -215,9 +216,9 @@ export function renderManifest(model: Model): { ts: string; json: string } {
   const pretty = JSON.stringify(catalog, null, 2);
   const json = `${pretty.length > LARGE_MANIFEST ? JSON.stringify(catalog) : pretty}\n`;
   const fields = [
-    `  server: ${dataLit(server, 2).replace(/\n/g, "\n  ")},`,
-    ...(upstream ? [`  upstream: ${dataLit(upstream, 2).replace(/\n/g, "\n  ")},`, "  callUpstream,"] : []),
-    `  offers: ${lit(offers)},`,
+    dataProperty("server", server, "  "),
+    ...(upstream ? [dataProperty("upstream", upstream, "  "), "  callUpstream,"] : []),
+    dataProperty("offers", offers, "  "),
     "  // The catalog (manifest.json) is read when a client first needs it, not at start-up.",
     '  catalog: () => readCatalog(new URL("./manifest.json", import.meta.url)),',
   ];

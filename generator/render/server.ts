@@ -3,11 +3,22 @@
  * by other programs); src/server.ts is the entry point that serves it over stdio or HTTP.
  */
 import type { HandlerRef, Model } from "../normalize.ts";
-import { header, lit, valueKey } from "./ts.ts";
+import { ANY_OBJECT } from "./format-types.ts";
+import { header, valueKey } from "./ts.ts";
+import { argumentList, fits, importLine, propKey, sortImports, str } from "./ts-style.ts";
 import { chunkOfTool } from "./validators.ts";
 
 /** `./handlers/...` import path of a handler file, relative to src/. */
 const importPath = (ref: HandlerRef) => `./${ref.file.replace(/^src\//, "")}`;
+
+/** A key in an object literal that builds a value: `__proto__` takes the computed form (ts.ts valueKey). */
+const objectKey = (name: string) => (name === "__proto__" ? valueKey(name) : propKey(name));
+
+/** `key: value,` at `indent`, or the value on the next line when the pair is too long for one. */
+const property = (indent: string, key: string, value: string) => {
+  const line = `${indent}${key}: ${value},`;
+  return fits(line) ? line : `${indent}${key}:\n${indent}  ${value},`;
+};
 
 export function renderApp(model: Model): string {
   const refs = [
@@ -18,28 +29,41 @@ export function renderApp(model: Model): string {
   ].filter((ref): ref is HandlerRef => ref !== undefined);
 
   const table = (entries: Array<[string, HandlerRef | undefined]>) => {
-    const lines = entries.filter(([, ref]) => ref).map(([name, ref]) => `    ${valueKey(name)}: ${ref!.importName},`);
+    const lines = entries
+      .filter((entry): entry is [string, HandlerRef] => entry[1] !== undefined)
+      .map(([name, ref]) => property("    ", objectKey(name), ref.importName));
     return lines.length ? `{\n${lines.join("\n")}\n  }` : "{}";
   };
   const validators = model.tools.map((t, index) => {
-    const chunk = chunkOfTool(index);
-    const output = t.validateOutput ? `, output: validator(${chunk}, ${lit(t.validateOutput)})` : "";
-    return `    ${valueKey(t.node.name)}: { input: validator(${chunk}, ${lit(t.validateInput)})${output} },`;
+    const chunk = String(chunkOfTool(index));
+    const fields = [["input", t.validateInput], ...(t.validateOutput ? [["output", t.validateOutput]] : [])];
+    const key = objectKey(t.node.name);
+    const flat = `    ${key}: { ${fields.map(([k, v]) => `${k}: validator(${chunk}, ${str(v)})`).join(", ")} },`;
+    if (fits(flat)) return flat;
+    const lines = fields.map(([k, v]) => argumentList(`${k}: validator`, [chunk, str(v)], ",", "      "));
+    return `    ${key}: {\n${lines.join("\n")}\n    },`;
   });
+
+  const imports = sortImports([
+    { source: "../runtime/index.ts", text: 'import type { McpServer } from "../runtime/index.ts";' },
+    {
+      source: "../runtime/spec-server.ts",
+      text: importLine(
+        ["createSpecServer", "type SpecServerOptions", "type ToolValidators"],
+        "../runtime/spec-server.ts",
+      ),
+    },
+    ...refs.map((ref) => ({ source: importPath(ref), text: `import ${ref.importName} from ${str(importPath(ref))};` })),
+    { source: "./manifest.ts", text: 'import { manifest } from "./manifest.ts";' },
+    { source: "./types.ts", text: 'import type { Handlers } from "./types.ts";' },
+    ...(validators.length > 0
+      ? [{ source: "./validators.ts", text: 'import { validator } from "./validators.ts";' }]
+      : []),
+  ]);
 
   return [
     header(model.specRef),
-    'import type { McpServer } from "../runtime/index.ts";',
-    "import {",
-    "  createSpecServer,",
-    "  type SpecHandlers,",
-    "  type SpecServerOptions,",
-    "  type ToolValidators,",
-    '} from "../runtime/spec-server.ts";',
-    ...refs.map((ref) => `import ${ref.importName} from ${lit(importPath(ref))};`),
-    'import { manifest } from "./manifest.ts";',
-    'import type { Handlers } from "./types.ts";',
-    ...(validators.length > 0 ? ['import { validator } from "./validators.ts";'] : []),
+    ...imports,
     "",
     "/** Your handlers, typed per tool, resource and prompt: a wrong signature fails to compile here. */",
     "export const handlers: Handlers = {",
@@ -54,14 +78,14 @@ export function renderApp(model: Model): string {
     " * start-up, and each loads its chunk of compiled code on its first call.",
     " */",
     "export function toolValidators(): ToolValidators {",
-    `  return {\n${validators.join("\n")}\n  };`,
+    validators.length > 0 ? `  return {\n${validators.join("\n")}\n  };` : "  return {};",
     "}",
     "",
     "export { manifest };",
     "",
     "/** The server, ready for a transport (serveStdio or serveHttp from the runtime). */",
     'export function createAppServer(options: Omit<SpecServerOptions, "handlers" | "validators"> = {}): McpServer {',
-    "  return createSpecServer(manifest, { ...options, handlers: handlers as SpecHandlers, validators: toolValidators });",
+    "  return createSpecServer(manifest, { ...options, handlers, validators: toolValidators });",
     "}",
     "",
   ].join("\n");
@@ -72,12 +96,18 @@ export function renderServerEntry(model: Model): string {
     header(model.specRef),
     "// Serves MCP over stdio, or Streamable HTTP with --http --port <n> [--host <addr>]; --base-url <url> retargets the upstream.",
     'import { runSpecServer } from "../runtime/spec-main.ts";',
-    'import type { SpecHandlers } from "../runtime/spec-server.ts";',
     'import { handlers, manifest, toolValidators } from "./app.ts";',
     "",
-    "await runSpecServer(manifest, { handlers: handlers as SpecHandlers, validators: toolValidators });",
+    "await runSpecServer(manifest, { handlers, validators: toolValidators });",
     "",
   ].join("\n");
+}
+
+/** `Name<A, B>` on one line at `indent`, or its type arguments one a line (no trailing comma) when too long. */
+function generic(indent: string, head: string, name: string, args: string[]): string {
+  const flat = `${indent}${head}${name}<${args.join(", ")}>;`;
+  if (fits(flat)) return flat;
+  return `${indent}${head}${name}<\n${args.map((a) => `${indent}  ${a}`).join(",\n")}\n${indent}>;`;
 }
 
 /** The `Handlers` type, appended to src/types.ts: one typed slot per entry that a user handler serves. */
@@ -85,16 +115,14 @@ export function renderHandlersType(model: Model): string {
   const slots = (lines: string[]) => (lines.length ? `{\n${lines.join("\n")}\n  }` : "Record<string, never>");
   const tools = model.tools
     .filter((t) => t.handler)
-    .map(
-      (t) => `    ${lit(t.node.name)}: ToolHandler<${t.inputType}, ${t.outputType ?? "{ [key: string]: unknown }"}>;`,
-    );
-  const resources = model.resources.filter((r) => r.handler).map((r) => `    ${lit(r.node.uri)}: ResourceHandler;`);
+    .map((t) => generic("    ", `${propKey(t.node.name)}: `, "ToolHandler", [t.inputType, t.outputType ?? ANY_OBJECT]));
+  const resources = model.resources.filter((r) => r.handler).map((r) => `    ${propKey(r.node.uri)}: ResourceHandler;`);
   const templates = model.templates
     .filter((t) => t.handler)
-    .map((t) => `    ${lit(t.node.uriTemplate)}: TemplateHandler;`);
+    .map((t) => `    ${propKey(t.node.uriTemplate)}: TemplateHandler;`);
   const prompts = model.prompts
     .filter((p) => p.handler)
-    .map((p) => `    ${lit(p.node.name)}: PromptHandler<${p.argsType}>;`);
+    .map((p) => generic("    ", `${propKey(p.node.name)}: `, "PromptHandler", [p.argsType]));
   return [
     "/** The handler each tool, resource, template and prompt without a built-in source needs. */",
     "export type Handlers = {",

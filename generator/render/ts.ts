@@ -24,13 +24,6 @@ export function escapeInvisible(code: string): string {
   return code.replace(INVISIBLE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
-const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
-
-/** A property key: bare when it is an identifier, a string literal otherwise. */
-export function key(name: string): string {
-  return IDENTIFIER.test(name) ? name : lit(name);
-}
-
 /** A key in an object literal that builds a value: there `"__proto__": x` would set the object's
  * prototype instead of adding a key, so that one name takes the computed form, an own property. */
 export function valueKey(name: string): string {

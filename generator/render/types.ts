@@ -10,7 +10,9 @@ import type { JsonSchema } from "../ir.ts";
 import type { ToolSchemas } from "../normalize/tool-schemas.ts";
 import type { Model } from "../normalize.ts";
 import { walkSchema } from "../schema-walk.ts";
-import { header, key, lit } from "./ts.ts";
+import { ANY_OBJECT, formatTypeDeclarations } from "./format-types.ts";
+import { header } from "./ts.ts";
+import { fits, propKey } from "./ts-style.ts";
 import { splitCyclicIntersections } from "./type-cycles.ts";
 import { findCulprit } from "./types-culprit.ts";
 
@@ -33,29 +35,40 @@ export async function renderTypes(model: Model): Promise<string> {
   }
 
   const prompts = model.prompts.map(({ node, argsType }) => {
-    const fields = node.arguments.map((a) => `  ${key(a.name)}${a.required ? "" : "?"}: string;`);
-    return `export type ${argsType} = {\n${fields.join("\n")}\n};`;
+    const fields = node.arguments.map((a) => `  ${propKey(a.name)}${a.required ? "" : "?"}: string;`);
+    return fields.length > 0
+      ? `export type ${argsType} = {\n${fields.join("\n")}\n};`
+      : `export type ${argsType} = Record<string, never>;`;
   });
-  const toolMap = model.tools.map(
-    (t) => `  ${lit(t.node.name)}: { args: ${t.inputType}; result: ${t.outputType ?? "{ [key: string]: unknown }"} };`,
-  );
-  const promptMap = model.prompts.map((p) => `  ${lit(p.node.name)}: ${p.argsType};`);
+  const toolMap = model.tools.map((t) => {
+    const [name, result] = [propKey(t.node.name), t.outputType ?? ANY_OBJECT];
+    const line = `  ${name}: { args: ${t.inputType}; result: ${result} };`;
+    return fits(line) ? line : `  ${name}: {\n    args: ${t.inputType};\n    result: ${result};\n  };`;
+  });
+  const promptMap = model.prompts.map((p) => `  ${propKey(p.node.name)}: ${p.argsType};`);
+  // An empty map is `Record<never, never>`: no name is accepted (`{}` would be Biome's banned type).
+  const map = (lines: string[]) => (lines.length > 0 ? `{\n${lines.join("\n")}\n}` : "Record<never, never>");
 
   return [
     header(model.specRef),
     'import type { PromptHandler, ResourceHandler, TemplateHandler, ToolHandler } from "../runtime/spec-server.ts";',
     "",
-    unshieldPrototypeNames(tidy(schemaTypes.trim())),
+    formatTypeDeclarations(unshieldPrototypeNames(tidy(schemaTypes.trim())), rootTypes(model)),
     "",
-    ...prompts,
+    prompts.join("\n\n"),
     "",
     "/** Every tool by name: its arguments and its structured result. */",
-    `export type ToolMap = {\n${toolMap.join("\n")}\n};`,
+    `export type ToolMap = ${map(toolMap)};`,
     "",
     "/** Every prompt by name: its arguments. */",
-    `export type PromptMap = {\n${promptMap.join("\n")}\n};`,
+    `export type PromptMap = ${map(promptMap)};`,
     "",
   ].join("\n");
+}
+
+/** The names of the tools' own argument and result types. */
+function rootTypes(model: Model): Set<string> {
+  return new Set(model.tools.flatMap((t) => [t.inputType, ...(t.outputType ? [t.outputType] : [])]));
 }
 
 function compileTypes(root: JsonSchema, unreachableDefinitions: boolean): Promise<string> {

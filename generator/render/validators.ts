@@ -7,7 +7,8 @@
 import { availableParallelism } from "node:os";
 import type { Model } from "../normalize.ts";
 import { dialectOf } from "../schema-dialect.ts";
-import { header, lit } from "./ts.ts";
+import { header } from "./ts.ts";
+import { dataLiteral } from "./ts-data-literal.ts";
 import { type ChunkJob, type CompilePlan, compileChunk } from "./validators-compile.ts";
 import { compileInWorkers } from "./validators-pool.ts";
 
@@ -72,7 +73,12 @@ function loaderModule(model: Model, jobs: ChunkJob[]): string {
     'import type { Validator } from "../runtime/types.ts";',
     "",
     "const require = createRequire(import.meta.url);",
-    `const CHUNKS = ${lit(jobs.map((_, n) => `./validators/${n}.cjs`))};`,
+    `const CHUNKS = ${dataLiteral(
+      jobs.map((_, n) => `./validators/${n}.cjs`),
+      "",
+      "const CHUNKS = ".length,
+      ";",
+    )};`,
     "",
     "/** The validator `name` of chunk `chunk` (compiled ajv code), loaded with its chunk on its first call. */",
     "export function validator(chunk: number, name: string): Validator {",

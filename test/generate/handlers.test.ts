@@ -33,7 +33,8 @@ describe("handlers", () => {
     const result = await generate(specFile, out);
     expect(result.outcome?.created).toEqual(["src/handlers/tools/greet.ts"]);
     const scaffold = readFileSync(handler, "utf8");
-    expect(scaffold).toContain("args: GreetInput, ctx: HandlerContext): Promise<ToolResult<GreetOutput>>");
+    expect(scaffold).toContain('from "../../../runtime/handler-api.ts";');
+    expect(scaffold).toContain("(_args: GreetInput, _ctx: SpecContext): Promise<ToolResult<GreetOutput>>");
     expect(scaffold).toContain('return notImplemented("tool", "greet", "src/handlers/tools/greet.ts");');
   });
 

@@ -141,7 +141,13 @@ function shape(source: string, file: string): string[] {
     if (kind === ts.SyntaxKind.Unknown) throw new Error(`${file}: a character no TypeScript token starts with`);
     kinds.push(atoms.has(kind) ? "atom" : ts.SyntaxKind[kind]);
   }
-  return kinds;
+  // Layout, as Biome lays out a long text's line: a union's leading `|` and a trailing comma carry no
+  // meaning, and a payload's length alone decides whether a line breaks and so whether they appear.
+  return kinds.filter(
+    (kind, i) =>
+      !(kind === "BarToken" && ["ColonToken", "FirstAssignment", "OpenParenToken"].includes(kinds[i - 1])) &&
+      !(kind === "CommaToken" && ["CloseBracketToken", "CloseParenToken", "CloseBraceToken"].includes(kinds[i + 1])),
+  );
 }
 
 async function render(name: string, text: (slot: string) => string) {
