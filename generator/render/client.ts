@@ -3,13 +3,14 @@
  * holding each tool's result to its outputSchema with the package's precompiled validators.
  */
 import type { Model } from "../normalize.ts";
-import { header, lit, valueKey } from "./ts.ts";
+import { header, lit } from "./ts.ts";
+import { objectKey } from "./ts-style.ts";
 import { chunkOfTool } from "./validators.ts";
 
 export function renderClient(model: Model): string {
   const outputs = model.tools.flatMap((tool, index) =>
     tool.validateOutput
-      ? [`    ${valueKey(tool.node.name)}: validator(${chunkOfTool(index)}, ${lit(tool.validateOutput)}),`]
+      ? [`    ${objectKey(tool.node.name)}: validator(${chunkOfTool(index)}, ${lit(tool.validateOutput)}),`]
       : [],
   );
   const validators =

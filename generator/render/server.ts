@@ -4,15 +4,12 @@
  */
 import type { HandlerRef, Model } from "../normalize.ts";
 import { ANY_OBJECT } from "./format-types.ts";
-import { header, valueKey } from "./ts.ts";
-import { argumentList, fits, importLine, propKey, sortImports, str } from "./ts-style.ts";
+import { header } from "./ts.ts";
+import { argumentList, fits, importLine, objectKey, propKey, sortImports, str } from "./ts-style.ts";
 import { chunkOfTool } from "./validators.ts";
 
 /** `./handlers/...` import path of a handler file, relative to src/. */
 const importPath = (ref: HandlerRef) => `./${ref.file.replace(/^src\//, "")}`;
-
-/** A key in an object literal that builds a value: `__proto__` takes the computed form (ts.ts valueKey). */
-const objectKey = (name: string) => (name === "__proto__" ? valueKey(name) : propKey(name));
 
 /** `key: value,` at `indent`, or the value on the next line when the pair is too long for one. */
 const property = (indent: string, key: string, value: string) => {

@@ -4,8 +4,8 @@
  * `__proto__` in the computed form, so it stays an own key); a string too long for its line moves under
  * its key unless the key is shorter than five columns (Prettier's "short key" rule, which Biome follows).
  */
-import { dataLit, valueKey } from "./ts.ts";
-import { fits, printNumber, propKey, str } from "./ts-style.ts";
+import { dataLit } from "./ts.ts";
+import { fits, objectKey, printNumber, str } from "./ts-style.ts";
 
 /** Thrown for a layout not reproduced here (a long array of numbers is filled, several to a line). */
 export class UnknownDataLayout extends Error {}
@@ -30,7 +30,7 @@ export function dataLiteral(value: unknown, indent: string, column: number, tail
   const entries = Object.entries(value);
   if (entries.length === 0) return "{}";
   const lines = entries.map(([name, item]) => {
-    const key = name === "__proto__" ? valueKey(name) : propKey(name);
+    const key = objectKey(name);
     const text = dataLiteral(item, inner, inner.length + key.length + 2, ",");
     const line = `${inner}${key}: ${text},`;
     if (typeof item !== "string" || key.length < 5 || fits(line)) return line;
@@ -50,7 +50,7 @@ function scalar(value: unknown): string {
  * is printed as indented JSON under a `biome-ignore format` comment that says so.
  */
 export function dataProperty(name: string, value: unknown, indent: string): string {
-  const key = name === "__proto__" ? valueKey(name) : propKey(name);
+  const key = objectKey(name);
   try {
     return `${indent}${key}: ${dataLiteral(value, indent, indent.length + key.length + 2, ",")},`;
   } catch (error) {

@@ -60,6 +60,12 @@ export function propKey(name: string): string {
   return IDENTIFIER_NAME.test(name) ? name : str(name);
 }
 
+/** A key in an object literal that builds a value, as Biome prints it. `__proto__` takes the computed
+ * form: there `"__proto__": x` would set the object's prototype instead of adding an own key. */
+export function objectKey(name: string): string {
+  return name === "__proto__" ? `[${str(name)}]` : propKey(name);
+}
+
 /** A number literal as Biome prints it (Prettier's printNumber): lower case, no `+` or padding zeros. */
 export function printNumber(text: string): string {
   return text

@@ -24,14 +24,8 @@ export function escapeInvisible(code: string): string {
   return code.replace(INVISIBLE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
-/** A key in an object literal that builds a value: there `"__proto__": x` would set the object's
- * prototype instead of adding a key, so that one name takes the computed form, an own property. */
-export function valueKey(name: string): string {
-  return name === "__proto__" ? `[${lit(name)}]` : lit(name);
-}
-
 /** JSON data as a JS object-literal expression (lit), with every `"__proto__"` key in the computed
- * form (valueKey). In JSON text an unescaped quote after `{` or `,` always opens a key. */
+ * form (ts-style.ts objectKey). In JSON text an unescaped quote after `{` or `,` always opens a key. */
 export function dataLit(value: unknown, indent?: number): string {
   return lit(value, indent).replace(/([{,]\s*)"__proto__"(\s*):/g, '$1["__proto__"]$2:');
 }

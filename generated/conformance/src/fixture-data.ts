@@ -17,11 +17,17 @@ export function elicitationSummary(label: string, result: ElicitResult) {
 }
 
 export function elicit(message: string, properties: Record<string, unknown>, required: string[]): InputRequest {
-  return { method: "elicitation/create", params: { message, requestedSchema: { type: "object", properties, required } } };
+  return {
+    method: "elicitation/create",
+    params: { message, requestedSchema: { type: "object", properties, required } },
+  };
 }
 
 export function sample(prompt: string, maxTokens: number): InputRequest {
-  return { method: "sampling/createMessage", params: { messages: [{ role: "user", content: { type: "text", text: prompt } }], maxTokens } };
+  return {
+    method: "sampling/createMessage",
+    params: { messages: [{ role: "user", content: { type: "text", text: prompt } }], maxTokens },
+  };
 }
 
 export const askName = elicit("What is your name?", { name: { type: "string" } }, ["name"]);

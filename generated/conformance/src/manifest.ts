@@ -4,12 +4,17 @@ import { type Manifest, readCatalog } from "../runtime/spec-server.ts";
 
 export const manifest: Manifest = {
   server: {
-    "name": "mcpgen-conformance",
-    "version": "1.0.0",
-    "title": "mcpgen conformance server",
-    "description": "Everything the MCP conformance suite's server scenarios exercise, generated from a spec."
+    name: "mcpgen-conformance",
+    version: "1.0.0",
+    title: "mcpgen conformance server",
+    description: "Everything the MCP conformance suite's server scenarios exercise, generated from a spec.",
   },
-  offers: {"tools":true,"resources":true,"prompts":true,"completions":true},
+  offers: {
+    tools: true,
+    resources: true,
+    prompts: true,
+    completions: true,
+  },
   // The catalog (manifest.json) is read when a client first needs it, not at start-up.
   catalog: () => readCatalog(new URL("./manifest.json", import.meta.url)),
 };

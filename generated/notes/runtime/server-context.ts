@@ -64,7 +64,11 @@ class RequestContext implements HandlerContext {
   declare sample: HandlerContext["sample"];
   declare listRoots: HandlerContext["listRoots"];
   declare requestInputs: HandlerContext["requestInputs"];
-  declare notFound: HandlerContext["notFound"];
+
+  /** On the prototype: the same function for every request, and no field to set per request. */
+  notFound(uri: string, message?: string) {
+    return notFound(uri, message);
+  }
 
   static {
     signalProperty = {
@@ -120,7 +124,6 @@ class RequestContext implements HandlerContext {
     this.listRoots = () => single({ method: "roots/list" }) as Promise<ListRootsResult>;
     this.requestInputs = requestInputs;
     // One shared function, not a per-request closure: resources/read gives its error the era's code.
-    this.notFound = notFound;
   }
 }
 

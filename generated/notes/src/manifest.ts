@@ -4,12 +4,17 @@ import { type Manifest, readCatalog } from "../runtime/spec-server.ts";
 
 export const manifest: Manifest = {
   server: {
-    "name": "notes",
-    "version": "0.3.1",
-    "title": "Notes",
-    "description": "Create, search and read plain-text notes kept on this machine."
+    name: "notes",
+    version: "0.3.1",
+    title: "Notes",
+    description: "Create, search and read plain-text notes kept on this machine.",
   },
-  offers: {"tools":true,"resources":true,"prompts":true,"completions":false},
+  offers: {
+    tools: true,
+    resources: true,
+    prompts: true,
+    completions: false,
+  },
   // The catalog (manifest.json) is read when a client first needs it, not at start-up.
   catalog: () => readCatalog(new URL("./manifest.json", import.meta.url)),
 };

@@ -2,33 +2,35 @@
 
 import type { PromptHandler, ResourceHandler, TemplateHandler, ToolHandler } from "../runtime/spec-server.ts";
 
-export interface SchemaTypes {
+export type NotesCreateInput = {
+  title: string;
+  body: string;
+  tags?: string[];
+};
 
-}
-export interface NotesCreateInput {
-title: string
-body: string
-tags?: string[]
-}
-export interface NotesCreateOutput {
-id: string
-createdAt: string
-}
-export interface NotesSearchInput {
-query: string
-tag?: string
-limit?: number
-}
-export interface NotesSearchOutput {
-results: NotesSearchOutput_NoteSummary[]
-}
-export interface NotesSearchOutput_NoteSummary {
-id: string
-title: string
-}
-export interface NotesDeleteInput {
-id: string
-}
+export type NotesCreateOutput = {
+  id: string;
+  createdAt: string;
+};
+
+export type NotesSearchInput = {
+  query: string;
+  tag?: string;
+  limit?: number;
+};
+
+export type NotesSearchOutput = {
+  results: NotesSearchOutput_NoteSummary[];
+};
+
+export type NotesSearchOutput_NoteSummary = {
+  id: string;
+  title: string;
+};
+
+export type NotesDeleteInput = {
+  id: string;
+};
 
 export type WeeklyReviewPromptArgs = {
   focus?: string;
@@ -43,7 +45,7 @@ export type ToolMap = {
 
 /** Every prompt by name: its arguments. */
 export type PromptMap = {
-  "weekly_review": WeeklyReviewPromptArgs;
+  weekly_review: WeeklyReviewPromptArgs;
 };
 
 /** The handler each tool, resource, template and prompt without a built-in source needs. */
@@ -60,6 +62,6 @@ export type Handlers = {
     "notes://note/{id}": TemplateHandler;
   };
   prompts: {
-    "weekly_review": PromptHandler<WeeklyReviewPromptArgs>;
+    weekly_review: PromptHandler<WeeklyReviewPromptArgs>;
   };
 };

@@ -21,11 +21,11 @@ export type Client = McpClient<ToolMap, PromptMap>;
 /** Precompiled structuredContent validators by tool name; each loads its chunk of compiled code on its first call. */
 function outputValidators(): OutputValidators {
   return {
-    "listPets": validator(0, "validateListPetsOutput"),
-    "createPet": validator(0, "validateCreatePetOutput"),
-    "getPet": validator(0, "validateGetPetOutput"),
-    "updatePetWithForm": validator(0, "validateUpdatePetWithFormOutput"),
-    "inventory": validator(0, "validateInventoryOutput"),
+    listPets: validator(0, "validateListPetsOutput"),
+    createPet: validator(0, "validateCreatePetOutput"),
+    getPet: validator(0, "validateGetPetOutput"),
+    updatePetWithForm: validator(0, "validateUpdatePetWithFormOutput"),
+    inventory: validator(0, "validateInventoryOutput"),
   };
 }
 

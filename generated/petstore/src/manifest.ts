@@ -5,41 +5,43 @@ import { callUpstream } from "../runtime/upstream.ts";
 
 export const manifest: Manifest = {
   server: {
-    "name": "petstore",
-    "version": "1.0.0",
-    "title": "Petstore",
-    "description": "A pet store API, the example of mcpgen's \"wrap a REST API in one minute\"."
+    name: "petstore",
+    version: "1.0.0",
+    title: "Petstore",
+    description: 'A pet store API, the example of mcpgen\'s "wrap a REST API in one minute".',
   },
   upstream: {
-    "baseUrl": "https://eu.petstore.example.com/v1",
-    "timeoutMs": 30000,
-    "baseUrlTemplate": "https://{region}.petstore.example.com/v1",
-    "variables": {
-      "region": {
-        "default": "eu",
-        "env": "PETSTORE_SERVER_REGION",
-        "enum": [
-          "eu",
-          "us"
-        ]
-      }
+    baseUrl: "https://eu.petstore.example.com/v1",
+    timeoutMs: 30000,
+    baseUrlTemplate: "https://{region}.petstore.example.com/v1",
+    variables: {
+      region: {
+        default: "eu",
+        env: "PETSTORE_SERVER_REGION",
+        enum: ["eu", "us"],
+      },
     },
-    "securitySchemes": [
+    securitySchemes: [
       {
-        "id": "apiKey",
-        "type": "apiKey",
-        "in": "header",
-        "name": "X-API-Key",
-        "env": "PETSTORE_API_KEY"
-      }
+        id: "apiKey",
+        type: "apiKey",
+        in: "header",
+        name: "X-API-Key",
+        env: "PETSTORE_API_KEY",
+      },
     ],
-    "retry": {
-      "attempts": 3,
-      "maxDelayMs": 30000
-    }
+    retry: {
+      attempts: 3,
+      maxDelayMs: 30000,
+    },
   },
   callUpstream,
-  offers: {"tools":true,"resources":true,"prompts":false,"completions":false},
+  offers: {
+    tools: true,
+    resources: true,
+    prompts: false,
+    completions: false,
+  },
   // The catalog (manifest.json) is read when a client first needs it, not at start-up.
   catalog: () => readCatalog(new URL("./manifest.json", import.meta.url)),
 };

@@ -5,25 +5,30 @@ import { callUpstream } from "../runtime/upstream.ts";
 
 export const manifest: Manifest = {
   server: {
-    "name": "tasks",
-    "version": "2.0.0",
-    "title": "Tasks",
-    "description": "A thin MCP wrapper over a team task tracker's REST API, written in JSON with draft-07 schemas."
+    name: "tasks",
+    version: "2.0.0",
+    title: "Tasks",
+    description: "A thin MCP wrapper over a team task tracker's REST API, written in JSON with draft-07 schemas.",
   },
   upstream: {
-    "baseUrl": "https://tasks.example.com/api",
-    "securitySchemes": [
+    baseUrl: "https://tasks.example.com/api",
+    securitySchemes: [
       {
-        "id": "upstream.auth",
-        "type": "apiKey",
-        "in": "header",
-        "name": "X-Api-Key",
-        "env": "TASKS_API_KEY"
-      }
-    ]
+        id: "upstream.auth",
+        type: "apiKey",
+        in: "header",
+        name: "X-Api-Key",
+        env: "TASKS_API_KEY",
+      },
+    ],
   },
   callUpstream,
-  offers: {"tools":true,"resources":true,"prompts":true,"completions":false},
+  offers: {
+    tools: true,
+    resources: true,
+    prompts: true,
+    completions: false,
+  },
   // The catalog (manifest.json) is read when a client first needs it, not at start-up.
   catalog: () => readCatalog(new URL("./manifest.json", import.meta.url)),
 };

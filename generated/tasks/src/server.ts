@@ -2,7 +2,6 @@
 
 // Serves MCP over stdio, or Streamable HTTP with --http --port <n> [--host <addr>]; --base-url <url> retargets the upstream.
 import { runSpecServer } from "../runtime/spec-main.ts";
-import type { SpecHandlers } from "../runtime/spec-server.ts";
 import { handlers, manifest, toolValidators } from "./app.ts";
 
-await runSpecServer(manifest, { handlers: handlers as SpecHandlers, validators: toolValidators });
+await runSpecServer(manifest, { handlers, validators: toolValidators });

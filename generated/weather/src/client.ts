@@ -21,8 +21,8 @@ export type Client = McpClient<ToolMap, PromptMap>;
 /** Precompiled structuredContent validators by tool name; each loads its chunk of compiled code on its first call. */
 function outputValidators(): OutputValidators {
   return {
-    "get_forecast": validator(0, "validateGetForecastOutput"),
-    "convert_temperature": validator(0, "validateConvertTemperatureOutput"),
+    get_forecast: validator(0, "validateGetForecastOutput"),
+    convert_temperature: validator(0, "validateConvertTemperatureOutput"),
   };
 }
 

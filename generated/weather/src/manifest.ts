@@ -5,35 +5,39 @@ import { callUpstream } from "../runtime/upstream.ts";
 
 export const manifest: Manifest = {
   server: {
-    "name": "weather",
-    "version": "1.2.0",
-    "title": "Weather",
-    "description": "Forecasts, alerts and station data for cities worldwide.",
-    "instructions": "Use get_forecast for the coming days and read the weather://alerts/active resource for active warnings. Temperatures are in degrees Celsius unless the units argument says otherwise.",
-    "websiteUrl": "https://weather.example.com",
-    "icons": [
+    name: "weather",
+    version: "1.2.0",
+    title: "Weather",
+    description: "Forecasts, alerts and station data for cities worldwide.",
+    instructions:
+      "Use get_forecast for the coming days and read the weather://alerts/active resource for active warnings. Temperatures are in degrees Celsius unless the units argument says otherwise.",
+    websiteUrl: "https://weather.example.com",
+    icons: [
       {
-        "src": "https://weather.example.com/icon.png",
-        "mimeType": "image/png",
-        "sizes": [
-          "64x64"
-        ]
-      }
-    ]
+        src: "https://weather.example.com/icon.png",
+        mimeType: "image/png",
+        sizes: ["64x64"],
+      },
+    ],
   },
   upstream: {
-    "baseUrl": "https://api.weather.example.com/v1",
-    "timeoutMs": 10000,
-    "securitySchemes": [
+    baseUrl: "https://api.weather.example.com/v1",
+    timeoutMs: 10000,
+    securitySchemes: [
       {
-        "id": "upstream.auth",
-        "type": "bearer",
-        "env": "WEATHER_TOKEN"
-      }
-    ]
+        id: "upstream.auth",
+        type: "bearer",
+        env: "WEATHER_TOKEN",
+      },
+    ],
   },
   callUpstream,
-  offers: {"tools":true,"resources":true,"prompts":true,"completions":true},
+  offers: {
+    tools: true,
+    resources: true,
+    prompts: true,
+    completions: true,
+  },
   // The catalog (manifest.json) is read when a client first needs it, not at start-up.
   catalog: () => readCatalog(new URL("./manifest.json", import.meta.url)),
 };

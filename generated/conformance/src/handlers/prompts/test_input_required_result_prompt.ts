@@ -12,5 +12,12 @@ export default async function promptTestInputRequiredResultPrompt(
   const { user_context } = await ctx.requestInputs({
     user_context: elicit("What context should the prompt use?", { context: { type: "string" } }, ["context"]),
   });
-  return { messages: [{ role: "user", content: { type: "text", text: `Prompt with context: ${contentField(user_context, "context")}` } }] };
+  return {
+    messages: [
+      {
+        role: "user",
+        content: { type: "text", text: `Prompt with context: ${contentField(user_context, "context")}` },
+      },
+    ],
+  };
 }

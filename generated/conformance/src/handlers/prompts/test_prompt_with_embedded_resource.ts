@@ -3,12 +3,17 @@
 import type { GetPromptResult } from "../../../runtime/types.ts";
 import type { TestPromptWithEmbeddedResourcePromptArgs } from "../../types.ts";
 
-export default async function promptTestPromptWithEmbeddedResource(args: TestPromptWithEmbeddedResourcePromptArgs): Promise<GetPromptResult> {
+export default async function promptTestPromptWithEmbeddedResource(
+  args: TestPromptWithEmbeddedResourcePromptArgs,
+): Promise<GetPromptResult> {
   return {
     messages: [
       {
         role: "user",
-        content: { type: "resource", resource: { uri: args.resourceUri, mimeType: "text/plain", text: "Embedded resource content for testing." } },
+        content: {
+          type: "resource",
+          resource: { uri: args.resourceUri, mimeType: "text/plain", text: "Embedded resource content for testing." },
+        },
       },
       { role: "user", content: { type: "text", text: "Please process the embedded resource above." } },
     ],

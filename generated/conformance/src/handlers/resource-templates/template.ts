@@ -2,7 +2,10 @@
 // Written once by mcpgen and yours from now on: regenerating never overwrites this file.
 import type { ResourceReadResult } from "../../../runtime/server-types.ts";
 
-export default async function resourceTemplateTemplate(uri: string, variables: Record<string, string>): Promise<ResourceReadResult> {
+export default async function resourceTemplateTemplate(
+  uri: string,
+  variables: Record<string, string>,
+): Promise<ResourceReadResult> {
   const data = { id: variables.id, templateTest: true, data: `Data for ID: ${variables.id}` };
   return { contents: [{ uri, mimeType: "application/json", text: JSON.stringify(data) }] };
 }

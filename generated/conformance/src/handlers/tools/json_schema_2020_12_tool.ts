@@ -4,6 +4,9 @@ import type { SpecContext, ToolResult } from "../../../runtime/spec-server.ts";
 import { text } from "../../fixture-data.ts";
 import type { JsonSchema202012ToolInput } from "../../types.ts";
 
-export default async function toolJsonSchema202012Tool(args: JsonSchema202012ToolInput, _ctx: SpecContext): Promise<ToolResult<{ [key: string]: unknown }>> {
+export default async function toolJsonSchema202012Tool(
+  args: JsonSchema202012ToolInput,
+  _ctx: SpecContext,
+): Promise<ToolResult<{ [key: string]: unknown }>> {
   return text(`JSON Schema 2020-12 tool called with: ${JSON.stringify(args)}`);
 }

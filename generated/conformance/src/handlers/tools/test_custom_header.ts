@@ -4,6 +4,9 @@ import type { SpecContext, ToolResult } from "../../../runtime/spec-server.ts";
 import { text } from "../../fixture-data.ts";
 import type { TestCustomHeaderInput } from "../../types.ts";
 
-export default async function toolTestCustomHeader(args: TestCustomHeaderInput, _ctx: SpecContext): Promise<ToolResult<{ [key: string]: unknown }>> {
+export default async function toolTestCustomHeader(
+  args: TestCustomHeaderInput,
+  _ctx: SpecContext,
+): Promise<ToolResult<{ [key: string]: unknown }>> {
   return text(`region=${args.region}`);
 }

@@ -1,13 +1,20 @@
 // Handler for the tool "test_elicitation".
 // Written once by mcpgen and yours from now on: regenerating never overwrites this file.
 import type { SpecContext, ToolResult } from "../../../runtime/spec-server.ts";
-import { elicitationSummary, text } from "../../fixture-data.ts";
+import { elicitationSummary } from "../../fixture-data.ts";
 import type { TestElicitationInput } from "../../types.ts";
 
-export default async function toolTestElicitation(args: TestElicitationInput, ctx: SpecContext): Promise<ToolResult<{ [key: string]: unknown }>> {
+export default async function toolTestElicitation(
+  args: TestElicitationInput,
+  ctx: SpecContext,
+): Promise<ToolResult<{ [key: string]: unknown }>> {
   const result = await ctx.elicit({
     message: args.message,
-    requestedSchema: { type: "object", properties: { response: { type: "string", description: "User's response" } }, required: ["response"] },
+    requestedSchema: {
+      type: "object",
+      properties: { response: { type: "string", description: "User's response" } },
+      required: ["response"],
+    },
   });
   return elicitationSummary("User response", result);
 }

@@ -1,11 +1,15 @@
 // Handler for the tool "test_elicitation_sep1330_enums".
 // Written once by mcpgen and yours from now on: regenerating never overwrites this file.
 import type { SpecContext, ToolResult } from "../../../runtime/spec-server.ts";
-import { elicitationSummary, text } from "../../fixture-data.ts";
+import { elicitationSummary } from "../../fixture-data.ts";
 import type { TestElicitationSep1330EnumsInput } from "../../types.ts";
 
-export default async function toolTestElicitationSep1330Enums(_args: TestElicitationSep1330EnumsInput, ctx: SpecContext): Promise<ToolResult<{ [key: string]: unknown }>> {
-  const titled = (prefix: string) => [1, 2, 3].map((n) => ({ const: `value${n}`, title: `${["First", "Second", "Third"][n - 1]} ${prefix}` }));
+export default async function toolTestElicitationSep1330Enums(
+  _args: TestElicitationSep1330EnumsInput,
+  ctx: SpecContext,
+): Promise<ToolResult<{ [key: string]: unknown }>> {
+  const titled = (prefix: string) =>
+    [1, 2, 3].map((n) => ({ const: `value${n}`, title: `${["First", "Second", "Third"][n - 1]} ${prefix}` }));
   const result = await ctx.elicit({
     message: "Please select options from the enum fields",
     requestedSchema: {

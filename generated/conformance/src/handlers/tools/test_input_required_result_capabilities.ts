@@ -5,9 +5,13 @@ import type { SpecContext, ToolResult } from "../../../runtime/spec-server.ts";
 import { elicit, sample, text } from "../../fixture-data.ts";
 import type { TestInputRequiredResultCapabilitiesInput } from "../../types.ts";
 
-export default async function toolTestInputRequiredResultCapabilities(_args: TestInputRequiredResultCapabilitiesInput, ctx: SpecContext): Promise<ToolResult<{ [key: string]: unknown }>> {
+export default async function toolTestInputRequiredResultCapabilities(
+  _args: TestInputRequiredResultCapabilitiesInput,
+  ctx: SpecContext,
+): Promise<ToolResult<{ [key: string]: unknown }>> {
   const wanted: Record<string, InputRequest> = {};
-  if (ctx.clientCapabilities.elicitation) wanted.elicit_input = elicit("Elicitation input", { value: { type: "string" } }, ["value"]);
+  if (ctx.clientCapabilities.elicitation)
+    wanted.elicit_input = elicit("Elicitation input", { value: { type: "string" } }, ["value"]);
   if (ctx.clientCapabilities.sampling) wanted.sample_input = sample("Sample request", 50);
   if (Object.keys(wanted).length === 0) return text("No supported capabilities declared");
   const answers = await ctx.requestInputs(wanted);

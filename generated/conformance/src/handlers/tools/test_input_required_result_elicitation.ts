@@ -4,7 +4,10 @@ import type { SpecContext, ToolResult } from "../../../runtime/spec-server.ts";
 import { askName, contentField, text } from "../../fixture-data.ts";
 import type { TestInputRequiredResultElicitationInput } from "../../types.ts";
 
-export default async function toolTestInputRequiredResultElicitation(_args: TestInputRequiredResultElicitationInput, ctx: SpecContext): Promise<ToolResult<{ [key: string]: unknown }>> {
+export default async function toolTestInputRequiredResultElicitation(
+  _args: TestInputRequiredResultElicitationInput,
+  ctx: SpecContext,
+): Promise<ToolResult<{ [key: string]: unknown }>> {
   const { user_name } = await ctx.requestInputs({ user_name: askName });
   return text(`Hello, ${contentField(user_name, "name")}!`);
 }

@@ -4,7 +4,10 @@ import type { SpecContext, ToolResult } from "../../../runtime/spec-server.ts";
 import { text } from "../../fixture-data.ts";
 import type { TestInputRequiredResultListRootsInput } from "../../types.ts";
 
-export default async function toolTestInputRequiredResultListRoots(_args: TestInputRequiredResultListRootsInput, ctx: SpecContext): Promise<ToolResult<{ [key: string]: unknown }>> {
+export default async function toolTestInputRequiredResultListRoots(
+  _args: TestInputRequiredResultListRootsInput,
+  ctx: SpecContext,
+): Promise<ToolResult<{ [key: string]: unknown }>> {
   const { roots_request } = await ctx.requestInputs({ roots_request: { method: "roots/list", params: {} } });
   const roots = (roots_request as { roots?: unknown[] }).roots ?? [];
   return text(`Found ${roots.length} root(s)`);

@@ -4,8 +4,13 @@ import type { SpecContext, ToolResult } from "../../../runtime/spec-server.ts";
 import { contentField, elicit, text } from "../../fixture-data.ts";
 import type { TestInputRequiredResultMultiRoundInput } from "../../types.ts";
 
-export default async function toolTestInputRequiredResultMultiRound(_args: TestInputRequiredResultMultiRoundInput, ctx: SpecContext): Promise<ToolResult<{ [key: string]: unknown }>> {
-  const { step1 } = await ctx.requestInputs({ step1: elicit("Step 1: What is your name?", { name: { type: "string" } }, ["name"]) });
+export default async function toolTestInputRequiredResultMultiRound(
+  _args: TestInputRequiredResultMultiRoundInput,
+  ctx: SpecContext,
+): Promise<ToolResult<{ [key: string]: unknown }>> {
+  const { step1 } = await ctx.requestInputs({
+    step1: elicit("Step 1: What is your name?", { name: { type: "string" } }, ["name"]),
+  });
   const name = contentField(step1, "name");
   const { step2 } = await ctx.requestInputs({
     step2: elicit(`Step 2: Hi ${name}, what is your favorite color?`, { color: { type: "string" } }, ["color"]),

@@ -4,7 +4,10 @@ import type { SpecContext, ToolResult } from "../../../runtime/spec-server.ts";
 import { askName, contentField, sample, text } from "../../fixture-data.ts";
 import type { TestInputRequiredResultMultipleInputsInput } from "../../types.ts";
 
-export default async function toolTestInputRequiredResultMultipleInputs(_args: TestInputRequiredResultMultipleInputsInput, ctx: SpecContext): Promise<ToolResult<{ [key: string]: unknown }>> {
+export default async function toolTestInputRequiredResultMultipleInputs(
+  _args: TestInputRequiredResultMultipleInputsInput,
+  ctx: SpecContext,
+): Promise<ToolResult<{ [key: string]: unknown }>> {
   const answers = await ctx.requestInputs({
     user_name: askName,
     greeting: sample("Generate a greeting", 50),

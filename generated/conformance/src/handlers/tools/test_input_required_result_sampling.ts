@@ -4,7 +4,10 @@ import type { SpecContext, ToolResult } from "../../../runtime/spec-server.ts";
 import { sample, text } from "../../fixture-data.ts";
 import type { TestInputRequiredResultSamplingInput } from "../../types.ts";
 
-export default async function toolTestInputRequiredResultSampling(_args: TestInputRequiredResultSamplingInput, ctx: SpecContext): Promise<ToolResult<{ [key: string]: unknown }>> {
+export default async function toolTestInputRequiredResultSampling(
+  _args: TestInputRequiredResultSamplingInput,
+  ctx: SpecContext,
+): Promise<ToolResult<{ [key: string]: unknown }>> {
   const { sample_request } = await ctx.requestInputs({ sample_request: sample("What is the capital of France?", 100) });
   const content = (sample_request as { content?: { text?: string } }).content;
   return text(`Sampling result: ${content?.text ?? "no response"}`);

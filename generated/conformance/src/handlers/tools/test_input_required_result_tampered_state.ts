@@ -4,7 +4,10 @@ import type { SpecContext, ToolResult } from "../../../runtime/spec-server.ts";
 import { elicit, text } from "../../fixture-data.ts";
 import type { TestInputRequiredResultTamperedStateInput } from "../../types.ts";
 
-export default async function toolTestInputRequiredResultTamperedState(_args: TestInputRequiredResultTamperedStateInput, ctx: SpecContext): Promise<ToolResult<{ [key: string]: unknown }>> {
+export default async function toolTestInputRequiredResultTamperedState(
+  _args: TestInputRequiredResultTamperedStateInput,
+  ctx: SpecContext,
+): Promise<ToolResult<{ [key: string]: unknown }>> {
   await ctx.requestInputs({ confirm: elicit("Please confirm", { ok: { type: "boolean" } }, ["ok"]) });
   return text("integrity-ok: state verified");
 }

@@ -4,7 +4,10 @@ import type { SpecContext, ToolResult } from "../../../runtime/spec-server.ts";
 import { text } from "../../fixture-data.ts";
 import type { TestLoggingToolInput } from "../../types.ts";
 
-export default async function toolTestLoggingTool(_args: TestLoggingToolInput, ctx: SpecContext): Promise<ToolResult<{ [key: string]: unknown }>> {
+export default async function toolTestLoggingTool(
+  _args: TestLoggingToolInput,
+  ctx: SpecContext,
+): Promise<ToolResult<{ [key: string]: unknown }>> {
   ctx.log("info", "Diagnostic trace logging activated");
   return text("Logging evaluated");
 }

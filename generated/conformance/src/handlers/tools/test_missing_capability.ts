@@ -5,7 +5,10 @@ import type { SpecContext, ToolResult } from "../../../runtime/spec-server.ts";
 import { text } from "../../fixture-data.ts";
 import type { TestMissingCapabilityInput } from "../../types.ts";
 
-export default async function toolTestMissingCapability(_args: TestMissingCapabilityInput, ctx: SpecContext): Promise<ToolResult<{ [key: string]: unknown }>> {
+export default async function toolTestMissingCapability(
+  _args: TestMissingCapabilityInput,
+  ctx: SpecContext,
+): Promise<ToolResult<{ [key: string]: unknown }>> {
   if (!ctx.clientCapabilities.sampling) {
     throw new McpError(ErrorCode.MissingRequiredClientCapability, "This tool needs the sampling capability", {
       requiredCapabilities: { sampling: {} },

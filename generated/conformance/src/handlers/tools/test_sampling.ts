@@ -4,8 +4,14 @@ import type { SpecContext, ToolResult } from "../../../runtime/spec-server.ts";
 import { text } from "../../fixture-data.ts";
 import type { TestSamplingInput } from "../../types.ts";
 
-export default async function toolTestSampling(args: TestSamplingInput, ctx: SpecContext): Promise<ToolResult<{ [key: string]: unknown }>> {
-  const result = await ctx.sample({ messages: [{ role: "user", content: { type: "text", text: args.prompt } }], maxTokens: 100 });
+export default async function toolTestSampling(
+  args: TestSamplingInput,
+  ctx: SpecContext,
+): Promise<ToolResult<{ [key: string]: unknown }>> {
+  const result = await ctx.sample({
+    messages: [{ role: "user", content: { type: "text", text: args.prompt } }],
+    maxTokens: 100,
+  });
   const content = result.content as { text?: string } | undefined;
   return text(`LLM response: ${content?.text ?? "No response"}`);
 }

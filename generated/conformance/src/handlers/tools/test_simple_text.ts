@@ -4,6 +4,9 @@ import type { SpecContext, ToolResult } from "../../../runtime/spec-server.ts";
 import { text } from "../../fixture-data.ts";
 import type { TestSimpleTextInput } from "../../types.ts";
 
-export default async function toolTestSimpleText(_args: TestSimpleTextInput, _ctx: SpecContext): Promise<ToolResult<{ [key: string]: unknown }>> {
+export default async function toolTestSimpleText(
+  _args: TestSimpleTextInput,
+  _ctx: SpecContext,
+): Promise<ToolResult<{ [key: string]: unknown }>> {
   return text("This is a simple text response for testing.");
 }

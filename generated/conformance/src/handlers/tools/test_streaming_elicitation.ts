@@ -4,7 +4,10 @@ import type { SpecContext, ToolResult } from "../../../runtime/spec-server.ts";
 import { text } from "../../fixture-data.ts";
 import type { TestStreamingElicitationInput } from "../../types.ts";
 
-export default async function toolTestStreamingElicitation(_args: TestStreamingElicitationInput, ctx: SpecContext): Promise<ToolResult<{ [key: string]: unknown }>> {
+export default async function toolTestStreamingElicitation(
+  _args: TestStreamingElicitationInput,
+  ctx: SpecContext,
+): Promise<ToolResult<{ [key: string]: unknown }>> {
   ctx.progress(50, 100, "halfway");
   return text("Streaming complete");
 }

@@ -4,7 +4,10 @@ import type { SpecContext, ToolResult } from "../../../runtime/spec-server.ts";
 import { sleep, text } from "../../fixture-data.ts";
 import type { TestToolWithLoggingInput } from "../../types.ts";
 
-export default async function toolTestToolWithLogging(_args: TestToolWithLoggingInput, ctx: SpecContext): Promise<ToolResult<{ [key: string]: unknown }>> {
+export default async function toolTestToolWithLogging(
+  _args: TestToolWithLoggingInput,
+  ctx: SpecContext,
+): Promise<ToolResult<{ [key: string]: unknown }>> {
   ctx.log("info", "Tool execution started");
   await sleep(50);
   ctx.log("info", "Tool processing data");

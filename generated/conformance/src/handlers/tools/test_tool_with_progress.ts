@@ -4,7 +4,10 @@ import type { SpecContext, ToolResult } from "../../../runtime/spec-server.ts";
 import { sleep, text } from "../../fixture-data.ts";
 import type { TestToolWithProgressInput } from "../../types.ts";
 
-export default async function toolTestToolWithProgress(_args: TestToolWithProgressInput, ctx: SpecContext): Promise<ToolResult<{ [key: string]: unknown }>> {
+export default async function toolTestToolWithProgress(
+  _args: TestToolWithProgressInput,
+  ctx: SpecContext,
+): Promise<ToolResult<{ [key: string]: unknown }>> {
   for (const step of [0, 50, 100]) {
     ctx.progress(step, 100, `Completed step ${step} of 100`);
     if (step < 100) await sleep(50);

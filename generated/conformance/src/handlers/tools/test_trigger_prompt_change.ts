@@ -4,7 +4,12 @@ import type { SpecContext, ToolResult } from "../../../runtime/spec-server.ts";
 import { text } from "../../fixture-data.ts";
 import type { TestTriggerPromptChangeInput } from "../../types.ts";
 
-export default async function toolTestTriggerPromptChange(_args: TestTriggerPromptChangeInput, ctx: SpecContext): Promise<ToolResult<{ [key: string]: unknown }>> {
-  ctx.server.prompt({ name: "test_dynamic_prompt", description: "Appears briefly", get: () => ({ messages: [] }) }).remove();
+export default async function toolTestTriggerPromptChange(
+  _args: TestTriggerPromptChangeInput,
+  ctx: SpecContext,
+): Promise<ToolResult<{ [key: string]: unknown }>> {
+  ctx.server
+    .prompt({ name: "test_dynamic_prompt", description: "Appears briefly", get: () => ({ messages: [] }) })
+    .remove();
   return text("Mutation triggered");
 }

@@ -4,10 +4,18 @@ import type { SpecContext, ToolResult } from "../../../runtime/spec-server.ts";
 import { text } from "../../fixture-data.ts";
 import type { TestTriggerToolChangeInput } from "../../types.ts";
 
-export default async function toolTestTriggerToolChange(_args: TestTriggerToolChangeInput, ctx: SpecContext): Promise<ToolResult<{ [key: string]: unknown }>> {
+export default async function toolTestTriggerToolChange(
+  _args: TestTriggerToolChangeInput,
+  ctx: SpecContext,
+): Promise<ToolResult<{ [key: string]: unknown }>> {
   // Adding and removing a throwaway tool makes the runtime announce tools/list_changed.
   ctx.server
-    .tool({ name: "test_dynamic_tool", description: "Appears briefly", inputSchema: { type: "object", properties: {} }, handler: () => ({ content: [] }) })
+    .tool({
+      name: "test_dynamic_tool",
+      description: "Appears briefly",
+      inputSchema: { type: "object", properties: {} },
+      handler: () => ({ content: [] }),
+    })
     .remove();
   return text("Mutation triggered");
 }

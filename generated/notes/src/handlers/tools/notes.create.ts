@@ -5,7 +5,10 @@ import type { ToolResult } from "../../../runtime/spec-server.ts";
 import { createNote } from "../../notes-store.ts";
 import type { NotesCreateInput, NotesCreateOutput } from "../../types.ts";
 
-export default async function toolNotesCreate(args: NotesCreateInput, _ctx: HandlerContext): Promise<ToolResult<NotesCreateOutput>> {
+export default async function toolNotesCreate(
+  args: NotesCreateInput,
+  _ctx: HandlerContext,
+): Promise<ToolResult<NotesCreateOutput>> {
   const note = createNote(args.title, args.body, args.tags);
   return { structuredContent: { id: note.id, createdAt: note.createdAt } };
 }

@@ -5,8 +5,13 @@ import type { ToolResult } from "../../../runtime/spec-server.ts";
 import { deleteNote } from "../../notes-store.ts";
 import type { NotesDeleteInput } from "../../types.ts";
 
-export default async function toolNotesDelete(args: NotesDeleteInput, _ctx: HandlerContext): Promise<ToolResult<{ [key: string]: unknown }>> {
+export default async function toolNotesDelete(
+  args: NotesDeleteInput,
+  _ctx: HandlerContext,
+): Promise<ToolResult<{ [key: string]: unknown }>> {
   // Deleting twice is not an error: the tool is declared idempotent.
   const existed = deleteNote(args.id);
-  return { content: [{ type: "text", text: existed ? `Deleted note ${args.id}.` : `No note ${args.id}; nothing to delete.` }] };
+  return {
+    content: [{ type: "text", text: existed ? `Deleted note ${args.id}.` : `No note ${args.id}; nothing to delete.` }],
+  };
 }

@@ -5,7 +5,10 @@ import type { ToolResult } from "../../../runtime/spec-server.ts";
 import { findNotes } from "../../notes-store.ts";
 import type { NotesSearchInput, NotesSearchOutput } from "../../types.ts";
 
-export default async function toolNotesSearch(args: NotesSearchInput, _ctx: HandlerContext): Promise<ToolResult<NotesSearchOutput>> {
+export default async function toolNotesSearch(
+  args: NotesSearchInput,
+  _ctx: HandlerContext,
+): Promise<ToolResult<NotesSearchOutput>> {
   const results = findNotes(args.query, args.tag, args.limit).map(({ id, title }) => ({ id, title }));
   return { structuredContent: { results } };
 }

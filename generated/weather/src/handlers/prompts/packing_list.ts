@@ -4,7 +4,10 @@ import type { HandlerContext } from "../../../runtime/index.ts";
 import type { GetPromptResult } from "../../../runtime/types.ts";
 import type { PackingListPromptArgs } from "../../types.ts";
 
-export default async function promptPackingList(args: PackingListPromptArgs, _ctx: HandlerContext): Promise<GetPromptResult> {
+export default async function promptPackingList(
+  args: PackingListPromptArgs,
+  _ctx: HandlerContext,
+): Promise<GetPromptResult> {
   const days = Number.parseInt(args.days ?? "", 10);
   const length = Number.isFinite(days) && days > 0 ? `${days} days` : "a few days";
   return {

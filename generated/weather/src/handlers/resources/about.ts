@@ -7,7 +7,8 @@ import { manifest } from "../../manifest.ts";
 export default async function resourceAbout(uri: string, _ctx: HandlerContext): Promise<ResourceReadResult> {
   const tools = manifest
     .catalog()
-    .tools.map((tool) => `- ${tool.name}: ${tool.description ?? ""}`).join("\n");
+    .tools.map((tool) => `- ${tool.name}: ${tool.description ?? ""}`)
+    .join("\n");
   const text = `# ${manifest.server.title ?? manifest.server.name} ${manifest.server.version}\n\n${tools}\n`;
   return { contents: [{ uri, mimeType: "text/markdown", text }] };
 }
