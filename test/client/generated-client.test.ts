@@ -33,13 +33,12 @@ type GeneratedClientModule = {
 };
 
 // The template handler a user writes from the scaffold's hint: only "oslo" exists.
-const CITY_HANDLER = `import type { HandlerContext } from "../../../runtime/index.ts";
-import type { ResourceReadResult } from "../../../runtime/server-types.ts";
+const CITY_HANDLER = `import type { ResourceReadResult, SpecContext } from "../../../runtime/handler-api.ts";
 
 export default async function resourceTemplateCity(
   uri: string,
   variables: Record<string, string>,
-  ctx: HandlerContext,
+  ctx: SpecContext,
 ): Promise<ResourceReadResult> {
   if (variables.id !== "oslo") throw ctx.notFound(uri);
   return { contents: [{ uri, mimeType: "text/plain", text: "Oslo" }] };
@@ -83,12 +82,12 @@ describe("the generated client", () => {
     const source = readFileSync(join(pkg, "src/client.ts"), "utf8");
     expect(source).toContain("export type Client = McpClient<ToolMap, PromptMap>;");
     expect(source).not.toMatch(/ as (unknown|never|Client)\b/);
-    expect(source).toContain('"forecast": validator(0, "validateForecastOutput"),');
+    expect(source).toContain('forecast: validator(0, "validateForecastOutput"),');
   });
 
   test("scaffolds a template handler that points at ctx.notFound", () => {
     const scaffold = readFileSync(join(pkg, "src/handlers/resource-templates/city.ts"), "utf8");
-    expect(scaffold).toContain("// Nothing at `uri`? `throw ctx.notFound(uri)`");
+    expect(scaffold).toContain("// Nothing there? `throw _ctx.notFound(_uri)`");
     writeFileSync(join(pkg, "src/handlers/resource-templates/city.ts"), CITY_HANDLER);
   });
 

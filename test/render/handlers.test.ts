@@ -75,6 +75,7 @@ export default async function resourceTemplateNote(
   _variables: Record<string, string>,
   _ctx: SpecContext,
 ): Promise<ResourceReadResult> {
+  // Nothing there? \`throw _ctx.notFound(_uri)\` answers "resource not found" in the client's revision.
   throw notImplementedError("resource template", "demo://notes/{id}", "src/handlers/resource-templates/note.ts");
 }
 `,

@@ -47,7 +47,6 @@ const HEAD = [
 ].join("\n");
 
 /** What json-schema-to-typescript makes of the combined document's root: the same in every file. */
-const ROOT = "export interface SchemaTypes {\n\n}\n";
 
 /** The Pet component as the OpenAPI front end hands it to every tool that reaches it (in its $defs). */
 const pet: JsonSchema = { type: "object", required: ["name"], properties: { name: { type: "string" } } };
@@ -69,14 +68,16 @@ describe("render/types.ts", () => {
           { type: "object", properties: { temp: { type: "number" } } },
         ),
       ]),
-      want: `${HEAD}export type GetForecastInput_City = string
+      want: `${HEAD}export type GetForecastInput_City = string;
 
-${ROOT}export interface GetForecastInput {
-city: GetForecastInput_City
-}
-export interface GetForecastOutput {
-temp?: number
-}
+export type GetForecastInput = {
+  city: GetForecastInput_City;
+};
+
+export type GetForecastOutput = {
+  temp?: number;
+};
+
 
 
 /** Every tool by name: its arguments and its structured result. */
@@ -85,9 +86,7 @@ export type ToolMap = {
 };
 
 /** Every prompt by name: its arguments. */
-export type PromptMap = {
-
-};
+export type PromptMap = Record<never, never>;
 `,
     },
     {
@@ -100,30 +99,30 @@ export type PromptMap = {
           withPet({ type: "object", properties: { items: { type: "array", items: { $ref: "#/$defs/Pet" } } } }),
         ),
       ]),
-      want: `${HEAD}${ROOT}export interface Pet {
-name: string
-}
-export interface AddPetInput {
-pet?: Pet
-}
-export interface ListPetsInput {
+      want: `${HEAD}export type Pet = {
+  name: string;
+};
 
-}
-export interface ListPetsOutput {
-items?: Pet[]
-}
+export type AddPetInput = {
+  pet?: Pet;
+};
+
+export type ListPetsInput = { [key: string]: unknown };
+
+export type ListPetsOutput = {
+  items?: Pet[];
+};
+
 
 
 /** Every tool by name: its arguments and its structured result. */
 export type ToolMap = {
-  "addPet": { args: AddPetInput; result: { [key: string]: unknown } };
-  "listPets": { args: ListPetsInput; result: ListPetsOutput };
+  addPet: { args: AddPetInput; result: { [key: string]: unknown } };
+  listPets: { args: ListPetsInput; result: ListPetsOutput };
 };
 
 /** Every prompt by name: its arguments. */
-export type PromptMap = {
-
-};
+export type PromptMap = Record<never, never>;
 `,
     },
     {
@@ -138,24 +137,23 @@ export type PromptMap = {
           },
         }),
       ]),
-      want: `${HEAD}${ROOT}export interface EvilInput {
-a?: string
-b?: {
-c?: number
-}
-constructor?: boolean
-}
+      want: `${HEAD}export type EvilInput = {
+  a?: string;
+  b?: {
+    c?: number;
+  };
+  constructor?: boolean;
+};
+
 
 
 /** Every tool by name: its arguments and its structured result. */
 export type ToolMap = {
-  "evil": { args: EvilInput; result: { [key: string]: unknown } };
+  evil: { args: EvilInput; result: { [key: string]: unknown } };
 };
 
 /** Every prompt by name: its arguments. */
-export type PromptMap = {
-
-};
+export type PromptMap = Record<never, never>;
 `,
     },
     {
@@ -170,20 +168,19 @@ export type PromptMap = {
           ]),
         ],
       ),
-      want: `${HEAD}${ROOT}
+      want: `${HEAD}
+
 export type SummarizePromptArgs = {
   text: string;
   tone?: string;
 };
 
 /** Every tool by name: its arguments and its structured result. */
-export type ToolMap = {
-
-};
+export type ToolMap = Record<never, never>;
 
 /** Every prompt by name: its arguments. */
 export type PromptMap = {
-  "summarize": SummarizePromptArgs;
+  summarize: SummarizePromptArgs;
 };
 `,
     },
