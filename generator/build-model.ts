@@ -3,9 +3,9 @@
  * and what tests and tools that want the package model (not files) start from.
  */
 import { sep } from "node:path";
-import { type Diagnostic, DiagnosticBag, type Report } from "./diagnostics.ts";
+import { type Diagnostic, DiagnosticBag, type Report } from "./diagnostics/diagnostic.ts";
 import { type Loaded, type LoadOptions, load } from "./load.ts";
-import { type Model, normalize } from "./normalize.ts";
+import { type Model, normalize } from "./normalize/normalize.ts";
 import { validate } from "./validate.ts";
 
 /** `specRef`: the spec's path as the generated files' do-not-edit header names it (default: `spec` as given). */

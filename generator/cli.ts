@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { helpText } from "./cli/command.ts";
 import { COMMANDS } from "./cli/commands.ts";
 import { fail, parse } from "./cli/shared.ts";
-import { closest } from "./spelling.ts";
+import { closest } from "./diagnostics/spelling.ts";
 
 function usage(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length)) + 2;

@@ -6,8 +6,11 @@
  */
 import { existsSync, statSync } from "node:fs";
 import { loadValid, reportRenderFailure } from "./build-model.ts";
-import { catalog } from "./catalog.ts";
-import { type Diagnostic, DiagnosticBag } from "./diagnostics.ts";
+import { catalog } from "./diagnostics/catalog.ts";
+import { type Diagnostic, DiagnosticBag } from "./diagnostics/diagnostic.ts";
+import { sha256 } from "./hash.ts";
+import type { Loaded, LoadOptions } from "./load.ts";
+import { normalize } from "./normalize/normalize.ts";
 import {
   fingerprintKey,
   forgetFingerprint,
@@ -16,20 +19,17 @@ import {
   readFingerprint,
   userFiles,
   writeFingerprint,
-} from "./fingerprint.ts";
-import { sha256 } from "./hash.ts";
-import type { Loaded, LoadOptions } from "./load.ts";
-import { normalize } from "./normalize.ts";
-import { OutputDir } from "./output-dir.ts";
+} from "./output/fingerprint.ts";
+import { OutputDir } from "./output/output-dir.ts";
+import type { SurfaceChange } from "./output/surface-diff.ts";
+import { userSources } from "./output/user-sources.ts";
+import { applyWrite, planWrite, type WriteOutcome, type WritePlan } from "./output/write.ts";
 import { progress } from "./progress.ts";
 import type { RenderedFile } from "./render/index.ts";
 import { warmUp } from "./render/validators-pool.ts";
-import type { SurfaceChange } from "./surface-diff.ts";
-import { userSources } from "./user-sources.ts";
-import { applyWrite, planWrite, type WriteOutcome, type WritePlan } from "./write.ts";
 
 export { type BuildOptions, type BuiltModel, buildModel } from "./build-model.ts";
-export type { Model } from "./normalize.ts";
+export type { Model } from "./normalize/normalize.ts";
 
 export type ExitCode = 0 | 1 | 2;
 export type CheckResult = { diagnostics: Diagnostic[]; exitCode: ExitCode };
@@ -135,7 +135,7 @@ async function renderPackage(loaded: Loaded, specRef: string, dir: OutputDir): P
   const [{ render }, { catalogData }, { surfaceDiff, surfaceOnDisk }] = await Promise.all([
     import("./render/index.ts"),
     import("./render/manifest.ts"),
-    import("./surface-diff.ts"),
+    import("./output/surface-diff.ts"),
   ]);
   try {
     progress.stage("rendering the package");
@@ -195,7 +195,7 @@ async function checkUserHandlers(dir: OutputDir, files: RenderedFile[], bag: Dia
   const handlers = files.filter((f) => f.owner === "user").map((f) => f.path);
   if (handlers.length === 0) return;
   progress.stage("type-checking handlers");
-  const { checkHandlers } = await import("./check-handlers.ts");
+  const { checkHandlers } = await import("./output/check-handlers.ts");
   checkHandlers(dir, handlers, bag, check ? files.filter((f) => f.owner === "mcpgen") : []);
 }
 

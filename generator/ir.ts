@@ -6,7 +6,7 @@
  * the source location it came from, so any stage can point a diagnostic back at the user's file.
  * Field names follow MCP's own (`inputSchema`, `uriTemplate`, `mimeType`...), so a `tools/list`
  * result reads like the spec that produced it. Where a node and the runtime describe the same data,
- * the node is the runtime's type (runtime/manifest-types.ts, runtime/types.ts) plus `kind` and `loc`.
+ * the node is the runtime's type (runtime/package/manifest-types.ts, runtime/protocol/types.ts) plus `kind` and `loc`.
  */
 
 import type {
@@ -17,8 +17,8 @@ import type {
   ManifestUpstream,
   SecurityScheme,
   StaticCompletions,
-} from "../runtime/manifest-types.ts";
-import type { Prompt, PromptArgument, Resource, ResourceTemplate, Tool } from "../runtime/types.ts";
+} from "../runtime/package/manifest-types.ts";
+import type { Prompt, PromptArgument, Resource, ResourceTemplate, Tool } from "../runtime/protocol/types.ts";
 
 /** Where a node came from: the file, the JSON pointer into the parsed document, and 1-based line/col. */
 export type SourceLoc = { file: string; pointer: string; line: number; col: number };
@@ -26,8 +26,8 @@ export type SourceLoc = { file: string; pointer: string; line: number; col: numb
 /** A JSON Schema object as written by the user (dialect 2020-12 unless its `$schema` says draft-07). */
 export type JsonSchema = { [key: string]: unknown };
 
-export type { RetryPolicy, ServerVariable } from "../runtime/manifest-types.ts";
-export type { Icon, ToolAnnotations } from "../runtime/types.ts";
+export type { RetryPolicy, ServerVariable } from "../runtime/package/manifest-types.ts";
+export type { Icon, ToolAnnotations } from "../runtime/protocol/types.ts";
 
 /** A credential an http binding may use. `loc` is set for the spec language's `upstream.auth`, which the
  * loader lowers to this, OpenAPI's form (its schemes point at the document by id instead). */

@@ -1,10 +1,10 @@
 /** The load stage: a file on disk becomes IR, through the front end its top-level keys call for. */
-import type { DiagnosticBag, Report } from "./diagnostics.ts";
+import type { DiagnosticBag, Report } from "./diagnostics/diagnostic.ts";
 import type { ServerNode } from "./ir.ts";
-import { loadSpec } from "./load-spec.ts";
 import { loadOpenApi } from "./openapi/load-openapi.ts";
 import type { OpenApiOptions } from "./openapi/options.ts";
 import { type ReadOptions, readSource } from "./source/read-source.ts";
+import { loadSpec } from "./spec/load-spec.ts";
 
 export type LoadOptions = ReadOptions & { openapi?: OpenApiOptions };
 /** The IR plus a reporter that points into the file it came from, for the stages that follow. */

@@ -1,5 +1,5 @@
 /** The validate stage: every MCP rule over the IR, whichever front end produced it. */
-import type { Report } from "./diagnostics.ts";
+import type { Report } from "./diagnostics/diagnostic.ts";
 import type { ServerNode } from "./ir.ts";
 import { progress } from "./progress.ts";
 import { headerRules } from "./rules/headers.ts";

@@ -63,7 +63,7 @@ export function buildPackage(dir: string): string {
 
 const ECHO_HANDLER = `// The benchmark's echo handler (written by bench/lib/build.ts over the scaffold).
 import type { HandlerContext } from "../../../runtime/index.ts";
-import type { ToolResult } from "../../../runtime/spec-server.ts";
+import type { ToolResult } from "../../../runtime/package/spec-server.ts";
 import type { EchoInput } from "../../types.ts";
 
 export default async function toolEcho(args: EchoInput, _ctx: HandlerContext): Promise<ToolResult<{ [key: string]: unknown }>> {

@@ -1,7 +1,8 @@
 // mcpgen's runtime used by hand: createServer with the echo tool, its input
 // schema compiled once at start-up (compile-schema.ts), on stdio or HTTP.
-import { compileSchema } from "../../runtime/compile-schema.ts";
+
 import { createServer, serveHttp, serveStdio } from "../../runtime/index.ts";
+import { compileSchema } from "../../runtime/protocol/compile-schema.ts";
 import { ECHO_INPUT_SCHEMA, httpPort } from "./echo-args.ts";
 
 const server = createServer({ name: "runtime-echo", version: "1.0.0", compileSchema });

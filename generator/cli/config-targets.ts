@@ -1,7 +1,7 @@
 /** The packages a run without a spec argument generates or validates: the entries of the config file. */
 
 import { CONFIG_FILES, findConfig, loadConfig, type Target } from "../config/load-config.ts";
-import { DiagnosticBag } from "../diagnostics.ts";
+import { DiagnosticBag } from "../diagnostics/diagnostic.ts";
 import { type ExitCode, exitCodeOf } from "../index.ts";
 import type { Command, Flags, Parsed } from "./command.ts";
 import { type CommonFlags, fail, printDiagnostics } from "./shared.ts";

@@ -1,6 +1,6 @@
 /** `mcpgen explain <CODE>`: what a diagnostic means, why it happens, how to fix it (from the catalog). */
-import { catalog, isCode } from "../catalog.ts";
-import { closest } from "../spelling.ts";
+import { catalog, isCode } from "../diagnostics/catalog.ts";
+import { closest } from "../diagnostics/spelling.ts";
 import type { Command } from "./command.ts";
 import { fail } from "./shared.ts";
 

@@ -1,10 +1,10 @@
 /** `mcpgen generate`: write the package for a spec, or check that it is up to date (CONTRACT §1). */
 import { writeFileSync } from "node:fs";
-import { generateReport, type Report, surfaceMarkdown } from "../generate-report.ts";
 import { type ExitCode, generate } from "../index.ts";
 import { progress, startProgress } from "../progress.ts";
 import type { Command } from "./command.ts";
 import { CONFIG_FILE_FLAG, configuredTargets } from "./config-targets.ts";
+import { generateReport, type Report, surfaceMarkdown } from "./generate-report.ts";
 import { COMMON_FLAGS, type CommonFlags, commonFlags, fail, OPENAPI_FLAGS } from "./shared.ts";
 
 export const generateCommand: Command = {
@@ -37,7 +37,7 @@ array of them for a config file with several entries).`,
   async run({ values, positionals }, args) {
     const common = commonFlags(values, generateCommand);
     if (values.watch === true) {
-      const { parseWatchArgs, watchGenerate } = await import("../watch.ts");
+      const { parseWatchArgs, watchGenerate } = await import("./watch.ts");
       const flags = parseWatchArgs(args);
       if (typeof flags === "string") fail(flags, generateCommand);
       process.exit(await watchGenerate(flags));

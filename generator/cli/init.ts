@@ -5,8 +5,8 @@
 import { existsSync, writeFileSync } from "node:fs";
 import { basename, dirname, extname, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { SPEC_SCHEMA_PATH } from "../check-structure.ts";
 import { CONFIG_FILES } from "../config/load-config.ts";
+import { SPEC_SCHEMA_PATH } from "../spec/check-structure.ts";
 import type { Command } from "./command.ts";
 import { fail } from "./shared.ts";
 

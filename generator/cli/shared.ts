@@ -1,7 +1,7 @@
 /** What the commands share: usage failures, the flags common to validate and generate, output helpers. */
 import { parseArgs } from "node:util";
-import type { Diagnostic } from "../diagnostics.ts";
-import { formatJson, formatText } from "../diagnostics.ts";
+import type { Diagnostic } from "../diagnostics/diagnostic.ts";
+import { formatJson, formatText } from "../diagnostics/diagnostic.ts";
 import type { OpenApiOptions } from "../openapi/options.ts";
 import { type Command, type Flags, HELP_FLAG, type Parsed } from "./command.ts";
 

@@ -1,5 +1,5 @@
 /** `mcpgen validate`: check specs and print every diagnostic (CONTRACT §1). */
-import { summary } from "../diagnostics.ts";
+import { summary } from "../diagnostics/diagnostic.ts";
 import { validateFiles } from "../index.ts";
 import { progress, startProgress } from "../progress.ts";
 import type { Command } from "./command.ts";

@@ -1,9 +1,9 @@
 /** Checks the value a config file exports and turns it into targets, reporting each mistake at its key. */
 import { isAbsolute, relative, resolve } from "node:path";
-import type { Locator, Report } from "../diagnostics.ts";
-import { childPointer } from "../json-pointer.ts";
+import type { Locator, Report } from "../diagnostics/diagnostic.ts";
+import { closest } from "../diagnostics/spelling.ts";
 import type { LoadOptions } from "../load.ts";
-import { closest } from "../spelling.ts";
+import { childPointer } from "../source/json-pointer.ts";
 
 /** One package to generate, with paths resolved against the config file's directory. */
 export type Target = { input: string; output: string; options: LoadOptions };

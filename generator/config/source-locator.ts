@@ -3,8 +3,8 @@
  * pointer is found as a key (`name:`, `"name":` or `'name':`) after the previous one, and an array
  * index as the n-th `{` after it. Good enough to point at the line of a config's mistake.
  */
-import type { Locator } from "../diagnostics.ts";
-import { segments } from "../json-pointer.ts";
+import type { Locator } from "../diagnostics/diagnostic.ts";
+import { segments } from "../source/json-pointer.ts";
 
 export function sourceLocator(text: string): Locator {
   const position = (offset: number) => {

@@ -7,7 +7,7 @@
  */
 import { sha256 } from "../hash.ts";
 import type { JsonSchema } from "../ir.ts";
-import { walkSchema } from "../schema-walk.ts";
+import { walkSchema } from "../schema/walk.ts";
 
 export type SharedDef = { id: string; name: string; schema: JsonSchema };
 /** `uses[i]`: the ids of every definition roots[i] needs, directly or through other definitions. */

@@ -9,9 +9,9 @@
  * a thousand copies of the same objects. So each distinct component becomes one shared definition,
  * and every tool schema refers to it by its URI.
  */
-import { setOwn } from "../../runtime/own-keys.ts";
+import { setOwn } from "../../runtime/protocol/own-keys.ts";
 import type { JsonSchema, ServerNode, ToolNode } from "../ir.ts";
-import { type NameAllocator, pascalCase } from "../naming.ts";
+import { type NameAllocator, pascalCase } from "./naming.ts";
 import { shareDefs } from "./shared-defs.ts";
 
 /** Where shared definitions live: validators give each this `$id`, types map it into their own `$defs`. */

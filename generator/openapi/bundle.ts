@@ -12,7 +12,7 @@
  */
 import { fileURLToPath } from "node:url";
 import { MessageChannel, receiveMessageOnPort, Worker } from "node:worker_threads";
-import type { Code } from "../catalog.ts";
+import type { Code } from "../diagnostics/catalog.ts";
 import { MAX_REF_REDIRECTS, RefAccess, type RefPolicy } from "./ref-access.ts";
 
 export type BundleOutcome = { ok: true; document: unknown } | { ok: false; errors: BundleError[] };

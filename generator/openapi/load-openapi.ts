@@ -4,8 +4,8 @@
  * (swagger2.ts) → operations selected (select.ts), named (names.ts) and mapped (operation.ts).
  */
 import { dirname, resolve } from "node:path";
-import { ownValue, setOwn } from "../../runtime/own-keys.ts";
-import type { DiagnosticBag } from "../diagnostics.ts";
+import { ownValue, setOwn } from "../../runtime/protocol/own-keys.ts";
+import type { DiagnosticBag } from "../diagnostics/diagnostic.ts";
 import type { ResourceTemplateNode, ServerNode, ServerVariable, SourceLoc, ToolNode, UpstreamNode } from "../ir.ts";
 import { DEFAULT_MAX_BYTES, type SourceDoc } from "../source/read-source.ts";
 import { bundleSync } from "./bundle.ts";

@@ -4,7 +4,7 @@
  * API. Deterministic: the same document and options always give the same names, whatever the order
  * of colliding operations.
  */
-import { shortHash } from "../naming.ts";
+import { shortHash } from "../normalize/naming.ts";
 
 /** The short hash in decimal: hex letters after digits would be re-cased by the type generator. */
 const hashOf = (text: string) => String(Number.parseInt(shortHash(text), 16)).padStart(8, "0");

@@ -4,8 +4,8 @@
  * request.ts, outputSchema from the 2xx JSON response when it is an object.
  */
 
-import { ownValue } from "../../runtime/own-keys.ts";
-import type { Report } from "../diagnostics.ts";
+import { ownValue } from "../../runtime/protocol/own-keys.ts";
+import type { Report } from "../diagnostics/diagnostic.ts";
 import type { JsonSchema, ResourceTemplateNode, SourceLoc, ToolAnnotations, ToolNode } from "../ir.ts";
 import { deref, isJson, type Json } from "./document.ts";
 import type { MappingConfig } from "./options.ts";

@@ -4,8 +4,8 @@
  * diagnostics with file:line:col too.
  */
 
-import { setOwn } from "../../runtime/own-keys.ts";
-import type { DiagnosticBag, Locator } from "../diagnostics.ts";
+import { setOwn } from "../../runtime/protocol/own-keys.ts";
+import type { DiagnosticBag, Locator } from "../diagnostics/diagnostic.ts";
 import type { ToolAnnotations } from "../ir.ts";
 import { readSource } from "../source/read-source.ts";
 import { isJson, token } from "./document.ts";

@@ -11,10 +11,10 @@
 import { realpathSync } from "node:fs";
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { Code } from "../catalog.ts";
-import { DiagnosticBag } from "../diagnostics.ts";
-import { readRegularFile } from "../safe-read.ts";
+import type { Code } from "../diagnostics/catalog.ts";
+import { DiagnosticBag } from "../diagnostics/diagnostic.ts";
 import { parseSource } from "../source/read-source.ts";
+import { readRegularFile } from "../source/safe-read.ts";
 
 export type RefPolicy = {
   /** Directories whose files `$ref`s may read; the document's own directory comes first. */

@@ -9,7 +9,7 @@
  *   binary string), anything else dropped.
  * Schemas are found by where OpenAPI puts them, so example data and extensions are never touched.
  */
-import type { Code } from "../catalog.ts";
+import type { Code } from "../diagnostics/catalog.ts";
 import { isJson, type Json, token } from "./document.ts";
 import { checkPattern } from "./repair-pattern.ts";
 

@@ -4,7 +4,7 @@
  * share a name; otherwise they are grouped by location (`path`, `query`, `header`, `cookie`, `body`).
  */
 
-import { ownValue, setOwn } from "../../runtime/own-keys.ts";
+import { ownValue, setOwn } from "../../runtime/protocol/own-keys.ts";
 import type { HttpBodyNode, HttpParameterNode, JsonSchema } from "../ir.ts";
 import { deref, isJson, type Json } from "./document.ts";
 import type { SchemaScope } from "./schema.ts";

@@ -10,7 +10,7 @@
  * - Direction matters: a request omits `readOnly` properties, a response never requires `writeOnly` ones.
  */
 
-import { setOwn } from "../../runtime/own-keys.ts";
+import { setOwn } from "../../runtime/protocol/own-keys.ts";
 import type { JsonSchema } from "../ir.ts";
 import { resolvePointer } from "./document.ts";
 

@@ -4,7 +4,7 @@
  * generated README. Schemes mcpgen cannot fill (OpenID Connect, OAuth2 flows needing a user) are skipped
  * with a warning; operations whose every requirement needs one are called without credentials.
  */
-import type { Report } from "../diagnostics.ts";
+import type { Report } from "../diagnostics/diagnostic.ts";
 import type { SecuritySchemeNode } from "../ir.ts";
 import { isJson, type Json, token } from "./document.ts";
 

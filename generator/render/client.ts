@@ -2,7 +2,7 @@
  * src/client.ts (CONTRACT §3): `connect()` resolving to the runtime client typed by ToolMap and PromptMap,
  * holding each tool's result to its outputSchema with the package's precompiled validators.
  */
-import type { Model } from "../normalize.ts";
+import type { Model } from "../normalize/normalize.ts";
 import { header, lit } from "./ts.ts";
 import { objectKey } from "./ts-style.ts";
 import { chunkOfTool } from "./validators.ts";

@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import Handlebars from "handlebars";
 import type { JsonSchema, ToolNode } from "../ir.ts";
 import { upstreamEnvVars } from "../normalize/env-vars.ts";
-import type { Model } from "../normalize.ts";
+import type { Model } from "../normalize/normalize.ts";
 import { mdBlock, mdCode, mdText } from "./markdown.ts";
 import { packageVersion } from "./package-files.ts";
 import { header } from "./ts.ts";

@@ -4,7 +4,7 @@
  * the runtime's one entry for them (runtime/handler-api.ts) and types `ctx` as what the server passes
  * (SpecContext). Parameters start with `_` until the user's code reads them (Biome: no unused ones).
  */
-import type { HandlerRef, Model } from "../normalize.ts";
+import type { HandlerRef, Model } from "../normalize/normalize.ts";
 import { ANY_OBJECT } from "./format-types.ts";
 import { commentText } from "./ts.ts";
 import { argumentList, importLine, str } from "./ts-style.ts";

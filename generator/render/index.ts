@@ -3,7 +3,7 @@
  * Generated files are owned by mcpgen and rewritten to match; handler scaffolds are owned by the
  * user and only ever created.
  */
-import type { Model } from "../normalize.ts";
+import type { Model } from "../normalize/normalize.ts";
 import { renderClient } from "./client.ts";
 import { renderDocs } from "./docs.ts";
 import { renderScaffolds } from "./handlers.ts";

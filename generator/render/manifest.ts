@@ -12,12 +12,12 @@ import type {
   PromptMessageTemplate,
   SecurityScheme,
   StoredCatalog,
-} from "../../runtime/manifest-types.ts";
-import type { DeferredOffers } from "../../runtime/server.ts";
-import type { ContentBlock, Role, Tool } from "../../runtime/types.ts";
+} from "../../runtime/package/manifest-types.ts";
+import type { ContentBlock, Role, Tool } from "../../runtime/protocol/types.ts";
+import type { DeferredOffers } from "../../runtime/server/server.ts";
 import { sha256 } from "../hash.ts";
 import type { HttpBindingNode, JsonSchema, PromptMessageNode, SecuritySchemeNode, ToolNode } from "../ir.ts";
-import type { Model } from "../normalize.ts";
+import type { Model } from "../normalize/normalize.ts";
 import { contentProblem } from "../rules/prompts.ts";
 import { header } from "./ts.ts";
 import { dataProperty } from "./ts-data-literal.ts";
@@ -224,9 +224,9 @@ export function renderManifest(model: Model): { ts: string; json: string } {
   ];
   const ts = [
     header(model.specRef),
-    'import { type Manifest, readCatalog } from "../runtime/spec-server.ts";',
+    'import { type Manifest, readCatalog } from "../runtime/package/spec-server.ts";',
     // Only with an upstream: a package without one carries none of the upstream code.
-    ...(upstream ? ['import { callUpstream } from "../runtime/upstream.ts";'] : []),
+    ...(upstream ? ['import { callUpstream } from "../runtime/upstream/forward.ts";'] : []),
     "",
     `export const manifest: Manifest = {\n${fields.join("\n")}\n};`,
     "",

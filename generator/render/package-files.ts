@@ -1,6 +1,6 @@
 /** package.json and tsconfig.json of a generated package: standalone after `npm install`. */
 import { readFileSync } from "node:fs";
-import type { Model } from "../normalize.ts";
+import type { Model } from "../normalize/normalize.ts";
 import { header } from "./ts.ts";
 
 const ROOT_PACKAGE = new URL("../../package.json", import.meta.url);

@@ -2,7 +2,7 @@
  * src/app.ts wires the manifest, validators and user handlers into a server (importable by tests and
  * by other programs); src/server.ts is the entry point that serves it over stdio or HTTP.
  */
-import type { HandlerRef, Model } from "../normalize.ts";
+import type { HandlerRef, Model } from "../normalize/normalize.ts";
 import { ANY_OBJECT } from "./format-types.ts";
 import { header } from "./ts.ts";
 import { argumentList, fits, importLine, objectKey, propKey, sortImports, str } from "./ts-style.ts";
@@ -44,10 +44,10 @@ export function renderApp(model: Model): string {
   const imports = sortImports([
     { source: "../runtime/index.ts", text: 'import type { McpServer } from "../runtime/index.ts";' },
     {
-      source: "../runtime/spec-server.ts",
+      source: "../runtime/package/spec-server.ts",
       text: importLine(
         ["createSpecServer", "type SpecServerOptions", "type ToolValidators"],
-        "../runtime/spec-server.ts",
+        "../runtime/package/spec-server.ts",
       ),
     },
     ...refs.map((ref) => ({ source: importPath(ref), text: `import ${ref.importName} from ${str(importPath(ref))};` })),
@@ -92,7 +92,7 @@ export function renderServerEntry(model: Model): string {
   return [
     header(model.specRef),
     "// Serves MCP over stdio, or Streamable HTTP with --http --port <n> [--host <addr>]; --base-url <url> retargets the upstream.",
-    'import { runSpecServer } from "../runtime/spec-main.ts";',
+    'import { runSpecServer } from "../runtime/package/spec-main.ts";',
     'import { handlers, manifest, toolValidators } from "./app.ts";',
     "",
     "await runSpecServer(manifest, { handlers, validators: toolValidators });",

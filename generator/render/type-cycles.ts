@@ -11,8 +11,8 @@
  * which the library's cache handles.
  */
 import type { JsonSchema } from "../ir.ts";
-import { valueAt } from "../json-pointer.ts";
-import { walkSchema } from "../schema-walk.ts";
+import { walkSchema } from "../schema/walk.ts";
+import { valueAt } from "../source/json-pointer.ts";
 
 const COMBINATORS = ["allOf", "anyOf", "oneOf"];
 /** Keywords that describe rather than constrain; they stay on the named type. */

@@ -5,7 +5,7 @@
  * gives up after a bounded number of probes (a large API has thousands of definitions).
  */
 import type { JsonSchema } from "../ir.ts";
-import { walkSchema } from "../schema-walk.ts";
+import { walkSchema } from "../schema/walk.ts";
 
 const MAX_PROBES = 300;
 const LOCAL = /^#\/\$defs\/([^/]+)$/;

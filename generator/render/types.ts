@@ -5,11 +5,11 @@
  * is fast once and very slow per schema with shared definitions.
  */
 import { compile } from "json-schema-to-typescript";
-import { setOwn } from "../../runtime/own-keys.ts";
+import { setOwn } from "../../runtime/protocol/own-keys.ts";
 import type { JsonSchema } from "../ir.ts";
+import type { Model } from "../normalize/normalize.ts";
 import type { ToolSchemas } from "../normalize/tool-schemas.ts";
-import type { Model } from "../normalize.ts";
-import { walkSchema } from "../schema-walk.ts";
+import { walkSchema } from "../schema/walk.ts";
 import { ANY_OBJECT, formatTypeDeclarations } from "./format-types.ts";
 import { header } from "./ts.ts";
 import { fits, propKey } from "./ts-style.ts";
@@ -51,7 +51,7 @@ export async function renderTypes(model: Model): Promise<string> {
 
   return [
     header(model.specRef),
-    'import type { PromptHandler, ResourceHandler, TemplateHandler, ToolHandler } from "../runtime/spec-server.ts";',
+    'import type { PromptHandler, ResourceHandler, TemplateHandler, ToolHandler } from "../runtime/package/spec-server.ts";',
     "",
     formatTypeDeclarations(unshieldPrototypeNames(tidy(schemaTypes.trim())), rootTypes(model)),
     "",

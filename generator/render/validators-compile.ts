@@ -4,9 +4,9 @@
  * next chunk from one shared counter (claim).
  */
 import standaloneModule from "ajv/dist/standalone/index.js";
-import { Ajv2020, AjvDraft07, type AnyAjv, addFormats, OWN_PROPERTIES } from "../ajv.ts";
 import type { JsonSchema } from "../ir.ts";
-import type { Dialect } from "../schema-dialect.ts";
+import { Ajv2020, AjvDraft07, type AnyAjv, addFormats, OWN_PROPERTIES } from "../schema/ajv.ts";
+import type { Dialect } from "../schema/dialect.ts";
 
 export type ChunkJob = {
   /** Validator name, schema (without $id) and dialect of each validator in the chunk. */

@@ -5,8 +5,8 @@
  * GitHub-sized API has 15 MB of validator code), and the chunks compile in parallel worker threads.
  */
 import { availableParallelism } from "node:os";
-import type { Model } from "../normalize.ts";
-import { dialectOf } from "../schema-dialect.ts";
+import type { Model } from "../normalize/normalize.ts";
+import { dialectOf } from "../schema/dialect.ts";
 import { header } from "./ts.ts";
 import { dataLiteral } from "./ts-data-literal.ts";
 import { type ChunkJob, type CompilePlan, compileChunk } from "./validators-compile.ts";
@@ -69,8 +69,8 @@ function loaderModule(model: Model, jobs: ChunkJob[]): string {
   return [
     header(model.specRef),
     'import { createRequire } from "node:module";',
-    'import { lazyValidator } from "../runtime/lazy-validator.ts";',
-    'import type { Validator } from "../runtime/types.ts";',
+    'import { lazyValidator } from "../runtime/package/lazy-validator.ts";',
+    'import type { Validator } from "../runtime/protocol/types.ts";',
     "",
     "const require = createRequire(import.meta.url);",
     `const CHUNKS = ${dataLiteral(

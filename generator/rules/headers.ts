@@ -2,7 +2,7 @@
  * `x-mcp-header` exactly as 2026-07-28 basic/transports/streamable-http.mdx ("Schema Extension") says.
  * Clients must drop a tool whose annotations break these rules, so each is an error here.
  */
-import { walkSchema } from "../schema-walk.ts";
+import { walkSchema } from "../schema/walk.ts";
 import type { Rule } from "./rule.ts";
 
 // RFC 9110 §5.6.2: tchar = "!" / "#" / "$" / "%" / "&" / "'" / "*" / "+" / "-" / "." / "^" / "_" / "`" / "|" / "~" / DIGIT / ALPHA

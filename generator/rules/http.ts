@@ -1,9 +1,9 @@
 /** http bindings and the upstream they forward to. */
 
-import { parseUriTemplate } from "../../runtime/uri-template.ts";
-import type { Report } from "../diagnostics.ts";
+import { parseUriTemplate } from "../../runtime/protocol/uri-template.ts";
+import type { Report } from "../diagnostics/diagnostic.ts";
+import { closest } from "../diagnostics/spelling.ts";
 import type { HttpBindingNode, JsonSchema } from "../ir.ts";
-import { closest } from "../spelling.ts";
 import type { Rule } from "./rule.ts";
 
 const METHODS = new Set(["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"]);

@@ -1,5 +1,5 @@
 /** MCP naming rules for tools and prompts (server/tools.mdx "Tool Names"), and resource names. */
-import type { Report } from "../diagnostics.ts";
+import type { Report } from "../diagnostics/diagnostic.ts";
 import type { ServerNode } from "../ir.ts";
 import type { Rule } from "./rule.ts";
 

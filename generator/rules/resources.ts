@@ -1,5 +1,5 @@
 /** Resources and resource templates: absolute unique URIs, valid RFC 6570 templates, well-formed MIME types. */
-import { matchProblem, parseUriTemplate } from "../../runtime/uri-template.ts";
+import { matchProblem, parseUriTemplate } from "../../runtime/protocol/uri-template.ts";
 import type { Rule } from "./rule.ts";
 
 const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:/;

@@ -5,10 +5,11 @@
  * never a vendor's keyword are reported: a key with no value, and a key that reads like prose; each once,
  * where the document has it.
  */
-import { childPointer } from "../json-pointer.ts";
-import { dialectOf, vocabulary } from "../schema-dialect.ts";
-import { walkSchema } from "../schema-walk.ts";
-import { closest } from "../spelling.ts";
+
+import { closest } from "../diagnostics/spelling.ts";
+import { dialectOf, vocabulary } from "../schema/dialect.ts";
+import { walkSchema } from "../schema/walk.ts";
+import { childPointer } from "../source/json-pointer.ts";
 import type { Rule } from "./rule.ts";
 import { documentPointer } from "./schemas.ts";
 

@@ -3,11 +3,11 @@
  * A schema that does not compile is reported at the keyword that breaks it, not at the schema's root.
  */
 import type { ErrorObject } from "ajv";
-import type { AnyAjv } from "../ajv.ts";
 import type { JsonSchema } from "../ir.ts";
-import { childPointer, valueAt } from "../json-pointer.ts";
-import { ajvFor, dialectOf } from "../schema-dialect.ts";
-import { walkSchema } from "../schema-walk.ts";
+import type { AnyAjv } from "../schema/ajv.ts";
+import { ajvFor, dialectOf } from "../schema/dialect.ts";
+import { walkSchema } from "../schema/walk.ts";
+import { childPointer, valueAt } from "../source/json-pointer.ts";
 import type { Rule } from "./rule.ts";
 
 export const schemaRules: Rule = (server, report) => {

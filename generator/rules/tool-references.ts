@@ -6,9 +6,10 @@
  * anything else of the server (a prompt, resource, argument or property) are left alone. The spec
  * language only: an OpenAPI document's prose backquotes field names and enum values by the hundred.
  */
+
+import { closest } from "../diagnostics/spelling.ts";
 import type { ServerNode } from "../ir.ts";
-import { walkSchema } from "../schema-walk.ts";
-import { closest } from "../spelling.ts";
+import { walkSchema } from "../schema/walk.ts";
 import type { Rule } from "./rule.ts";
 
 const SNAKE = /^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$/;

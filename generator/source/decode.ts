@@ -1,5 +1,5 @@
 /** Decoding a file's bytes: strict UTF-8 (a stray byte is reported at its line and column), BOM dropped. */
-import type { DiagnosticBag } from "../diagnostics.ts";
+import type { DiagnosticBag } from "../diagnostics/diagnostic.ts";
 
 export function decodeUtf8(bytes: Buffer, file: string, bag: DiagnosticBag): string | undefined {
   try {

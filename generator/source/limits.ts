@@ -2,9 +2,9 @@
  * What a file a user hands us may cost before it is refused: its size, its key/value pairs, its nesting
  * and its YAML aliases. Each limit is far above any real spec and far below what exhausts memory or stack.
  */
-import type { Report } from "../diagnostics.ts";
-import { childPointer } from "../json-pointer.ts";
-import { readRegularFile } from "../safe-read.ts";
+import type { Report } from "../diagnostics/diagnostic.ts";
+import { childPointer } from "./json-pointer.ts";
+import { readRegularFile } from "./safe-read.ts";
 
 export const DEFAULT_MAX_BYTES = 32 * 1024 * 1024;
 /** How many alias expansions a document may cause: real specs use a handful, a billion-laughs bomb millions. */

@@ -4,13 +4,13 @@
  * each become a diagnostic.
  */
 import { LineCounter, parseAllDocuments } from "yaml";
-import type { DiagnosticBag } from "../diagnostics.ts";
-import { childPointer } from "../json-pointer.ts";
-import { syntaxProblems } from "../yaml-syntax.ts";
+import type { DiagnosticBag } from "../diagnostics/diagnostic.ts";
 import { duplicateKeys } from "./duplicate-keys.ts";
+import { childPointer } from "./json-pointer.ts";
 import { MAX_ALIAS_COUNT } from "./limits.ts";
 import type { SourceDoc } from "./source-doc.ts";
 import { buildLocator } from "./yaml-locator.ts";
+import { syntaxProblems } from "./yaml-syntax.ts";
 
 export function parseText(file: string, text: string, bag: DiagnosticBag, anyValue = false): SourceDoc | undefined {
   const lineCounter = new LineCounter();

@@ -6,14 +6,14 @@
  * that can go wrong with a file a user hands us (missing, a directory, huge, not UTF-8, malformed,
  * duplicate keys, an alias bomb) becomes a diagnostic; this function never throws.
  */
-import type { DiagnosticBag, Locator, Report } from "../diagnostics.ts";
-import { hasDuplicateJsonKeys, jsonLocator } from "../json-scan.ts";
-import { isJsonFile, readStrictJson } from "../read-json.ts";
-import { parseYamlInChunks } from "../yaml-chunks.ts";
+import type { DiagnosticBag, Locator, Report } from "../diagnostics/diagnostic.ts";
 import { decodeUtf8 } from "./decode.ts";
+import { hasDuplicateJsonKeys, jsonLocator } from "./json-scan.ts";
 import { countEntries, DEFAULT_MAX_BYTES, MAX_DEPTH, MAX_ENTRIES, readBytes, tooDeep } from "./limits.ts";
 import { parseText } from "./parse-yaml.ts";
+import { isJsonFile, readStrictJson } from "./read-json.ts";
 import type { SourceDoc } from "./source-doc.ts";
+import { parseYamlInChunks } from "./yaml-chunks.ts";
 
 export { DEFAULT_MAX_BYTES } from "./limits.ts";
 export type { SourceDoc } from "./source-doc.ts";

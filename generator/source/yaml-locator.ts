@@ -1,7 +1,7 @@
 /** From JSON pointers to line:col in a YAML text: what every diagnostic about a YAML document points with. */
 import { isAlias, isMap, isScalar, isSeq, LineCounter, type Node, parseAllDocuments } from "yaml";
-import type { Locator } from "../diagnostics.ts";
-import { childPointer, parentPointer } from "../json-pointer.ts";
+import type { Locator } from "../diagnostics/diagnostic.ts";
+import { childPointer, parentPointer } from "./json-pointer.ts";
 
 /** The YAML parser's locator for a text: what the JSON fast path's locator must agree with (tested). */
 export function yamlLocator(text: string): Locator {

@@ -51,7 +51,7 @@ describe("the npm package", () => {
       "generator/config/define-config.cjs",
       "generator/config/define-config.ts",
       "templates/package-readme.md.hbs",
-      "runtime/spec-server.ts",
+      "runtime/package/spec-server.ts",
     ])
       expect(files).toContain(file);
   });

@@ -3,7 +3,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { jsonSyntaxFault } from "../../generator/json-syntax.ts";
+import { jsonSyntaxFault } from "../../generator/source/json-syntax.ts";
 import { mcpgen, NO_TRACE, tempDir } from "./run.ts";
 
 const dir = tempDir("strict-json");

@@ -3,7 +3,6 @@
 // and the official SDK's low-level Server over stdio (which can also leave structuredContent out).
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { compileSchema } from "../../runtime/compile-schema.ts";
 import {
   type ClientOptions,
   type ConnectTarget,
@@ -13,6 +12,7 @@ import {
   serveHttp,
   ToolOutputError,
 } from "../../runtime/index.ts";
+import { compileSchema } from "../../runtime/protocol/compile-schema.ts";
 import { looseForecastServer } from "./fixtures/forecast-tool.ts";
 
 const SDK_SERVER = join(import.meta.dirname, "fixtures/sdk-loose-output-server.ts");

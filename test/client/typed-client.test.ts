@@ -3,8 +3,8 @@
 // tsconfig.json` checks the `@ts-expect-error` lines below (each is an error if the line compiles); the
 // calls then run against a real server over Streamable HTTP.
 import { afterAll, beforeAll, describe, expect, expectTypeOf, test } from "vitest";
-import { compileSchema } from "../../runtime/compile-schema.ts";
 import { connect, type HttpServerHandle, type McpClient, serveHttp, type ToolCallResult } from "../../runtime/index.ts";
+import { compileSchema } from "../../runtime/protocol/compile-schema.ts";
 import { looseForecastServer } from "./fixtures/forecast-tool.ts";
 
 type ForecastInput = { mode: string };

@@ -2,8 +2,9 @@
 // protocol eras (2025 sessions and 2026-07-28 per-request metadata). The fixture list lives in
 // fixtures/. Usage: tsx test/conformance/fixture-server.ts [port]   (prints "LISTENING <url>")
 // compile-schema.ts is deliberately outside the barrel (it pulls in ajv, which generated servers avoid).
-import { compileSchema } from "../../runtime/compile-schema.ts";
+
 import { createServer, serveHttp } from "../../runtime/index.ts";
+import { compileSchema } from "../../runtime/protocol/compile-schema.ts";
 import { commonTools, modernTools, prompts, resources, resourceTemplates } from "./fixtures/index.ts";
 
 const server = createServer({ name: "mcpgen-conformance-fixture", version: "1.0.0", compileSchema });

@@ -7,7 +7,7 @@ import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { buildModel, type Model } from "../../generator/index.ts";
 import { catalogData, manifestData } from "../../generator/render/manifest.ts";
-import { readCatalog } from "../../runtime/spec-server.ts";
+import { readCatalog } from "../../runtime/package/spec-server.ts";
 import { ROOT } from "./support.ts";
 
 function modelOf(spec: string): Model {

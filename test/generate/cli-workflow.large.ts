@@ -26,7 +26,7 @@ tools:
 `;
 
 const implementation = `import type { HandlerContext } from "../../../runtime/index.ts";
-import type { ToolResult } from "../../../runtime/spec-server.ts";
+import type { ToolResult } from "../../../runtime/package/spec-server.ts";
 import type { GreetInput, GreetOutput } from "../../types.ts";
 
 export default async function greet(args: GreetInput, _ctx: HandlerContext): Promise<ToolResult<GreetOutput>> {

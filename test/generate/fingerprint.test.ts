@@ -6,10 +6,10 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
-import { FINGERPRINT_FILE, fingerprintKey, readFingerprint } from "../../generator/fingerprint.ts";
 import { generate } from "../../generator/index.ts";
-import { OutputDir } from "../../generator/output-dir.ts";
-import { OWNERSHIP_FILE } from "../../generator/ownership.ts";
+import { FINGERPRINT_FILE, fingerprintKey, readFingerprint } from "../../generator/output/fingerprint.ts";
+import { OutputDir } from "../../generator/output/output-dir.ts";
+import { OWNERSHIP_FILE } from "../../generator/output/ownership.ts";
 import { scratchDir } from "./support.ts";
 
 const SPEC = `server: { name: fp, version: 1.0.0 }

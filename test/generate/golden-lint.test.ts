@@ -8,7 +8,7 @@ import { readdirSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { generate } from "../../generator/index.ts";
-import { examples } from "../../generator/regen.ts";
+import { examples } from "../../scripts/regen.ts";
 import { ROOT, scratchDir } from "./support.ts";
 
 const BIOME = join(ROOT, "node_modules/@biomejs/biome/bin/biome");

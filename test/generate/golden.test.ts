@@ -8,8 +8,8 @@ import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { generate } from "../../generator/index.ts";
-import { OutputDir } from "../../generator/output-dir.ts";
-import { examples } from "../../generator/regen.ts";
+import { OutputDir } from "../../generator/output/output-dir.ts";
+import { examples } from "../../scripts/regen.ts";
 import { ROOT, typecheck } from "./support.ts";
 
 describe("golden packages", () => {

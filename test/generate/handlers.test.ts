@@ -13,7 +13,7 @@ tools:
 ${extraTool}`;
 
 const implementation = `import type { HandlerContext } from "../../../runtime/index.ts";
-import type { ToolResult } from "../../../runtime/spec-server.ts";
+import type { ToolResult } from "../../../runtime/package/spec-server.ts";
 import type { GreetInput, GreetOutput } from "../../types.ts";
 
 // My own code: mcpgen must never touch it.

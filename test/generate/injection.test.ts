@@ -92,7 +92,7 @@ describe("a hostile spec", () => {
     // The tool and template handlers echo what they were given, as a user's code would.
     writeFileSync(
       join(out, "src/handlers/tools/evil.tool.ts"),
-      `import type { ToolResult } from "../../../runtime/spec-server.ts";
+      `import type { ToolResult } from "../../../runtime/package/spec-server.ts";
 import type { EvilToolInput, EvilToolOutput } from "../../types.ts";
 export default async function (args: EvilToolInput): Promise<ToolResult<EvilToolOutput>> {
   return { structuredContent: { echo: args.plain } };

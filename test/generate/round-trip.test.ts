@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connect as connectNotes } from "../../generated/notes/src/client.ts";
 import { connect as connectTasks } from "../../generated/tasks/src/client.ts";
 import { connect as connectWeather } from "../../generated/weather/src/client.ts";
-import { compileSchema } from "../../runtime/compile-schema.ts";
+import { compileSchema } from "../../runtime/protocol/compile-schema.ts";
 import { ROOT, type RunningHttpServer, serverCommand, startHttpServer, startUpstream } from "./support.ts";
 
 type Upstream = Awaited<ReturnType<typeof startUpstream>>;

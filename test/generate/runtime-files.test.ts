@@ -9,8 +9,7 @@ import { dirname, join } from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import { generate } from "../../generator/index.ts";
-import { OWNERSHIP_FILE } from "../../generator/ownership.ts";
-import { examples } from "../../generator/regen.ts";
+import { OWNERSHIP_FILE } from "../../generator/output/ownership.ts";
 import { render } from "../../generator/render/index.ts";
 import {
   importSpecifiers,
@@ -19,6 +18,7 @@ import {
   runtimeReader,
   runtimeRoots,
 } from "../../generator/render/runtime-files.ts";
+import { examples } from "../../scripts/regen.ts";
 import { ROOT, scratchDir } from "./support.ts";
 
 /** The specifiers TypeScript reads in a source, sorted, each once. */
@@ -138,8 +138,8 @@ describe("the runtime import graph", () => {
 describe("the runtime of a generated package", () => {
   it("is exactly what its src/ reaches, for every example spec; compile-schema.ts is not among it", async () => {
     const { load } = await import("../../generator/load.ts");
-    const { normalize } = await import("../../generator/normalize.ts");
-    const { DiagnosticBag } = await import("../../generator/diagnostics.ts");
+    const { normalize } = await import("../../generator/normalize/normalize.ts");
+    const { DiagnosticBag } = await import("../../generator/diagnostics/diagnostic.ts");
     const read = runtimeReader();
     const carried = new Map<string, number>();
     for (const { spec } of examples()) {
@@ -152,11 +152,11 @@ describe("the runtime of a generated package", () => {
       }
       const reached = runtimeClosure(runtimeRoots(sources, read), read).map((f) => `runtime/${f.path}`);
       expect(runtime, spec).toEqual(["runtime/README.md", ...reached].sort());
-      expect(runtime, spec).not.toContain("runtime/compile-schema.ts");
+      expect(runtime, spec).not.toContain("runtime/protocol/compile-schema.ts");
       expect(files.find((f) => f.path === "tsconfig.json")?.content, spec).not.toContain("exclude");
       // The upstream forwarding code only where the spec has an upstream: the manifest passes callUpstream.
       const withUpstream = loaded!.server.upstream !== undefined;
-      expect(runtime.includes("runtime/upstream.ts"), spec).toBe(withUpstream);
+      expect(runtime.includes("runtime/upstream/forward.ts"), spec).toBe(withUpstream);
       expect(files.find((f) => f.path === "src/manifest.ts")?.content.includes("  callUpstream,\n"), spec).toBe(
         withUpstream,
       );
@@ -200,11 +200,13 @@ resources:
 
   it("removes the runtime files mcpgen wrote that nothing imports now, with their empty folders, and says so", async () => {
     const { spec, out, dropped } = await olderPackage();
-    expect(dropped).toEqual(expect.arrayContaining(["runtime/compile-schema.ts", "runtime/upstream.ts"]));
+    expect(dropped).toEqual(
+      expect.arrayContaining(["runtime/protocol/compile-schema.ts", "runtime/upstream/forward.ts"]),
+    );
     writeFileSync(join(out, "runtime/mine.ts"), "export const mine = 1;\n");
     const check = await generate(spec, out, { check: true });
     expect(check.outcome?.removed).toEqual(dropped);
-    expect(existsSync(join(out, "runtime/compile-schema.ts"))).toBe(true);
+    expect(existsSync(join(out, "runtime/protocol/compile-schema.ts"))).toBe(true);
     const run = await generate(spec, out);
     expect(run.outcome?.removed).toEqual(dropped);
     for (const path of dropped) expect(existsSync(join(out, path)), path).toBe(false);
@@ -221,15 +223,15 @@ resources:
     const helper = join(out, "src/schemas.ts");
     writeFileSync(
       helper,
-      'import { compileSchema } from "../runtime/compile-schema.ts";\nexport const c = compileSchema;\n',
+      'import { compileSchema } from "../runtime/protocol/compile-schema.ts";\nexport const c = compileSchema;\n',
     );
     const run = await generate(spec, out);
-    expect(run.outcome?.removed).toEqual(dropped.filter((path) => path !== "runtime/compile-schema.ts"));
-    expect(readFileSync(join(out, "runtime/compile-schema.ts"), "utf8")).toBe(
-      readFileSync(join(ROOT, "runtime/compile-schema.ts"), "utf8"),
+    expect(run.outcome?.removed).toEqual(dropped.filter((path) => path !== "runtime/protocol/compile-schema.ts"));
+    expect(readFileSync(join(out, "runtime/protocol/compile-schema.ts"), "utf8")).toBe(
+      readFileSync(join(ROOT, "runtime/protocol/compile-schema.ts"), "utf8"),
     );
     expect((await generate(spec, out, { check: true })).outcome?.changed).toEqual([]);
     writeFileSync(helper, "export const c = 1;\n");
-    expect((await generate(spec, out)).outcome?.removed).toEqual(["runtime/compile-schema.ts"]);
+    expect((await generate(spec, out)).outcome?.removed).toEqual(["runtime/protocol/compile-schema.ts"]);
   });
 });

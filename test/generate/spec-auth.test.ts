@@ -39,7 +39,7 @@ const tools = [
 /** A generated package's server (its own runtime copy) on 127.0.0.1, and a client of it. */
 async function serve(pkg: string, env: NodeJS.ProcessEnv, upstream: Upstream) {
   const { createAppServer } = await import(pathToFileURL(join(pkg, "src/app.ts")).href);
-  const { serveHttp } = await import(pathToFileURL(join(pkg, "runtime/http-server.ts")).href);
+  const { serveHttp } = await import(pathToFileURL(join(pkg, "runtime/transport/http/server.ts")).href);
   const server = createAppServer({ env, baseUrl: upstream.url });
   const handle = await serveHttp(server, { host: "127.0.0.1", port: 0 });
   const client = await connect({ url: handle.url });

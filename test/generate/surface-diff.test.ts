@@ -3,10 +3,10 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { surfaceMarkdown } from "../../generator/generate-report.ts";
-import { OutputDir } from "../../generator/output-dir.ts";
+import { surfaceMarkdown } from "../../generator/cli/generate-report.ts";
+import { OutputDir } from "../../generator/output/output-dir.ts";
+import { surfaceChanges, surfaceDiff, surfaceOnDisk } from "../../generator/output/surface-diff.ts";
 import { lit } from "../../generator/render/ts.ts";
-import { surfaceChanges, surfaceDiff, surfaceOnDisk } from "../../generator/surface-diff.ts";
 import { scratchDir } from "./support.ts";
 
 const surface = {

@@ -129,7 +129,7 @@ async function childPids(pid: number): Promise<number[]> {
 
 describe("what --watch watches", () => {
   it("follows local $refs (YAML and JSON, quoted or not, transitively), not remote ones", async () => {
-    const { localRefs } = await import("../../generator/watch-files.ts");
+    const { localRefs } = await import("../../generator/cli/watch-files.ts");
     const dir = scratchDir("watch-refs");
     writeFileSync(
       join(dir, "api.yaml"),
@@ -143,7 +143,7 @@ describe("what --watch watches", () => {
   });
 
   it("refuses --port without --serve, --check with --watch, and a missing --out", async () => {
-    const { parseWatchArgs } = await import("../../generator/watch.ts");
+    const { parseWatchArgs } = await import("../../generator/cli/watch.ts");
     expect(parseWatchArgs(["s.yaml", "--out", "o", "--watch", "--port", "1"])).toBe("--port needs --serve");
     expect(parseWatchArgs(["s.yaml", "--out", "o", "--watch", "--check"])).toBe(
       "--watch and --check do not go together",

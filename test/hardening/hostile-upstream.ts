@@ -12,8 +12,8 @@ import {
   type ManifestTemplate,
   type ManifestTool,
   type SpecServerOptions,
-} from "../../runtime/spec-server.ts";
-import { callUpstream, type UpstreamConfig } from "../../runtime/upstream.ts";
+} from "../../runtime/package/spec-server.ts";
+import { callUpstream, type UpstreamConfig } from "../../runtime/upstream/forward.ts";
 
 export type Seen = { method: string; url: string; path: string; headers: IncomingMessage["headers"]; body: string };
 export type Answer = (req: Seen, res: ServerResponse, host: HostileUpstream) => unknown;

@@ -7,7 +7,7 @@ import { connect as connectSocket } from "node:net";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type HttpServerHandle, serveHttp } from "../../runtime/index.ts";
-import { MAX_SUBSCRIPTIONS } from "../../runtime/server-session.ts";
+import { MAX_SUBSCRIPTIONS } from "../../runtime/server/session.ts";
 import { buildDemoServer, events } from "../runtime/fixtures/demo-server.ts";
 import { callLine, startHttpProcess, startStdio } from "./wire.ts";
 

@@ -6,11 +6,11 @@
  */
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { catalog } from "../../generator/catalog.ts";
+import { catalog } from "../../generator/diagnostics/catalog.ts";
 import { buildModel, generate } from "../../generator/index.ts";
-import { OutputDir } from "../../generator/output-dir.ts";
+import { OutputDir } from "../../generator/output/output-dir.ts";
+import { writeFiles } from "../../generator/output/write.ts";
 import { type RenderedFile, render } from "../../generator/render/index.ts";
-import { writeFiles } from "../../generator/write.ts";
 import { ROOT, typecheck } from "../generate/support.ts";
 
 export type CaseOutcome =

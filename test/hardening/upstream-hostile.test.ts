@@ -11,8 +11,8 @@ import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { stringify } from "yaml";
 import { generate } from "../../generator/index.ts";
 import { connect } from "../../runtime/index.ts";
-import type { HttpBinding, UpstreamConfig } from "../../runtime/upstream.ts";
-import { REDACTED } from "../../runtime/upstream-redact.ts";
+import type { HttpBinding, UpstreamConfig } from "../../runtime/upstream/forward.ts";
+import { REDACTED } from "../../runtime/upstream/redact.ts";
 import { ROOT, scratchDir, startHttpProcess } from "../generate/support.ts";
 import {
   drip,

@@ -7,7 +7,7 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { DiagnosticBag } from "../../generator/diagnostics.ts";
+import { DiagnosticBag } from "../../generator/diagnostics/diagnostic.ts";
 import type { ServerNode, ToolNode } from "../../generator/ir.ts";
 import { load } from "../../generator/load.ts";
 import type { OpenApiOptions } from "../../generator/openapi/options.ts";

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { compile } from "json-schema-to-typescript";
 import { describe, expect, it } from "vitest";
-import { DiagnosticBag } from "../../generator/diagnostics.ts";
+import { DiagnosticBag } from "../../generator/diagnostics/diagnostic.ts";
 import { generate } from "../../generator/index.ts";
 import type { JsonSchema, ServerNode, ToolNode } from "../../generator/ir.ts";
 import { load } from "../../generator/load.ts";

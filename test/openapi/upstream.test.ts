@@ -1,5 +1,5 @@
 /**
- * runtime/upstream.ts with OpenAPI bindings against a real HTTP server on 127.0.0.1: parameter styles,
+ * runtime/upstream/forward.ts with OpenAPI bindings against a real HTTP server on 127.0.0.1: parameter styles,
  * bodies, security schemes, server variables, retry with Retry-After, timeouts, and what results look
  * like (JSON, text, images, truncation, errors without secrets).
  */
@@ -13,7 +13,7 @@ import {
   toolResultFrom,
   type UpstreamConfig,
   type UpstreamResponse,
-} from "../../runtime/upstream.ts";
+} from "../../runtime/upstream/forward.ts";
 import { type RecordedRequest, startUpstream } from "../generate/support.ts";
 
 type Upstream = Awaited<ReturnType<typeof startUpstream>>;

@@ -1,6 +1,6 @@
 /**
  * The manifest renderer: a small IR in, the exact manifest value out (given/want), built of the
- * runtime's own types (runtime/manifest-types.ts), so a manifest the runtime does not read does not
+ * runtime's own types (runtime/package/manifest-types.ts), so a manifest the runtime does not read does not
  * compile. The `@ts-expect-error` lines are the type-level half: tsc fails if any of them compiles.
  */
 import { describe, expect, it } from "vitest";
@@ -12,12 +12,17 @@ import type {
   SourceLoc,
   ToolNode,
 } from "../../generator/ir.ts";
-import { normalize } from "../../generator/normalize.ts";
+import { normalize } from "../../generator/normalize/normalize.ts";
 import { catalogData, type ManifestData, manifestData } from "../../generator/render/manifest.ts";
-import { connect } from "../../runtime/client.ts";
-import { serveHttp } from "../../runtime/http-server.ts";
-import type { Manifest, ManifestTool, ManifestUpstream, PromptMessageTemplate } from "../../runtime/manifest-types.ts";
-import { createSpecServer } from "../../runtime/spec-server.ts";
+import { connect } from "../../runtime/client/client.ts";
+import type {
+  Manifest,
+  ManifestTool,
+  ManifestUpstream,
+  PromptMessageTemplate,
+} from "../../runtime/package/manifest-types.ts";
+import { createSpecServer } from "../../runtime/package/spec-server.ts";
+import { serveHttp } from "../../runtime/transport/http/server.ts";
 
 const at = (pointer: string): SourceLoc => ({ file: "spec.yaml", pointer, line: 1, col: 1 });
 

@@ -1,6 +1,6 @@
 /** Small models for the renderer tests: IR nodes written out by hand, named by normalize() as in generate. */
 import type { PromptNode, ResourceNode, ResourceTemplateNode, ServerNode, ToolNode } from "../../generator/ir.ts";
-import { type Model, normalize } from "../../generator/normalize.ts";
+import { type Model, normalize } from "../../generator/normalize/normalize.ts";
 
 const loc = { file: "spec.yaml", pointer: "", line: 1, col: 1 };
 

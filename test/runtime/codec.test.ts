@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { decodeMessage, encodeMessage, isNotification, isRequest, isResponse } from "../../runtime/codec.ts";
+import { decodeMessage, encodeMessage, isNotification, isRequest, isResponse } from "../../runtime/protocol/codec.ts";
 
 describe("codec", () => {
   test("decodes requests, notifications and responses", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { compileSchema } from "../../runtime/compile-schema.ts";
+import { compileSchema } from "../../runtime/protocol/compile-schema.ts";
 
 describe("compileSchema (ajv 2020-12 + formats)", () => {
   test("validates 2020-12 keywords and formats, reporting errors in the standalone shape", () => {

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { createServer, type McpServer } from "../../runtime/index.ts";
-import type { RequestChannel } from "../../runtime/server-types.ts";
+import type { RequestChannel } from "../../runtime/server/types.ts";
 
 const channel = (session: Record<string, unknown> = {}) =>
   ({

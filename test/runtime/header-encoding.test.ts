@@ -5,7 +5,7 @@ import {
   decodeHeaderValue,
   encodeHeaderValue,
   headerParamValues,
-} from "../../runtime/header-encoding.ts";
+} from "../../runtime/transport/http/header-encoding.ts";
 
 describe("header value encoding (streamable-http Value Encoding table)", () => {
   test.each([

@@ -1,12 +1,12 @@
 // Cancellation without an AbortSignal per request (lazy-abort.ts, deadlines.ts, request-run.ts): the
 // signal a handler reads late, copies or keeps must behave as if it had existed all along.
 import { describe, expect, test } from "vitest";
-import { Deadlines, type Expiring, type Lane } from "../../runtime/deadlines.ts";
 import { createServer, type HandlerContext, JsonRpcPeer } from "../../runtime/index.ts";
-import { LazyAbort } from "../../runtime/lazy-abort.ts";
-import { LegacySession } from "../../runtime/server-session.ts";
-import type { RequestChannel } from "../../runtime/server-types.ts";
-import type { JsonRpcMessage, JsonRpcRequest } from "../../runtime/types.ts";
+import type { JsonRpcMessage, JsonRpcRequest } from "../../runtime/protocol/types.ts";
+import { Deadlines, type Expiring, type Lane } from "../../runtime/server/deadlines.ts";
+import { LazyAbort } from "../../runtime/server/lazy-abort.ts";
+import { LegacySession } from "../../runtime/server/session.ts";
+import type { RequestChannel } from "../../runtime/server/types.ts";
 
 describe("LazyAbort", () => {
   test("a signal made after the abort is already aborted with the same reason", () => {

@@ -1,8 +1,8 @@
 // Unit tests of the JSON-RPC peer (two peers wired back to back) and the SSE parser.
 import { describe, expect, test } from "vitest";
-import { JsonRpcPeer } from "../../runtime/peer.ts";
-import { type SseEvent, SseParser } from "../../runtime/sse.ts";
-import type { JsonRpcMessage } from "../../runtime/types.ts";
+import { JsonRpcPeer } from "../../runtime/protocol/peer.ts";
+import type { JsonRpcMessage } from "../../runtime/protocol/types.ts";
+import { type SseEvent, SseParser } from "../../runtime/transport/http/sse.ts";
 
 function pair(onRequest: ConstructorParameters<typeof JsonRpcPeer>[0]["onRequest"]) {
   const wire: JsonRpcMessage[] = [];

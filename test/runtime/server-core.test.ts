@@ -1,8 +1,8 @@
 // The transport-independent server core, driven through handleRequest.
 import { describe, expect, test } from "vitest";
 import { createServer, type JsonRpcNotification, type McpServer } from "../../runtime/index.ts";
-import { LegacySession } from "../../runtime/server-session.ts";
-import type { RequestChannel } from "../../runtime/server-types.ts";
+import { LegacySession } from "../../runtime/server/session.ts";
+import type { RequestChannel } from "../../runtime/server/types.ts";
 import { buildDemoServer } from "./fixtures/demo-server.ts";
 import { modernMeta } from "./helpers.ts";
 

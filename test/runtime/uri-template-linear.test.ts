@@ -13,7 +13,7 @@ import {
   type McpServer,
   serveHttp,
 } from "../../runtime/index.ts";
-import { compileUriTemplate, MAX_TEMPLATE_URI_LENGTH } from "../../runtime/uri-template-match.ts";
+import { compileUriTemplate, MAX_TEMPLATE_URI_LENGTH } from "../../runtime/protocol/uri-template-match.ts";
 
 const LONG = 30_000;
 

@@ -10,8 +10,8 @@ import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { validateFiles } from "../../generator/index.ts";
 import { createServer } from "../../runtime/index.ts";
-import { expandUriTemplate, parseUriTemplate } from "../../runtime/uri-template.ts";
-import { compileUriTemplate } from "../../runtime/uri-template-match.ts";
+import { expandUriTemplate, parseUriTemplate } from "../../runtime/protocol/uri-template.ts";
+import { compileUriTemplate } from "../../runtime/protocol/uri-template-match.ts";
 import { modernMeta } from "./helpers.ts";
 
 type Want = Record<string, string> | undefined;

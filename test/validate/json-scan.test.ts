@@ -5,8 +5,8 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { childPointer } from "../../generator/json-pointer.ts";
-import { hasDuplicateJsonKeys, jsonLocator } from "../../generator/json-scan.ts";
+import { childPointer } from "../../generator/source/json-pointer.ts";
+import { hasDuplicateJsonKeys, jsonLocator } from "../../generator/source/json-scan.ts";
 import { yamlLocator } from "../../generator/source/yaml-locator.ts";
 
 const key = fc.oneof(fc.string({ maxLength: 6 }), fc.constantFrom("a/b", "~0", 'q"', "x\\y", "é\u2028", "{[,:]}"));

@@ -9,9 +9,9 @@ import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { largeSpecChunks } from "../../bench/large-spec.ts";
 import { validateFiles } from "../../generator/index.ts";
+import { parseYamlInChunks } from "../../generator/source/yaml-chunks.ts";
+import { parseFastYaml } from "../../generator/source/yaml-fast.ts";
 import { yamlLocator } from "../../generator/source/yaml-locator.ts";
-import { parseYamlInChunks } from "../../generator/yaml-chunks.ts";
-import { parseFastYaml } from "../../generator/yaml-fast.ts";
 import { ROOT, scratchDir } from "../generate/support.ts";
 
 const yamlOf = (text: string) => parse(text, { uniqueKeys: false });

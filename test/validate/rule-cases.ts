@@ -4,7 +4,7 @@
  * and must produce no diagnostic at all. File-level codes (missing file, UTF-8, size...) are in
  * read-source.test.ts, because they need real files rather than text.
  */
-import type { Code } from "../../generator/catalog.ts";
+import type { Code } from "../../generator/diagnostics/catalog.ts";
 
 export type RuleCase = { code: Code; fail: string; pass: string; at: string };
 

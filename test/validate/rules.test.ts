@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { type Code, catalog } from "../../generator/catalog.ts";
+import { type Code, catalog } from "../../generator/diagnostics/catalog.ts";
 import { validateFiles } from "../../generator/index.ts";
 import { ruleCases } from "./rule-cases.ts";
 

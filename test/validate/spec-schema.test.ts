@@ -3,9 +3,9 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { Ajv2020 } from "../../generator/ajv.ts";
-import { SPEC_SCHEMA_PATH } from "../../generator/check-structure.ts";
 import { validateFiles } from "../../generator/index.ts";
+import { Ajv2020 } from "../../generator/schema/ajv.ts";
+import { SPEC_SCHEMA_PATH } from "../../generator/spec/check-structure.ts";
 
 const root = join(import.meta.dirname, "../..");
 

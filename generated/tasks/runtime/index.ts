@@ -47,14 +47,21 @@ export type {
   ToolCallArgs,
   ToolCallResult,
   ToolTypes,
-} from "./client.ts";
-export { connect, McpClient } from "./client.ts";
-export type { ClientHandlers } from "./client-handlers.ts";
-export type { ServerDescription } from "./client-negotiation.ts";
-export type { OutputValidators } from "./client-tool-output.ts";
-export { ToolOutputError } from "./client-tool-output.ts";
-export { TransportError } from "./client-transport.ts";
-export { decodeMessage, encodeMessage, errorResponse, notification, request, resultResponse } from "./codec.ts";
+} from "./client/client.ts";
+export { connect, McpClient } from "./client/client.ts";
+export type { ClientHandlers } from "./client/handlers.ts";
+export type { ServerDescription } from "./client/negotiation.ts";
+export type { OutputValidators } from "./client/tool-output.ts";
+export { ToolOutputError } from "./client/tool-output.ts";
+export { TransportError } from "./client/transport.ts";
+export {
+  decodeMessage,
+  encodeMessage,
+  errorResponse,
+  notification,
+  request,
+  resultResponse,
+} from "./protocol/codec.ts";
 export {
   ErrorCode,
   LATEST_LEGACY_PROTOCOL_VERSION,
@@ -63,14 +70,11 @@ export {
   MetaKey,
   MODERN_PROTOCOL_VERSIONS,
   SUPPORTED_PROTOCOL_VERSIONS,
-} from "./constants.ts";
-export { McpError, notFound, ResourceNotFoundError } from "./errors.ts";
-export type { HeaderParam } from "./header-encoding.ts";
-export { collectHeaderParams, decodeHeaderValue, encodeHeaderValue, headerParamValues } from "./header-encoding.ts";
-export type { HttpServerHandle, HttpServerOptions } from "./http-server.ts";
-export { serveHttp } from "./http-server.ts";
-export { JsonRpcPeer } from "./peer.ts";
-export { createServer, McpServer } from "./server.ts";
+} from "./protocol/constants.ts";
+export { McpError, notFound, ResourceNotFoundError } from "./protocol/errors.ts";
+export { JsonRpcPeer } from "./protocol/peer.ts";
+export type * from "./protocol/types.ts";
+export { createServer, McpServer } from "./server/server.ts";
 export type {
   CompleteFunction,
   CompletionContext,
@@ -84,7 +88,15 @@ export type {
   ServerOptions,
   ToolDefinition,
   ToolHandlerResult,
-} from "./server-types.ts";
-export type { StdioServerHandle, StdioServerOptions } from "./stdio-server.ts";
-export { serveStdio } from "./stdio-server.ts";
-export type * from "./types.ts";
+} from "./server/types.ts";
+export type { HeaderParam } from "./transport/http/header-encoding.ts";
+export {
+  collectHeaderParams,
+  decodeHeaderValue,
+  encodeHeaderValue,
+  headerParamValues,
+} from "./transport/http/header-encoding.ts";
+export type { HttpServerHandle, HttpServerOptions } from "./transport/http/server.ts";
+export { serveHttp } from "./transport/http/server.ts";
+export type { StdioServerHandle, StdioServerOptions } from "./transport/stdio/server.ts";
+export { serveStdio } from "./transport/stdio/server.ts";

@@ -2,8 +2,9 @@
 // Usage:
 //   tsx runtime-server.ts stdio
 //   tsx runtime-server.ts http      (prints "LISTENING <url>" once bound to 127.0.0.1)
-import { compileSchema } from "../../../runtime/compile-schema.ts";
+
 import { createServer, McpError, serveHttp, serveStdio } from "../../../runtime/index.ts";
+import { compileSchema } from "../../../runtime/protocol/compile-schema.ts";
 import {
   ADD_INPUT_SCHEMA,
   ASK_ELICITATION,

@@ -1,6 +1,6 @@
 // Handler for the resource template "test://template/{id}/data".
 // Written once by mcpgen and yours from now on: regenerating never overwrites this file.
-import type { ResourceReadResult } from "../../../runtime/server-types.ts";
+import type { ResourceReadResult } from "../../../runtime/server/types.ts";
 
 export default async function resourceTemplateTemplate(
   uri: string,

@@ -1,7 +1,7 @@
 // Handler for the prompt "weekly_review".
 // Written once by mcpgen and yours from now on: regenerating never overwrites this file.
 import type { HandlerContext } from "../../../runtime/index.ts";
-import type { GetPromptResult } from "../../../runtime/types.ts";
+import type { GetPromptResult } from "../../../runtime/protocol/types.ts";
 import { allNotes } from "../../notes-store.ts";
 import type { WeeklyReviewPromptArgs } from "../../types.ts";
 

@@ -1,7 +1,7 @@
 // Handler for the resource template "notes://note/{id}".
 // Written once by mcpgen and yours from now on: regenerating never overwrites this file.
 import type { HandlerContext } from "../../../runtime/index.ts";
-import type { ResourceReadResult } from "../../../runtime/server-types.ts";
+import type { ResourceReadResult } from "../../../runtime/server/types.ts";
 import { getNote } from "../../notes-store.ts";
 
 export default async function resourceTemplateNote(

@@ -1,7 +1,7 @@
 // Handler for the resource "notes://index".
 // Written once by mcpgen and yours from now on: regenerating never overwrites this file.
 import type { HandlerContext } from "../../../runtime/index.ts";
-import type { ResourceReadResult } from "../../../runtime/server-types.ts";
+import type { ResourceReadResult } from "../../../runtime/server/types.ts";
 import { allNotes } from "../../notes-store.ts";
 
 export default async function resourceIndex(uri: string, _ctx: HandlerContext): Promise<ResourceReadResult> {

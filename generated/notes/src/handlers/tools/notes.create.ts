@@ -1,7 +1,7 @@
 // Handler for the tool "notes.create".
 // Written once by mcpgen and yours from now on: regenerating never overwrites this file.
 import type { HandlerContext } from "../../../runtime/index.ts";
-import type { ToolResult } from "../../../runtime/spec-server.ts";
+import type { ToolResult } from "../../../runtime/package/spec-server.ts";
 import { createNote } from "../../notes-store.ts";
 import type { NotesCreateInput, NotesCreateOutput } from "../../types.ts";
 

@@ -1,7 +1,7 @@
 // Handler for the tool "notes.delete".
 // Written once by mcpgen and yours from now on: regenerating never overwrites this file.
 import type { HandlerContext } from "../../../runtime/index.ts";
-import type { ToolResult } from "../../../runtime/spec-server.ts";
+import type { ToolResult } from "../../../runtime/package/spec-server.ts";
 import { deleteNote } from "../../notes-store.ts";
 import type { NotesDeleteInput } from "../../types.ts";
 

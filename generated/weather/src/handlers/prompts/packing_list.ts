@@ -1,7 +1,7 @@
 // Handler for the prompt "packing_list".
 // Written once by mcpgen and yours from now on: regenerating never overwrites this file.
 import type { HandlerContext } from "../../../runtime/index.ts";
-import type { GetPromptResult } from "../../../runtime/types.ts";
+import type { GetPromptResult } from "../../../runtime/protocol/types.ts";
 import type { PackingListPromptArgs } from "../../types.ts";
 
 export default async function promptPackingList(

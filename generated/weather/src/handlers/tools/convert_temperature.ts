@@ -1,7 +1,7 @@
 // Handler for the tool "convert_temperature".
 // Written once by mcpgen and yours from now on: regenerating never overwrites this file.
 import type { HandlerContext } from "../../../runtime/index.ts";
-import type { ToolResult } from "../../../runtime/spec-server.ts";
+import type { ToolResult } from "../../../runtime/package/spec-server.ts";
 import type { ConvertTemperatureInput, ConvertTemperatureOutput } from "../../types.ts";
 
 export default async function toolConvertTemperature(

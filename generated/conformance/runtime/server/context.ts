@@ -1,0 +1,149 @@
+// Builds the `ctx` a handler receives. The request's protocol revision decides how
+// server-to-client inputs are obtained: a real JSON-RPC request (2025) or an MRTR round (2026).
+import { notification } from "../protocol/codec.ts";
+import { ErrorCode, LOGGING_LEVELS } from "../protocol/constants.ts";
+import { McpError, notFound } from "../protocol/errors.ts";
+import type {
+  ClientCapabilities,
+  CreateMessageResult,
+  ElicitResult,
+  Implementation,
+  InputRequest,
+  InputResponse,
+  JsonObject,
+  JsonRpcRequest,
+  ListRootsResult,
+  LoggingLevel,
+  RequestId,
+} from "../protocol/types.ts";
+import type { LazyAbort } from "./lazy-abort.ts";
+import type { RequestScope } from "./scope.ts";
+import type { Era, HandlerContext, RequestChannel } from "./types.ts";
+
+export type ContextInit = {
+  request: JsonRpcRequest;
+  meta: JsonObject;
+  scope: RequestScope;
+  channel: RequestChannel;
+  /** The run's cancellation; `ctx.signal` is its AbortSignal, made only if the handler reads it. */
+  abort: LazyAbort;
+  /** 2026 era: answers gathered from earlier MRTR rounds (verified). */
+  answers: Record<string, InputResponse>;
+};
+
+export function createHandlerContext(init: ContextInit): HandlerContext {
+  return new RequestContext(init);
+}
+
+let signalProperty: PropertyDescriptor;
+
+/**
+ * A handler's ctx. `signal` is an own enumerable getter, so `{ ...ctx }` still copies a working signal
+ * while a handler that never reads it costs no AbortController. Not a getter in an object literal: V8
+ * puts such objects in dictionary mode, which cost more than the AbortController it saves. One getter
+ * function shared by all contexts (the LazyAbort in a private field) keeps them on one hidden class, and
+ * every field is set here in the constructor so V8 reserves room for all of them in the object itself.
+ * An object literal with a getter instead costs +44–56% server CPU per call (stdio, 64 in flight;
+ * bench/RESULTS.md "Micro-optimisations").
+ * The methods stay per-request closures: handlers may call them detached (`const { progress } = ctx`).
+ */
+class RequestContext implements HandlerContext {
+  readonly #abort: LazyAbort;
+  declare readonly signal: AbortSignal;
+  declare requestId: RequestId;
+  declare method: string;
+  declare meta: JsonObject;
+  declare era: Era;
+  declare protocolVersion: string;
+  declare sessionId: string | undefined;
+  declare clientInfo: Implementation | undefined;
+  declare clientCapabilities: ClientCapabilities;
+  declare progress: HandlerContext["progress"];
+  declare log: HandlerContext["log"];
+  declare elicit: HandlerContext["elicit"];
+  declare sample: HandlerContext["sample"];
+  declare listRoots: HandlerContext["listRoots"];
+  declare requestInputs: HandlerContext["requestInputs"];
+
+  /** On the prototype: the same function for every request, and no field to set per request. */
+  notFound(uri: string, message?: string) {
+    return notFound(uri, message);
+  }
+
+  static {
+    signalProperty = {
+      get(this: RequestContext) {
+        return this.#abort.signal;
+      },
+      enumerable: true,
+      configurable: true,
+    };
+  }
+
+  constructor(init: ContextInit) {
+    const { channel, meta, scope, abort } = init;
+    this.#abort = abort;
+    Object.defineProperty(this, "signal", signalProperty);
+    this.requestId = init.request.id;
+    this.method = init.request.method;
+    this.meta = meta;
+    this.era = scope.revision.era;
+    this.protocolVersion = scope.protocolVersion;
+    this.sessionId = scope.revision.sessionId(channel);
+    this.clientInfo = scope.clientInfo;
+    this.clientCapabilities = scope.clientCapabilities;
+
+    const progressToken = meta.progressToken;
+    let lastProgress = Number.NEGATIVE_INFINITY;
+    let inputCounter = 0;
+    const requestInputs = async (requests: Record<string, InputRequest>) => {
+      for (const request of Object.values(requests)) requireCapability(scope.clientCapabilities, request);
+      return await scope.revision.requestInputs(requests, init);
+    };
+    // Sequential single inputs get positional keys, stable as long as the handler is deterministic.
+    const single = async (request: InputRequest) => {
+      const key = `${request.method.split("/")[0]}-${inputCounter++}`;
+      return (await requestInputs({ [key]: request }))[key];
+    };
+    this.progress = (progress, total, message) => {
+      if (progressToken === undefined || abort.aborted || !(progress > lastProgress)) return;
+      lastProgress = progress;
+      const params: JsonObject = { progressToken, progress };
+      if (total !== undefined) params.total = total;
+      if (message !== undefined) params.message = message;
+      channel.notify(notification("notifications/progress", params));
+    };
+    this.log = (level, data, logger) => {
+      if (abort.aborted || !shouldLog(level, scope.revision.logThreshold(meta, channel))) return;
+      const params: JsonObject = { level, data };
+      if (logger !== undefined) params.logger = logger;
+      channel.notify(notification("notifications/message", params));
+    };
+    this.elicit = (params) => single({ method: "elicitation/create", params }) as Promise<ElicitResult>;
+    this.sample = (params) => single({ method: "sampling/createMessage", params }) as Promise<CreateMessageResult>;
+    this.listRoots = () => single({ method: "roots/list" }) as Promise<ListRootsResult>;
+    this.requestInputs = requestInputs;
+    // One shared function, not a per-request closure: resources/read gives its error the era's code.
+  }
+}
+
+function shouldLog(level: LoggingLevel, threshold: unknown): boolean {
+  const thresholdIndex = LOGGING_LEVELS.indexOf(threshold as LoggingLevel);
+  return thresholdIndex >= 0 && LOGGING_LEVELS.indexOf(level) >= thresholdIndex;
+}
+
+function requireCapability(capabilities: ClientCapabilities, request: InputRequest): void {
+  const missing = (required: ClientCapabilities) =>
+    new McpError(
+      ErrorCode.MissingRequiredClientCapability,
+      `The client did not declare the ${Object.keys(required)[0]} capability this request needs`,
+      { requiredCapabilities: required },
+    );
+  if (request.method === "sampling/createMessage" && !capabilities.sampling) throw missing({ sampling: {} });
+  if (request.method === "roots/list" && !capabilities.roots) throw missing({ roots: {} });
+  if (request.method === "elicitation/create") {
+    const elicitation = capabilities.elicitation;
+    if (!elicitation) throw missing({ elicitation: {} });
+    if (request.params.mode === "url" && !elicitation.url) throw missing({ elicitation: { url: {} } });
+  }
+}

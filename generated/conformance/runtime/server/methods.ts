@@ -1,0 +1,70 @@
+// The methods both protocol revisions share: the list methods, and the feature calls of
+// server-features.ts. Each revision adds its own (revision-2025.ts, revision-2026.ts).
+
+import type { Result } from "../protocol/types.ts";
+import { callTool, complete, getPrompt, readResource } from "./features.ts";
+import { paginate } from "./pagination.ts";
+import type { MethodCall, MethodSpec } from "./scope.ts";
+
+const DEFAULT_PAGE_SIZE = 100;
+// Wire fields per schema.ts (both revisions; `execution` is 2025-11-25's tasks hint).
+const DESCRIPTIVE = ["name", "title", "description", "icons", "_meta"] as const;
+const TOOL_FIELDS = [...DESCRIPTIVE, "inputSchema", "outputSchema", "annotations", "execution"];
+const RESOURCE_FIELDS = ["uri", ...DESCRIPTIVE, "mimeType", "annotations", "size"];
+const TEMPLATE_FIELDS = ["uriTemplate", ...DESCRIPTIVE, "mimeType", "annotations"];
+const PROMPT_FIELDS = [...DESCRIPTIVE, "arguments"];
+
+export const sharedMethods: Record<string, MethodSpec> = {
+  "tools/list": {
+    run: (call) =>
+      listPage(
+        call,
+        "tools",
+        [...call.server.tools.values()].map((tool) => pick(tool, TOOL_FIELDS)),
+      ),
+  },
+  "tools/call": { mrtr: true, run: callTool },
+  "resources/list": {
+    run: (call) =>
+      listPage(
+        call,
+        "resources",
+        [...call.server.resources.values()].map((resource) => pick(resource, RESOURCE_FIELDS)),
+      ),
+  },
+  "resources/templates/list": {
+    run: (call) =>
+      listPage(
+        call,
+        "resourceTemplates",
+        [...call.server.templates.values()].map((entry) => pick(entry.definition, TEMPLATE_FIELDS)),
+      ),
+  },
+  "resources/read": { mrtr: true, run: readResource },
+  "prompts/list": {
+    run: (call) =>
+      listPage(
+        call,
+        "prompts",
+        [...call.server.prompts.values()].map((prompt) => pick(prompt, PROMPT_FIELDS)),
+      ),
+  },
+  "prompts/get": { mrtr: true, run: getPrompt },
+  "completion/complete": { run: complete },
+};
+
+async function listPage(call: MethodCall, key: string, items: unknown[]): Promise<Result> {
+  const pageSize = call.server.options.pageSize ?? DEFAULT_PAGE_SIZE;
+  const page = paginate(items, call.params.cursor, pageSize, call.server.sealer, key);
+  const result: Result = { [key]: page.items };
+  if (page.nextCursor) result.nextCursor = page.nextCursor;
+  return result;
+}
+
+/** Copies only the wire fields of a definition: handlers, validators and any extras the caller attached stay home. */
+function pick(definition: object, fields: readonly string[]): Record<string, unknown> {
+  const source = definition as Record<string, unknown>;
+  return Object.fromEntries(
+    fields.filter((field) => source[field] !== undefined).map((field) => [field, source[field]]),
+  );
+}

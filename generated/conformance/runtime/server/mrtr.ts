@@ -1,0 +1,113 @@
+// Multi Round-Trip Requests, server side (2026 era). Handlers are re-run on each
+// retry: an input the client has not answered yet aborts the run with
+// InputRequiredSignal, which becomes an `input_required` result. Answers gathered
+// so far travel in a sealed `requestState` bound to the method, the salient
+// params, the caller's principal and an expiry, so a client cannot tamper with
+// them or replay them on another request.
+import { createHash } from "node:crypto";
+import { isObject } from "../protocol/codec.ts";
+import { invalidParams } from "../protocol/errors.ts";
+import type { InputRequest, InputRequiredResult, InputResponse, JsonObject } from "../protocol/types.ts";
+import type { TokenSealer } from "./sealed-token.ts";
+
+export class InputRequiredSignal extends Error {
+  constructor(readonly requests: Record<string, InputRequest>) {
+    super("Input required");
+    this.name = "InputRequiredSignal";
+  }
+}
+
+type StatePayload = {
+  v: 1;
+  m: string;
+  d: string;
+  p: string;
+  exp: number;
+  a: Record<string, InputResponse>;
+  k: string[];
+};
+
+export type MrtrBinding = { method: string; params: JsonObject; principal: string };
+
+/** The answers a retry carries, after verifying its requestState. Throws -32602 on tampering or mismatch. */
+export function collectAnswers(sealer: TokenSealer, binding: MrtrBinding): Record<string, InputResponse> {
+  const { requestState, inputResponses } = binding.params;
+  if (requestState === undefined) {
+    // Answers are client-supplied data either way; without state there are simply no earlier rounds to trust.
+    return isObject(inputResponses)
+      ? (Object.fromEntries(Object.entries(inputResponses).filter(([, answer]) => isObject(answer))) as Record<
+          string,
+          InputResponse
+        >)
+      : {};
+  }
+  const payload = typeof requestState === "string" ? sealer.open(requestState) : undefined;
+  if (!isStatePayload(payload)) throw invalidParams("requestState failed integrity verification");
+  if (payload.exp < Date.now()) throw invalidParams("requestState has expired; retry the original request");
+  if (payload.m !== binding.method || payload.d !== salientDigest(binding.method, binding.params)) {
+    throw invalidParams("requestState belongs to a different request");
+  }
+  if (payload.p !== principalDigest(binding.principal))
+    throw invalidParams("requestState belongs to a different caller");
+  const answers = { ...payload.a };
+  if (isObject(inputResponses)) {
+    // Only answers to what we actually asked for count; anything else is ignored (MRTR error handling).
+    for (const key of payload.k) {
+      if (isObject(inputResponses[key])) answers[key] = inputResponses[key] as InputResponse;
+    }
+  }
+  return answers;
+}
+
+export function inputRequiredResult(
+  sealer: TokenSealer,
+  binding: MrtrBinding,
+  answers: Record<string, InputResponse>,
+  requests: Record<string, InputRequest>,
+  ttlMs: number,
+): InputRequiredResult {
+  const payload: StatePayload = {
+    v: 1,
+    m: binding.method,
+    d: salientDigest(binding.method, binding.params),
+    p: principalDigest(binding.principal),
+    exp: Date.now() + ttlMs,
+    a: answers,
+    k: Object.keys(requests),
+  };
+  return { resultType: "input_required", inputRequests: requests, requestState: sealer.seal(payload) };
+}
+
+/** What identifies "the same request" across retries: the target and its arguments. */
+function salientDigest(method: string, params: JsonObject): string {
+  const salient = { method, name: params.name, uri: params.uri, arguments: params.arguments };
+  return createHash("sha256").update(canonicalJson(salient)).digest("base64url");
+}
+
+function principalDigest(principal: string): string {
+  return createHash("sha256").update(principal).digest("base64url").slice(0, 22);
+}
+
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  if (isObject(value)) {
+    const keys = Object.keys(value)
+      .filter((key) => value[key] !== undefined)
+      .sort();
+    return `{${keys.map((key) => `${JSON.stringify(key)}:${canonicalJson(value[key])}`).join(",")}}`;
+  }
+  return JSON.stringify(value) ?? "null";
+}
+
+function isStatePayload(value: unknown): value is StatePayload {
+  return (
+    isObject(value) &&
+    value.v === 1 &&
+    typeof value.m === "string" &&
+    typeof value.d === "string" &&
+    typeof value.p === "string" &&
+    typeof value.exp === "number" &&
+    isObject(value.a) &&
+    Array.isArray(value.k)
+  );
+}

@@ -1,0 +1,43 @@
+// What both POST handlers (http-post-2025.ts, http-post-2026.ts) and the HTTP server share: the
+// context a POST is handled in, and small readers of the request and error forms.
+import type { IncomingMessage } from "node:http";
+import { ErrorCode } from "../../protocol/constants.ts";
+import { McpError } from "../../protocol/errors.ts";
+import type { McpServer } from "../../server/server.ts";
+import { acceptsMediaType } from "./media-type.ts";
+import type { SessionStore } from "./session-store.ts";
+
+export type PostContext = {
+  server: McpServer;
+  sessions: SessionStore;
+  keepAliveMs: number;
+  /** The SSE `retry` delay announced on resumable (2025-era) streams. */
+  retryMs: number;
+};
+
+export function isTimeout(error: unknown): boolean {
+  return error instanceof McpError && error.code === ErrorCode.RequestTimeout;
+}
+
+export function invalidRequest(message: string, data?: unknown) {
+  return data === undefined
+    ? { code: ErrorCode.InvalidRequest, message }
+    : { code: ErrorCode.InvalidRequest, message, data };
+}
+
+export function acceptsSse(req: IncomingMessage): boolean {
+  return acceptsMediaType(req.headers.accept, "text/event-stream");
+}
+
+/** The name of an `Mcp-*` header that arrived on more than one line, if any. */
+export function repeatedMcpHeader(req: IncomingMessage): string | undefined {
+  for (const [name, values] of Object.entries(req.headersDistinct)) {
+    if (name.startsWith("mcp-") && values !== undefined && values.length > 1) return name;
+  }
+  return undefined;
+}
+
+export function header(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value.join(", ") : value;
+}

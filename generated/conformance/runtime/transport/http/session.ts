@@ -1,0 +1,86 @@
+// A 2025-era HTTP session: the protocol state plus what the transport needs to
+// reach the client between requests (the optional GET stream) and to match the
+// client's POSTed responses to our server-to-client requests.
+import { randomUUID } from "node:crypto";
+import { encodeMessage } from "../../protocol/codec.ts";
+import { JsonRpcPeer } from "../../protocol/peer.ts";
+import type { JsonRpcMessage, RequestId } from "../../protocol/types.ts";
+import type { McpServer } from "../../server/server.ts";
+import { LegacySession } from "../../server/session.ts";
+import type { SseWriter } from "./sse.ts";
+import { ResumableStream } from "./sse-replay.ts";
+
+const RESUMABLE_RETENTION_MS = 5 * 60_000;
+/** Resumable streams kept per session (running or recently done); the oldest done one is forgotten first. */
+export const MAX_RESUMABLE_STREAMS = 16;
+
+export class HttpSession {
+  readonly id = randomUUID();
+  readonly state: LegacySession;
+  readonly peer: JsonRpcPeer;
+  readonly inFlight = new Map<RequestId, AbortController>();
+  standaloneStream: SseWriter | undefined;
+  readonly resumableStreams = new Map<string, ResumableStream>();
+  private streamCounter = 0;
+  private readonly forgetTimers = new Set<NodeJS.Timeout>();
+  private readonly stopChanges: () => void;
+
+  constructor(server: McpServer) {
+    this.state = new LegacySession(this.id, (message) => this.sendStandalone(message));
+    // Server-to-client requests normally ride the originating POST's stream (chosen per request);
+    // the GET stream is the fallback, and also carries our notifications/cancelled.
+    this.peer = new JsonRpcPeer({ send: (message) => this.sendStandalone(message) });
+    this.stopChanges = server.changes.subscribe((change) => this.state.deliverChange(change));
+  }
+
+  /** A resumable stream for one POST's SSE answer; forgotten a while after it is done. */
+  openResumable(retryMs: number): ResumableStream {
+    const id = `${this.id}.${++this.streamCounter}`;
+    const forget = () => {
+      const timer = setTimeout(() => {
+        this.forgetTimers.delete(timer);
+        this.resumableStreams.delete(id);
+      }, RESUMABLE_RETENTION_MS);
+      timer.unref();
+      this.forgetTimers.add(timer);
+    };
+    // Bounds what one session keeps for resumption: past the cap, the oldest stream (done ones first)
+    // can no longer be resumed. A running one still reaches its live connection.
+    if (this.resumableStreams.size >= MAX_RESUMABLE_STREAMS) {
+      const streams = [...this.resumableStreams.values()];
+      const oldest = streams.find((stream) => stream.done) ?? streams[0];
+      this.resumableStreams.delete(oldest.id);
+    }
+    const stream = new ResumableStream(id, retryMs, forget);
+    this.resumableStreams.set(id, stream);
+    return stream;
+  }
+
+  touch(): void {
+    this.state.lastActivity = Date.now();
+  }
+
+  /** No request in flight and no stream open: the session may be evicted to make room for a new one. */
+  get idle(): boolean {
+    if (this.inFlight.size > 0) return false;
+    if (this.standaloneStream && !this.standaloneStream.closed) return false;
+    for (const stream of this.resumableStreams.values()) if (!stream.done) return false;
+    return true;
+  }
+
+  close(): void {
+    for (const timer of this.forgetTimers) clearTimeout(timer);
+    this.forgetTimers.clear();
+    this.resumableStreams.clear();
+    this.stopChanges();
+    for (const controller of this.inFlight.values()) controller.abort(new Error("Session terminated"));
+    this.inFlight.clear();
+    this.peer.close(new Error("Session terminated"));
+    this.standaloneStream?.close();
+  }
+
+  private sendStandalone(message: JsonRpcMessage): void {
+    // Without an open GET stream there is no way to reach the client; the message is dropped (spec allows it).
+    this.standaloneStream?.event(encodeMessage(message));
+  }
+}

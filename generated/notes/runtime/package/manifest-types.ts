@@ -1,0 +1,103 @@
+// The contract between mcpgen's generator and this runtime: the types of everything `mcpgen generate`
+// writes into a package's src/manifest.ts and src/manifest.json (server identity, upstream, the catalog
+// of tools, resources, templates and prompts, their http bindings and credentials). The generator
+// imports these types (type-only) and builds values of them, so it cannot write a manifest the runtime
+// does not read. Types only: nothing here runs.
+
+import type { ContentBlock, Prompt, Resource, ResourceTemplate, Role, Tool } from "../protocol/types.ts";
+import type { DeferredOffers } from "../server/server.ts";
+import type { ServerOptions } from "../server/types.ts";
+
+/** A credential the upstream takes (OpenAPI's securitySchemes); secrets come from `env` at call time. */
+export type SecurityScheme =
+  | { id: string; type: "apiKey"; in: "header" | "query" | "cookie"; name: string; env: string }
+  | { id: string; type: "bearer" | "basic"; env: string }
+  | { id: string; type: "oauth2"; tokenUrl: string; scopes?: string[]; clientIdEnv: string; clientSecretEnv: string };
+
+/** A `{name}` in the server URL: its default, the variable that overrides it, its allowed values. */
+export type ServerVariable = { default: string; env: string; enum?: string[] };
+
+/** Retries on 429 and 503, honouring Retry-After, with exponential backoff otherwise. */
+export type RetryPolicy = { attempts: number; maxDelayMs: number };
+
+/** The upstream REST API http bindings forward to, as the manifest states it. */
+export type ManifestUpstream = {
+  baseUrl: string;
+  timeoutMs?: number;
+  /** The server URL with `{variable}`s, filled from the variables' env (else their defaults). */
+  baseUrlTemplate?: string;
+  variables?: Record<string, ServerVariable>;
+  securitySchemes?: SecurityScheme[];
+  retry?: RetryPolicy;
+};
+
+/** Where one parameter goes and how it is serialized (OpenAPI 3 `style`/`explode`). */
+export type HttpParameter = {
+  name: string;
+  in: "path" | "query" | "header" | "cookie";
+  /** Path to the argument holding the value; absent means `[name]`. */
+  arg?: string[];
+  style?: string;
+  explode?: boolean;
+  allowReserved?: boolean;
+  /** `content: application/json` parameters are sent as JSON text. */
+  json?: boolean;
+};
+
+/** The request body: either one argument holding it (`arg`), or the listed top-level arguments. */
+export type HttpBody = { contentType: string; arg?: string; properties?: string[] };
+
+/** Forwarding of a tool call or resource read to the upstream REST API. */
+export type HttpBinding = {
+  method: string;
+  /** Path relative to the base URL, with `{param}` placeholders. */
+  path: string;
+  /** When present (or `body` is), only these parameters and the body are sent; else arguments go by name. */
+  parameters?: HttpParameter[];
+  body?: HttpBody;
+  /** Alternative security requirements, each a list of scheme ids; `[]` in the list means "none needed". */
+  security?: string[][];
+  /** An operation's own server URL (OpenAPI `servers` on a path or operation). */
+  baseUrl?: string;
+};
+
+export type ManifestTool = Tool & { http?: HttpBinding };
+export type ManifestResource = Resource & { text?: string; blob?: string; http?: HttpBinding };
+/** Values completion/complete offers, by argument or template variable name. */
+export type StaticCompletions = { [name: string]: string[] };
+export type ManifestTemplate = ResourceTemplate & { http?: HttpBinding; completions?: StaticCompletions };
+/** A prompt message whose text may hold `{{argument}}` placeholders. */
+export type PromptMessageTemplate = { role: Role; content: ContentBlock };
+export type ManifestPrompt = Prompt & { messages?: PromptMessageTemplate[]; completions?: StaticCompletions };
+
+/** The tools, resources, templates and prompts: a generated package keeps them in src/manifest.json. */
+export type ManifestCatalog = {
+  tools: ManifestTool[];
+  resources: ManifestResource[];
+  resourceTemplates: ManifestTemplate[];
+  prompts: ManifestPrompt[];
+};
+
+/** How manifest.json stores the catalog: each shared `$defs` entry once, under `defs`, named per schema. */
+export type StoredCatalog = Omit<ManifestCatalog, "tools"> & {
+  /** The do-not-edit header. */
+  "//"?: string;
+  defs?: Record<string, unknown>;
+  tools: Array<ManifestTool & { inputDefs?: Record<string, string>; outputDefs?: Record<string, string> }>;
+};
+
+/** The server identity the manifest states. */
+export type ManifestServer = Pick<
+  ServerOptions,
+  "name" | "version" | "title" | "description" | "instructions" | "websiteUrl" | "icons"
+>;
+
+/** src/manifest.ts's `manifest`. */
+export type Manifest = {
+  server: ManifestServer;
+  upstream?: ManifestUpstream;
+  /** What the catalog holds, so the handshake can state capabilities without reading it. */
+  offers: DeferredOffers;
+  /** Read on first need, not at start-up: GitHub's catalog is 3 MB of JSON. */
+  catalog: () => ManifestCatalog;
+};

@@ -1,0 +1,314 @@
+// The Streamable HTTP transport, client side (global fetch). Each request is
+// its own POST; answers come back as JSON or as an SSE stream that may carry
+// notifications and, in the 2025 era, server-to-client requests first. 2025-era
+// streams that drop are resumed with GET + Last-Event-ID after the server's
+// `retry` delay; 2026 streams are not resumable (a drop fails the request).
+
+import { setTimeout as wait } from "node:timers/promises";
+import {
+  type ClientTransport,
+  type Era,
+  type IncomingHandlers,
+  TransportError,
+  type TransportRequestOptions,
+} from "../../client/transport.ts";
+import {
+  encodeMessage,
+  errorResponse,
+  isNotification,
+  isObject,
+  isRequest,
+  request,
+  resultResponse,
+  validateMessage,
+} from "../../protocol/codec.ts";
+import { ErrorCode } from "../../protocol/constants.ts";
+import { McpError, toJsonRpcError } from "../../protocol/errors.ts";
+import { DEFAULT_REQUEST_TIMEOUT_MS } from "../../protocol/peer.ts";
+import type { JsonObject, JsonRpcMessage, RequestId, Result } from "../../protocol/types.ts";
+import { encodeHeaderValue } from "./header-encoding.ts";
+import { SseParser } from "./sse.ts";
+
+export type HttpTarget = { url: string | URL; headers?: Record<string, string>; bearerToken?: string };
+
+const NAMED_METHODS: Record<string, "name" | "uri"> = {
+  "tools/call": "name",
+  "prompts/get": "name",
+  "resources/read": "uri",
+};
+const DEFAULT_RETRY_MS = 1_000;
+const MAX_RESUME_ATTEMPTS = 5;
+
+/** A JSON-RPC error that came with an HTTP status (the era probe looks at both). */
+export class HttpMcpError extends McpError {
+  constructor(
+    error: McpError,
+    readonly status: number,
+  ) {
+    super(error.code, error.message, error.data);
+  }
+}
+
+export function createHttpTransport(
+  target: HttpTarget,
+  defaultTimeoutMs = DEFAULT_REQUEST_TIMEOUT_MS,
+): ClientTransport {
+  const url = new URL(target.url);
+  let handlers: IncomingHandlers | undefined;
+  let era: Era = "modern";
+  let protocolVersion: string | undefined;
+  let sessionId: string | undefined;
+  let nextId = 1;
+  let closed = false;
+  let listeningSession: string | undefined;
+  const lifetime = new AbortController();
+
+  const baseHeaders = (): Record<string, string> => {
+    const headers: Record<string, string> = { ...target.headers };
+    if (target.bearerToken) headers.Authorization = `Bearer ${target.bearerToken}`;
+    if (protocolVersion) headers["MCP-Protocol-Version"] = protocolVersion;
+    if (sessionId && era === "legacy") headers["Mcp-Session-Id"] = sessionId;
+    return headers;
+  };
+
+  const post = (message: JsonRpcMessage, headers: Record<string, string>, signal: AbortSignal) =>
+    fetch(url, {
+      method: "POST",
+      headers: {
+        ...baseHeaders(),
+        ...headers,
+        "Content-Type": "application/json",
+        Accept: "application/json, text/event-stream",
+      },
+      body: encodeMessage(message),
+      signal,
+    });
+
+  /** Handles a message that is not the awaited response: a notification or a 2025-era server request. */
+  const dispatchIncoming = (message: JsonRpcMessage, options: TransportRequestOptions) => {
+    if (isNotification(message)) {
+      options.onNotification?.(message);
+      handlers?.onNotification(message);
+    } else if (isRequest(message)) {
+      void answerServerRequest(message);
+    }
+  };
+
+  const answerServerRequest = async (message: JsonRpcMessage & { id: RequestId; method: string }) => {
+    let reply: JsonRpcMessage;
+    try {
+      if (!handlers) throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${message.method}`);
+      reply = resultResponse(message.id, await handlers.onRequest(message, lifetime.signal));
+    } catch (error) {
+      reply = errorResponse(message.id, toJsonRpcError(error));
+    }
+    if (closed) return;
+    const response = await post(reply, {}, lifetime.signal).catch(() => undefined);
+    await response?.body?.cancel().catch(() => {});
+  };
+
+  const transport: ClientTransport = {
+    kind: "http",
+    setIncomingHandlers(next) {
+      handlers = next;
+    },
+    setProtocol(nextEra, version) {
+      era = nextEra;
+      protocolVersion = version || undefined;
+      if (era === "legacy" && protocolVersion && sessionId && listeningSession !== sessionId) {
+        listeningSession = sessionId;
+        void listenStandalone(sessionId);
+      }
+    },
+    async request(method, params, options = {}) {
+      if (closed) throw new TransportError("Client closed");
+      const id = options.id ?? nextId++;
+      const message = request(id, method, params);
+      const headers = era === "modern" ? { ...standardHeaders(method, params), ...options.headers } : {};
+      const controller = new AbortController();
+      const timeoutMs = options.timeoutMs ?? defaultTimeoutMs;
+      let timedOut = false;
+      const timer = setTimeout(() => {
+        timedOut = true;
+        controller.abort();
+      }, timeoutMs);
+      const onAbort = () => controller.abort();
+      if (options.signal?.aborted) onAbort();
+      options.signal?.addEventListener("abort", onAbort, { once: true });
+      lifetime.signal.addEventListener("abort", onAbort, { once: true });
+      try {
+        const response = await post(message, headers, controller.signal);
+        if (method === "initialize") sessionId = response.headers.get("mcp-session-id") ?? undefined;
+        return await readAnswer(response, id, options, controller.signal);
+      } catch (error) {
+        if (timedOut) {
+          void announceCancel(id, "timeout");
+          throw new McpError(ErrorCode.RequestTimeout, `Request ${method} timed out after ${timeoutMs} ms`);
+        }
+        if (controller.signal.aborted) {
+          void announceCancel(id, "cancelled by the caller");
+          throw options.signal?.reason instanceof Error ? options.signal.reason : new Error("Request aborted");
+        }
+        throw error;
+      } finally {
+        clearTimeout(timer);
+        options.signal?.removeEventListener("abort", onAbort);
+        lifetime.signal.removeEventListener("abort", onAbort);
+      }
+    },
+    async notify(method, params) {
+      const headers: Record<string, string> = era === "modern" ? { "Mcp-Method": method } : {};
+      const response = await post({ jsonrpc: "2.0", method, ...(params ? { params } : {}) }, headers, lifetime.signal);
+      await response.body?.cancel().catch(() => {});
+      if (response.status !== 202 && !response.ok)
+        throw new TransportError(`Notification rejected: HTTP ${response.status}`, response.status);
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      lifetime.abort();
+      if (era === "legacy" && sessionId) {
+        await fetch(url, { method: "DELETE", headers: { ...baseHeaders() } })
+          .then((response) => response.body?.cancel())
+          .catch(() => {});
+      }
+    },
+  };
+
+  /** 2025 era: tell the server; 2026 era: closing the stream (already done by aborting) is the cancellation. */
+  const announceCancel = async (id: RequestId, reason: string) => {
+    if (era !== "legacy" || closed) return;
+    await transport.notify("notifications/cancelled", { requestId: id, reason }).catch(() => {});
+  };
+
+  const readAnswer = async (
+    response: Response,
+    id: RequestId,
+    options: TransportRequestOptions,
+    signal: AbortSignal,
+  ) => {
+    const contentType = response.headers.get("content-type") ?? "";
+    if (contentType.includes("text/event-stream") && response.body) {
+      return readEventStream(response, id, options, signal);
+    }
+    const text = await response.text();
+    let parsed: unknown;
+    try {
+      parsed = text === "" ? undefined : JSON.parse(text);
+    } catch {
+      parsed = undefined;
+    }
+    const validated = parsed === undefined ? undefined : validateMessage(parsed);
+    if (validated?.ok && "error" in validated.message) {
+      throw new HttpMcpError(McpError.fromJson(validated.message.error), response.status);
+    }
+    if (validated?.ok && "result" in validated.message && validated.message.id === id && response.ok) {
+      return validated.message.result;
+    }
+    throw new TransportError(`Unexpected HTTP ${response.status} response to request ${id}`, response.status);
+  };
+
+  const readEventStream = async (
+    first: Response,
+    id: RequestId,
+    options: TransportRequestOptions,
+    signal: AbortSignal,
+  ): Promise<Result> => {
+    let answer: Result | McpError | undefined;
+    const parser = new SseParser((event) => {
+      if (event.data.trim() === "") return; // priming event: only carries an id
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(event.data);
+      } catch {
+        return;
+      }
+      const validated = validateMessage(parsed);
+      if (!validated.ok) return;
+      const message = validated.message;
+      if (!("method" in message) && message.id === id) {
+        answer = "error" in message ? McpError.fromJson(message.error) : message.result;
+      } else {
+        dispatchIncoming(message, options);
+      }
+    });
+    let response: Response | undefined = first;
+    for (let attempt = 0; ; attempt++) {
+      if (response?.body) await pump(response.body, parser, () => answer !== undefined).catch(() => {});
+      if (answer instanceof McpError) throw answer;
+      if (answer !== undefined) return answer;
+      if (signal.aborted) throw new Error("Request aborted");
+      // The stream ended early. Only 2025-era streams with an event id can be resumed.
+      if (era !== "legacy" || parser.lastEventId === undefined || attempt >= MAX_RESUME_ATTEMPTS) {
+        throw new TransportError(`The response stream for request ${id} ended before the response`);
+      }
+      await wait(parser.retryMs ?? DEFAULT_RETRY_MS, undefined, { signal });
+      response = await fetch(url, {
+        method: "GET",
+        headers: { ...baseHeaders(), Accept: "text/event-stream", "Last-Event-ID": parser.lastEventId },
+        signal,
+      }).catch(() => undefined);
+      if (response && !response.ok) {
+        await response.body?.cancel().catch(() => {});
+        response = undefined;
+      }
+    }
+  };
+
+  /** 2025 era: the optional GET stream for server messages outside any request; reconnects after `retry`. */
+  const listenStandalone = async (forSession: string) => {
+    let lastEventId: string | undefined;
+    let retryMs: number | undefined;
+    // A new session (after re-initialization) gets its own loop; this one then stops.
+    while (!closed && sessionId === forSession) {
+      const headers: Record<string, string> = { ...baseHeaders(), Accept: "text/event-stream" };
+      if (lastEventId !== undefined) headers["Last-Event-ID"] = lastEventId;
+      const response = await fetch(url, { method: "GET", headers, signal: lifetime.signal }).catch(() => undefined);
+      if (closed) return;
+      if (response && !response.ok) {
+        await response.body?.cancel().catch(() => {});
+        return; // 405: the server offers no such stream; 404: the session is gone
+      }
+      if (response?.body) {
+        const parser = new SseParser((event) => {
+          if (event.data.trim() === "") return;
+          try {
+            const validated = validateMessage(JSON.parse(event.data));
+            if (validated.ok) dispatchIncoming(validated.message, {});
+          } catch {
+            // not JSON: ignore the event
+          }
+        });
+        await pump(response.body, parser, () => closed).catch(() => {});
+        lastEventId = parser.lastEventId ?? lastEventId;
+        retryMs = parser.retryMs ?? retryMs;
+      }
+      await wait(retryMs ?? DEFAULT_RETRY_MS, undefined, { signal: lifetime.signal }).catch(() => {});
+    }
+  };
+
+  return transport;
+}
+
+/** `Mcp-Method` and, for named methods, `Mcp-Name` (2026-07-28 request metadata headers). */
+export function standardHeaders(method: string, params: JsonObject | undefined): Record<string, string> {
+  const headers: Record<string, string> = { "Mcp-Method": method };
+  const field = Object.hasOwn(NAMED_METHODS, method) ? NAMED_METHODS[method] : undefined;
+  const value = field && isObject(params) ? params[field] : undefined;
+  if (typeof value === "string") headers["Mcp-Name"] = encodeHeaderValue(value);
+  return headers;
+}
+
+async function pump(body: ReadableStream<Uint8Array>, parser: SseParser, done: () => boolean): Promise<void> {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  try {
+    while (!done()) {
+      const { value, done: ended } = await reader.read();
+      if (ended) break;
+      parser.feed(decoder.decode(value, { stream: true }));
+    }
+  } finally {
+    await reader.cancel().catch(() => {});
+  }
+}

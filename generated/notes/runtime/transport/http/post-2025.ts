@@ -1,0 +1,120 @@
+// POST /mcp for the initialize-based 2025 revision: every message but `initialize` belongs to a session
+// named by `Mcp-Session-Id`; the client may answer server-to-client requests and cancel with
+// `notifications/cancelled`; streams are resumable.
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { errorResponse, isNotification, isRequest, isResponse, resultResponse } from "../../protocol/codec.ts";
+import { ErrorCode, SUPPORTED_PROTOCOL_VERSIONS } from "../../protocol/constants.ts";
+import { toJsonRpcError } from "../../protocol/errors.ts";
+import type { JsonRpcMessage, JsonRpcRequest } from "../../protocol/types.ts";
+import { acceptsSse, header, invalidRequest, isTimeout, type PostContext } from "./post-common.ts";
+import { PostResponder, sendJson } from "./responder.ts";
+import { principalOf } from "./security.ts";
+import { HttpSession } from "./session.ts";
+
+export async function handlePost2025(
+  context: PostContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  message: JsonRpcMessage,
+  headerVersion: string | undefined,
+) {
+  if (headerVersion !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(headerVersion)) {
+    const error = invalidRequest(`Unsupported MCP-Protocol-Version: ${headerVersion}`, {
+      supported: [...SUPPORTED_PROTOCOL_VERSIONS],
+      requested: headerVersion,
+    });
+    return sendJson(res, 400, errorResponse(undefined, error));
+  }
+  const initializing = isRequest(message) && message.method === "initialize";
+  const sessionId = header(req, "mcp-session-id");
+  let session: HttpSession | undefined;
+  if (initializing) {
+    if (!context.sessions.reserve()) {
+      const error = {
+        code: ErrorCode.InternalError,
+        message: `Too many sessions: all ${context.sessions.maxSessions} sessions are busy; retry later`,
+      };
+      return sendJson(res, 503, errorResponse(message.id, error), { "Retry-After": "5" });
+    }
+    session = new HttpSession(context.server);
+  } else {
+    if (!sessionId) {
+      const error = invalidRequest("Missing Mcp-Session-Id header (send initialize first, or use 2026-07-28)");
+      return sendJson(res, 400, errorResponse(isRequest(message) ? message.id : undefined, error));
+    }
+    session = context.sessions.use(sessionId);
+    if (!session) {
+      const error = { code: ErrorCode.InvalidRequest, message: "Session not found" };
+      return sendJson(res, 404, errorResponse(isRequest(message) ? message.id : undefined, error));
+    }
+  }
+  if (isResponse(message)) {
+    session.peer.receive(message);
+    return sendJson(res, 202, undefined);
+  }
+  const principal = principalOf(req);
+  if (isNotification(message)) {
+    if (message.method === "notifications/cancelled") {
+      const requestId = message.params?.requestId;
+      if (typeof requestId === "string" || typeof requestId === "number") {
+        session.inFlight.get(requestId)?.abort(new Error("Cancelled by the client"));
+        // The id is free at once, as on stdio: a handler that ignores its signal must not keep it taken.
+        session.inFlight.delete(requestId);
+      }
+    }
+    context.server.handleNotification(message, {
+      signal: new AbortController().signal,
+      notify: () => {},
+      session: session.state,
+      principal,
+    });
+    return sendJson(res, 202, undefined);
+  }
+  const request = message as JsonRpcRequest;
+  if (session.inFlight.has(request.id)) {
+    // An id MUST NOT be reused within a session (basic/index); taking the second would leave the first
+    // out of reach of notifications/cancelled.
+    const error = invalidRequest(
+      `Invalid Request: id ${JSON.stringify(request.id).slice(0, 100)} is already in use by a request in progress`,
+    );
+    return sendJson(res, 400, errorResponse(request.id, error));
+  }
+  const activeSession = session;
+  const sessionHeaders: Record<string, string> = { "Mcp-Session-Id": session.id };
+  const responder = new PostResponder(res, {
+    acceptsSse: acceptsSse(req),
+    headers: sessionHeaders,
+    keepAliveMs: context.keepAliveMs,
+    statusFor: () => 200,
+    openResumable: () => activeSession.openResumable(context.retryMs),
+  });
+  const controller = new AbortController();
+  session.inFlight.set(request.id, controller);
+  try {
+    const result = await context.server.handleRequest(request, {
+      signal: controller.signal,
+      session: session.state,
+      principal,
+      notify: (notification) => responder.send(notification),
+      // Server-to-client requests go out on this POST's stream, so the client sees them in context.
+      request: (method, params, signal) =>
+        activeSession.peer.request(method, params, {
+          signal,
+          // Without SSE on this POST, the session's GET stream (the peer's default channel) is the only way out.
+          send: responder.canStream ? (outgoing) => responder.send(outgoing) : undefined,
+        }),
+    });
+    if (initializing) context.sessions.add(activeSession);
+    responder.finish(resultResponse(request.id, result));
+  } catch (error) {
+    if (initializing) {
+      context.sessions.release();
+      activeSession.close();
+    }
+    // A 2025-era cancellation (notifications/cancelled) gets no response; the stream just ends.
+    if (controller.signal.aborted && !isTimeout(error)) responder.abandon();
+    else responder.finish(errorResponse(request.id, toJsonRpcError(error)));
+  } finally {
+    if (activeSession.inFlight.get(request.id) === controller) activeSession.inFlight.delete(request.id);
+  }
+}

@@ -1,0 +1,113 @@
+// One POST's answer: a plain JSON body when the result is all there is, or an
+// SSE stream as soon as anything (progress, logs, server requests) has to go
+// out before the final response.
+import type { ServerResponse } from "node:http";
+import { encodeMessage, isResponse } from "../../protocol/codec.ts";
+import type { JsonRpcMessage } from "../../protocol/types.ts";
+import { type SseWriter, startSse } from "./sse.ts";
+import type { ResumableStream } from "./sse-replay.ts";
+
+export type ResponderOptions = {
+  acceptsSse: boolean;
+  headers: Record<string, string>;
+  keepAliveMs: number;
+  /** HTTP status for a final message sent as plain JSON. */
+  statusFor: (message: JsonRpcMessage) => number;
+  /** 2025 era: makes the SSE stream resumable (event ids, priming event, replay). */
+  openResumable?: () => ResumableStream;
+};
+
+export class PostResponder {
+  private sse: SseWriter | undefined;
+  private resumable: ResumableStream | undefined;
+  private done = false;
+
+  constructor(
+    private readonly res: ServerResponse,
+    private readonly options: ResponderOptions,
+  ) {}
+
+  /** Whether interim messages can reach the client on this response (it accepts SSE). */
+  get canStream(): boolean {
+    return this.options.acceptsSse;
+  }
+
+  /** Whether the final response (or an abandonment) has been sent. */
+  get finished(): boolean {
+    return this.done;
+  }
+
+  /** Sends an intermediate message (notification or server-to-client request). */
+  send(message: JsonRpcMessage): void {
+    if (this.done) return;
+    if (this.resumable) {
+      this.resumable.push(encodeMessage(message)); // kept for a resuming client even if this connection is gone
+      return;
+    }
+    if (this.res.destroyed) return;
+    if (!this.sse) {
+      if (!this.options.acceptsSse) return; // the client cannot receive interim messages; drop them
+      this.sse = startSse(this.res, this.options.headers, this.options.keepAliveMs);
+      this.resumable = this.options.openResumable?.();
+      this.resumable?.attach(this.sse);
+    }
+    this.emit(encodeMessage(message));
+  }
+
+  private emit(data: string): void {
+    if (this.resumable) this.resumable.push(data);
+    else this.sse?.event(data);
+  }
+
+  /** Ends the exchange without a JSON-RPC response (the request was cancelled). */
+  abandon(): void {
+    if (this.done) return;
+    this.done = true;
+    this.resumable?.finish();
+    if (this.res.destroyed) return;
+    if (this.sse) {
+      this.sse.close();
+      return;
+    }
+    this.res.writeHead(204, this.options.headers);
+    this.res.end();
+  }
+
+  /** Sends the final response and ends the HTTP exchange. */
+  finish(message: JsonRpcMessage): void {
+    if (this.done) return;
+    this.done = true;
+    if (this.resumable) {
+      // Even if this connection is gone, a resuming client can still collect the response.
+      this.resumable.push(encodeMessage(message));
+      this.resumable.finish();
+      return;
+    }
+    if (this.res.destroyed) return;
+    if (this.sse) {
+      this.sse.event(encodeMessage(message));
+      this.sse.close();
+      return;
+    }
+    const body = encodeMessage(message);
+    const status = isResponse(message) ? this.options.statusFor(message) : 200;
+    this.res.writeHead(status, { ...this.options.headers, "Content-Type": "application/json" });
+    this.res.end(body);
+  }
+}
+
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: JsonRpcMessage | undefined,
+  headers: Record<string, string> = {},
+): void {
+  if (res.headersSent) return void res.end();
+  if (body === undefined) {
+    res.writeHead(status, headers);
+    res.end();
+    return;
+  }
+  res.writeHead(status, { ...headers, "Content-Type": "application/json" });
+  res.end(encodeMessage(body));
+}

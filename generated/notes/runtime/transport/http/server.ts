@@ -1,0 +1,200 @@
+// The Streamable HTTP transport, server side, on node:http. One endpoint
+// (default /mcp): POST carries messages (see http-post.ts), GET opens the
+// 2025-era standalone stream, DELETE ends a 2025-era session.
+import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { decodeMessage, errorResponse } from "../../protocol/codec.ts";
+import { ErrorCode } from "../../protocol/constants.ts";
+import type { McpServer } from "../../server/server.ts";
+import { isMediaType } from "./media-type.ts";
+import { handlePost } from "./post.ts";
+import { acceptsSse, header, type PostContext, repeatedMcpHeader } from "./post-common.ts";
+import { sendJson } from "./responder.ts";
+import { admit, BodyTooLargeError, readBody } from "./security.ts";
+import type { HttpSession } from "./session.ts";
+import { DEFAULT_MAX_SESSIONS, SessionStore } from "./session-store.ts";
+import { startSse } from "./sse.ts";
+import { parseEventId } from "./sse-replay.ts";
+
+export type HttpServerOptions = {
+  /** Default 0 (any free port); read the chosen one from the handle. */
+  port?: number;
+  /** Default 127.0.0.1: local servers should not listen on every interface. */
+  host?: string;
+  path?: string;
+  /** When set, every request must carry `Authorization: Bearer <token>` (else 401). */
+  bearerToken?: string;
+  /** Origins allowed besides absent and localhost ones (others get 403). */
+  allowedOrigins?: string[];
+  /** Host header names allowed; defaults to loopback names when bound to loopback. */
+  allowedHosts?: string[];
+  /** Largest accepted POST body (default 4 MiB, else 413). */
+  maxBodyBytes?: number;
+  /** Time allowed to receive the request headers (default 10 s). */
+  headersTimeoutMs?: number;
+  /** Time allowed to receive the whole request, body included (default 30 s). */
+  requestTimeoutMs?: number;
+  /** Interval of SSE keep-alive comments (default 15 s). */
+  keepAliveMs?: number;
+  /** Reconnection delay announced to 2025-era clients on resumable SSE streams (default 1 s). */
+  retryMs?: number;
+  /** Idle 2025-era sessions are dropped after this long (default 30 min). */
+  sessionIdleMs?: number;
+  /** Live 2025-era sessions at most (default 10,000): the least recently used idle one makes room for a
+   * new one; when all are busy, `initialize` is answered 503. */
+  maxSessions?: number;
+};
+
+export type HttpServerHandle = { url: string; port: number; host: string; close(): Promise<void> };
+
+export async function serveHttp(server: McpServer, options: HttpServerOptions = {}): Promise<HttpServerHandle> {
+  const host = options.host ?? "127.0.0.1";
+  const path = options.path ?? "/mcp";
+  const maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;
+  const sessions = new SessionStore(options.maxSessions ?? DEFAULT_MAX_SESSIONS);
+  const context: PostContext = {
+    server,
+    sessions,
+    keepAliveMs: options.keepAliveMs ?? 15_000,
+    retryMs: options.retryMs ?? 1_000,
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const target = pathOf(req.url ?? "/");
+    if (target === undefined) {
+      const error = { code: ErrorCode.InvalidRequest, message: "Bad Request: malformed request target" };
+      return sendJson(res, 400, errorResponse(undefined, error));
+    }
+    if (target !== path) return sendJson(res, 404, undefined);
+    const rejection = admit(req, { ...options, boundHost: host });
+    if (rejection) {
+      const body = errorResponse(undefined, { code: ErrorCode.InvalidRequest, message: rejection.message });
+      return sendJson(res, rejection.status, body, rejection.headers);
+    }
+    const repeated = req.method === "POST" ? undefined : repeatedMcpHeader(req);
+    if (repeated) {
+      const error = {
+        code: ErrorCode.InvalidRequest,
+        message: `Invalid Request: ${repeated} header sent more than once`,
+      };
+      return sendJson(res, 400, errorResponse(undefined, error));
+    }
+    if (req.method === "POST") return post(req, res);
+    if (req.method === "GET") return openStandaloneStream(req, res);
+    if (req.method === "DELETE") return deleteSession(req, res);
+    return sendJson(res, 405, undefined, { Allow: "GET, POST, DELETE" });
+  };
+
+  const post = async (req: IncomingMessage, res: ServerResponse) => {
+    // Node keeps only the first of repeated Content-Type lines; a request with two is ambiguous, so refused.
+    const contentTypes = req.headersDistinct["content-type"] ?? [];
+    if (contentTypes.length !== 1 || !isMediaType(contentTypes[0], "application/json")) {
+      const error = { code: ErrorCode.InvalidRequest, message: "Content-Type must be application/json" };
+      return sendJson(res, 415, errorResponse(undefined, error));
+    }
+    let body: string;
+    try {
+      body = await readBody(req, maxBodyBytes);
+    } catch (error) {
+      const status = error instanceof BodyTooLargeError ? 413 : 400;
+      const message = status === 413 ? `Request body exceeds ${maxBodyBytes} bytes` : "Could not read the body";
+      return sendJson(res, status, errorResponse(undefined, { code: ErrorCode.InvalidRequest, message }), {
+        Connection: "close",
+      });
+    }
+    const decoded = decodeMessage(body);
+    if (!decoded.ok) return sendJson(res, 400, decoded.error);
+    await handlePost(context, req, res, decoded.message);
+  };
+
+  const openStandaloneStream = (req: IncomingMessage, res: ServerResponse) => {
+    const sessionId = header(req, "mcp-session-id");
+    // 2026-07-28 has no GET stream; only 2025-era sessions may open one.
+    if (!sessionId) return sendJson(res, 405, undefined, { Allow: "POST" });
+    const session = sessions.use(sessionId);
+    if (!session)
+      return sendJson(
+        res,
+        404,
+        errorResponse(undefined, { code: ErrorCode.InvalidRequest, message: "Session not found" }),
+      );
+    if (!acceptsSse(req)) return sendJson(res, 406, undefined);
+    const lastEventId = header(req, "last-event-id");
+    if (lastEventId !== undefined) return resumeStream(session, lastEventId, res);
+    if (session.standaloneStream && !session.standaloneStream.closed) {
+      const error = { code: ErrorCode.InvalidRequest, message: "A stream is already open for this session" };
+      return sendJson(res, 409, errorResponse(undefined, error));
+    }
+    session.standaloneStream = startSse(res, { "Mcp-Session-Id": session.id }, context.keepAliveMs);
+  };
+
+  /** 2025-era resumption: replay what the dropped connection missed, then keep delivering if still running. */
+  const resumeStream = (session: HttpSession, lastEventId: string, res: ServerResponse) => {
+    const position = parseEventId(lastEventId);
+    const stream = position ? session.resumableStreams.get(position.streamId) : undefined;
+    if (!position || !stream) {
+      const error = { code: ErrorCode.InvalidRequest, message: "Unknown Last-Event-ID" };
+      return sendJson(res, 404, errorResponse(undefined, error));
+    }
+    stream.attach(startSse(res, { "Mcp-Session-Id": session.id }, context.keepAliveMs), position.seq);
+  };
+
+  const deleteSession = (req: IncomingMessage, res: ServerResponse) => {
+    const sessionId = header(req, "mcp-session-id");
+    if (!sessionId) return sendJson(res, 405, undefined, { Allow: "POST" });
+    if (!sessions.delete(sessionId)) return sendJson(res, 404, undefined);
+    return sendJson(res, 200, undefined);
+  };
+
+  const headersTimeout = options.headersTimeoutMs ?? 10_000;
+  const requestTimeout = Math.max(options.requestTimeoutMs ?? 30_000, headersTimeout);
+  const httpServer = createHttpServer(
+    {
+      headersTimeout,
+      requestTimeout,
+      // Node only enforces the two timeouts when it sweeps connections; sweep often enough to honour them.
+      connectionsCheckingInterval: Math.min(1_000, headersTimeout),
+    },
+    (req, res) => {
+      handle(req, res).catch((error) => {
+        const body = errorResponse(undefined, { code: ErrorCode.InternalError, message: String(error) });
+        if (!res.headersSent) sendJson(res, 500, body);
+        else res.end();
+      });
+    },
+  );
+  const sessionIdleMs = options.sessionIdleMs ?? 30 * 60_000;
+  const sweeper = setInterval(() => sessions.sweep(Date.now() - sessionIdleMs), Math.min(sessionIdleMs, 60_000));
+  sweeper.unref();
+
+  await new Promise<void>((resolve, reject) => {
+    httpServer.once("error", reject);
+    httpServer.listen(options.port ?? 0, host, () => resolve());
+  });
+  const port = (httpServer.address() as AddressInfo).port;
+  const urlHost = host.includes(":") ? `[${host}]` : host;
+  return {
+    url: `http://${urlHost}:${port}${path}`,
+    port,
+    host,
+    async close() {
+      clearInterval(sweeper);
+      server.close();
+      await new Promise((resolve) => setImmediate(resolve)); // let ended subscriptions flush their responses
+      sessions.closeAll();
+      await new Promise<void>((resolve) => {
+        httpServer.close(() => resolve());
+        httpServer.closeAllConnections();
+      });
+    },
+  };
+}
+
+/** The path of a request-target (origin-form or absolute-form); undefined when it is not a valid URL. */
+function pathOf(target: string): string | undefined {
+  try {
+    return new URL(target, "http://localhost").pathname;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,255 @@
+// A server described by data: what `mcpgen generate` emits is a manifest (the spec's tools,
+// resources, templates and prompts as plain JSON), precompiled validators and a table of the
+// user's handlers. This module turns them into a running server: http bindings forward to the
+// upstream, static resources and prompt templates serve themselves, the rest call handlers.
+import { readFileSync } from "node:fs";
+import { McpError } from "../protocol/errors.ts";
+import { ownValue, setOwn } from "../protocol/own-keys.ts";
+import type { ContentBlock, GetPromptResult, Validator } from "../protocol/types.ts";
+import { createServer, type McpServer } from "../server/server.ts";
+import type {
+  CompleteFunction,
+  HandlerContext,
+  ResourceReadResult,
+  ServerOptions,
+  ToolHandlerResult,
+} from "../server/types.ts";
+import { resourceContentsFrom, toolResultFrom } from "../upstream/response.ts";
+import type { CallUpstream, UpstreamConfig } from "../upstream/types.ts";
+import type {
+  HttpBinding,
+  ManifestCatalog,
+  Manifest as ManifestData,
+  StaticCompletions,
+  StoredCatalog,
+} from "./manifest-types.ts";
+
+// The manifest's types are the contract with the generator (manifest-types.ts); generated code names them here.
+export type {
+  ManifestCatalog,
+  ManifestPrompt,
+  ManifestResource,
+  ManifestTemplate,
+  ManifestTool,
+  PromptMessageTemplate,
+  StaticCompletions,
+  StoredCatalog,
+} from "./manifest-types.ts";
+
+/**
+ * A generated src/manifest.ts: the data the generator writes, plus, beside an upstream, upstream.ts's
+ * `callUpstream`. It is passed in rather than imported so a package without an upstream carries none of it.
+ */
+export type Manifest = ManifestData & { callUpstream?: CallUpstream };
+
+/** A catalog file written by `mcpgen generate` (src/manifest.json), each tool schema whole again. */
+export function readCatalog(file: URL): ManifestCatalog {
+  const stored = JSON.parse(readFileSync(file, "utf8")) as StoredCatalog;
+  const defs = stored.defs ?? {};
+  // The definitions stay shared objects: tools/list serializes each schema whole, and nothing changes them.
+  const joined = (names: Record<string, string>) =>
+    Object.fromEntries(Object.entries(names).map(([name, id]) => [name, ownValue(defs, id)]));
+  for (const tool of stored.tools) {
+    if (tool.inputDefs) tool.inputSchema = { ...tool.inputSchema, $defs: joined(tool.inputDefs) };
+    if (tool.outputDefs && tool.outputSchema)
+      tool.outputSchema = { ...tool.outputSchema, $defs: joined(tool.outputDefs) };
+    delete tool.inputDefs;
+    delete tool.outputDefs;
+  }
+  delete stored.defs;
+  return stored;
+}
+
+/** A tool handler's result, with `structuredContent` typed by the tool's outputSchema. */
+// An intersection, not Omit: Omit over CallToolResult's index signature would drop its known fields.
+export type ToolResult<Structured> = ToolHandlerResult & { structuredContent?: Structured };
+/** What a handler of a generated package receives: the runtime's context plus the server itself
+ * (to register or remove entries at run time, or to notify subscribers). */
+export type SpecContext = HandlerContext & { server: McpServer };
+export type ToolHandler<Args, Structured> = (
+  args: Args,
+  ctx: SpecContext,
+) => ToolResult<Structured> | Promise<ToolResult<Structured>>;
+export type ResourceHandler = (uri: string, ctx: SpecContext) => ResourceReadResult | Promise<ResourceReadResult>;
+export type TemplateHandler = (
+  uri: string,
+  variables: Record<string, string>,
+  ctx: SpecContext,
+) => ResourceReadResult | Promise<ResourceReadResult>;
+export type PromptHandler<Args> = (args: Args, ctx: SpecContext) => GetPromptResult | Promise<GetPromptResult>;
+
+// Handlers arrive typed per entry from generated code; here they are only called, so `never` args accept any.
+type AnyFunction = (...args: never[]) => unknown;
+export type SpecHandlers = {
+  tools?: Record<string, AnyFunction>;
+  resources?: Record<string, AnyFunction>;
+  resourceTemplates?: Record<string, AnyFunction>;
+  prompts?: Record<string, AnyFunction>;
+};
+
+export type ToolValidators = Record<string, { input: Validator; output?: Validator }>;
+
+export type SpecServerOptions = {
+  handlers?: SpecHandlers;
+  /** Precompiled validators by tool name, or a function making them (called when the catalog is read). */
+  validators?: ToolValidators | (() => ToolValidators);
+  /** Overrides `upstream.baseUrl` (the --base-url flag). */
+  baseUrl?: string;
+  /** Characters of an upstream answer read before it is cut (--max-upstream-body; default 1,000,000). */
+  maxUpstreamBody?: number;
+  /** Same-origin upstream redirects followed (--max-redirects; default 5). */
+  maxRedirects?: number;
+  env?: NodeJS.ProcessEnv;
+  serverOptions?: Omit<ServerOptions, "name" | "version">;
+};
+
+/** The result a scaffolded tool handler returns until the user writes it. */
+export function notImplemented(kind: string, name: string, file: string): ToolResult<never> {
+  return {
+    isError: true,
+    content: [{ type: "text", text: `The ${kind} '${name}' is not implemented yet: edit ${file}.` }],
+  };
+}
+
+/** The error a scaffolded resource or prompt handler throws until the user writes it. */
+export function notImplementedError(kind: string, name: string, file: string): McpError {
+  return new McpError(-32603, `The ${kind} '${name}' is not implemented yet: edit ${file}.`);
+}
+
+export function createSpecServer(manifest: Manifest, options: SpecServerOptions = {}): McpServer {
+  const server = createServer({ ...options.serverOptions, ...manifest.server });
+  const upstream: UpstreamConfig | undefined = manifest.upstream && {
+    ...manifest.upstream,
+    // --base-url replaces the whole server URL, OpenAPI server variables included.
+    ...(options.baseUrl ? { baseUrl: options.baseUrl, baseUrlTemplate: undefined, pinned: true } : {}),
+    ...(options.maxUpstreamBody !== undefined ? { maxBodyChars: options.maxUpstreamBody } : {}),
+    ...(options.maxRedirects !== undefined ? { maxRedirects: options.maxRedirects } : {}),
+  };
+  const handlers = options.handlers ?? {};
+  const env = options.env ?? process.env;
+  const forward = (binding: HttpBinding, args: Record<string, unknown>, ctx: HandlerContext) => {
+    if (!upstream) throw new McpError(-32603, "This server has http bindings but no upstream base URL");
+    if (!manifest.callUpstream) throw new McpError(-32603, "This server has http bindings but no callUpstream");
+    return manifest.callUpstream(upstream, binding, args, ctx.signal, env);
+  };
+  const handlerFor = (table: keyof SpecHandlers, key: string) => {
+    const handler = ownValue(handlers[table] as Record<string, unknown> | undefined, key) as
+      | ((...args: unknown[]) => never)
+      | undefined;
+    if (!handler) throw new Error(`no handler registered for ${table} '${key}'`);
+    // The context is always the last argument; handlers get it with the server added (SpecContext). Added in
+    // place (the context is made per request, for this handler alone): a copy would read `ctx.signal` and
+    // so make the AbortController the runtime only makes for handlers that use it.
+    return (...args: unknown[]) => {
+      (args[args.length - 1] as SpecContext).server = server;
+      return handler(...args);
+    };
+  };
+
+  server.defer(() => {
+    const catalog = manifest.catalog();
+    const validatorTable = typeof options.validators === "function" ? options.validators() : options.validators;
+    for (const { http, ...tool } of catalog.tools) {
+      const validators = ownValue(validatorTable, tool.name);
+      server.tool({
+        ...tool,
+        ...(validators ? { validateInput: validators.input } : {}),
+        ...(validators?.output ? { validateOutput: validators.output } : {}),
+        handler: http
+          ? async (args, ctx) => {
+              try {
+                return checkedAgainstOutput(toolResultFrom(await forward(http, args, ctx)), validators?.output);
+              } catch (error) {
+                return { isError: true, content: [{ type: "text", text: (error as Error).message }] };
+              }
+            }
+          : handlerFor("tools", tool.name),
+      });
+    }
+
+    for (const { http, text, blob, ...resource } of catalog.resources) {
+      const contents = { uri: resource.uri, ...(resource.mimeType ? { mimeType: resource.mimeType } : {}) };
+      server.resource({
+        ...resource,
+        read:
+          text !== undefined
+            ? () => ({ contents: [{ ...contents, text }] })
+            : blob !== undefined
+              ? () => ({ contents: [{ ...contents, blob }] })
+              : http
+                ? async (uri, ctx) => resourceContentsFrom(uri, resource.mimeType, await forward(http, {}, ctx))
+                : handlerFor("resources", resource.uri),
+      });
+    }
+
+    for (const { http, completions, ...template } of catalog.resourceTemplates) {
+      server.resourceTemplate({
+        ...template,
+        ...completers(completions),
+        read: http
+          ? async (uri, variables, ctx) =>
+              resourceContentsFrom(uri, template.mimeType, await forward(http, variables, ctx))
+          : handlerFor("resourceTemplates", template.uriTemplate),
+      });
+    }
+
+    for (const { messages, completions, ...prompt } of catalog.prompts) {
+      server.prompt({
+        ...prompt,
+        ...completers(completions),
+        get: messages
+          ? (args) => ({
+              ...(prompt.description ? { description: prompt.description } : {}),
+              messages: messages.map((message) => ({
+                role: message.role,
+                content: fillContent(message.content, args),
+              })),
+            })
+          : handlerFor("prompts", prompt.name),
+      });
+    }
+  }, manifest.offers);
+  return server;
+}
+
+/** Static value lists as completion functions: the values that start with what was typed, case-insensitively. */
+function completers(completions: StaticCompletions | undefined): { complete?: Record<string, CompleteFunction> } {
+  if (!completions) return {};
+  const complete: Record<string, CompleteFunction> = {};
+  for (const [name, values] of Object.entries(completions)) {
+    setOwn(complete, name, (typed: string) =>
+      values.filter((value) => value.toLowerCase().startsWith(typed.toLowerCase())),
+    );
+  }
+  return { complete };
+}
+
+/**
+ * An upstream answer that breaks the tool's outputSchema (real APIs drift from their documents) is an
+ * error result that still carries the answer as text, so the model sees the data and the mismatch,
+ * instead of a bare "output does not match" error with the data gone.
+ */
+function checkedAgainstOutput(result: ToolHandlerResult, validate: Validator | undefined): ToolHandlerResult {
+  if (!validate || result.isError || result.structuredContent === undefined || validate(result.structuredContent)) {
+    return result;
+  }
+  const problems = (validate.errors ?? [])
+    .slice(0, 5)
+    .map((e) => `${e.instancePath || "(root)"} ${e.message ?? "is invalid"}`)
+    .join("; ");
+  const note = `The upstream API's answer does not match this tool's outputSchema (${problems}); the answer follows.`;
+  return { isError: true, content: [{ type: "text", text: note }, ...(result.content ?? [])] };
+}
+
+const PLACEHOLDER = /\{\{\s*([^{}]*?)\s*\}\}/g;
+
+/** Fills `{{argument}}` placeholders; a missing optional argument becomes an empty string. */
+function fillContent(content: ContentBlock, args: Record<string, string>): ContentBlock {
+  const fill = (text: string) =>
+    text.replace(PLACEHOLDER, (_, name: string) => (Object.hasOwn(args, name) ? args[name] : ""));
+  if (content.type === "text") return { ...content, text: fill(content.text) };
+  if (content.type === "resource" && "text" in content.resource) {
+    return { ...content, resource: { ...content.resource, text: fill(content.resource.text) } };
+  }
+  return content;
+}

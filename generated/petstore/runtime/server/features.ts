@@ -1,0 +1,172 @@
+// tools/call, resources/read, prompts/get and completion/complete: argument
+// checks, handler invocation, MRTR interception and result shaping.
+import { isObject } from "../protocol/codec.ts";
+import { errorMessage, invalidParams, McpError, ResourceNotFoundError } from "../protocol/errors.ts";
+import { ownValue, protoKeyPointer } from "../protocol/own-keys.ts";
+import type { CallToolResult, Completion, Result, ValidatorError } from "../protocol/types.ts";
+import { MAX_TEMPLATE_URI_LENGTH } from "../protocol/uri-template-match.ts";
+import { InputRequiredSignal, inputRequiredResult } from "./mrtr.ts";
+import type { MethodCall } from "./scope.ts";
+import type { CompleteFunction } from "./types.ts";
+
+const DEFAULT_REQUEST_STATE_TTL_MS = 10 * 60_000;
+const MAX_COMPLETION_VALUES = 100;
+/**
+ * A `__proto__` key is refused wherever a client's arguments go: JSON.parse keeps it as data, but a
+ * handler that copies arguments with Object.assign or `obj[key] = value` would replace a prototype, and
+ * JSON Schema validators (ajv) skip a property of that name, so no schema could check it.
+ */
+const PROTO_REFUSED = (pointer: string) => `${pointer}: a property named __proto__ is not accepted`;
+
+export async function callTool(call: MethodCall): Promise<Result> {
+  const { server, params, ctx } = call;
+  if (typeof params.name !== "string") throw invalidParams("tools/call: name must be a string");
+  const tool = server.tools.get(params.name);
+  if (!tool) throw invalidParams(`Unknown tool: ${params.name}`);
+  const args = params.arguments ?? {};
+  if (!isObject(args)) return toolError(`Invalid arguments for tool ${tool.name}: arguments must be an object`);
+  const protoKey = protoKeyPointer(args);
+  if (protoKey) return toolError(`Invalid arguments for tool ${tool.name}: ${PROTO_REFUSED(protoKey)}`);
+  const validateInput = server.validatorFor(tool.inputSchema, tool.validateInput);
+  if (validateInput && !validateInput(args)) {
+    return toolError(`Invalid arguments for tool ${tool.name}: ${describeErrors(validateInput.errors)}`);
+  }
+  let result: CallToolResult;
+  try {
+    const output = await withInputs(call, () => tool.handler(args, ctx));
+    if (output.resultType === "input_required") return output;
+    result = { ...output, content: Array.isArray(output.content) ? output.content : [] };
+  } catch (error) {
+    if (error instanceof McpError || call.abort.aborted) throw error;
+    // A failing tool is a tool-level error the model can see, not a protocol error.
+    return toolError(`Tool ${tool.name} failed: ${errorMessage(error)}`);
+  }
+  if (result.isError) return result;
+  if (tool.outputSchema) {
+    if (result.structuredContent === undefined) {
+      return toolError(`Tool ${tool.name} declares an outputSchema but returned no structuredContent`);
+    }
+    const validateOutput = server.validatorFor(tool.outputSchema, tool.validateOutput);
+    if (validateOutput && !validateOutput(result.structuredContent)) {
+      return toolError(
+        `Tool ${tool.name} returned output not matching its outputSchema: ${describeErrors(validateOutput.errors)}`,
+      );
+    }
+  }
+  if (result.structuredContent !== undefined && result.content.length === 0) {
+    // Clients that ignore structuredContent still see the data (backwards-compatibility advice in the tools spec).
+    result.content = [{ type: "text", text: JSON.stringify(result.structuredContent) }];
+  }
+  return result;
+}
+
+export async function readResource(call: MethodCall): Promise<Result> {
+  const { server, params, ctx, scope } = call;
+  if (typeof params.uri !== "string") throw invalidParams("resources/read: uri must be a string");
+  const uri = params.uri;
+  try {
+    const resource = server.resources.get(uri);
+    if (resource) return await withInputs(call, () => resource.read(uri, ctx));
+    for (const { definition, matcher } of server.templates.values()) {
+      const variables = matcher.match(uri);
+      if (variables) return await withInputs(call, () => definition.read(uri, variables, ctx));
+    }
+  } catch (error) {
+    // A handler's notFound(uri) answers with the code of this request's era, whichever it was made for.
+    throw error instanceof ResourceNotFoundError ? scope.revision.resourceNotFound(error.uri, error.message) : error;
+  }
+  const why =
+    uri.length > MAX_TEMPLATE_URI_LENGTH && server.templates.size > 0
+      ? ` (a URI longer than ${MAX_TEMPLATE_URI_LENGTH} characters matches no resource template)`
+      : "";
+  throw scope.revision.resourceNotFound(uri, `Resource not found: ${uri}${why}`);
+}
+
+export async function getPrompt(call: MethodCall): Promise<Result> {
+  const { server, params, ctx } = call;
+  if (typeof params.name !== "string") throw invalidParams("prompts/get: name must be a string");
+  const prompt = server.prompts.get(params.name);
+  if (!prompt) throw invalidParams(`Unknown prompt: ${params.name}`);
+  const args = params.arguments ?? {};
+  if (!isObject(args)) throw invalidParams("prompts/get: arguments must be an object");
+  const protoKey = protoKeyPointer(args);
+  if (protoKey) throw invalidParams(`Invalid arguments for prompt ${prompt.name}: ${PROTO_REFUSED(protoKey)}`);
+  for (const [name, value] of Object.entries(args)) {
+    if (typeof value !== "string") throw invalidParams(`Prompt argument ${name} must be a string`);
+  }
+  const missing = (prompt.arguments ?? []).filter(
+    (argument) => argument.required && ownValue(args, argument.name) === undefined,
+  );
+  if (missing.length > 0) {
+    throw invalidParams(
+      `Missing required arguments for prompt ${prompt.name}: ${missing.map((a) => a.name).join(", ")}`,
+    );
+  }
+  return withInputs(call, () => prompt.get(args as Record<string, string>, ctx));
+}
+
+export async function complete({ server, params, ctx }: MethodCall): Promise<Result> {
+  const ref = params.ref;
+  const argument = params.argument;
+  if (
+    !isObject(ref) ||
+    !isObject(argument) ||
+    typeof argument.name !== "string" ||
+    typeof argument.value !== "string"
+  ) {
+    throw invalidParams("completion/complete: ref and argument { name, value } are required");
+  }
+  let completer: CompleteFunction | undefined;
+  if (ref.type === "ref/prompt") {
+    const prompt = server.prompts.get(String(ref.name));
+    if (!prompt) throw invalidParams(`Unknown prompt: ${ref.name}`);
+    completer = ownValue(prompt.complete, argument.name);
+  } else if (ref.type === "ref/resource") {
+    const template = server.templates.get(String(ref.uri));
+    if (!template) throw invalidParams(`Unknown resource template: ${ref.uri}`);
+    completer = ownValue(template.definition.complete, argument.name);
+  } else {
+    throw invalidParams(`Unknown completion reference type: ${ref.type}`);
+  }
+  const contextArgs = isObject(params.context) && isObject(params.context.arguments) ? params.context.arguments : {};
+  const protoKey = protoKeyPointer(contextArgs);
+  if (protoKey) throw invalidParams(`completion/complete: context.arguments: ${PROTO_REFUSED(protoKey)}`);
+  const answer = completer
+    ? await completer(argument.value, { arguments: contextArgs as Record<string, string>, ctx })
+    : [];
+  const completion: Completion = Array.isArray(answer) ? { values: answer } : { ...answer };
+  if (completion.values.length > MAX_COMPLETION_VALUES) {
+    completion.total ??= completion.values.length;
+    completion.hasMore = true;
+    completion.values = completion.values.slice(0, MAX_COMPLETION_VALUES);
+  }
+  return { completion };
+}
+
+/** Runs a handler that may ask for client input; in the 2026 revision an unanswered input becomes `input_required`. */
+async function withInputs<T extends object>(call: MethodCall, run: () => T | Promise<T>): Promise<T | Result> {
+  try {
+    return await run();
+  } catch (error) {
+    if (!(error instanceof InputRequiredSignal)) throw error;
+    return inputRequired(call, error);
+  }
+}
+
+/** The 2026 `input_required` result for an input the client has not answered yet. */
+function inputRequired(call: MethodCall, signal: InputRequiredSignal): Result {
+  const ttlMs = call.server.options.requestStateTtlMs ?? DEFAULT_REQUEST_STATE_TTL_MS;
+  return inputRequiredResult(call.server.sealer, call.binding, call.answers, signal.requests, ttlMs);
+}
+
+function toolError(text: string): CallToolResult {
+  return { content: [{ type: "text", text }], isError: true };
+}
+
+function describeErrors(errors: ValidatorError[] | null | undefined): string {
+  if (!errors || errors.length === 0) return "does not match the schema";
+  return errors
+    .slice(0, 5)
+    .map((error) => `${error.instancePath || "(root)"} ${error.message ?? "is invalid"}`)
+    .join("; ");
+}

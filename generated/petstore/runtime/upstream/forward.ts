@@ -1,0 +1,89 @@
+// Forwarding tool calls and resource reads to an upstream REST API (the `http` bindings of a spec):
+// building the request (upstream-request.ts), adding credentials (upstream-auth.ts), sending it with a
+// timeout, same-origin redirects and a body cap (upstream-send.ts), retries on 429/503, and mapping the
+// answer (upstream-response.ts). Credentials come from environment variables at call time and never
+// appear in results, errors or logs: answers are redacted (upstream-redact.ts), error texts name
+// variables and URLs without their query.
+import { setTimeout as wait } from "node:timers/promises";
+import type { HttpBinding } from "../package/manifest-types.ts";
+import { ownValue } from "../protocol/own-keys.ts";
+import { applySecurity } from "./auth.ts";
+import { configuredRedactor, type Redactor } from "./redact.ts";
+import { explicitRequest, legacyRequest } from "./request.ts";
+import { isTextual } from "./response.ts";
+import { send } from "./send.ts";
+import type { UpstreamConfig, UpstreamResponse } from "./types.ts";
+
+export type { HttpBinding, HttpBody, HttpParameter, SecurityScheme } from "../package/manifest-types.ts";
+export { resourceContentsFrom, toolResultFrom } from "./response.ts";
+export type { UpstreamConfig, UpstreamResponse } from "./types.ts";
+
+/** Sends one request for a binding; rejects (with a safe message) only when no response arrives. */
+export async function callUpstream(
+  upstream: UpstreamConfig,
+  binding: HttpBinding,
+  args: Record<string, unknown>,
+  signal: AbortSignal,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<UpstreamResponse> {
+  const method = binding.method.toUpperCase();
+  const base = binding.baseUrl && !upstream.pinned ? binding.baseUrl : baseUrlOf(upstream, env);
+  const out =
+    binding.parameters || binding.body
+      ? explicitRequest(base, binding, args)
+      : legacyRequest(base, method, binding, args);
+  const secrets: string[] = [];
+  if (binding.security) await applySecurity(upstream, binding.security, out, env, secrets, signal);
+  if (out.cookies.length > 0) out.headers.cookie = out.cookies.join("; ");
+  const redact = configuredRedactor(upstream, env, secrets);
+
+  const attempts = Math.max(1, upstream.retry?.attempts ?? 1);
+  const maxDelay = upstream.retry?.maxDelayMs ?? 30_000;
+  for (let attempt = 1; ; attempt++) {
+    const { retryAfter, ...response } = await send(upstream, method, out, signal, redact);
+    const retryable = response.status === 429 || response.status === 503;
+    const delay = retryable && attempt < attempts ? retryDelay(retryAfter, attempt) : undefined;
+    if (delay === undefined || delay > maxDelay) return redacted(response, redact);
+    await wait(delay, undefined, { signal });
+  }
+}
+
+/** Retry-After in seconds or as an HTTP date; otherwise exponential backoff from 250 ms. */
+function retryDelay(retryAfter: string | null, attempt: number): number {
+  if (retryAfter) {
+    const seconds = Number(retryAfter);
+    if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
+    const date = Date.parse(retryAfter);
+    if (!Number.isNaN(date)) return Math.max(0, date - Date.now());
+  }
+  return 250 * 2 ** (attempt - 1);
+}
+
+/** An answer may echo what was sent (status text, error or success body): no credential reaches a result. */
+function redacted(response: UpstreamResponse, redact: Redactor): UpstreamResponse {
+  if (redact.none) return response;
+  const statusText = redact(response.statusText);
+  const contentType = redact(response.contentType); // shown in notes about binary answers
+  const ok = response.status >= 200 && response.status < 300;
+  // Binary success bodies (images) are passed on as bytes; text bodies (and error excerpts) are read.
+  if (ok && !isTextual(contentType)) return { ...response, statusText, contentType, redact };
+  const text = response.body.toString("utf8");
+  const clean = redact(text);
+  const body = clean === text ? response.body : Buffer.from(clean);
+  return { ...response, statusText, contentType, body, redact };
+}
+
+function baseUrlOf(upstream: UpstreamConfig, env: NodeJS.ProcessEnv): string {
+  const template = upstream.baseUrlTemplate;
+  if (!template || !upstream.variables) return upstream.baseUrl;
+  const variables = upstream.variables;
+  return template.replace(/\{([^{}]+)\}/g, (_, name: string) => {
+    const variable = ownValue(variables, name);
+    if (!variable) return "";
+    const value = env[variable.env] || variable.default;
+    if (variable.enum && !variable.enum.includes(value)) {
+      throw new Error(`${variable.env} must be one of ${variable.enum.join(", ")}`);
+    }
+    return value;
+  });
+}

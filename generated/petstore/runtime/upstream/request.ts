@@ -1,0 +1,241 @@
+// Building the upstream request of a binding. Spec-language bindings fill path parameters by name and
+// send the other arguments as the query (GET, HEAD, DELETE, OPTIONS) or a JSON body; OpenAPI bindings
+// list every parameter with its location and `style`/`explode`, and the body with its media type.
+
+import type { HttpBinding, HttpBody, HttpParameter } from "../package/manifest-types.ts";
+import { ownValue, setOwn } from "../protocol/own-keys.ts";
+import type { Outgoing } from "./types.ts";
+
+const BODYLESS = new Set(["GET", "HEAD", "DELETE", "OPTIONS"]);
+
+export function legacyRequest(
+  base: string,
+  method: string,
+  binding: HttpBinding,
+  args: Record<string, unknown>,
+): Outgoing {
+  const rest = { ...args };
+  const path = fillPath(binding.path, (name) => {
+    const value = ownValue(rest, name);
+    delete rest[name];
+    checkPathValue(name, value);
+    return encodeURIComponent(String(value ?? ""));
+  });
+  const url = urlInside(base, path);
+  const out: Outgoing = { url, headers: { accept: ACCEPT }, cookies: [] };
+  if (BODYLESS.has(method)) {
+    for (const [name, value] of Object.entries(rest)) appendQuery(url, name, value);
+  } else if (Object.keys(rest).length > 0) {
+    out.headers["content-type"] = "application/json";
+    out.body = JSON.stringify(rest);
+  }
+  return out;
+}
+
+const ACCEPT = "application/json, text/*;q=0.9, */*;q=0.8";
+
+/** A refused argument: the message names the parameter and says what to change. */
+export class UpstreamArgumentError extends Error {}
+
+// C0 controls and DEL: encoded they would pass, but no path value needs them and servers decode them.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
+function hasControl(value: unknown): boolean {
+  if (typeof value === "string") return CONTROL.test(value);
+  if (Array.isArray(value)) return value.some(hasControl);
+  if (value !== null && typeof value === "object")
+    return Object.entries(value).some(([k, v]) => CONTROL.test(k) || hasControl(v));
+  return false;
+}
+
+function checkPathValue(name: string, value: unknown): void {
+  if (hasControl(value))
+    throw new UpstreamArgumentError(`path parameter '${name}' contains a control character; remove it`);
+}
+
+/**
+ * Fills a path template segment by segment. Values are percent-encoded, so `/`, `?`, `#` and `%` stay
+ * inside their segment; a segment that comes out as `.` or `..` is refused, because every URL parser
+ * (fetch's too, even for `%2E%2E`) would resolve it and move the request to another path.
+ */
+function fillPath(template: string, value: (name: string) => string): string {
+  return template
+    .split("/")
+    .map((segment) => {
+      const names: string[] = [];
+      const filled = segment.replace(/\{([^{}]+)\}/g, (_, name: string) => {
+        names.push(name);
+        return value(name);
+      });
+      if (names.length > 0 && /^(\.|%2e){1,2}$/i.test(filled)) {
+        const which = names.map((n) => `'${n}'`).join(", ");
+        throw new UpstreamArgumentError(
+          `path parameter ${which} makes the path segment '${filled}', which would leave its place in the path; use another value`,
+        );
+      }
+      return filled;
+    })
+    .join("/");
+}
+
+/** The request URL, checked to stay on the base URL's origin and under its path. */
+function urlInside(base: string, path: string): URL {
+  const root = new URL(base);
+  const url = new URL(base.replace(/\/+$/, "") + path);
+  const prefix = root.pathname.replace(/\/+$/, "");
+  const inside = url.pathname === prefix || url.pathname.startsWith(`${prefix}/`) || prefix === "";
+  if (url.origin !== root.origin || !inside) {
+    throw new UpstreamArgumentError(`the arguments make a request outside ${root.origin}${prefix}/; refused`);
+  }
+  return url;
+}
+
+function appendQuery(url: URL, name: string, value: unknown): void {
+  if (value === undefined || value === null) return;
+  if (Array.isArray(value)) for (const item of value) appendQuery(url, name, item);
+  else url.searchParams.append(name, typeof value === "object" ? JSON.stringify(value) : String(value));
+}
+
+function valueAt(args: Record<string, unknown>, path: string[]): unknown {
+  let current: unknown = args;
+  for (const step of path) {
+    if (current === null || typeof current !== "object" || !Object.hasOwn(current, step)) return undefined;
+    current = (current as Record<string, unknown>)[step];
+  }
+  return current;
+}
+
+export function explicitRequest(base: string, binding: HttpBinding, args: Record<string, unknown>): Outgoing {
+  const params = binding.parameters ?? [];
+  const byName = new Map(params.filter((p) => p.in === "path").map((p) => [p.name, p]));
+  const path = fillPath(binding.path, (name) => {
+    const p = byName.get(name);
+    const value = p ? valueAt(args, p.arg ?? [name]) : undefined;
+    checkPathValue(name, value);
+    return p && value !== undefined && value !== null ? pathValue(p, value) : "";
+  });
+  const query: string[] = [];
+  const out: Outgoing = { url: urlInside(base, path), headers: { accept: ACCEPT }, cookies: [] };
+  for (const p of params) {
+    const value = valueAt(args, p.arg ?? [p.name]);
+    if (value === undefined || value === null || p.in === "path") continue;
+    if (p.in === "query") query.push(...queryPairs(p, value));
+    else if (p.in === "header")
+      setOwn(
+        out.headers,
+        p.name.toLowerCase(),
+        p.json ? JSON.stringify(value) : delimited(value, ",", p.explode === true, "="),
+      );
+    // Each value percent-encoded (a subset of RFC 6265 cookie-octets): a `;` cannot start another cookie.
+    else out.cookies.push(`${p.name}=${p.json ? enc(JSON.stringify(value)) : delimited(value, ",", false, ",", enc)}`);
+  }
+  if (query.length > 0) out.url.search = (out.url.search ? `${out.url.search}&` : "?") + query.join("&");
+  if (binding.body) encodeBody(binding.body, args, out);
+  return out;
+}
+
+const enc = (value: unknown) => encodeURIComponent(scalar(value));
+const scalar = (value: unknown) =>
+  typeof value === "object" && value !== null ? JSON.stringify(value) : String(value);
+
+/** Array items or object entries joined by `sep`; objects as k=v pairs when exploded, else k,v. */
+function delimited(
+  value: unknown,
+  sep: string,
+  explode: boolean,
+  pair: string,
+  encode = (v: unknown) => scalar(v),
+): string {
+  if (Array.isArray(value)) return value.map(encode).join(sep);
+  if (value !== null && typeof value === "object") {
+    const entries = Object.entries(value).filter(([, v]) => v !== undefined && v !== null);
+    return entries
+      .map(([k, v]) => (explode ? `${encode(k)}${pair}${encode(v)}` : `${encode(k)},${encode(v)}`))
+      .join(sep);
+  }
+  return encode(value);
+}
+
+/** OpenAPI path styles: simple (default) `a,b`, label `.a.b`, matrix `;id=a,b`. */
+function pathValue(p: HttpParameter, value: unknown): string {
+  const explode = p.explode === true;
+  if (p.json) return enc(JSON.stringify(value));
+  if (p.style === "label") return `.${delimited(value, explode ? "." : ",", explode, "=", enc)}`;
+  if (p.style === "matrix") {
+    const name = encodeURIComponent(p.name);
+    if (explode && Array.isArray(value)) return value.map((v) => `;${name}=${enc(v)}`).join("");
+    if (explode && typeof value === "object") return `;${delimited(value, ";", true, "=", enc)}`;
+    return `;${name}=${delimited(value, ",", false, "=", enc)}`;
+  }
+  return delimited(value, ",", explode, "=", enc);
+}
+
+/** OpenAPI query styles: form (default, explode true), spaceDelimited, pipeDelimited, deepObject. */
+function queryPairs(p: HttpParameter, value: unknown): string[] {
+  const name = encodeURIComponent(p.name);
+  const encode = p.allowReserved ? (v: unknown) => encodeURI(scalar(v)) : enc;
+  if (p.json) return [`${name}=${enc(JSON.stringify(value))}`];
+  const style = p.style ?? "form";
+  const explode = p.explode ?? style === "form";
+  if (style === "deepObject" && typeof value === "object" && !Array.isArray(value)) {
+    return Object.entries(value as object)
+      .filter(([, v]) => v !== undefined && v !== null)
+      .map(([k, v]) => `${name}%5B${encodeURIComponent(k)}%5D=${encode(v)}`);
+  }
+  if (Array.isArray(value)) {
+    if (explode) return value.map((v) => `${name}=${encode(v)}`);
+    const sep = style === "spaceDelimited" ? "%20" : style === "pipeDelimited" ? "|" : ",";
+    return [`${name}=${value.map(encode).join(sep)}`];
+  }
+  if (value !== null && typeof value === "object") {
+    const entries = Object.entries(value).filter(([, v]) => v !== undefined && v !== null);
+    if (explode) return entries.map(([k, v]) => `${encodeURIComponent(k)}=${encode(v)}`);
+    return [`${name}=${entries.map(([k, v]) => `${encode(k)},${encode(v)}`).join(",")}`];
+  }
+  return [`${name}=${encode(value)}`];
+}
+
+function encodeBody(body: HttpBody, args: Record<string, unknown>, out: Outgoing): void {
+  let value: unknown;
+  if (body.arg !== undefined) value = ownValue(args, body.arg);
+  else {
+    const picked: Record<string, unknown> = {};
+    for (const name of body.properties ?? []) {
+      const field = ownValue(args, name);
+      if (field !== undefined) setOwn(picked, name, field);
+    }
+    value = picked;
+  }
+  if (value === undefined) return;
+  const type = body.contentType;
+  if (/^application\/x-www-form-urlencoded\b/i.test(type)) {
+    const form = new URLSearchParams();
+    forEachField(value, (name, field) => form.append(name, scalar(field)));
+    out.body = form;
+  } else if (/^multipart\/form-data\b/i.test(type)) {
+    const form = new FormData();
+    forEachField(value, (name, field) => {
+      if (typeof field === "object" && field !== null)
+        form.append(name, new Blob([JSON.stringify(field)], { type: "application/json" }));
+      else form.append(name, String(field));
+    });
+    out.body = form; // fetch sets the content type with its boundary
+  } else if (/json/i.test(type)) {
+    out.headers["content-type"] = type;
+    out.body = JSON.stringify(value);
+  } else {
+    out.headers["content-type"] = type;
+    out.body = typeof value === "string" ? value : JSON.stringify(value);
+  }
+}
+
+/** Top-level fields of a form body; array fields repeat their name. */
+function forEachField(value: unknown, add: (name: string, field: unknown) => void): void {
+  if (value === null || typeof value !== "object") return;
+  for (const [name, field] of Object.entries(value)) {
+    if (field === undefined || field === null) continue;
+    if (Array.isArray(field)) for (const item of field) add(name, item);
+    else add(name, field);
+  }
+}

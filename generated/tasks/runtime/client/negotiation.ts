@@ -1,0 +1,134 @@
+// Era detection (2026-07-28 versioning / transport backward-compatibility rules):
+// probe with `server/discover`; a DiscoverResult or a recognized modern error
+// means a 2026 server; anything else (other errors, HTTP 4xx without a modern
+// body, silence) means a 2025-era server, so fall back to `initialize`.
+
+import { isObject } from "../protocol/codec.ts";
+import {
+  ErrorCode,
+  isLegacyVersion,
+  isModernVersion,
+  LATEST_LEGACY_PROTOCOL_VERSION,
+  LATEST_PROTOCOL_VERSION,
+  LEGACY_PROTOCOL_VERSIONS,
+  MetaKey,
+  MODERN_ERROR_CODES,
+} from "../protocol/constants.ts";
+import { McpError } from "../protocol/errors.ts";
+import type { ClientCapabilities, Implementation, JsonObject, Result, ServerCapabilities } from "../protocol/types.ts";
+import type { ClientTransport, Era } from "./transport.ts";
+
+export type ServerDescription = {
+  info?: Implementation;
+  capabilities: ServerCapabilities;
+  instructions?: string;
+  supportedVersions: string[];
+};
+
+export type NegotiationInput = {
+  clientInfo: Implementation;
+  capabilities: ClientCapabilities;
+  protocolVersion?: string;
+  probeTimeoutMs?: number;
+};
+
+export type NegotiationOutcome = { era: Era; protocolVersion: string; server: ServerDescription };
+
+export async function negotiateEra(transport: ClientTransport, input: NegotiationInput): Promise<NegotiationOutcome> {
+  const forced = input.protocolVersion;
+  if (forced !== undefined && !isModernVersion(forced)) {
+    if (!isLegacyVersion(forced)) throw new Error(`Unsupported protocol version: ${forced}`);
+    return initialize(transport, input, forced);
+  }
+  const version = forced ?? LATEST_PROTOCOL_VERSION;
+  try {
+    return await discover(transport, input, version);
+  } catch (error) {
+    if (!(error instanceof McpError) || !MODERN_ERROR_CODES.includes(error.code)) {
+      return fallBackToInitialize(transport, input);
+    }
+    // A modern server that does not speak our version: use one it lists, never fall back blindly.
+    const supported =
+      isObject(error.data) && Array.isArray(error.data.supported) ? (error.data.supported as string[]) : [];
+    if (error.code !== ErrorCode.UnsupportedProtocolVersion) throw error;
+    // Retry once with a listed modern version (even the same one: the rejection may have been transient).
+    const modern = supported.find(isModernVersion);
+    if (modern) return discover(transport, input, modern);
+    const legacy = LEGACY_PROTOCOL_VERSIONS.find((candidate) => supported.includes(candidate));
+    if (legacy) return initialize(transport, input, legacy);
+    throw error;
+  }
+}
+
+/**
+ * The probe said "2025 server" only by failing (or, on stdio, by silence). A slow-starting 2026-only
+ * server can be silent past the probe timeout and then refuse `initialize` with -32022 naming its
+ * modern versions; that refusal is definitive modern evidence, so discover again with such a version.
+ */
+async function fallBackToInitialize(transport: ClientTransport, input: NegotiationInput) {
+  try {
+    return await initialize(transport, input, LATEST_LEGACY_PROTOCOL_VERSION);
+  } catch (error) {
+    const supported =
+      error instanceof McpError && error.code === ErrorCode.UnsupportedProtocolVersion && isObject(error.data)
+        ? error.data.supported
+        : undefined;
+    const modern = Array.isArray(supported) ? supported.find(isModernVersion) : undefined;
+    if (typeof modern !== "string") throw error;
+    return discover(transport, input, modern);
+  }
+}
+
+async function discover(
+  transport: ClientTransport,
+  input: NegotiationInput,
+  version: string,
+): Promise<NegotiationOutcome> {
+  transport.setProtocol("modern", version);
+  const meta = {
+    [MetaKey.protocolVersion]: version,
+    [MetaKey.clientInfo]: input.clientInfo,
+    [MetaKey.clientCapabilities]: input.capabilities,
+  };
+  const result = await transport.request("server/discover", { _meta: meta }, { timeoutMs: input.probeTimeoutMs });
+  if (!Array.isArray(result.supportedVersions) || !isObject(result.capabilities)) {
+    throw new Error("server/discover returned a malformed result");
+  }
+  const server = describe(result, result._meta?.[MetaKey.serverInfo]);
+  if (server.supportedVersions.includes(version)) return { era: "modern", protocolVersion: version, server };
+  const legacy = LEGACY_PROTOCOL_VERSIONS.find((candidate) => server.supportedVersions.includes(candidate));
+  if (legacy) return initialize(transport, input, legacy);
+  throw new Error(`No common protocol version (server supports ${server.supportedVersions.join(", ")})`);
+}
+
+async function initialize(
+  transport: ClientTransport,
+  input: NegotiationInput,
+  version: string,
+): Promise<NegotiationOutcome> {
+  transport.setProtocol("legacy", "");
+  const params: JsonObject = {
+    protocolVersion: version,
+    capabilities: input.capabilities,
+    clientInfo: input.clientInfo,
+  };
+  const result = await transport.request("initialize", params);
+  const negotiated = result.protocolVersion;
+  if (!isLegacyVersion(negotiated)) {
+    throw new Error(`The server answered initialize with unsupported protocol version ${String(negotiated)}`);
+  }
+  transport.setProtocol("legacy", negotiated as string);
+  await transport.notify("notifications/initialized");
+  const server = describe(result, result.serverInfo);
+  server.supportedVersions = [negotiated as string];
+  return { era: "legacy", protocolVersion: negotiated as string, server };
+}
+
+function describe(result: Result, info: unknown): ServerDescription {
+  return {
+    info: isObject(info) ? (info as Implementation) : undefined,
+    capabilities: (isObject(result.capabilities) ? result.capabilities : {}) as ServerCapabilities,
+    instructions: typeof result.instructions === "string" ? result.instructions : undefined,
+    supportedVersions: Array.isArray(result.supportedVersions) ? (result.supportedVersions as string[]) : [],
+  };
+}

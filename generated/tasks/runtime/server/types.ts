@@ -1,0 +1,143 @@
+// Public types of the server API: what users register and what handlers receive.
+import type { McpError } from "../protocol/errors.ts";
+import type {
+  CacheScope,
+  ClientCapabilities,
+  Completion,
+  ContentBlock,
+  CreateMessageParams,
+  CreateMessageResult,
+  ElicitParams,
+  ElicitResult,
+  GetPromptResult,
+  Icon,
+  Implementation,
+  InputRequest,
+  InputResponse,
+  JsonObject,
+  JsonRpcNotification,
+  ListRootsResult,
+  LoggingLevel,
+  Prompt,
+  ReadResourceResult,
+  RequestId,
+  Resource,
+  ResourceTemplate,
+  Result,
+  ServerCapabilities,
+  Tool,
+  Validator,
+} from "../protocol/types.ts";
+import type { LazyAbort } from "./lazy-abort.ts";
+import type { LegacySession } from "./session.ts";
+
+export type ServerOptions = {
+  name: string;
+  version: string;
+  title?: string;
+  description?: string;
+  instructions?: string;
+  websiteUrl?: string;
+  icons?: Icon[];
+  /** Items per page for the list methods (default 100). */
+  pageSize?: number;
+  /** A handler still running after this long is aborted and answered with a timeout error (default 120 s). */
+  handlerTimeoutMs?: number;
+  /** `ttlMs`/`cacheScope` put on 2026-era list and read results that do not set their own (default 0 / "private"). */
+  cache?: { ttlMs?: number; cacheScope?: CacheScope };
+  /** Compiles a JSON Schema into a validator, for tools registered without precompiled validators. */
+  compileSchema?: (schema: object) => Validator;
+  /** Key for sealing MRTR requestState and cursors; share it between replicas behind a load balancer. */
+  secret?: Uint8Array;
+  /** How long an MRTR requestState stays valid (default 10 min). */
+  requestStateTtlMs?: number;
+  /** Extra capabilities merged over the computed ones (e.g. `experimental`, `extensions`). */
+  capabilities?: ServerCapabilities;
+};
+
+export type Era = "modern" | "legacy";
+
+export type HandlerContext = {
+  /** Aborted when the client cancels, the connection drops, or the handler times out. */
+  signal: AbortSignal;
+  requestId: RequestId;
+  method: string;
+  /** The request's `_meta` (empty object when absent). */
+  meta: JsonObject;
+  era: Era;
+  protocolVersion: string;
+  sessionId?: string;
+  clientInfo?: Implementation;
+  clientCapabilities: ClientCapabilities;
+  /** Sends `notifications/progress` when the request carried a progressToken; non-increasing values are dropped. */
+  progress(progress: number, total?: number, message?: string): void;
+  /** Sends `notifications/message` if the client's log level lets it through. */
+  log(level: LoggingLevel, data: unknown, logger?: string): void;
+  /** Asks the client for input: a real request in the 2025 era, an MRTR round trip in the 2026 era. */
+  elicit(params: ElicitParams): Promise<ElicitResult>;
+  sample(params: CreateMessageParams): Promise<CreateMessageResult>;
+  listRoots(): Promise<ListRootsResult>;
+  /** Several inputs in one round trip; keys must be stable across MRTR retries. */
+  requestInputs(requests: Record<string, InputRequest>): Promise<Record<string, InputResponse>>;
+  /**
+   * The error to throw when nothing exists at `uri` (`throw ctx.notFound(uri)`): resources/read answers
+   * -32602 in the 2026 era and -32002 in the 2025 era. The same as `notFound` from the runtime entry.
+   */
+  notFound(uri: string, message?: string): McpError;
+};
+
+// Not Omit<CallToolResult, "content">: Omit over Result's index signature would erase isError and the rest.
+export type ToolHandlerResult = Result & { content?: ContentBlock[]; structuredContent?: unknown; isError?: boolean };
+
+export type ToolDefinition<Args = Record<string, unknown>> = Tool & {
+  /** Precompiled (ajv standalone) validator for inputSchema; otherwise `compileSchema` is used if configured. */
+  validateInput?: Validator;
+  validateOutput?: Validator;
+  handler: (args: Args, ctx: HandlerContext) => ToolHandlerResult | Promise<ToolHandlerResult>;
+};
+
+export type ResourceReadResult = Omit<ReadResourceResult, "resultType"> & { resultType?: string };
+
+export type ResourceDefinition = Resource & {
+  read: (uri: string, ctx: HandlerContext) => ResourceReadResult | Promise<ResourceReadResult>;
+};
+
+export type CompletionContext = { arguments: Record<string, string>; ctx: HandlerContext };
+export type CompleteFunction = (
+  value: string,
+  context: CompletionContext,
+) => string[] | Completion | Promise<string[] | Completion>;
+
+export type ResourceTemplateDefinition = ResourceTemplate & {
+  read: (
+    uri: string,
+    variables: Record<string, string>,
+    ctx: HandlerContext,
+  ) => ResourceReadResult | Promise<ResourceReadResult>;
+  /** Completion for template variables, keyed by variable name. */
+  complete?: Record<string, CompleteFunction>;
+};
+
+export type PromptDefinition = Prompt & {
+  get: (args: Record<string, string>, ctx: HandlerContext) => GetPromptResult | Promise<GetPromptResult>;
+  /** Completion for prompt arguments, keyed by argument name. */
+  complete?: Record<string, CompleteFunction>;
+};
+
+export type Registration = { remove(): void };
+
+/** How the server core answers one request; implemented by each transport. */
+export type RequestChannel = {
+  signal: AbortSignal;
+  /** The same cancellation as `signal`, for transports that make AbortSignals lazily: when present the
+   * server watches this and never reads `signal` (which can then be a getter that makes it on demand). */
+  cancellation?: LazyAbort;
+  /** A notification belonging to this request (progress, log, subscription events). */
+  notify(message: JsonRpcNotification): void;
+  /** A server-to-client request tied to this request (2025 era only). */
+  request?(method: string, params: JsonObject | undefined, signal: AbortSignal): Promise<Result>;
+  /** The 2025-era session, when there is one. */
+  session?: LegacySession;
+  /** Who is calling (e.g. a digest of the bearer token); binds MRTR requestState to its caller. */
+  principal?: string;
+};

@@ -1,0 +1,127 @@
+// The command line of a generated server (CONTRACT §3): stdio by default, or
+// `--http --port <n> [--host <addr>]` for Streamable HTTP at /mcp, and `--base-url <url>` to point the
+// http bindings at another upstream. Bad flags print usage and exit 2; nothing but protocol touches stdout.
+import { parseArgs } from "node:util";
+import { serveHttp } from "../transport/http/server.ts";
+import { serveStdio } from "../transport/stdio/server.ts";
+import { createSpecServer, type Manifest, type SpecServerOptions } from "./spec-server.ts";
+
+const USAGE = `usage: server [--http [--port <n>] [--host <addr>] [--max-sessions <n>]] [--base-url <url>]
+                     [--max-upstream-body <n>] [--max-redirects <n>]
+
+  (no flags)        serve MCP over stdio
+  --http            serve Streamable HTTP at http://<host>:<port>/mcp
+  --port <n>        HTTP port (default 3000; 0 picks a free one)
+  --host <addr>     HTTP interface (default 127.0.0.1)
+  --max-sessions <n>
+                    live 2025-era HTTP sessions at most (default 10000; env MCP_MAX_SESSIONS):
+                    the least recently used idle one makes room, else initialize gets 503
+  --base-url <url>  upstream API base URL, overriding the spec's upstream.baseUrl
+  --max-upstream-body <n>  characters of an upstream answer passed on before it is cut
+                    (env MCP_MAX_UPSTREAM_BODY; default 1000000)
+  --max-redirects <n>  same-origin upstream redirects followed; other origins never are
+                    (env MCP_MAX_REDIRECTS; default 5)
+
+Environment: MCP_HTTP_TOKEN, when set, is the bearer token HTTP clients must send;
+MCP_MAX_SESSIONS is the default of --max-sessions.`;
+
+export async function runSpecServer(
+  manifest: Manifest,
+  options: SpecServerOptions,
+  argv = process.argv.slice(2),
+): Promise<void> {
+  let flags: {
+    http?: boolean;
+    port?: string;
+    host?: string;
+    "max-sessions"?: string;
+    "base-url"?: string;
+    "max-upstream-body"?: string;
+    "max-redirects"?: string;
+    help?: boolean;
+  };
+  try {
+    flags = parseArgs({
+      args: argv,
+      options: {
+        http: { type: "boolean" },
+        port: { type: "string" },
+        host: { type: "string" },
+        "max-sessions": { type: "string" },
+        "base-url": { type: "string" },
+        "max-upstream-body": { type: "string" },
+        "max-redirects": { type: "string" },
+        help: { type: "boolean", short: "h" },
+      },
+    }).values;
+  } catch (error) {
+    return usageError((error as Error).message);
+  }
+  if (flags.help) {
+    process.stderr.write(`${USAGE}\n`);
+    return;
+  }
+  const port = flags.port === undefined ? 3000 : Number(flags.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    return usageError(`--port must be 0-65535, not '${flags.port}'`);
+  const baseUrl = flags["base-url"];
+  if (baseUrl !== undefined && !/^https?:\/\/./i.test(baseUrl))
+    return usageError(`--base-url must be an http(s) URL, not '${baseUrl}'`);
+  if (!flags.http && (flags.port !== undefined || flags.host !== undefined || flags["max-sessions"] !== undefined))
+    return usageError("--port, --host and --max-sessions need --http");
+  // MCP_MAX_SESSIONS matters only for HTTP: a stdio server ignores it rather than refusing to start.
+  const maxSessions = wholeNumber(
+    "max-sessions",
+    flags["max-sessions"],
+    flags.http ? "MCP_MAX_SESSIONS" : undefined,
+    1,
+  );
+  const maxBody = wholeNumber("max-upstream-body", flags["max-upstream-body"], "MCP_MAX_UPSTREAM_BODY", 1);
+  const maxRedirects = wholeNumber("max-redirects", flags["max-redirects"], "MCP_MAX_REDIRECTS", 0);
+  if (typeof maxSessions === "string") return usageError(maxSessions);
+  if (typeof maxBody === "string") return usageError(maxBody);
+  if (typeof maxRedirects === "string") return usageError(maxRedirects);
+
+  const server = createSpecServer(manifest, {
+    ...options,
+    ...(baseUrl ? { baseUrl } : {}),
+    ...(maxBody !== undefined ? { maxUpstreamBody: maxBody } : {}),
+    ...(maxRedirects !== undefined ? { maxRedirects } : {}),
+  });
+  if (!flags.http) {
+    serveStdio(server);
+    return;
+  }
+  const token = process.env.MCP_HTTP_TOKEN;
+  try {
+    const handle = await serveHttp(server, {
+      port,
+      host: flags.host ?? "127.0.0.1",
+      ...(token ? { bearerToken: token } : {}),
+      ...(maxSessions === undefined ? {} : { maxSessions }),
+    });
+    process.stderr.write(`${manifest.server.name} listening on ${handle.url}\n`);
+    const stop = () => void handle.close().then(() => process.exit(0));
+    process.once("SIGTERM", stop);
+    process.once("SIGINT", stop);
+  } catch (error) {
+    process.stderr.write(`cannot listen on ${flags.host ?? "127.0.0.1"}:${port}: ${(error as Error).message}\n`);
+    process.exit(1);
+  }
+}
+
+/** A whole-number flag (or its env twin): the number, undefined when absent, or the error message. */
+/** A whole-number flag, else its environment twin: the number, undefined when neither is set, or the
+ * usage error naming whichever of the two held the bad value. */
+function wholeNumber(flag: string, given: string | undefined, env: string | undefined, min: number) {
+  const text = given ?? (env === undefined ? undefined : process.env[env]);
+  if (text === undefined || text === "") return undefined;
+  const value = Number(text);
+  if (Number.isSafeInteger(value) && value >= min) return value;
+  return `${given === undefined ? env : `--${flag}`} must be a whole number >= ${min}, not '${text}'`;
+}
+
+function usageError(message: string): void {
+  process.stderr.write(`${message}\n\n${USAGE}\n`);
+  process.exit(2);
+}

@@ -1,0 +1,83 @@
+// The live 2025-era HTTP sessions, capped. Every session costs memory for as long as it lives (30 idle
+// minutes by default), so a client looping on `initialize` could otherwise hold the server's memory
+// hostage. When the cap is reached, the least recently used idle session (nothing in flight, no open
+// stream) makes room; when every session is busy, new ones are refused (the transport answers 503).
+import type { HttpSession } from "./session.ts";
+
+export const DEFAULT_MAX_SESSIONS = 10_000;
+
+export class SessionStore {
+  // Map order is the recency order: a session is moved to the end whenever it is used, so the
+  // first idle one found from the start is the least recently used.
+  private readonly sessions = new Map<string, HttpSession>();
+  /** Slots promised to `initialize` requests still running (their sessions are not in the map yet). */
+  private reserved = 0;
+
+  constructor(readonly maxSessions = DEFAULT_MAX_SESSIONS) {
+    if (!(Number.isSafeInteger(maxSessions) && maxSessions >= 1))
+      throw new RangeError(`maxSessions must be a whole number of at least 1, not ${maxSessions}`);
+  }
+
+  get size(): number {
+    return this.sessions.size;
+  }
+
+  /** The session with this id, marked as just used; undefined if unknown (or evicted). */
+  use(id: string): HttpSession | undefined {
+    const session = this.sessions.get(id);
+    if (!session) return undefined;
+    this.sessions.delete(id);
+    this.sessions.set(id, session);
+    session.touch();
+    return session;
+  }
+
+  /** Holds a slot for a session being initialized, evicting the least recently used idle session if the
+   * store is full. False when every slot is taken by a busy session. */
+  reserve(): boolean {
+    if (this.sessions.size + this.reserved >= this.maxSessions) {
+      const victim = this.leastRecentlyUsedIdle();
+      if (!victim) return false;
+      this.delete(victim.id);
+    }
+    this.reserved++;
+    return true;
+  }
+
+  /** Turns a reservation into a live session (initialize succeeded). */
+  add(session: HttpSession): void {
+    this.release();
+    this.sessions.set(session.id, session);
+  }
+
+  /** Gives a reservation back (initialize failed). */
+  release(): void {
+    if (this.reserved > 0) this.reserved--;
+  }
+
+  /** Ends and forgets a session. */
+  delete(id: string): boolean {
+    const session = this.sessions.get(id);
+    if (!session) return false;
+    this.sessions.delete(id);
+    session.close();
+    return true;
+  }
+
+  /** Ends idle sessions whose last activity is before the cutoff. */
+  sweep(cutoff: number): void {
+    for (const session of [...this.sessions.values()]) {
+      if (session.state.lastActivity < cutoff && session.inFlight.size === 0) this.delete(session.id);
+    }
+  }
+
+  closeAll(): void {
+    for (const session of this.sessions.values()) session.close();
+    this.sessions.clear();
+  }
+
+  private leastRecentlyUsedIdle(): HttpSession | undefined {
+    for (const session of this.sessions.values()) if (session.idle) return session;
+    return undefined;
+  }
+}

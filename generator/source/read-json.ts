@@ -1,0 +1,54 @@
+/**
+ * A `.json` spec is strict JSON (CONTRACT §1): JSON.parse, and when it refuses, the exact fault at
+ * line:col (JSON_SYNTAX). Never YAML, which would accept trailing commas, single quotes, comments and
+ * plain YAML saved as .json, and then misreport what it made of them.
+ */
+import type { DiagnosticBag, Locator } from "../diagnostics/diagnostic.ts";
+import { firstDuplicateJsonKey, jsonLocator, linePositions } from "./json-scan.ts";
+import { jsonSyntaxFault } from "./json-syntax.ts";
+import type { SourceDoc } from "./source-doc.ts";
+
+export function isJsonFile(file: string): boolean {
+  return /\.json$/i.test(file);
+}
+
+/** `anyValue`: the file is one a `$ref` reads, whose top level may be a list or a scalar. */
+export function readStrictJson(
+  file: string,
+  text: string,
+  bag: DiagnosticBag,
+  anyValue = false,
+): SourceDoc | undefined {
+  const at = (offset: number) => {
+    const position = linePositions(text)(offset);
+    return bag.reporter(file, () => position);
+  };
+  if (text.trim() === "") {
+    at(0)("FILE_EMPTY", "", `'${file}' holds no document`);
+    return undefined;
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    const fault = jsonSyntaxFault(text) ?? { offset: 0, message: (error as Error).message };
+    at(fault.offset)("JSON_SYNTAX", "", fault.message);
+    return undefined;
+  }
+  const duplicate = firstDuplicateJsonKey(text);
+  if (duplicate) {
+    at(duplicate.offset)("YAML_DUPLICATE_KEY", "", `duplicate key '${duplicate.name}'`);
+    return undefined;
+  }
+  if (!anyValue && (value === null || typeof value !== "object" || Array.isArray(value))) {
+    const found = value === null ? "null" : Array.isArray(value) ? "a list" : `a ${typeof value}`;
+    at(0)("SPEC_NOT_MAPPING", "", `the top level is ${found}, not an object`);
+    return undefined;
+  }
+  let positioned: Locator | undefined;
+  const locate: Locator = (pointer, target) => {
+    positioned ??= jsonLocator(text);
+    return positioned(pointer, target);
+  };
+  return { file, value, locate, report: bag.reporter(file, locate) };
+}

@@ -1,0 +1,458 @@
+// The generic MCP client: era detection at connect, per-request metadata and
+// MRTR retries (2026), initialize + real server requests (2025), typed helpers.
+// Typed per-tool wrappers are generated on top of `callTool(name, args)`.
+
+import { isObject } from "../protocol/codec.ts";
+import { ErrorCode, MetaKey } from "../protocol/constants.ts";
+import { McpError } from "../protocol/errors.ts";
+import type {
+  CallToolResult,
+  ClientCapabilities,
+  CompleteResult,
+  CompletionReference,
+  GetPromptResult,
+  Implementation,
+  InputRequest,
+  InputResponse,
+  JsonObject,
+  JsonRpcNotification,
+  ListPromptsResult,
+  ListResourcesResult,
+  ListResourceTemplatesResult,
+  ListToolsResult,
+  LoggingLevel,
+  ReadResourceResult,
+  Result,
+  SubscriptionFilter,
+  Tool,
+  Validator,
+} from "../protocol/types.ts";
+import { createHttpTransport, type HttpTarget } from "../transport/http/client.ts";
+import { collectHeaderParams, type HeaderParam, headerParamValues } from "../transport/http/header-encoding.ts";
+import { type StdioTarget, spawnStdioTransport } from "../transport/stdio/client.ts";
+import { answerServerRequest, type ClientHandlers, capabilitiesFor } from "./handlers.ts";
+import { negotiateEra, type ServerDescription } from "./negotiation.ts";
+import { type OutputValidators, ToolOutputCheck } from "./tool-output.ts";
+import type { ClientTransport, Era } from "./transport.ts";
+
+export type ConnectTarget = HttpTarget | StdioTarget;
+
+export type ClientOptions = {
+  clientInfo?: Implementation;
+  /** Force a protocol version (skips era detection); default: try 2026-07-28, fall back to initialize. */
+  protocolVersion?: string;
+  /** Declared capabilities; default: derived from the handlers given. */
+  capabilities?: ClientCapabilities;
+  handlers?: ClientHandlers;
+  /** Per-request timeout (default 60 s). */
+  requestTimeoutMs?: number;
+  /** How long the stdio era probe waits before assuming a 2025-era server (default 3 s). */
+  probeTimeoutMs?: number;
+  /** Where warnings go (rejected tool definitions); default stderr. */
+  warn?: (message: string) => void;
+  /**
+   * Precompiled structuredContent validators by tool name (a generated client passes its own). A tool
+   * result that breaks its outputSchema rejects with a ToolOutputError.
+   */
+  outputValidators?: OutputValidators | (() => OutputValidators);
+  /**
+   * Compiles an outputSchema learned from tools/list for a tool without a precompiled validator, e.g.
+   * `compileSchema` from runtime/protocol/compile-schema.ts. Without it such results are not checked.
+   */
+  compileSchema?: (schema: object) => Validator;
+};
+
+/** What a typed client knows of each tool: its arguments and its structuredContent (the generated ToolMap). */
+export type ToolTypes = { [name: string]: { args: object; result: unknown } };
+/** Each prompt's arguments (the generated PromptMap). */
+export type PromptTypes = { [name: string]: object };
+/** An untyped client: any tool or prompt name, any arguments. */
+export type AnyTools = { [name: string]: { args: Record<string, unknown>; result: unknown } };
+export type AnyPrompts = { [name: string]: Record<string, string> };
+
+/** A tool's result, with structuredContent typed by its outputSchema. */
+export type ToolCallResult<Tools extends ToolTypes = AnyTools, N extends keyof Tools = string> = CallToolResult & {
+  structuredContent?: Tools[N]["result"];
+};
+
+/** The arguments after a tool's name: optional when the tool requires none. */
+export type ToolCallArgs<Tools extends ToolTypes, N extends keyof Tools> =
+  // biome-ignore lint/complexity/noBannedTypes: `{}` is exactly "an object with no required keys" here.
+  {} extends Tools[N]["args"]
+    ? [args?: Tools[N]["args"], options?: CallOptions]
+    : [args: Tools[N]["args"], options?: CallOptions];
+
+/** The arguments after a prompt's name: optional when the prompt requires none. */
+export type PromptGetArgs<Prompts extends PromptTypes, N extends keyof Prompts> =
+  // biome-ignore lint/complexity/noBannedTypes: as above.
+  {} extends Prompts[N] ? [args?: Prompts[N], options?: CallOptions] : [args: Prompts[N], options?: CallOptions];
+
+export type CallOptions = {
+  signal?: AbortSignal;
+  timeoutMs?: number;
+  onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
+  /** Extra `_meta` for the request. */
+  meta?: JsonObject;
+};
+
+export type Subscription = { acknowledged: SubscriptionFilter; close(): void; closed: Promise<void> };
+
+const MAX_INPUT_ROUNDS = 10;
+const DEFAULT_CLIENT_INFO: Implementation = { name: "mcpgen-client", version: "0.1.0" };
+
+/**
+ * The MCP client. A generated client is `McpClient<ToolMap, PromptMap>`, so tool and prompt names and
+ * their arguments are checked at compile time; `new McpClient(transport)` takes any name.
+ */
+export class McpClient<Tools extends ToolTypes = AnyTools, Prompts extends PromptTypes = AnyPrompts> {
+  readonly clientInfo: Implementation;
+  readonly capabilities: ClientCapabilities;
+  era: Era = "modern";
+  protocolVersion = "";
+  server: ServerDescription = { capabilities: {}, supportedVersions: [] };
+  private logLevel: LoggingLevel | undefined;
+  private progressCounter = 0;
+  private listenCounter = 0;
+  private readonly progressListeners = new Map<string, NonNullable<CallOptions["onProgress"]>>();
+  private readonly notificationListeners = new Set<(message: JsonRpcNotification) => void>();
+  private readonly toolHeaders = new Map<string, HeaderParam[]>();
+  private readonly toolOutput: ToolOutputCheck;
+
+  constructor(
+    readonly transport: ClientTransport,
+    private readonly options: ClientOptions = {},
+  ) {
+    this.clientInfo = options.clientInfo ?? DEFAULT_CLIENT_INFO;
+    this.capabilities = options.capabilities ?? capabilitiesFor(options.handlers);
+    this.toolOutput = new ToolOutputCheck(options.outputValidators, options.compileSchema, options.warn ?? defaultWarn);
+    transport.setIncomingHandlers({
+      onRequest: (request) => answerServerRequest(this.options.handlers, request.method, request.params),
+      onNotification: (message) => this.dispatchNotification(message),
+    });
+  }
+
+  /** Detects the era and version (see client-negotiation.ts); `connect()` calls this. */
+  async start(): Promise<void> {
+    const outcome = await negotiateEra(this.transport, {
+      clientInfo: this.clientInfo,
+      capabilities: this.capabilities,
+      protocolVersion: this.options.protocolVersion,
+      probeTimeoutMs: this.options.probeTimeoutMs ?? (this.transport.kind === "stdio" ? 3_000 : undefined),
+    });
+    this.era = outcome.era;
+    this.protocolVersion = outcome.protocolVersion;
+    this.server = outcome.server;
+  }
+
+  /** Any request. Adds 2026 `_meta`, runs MRTR rounds through the handlers, and returns the final result. */
+  async request<T extends Result = Result>(
+    method: string,
+    params: JsonObject = {},
+    options: CallOptions & { headers?: Record<string, string> } = {},
+  ): Promise<T> {
+    try {
+      return (await this.requestOnce(method, params, options)) as T;
+    } catch (error) {
+      if (!this.sessionExpired(error)) throw error;
+      // 2025 HTTP: a 404 for our session id means the session is gone; start a new one and retry once.
+      await this.start();
+      return (await this.requestOnce(method, params, options)) as T;
+    }
+  }
+
+  private async requestOnce(
+    method: string,
+    params: JsonObject,
+    options: CallOptions & { headers?: Record<string, string> },
+  ): Promise<Result> {
+    const meta: JsonObject = { ...(isObject(params._meta) ? params._meta : {}), ...options.meta };
+    let progressToken: string | undefined;
+    if (options.onProgress) {
+      progressToken = `progress-${++this.progressCounter}`;
+      meta.progressToken = progressToken;
+      this.progressListeners.set(progressToken, options.onProgress);
+    }
+    if (this.era === "modern") Object.assign(meta, this.requestMeta());
+    const base: JsonObject = { ...params };
+    if (Object.keys(meta).length > 0) base._meta = meta;
+    else delete base._meta;
+    try {
+      return await this.runRounds(method, base, options);
+    } finally {
+      if (progressToken) this.progressListeners.delete(progressToken);
+    }
+  }
+
+  /** Sends a request, answering MRTR `input_required` rounds until the final result. */
+  private async runRounds(
+    method: string,
+    base: JsonObject,
+    options: CallOptions & { headers?: Record<string, string> },
+  ) {
+    let current = base;
+    for (let round = 0; round <= MAX_INPUT_ROUNDS; round++) {
+      const result = await this.transport.request(method, current, options);
+      if (result.resultType !== "input_required") return normalizeResult(result);
+      current = { ...base, inputResponses: await this.answerInputs(result.inputRequests) };
+      // The state is echoed byte for byte, and only when the server sent one (MRTR client rules).
+      if (typeof result.requestState === "string") current.requestState = result.requestState;
+    }
+    throw new McpError(ErrorCode.InternalError, `${method}: the server kept asking for input`);
+  }
+
+  private sessionExpired(error: unknown): boolean {
+    const status = (error as { status?: unknown } | undefined)?.status;
+    return this.era === "legacy" && this.transport.kind === "http" && status === 404;
+  }
+
+  /** All tools (following cursors) unless a cursor is given; tools with invalid `x-mcp-header` are dropped. */
+  async listTools(options: CallOptions & { cursor?: string } = {}): Promise<ListToolsResult> {
+    const result = await this.listAll<Tool>("tools/list", "tools", options);
+    const listed = (result.tools as Tool[] | undefined) ?? [];
+    this.toolOutput.learn(listed);
+    const tools = listed.filter((tool) => {
+      const params = collectHeaderParams(tool.inputSchema);
+      if (params.ok) {
+        this.toolHeaders.set(tool.name, params.params);
+        return true;
+      }
+      this.toolHeaders.delete(tool.name);
+      (this.options.warn ?? defaultWarn)(`Ignoring tool "${tool.name}": ${params.reason}`);
+      return false;
+    });
+    return { ...result, tools } as ListToolsResult;
+  }
+
+  /** Calls a tool; a result whose structuredContent breaks the tool's outputSchema rejects with ToolOutputError. */
+  async callTool<N extends keyof Tools & string>(
+    name: N,
+    ...[args, options]: ToolCallArgs<Tools, N>
+  ): Promise<ToolCallResult<Tools, N>> {
+    // A client that compiles schemas learns them from tools/list, once, before its first call.
+    if (this.toolOutput.needsListing(name)) await this.listTools().catch(() => undefined);
+    const result = await this.sendToolCall(name, (args ?? {}) as Record<string, unknown>, options ?? {});
+    this.toolOutput.check(name, result);
+    return result as ToolCallResult<Tools, N>;
+  }
+
+  private async sendToolCall(name: string, args: Record<string, unknown>, options: CallOptions) {
+    const params = { name, arguments: args };
+    if (this.transport.kind !== "http" || this.era !== "modern") {
+      return (await this.request("tools/call", params, options)) as CallToolResult;
+    }
+    if (!this.toolHeaders.has(name)) await this.listTools().catch(() => undefined);
+    try {
+      return (await this.request("tools/call", params, {
+        ...options,
+        headers: this.paramHeaders(name, args),
+      })) as CallToolResult;
+    } catch (error) {
+      if (!(error instanceof McpError) || error.code !== ErrorCode.HeaderMismatch) throw error;
+      // The tool's schema may have changed under us: refresh and retry once (streamable-http client behaviour).
+      await this.listTools();
+      return (await this.request("tools/call", params, {
+        ...options,
+        headers: this.paramHeaders(name, args),
+      })) as CallToolResult;
+    }
+  }
+
+  listResources(options: CallOptions & { cursor?: string } = {}): Promise<ListResourcesResult> {
+    return this.listAll("resources/list", "resources", options) as Promise<ListResourcesResult>;
+  }
+
+  listResourceTemplates(options: CallOptions & { cursor?: string } = {}): Promise<ListResourceTemplatesResult> {
+    return this.listAll(
+      "resources/templates/list",
+      "resourceTemplates",
+      options,
+    ) as Promise<ListResourceTemplatesResult>;
+  }
+
+  async readResource(uri: string, options: CallOptions = {}): Promise<ReadResourceResult> {
+    return (await this.request("resources/read", { uri }, options)) as ReadResourceResult;
+  }
+
+  listPrompts(options: CallOptions & { cursor?: string } = {}): Promise<ListPromptsResult> {
+    return this.listAll("prompts/list", "prompts", options) as Promise<ListPromptsResult>;
+  }
+
+  async getPrompt<N extends keyof Prompts & string>(
+    name: N,
+    ...[args, options]: PromptGetArgs<Prompts, N>
+  ): Promise<GetPromptResult> {
+    const params = { name, arguments: (args ?? {}) as JsonObject };
+    return (await this.request("prompts/get", params, options ?? {})) as GetPromptResult;
+  }
+
+  async complete(
+    ref: CompletionReference,
+    argument: { name: string; value: string },
+    context?: { arguments?: Record<string, string> },
+  ): Promise<CompleteResult> {
+    const params: JsonObject = { ref, argument };
+    if (context) params.context = context;
+    return (await this.request("completion/complete", params)) as CompleteResult;
+  }
+
+  /** 2025: the `ping` request. 2026 has no ping; `server/discover` serves as the liveness check. */
+  async ping(options: CallOptions = {}): Promise<void> {
+    await this.request(this.era === "legacy" ? "ping" : "server/discover", {}, options);
+  }
+
+  /** 2025: `logging/setLevel`; 2026: sent as `_meta` logLevel on every later request. */
+  async setLogLevel(level: LoggingLevel): Promise<void> {
+    this.logLevel = level;
+    if (this.era === "legacy") await this.request("logging/setLevel", { level });
+  }
+
+  /** 2025-era resource subscription; 2026 servers use `listen({ resourceSubscriptions })` instead. */
+  async subscribeResource(uri: string): Promise<void> {
+    await this.request("resources/subscribe", { uri });
+  }
+
+  async unsubscribeResource(uri: string): Promise<void> {
+    await this.request("resources/unsubscribe", { uri });
+  }
+
+  /** 2026 `subscriptions/listen`: resolves once the server acknowledged; notifications go to `onMessage`. */
+  listen(filter: SubscriptionFilter, onMessage: (message: JsonRpcNotification) => void): Promise<Subscription> {
+    const id = `listen-${++this.listenCounter}`;
+    const controller = new AbortController();
+    return new Promise((resolve, reject) => {
+      let acknowledged = false;
+      const onNotification = (message: JsonRpcNotification) => {
+        // On stdio a server tears a subscription down with notifications/cancelled naming it.
+        if (message.method === "notifications/cancelled" && message.params?.requestId === id) return controller.abort();
+        const meta = message.params?._meta;
+        if (!isObject(meta) || meta[MetaKey.subscriptionId] !== id) return;
+        if (message.method !== "notifications/subscriptions/acknowledged") return onMessage(message);
+        acknowledged = true;
+        resolve({
+          acknowledged: message.params?.notifications as SubscriptionFilter,
+          close: () => controller.abort(),
+          closed,
+        });
+      };
+      this.notificationListeners.add(onNotification);
+      const closed = this.transport
+        .request(
+          "subscriptions/listen",
+          { notifications: filter, _meta: this.requestMeta() },
+          {
+            id,
+            signal: controller.signal,
+            timeoutMs: 2 ** 31 - 1,
+          },
+        )
+        .then(
+          () => undefined,
+          (error) => {
+            if (!acknowledged) reject(error);
+          },
+        )
+        .finally(() => this.notificationListeners.delete(onNotification));
+    });
+  }
+
+  /** Sends a notification to the server (rarely needed: cancellation is handled by `signal`). */
+  notify(method: string, params?: JsonObject): Promise<void> {
+    return this.transport.notify(method, params);
+  }
+
+  onNotification(listener: (message: JsonRpcNotification) => void): () => void {
+    this.notificationListeners.add(listener);
+    return () => this.notificationListeners.delete(listener);
+  }
+
+  close(): Promise<void> {
+    return this.transport.close();
+  }
+
+  private requestMeta(): JsonObject {
+    const meta: JsonObject = {
+      [MetaKey.protocolVersion]: this.protocolVersion,
+      [MetaKey.clientInfo]: this.clientInfo,
+      [MetaKey.clientCapabilities]: this.capabilities,
+    };
+    if (this.logLevel) meta[MetaKey.logLevel] = this.logLevel;
+    return meta;
+  }
+
+  private paramHeaders(name: string, args: Record<string, unknown>): Record<string, string> {
+    const params = this.toolHeaders.get(name);
+    return params ? headerParamValues(params, args) : {};
+  }
+
+  private async listAll<T>(method: string, key: string, options: CallOptions & { cursor?: string }): Promise<Result> {
+    if (options.cursor !== undefined) return this.request(method, { cursor: options.cursor }, options);
+    const items: T[] = [];
+    let cursor: string | undefined;
+    let last: Result = {};
+    const seenCursors = new Set<string>();
+    do {
+      last = await this.request(method, cursor === undefined ? {} : { cursor }, options);
+      items.push(...((last[key] as T[] | undefined) ?? []));
+      cursor = typeof last.nextCursor === "string" && last.nextCursor !== "" ? last.nextCursor : undefined;
+      // A server that hands out the same cursor twice would otherwise keep us paging forever.
+      if (cursor !== undefined && seenCursors.has(cursor)) break;
+      if (cursor !== undefined) seenCursors.add(cursor);
+    } while (cursor !== undefined);
+    const { nextCursor: _done, ...rest } = last;
+    return { ...rest, [key]: items };
+  }
+
+  private async answerInputs(requests: unknown): Promise<Record<string, InputResponse>> {
+    if (!isObject(requests)) return {};
+    const entries = await Promise.all(
+      Object.entries(requests).map(async ([key, request]) => {
+        const { method, params } = request as InputRequest;
+        const answer = await answerServerRequest(this.options.handlers, method, params as JsonObject | undefined);
+        return [key, answer as InputResponse] as const;
+      }),
+    );
+    return Object.fromEntries(entries);
+  }
+
+  private dispatchNotification(message: JsonRpcNotification): void {
+    // Header annotations may have changed with the tools; the next call re-reads them.
+    if (message.method === "notifications/tools/list_changed") {
+      this.toolHeaders.clear();
+      this.toolOutput.forget();
+    }
+    if (message.method === "notifications/progress") {
+      const token = message.params?.progressToken;
+      const listener = typeof token === "string" ? this.progressListeners.get(token) : undefined;
+      listener?.(message.params as { progress: number; total?: number; message?: string });
+    }
+    for (const listener of [...this.notificationListeners]) listener(message);
+  }
+}
+
+/** Connects to a server over HTTP (`{ url }`) or stdio (`{ command }`), detecting the protocol era. */
+export async function connect<Tools extends ToolTypes = AnyTools, Prompts extends PromptTypes = AnyPrompts>(
+  target: ConnectTarget,
+  options: ClientOptions = {},
+): Promise<McpClient<Tools, Prompts>> {
+  const transport =
+    "url" in target
+      ? createHttpTransport(target, options.requestTimeoutMs)
+      : spawnStdioTransport(target, options.requestTimeoutMs);
+  const client = new McpClient<Tools, Prompts>(transport, options);
+  try {
+    await client.start();
+  } catch (error) {
+    await transport.close();
+    throw error;
+  }
+  return client;
+}
+
+/** Results from 2025-era servers have no `resultType`; the spec says to read them as "complete". */
+function normalizeResult(result: Result): Result {
+  return result.resultType === undefined ? { ...result, resultType: "complete" } : result;
+}
+
+function defaultWarn(message: string): void {
+  process.stderr.write(`[mcp client] warning: ${message}\n`);
+}

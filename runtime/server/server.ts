@@ -1,0 +1,224 @@
+// The transport-independent server: a registry of tools, resources and prompts,
+// plus `handleRequest`, which picks the protocol revision of each request, runs the
+// method with a deadline and an AbortSignal, and lets the revision shape the result.
+import { isObject } from "../protocol/codec.ts";
+import { methodNotFound } from "../protocol/errors.ts";
+import type {
+  Implementation,
+  JsonObject,
+  JsonRpcNotification,
+  JsonRpcRequest,
+  Result,
+  ServerCapabilities,
+  Validator,
+} from "../protocol/types.ts";
+import { compileUriTemplate } from "../protocol/uri-template-match.ts";
+import { collectHeaderParams, type HeaderParam } from "../transport/http/header-encoding.ts";
+import { ChangeHub } from "./changes.ts";
+import { createHandlerContext } from "./context.ts";
+import { Deadlines } from "./deadlines.ts";
+import { RequestRun } from "./request-run.ts";
+import { revisionOf } from "./revision.ts";
+import type { MethodCall, RegisteredTemplate, ServerCore } from "./scope.ts";
+import { createTokenSealer, type TokenSealer } from "./sealed-token.ts";
+import type {
+  PromptDefinition,
+  Registration,
+  RequestChannel,
+  ResourceDefinition,
+  ResourceTemplateDefinition,
+  ServerOptions,
+  ToolDefinition,
+} from "./types.ts";
+
+const DEFAULT_HANDLER_TIMEOUT_MS = 120_000;
+
+/** What deferred registrations will add, so capabilities are right before they run. */
+export type DeferredOffers = { tools?: boolean; resources?: boolean; prompts?: boolean; completions?: boolean };
+
+/** Requests answered without the deferred entries: the handshake must not wait for a large catalog. */
+const BEFORE_CATALOG = new Set(["initialize", "server/discover", "ping", "logging/setLevel"]);
+
+export class McpServer implements ServerCore {
+  readonly info: Implementation;
+  readonly sealer: TokenSealer;
+  readonly changes = new ChangeHub();
+  readonly tools = new Map<string, ToolDefinition>();
+  readonly resources = new Map<string, ResourceDefinition>();
+  readonly templates = new Map<string, RegisteredTemplate>();
+  readonly prompts = new Map<string, PromptDefinition>();
+  private readonly compiled = new WeakMap<object, Validator>();
+  private readonly headerParams = new Map<string, HeaderParam[]>();
+  private readonly closeListeners = new Set<() => void>();
+  private readonly deadlines = new Deadlines();
+  private readonly deferred: Array<() => void> = [];
+  private offers: DeferredOffers = {};
+
+  constructor(readonly options: ServerOptions) {
+    const { name, version, title, description, websiteUrl, icons } = options;
+    this.info = dropUndefined({ name, version, title, description, websiteUrl, icons }) as Implementation;
+    this.sealer = createTokenSealer(options.secret);
+  }
+
+  /**
+   * Registers entries when they are first needed (any request but the handshake, ping and logging, or
+   * another registration) instead of now: a generated server over a large API answers `initialize`
+   * without reading its catalog. `offers` says which capabilities the entries will bring.
+   */
+  defer(register: () => void, offers: DeferredOffers): void {
+    this.deferred.push(register);
+    this.offers = {
+      tools: this.offers.tools || offers.tools,
+      resources: this.offers.resources || offers.resources,
+      prompts: this.offers.prompts || offers.prompts,
+      completions: this.offers.completions || offers.completions,
+    };
+  }
+
+  /** Runs the deferred registrations, once, without list_changed notifications: nothing changed for clients. */
+  settle(): void {
+    if (this.deferred.length === 0) return;
+    this.changes.mute(() => {
+      for (let register = this.deferred.shift(); register; register = this.deferred.shift()) register();
+    });
+  }
+
+  tool<Args = Record<string, unknown>>(definition: ToolDefinition<Args>): Registration {
+    this.settle();
+    if (definition.inputSchema?.type !== "object")
+      throw new TypeError(`Tool ${definition.name}: inputSchema.type must be "object"`);
+    const params = collectHeaderParams(definition.inputSchema);
+    if (!params.ok) throw new TypeError(`Tool ${definition.name}: ${params.reason}`);
+    this.headerParams.set(definition.name, params.params);
+    return this.register(this.tools, definition.name, definition as ToolDefinition, "tools");
+  }
+
+  resource(definition: ResourceDefinition): Registration {
+    this.settle();
+    return this.register(this.resources, definition.uri, definition, "resources");
+  }
+
+  resourceTemplate(definition: ResourceTemplateDefinition): Registration {
+    this.settle();
+    const entry = { definition, matcher: compileUriTemplate(definition.uriTemplate) };
+    return this.register(this.templates, definition.uriTemplate, entry, "resources");
+  }
+
+  prompt(definition: PromptDefinition): Registration {
+    this.settle();
+    return this.register(this.prompts, definition.name, definition, "prompts");
+  }
+
+  /** Tells subscribed clients that a resource changed (`notifications/resources/updated`). */
+  notifyResourceUpdated(uri: string): void {
+    this.changes.emit({ kind: "resource-updated", uri });
+  }
+
+  capabilities(): ServerCapabilities {
+    const capabilities: ServerCapabilities = { logging: {} };
+    const offers = this.deferred.length > 0 ? this.offers : {};
+    if (this.tools.size > 0 || offers.tools) capabilities.tools = { listChanged: true };
+    if (this.resources.size > 0 || this.templates.size > 0 || offers.resources)
+      capabilities.resources = { subscribe: true, listChanged: true };
+    if (this.prompts.size > 0 || offers.prompts) capabilities.prompts = { listChanged: true };
+    const completable = [...this.prompts.values(), ...[...this.templates.values()].map((entry) => entry.definition)];
+    if (completable.some((definition) => definition.complete) || offers.completions) capabilities.completions = {};
+    return { ...capabilities, ...this.options.capabilities };
+  }
+
+  /** The `x-mcp-header` parameters of a tool, for the HTTP transport's header validation. */
+  headerParamsFor(toolName: string): HeaderParam[] | undefined {
+    this.settle();
+    return this.headerParams.get(toolName);
+  }
+
+  /** A validator for a schema: the precompiled one if given, else compiled once via `options.compileSchema`. */
+  validatorFor(schema: object | undefined, precompiled: Validator | undefined): Validator | undefined {
+    if (precompiled || !schema || !this.options.compileSchema) return precompiled;
+    let validator = this.compiled.get(schema);
+    if (!validator) {
+      validator = this.options.compileSchema(schema);
+      this.compiled.set(schema, validator);
+    }
+    return validator;
+  }
+
+  /** Answers one request. Throws McpError for JSON-RPC errors; transports serialize them. */
+  async handleRequest(request: JsonRpcRequest, channel: RequestChannel): Promise<Result> {
+    if (this.deferred.length > 0 && !BEFORE_CATALOG.has(request.method)) this.settle();
+    const params: JsonObject = request.params ?? {};
+    const meta: JsonObject = isObject(params._meta) ? params._meta : {};
+    const revision = revisionOf(meta);
+    const scope = revision.scope(request, meta, channel);
+    const method = Object.hasOwn(revision.methods, request.method) ? revision.methods[request.method] : undefined;
+    if (!method) throw methodNotFound(request.method);
+
+    const timeoutMs = method.unbounded ? undefined : (this.options.handlerTimeoutMs ?? DEFAULT_HANDLER_TIMEOUT_MS);
+    const run = new RequestRun(request.method, timeoutMs);
+    // The transport's cancellation aborts the run: without an AbortSignal on either side when it is a
+    // LazyAbort, else through an "abort" listener on its signal.
+    const cancellation = channel.cancellation;
+    if (cancellation?.aborted) run.abort(cancellation.reason);
+    else if (cancellation) cancellation.target = run;
+    const unlisten = cancellation ? undefined : forwardAbort(channel.signal, run);
+    if (timeoutMs !== undefined) this.deadlines.add(run, timeoutMs);
+    try {
+      const binding = { method: request.method, params, principal: channel.principal ?? "" };
+      const answers = method.mrtr ? revision.answers(this.sealer, binding) : {};
+      const ctx = createHandlerContext({ request, meta, scope, channel, abort: run, answers });
+      const call: MethodCall = { server: this, params, scope, channel, ctx, abort: run, binding, answers };
+      return revision.shapeResult(await run.race(method.run(call)), request.method, this);
+    } finally {
+      this.deadlines.delete(run);
+      if (cancellation?.target === run) cancellation.target = undefined;
+      unlisten?.();
+      run.finish();
+    }
+  }
+
+  handleNotification(message: JsonRpcNotification, channel: RequestChannel): void {
+    if (message.method === "notifications/initialized" && channel.session) channel.session.initialized = true;
+    // notifications/cancelled is handled by the transport, which owns the in-flight requests.
+  }
+
+  onClose(listener: () => void): () => void {
+    this.closeListeners.add(listener);
+    return () => this.closeListeners.delete(listener);
+  }
+
+  /** Ends open `subscriptions/listen` streams gracefully; transports call this on shutdown. */
+  close(): void {
+    for (const listener of [...this.closeListeners]) listener();
+    this.closeListeners.clear();
+  }
+
+  private register<T>(map: Map<string, T>, key: string, value: T, kind: "tools" | "resources" | "prompts") {
+    if (map.has(key)) throw new Error(`Duplicate ${kind} registration: ${key}`);
+    map.set(key, value);
+    this.changes.emit({ kind });
+    return {
+      remove: () => {
+        if (map.get(key) !== value) return;
+        map.delete(key);
+        if (kind === "tools") this.headerParams.delete(key);
+        this.changes.emit({ kind });
+      },
+    };
+  }
+}
+
+export function createServer(options: ServerOptions): McpServer {
+  return new McpServer(options);
+}
+
+/** Aborts the run when the signal aborts; returns the undo. */
+function forwardAbort(signal: AbortSignal, run: RequestRun): () => void {
+  const onAbort = () => run.abort(signal.reason);
+  if (signal.aborted) onAbort();
+  signal.addEventListener("abort", onAbort, { once: true });
+  return () => signal.removeEventListener("abort", onAbort);
+}
+
+function dropUndefined(value: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined));
+}

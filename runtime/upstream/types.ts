@@ -1,0 +1,57 @@
+// Types of the upstream forwarding (runtime/upstream*.ts): the request and response as the forwarding
+// code sees them. What the manifest states (bindings, credentials, servers) is in manifest-types.ts.
+
+import type { HttpBinding, ManifestUpstream } from "../package/manifest-types.ts";
+
+/** The manifest's upstream plus what the server's flags set at start-up. */
+export type UpstreamConfig = ManifestUpstream & {
+  /** Set by --base-url: every call goes there, operations' own servers included. */
+  pinned?: boolean;
+  /** Characters of an answer read before it is cut (--max-upstream-body; default 1,000,000). */
+  maxBodyChars?: number;
+  /** Same-origin redirects followed (--max-redirects; default 5); other origins are never followed. */
+  maxRedirects?: number;
+};
+
+/** Removes configured credentials from an upstream answer (made by upstream-redact.ts). */
+export type Redactor = {
+  (text: string): string;
+  /** True when no credential is configured: nothing to search, so callers skip decoding bodies. */
+  none: boolean;
+  /** Redacts strings (keys too) throughout a parsed JSON value. */
+  value(value: unknown): unknown;
+  /** Text that was cut may end inside a secret: a start of one (4+ characters) at its end is redacted too. */
+  cutEnd(text: string): string;
+};
+
+export type UpstreamResponse = {
+  status: number;
+  statusText: string;
+  contentType: string;
+  /** The body as read: whole, or (with `cutAt`) its first `cutAt` characters plus the rest of one chunk. */
+  body: Buffer;
+  /** Set when the body was longer than the cap and reading stopped: the cap, in characters. */
+  cutAt?: number;
+  /** Removes configured credentials from text and from parsed JSON (structuredContent). */
+  redact?: Redactor;
+};
+
+/**
+ * Sends one request for a binding (upstream.ts's `callUpstream`). A manifest with an upstream carries it,
+ * so the spec server imports none of the upstream code and a package without an upstream carries none.
+ */
+export type CallUpstream = (
+  upstream: UpstreamConfig,
+  binding: HttpBinding,
+  args: Record<string, unknown>,
+  signal: AbortSignal,
+  env?: NodeJS.ProcessEnv,
+) => Promise<UpstreamResponse>;
+
+/** A request being built: the parts each step (parameters, body, credentials) adds to. */
+export type Outgoing = {
+  url: URL;
+  headers: Record<string, string>;
+  cookies: string[];
+  body?: string | FormData | URLSearchParams;
+};
