@@ -6,7 +6,7 @@
  * that can go wrong with a file a user hands us (missing, a directory, huge, not UTF-8, malformed,
  * duplicate keys, an alias bomb) becomes a diagnostic; this function never throws.
  */
-import type { DiagnosticBag, Locator, Report } from "../diagnostics/diagnostic.ts";
+import type { DiagnosticBag, Locator } from "../diagnostics/diagnostic.ts";
 import { decodeUtf8 } from "./decode.ts";
 import { hasDuplicateJsonKeys, jsonLocator } from "./json-scan.ts";
 import { countEntries, DEFAULT_MAX_BYTES, MAX_DEPTH, MAX_ENTRIES, readBytes, tooDeep } from "./limits.ts";
