@@ -62,7 +62,7 @@ describe("the npm package", () => {
     for (const file of [...sources("bin"), ...sources("generator"), ...sources("runtime")]) {
       const text = readFileSync(join(ROOT, file), "utf8");
       for (const [, fromImport, dynamicImport] of text.matchAll(
-        /(?:^|\n)\s*(?:import|export)[^"'`;]*?from\s+["']([^"'./][^"']*)["']|import\(["']([^"'./][^"']*)["']\)/g,
+        /(?:^|\n)\s*(?:import|export)[\w\s{},*$]*?from\s+["']([^"'./][^"']*)["']|import\(["']([^"'./][^"']*)["']\)/g,
       )) {
         const specifier = fromImport ?? dynamicImport;
         // Template text of generated code (`${up}runtime/...`) is not an import of mcpgen's own.

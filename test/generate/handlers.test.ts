@@ -12,12 +12,11 @@ tools:
     outputSchema: { type: object, properties: { greeting: { type: string } }, required: [greeting] }
 ${extraTool}`;
 
-const implementation = `import type { HandlerContext } from "../../../runtime/index.ts";
-import type { ToolResult } from "../../../runtime/package/spec-server.ts";
+const implementation = `import type { SpecContext, ToolResult } from "../../../runtime/handler-api.ts";
 import type { GreetInput, GreetOutput } from "../../types.ts";
 
 // My own code: mcpgen must never touch it.
-export default async function greet(args: GreetInput, _ctx: HandlerContext): Promise<ToolResult<GreetOutput>> {
+export default async function greet(args: GreetInput, _ctx: SpecContext): Promise<ToolResult<GreetOutput>> {
   return { structuredContent: { greeting: \`Hello, \${args.name}!\` } };
 }
 `;
@@ -51,9 +50,33 @@ describe("handlers", () => {
     const result = await generate(specFile, out);
     expect(readFileSync(handler, "utf8")).toBe(implementation);
     expect(result.diagnostics.map((d) => [d.code, d.severity, d.file, d.line])).toEqual([
-      ["HANDLER_TYPE_ERROR", "warning", handler, 7],
+      ["HANDLER_TYPE_ERROR", "warning", handler, 6],
     ]);
     expect(result.diagnostics[0].message).toMatch(/TS2339: Property 'name' does not exist on type 'GreetInput'/);
+  });
+
+  it("names the new path of a runtime file a handler imports from before runtime/ had folders", async () => {
+    const dir = scratchDir("handlers-moved-runtime");
+    const file = join(dir, "greeter.yaml");
+    const pkg = join(dir, "pkg");
+    writeFileSync(file, spec("name"));
+    await generate(file, pkg);
+    const written = join(pkg, "src/handlers/tools/greet.ts");
+    // What a handler scaffolded by mcpgen 0.1 imported: runtime/spec-server.ts, now runtime/package/.
+    const old = implementation.replace(
+      'import type { SpecContext, ToolResult } from "../../../runtime/handler-api.ts";',
+      'import type { SpecContext, ToolResult } from "../../../runtime/spec-server.ts";',
+    );
+    writeFileSync(written, old);
+    const result = await generate(file, pkg);
+    expect(readFileSync(written, "utf8")).toBe(old);
+    const moved = result.diagnostics.find((d) => d.code === "HANDLER_TYPE_ERROR");
+    expect(moved).toMatchObject({ file: written, line: 1 });
+    expect(moved?.message).toContain("Cannot find module '../../../runtime/spec-server.ts'");
+    expect(moved?.hint).toBe(
+      "runtime/spec-server.ts moved to runtime/package/spec-server.ts: import from '../../../runtime/handler-api.ts', " +
+        "which exports everything a handler uses (or from '../../../runtime/package/spec-server.ts')",
+    );
   });
 
   it("recreates a missing handler, and reports (but keeps) an obsolete one", async () => {

@@ -191,9 +191,9 @@ resources:
     const full = (readdirSync(join(ROOT, "runtime"), { recursive: true }) as string[])
       .filter((f) => statSync(join(ROOT, "runtime", f)).isFile())
       .map((f) => `runtime/${f}`);
-    mkdirSync(join(out, "runtime/transport/http"), { recursive: true });
-    writeFileSync(join(out, "runtime/transport/http/old-client.ts"), "export {};\n");
-    const older = [...full, "runtime/transport/http/old-client.ts"];
+    mkdirSync(join(out, "runtime/legacy/http"), { recursive: true });
+    writeFileSync(join(out, "runtime/legacy/http/old-client.ts"), "export {};\n");
+    const older = [...full, "runtime/legacy/http/old-client.ts"];
     writeFileSync(join(out, OWNERSHIP_FILE), JSON.stringify({ ...record, generated: [...carried, ...older] }));
     return { spec, out, dropped: older.filter((path) => !carried.has(path)).sort() };
   }
@@ -210,7 +210,7 @@ resources:
     const run = await generate(spec, out);
     expect(run.outcome?.removed).toEqual(dropped);
     for (const path of dropped) expect(existsSync(join(out, path)), path).toBe(false);
-    expect(existsSync(join(out, "runtime/transport"))).toBe(false);
+    expect(existsSync(join(out, "runtime/legacy"))).toBe(false);
     // Never a file mcpgen did not write.
     expect(readFileSync(join(out, "runtime/mine.ts"), "utf8")).toBe("export const mine = 1;\n");
     const generated = JSON.parse(readFileSync(join(out, OWNERSHIP_FILE), "utf8")).generated;
