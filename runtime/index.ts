@@ -3,37 +3,32 @@
 // (stateless, per-request `_meta`, `server/discover`, MRTR) and the
 // initialize-based 2025-11-25 / 2025-06-18 / 2025-03-26.
 //
-// Layers, bottom up:
-//   codec        codec.ts, types.ts, constants.ts, errors.ts
-//                JSON-RPC 2.0 framing and validation (no batches), wire types, error codes.
-//   protocol     peer.ts: a JSON-RPC peer over any message channel (id correlation,
-//                timeouts, cancellation in both directions); lazy-abort.ts (cancellation
-//                whose AbortSignal is made only when read).
-//                Helpers: header-encoding.ts (Mcp-* headers, x-mcp-header), sealed-token.ts
-//                (HMAC tokens), pagination.ts, uri-template.ts, mrtr.ts (MRTR state),
-//                sse.ts (writer/parser), sse-replay.ts (2025 resumable streams),
-//                line-channel.ts (newline-delimited JSON framing).
-//   server       server.ts (registry + handleRequest: revision per request, deadlines),
-//                revision.ts picks revision-2025.ts or revision-2026.ts (everything that
-//                differs per protocol revision: methods, scope, inputs, errors, result
-//                shaping), server-scope.ts (the types of a request in flight),
-//                request-run.ts + deadlines.ts (a request's cancellation and handler
-//                deadline, one timer per timeout length), server-methods.ts (methods both
-//                revisions share), server-features.ts (tools/resources/prompts/completion),
-//                server-context.ts (handler ctx),
-//                server-session.ts / server-changes.ts (2025 sessions, change events).
-//   client       client.ts (McpClient, connect), client-negotiation.ts (era probe),
-//                client-handlers.ts (sampling/elicitation/roots answers), client-transport.ts,
-//                client-tool-output.ts (structuredContent checked against outputSchema).
-//   transports   stdio-server.ts / stdio-client-transport.ts (newline-delimited JSON),
-//                http-server.ts + http-post.ts (http-post-2025.ts sessions, http-post-2026.ts
-//                stateless header rules) + http-session.ts + http-responder.ts +
-//                http-security.ts (Streamable HTTP on node:http) / http-client-transport.ts.
+// Folders by role, bottom up:
+//   protocol/         codec.ts (JSON-RPC 2.0 framing, no batches), types.ts (wire types),
+//                     constants.ts, errors.ts, peer.ts (a JSON-RPC peer over any message channel:
+//                     id correlation, timeouts, cancellation both ways), own-keys.ts,
+//                     uri-template*.ts (one RFC 6570 grammar, linear matching).
+//   server/           server.ts (registry + handleRequest: revision per request, deadlines);
+//                     revision.ts picks revision-2025.ts or revision-2026.ts (everything that differs
+//                     per protocol revision: methods, scope, inputs, errors, result shaping);
+//                     scope.ts (a request in flight), methods.ts (methods both revisions share),
+//                     features.ts (tools/resources/prompts/completion), context.ts (handler ctx),
+//                     request-run.ts + deadlines.ts + lazy-abort.ts (cancellation and deadlines),
+//                     session.ts / changes.ts (2025 sessions, change events), mrtr.ts,
+//                     pagination.ts + sealed-token.ts (cursors and request state).
+//   client/           client.ts (McpClient, connect), negotiation.ts (era probe), handlers.ts
+//                     (sampling/elicitation/roots answers), transport.ts, tool-output.ts
+//                     (structuredContent checked against outputSchema).
+//   transport/stdio/  server.ts / client.ts over line-channel.ts (newline-delimited JSON).
+//   transport/http/   server.ts + post.ts (post-2025.ts sessions, post-2026.ts stateless header
+//                     rules) + session*.ts + responder.ts + security.ts + sse*.ts (Streamable HTTP on
+//                     node:http) / client.ts; header-encoding.ts (Mcp-* headers, x-mcp-header).
+//   upstream/, package/  the generator's data-driven layer on top: package/spec-server.ts and
+//                     spec-main.ts run a generated package; upstream/forward.ts calls its REST API.
 //
 // The server core never imports ajv: generated code passes precompiled standalone
 // validators; hand-written servers and clients may pass `compileSchema` from
-// compile-schema.ts, which is deliberately not re-exported here.
-// spec-server.ts / spec-main.ts / upstream.ts are the generator's data-driven layer on top.
+// protocol/compile-schema.ts, which is deliberately not re-exported here.
 
 export type {
   AnyPrompts,

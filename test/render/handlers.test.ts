@@ -4,24 +4,10 @@
  */
 import { describe, expect, it } from "vitest";
 import { renderScaffolds } from "../../generator/render/handlers.ts";
-import { model, prompt, resource, template, tool } from "./model.ts";
+import { mixedModel, model, tool } from "./model.ts";
 
 describe("renderScaffolds", () => {
-  const scaffolds = renderScaffolds(
-    model({
-      tools: [
-        tool("get_forecast", { outputSchema: { type: "object", properties: { t: { type: "number" } } } }),
-        tool("notes.create"),
-        tool("remote", { http: { kind: "http", method: "GET", path: "/x" } as never }),
-      ],
-      resources: [
-        resource("demo://about", "about"),
-        resource("demo://static", "static", { content: { text: "hi" } as never }),
-      ],
-      resourceTemplates: [template("demo://notes/{id}", "note")],
-      prompts: [prompt("review", [{ name: "week", required: true }])],
-    }),
-  );
+  const scaffolds = renderScaffolds(mixedModel());
   const cases = [
     {
       path: "src/handlers/tools/get_forecast.ts",

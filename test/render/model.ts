@@ -49,3 +49,19 @@ export function model(parts: Partial<ServerNode> = {}): Model {
   };
   return normalize(server, "../specs/demo.yaml");
 }
+
+/** A model with one of everything a renderer branches on: handlers, an http tool, static and handled resources. */
+export const mixedModel = (): Model =>
+  model({
+    tools: [
+      tool("get_forecast", { outputSchema: { type: "object", properties: { t: { type: "number" } } } }),
+      tool("notes.create"),
+      tool("remote", { http: { kind: "http", method: "GET", path: "/x" } as never }),
+    ],
+    resources: [
+      resource("demo://about", "about"),
+      resource("demo://static", "static", { content: { text: "hi" } as never }),
+    ],
+    resourceTemplates: [template("demo://notes/{id}", "note")],
+    prompts: [prompt("review", [{ name: "week", required: true }])],
+  });

@@ -24,7 +24,7 @@ const FILE_CODES: Code[] = [
   "FILE_NOT_REGULAR",
 ];
 
-/** What a $ref may read: test/hardening/ref-targets.test.ts covers them through the real CLI. */
+/** What a $ref may read: test/hardening/ref-targets.large.ts covers them through the real CLI. */
 const REF_CODES: Code[] = ["REF_OUTSIDE_ROOT", "REF_NOT_REGULAR_FILE", "REF_TOO_LARGE", "REF_INSECURE", "REF_TIMEOUT"];
 
 /** Codes about writing a package; test/generate/handlers.test.ts, cli-generate.test.ts,
