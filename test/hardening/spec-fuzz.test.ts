@@ -16,7 +16,8 @@ import { openApiDocument } from "./arbitraries-openapi.ts";
 import { readmeProblems } from "./markdown-check.ts";
 import { type CaseOutcome, runCase, typecheckPackages } from "./pipeline.ts";
 
-const RUNS = Number(process.env.FUZZ_RUNS ?? 300);
+// npm test runs 120 cases (the fixed seed reaches every outcome); npm run test:fuzz runs 3000.
+const RUNS = Number(process.env.FUZZ_RUNS ?? 120);
 const TYPECHECKED = Number(process.env.FUZZ_TYPECHECKED ?? 4);
 const REGRESSIONS = join(import.meta.dirname, "regressions");
 
