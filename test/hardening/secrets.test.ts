@@ -41,16 +41,30 @@ function tools(prefix: string) {
   ];
 }
 
+// Short, so calls to the silent upstream end quickly; long enough that a loaded CI machine still reaches the
+// live upstream (at 300 ms a busy run once timed out before the request arrived).
+const UPSTREAM_TIMEOUT_MS = 1_000;
+
 const specs = {
   bearer: {
-    upstream: { baseUrl: "http://127.0.0.1:1", auth: { type: "bearer", env: "SECRET_UPSTREAM_TOKEN" }, timeoutMs: 300 },
+    upstream: {
+      baseUrl: "http://127.0.0.1:1",
+      auth: { type: "bearer", env: "SECRET_UPSTREAM_TOKEN" },
+      timeoutMs: UPSTREAM_TIMEOUT_MS,
+    },
   },
-  basic: { upstream: { baseUrl: "http://127.0.0.1:1", auth: { type: "basic", env: "SECRET_BASIC" }, timeoutMs: 300 } },
+  basic: {
+    upstream: {
+      baseUrl: "http://127.0.0.1:1",
+      auth: { type: "basic", env: "SECRET_BASIC" },
+      timeoutMs: UPSTREAM_TIMEOUT_MS,
+    },
+  },
   query: {
     upstream: {
       baseUrl: "http://127.0.0.1:1",
       auth: { type: "apiKey", in: "query", name: "api_key", env: "SECRET_API_KEY" },
-      timeoutMs: 300,
+      timeoutMs: UPSTREAM_TIMEOUT_MS,
     },
   },
 };

@@ -1,5 +1,5 @@
-// The generic MCP client: era detection at connect, per-request metadata and
-// MRTR retries (2026), initialize + real server requests (2025), typed helpers.
+// The generic MCP client: era detection at connect, MRTR retries, typed helpers. What differs
+// between the protocol revisions is in revision-2025.ts and revision-2026.ts, picked at connect.
 // Typed per-tool wrappers are generated on top of `callTool(name, args)`.
 
 import { isObject } from "../protocol/codec.ts";
@@ -32,8 +32,10 @@ import { collectHeaderParams, type HeaderParam, headerParamValues } from "../tra
 import { type StdioTarget, spawnStdioTransport } from "../transport/stdio/client.ts";
 import { answerServerRequest, type ClientHandlers, capabilitiesFor } from "./handlers.ts";
 import { negotiateEra, type ServerDescription } from "./negotiation.ts";
+import type { ClientIdentity, ClientRevision, Era } from "./revision.ts";
+import { revision2026 } from "./revision-2026.ts";
 import { type OutputValidators, ToolOutputCheck } from "./tool-output.ts";
-import type { ClientTransport, Era } from "./transport.ts";
+import type { ClientTransport } from "./transport.ts";
 
 export type ConnectTarget = HttpTarget | StdioTarget;
 
@@ -107,9 +109,10 @@ const DEFAULT_CLIENT_INFO: Implementation = { name: "mcpgen-client", version: "0
 export class McpClient<Tools extends ToolTypes = AnyTools, Prompts extends PromptTypes = AnyPrompts> {
   readonly clientInfo: Implementation;
   readonly capabilities: ClientCapabilities;
-  era: Era = "modern";
   protocolVersion = "";
   server: ServerDescription = { capabilities: {}, supportedVersions: [] };
+  /** What this client does differently for the negotiated revision (2026 until negotiation says otherwise). */
+  private revision: ClientRevision = revision2026;
   private logLevel: LoggingLevel | undefined;
   private progressCounter = 0;
   private listenCounter = 0;
@@ -131,6 +134,11 @@ export class McpClient<Tools extends ToolTypes = AnyTools, Prompts extends Promp
     });
   }
 
+  /** Which protocol era the server speaks: "modern" (2026-07-28) or "legacy" (2025, initialize-based). */
+  get era(): Era {
+    return this.revision.era;
+  }
+
   /** Detects the era and version (see client-negotiation.ts); `connect()` calls this. */
   async start(): Promise<void> {
     const outcome = await negotiateEra(this.transport, {
@@ -139,12 +147,12 @@ export class McpClient<Tools extends ToolTypes = AnyTools, Prompts extends Promp
       protocolVersion: this.options.protocolVersion,
       probeTimeoutMs: this.options.probeTimeoutMs ?? (this.transport.kind === "stdio" ? 3_000 : undefined),
     });
-    this.era = outcome.era;
+    this.revision = outcome.revision;
     this.protocolVersion = outcome.protocolVersion;
     this.server = outcome.server;
   }
 
-  /** Any request. Adds 2026 `_meta`, runs MRTR rounds through the handlers, and returns the final result. */
+  /** Any request. Adds the revision's `_meta`, runs MRTR rounds through the handlers, and returns the final result. */
   async request<T extends Result = Result>(
     method: string,
     params: JsonObject = {},
@@ -153,8 +161,8 @@ export class McpClient<Tools extends ToolTypes = AnyTools, Prompts extends Promp
     try {
       return (await this.requestOnce(method, params, options)) as T;
     } catch (error) {
-      if (!this.sessionExpired(error)) throw error;
-      // 2025 HTTP: a 404 for our session id means the session is gone; start a new one and retry once.
+      if (!this.revision.sessionExpired(error, this.transport.kind)) throw error;
+      // The session is gone (2025 HTTP: a 404 for our session id); start a new one and retry once.
       await this.start();
       return (await this.requestOnce(method, params, options)) as T;
     }
@@ -172,7 +180,7 @@ export class McpClient<Tools extends ToolTypes = AnyTools, Prompts extends Promp
       meta.progressToken = progressToken;
       this.progressListeners.set(progressToken, options.onProgress);
     }
-    if (this.era === "modern") Object.assign(meta, this.requestMeta());
+    Object.assign(meta, this.revision.requestMeta(this.identity()));
     const base: JsonObject = { ...params };
     if (Object.keys(meta).length > 0) base._meta = meta;
     else delete base._meta;
@@ -192,17 +200,12 @@ export class McpClient<Tools extends ToolTypes = AnyTools, Prompts extends Promp
     let current = base;
     for (let round = 0; round <= MAX_INPUT_ROUNDS; round++) {
       const result = await this.transport.request(method, current, options);
-      if (result.resultType !== "input_required") return normalizeResult(result);
+      if (result.resultType !== "input_required") return this.revision.readResult(result);
       current = { ...base, inputResponses: await this.answerInputs(result.inputRequests) };
       // The state is echoed byte for byte, and only when the server sent one (MRTR client rules).
       if (typeof result.requestState === "string") current.requestState = result.requestState;
     }
     throw new McpError(ErrorCode.InternalError, `${method}: the server kept asking for input`);
-  }
-
-  private sessionExpired(error: unknown): boolean {
-    const status = (error as { status?: unknown } | undefined)?.status;
-    return this.era === "legacy" && this.transport.kind === "http" && status === 404;
   }
 
   /** All tools (following cursors) unless a cursor is given; tools with invalid `x-mcp-header` are dropped. */
@@ -237,7 +240,7 @@ export class McpClient<Tools extends ToolTypes = AnyTools, Prompts extends Promp
 
   private async sendToolCall(name: string, args: Record<string, unknown>, options: CallOptions) {
     const params = { name, arguments: args };
-    if (this.transport.kind !== "http" || this.era !== "modern") {
+    if (this.transport.kind !== "http" || !this.revision.mirrorsParamHeaders) {
       return (await this.request("tools/call", params, options)) as CallToolResult;
     }
     if (!this.toolHeaders.has(name)) await this.listTools().catch(() => undefined);
@@ -297,13 +300,13 @@ export class McpClient<Tools extends ToolTypes = AnyTools, Prompts extends Promp
 
   /** 2025: the `ping` request. 2026 has no ping; `server/discover` serves as the liveness check. */
   async ping(options: CallOptions = {}): Promise<void> {
-    await this.request(this.era === "legacy" ? "ping" : "server/discover", {}, options);
+    await this.request(this.revision.pingMethod, {}, options);
   }
 
   /** 2025: `logging/setLevel`; 2026: sent as `_meta` logLevel on every later request. */
   async setLogLevel(level: LoggingLevel): Promise<void> {
     this.logLevel = level;
-    if (this.era === "legacy") await this.request("logging/setLevel", { level });
+    await this.revision.announceLogLevel(level, (method, params) => this.request(method, params));
   }
 
   /** 2025-era resource subscription; 2026 servers use `listen({ resourceSubscriptions })` instead. */
@@ -338,7 +341,8 @@ export class McpClient<Tools extends ToolTypes = AnyTools, Prompts extends Promp
       const closed = this.transport
         .request(
           "subscriptions/listen",
-          { notifications: filter, _meta: this.requestMeta() },
+          // subscriptions/listen exists only in 2026, so its `_meta` is always 2026's.
+          { notifications: filter, _meta: revision2026.requestMeta(this.identity()) },
           {
             id,
             signal: controller.signal,
@@ -369,14 +373,13 @@ export class McpClient<Tools extends ToolTypes = AnyTools, Prompts extends Promp
     return this.transport.close();
   }
 
-  private requestMeta(): JsonObject {
-    const meta: JsonObject = {
-      [MetaKey.protocolVersion]: this.protocolVersion,
-      [MetaKey.clientInfo]: this.clientInfo,
-      [MetaKey.clientCapabilities]: this.capabilities,
+  private identity(): ClientIdentity {
+    return {
+      protocolVersion: this.protocolVersion,
+      clientInfo: this.clientInfo,
+      capabilities: this.capabilities,
+      logLevel: this.logLevel,
     };
-    if (this.logLevel) meta[MetaKey.logLevel] = this.logLevel;
-    return meta;
   }
 
   private paramHeaders(name: string, args: Record<string, unknown>): Record<string, string> {
@@ -446,11 +449,6 @@ export async function connect<Tools extends ToolTypes = AnyTools, Prompts extend
     throw error;
   }
   return client;
-}
-
-/** Results from 2025-era servers have no `resultType`; the spec says to read them as "complete". */
-function normalizeResult(result: Result): Result {
-  return result.resultType === undefined ? { ...result, resultType: "complete" } : result;
 }
 
 function defaultWarn(message: string): void {

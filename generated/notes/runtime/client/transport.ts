@@ -2,8 +2,7 @@
 // messages that are not answers to our requests (notifications, 2025-era
 // server-to-client requests) through the same incoming handlers.
 import type { JsonObject, JsonRpcNotification, JsonRpcRequest, Result } from "../protocol/types.ts";
-
-export type Era = "modern" | "legacy";
+import type { ClientRevision } from "./revision.ts";
 
 export type TransportRequestOptions = {
   signal?: AbortSignal;
@@ -24,8 +23,8 @@ export type IncomingHandlers = {
 export type ClientTransport = {
   readonly kind: "stdio" | "http";
   setIncomingHandlers(handlers: IncomingHandlers): void;
-  /** Which era/version subsequent requests speak (drives HTTP headers and sessions). */
-  setProtocol(era: Era, protocolVersion: string): void;
+  /** Which revision/version subsequent requests speak (drives HTTP headers and sessions). */
+  setProtocol(revision: ClientRevision, protocolVersion: string): void;
   request(method: string, params: JsonObject | undefined, options?: TransportRequestOptions): Promise<Result>;
   notify(method: string, params?: JsonObject): Promise<void>;
   close(): Promise<void>;

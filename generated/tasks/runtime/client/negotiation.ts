@@ -16,7 +16,10 @@ import {
 } from "../protocol/constants.ts";
 import { McpError } from "../protocol/errors.ts";
 import type { ClientCapabilities, Implementation, JsonObject, Result, ServerCapabilities } from "../protocol/types.ts";
-import type { ClientTransport, Era } from "./transport.ts";
+import type { ClientRevision } from "./revision.ts";
+import { revision2025 } from "./revision-2025.ts";
+import { revision2026 } from "./revision-2026.ts";
+import type { ClientTransport } from "./transport.ts";
 
 export type ServerDescription = {
   info?: Implementation;
@@ -32,7 +35,8 @@ export type NegotiationInput = {
   probeTimeoutMs?: number;
 };
 
-export type NegotiationOutcome = { era: Era; protocolVersion: string; server: ServerDescription };
+/** The revision is chosen here, once: revision-2026.ts after server/discover, revision-2025.ts after initialize. */
+export type NegotiationOutcome = { revision: ClientRevision; protocolVersion: string; server: ServerDescription };
 
 export async function negotiateEra(transport: ClientTransport, input: NegotiationInput): Promise<NegotiationOutcome> {
   const forced = input.protocolVersion;
@@ -84,7 +88,7 @@ async function discover(
   input: NegotiationInput,
   version: string,
 ): Promise<NegotiationOutcome> {
-  transport.setProtocol("modern", version);
+  transport.setProtocol(revision2026, version);
   const meta = {
     [MetaKey.protocolVersion]: version,
     [MetaKey.clientInfo]: input.clientInfo,
@@ -95,7 +99,7 @@ async function discover(
     throw new Error("server/discover returned a malformed result");
   }
   const server = describe(result, result._meta?.[MetaKey.serverInfo]);
-  if (server.supportedVersions.includes(version)) return { era: "modern", protocolVersion: version, server };
+  if (server.supportedVersions.includes(version)) return { revision: revision2026, protocolVersion: version, server };
   const legacy = LEGACY_PROTOCOL_VERSIONS.find((candidate) => server.supportedVersions.includes(candidate));
   if (legacy) return initialize(transport, input, legacy);
   throw new Error(`No common protocol version (server supports ${server.supportedVersions.join(", ")})`);
@@ -106,7 +110,7 @@ async function initialize(
   input: NegotiationInput,
   version: string,
 ): Promise<NegotiationOutcome> {
-  transport.setProtocol("legacy", "");
+  transport.setProtocol(revision2025, "");
   const params: JsonObject = {
     protocolVersion: version,
     capabilities: input.capabilities,
@@ -117,11 +121,11 @@ async function initialize(
   if (!isLegacyVersion(negotiated)) {
     throw new Error(`The server answered initialize with unsupported protocol version ${String(negotiated)}`);
   }
-  transport.setProtocol("legacy", negotiated as string);
+  transport.setProtocol(revision2025, negotiated as string);
   await transport.notify("notifications/initialized");
   const server = describe(result, result.serverInfo);
   server.supportedVersions = [negotiated as string];
-  return { era: "legacy", protocolVersion: negotiated as string, server };
+  return { revision: revision2025, protocolVersion: negotiated as string, server };
 }
 
 function describe(result: Result, info: unknown): ServerDescription {

@@ -5,9 +5,10 @@
 // `retry` delay; 2026 streams are not resumable (a drop fails the request).
 
 import { setTimeout as wait } from "node:timers/promises";
+import type { ClientRevision } from "../../client/revision.ts";
+import { revision2026 } from "../../client/revision-2026.ts";
 import {
   type ClientTransport,
-  type Era,
   type IncomingHandlers,
   TransportError,
   type TransportRequestOptions,
@@ -16,7 +17,6 @@ import {
   encodeMessage,
   errorResponse,
   isNotification,
-  isObject,
   isRequest,
   request,
   resultResponse,
@@ -25,17 +25,11 @@ import {
 import { ErrorCode } from "../../protocol/constants.ts";
 import { McpError, toJsonRpcError } from "../../protocol/errors.ts";
 import { DEFAULT_REQUEST_TIMEOUT_MS } from "../../protocol/peer.ts";
-import type { JsonObject, JsonRpcMessage, RequestId, Result } from "../../protocol/types.ts";
-import { encodeHeaderValue } from "./header-encoding.ts";
+import type { JsonRpcMessage, RequestId, Result } from "../../protocol/types.ts";
 import { SseParser } from "./sse.ts";
 
 export type HttpTarget = { url: string | URL; headers?: Record<string, string>; bearerToken?: string };
 
-const NAMED_METHODS: Record<string, "name" | "uri"> = {
-  "tools/call": "name",
-  "prompts/get": "name",
-  "resources/read": "uri",
-};
 const DEFAULT_RETRY_MS = 1_000;
 const MAX_RESUME_ATTEMPTS = 5;
 
@@ -55,7 +49,8 @@ export function createHttpTransport(
 ): ClientTransport {
   const url = new URL(target.url);
   let handlers: IncomingHandlers | undefined;
-  let era: Era = "modern";
+  // Until negotiation says otherwise, requests are 2026 ones (the server/discover probe).
+  let revision: ClientRevision = revision2026;
   let protocolVersion: string | undefined;
   let sessionId: string | undefined;
   let nextId = 1;
@@ -67,7 +62,7 @@ export function createHttpTransport(
     const headers: Record<string, string> = { ...target.headers };
     if (target.bearerToken) headers.Authorization = `Bearer ${target.bearerToken}`;
     if (protocolVersion) headers["MCP-Protocol-Version"] = protocolVersion;
-    if (sessionId && era === "legacy") headers["Mcp-Session-Id"] = sessionId;
+    if (sessionId && revision.httpSession) headers["Mcp-Session-Id"] = sessionId;
     return headers;
   };
 
@@ -112,10 +107,10 @@ export function createHttpTransport(
     setIncomingHandlers(next) {
       handlers = next;
     },
-    setProtocol(nextEra, version) {
-      era = nextEra;
+    setProtocol(nextRevision, version) {
+      revision = nextRevision;
       protocolVersion = version || undefined;
-      if (era === "legacy" && protocolVersion && sessionId && listeningSession !== sessionId) {
+      if (revision.httpSession && protocolVersion && sessionId && listeningSession !== sessionId) {
         listeningSession = sessionId;
         void listenStandalone(sessionId);
       }
@@ -124,7 +119,7 @@ export function createHttpTransport(
       if (closed) throw new TransportError("Client closed");
       const id = options.id ?? nextId++;
       const message = request(id, method, params);
-      const headers = era === "modern" ? { ...standardHeaders(method, params), ...options.headers } : {};
+      const headers = revision.requestHeaders(method, params, options.headers);
       const controller = new AbortController();
       const timeoutMs = options.timeoutMs ?? defaultTimeoutMs;
       let timedOut = false;
@@ -157,7 +152,7 @@ export function createHttpTransport(
       }
     },
     async notify(method, params) {
-      const headers: Record<string, string> = era === "modern" ? { "Mcp-Method": method } : {};
+      const headers = revision.notificationHeaders(method);
       const response = await post({ jsonrpc: "2.0", method, ...(params ? { params } : {}) }, headers, lifetime.signal);
       await response.body?.cancel().catch(() => {});
       if (response.status !== 202 && !response.ok)
@@ -167,7 +162,7 @@ export function createHttpTransport(
       if (closed) return;
       closed = true;
       lifetime.abort();
-      if (era === "legacy" && sessionId) {
+      if (revision.httpSession && sessionId) {
         await fetch(url, { method: "DELETE", headers: { ...baseHeaders() } })
           .then((response) => response.body?.cancel())
           .catch(() => {});
@@ -175,10 +170,11 @@ export function createHttpTransport(
     },
   };
 
-  /** 2025 era: tell the server; 2026 era: closing the stream (already done by aborting) is the cancellation. */
+  /** Tells the server, where the revision says so; otherwise closing the stream (done by aborting) cancels. */
   const announceCancel = async (id: RequestId, reason: string) => {
-    if (era !== "legacy" || closed) return;
-    await transport.notify("notifications/cancelled", { requestId: id, reason }).catch(() => {});
+    const params = revision.cancellation(id, reason);
+    if (!params || closed) return;
+    await transport.notify("notifications/cancelled", params).catch(() => {});
   };
 
   const readAnswer = async (
@@ -238,8 +234,8 @@ export function createHttpTransport(
       if (answer instanceof McpError) throw answer;
       if (answer !== undefined) return answer;
       if (signal.aborted) throw new Error("Request aborted");
-      // The stream ended early. Only 2025-era streams with an event id can be resumed.
-      if (era !== "legacy" || parser.lastEventId === undefined || attempt >= MAX_RESUME_ATTEMPTS) {
+      // The stream ended early. Only resumable (2025) streams with an event id can be resumed.
+      if (!revision.resumableStreams || parser.lastEventId === undefined || attempt >= MAX_RESUME_ATTEMPTS) {
         throw new TransportError(`The response stream for request ${id} ended before the response`);
       }
       await wait(parser.retryMs ?? DEFAULT_RETRY_MS, undefined, { signal });
@@ -288,15 +284,6 @@ export function createHttpTransport(
   };
 
   return transport;
-}
-
-/** `Mcp-Method` and, for named methods, `Mcp-Name` (2026-07-28 request metadata headers). */
-export function standardHeaders(method: string, params: JsonObject | undefined): Record<string, string> {
-  const headers: Record<string, string> = { "Mcp-Method": method };
-  const field = Object.hasOwn(NAMED_METHODS, method) ? NAMED_METHODS[method] : undefined;
-  const value = field && isObject(params) ? params[field] : undefined;
-  if (typeof value === "string") headers["Mcp-Name"] = encodeHeaderValue(value);
-  return headers;
 }
 
 async function pump(body: ReadableStream<Uint8Array>, parser: SseParser, done: () => boolean): Promise<void> {
