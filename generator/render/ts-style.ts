@@ -5,6 +5,8 @@
  * is Prettier's for what we emit), so `biome check` finds nothing and no formatter runs at generate time.
  */
 
+import { escapeInvisible } from "./ts.ts";
+
 export const LINE_WIDTH = 120;
 
 /** True when every line of `text` fits the line width. */
@@ -31,10 +33,11 @@ export function textWidth(text: string): number {
 /**
  * A string literal for `value` as Biome prints it: double quotes unless the text has more double than
  * single quotes, escapes as JSON.stringify makes them (control characters, backslash), the chosen quote
- * escaped and the other not.
+ * escaped and the other not; line separators and bidirectional controls escaped too (escapeInvisible), so
+ * spec text stays visible as written even in files no later pass escapes (user-owned handler scaffolds).
  */
 export function str(value: string): string {
-  return requote(JSON.stringify(value));
+  return escapeInvisible(requote(JSON.stringify(value)));
 }
 
 /** A JSON string token (`"..."`) re-quoted as Biome prints it (Prettier's makeString). */

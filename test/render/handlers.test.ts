@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { renderScaffolds } from "../../generator/render/handlers.ts";
-import { mixedModel, model, tool } from "./model.ts";
+import { mixedModel, model, resource, tool } from "./model.ts";
 
 describe("renderScaffolds", () => {
   const scaffolds = renderScaffolds(mixedModel());
@@ -92,6 +92,12 @@ export default async function promptReview(_args: ReviewPromptArgs, _ctx: SpecCo
     expect(scaffold.content).toContain(
       `  return notImplemented(\n    "tool",\n    "${name}",\n    "src/handlers/tools/${name}.ts",\n  );\n`,
     );
+  });
+
+  it("writes a URI's bidirectional controls and line separators escaped, never raw (Trojan Source)", () => {
+    const [scaffold] = renderScaffolds(model({ resources: [resource("demo://a\u202eb\u2028c", "ab")] }));
+    expect(scaffold.content).not.toMatch(/[\u202e\u2028]/);
+    expect(scaffold.content).toContain('throw notImplementedError("resource", "demo://a\\u202eb\\u2028c",');
   });
 
   it("says which entry a scaffold serves, and where a renamed tool's file was", () => {
