@@ -3,6 +3,7 @@
 // user's handlers. This module turns them into a running server: http bindings forward to the
 // upstream, static resources and prompt templates serve themselves, the rest call handlers.
 import { readFileSync } from "node:fs";
+import { ErrorCode } from "../protocol/constants.ts";
 import { McpError } from "../protocol/errors.ts";
 import { ownValue, setOwn } from "../protocol/own-keys.ts";
 import type { ContentBlock, GetPromptResult, Validator } from "../protocol/types.ts";
@@ -113,7 +114,7 @@ export function notImplemented(kind: string, name: string, file: string): ToolRe
 
 /** The error a scaffolded resource or prompt handler throws until the user writes it. */
 export function notImplementedError(kind: string, name: string, file: string): McpError {
-  return new McpError(-32603, `The ${kind} '${name}' is not implemented yet: edit ${file}.`);
+  return new McpError(ErrorCode.InternalError, `The ${kind} '${name}' is not implemented yet: edit ${file}.`);
 }
 
 export function createSpecServer(manifest: Manifest, options: SpecServerOptions = {}): McpServer {
@@ -128,8 +129,10 @@ export function createSpecServer(manifest: Manifest, options: SpecServerOptions 
   const handlers = options.handlers ?? {};
   const env = options.env ?? process.env;
   const forward = (binding: HttpBinding, args: Record<string, unknown>, ctx: HandlerContext) => {
-    if (!upstream) throw new McpError(-32603, "This server has http bindings but no upstream base URL");
-    if (!manifest.callUpstream) throw new McpError(-32603, "This server has http bindings but no callUpstream");
+    if (!upstream)
+      throw new McpError(ErrorCode.InternalError, "This server has http bindings but no upstream base URL");
+    if (!manifest.callUpstream)
+      throw new McpError(ErrorCode.InternalError, "This server has http bindings but no callUpstream");
     return manifest.callUpstream(upstream, binding, args, ctx.signal, env);
   };
   const handlerFor = (table: keyof SpecHandlers, key: string) => {
