@@ -59,6 +59,9 @@ export type ToolNode = Pick<Tool, "name" | "title" | "description" | "annotation
   inputSchema: JsonSchema;
   outputSchema?: JsonSchema;
   http?: HttpBindingNode;
+  /** The toolset it belongs to: OpenAPI's first tag (else the first path segment), `toolset:` in the
+   * spec language, else `default`; the config file may rename or merge toolsets. */
+  toolset?: string;
   /** The tool's previous name (`renamedFrom`, OpenAPI `x-mcp-renamed-from`): its handler file moves. */
   renamedFrom?: string;
 };

@@ -61,7 +61,13 @@ export type HttpBinding = {
   baseUrl?: string;
 };
 
-export type ManifestTool = Tool & { http?: HttpBinding };
+/**
+ * A tool as the manifest states it: its MCP definition, its http binding, and the toolset it belongs to
+ * (`--toolsets` serves a subset; dynamic mode browses by toolset). Absent toolset means `default`.
+ */
+export type ManifestTool = Tool & { http?: HttpBinding; toolset?: string };
+/** A toolset's name (what `--toolsets` takes) and what it is about (OpenAPI: the tag's description). */
+export type ManifestToolset = { name: string; description?: string };
 export type ManifestResource = Resource & { text?: string; blob?: string; http?: HttpBinding };
 /** Values completion/complete offers, by argument or template variable name. */
 export type StaticCompletions = { [name: string]: string[] };
@@ -73,6 +79,8 @@ export type ManifestPrompt = Prompt & { messages?: PromptMessageTemplate[]; comp
 /** The tools, resources, templates and prompts: a generated package keeps them in src/manifest.json. */
 export type ManifestCatalog = {
   tools: ManifestTool[];
+  /** Every toolset a tool names, sorted by name; absent when every tool is in `default`. */
+  toolsets?: ManifestToolset[];
   resources: ManifestResource[];
   resourceTemplates: ManifestTemplate[];
   prompts: ManifestPrompt[];
