@@ -8,7 +8,8 @@ import type { OutputDir } from "./output-dir.ts";
 // A catalog read back from disk may come from any mcpgen version: its entries are only known to be objects.
 type Entry = { [key: string]: unknown };
 /** The catalog's four lists (the runtime's ManifestCatalog is one), compared entry by entry as JSON. */
-type Surface = { [K in keyof ManifestCatalog]: Entry[] };
+// Toolsets are a grouping of tools, not an MCP surface of their own: a tool's move between them shows as "~".
+type Surface = { [K in Exclude<keyof ManifestCatalog, "toolsets">]: Entry[] };
 
 const KINDS: Array<[keyof Surface, string, string]> = [
   ["tools", "tool", "name"],
