@@ -6,9 +6,12 @@
  * sentence, i.e. that may copy the summary instead of phrasing the need as a user would.
  */
 import { readFileSync } from "node:fs";
+import { pathToFileURL } from "node:url";
 import { loadQuerySet } from "./query-set.ts";
 
-type ManifestEntry = { name: string; title?: string; description?: string };
+export type ManifestEntry = { name: string; title?: string; description?: string };
+
+export type QuerySetCheck = { queries: number; problems: string[]; hints: string[] };
 
 const STOPWORDS = new Set(
   "a an the of for to in on at by with from and or is are be this that it its my me i your our all any as"
@@ -37,13 +40,8 @@ function summariesOf(tool: ManifestEntry): string[] {
   return [tool.title ?? "", firstSentence].filter((text) => text !== "");
 }
 
-function main(queryFile: string | undefined, manifestFile: string | undefined): number {
-  if (!queryFile || !manifestFile) {
-    console.error("usage: npx tsx bench/search/check-queries.ts <queries.yaml> <generated>/src/manifest.json");
-    return 2;
-  }
-  const manifest = JSON.parse(readFileSync(manifestFile, "utf8")) as { tools: ManifestEntry[] };
-  const tools = new Map(manifest.tools.map((tool) => [tool.name, tool]));
+export function checkQuerySet(queryFile: string, manifestTools: readonly ManifestEntry[]): QuerySetCheck {
+  const tools = new Map(manifestTools.map((tool) => [tool.name, tool]));
   const { queries, problems } = loadQuerySet(queryFile);
   const seen = new Set<string>();
   const hints: string[] = [];
@@ -62,10 +60,21 @@ function main(queryFile: string | undefined, manifestFile: string | undefined): 
       }
     }
   }
+  return { queries: queries.length, problems, hints };
+}
+
+function main(queryFile: string | undefined, manifestFile: string | undefined): number {
+  if (!queryFile || !manifestFile) {
+    console.error("usage: npx tsx bench/search/check-queries.ts <queries.yaml> <generated>/src/manifest.json");
+    return 2;
+  }
+  const manifest = JSON.parse(readFileSync(manifestFile, "utf8")) as { tools: ManifestEntry[] };
+  const { queries, problems, hints } = checkQuerySet(queryFile, manifest.tools);
   for (const hint of hints) console.log(`review: ${hint}`);
   for (const problem of problems) console.error(`error: ${problem}`);
-  console.log(`${queries.length} queries, ${problems.length} error(s), ${hints.length} review hint(s)`);
+  console.log(`${queries} queries, ${problems.length} error(s), ${hints.length} review hint(s)`);
   return problems.length > 0 ? 1 : 0;
 }
 
-process.exitCode = main(process.argv[2], process.argv[3]);
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href)
+  process.exitCode = main(process.argv[2], process.argv[3]);
