@@ -20,10 +20,10 @@ export const sharedMethods: Record<string, MethodSpec> = {
       listPage(
         call,
         "tools",
-        [...call.server.tools.values()].map((tool) => pick(tool, TOOL_FIELDS)),
+        [...call.server.tools.values()].filter((tool) => !tool.unlisted).map(toolListing),
       ),
   },
-  "tools/call": { mrtr: true, run: callTool },
+  "tools/call": { mrtr: true, run: (call) => callTool(call) },
   "resources/list": {
     run: (call) =>
       listPage(
@@ -52,6 +52,11 @@ export const sharedMethods: Record<string, MethodSpec> = {
   "prompts/get": { mrtr: true, run: getPrompt },
   "completion/complete": { run: complete },
 };
+
+/** A tool as tools/list gives it: its wire fields only. */
+export function toolListing(tool: object): Record<string, unknown> {
+  return pick(tool, TOOL_FIELDS);
+}
 
 async function listPage(call: MethodCall, key: string, items: unknown[]): Promise<Result> {
   const pageSize = call.server.options.pageSize ?? DEFAULT_PAGE_SIZE;
