@@ -27,6 +27,7 @@ export function toolsetNameProblem(name: string): string | undefined {
 export function toolsetName(raw: string): string {
   const name = raw
     .normalize("NFKD")
+    .replace(/\p{M}+/gu, "")
     .toLowerCase()
     .replace(/[^a-z0-9_-]+/g, "-")
     .replace(/-{2,}/g, "-")
