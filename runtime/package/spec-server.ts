@@ -139,12 +139,17 @@ export function createSpecServer(manifest: Manifest, options: SpecServerOptions 
   const leftOut = new Map<string, ManifestTool>();
   const notEnabled = (name: string) => {
     const tool = leftOut.get(name);
-    return tool && notEnabledReason(selection, tool);
+    return tool && `The tool '${name}' ${notEnabledReason(selection, tool)}`;
+  };
+  // The same error as for a name that does not exist (so clients treat it alike), saying why.
+  const unknownTool = (name: string) => {
+    const tool = leftOut.get(name);
+    return tool && `Unknown tool: ${name}: it ${notEnabledReason(selection, tool)}`;
   };
   const server = createServer({
     ...options.serverOptions,
     ...manifest.server,
-    ...(filters(selection) ? { unknownToolMessage: (name: string) => notEnabled(name) } : {}),
+    ...(filters(selection) ? { unknownToolMessage: (name: string) => unknownTool(name) } : {}),
   });
   const dynamic = options.mode === "dynamic";
   const upstream: UpstreamConfig | undefined = manifest.upstream && {

@@ -50,12 +50,12 @@ export function parseToolsets(
   return { toolsets: [...new Set(names)] };
 }
 
-/** Why a tool that exists is not served, for the error a call of it gets. */
+/** Why a tool that exists is not served, for the error a call of it gets: "exists but is not enabled...". */
 export function notEnabledReason(selection: ToolSelection, tool: ManifestTool): string {
   const reasons: string[] = [];
   if (selection.toolsets !== undefined && !selection.toolsets.includes(toolsetOf(tool)))
     reasons.push(`its toolset '${toolsetOf(tool)}' is not in --toolsets (${selection.toolsets.join(",")})`);
   if (selection.readOnly && tool.annotations?.readOnlyHint !== true)
     reasons.push("it is not read-only and the server runs with --read-only");
-  return `the tool '${tool.name}' exists but is not enabled on this server: ${reasons.join(", and ")}`;
+  return `exists but is not enabled on this server: ${reasons.join(", and ")}`;
 }
