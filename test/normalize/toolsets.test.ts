@@ -155,7 +155,10 @@ describe("toolsets: spec language", () => {
 
 describe("toolsets: the config file renames and merges", () => {
   /** Generates through a JSON config file, as `mcpgen generate` with no arguments does. */
-  async function viaConfig(given: object, map: unknown) {
+  async function viaConfig(
+    given: object,
+    map: unknown,
+  ): Promise<Partial<ReturnType<typeof toolsets>> & { config: string; all?: Built["diagnostics"] }> {
     const dir = scratchDir("toolsets-config");
     specFile(dir, given);
     const config = specFile(dir, { input: "spec.json", output: "out", toolsets: map }, "mcpgen.config.json");
