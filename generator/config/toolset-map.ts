@@ -8,8 +8,8 @@ import { ownValue } from "../../runtime/protocol/own-keys.ts";
 import type { DiagnosticBag, Locator } from "../diagnostics/diagnostic.ts";
 import { closest } from "../diagnostics/spelling.ts";
 import type { ServerNode } from "../ir.ts";
-import { childPointer } from "../source/json-pointer.ts";
 import { DEFAULT_TOOLSET } from "../normalize/toolset-names.ts";
+import { childPointer } from "../source/json-pointer.ts";
 
 /** The entry as the config states it (checked by check-config.ts), and where, for diagnostics. */
 export type ToolsetMap = { map: Record<string, string>; file: string; locate: Locator; pointer: string };

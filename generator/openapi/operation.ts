@@ -7,8 +7,8 @@
 import { ownValue } from "../../runtime/protocol/own-keys.ts";
 import type { Report } from "../diagnostics/diagnostic.ts";
 import type { JsonSchema, ResourceTemplateNode, SourceLoc, ToolAnnotations, ToolNode } from "../ir.ts";
-import { deref, isJson, type Json } from "./document.ts";
 import { operationToolset } from "../normalize/toolset-names.ts";
+import { deref, isJson, type Json } from "./document.ts";
 import type { MappingConfig } from "./options.ts";
 import { type Parameter, requestShape } from "./request.ts";
 import { type ConvertedDefs, type DefNames, type SchemaDialect, SchemaScope } from "./schema.ts";

@@ -98,7 +98,9 @@ export function registerDynamicTools(server: McpServer, catalog: DynamicCatalog)
         return { name, ...(description ? { description } : {}), tools: byToolset.get(name)?.length ?? 0 };
       });
       const text = toolsets
-        .map((t) => `${t.name} (${t.tools} tool${t.tools === 1 ? "" : "s"})${t.description ? `: ${t.description}` : ""}`)
+        .map(
+          (t) => `${t.name} (${t.tools} tool${t.tools === 1 ? "" : "s"})${t.description ? `: ${t.description}` : ""}`,
+        )
         .join("\n");
       return { structuredContent: { toolsets }, content: [{ type: "text", text: text || "No tools are enabled." }] };
     },
@@ -127,7 +129,8 @@ export function registerDynamicTools(server: McpServer, catalog: DynamicCatalog)
       const next = offset + LIST_PAGE_SIZE < tools.length ? offset + LIST_PAGE_SIZE : undefined;
       const structured: JsonObject = { tools: page };
       if (next !== undefined) structured.nextCursor = server.sealer.seal({ kind: "list_tools", toolset, offset: next });
-      const more = next === undefined ? "" : `\n(${tools.length - next} more: call list_tools again with this nextCursor)`;
+      const more =
+        next === undefined ? "" : `\n(${tools.length - next} more: call list_tools again with this nextCursor)`;
       return { structuredContent: structured, content: [{ type: "text", text: `${summaryText(page)}${more}` }] };
     },
   });

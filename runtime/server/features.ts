@@ -67,12 +67,7 @@ export async function callTool(call: MethodCall, forwarded = false): Promise<Res
  * Runs the tool a forwarding tool names (tool-forward.ts) as a direct tools/call of it would, within the
  * same request (deadline, cancellation, MRTR answers), and adds the forward's `_meta` to its result.
  */
-async function forwardedCall(
-  call: MethodCall,
-  via: string,
-  forward: ToolForward,
-  forwarded: boolean,
-): Promise<Result> {
+async function forwardedCall(call: MethodCall, via: string, forward: ToolForward, forwarded: boolean): Promise<Result> {
   // One hop: a tool forwarding to a forwarding tool could loop.
   if (forwarded) return toolError(`Tool ${via} cannot forward a call that was itself forwarded`);
   const params = { name: forward.name, arguments: forward.arguments } as MethodCall["params"];

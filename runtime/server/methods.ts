@@ -17,11 +17,7 @@ const PROMPT_FIELDS = [...DESCRIPTIVE, "arguments"];
 export const sharedMethods: Record<string, MethodSpec> = {
   "tools/list": {
     run: (call) =>
-      listPage(
-        call,
-        "tools",
-        [...call.server.tools.values()].filter((tool) => !tool.unlisted).map(toolListing),
-      ),
+      listPage(call, "tools", [...call.server.tools.values()].filter((tool) => !tool.unlisted).map(toolListing)),
   },
   "tools/call": { mrtr: true, run: (call) => callTool(call) },
   "resources/list": {

@@ -35,7 +35,8 @@ async function connectTo(
   flags: string[],
 ): Promise<{ client: ConnectedClient; http?: RunningHttpServer }> {
   const args = ["--base-url", upstream.url, "--mode", "dynamic", ...flags];
-  if (transport === "stdio") return { client: await connectSdk({ kind: "stdio", file: join(pkg, "src/server.ts"), args }) };
+  if (transport === "stdio")
+    return { client: await connectSdk({ kind: "stdio", file: join(pkg, "src/server.ts"), args }) };
   const http = await startHttpServer(pkg, args);
   const endpoint: Endpoint = { kind: "http", url: http.url };
   return { client: await connectSdk(endpoint), http };
@@ -105,7 +106,13 @@ for (const [sdk, transport, connectSdk] of cases) {
       expect(page1.nextCursor).toEqual(expect.any(String));
       const second = await call("list_tools", { toolset: "catalog", cursor: page1.nextCursor });
       const page2 = second.structuredContent as { tools: Obj[]; nextCursor?: string };
-      expect(page2.tools.map((t) => t.name)).toEqual(["product_51", "product_52", "product_53", "product_54", "product_55"]);
+      expect(page2.tools.map((t) => t.name)).toEqual([
+        "product_51",
+        "product_52",
+        "product_53",
+        "product_54",
+        "product_55",
+      ]);
       expect(page2.nextCursor).toBeUndefined();
       const forged = await call("list_tools", { toolset: "catalog", cursor: "not-a-cursor" });
       expect(forged.isError).toBe(true);

@@ -5,9 +5,9 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { loadConfig } from "../../generator/config/load-config.ts";
 import { DiagnosticBag } from "../../generator/diagnostics/diagnostic.ts";
 import { buildModel } from "../../generator/index.ts";
-import { loadConfig } from "../../generator/config/load-config.ts";
 import { toolsetName } from "../../generator/normalize/toolset-names.ts";
 import { manifestData } from "../../generator/render/manifest.ts";
 import { scratchDir } from "../generate/support.ts";
