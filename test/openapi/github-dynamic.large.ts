@@ -30,10 +30,16 @@ describe("the GitHub REST API in dynamic mode, one SDK client session", () => {
   };
 
   beforeAll(async () => {
+    // Prism reads the whole GitHub document while mcpgen generates (a minute or more on a busy machine).
+    const starting = startPrism(GITHUB, { dynamic: true, startTimeoutMs: 240_000 }).then((started) => {
+      prism = started; // so afterAll stops it even when generating failed
+      return started;
+    });
+    starting.catch(() => undefined); // awaited below; not an unhandled rejection meanwhile
     const result = await generate(GITHUB, out);
+    await starting;
     expect(result.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
-    prism = await startPrism(GITHUB, { dynamic: true });
-    server = await startHttpServer(out, ["--base-url", prism.url, "--mode", "dynamic"], {
+    server = await startHttpServer(out, ["--base-url", (await starting).url, "--mode", "dynamic"], {
       GITHUB_V3_REST_API_TOKEN: "t",
     });
     await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));
