@@ -18,6 +18,7 @@ import type {
 import { resourceContentsFrom, toolResultFrom } from "../upstream/response.ts";
 import type { CallUpstream, UpstreamConfig } from "../upstream/types.ts";
 import { registerDynamicTools } from "./dynamic-mode.ts";
+import { DYNAMIC_TOOLS } from "./dynamic-tools.ts";
 import type {
   HttpBinding,
   ManifestCatalog,
@@ -137,7 +138,11 @@ export function createSpecServer(manifest: Manifest, options: SpecServerOptions 
   // The catalog's tools this server leaves out, by name, filled when the catalog is read: a call of one
   // is told it exists but is not enabled, rather than that it does not exist.
   const leftOut = new Map<string, ManifestTool>();
+  // Catalog tools named like one of dynamic mode's own, which take the name in that mode.
+  const shadowed = new Set<string>();
   const notEnabled = (name: string) => {
+    if (shadowed.has(name))
+      return `The API's own tool '${name}' is hidden by dynamic mode's tool of that name; run the server with --mode all to call it`;
     const tool = leftOut.get(name);
     return tool && `The tool '${name}' ${notEnabledReason(selection, tool)}`;
   };
@@ -191,11 +196,10 @@ export function createSpecServer(manifest: Manifest, options: SpecServerOptions 
       else leftOut.set(tool.name, tool);
     }
     if (dynamic) {
+      for (const { name } of DYNAMIC_TOOLS) if (served.delete(name)) shadowed.add(name);
       registerDynamicTools(server, { all: catalog.tools, served, toolsets: catalog.toolsets ?? [], notEnabled });
     }
     for (const { http, toolset: _toolset, ...tool } of served.values()) {
-      // Dynamic mode's own tools take their names; a catalog tool of the same name is not served directly.
-      if (dynamic && server.tools.has(tool.name)) continue;
       const validators = ownValue(validatorTable, tool.name);
       server.tool({
         ...tool,
