@@ -126,6 +126,8 @@ export type ServerNode = ManifestServer & {
   resources: ResourceNode[];
   resourceTemplates: ResourceTemplateNode[];
   prompts: PromptNode[];
+  /** What toolsets are about, by name (OpenAPI: the top-level `tags` descriptions); not every toolset has one. */
+  toolsetDescriptions?: Record<string, string>;
   /** Defects of a vendor's OpenAPI document that mcpgen repaired (each also a warning), for the README. */
   repairs?: Array<{ pointer: string; message: string }>;
   /** OpenAPI: the document pointer a tool-schema object was converted from, if any, so that a defect

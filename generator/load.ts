@@ -1,4 +1,5 @@
 /** The load stage: a file on disk becomes IR, through the front end its top-level keys call for. */
+import { applyToolsetMap, type ToolsetMap } from "./config/toolset-map.ts";
 import type { DiagnosticBag, Report } from "./diagnostics/diagnostic.ts";
 import type { ServerNode } from "./ir.ts";
 import { loadOpenApi } from "./openapi/load-openapi.ts";
@@ -6,7 +7,8 @@ import type { OpenApiOptions } from "./openapi/options.ts";
 import { type ReadOptions, readSource } from "./source/read-source.ts";
 import { loadSpec } from "./spec/load-spec.ts";
 
-export type LoadOptions = ReadOptions & { openapi?: OpenApiOptions };
+/** `toolsets`: the config file's renames and merges of toolsets (config/toolset-map.ts). */
+export type LoadOptions = ReadOptions & { openapi?: OpenApiOptions; toolsets?: ToolsetMap };
 /** The IR plus a reporter that points into the file it came from, for the stages that follow. */
 export type Loaded = { server: ServerNode; report: Report };
 
@@ -18,10 +20,12 @@ export function load(file: string, bag: DiagnosticBag, options: LoadOptions = {}
   if (Object.hasOwn(top, "openapi") || Object.hasOwn(top, "swagger")) {
     const openapi = { ...options.openapi, ...(options.maxBytes ? { maxBytes: options.maxBytes } : {}) };
     const server = loadOpenApi(source, bag, openapi);
+    if (server) applyToolsetMap(server, options.toolsets, bag);
     return server ? { server, report: source.report } : undefined;
   }
   if (!openApiOptionsUnused(file, bag, options.openapi)) return undefined;
   const server = loadSpec(source);
+  if (server) applyToolsetMap(server, options.toolsets, bag);
   return server ? { server, report: source.report } : undefined;
 }
 

@@ -12,10 +12,12 @@ import { schemaKeywordRules } from "./rules/schema-keywords.ts";
 import { schemaRules } from "./rules/schemas.ts";
 import { serverRules } from "./rules/server.ts";
 import { toolReferenceRules } from "./rules/tool-references.ts";
+import { toolsetRules } from "./rules/toolsets.ts";
 
 const RULES: Rule[] = [
   serverRules,
   nameRules,
+  toolsetRules,
   schemaRules,
   schemaKeywordRules,
   headerRules,

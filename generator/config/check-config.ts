@@ -3,12 +3,13 @@ import { isAbsolute, relative, resolve } from "node:path";
 import type { Locator, Report } from "../diagnostics/diagnostic.ts";
 import { closest } from "../diagnostics/spelling.ts";
 import type { LoadOptions } from "../load.ts";
+import { toolsetNameProblem } from "../normalize/toolset-names.ts";
 import { childPointer } from "../source/json-pointer.ts";
 
 /** One package to generate, with paths resolved against the config file's directory. */
 export type Target = { input: string; output: string; options: LoadOptions };
 
-const TARGET_KEYS = ["input", "output", "maxSize", "openapi"];
+const TARGET_KEYS = ["input", "output", "maxSize", "openapi", "toolsets"];
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 type Where = { file: string; dir: string; locate: Locator; report: Report };
@@ -99,7 +100,36 @@ function checkTarget(entry: unknown, at: string, { file, dir, locate, report }: 
       };
     }
   }
+  if (entry.toolsets !== undefined) {
+    const map = checkToolsets(entry.toolsets, childPointer(at, "toolsets"), bad);
+    if (map) options.toolsets = { map, file, locate, pointer: childPointer(at, "toolsets") };
+    else ok = false;
+  }
   return ok && input && output ? { input, output, options } : undefined;
+}
+
+/** `toolsets: { from: to }`: every target a valid toolset name. Sources are checked against the spec later. */
+function checkToolsets(
+  value: unknown,
+  at: string,
+  bad: (pointer: string, message: string, hint?: string) => void,
+): Record<string, string> | undefined {
+  if (!isObject(value)) {
+    bad(at, "toolsets must map toolset names to the names they become", 'e.g. toolsets: { pulls: "code" }');
+    return undefined;
+  }
+  let ok = true;
+  for (const [from, to] of Object.entries(value)) {
+    const problem = typeof to === "string" ? toolsetNameProblem(to) : "must be a string";
+    if (problem === undefined) continue;
+    bad(
+      childPointer(at, from),
+      `toolsets: '${from}' becomes ${typeof to === "string" ? `'${to}', which ${problem}` : `a ${typeof to}: the target ${problem}`}`,
+      "a toolset name is 1-64 characters of lowercase a-z, 0-9, '_' and '-', starting with a letter or digit; 'all' is reserved",
+    );
+    ok = false;
+  }
+  return ok ? (value as Record<string, string>) : undefined;
 }
 
 /** A path from the config file's directory, as the user would type it from the current one. */

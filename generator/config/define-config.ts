@@ -56,6 +56,11 @@ export type GenerateTarget = {
   maxSize?: number;
   /** OpenAPI input only. */
   openapi?: OpenApiConfig;
+  /**
+   * Renames and merges toolsets: toolset name → the name it becomes (two sources to one target merge),
+   * e.g. `{ pulls: "code", git: "code" }`. Targets follow the toolset-name rule (lowercase a-z, 0-9, `_`, `-`).
+   */
+  toolsets?: Record<string, string>;
 };
 
 /** One package, or several generated in order by one `mcpgen generate`. */

@@ -251,6 +251,17 @@ export const catalog = {
     "Every resource and resource template needs a non-empty name.",
     "Add a short name, e.g. name: stations.",
   ),
+  // Toolset names (issue 14, dynamic-mode)
+  TOOLSET_NAME_INVALID: error(
+    "Invalid toolset name",
+    "A toolset name is what the generated server's --toolsets and MCP_TOOLSETS take, so it must read the same on any command line: 1-64 characters of lowercase a-z, 0-9, '_' and '-', starting with a letter or digit.",
+    "Rename the toolset, e.g. 'Pull Requests' becomes pull-requests.",
+  ),
+  TOOLSET_NAME_RESERVED: error(
+    "Reserved toolset name",
+    "'all' is what --toolsets takes to mean every toolset, so no toolset can be called so.",
+    "Pick another name for the toolset, e.g. everything or general.",
+  ),
   // Renamed tools (renamedFrom / x-mcp-renamed-from)
   RENAMED_FROM_EXISTS: error(
     "renamedFrom names a tool that still exists",
@@ -504,6 +515,12 @@ export const catalog = {
     "Config file cannot be loaded",
     "Importing the TypeScript or JavaScript config file failed: a syntax error, or the code threw.",
     "Fix the error at the position shown; the config runs as a module, so it can also be checked with tsc.",
+  ),
+  // Toolsets in the config file (issue 14, dynamic-mode)
+  CONFIG_TOOLSET_UNKNOWN: warning(
+    "Config renames a toolset no tool is in",
+    "An entry of the config file's toolsets names a source toolset that no tool of the spec belongs to, so it changes nothing: likely a typo, or a tag that was renamed.",
+    "Use one of the spec's toolset names (OpenAPI: the first tag, lowercased, else the first path segment; spec language: toolset:), or remove the entry.",
   ),
   // Ownership of the output directory (generator/output/ownership.ts)
   OUTPUT_NOT_OWNED: error(

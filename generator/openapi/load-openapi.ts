@@ -7,6 +7,7 @@ import { dirname, resolve } from "node:path";
 import { ownValue, setOwn } from "../../runtime/protocol/own-keys.ts";
 import type { DiagnosticBag } from "../diagnostics/diagnostic.ts";
 import type { ResourceTemplateNode, ServerNode, ServerVariable, SourceLoc, ToolNode, UpstreamNode } from "../ir.ts";
+import { toolsetName } from "../normalize/toolset-names.ts";
 import { DEFAULT_MAX_BYTES, type SourceDoc } from "../source/read-source.ts";
 import { bundleSync } from "./bundle.ts";
 import { deref, isJson, type Json, METHODS, scanRefs, token } from "./document.ts";
@@ -150,10 +151,23 @@ export function loadOpenApi(
     ...(typeof info.description === "string" ? { description: info.description } : {}),
     upstream: upstreamOf(root, name, schemes, config, loc, report),
     tools: built.filter((n): n is ToolNode => n.kind === "tool"),
+    ...toolsetDescriptionsOf(root),
     resources: [],
     resourceTemplates: built.filter((n): n is ResourceTemplateNode => n.kind === "resourceTemplate"),
     prompts: [],
   };
+}
+
+/** The top-level tags' descriptions by toolset name; the first tag of a name wins when several fold into one. */
+function toolsetDescriptionsOf(root: Json): { toolsetDescriptions?: Record<string, string> } {
+  const descriptions: Record<string, string> = {};
+  for (const tag of Array.isArray(root.tags) ? root.tags : []) {
+    if (!isJson(tag) || typeof tag.name !== "string" || typeof tag.description !== "string") continue;
+    const description = tag.description.trim();
+    const name = toolsetName(tag.name);
+    if (description !== "" && ownValue(descriptions, name) === undefined) setOwn(descriptions, name, description);
+  }
+  return Object.keys(descriptions).length > 0 ? { toolsetDescriptions: descriptions } : {};
 }
 
 /** What `$ref`s may read (ref-access.ts): the document's directory and --allow-ref-root, within --max-size. */

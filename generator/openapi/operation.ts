@@ -7,6 +7,7 @@
 import { ownValue } from "../../runtime/protocol/own-keys.ts";
 import type { Report } from "../diagnostics/diagnostic.ts";
 import type { JsonSchema, ResourceTemplateNode, SourceLoc, ToolAnnotations, ToolNode } from "../ir.ts";
+import { operationToolset } from "../normalize/toolset-names.ts";
 import { deref, isJson, type Json } from "./document.ts";
 import type { MappingConfig } from "./options.ts";
 import { type Parameter, requestShape } from "./request.ts";
@@ -86,6 +87,7 @@ export function toolFrom(input: OperationInput, ctx: MapContext): ToolNode {
     inputSchema,
     ...(outputSchema ? { outputSchema } : {}),
     annotations,
+    toolset: operationToolset(Array.isArray(op.tags) ? op.tags.map(String) : [], input.path),
     ...(typeof op["x-mcp-renamed-from"] === "string" ? { renamedFrom: op["x-mcp-renamed-from"] } : {}),
     http: {
       kind: "httpBinding",

@@ -9,6 +9,7 @@ import type {
   ManifestCatalog,
   ManifestPrompt,
   ManifestTool,
+  ManifestToolset,
   PromptMessageTemplate,
   SecurityScheme,
   StoredCatalog,
@@ -18,6 +19,7 @@ import type { DeferredOffers } from "../../runtime/server/server.ts";
 import { sha256 } from "../hash.ts";
 import type { HttpBindingNode, JsonSchema, PromptMessageNode, SecuritySchemeNode, ToolNode } from "../ir.ts";
 import type { Model } from "../normalize/normalize.ts";
+import { DEFAULT_TOOLSET } from "../normalize/toolset-names.ts";
 import { contentProblem } from "../rules/prompts.ts";
 import { header } from "./ts.ts";
 import { dataProperty } from "./ts-data-literal.ts";
@@ -74,7 +76,19 @@ function tool(node: ToolNode): ManifestTool {
     inputSchema: node.inputSchema,
     ...pick(node, ["outputSchema", "annotations", "icons"]),
     ...http(node.http),
+    // Absent means `default`: a spec without toolsets keeps the manifest it had.
+    ...(node.toolset && node.toolset !== DEFAULT_TOOLSET ? { toolset: node.toolset } : {}),
   };
+}
+
+/** Every toolset a tool is in, sorted, with its description; absent when every tool is in `default`. */
+function toolsetsOf(model: Model): ManifestToolset[] | undefined {
+  const names = [...new Set(model.tools.map(({ node }) => node.toolset ?? DEFAULT_TOOLSET))].sort();
+  if (names.length === 0 || (names.length === 1 && names[0] === DEFAULT_TOOLSET)) return undefined;
+  const descriptions = model.server.toolsetDescriptions ?? {};
+  return names.map((name) =>
+    Object.hasOwn(descriptions, name) ? { name, description: descriptions[name] } : { name },
+  );
 }
 
 function message(m: PromptMessageNode): PromptMessageTemplate {
@@ -103,8 +117,10 @@ export const manifestData = perModel((model): ManifestData => {
     ...(server.upstream.securitySchemes ? { securitySchemes: server.upstream.securitySchemes.map(scheme) } : {}),
     ...pick(server.upstream, ["retry"]),
   };
+  const toolsets = toolsetsOf(model);
   const catalog: ManifestCatalog = {
     tools: model.tools.map(({ node }) => tool(node)),
+    ...(toolsets ? { toolsets } : {}),
     resources: model.resources.map(({ node }) => ({
       ...pick(node, ["uri", "name", "title", "description", "mimeType", "size", "icons"]),
       ...(node.content?.type === "text" ? { text: node.content.text } : {}),
@@ -129,6 +145,7 @@ export const manifestData = perModel((model): ManifestData => {
       server: pick(server, ["name", "version", "title", "description", "instructions", "websiteUrl", "icons"]),
       ...(upstream ? { upstream } : {}),
       offers: offersOf(catalog),
+      ...(toolsets ? { toolsetNames: toolsets.map((t) => t.name) } : {}),
     },
     catalog,
   };
@@ -158,7 +175,7 @@ function offersOf(catalog: ManifestCatalog): DeferredOffers {
  * the names it uses (`inputDefs`, `outputDefs`); the runtime's readCatalog puts them back.
  */
 export const catalogData = perModel((model): StoredCatalog => {
-  const { tools, resources, resourceTemplates, prompts } = manifestData(model).catalog;
+  const { tools, toolsets, resources, resourceTemplates, prompts } = manifestData(model).catalog;
   const defs: Record<string, unknown> = {};
   /** The schema without its `$defs`, and the content id of each definition by name. */
   const split = <S extends JsonSchema>(
@@ -191,7 +208,7 @@ export const catalogData = perModel((model): StoredCatalog => {
     }
     return out;
   });
-  return { defs, tools: stored, resources, resourceTemplates, prompts };
+  return { defs, tools: stored, ...(toolsets ? { toolsets } : {}), resources, resourceTemplates, prompts };
 });
 
 const ids = new WeakMap<object, string>();
@@ -210,7 +227,7 @@ function contentId(def: unknown): string {
  * resources, templates, prompts), which the server reads on first need instead of at start-up.
  */
 export function renderManifest(model: Model): { ts: string; json: string } {
-  const { server, upstream, offers } = manifestData(model).manifest;
+  const { server, upstream, offers, toolsetNames } = manifestData(model).manifest;
   const catalog: StoredCatalog = { "//": header(model.specRef).slice(3).trim(), ...catalogData(model) };
   // Indented, so a spec change reads as a small diff; a large API's catalog (megabytes) stays compact.
   const pretty = JSON.stringify(catalog, null, 2);
@@ -219,6 +236,8 @@ export function renderManifest(model: Model): { ts: string; json: string } {
     dataProperty("server", server, "  "),
     ...(upstream ? [dataProperty("upstream", upstream, "  "), "  callUpstream,"] : []),
     dataProperty("offers", offers, "  "),
+    // The names alone, so --toolsets is checked at start-up without reading the catalog.
+    ...(toolsetNames ? [dataProperty("toolsetNames", toolsetNames, "  ")] : []),
     "  // The catalog (manifest.json) is read when a client first needs it, not at start-up.",
     '  catalog: () => readCatalog(new URL("./manifest.json", import.meta.url)),',
   ];

@@ -104,6 +104,7 @@ export function loadSpec(source: SourceDoc): ServerNode | undefined {
       ...optional("annotations", isObj(o.annotations) ? (o.annotations as ToolAnnotations) : undefined),
       ...icons(o),
       ...optional("http", http(o, pointer)),
+      ...optional("toolset", str(o, "toolset")),
       ...optional("renamedFrom", str(o, "renamedFrom")),
     };
   });

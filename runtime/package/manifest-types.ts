@@ -106,6 +106,11 @@ export type Manifest = {
   upstream?: ManifestUpstream;
   /** What the catalog holds, so the handshake can state capabilities without reading it. */
   offers: DeferredOffers;
+  /**
+   * Every toolset's name, sorted, so `--toolsets` is checked at start-up without reading the catalog;
+   * absent when every tool is in `default`.
+   */
+  toolsetNames?: string[];
   /** Read on first need, not at start-up: GitHub's catalog is 3 MB of JSON. */
   catalog: () => ManifestCatalog;
 };

@@ -17,13 +17,17 @@ import type {
 } from "../server/types.ts";
 import { resourceContentsFrom, toolResultFrom } from "../upstream/response.ts";
 import type { CallUpstream, UpstreamConfig } from "../upstream/types.ts";
+import { registerDynamicTools } from "./dynamic-mode.ts";
+import { DYNAMIC_TOOLS } from "./dynamic-tools.ts";
 import type {
   HttpBinding,
   ManifestCatalog,
   Manifest as ManifestData,
+  ManifestTool,
   StaticCompletions,
   StoredCatalog,
 } from "./manifest-types.ts";
+import { filters, notEnabledReason, selects, type ToolSelection } from "./tool-selection.ts";
 
 // The manifest's types are the contract with the generator (manifest-types.ts); generated code names them here.
 export type {
@@ -102,7 +106,16 @@ export type SpecServerOptions = {
   maxRedirects?: number;
   env?: NodeJS.ProcessEnv;
   serverOptions?: Omit<ServerOptions, "name" | "version">;
+  /** Only these toolsets (--toolsets; undefined: all of them). Names are checked by the caller (spec-main.ts). */
+  toolsets?: readonly string[];
+  /** Only tools with `readOnlyHint: true` (--read-only). */
+  readOnly?: boolean;
+  /** `dynamic`: tools/list gives the five tools of dynamic-tools.ts instead of the catalog's (--mode). */
+  mode?: ServeMode;
 };
+
+/** What tools/list gives: every served tool (`all`), or dynamic mode's five. */
+export type ServeMode = "all" | "dynamic";
 
 /** The result a scaffolded tool handler returns until the user writes it. */
 export function notImplemented(kind: string, name: string, file: string): ToolResult<never> {
@@ -118,7 +131,32 @@ export function notImplementedError(kind: string, name: string, file: string): M
 }
 
 export function createSpecServer(manifest: Manifest, options: SpecServerOptions = {}): McpServer {
-  const server = createServer({ ...options.serverOptions, ...manifest.server });
+  const selection: ToolSelection = {
+    ...(options.toolsets ? { toolsets: options.toolsets } : {}),
+    ...(options.readOnly ? { readOnly: true } : {}),
+  };
+  // The catalog's tools this server leaves out, by name, filled when the catalog is read: a call of one
+  // is told it exists but is not enabled, rather than that it does not exist.
+  const leftOut = new Map<string, ManifestTool>();
+  // Catalog tools named like one of dynamic mode's own, which take the name in that mode.
+  const shadowed = new Set<string>();
+  const notEnabled = (name: string) => {
+    if (shadowed.has(name))
+      return `The API's own tool '${name}' is hidden by dynamic mode's tool of that name; run the server with --mode all to call it`;
+    const tool = leftOut.get(name);
+    return tool && `The tool '${name}' ${notEnabledReason(selection, tool)}`;
+  };
+  // The same error as for a name that does not exist (so clients treat it alike), saying why.
+  const unknownTool = (name: string) => {
+    const tool = leftOut.get(name);
+    return tool && `Unknown tool: ${name}: it ${notEnabledReason(selection, tool)}`;
+  };
+  const server = createServer({
+    ...options.serverOptions,
+    ...manifest.server,
+    ...(filters(selection) ? { unknownToolMessage: (name: string) => unknownTool(name) } : {}),
+  });
+  const dynamic = options.mode === "dynamic";
   const upstream: UpstreamConfig | undefined = manifest.upstream && {
     ...manifest.upstream,
     // --base-url replaces the whole server URL, OpenAPI server variables included.
@@ -152,10 +190,20 @@ export function createSpecServer(manifest: Manifest, options: SpecServerOptions 
   server.defer(() => {
     const catalog = manifest.catalog();
     const validatorTable = typeof options.validators === "function" ? options.validators() : options.validators;
-    for (const { http, ...tool } of catalog.tools) {
+    const served = new Map<string, ManifestTool>();
+    for (const tool of catalog.tools) {
+      if (selects(selection, tool)) served.set(tool.name, tool);
+      else leftOut.set(tool.name, tool);
+    }
+    if (dynamic) {
+      for (const { name } of DYNAMIC_TOOLS) if (served.delete(name)) shadowed.add(name);
+      registerDynamicTools(server, { all: catalog.tools, served, toolsets: catalog.toolsets ?? [], notEnabled });
+    }
+    for (const { http, toolset: _toolset, ...tool } of served.values()) {
       const validators = ownValue(validatorTable, tool.name);
       server.tool({
         ...tool,
+        ...(dynamic ? { unlisted: true } : {}),
         ...(validators ? { validateInput: validators.input } : {}),
         ...(validators?.output ? { validateOutput: validators.output } : {}),
         handler: http

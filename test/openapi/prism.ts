@@ -22,7 +22,10 @@ async function freePort(): Promise<number> {
 
 /** `dynamic` answers with data generated from the response schemas instead of the document's examples
  * (GitHub's examples do not always match its own schemas, which the generated server would rightly reject). */
-export async function startPrism(document: string, options: { dynamic?: boolean } = {}): Promise<Prism> {
+export async function startPrism(
+  document: string,
+  options: { dynamic?: boolean; startTimeoutMs?: number } = {},
+): Promise<Prism> {
   const port = await freePort();
   const cli = join(ROOT, "node_modules/@stoplight/prism-cli/dist/index.js");
   const child: ChildProcess = spawn(
@@ -35,7 +38,10 @@ export async function startPrism(document: string, options: { dynamic?: boolean 
   );
   let output = "";
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`prism did not start: ${output}`)), 60_000);
+    const timer = setTimeout(() => {
+      child.kill("SIGTERM");
+      reject(new Error(`prism did not start: ${output}`));
+    }, options.startTimeoutMs ?? 60_000);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       if (/Prism is listening on/.test(output)) {

@@ -54,6 +54,18 @@ export const ruleCases: RuleCase[] = [
     at: "2:19",
   },
   {
+    code: "TOOLSET_NAME_INVALID",
+    fail: `${head}tools:\n  - { name: a, toolset: Pull Requests, inputSchema: { type: object } }\n`,
+    pass: `${head}tools:\n  - { name: a, toolset: pull-requests, inputSchema: { type: object } }\n`,
+    at: "3:25",
+  },
+  {
+    code: "TOOLSET_NAME_RESERVED",
+    fail: `${head}tools:\n  - { name: a, toolset: all, inputSchema: { type: object } }\n`,
+    pass: `${head}tools:\n  - { name: a, toolset: everything, inputSchema: { type: object } }\n`,
+    at: "3:25",
+  },
+  {
     code: "RENAMED_FROM_EXISTS",
     fail: `${head}tools:\n  - { name: a, inputSchema: { type: object } }\n  - { name: b, renamedFrom: a, inputSchema: { type: object } }\n`,
     pass: `${head}tools:\n  - { name: a, inputSchema: { type: object } }\n  - { name: b, renamedFrom: z, inputSchema: { type: object } }\n`,

@@ -56,8 +56,15 @@ const OPENAPI_CODES: Code[] = [
   "OPENAPI_TOO_MANY_TOOLS",
 ];
 
-/** Codes about how mcpgen is called (strict .json, options, the config file): test/cli/*.test.ts. */
-const CLI_CODES: Code[] = ["JSON_SYNTAX", "OPENAPI_OPTION_UNUSED", "CONFIG_INVALID", "CONFIG_LOAD_FAILED"];
+/** Codes about how mcpgen is called (strict .json, options, the config file): test/cli/*.test.ts;
+ * CONFIG_TOOLSET_UNKNOWN: test/normalize/toolsets.test.ts. */
+const CLI_CODES: Code[] = [
+  "JSON_SYNTAX",
+  "OPENAPI_OPTION_UNUSED",
+  "CONFIG_INVALID",
+  "CONFIG_LOAD_FAILED",
+  "CONFIG_TOOLSET_UNKNOWN",
+];
 
 describe("every diagnostic code has a failing and a passing fixture", () => {
   it("covers the whole catalog", () => {

@@ -1,0 +1,95 @@
+/**
+ * Issue 14's "done when": the GitHub server (all of @octokit/openapi, 1,000+ tools) in `--mode dynamic`
+ * behind Prism, driven by the official SDK client in one session: tools/list gives the five dynamic
+ * tools; it searches, browses the issues toolset page by page, describes two tools and calls `issues_get`
+ * through call_tool. Run by `npm run test:large`.
+ */
+import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { generate } from "../../generator/index.ts";
+import { ANNOTATIONS_META_KEY } from "../../runtime/package/dynamic-mode.ts";
+import { DYNAMIC_TOOLS } from "../../runtime/package/dynamic-tools.ts";
+import { ROOT, type RunningHttpServer, scratchDir, startHttpServer } from "../generate/support.ts";
+import { type Prism, startPrism } from "./prism.ts";
+
+const GITHUB = join(ROOT, "node_modules/@octokit/openapi/generated/api.github.com.json");
+type Obj = Record<string, unknown>;
+type Summary = { name: string; description: string; toolset: string };
+
+describe("the GitHub REST API in dynamic mode, one SDK client session", () => {
+  const out = scratchDir("github-dynamic");
+  let prism: Prism | undefined;
+  let server: RunningHttpServer | undefined;
+  const client = new Client({ name: "github-dynamic", version: "1.0.0" });
+  const call = async (name: string, args: Obj) => (await client.callTool({ name, arguments: args })) as Obj;
+  const structured = <T>(result: Obj) => {
+    expect(result.isError ?? false, JSON.stringify(result.content)).toBe(false);
+    return result.structuredContent as T;
+  };
+
+  beforeAll(async () => {
+    // Prism reads the whole GitHub document while mcpgen generates (a minute or more on a busy machine).
+    const starting = startPrism(GITHUB, { dynamic: true, startTimeoutMs: 240_000 }).then((started) => {
+      prism = started; // so afterAll stops it even when generating failed
+      return started;
+    });
+    starting.catch(() => undefined); // awaited below; not an unhandled rejection meanwhile
+    const result = await generate(GITHUB, out);
+    await starting;
+    expect(result.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
+    server = await startHttpServer(out, ["--base-url", (await starting).url, "--mode", "dynamic"], {
+      GITHUB_V3_REST_API_TOKEN: "t",
+    });
+    await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));
+  });
+  afterAll(async () => {
+    await client.close();
+    await server?.stop();
+    await prism?.stop();
+  });
+
+  it("lists the five dynamic tools, searches, browses, describes and calls issues_get", async () => {
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toEqual(DYNAMIC_TOOLS.map((t) => t.name));
+
+    const search = structured<{ tools: Summary[] }>(
+      await call("search_tools", { query: "get a single issue by its number" }),
+    );
+    expect(search.tools.length).toBeGreaterThan(0);
+    // Soft: search quality is the tool-search branch's; the session goes on to check the rest either way.
+    expect.soft(search.tools.map((t) => t.name)).toContain("issues_get");
+
+    const { toolsets } = structured<{ toolsets: Array<{ name: string; tools: number }> }>(
+      await call("list_toolsets", {}),
+    );
+    const issues = toolsets.find((t) => t.name === "issues");
+    expect(issues?.tools).toBeGreaterThan(50);
+
+    const first = structured<{ tools: Summary[]; nextCursor?: string }>(
+      await call("list_tools", { toolset: "issues" }),
+    );
+    expect(first.nextCursor).toEqual(expect.any(String));
+    const second = structured<{ tools: Summary[]; nextCursor?: string }>(
+      await call("list_tools", { toolset: "issues", cursor: first.nextCursor }),
+    );
+    const browsed = [...first.tools, ...second.tools];
+    expect(new Set(browsed.map((t) => t.name)).size).toBe(browsed.length);
+    expect(browsed.every((t) => t.toolset === "issues")).toBe(true);
+    expect(browsed.map((t) => t.name)).toContain("issues_get");
+
+    const described = structured<{ tools: Array<{ name: string; inputSchema: { required?: string[] } }> }>(
+      await call("describe_tools", { names: ["issues_get", "issues_create"] }),
+    );
+    expect(described.tools.map((t) => t.name)).toEqual(["issues_get", "issues_create"]);
+    expect(described.tools[0].inputSchema.required).toEqual(expect.arrayContaining(["owner", "repo", "issue_number"]));
+
+    const issue = await call("call_tool", {
+      name: "issues_get",
+      arguments: { owner: "octocat", repo: "hello-world", issue_number: 1347 },
+    });
+    expect(issue.isError ?? false, JSON.stringify(issue.content)).toBe(false);
+    expect(issue._meta).toMatchObject({ [ANNOTATIONS_META_KEY]: { readOnlyHint: true } });
+  });
+});
