@@ -9,6 +9,7 @@ import Handlebars from "handlebars";
 import type { JsonSchema, ToolNode } from "../ir.ts";
 import { upstreamEnvVars } from "../normalize/env-vars.ts";
 import type { Model } from "../normalize/normalize.ts";
+import { toolsetDocs } from "./docs-toolsets.ts";
 import { mdBlock, mdCode, mdText } from "./markdown.ts";
 import { packageVersion } from "./package-files.ts";
 import { header } from "./ts.ts";
@@ -42,8 +43,11 @@ export function renderDocs(model: Model): string {
     .map(([n, what]) => `${n} ${what}${n === 1 ? "" : "s"}`)
     .join(", ");
 
+  const toolsets = toolsetDocs(model);
   return template({
     header: header(model.specRef, "md").trimEnd(),
+    largeApi: toolsets?.largeApi ?? "",
+    toolsetDocs: toolsets ?? false,
     title: mdText(server.title ?? server.name),
     description: mdText(server.description) || "An MCP server.",
     version: versionLine(model),

@@ -5,7 +5,7 @@
  */
 import type { ManifestTool, StoredCatalog } from "../../runtime/package/manifest-types.ts";
 import type { Model } from "../normalize/normalize.ts";
-import { catalogData } from "./manifest.ts";
+import { catalogData, manifestData } from "./manifest.ts";
 import { type ToolListCost, toolListCost } from "./token-cost.ts";
 
 const counted = new WeakMap<Model, ToolListCost>();
@@ -19,7 +19,7 @@ export function packageCost(model: Model): ToolListCost {
       const toolset = tool.toolset ?? model.tools[index]?.node.toolset;
       return toolset === undefined ? tool : { ...tool, toolset };
     });
-    cost = toolListCost(tools, stored.toolsets ?? []);
+    cost = toolListCost(tools, stored.toolsets ?? manifestData(model).catalog.toolsets ?? []);
     counted.set(model, cost);
   }
   return cost;

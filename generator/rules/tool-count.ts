@@ -4,6 +4,7 @@
  * largest, so the user learns it at generate time instead of from a client's refusal.
  */
 import type { ToolNode } from "../ir.ts";
+import { thousands } from "../render/token-cost.ts";
 import type { Rule } from "./rule.ts";
 
 /** The most tools VS Code Copilot and the OpenAI API take in one request. */
@@ -25,7 +26,7 @@ export const toolCountRules: Rule = (server, report) => {
   report(
     "MANY_TOOLS",
     server.origin === "spec" ? "/tools" : "/paths",
-    `the server has ${count} tools, more than the ${CLIENT_TOOL_LIMIT} that clients such as VS Code Copilot and the OpenAI API accept`,
+    `the server has ${thousands(count)} tools, more than the ${CLIENT_TOOL_LIMIT} that clients such as VS Code Copilot and the OpenAI API accept`,
     { hint: `Serve it with --mode dynamic (five tools that search, describe and call the others)${toolsets}.` },
   );
 };
