@@ -9,6 +9,7 @@ import Handlebars from "handlebars";
 import type { JsonSchema, ToolNode } from "../ir.ts";
 import { upstreamEnvVars } from "../normalize/env-vars.ts";
 import type { Model } from "../normalize/normalize.ts";
+import { CLIENT_TOOL_LIMIT } from "../rules/tool-count.ts";
 import { toolsetDocs } from "./docs-toolsets.ts";
 import { mdBlock, mdCode, mdText } from "./markdown.ts";
 import { packageVersion } from "./package-files.ts";
@@ -31,7 +32,12 @@ export function renderDocs(model: Model): string {
   );
   const launch = {
     command: "npx",
-    args: ["tsx", "/path/to/this/package/src/server.ts"],
+    // Over the 128 tools clients accept, the config starts the server in dynamic mode.
+    args: [
+      "tsx",
+      "/path/to/this/package/src/server.ts",
+      ...(model.tools.length > CLIENT_TOOL_LIMIT ? ["--mode", "dynamic"] : []),
+    ],
     ...(envVars.length ? { env } : {}),
   };
   const counts = [
