@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { renderDocs } from "../../generator/render/docs.ts";
+import { dynamicCost } from "../../generator/render/token-cost.ts";
 import { model, prompt, resource, template, tool } from "./model.ts";
 
 describe("renderDocs", () => {
@@ -83,7 +84,7 @@ encoding) when the server serves one toolset, all of them, or runs in dynamic mo
 | --- | --- | --- | --- |
 | \`default\` | 1 | 32 |  |
 | all toolsets (the default) | 1 | 32 | |
-| dynamic mode | 5 | 646 | \`search_tools\`, \`list_toolsets\`, \`list_tools\`, \`describe_tools\`, \`call_tool\` |
+| dynamic mode | 5 | ${dynamicCost().tokens} | \`search_tools\`, \`list_toolsets\`, \`list_tools\`, \`describe_tools\`, \`call_tool\` |
 
 Choose what the server serves (flags combine; each has an environment variable):
 
