@@ -26,6 +26,7 @@ import { userSources } from "./output/user-sources.ts";
 import { applyWrite, planWrite, type WriteOutcome, type WritePlan } from "./output/write.ts";
 import { progress } from "./progress.ts";
 import type { RenderedFile } from "./render/index.ts";
+import type { ToolsListCost } from "./render/token-cost.ts";
 import { warmUp } from "./render/validators-pool.ts";
 
 export { type BuildOptions, type BuiltModel, buildModel } from "./build-model.ts";
@@ -51,7 +52,13 @@ const LARGE_SPEC_BYTES = 1024 * 1024;
 
 /** `force`: write even where `--out` holds files mcpgen did not write (they become mcpgen's). */
 export type GenerateOptions = LoadOptions & { check?: boolean; force?: boolean };
-export type GenerateResult = { diagnostics: Diagnostic[]; outcome?: WriteOutcome; surface: SurfaceChange[] };
+/** `toolsList`: what the package's tools/list costs in tokens, per mode (absent when it has no tools). */
+export type GenerateResult = {
+  diagnostics: Diagnostic[];
+  outcome?: WriteOutcome;
+  surface: SurfaceChange[];
+  toolsList?: ToolsListCost;
+};
 
 /** generate's exit code: validate's, and with --check a handler that does not type-check fails too. */
 export function generateExitCode(result: GenerateResult, check: boolean): ExitCode {
@@ -79,10 +86,11 @@ export async function generate(
   if (unchanged) return unchanged;
   warmUpForLargeSpec(specPath);
   const bag = new DiagnosticBag();
-  const done = (outcome?: WriteOutcome, surface: SurfaceChange[] = []): GenerateResult => ({
+  const done = (outcome?: WriteOutcome, surface: SurfaceChange[] = [], toolsList?: ToolsListCost): GenerateResult => ({
     diagnostics: bag.sorted(),
     outcome,
     surface,
+    ...(toolsList ? { toolsList } : {}),
   });
 
   // buildModel's stages, with the output check before normalize: a spec with errors is reported as such
@@ -91,23 +99,23 @@ export async function generate(
   if (!loaded || !outputIsDirectory(dir, bag)) return done();
   const rendered = await renderPackage(loaded, specRef, dir);
   if (!rendered) return done();
-  const { files, surface } = rendered;
+  const { files, surface, toolsList } = rendered;
   const plan = writePackage(dir, files, specPath, options, bag);
   if (!plan) return done();
   reportObsoleteHandlers(dir, plan, specPath, bag);
   await checkUserHandlers(dir, files, bag, options.check === true);
-  if (options.check !== true) recordRun(dir, key, files, plan.outcome, bag, loaded);
-  return done(plan.outcome, surface);
+  if (options.check !== true) recordRun(dir, key, files, plan.outcome, bag, loaded, toolsList);
+  return done(plan.outcome, surface, toolsList);
 }
 
 /** Nothing changed since the last run (same inputs, same mcpgen, files as written): its result, at once. */
 function unchangedSinceLastRun(dir: OutputDir, key: string): GenerateResult | undefined {
   const recorded = readFingerprint(dir);
   if (!recorded || recorded.key !== key || !isIntact(dir, recorded)) return undefined;
-  const { diagnostics, files, obsolete } = recorded;
+  const { diagnostics, files, obsolete, toolsList } = recorded;
   const unchanged = Object.keys(files);
   const outcome = { changed: [], missing: [], created: [], renamed: [], removed: [], obsolete, unchanged };
-  return { diagnostics, outcome, surface: [] };
+  return { diagnostics, outcome, surface: [], ...(toolsList ? { toolsList } : {}) };
 }
 
 /** A large spec will compile its validators on every core: start those workers while it is read. */
@@ -127,15 +135,16 @@ function outputIsDirectory(dir: OutputDir, bag: DiagnosticBag): boolean {
   return false;
 }
 
-type RenderedPackage = { files: RenderedFile[]; surface: SurfaceChange[] };
+type RenderedPackage = { files: RenderedFile[]; surface: SurfaceChange[]; toolsList?: ToolsListCost };
 
 /** normalize → render, and how the MCP surface differs from the package on disk; RENDER_FAILED if a library throws. */
 async function renderPackage(loaded: Loaded, specRef: string, dir: OutputDir): Promise<RenderedPackage | undefined> {
   // The heavy stages load only when there is work for them (ts-morph alone takes 0.4 s).
-  const [{ render }, { catalogData }, { surfaceDiff, surfaceOnDisk }] = await Promise.all([
+  const [{ render }, { catalogData }, { surfaceDiff, surfaceOnDisk }, { packageCost }] = await Promise.all([
     import("./render/index.ts"),
     import("./render/manifest.ts"),
     import("./output/surface-diff.ts"),
+    import("./render/package-cost.ts"),
   ]);
   try {
     progress.stage("rendering the package");
@@ -144,7 +153,10 @@ async function renderPackage(loaded: Loaded, specRef: string, dir: OutputDir): P
     const renames = new Map<string, string>();
     for (const { node } of model.tools) if (node.renamedFrom) renames.set(node.name, node.renamedFrom);
     const surface = surfaceDiff(surfaceOnDisk(dir), catalogData(model), renames);
-    return { files, surface };
+    // Counted once per model: the README has already asked for the same figures.
+    if (model.tools.length === 0) return { files, surface };
+    const { perTool: _perTool, ...toolsList } = packageCost(model);
+    return { files, surface, toolsList };
   } catch (error) {
     reportRenderFailure(loaded.report, error);
     return undefined;
@@ -210,6 +222,7 @@ function recordRun(
   outcome: WriteOutcome,
   bag: DiagnosticBag,
   loaded: Loaded,
+  toolsList: ToolsListCost | undefined,
 ): void {
   if (key === undefined || bag.hasErrors || loaded.server.externalRefs) {
     forgetFingerprint(dir);
@@ -225,5 +238,6 @@ function recordRun(
     user: userFiles(dir, generated),
     diagnostics: bag.sorted(),
     obsolete: outcome.obsolete,
+    ...(toolsList ? { toolsList } : {}),
   });
 }

@@ -11,6 +11,7 @@ import type { Rule } from "./rules/rule.ts";
 import { schemaKeywordRules } from "./rules/schema-keywords.ts";
 import { schemaRules } from "./rules/schemas.ts";
 import { serverRules } from "./rules/server.ts";
+import { toolCountRules } from "./rules/tool-count.ts";
 import { toolReferenceRules } from "./rules/tool-references.ts";
 import { toolsetRules } from "./rules/toolsets.ts";
 
@@ -25,6 +26,7 @@ const RULES: Rule[] = [
   promptRules,
   httpRules,
   toolReferenceRules,
+  toolCountRules,
 ];
 
 export function validate(server: ServerNode, report: Report): void {

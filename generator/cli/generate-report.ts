@@ -7,6 +7,7 @@ import { type Diagnostic, formatJson, formatText, summary } from "../diagnostics
 import { type GenerateResult, generateExitCode } from "../index.ts";
 import { type SurfaceChange, surfaceLine } from "../output/surface-diff.ts";
 import { mdCode } from "../render/markdown.ts";
+import { costLine } from "../render/token-cost.ts";
 
 export type ReportContext = { spec: string; out: string; check: boolean; format: "text" | "json" };
 export type Report = { stdout: string; stderr: string; exitCode: 0 | 1 | 2 };
@@ -52,6 +53,7 @@ export function generateReport(result: GenerateResult, context: ReportContext): 
   }
   const { changed, unchanged, removed } = outcome;
   err.push(`${dir}: ${changed.length} written, ${unchanged.length} unchanged, ${removed.length} removed`);
+  if (result.toolsList) err.push(costLine(result.toolsList));
   for (const path of removed) err.push(`  removed ${path}`);
   for (const { from, to } of outcome.renamed) err.push(`  moved handler ${from} -> ${to}`);
   for (const path of outcome.created.slice(0, SCREEN)) err.push(`  new handler to write: ${path}`);
@@ -96,6 +98,8 @@ function jsonReport(result: GenerateResult, context: ReportContext, exitCode: nu
     obsolete: outcome?.obsolete ?? [],
     unchanged: outcome?.unchanged ?? [],
     surface: result.surface,
+    // tools/list's cost in tokens (o200k_base): all mode, dynamic mode, per toolset; null without tools.
+    toolsList: result.toolsList ?? null,
     diagnostics: JSON.parse(formatJson(result.diagnostics)) as Diagnostic[],
   };
 }

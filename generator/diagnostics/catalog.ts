@@ -223,6 +223,12 @@ export const catalog = {
     "server.version is not a semantic version (MAJOR.MINOR.PATCH); clients and registries expect one.",
     "Use a version such as 1.0.0.",
   ),
+  // Large APIs (issue 14, token-cost)
+  MANY_TOOLS: warning(
+    "More tools than clients accept",
+    "The server has more than 128 tools. Clients such as VS Code Copilot, JetBrains Copilot and the OpenAI API refuse more than 128 tools in a request, and every agent session pays for the whole tools/list in tokens (generate prints what it costs). Like every warning, it never fails validate or generate.",
+    "Serve the package with --mode dynamic (MCP_MODE=dynamic: five tools to search, browse, describe and call the others), or only some toolsets with --toolsets a,b (MCP_TOOLSETS); the message names the largest toolsets and the package README has the table. Or generate fewer tools (OpenAPI: --include/--exclude).",
+  ),
   // Tool references in instructions and descriptions (issue 13, client-examples)
   UNKNOWN_TOOL_REFERENCE: warning(
     "Text names a tool that does not exist",

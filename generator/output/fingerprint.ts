@@ -14,6 +14,7 @@ import { join } from "node:path";
 import type { Diagnostic } from "../diagnostics/diagnostic.ts";
 import { sha256 } from "../hash.ts";
 import type { LoadOptions } from "../load.ts";
+import type { ToolsListCost } from "../render/token-cost.ts";
 import { DEFAULT_MAX_BYTES } from "../source/read-source.ts";
 import { readRegularFile } from "../source/safe-read.ts";
 import type { OutputDir } from "./output-dir.ts";
@@ -32,6 +33,8 @@ export type Fingerprint = {
   /** What the run reported, handler type errors included, replayed as is. */
   diagnostics: Diagnostic[];
   obsolete: string[];
+  /** tools/list's token cost as the run counted it, replayed as is. */
+  toolsList?: ToolsListCost;
 };
 
 /** Every file below the folders whose listing is part of the outcome: new or missing handlers, and

@@ -9,6 +9,8 @@ import Handlebars from "handlebars";
 import type { JsonSchema, ToolNode } from "../ir.ts";
 import { upstreamEnvVars } from "../normalize/env-vars.ts";
 import type { Model } from "../normalize/normalize.ts";
+import { CLIENT_TOOL_LIMIT } from "../rules/tool-count.ts";
+import { toolsetDocs } from "./docs-toolsets.ts";
 import { mdBlock, mdCode, mdText } from "./markdown.ts";
 import { packageVersion } from "./package-files.ts";
 import { header } from "./ts.ts";
@@ -30,7 +32,12 @@ export function renderDocs(model: Model): string {
   );
   const launch = {
     command: "npx",
-    args: ["tsx", "/path/to/this/package/src/server.ts"],
+    // Over the 128 tools clients accept, the config starts the server in dynamic mode.
+    args: [
+      "tsx",
+      "/path/to/this/package/src/server.ts",
+      ...(model.tools.length > CLIENT_TOOL_LIMIT ? ["--mode", "dynamic"] : []),
+    ],
     ...(envVars.length ? { env } : {}),
   };
   const counts = [
@@ -42,8 +49,11 @@ export function renderDocs(model: Model): string {
     .map(([n, what]) => `${n} ${what}${n === 1 ? "" : "s"}`)
     .join(", ");
 
+  const toolsets = toolsetDocs(model);
   return template({
     header: header(model.specRef, "md").trimEnd(),
+    largeApi: toolsets?.largeApi ?? "",
+    toolsetDocs: toolsets ?? false,
     title: mdText(server.title ?? server.name),
     description: mdText(server.description) || "An MCP server.",
     version: versionLine(model),

@@ -89,6 +89,7 @@ describe("the generated README of a hostile spec-language spec", () => {
       expect.stringMatching(/^# /),
       "## Run it",
       "### Connect a client",
+      "## Toolsets",
       "## Tools",
       expect.stringMatching(/^### CODE \(/),
       "## Resources",
@@ -122,10 +123,13 @@ describe("the generated README of a hostile OpenAPI document", () => {
         },
       },
       security: [{ key: [] }, { oauth: [] }],
+      tags: [{ name: EVIL_LINE, description: EVIL }],
       paths: {
         "/items/{id}": {
           get: {
             operationId: "getItem",
+            // The first tag names the tool's toolset: the README's Toolsets table shows it and its description.
+            tags: [EVIL_LINE],
             summary: EVIL,
             description: `+ ${EVIL}`,
             parameters: [
@@ -154,6 +158,7 @@ describe("the generated README of a hostile OpenAPI document", () => {
       expect.stringMatching(/^# /),
       "## Run it",
       "### Connect a client",
+      "## Toolsets",
       "## Tools",
       expect.stringMatching(/^### CODE/),
     ]);

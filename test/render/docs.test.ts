@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { renderDocs } from "../../generator/render/docs.ts";
+import { dynamicCost } from "../../generator/render/token-cost.ts";
 import { model, prompt, resource, template, tool } from "./model.ts";
 
 describe("renderDocs", () => {
@@ -74,6 +75,25 @@ console.log(tools.map((tool) => tool.name));
 await client.close();
 \`\`\`
 
+## Toolsets
+
+Every tool belongs to one toolset. What \`tools/list\` costs an agent's context (tokens of the \`o200k_base\`
+encoding) when the server serves one toolset, all of them, or runs in dynamic mode:
+
+| toolset | tools | tokens | description |
+| --- | --- | --- | --- |
+| \`default\` | 1 | 32 |  |
+| all toolsets (the default) | 1 | 32 | |
+| dynamic mode | 5 | ${dynamicCost().tokens} | \`search_tools\`, \`list_toolsets\`, \`list_tools\`, \`describe_tools\`, \`call_tool\` |
+
+Choose what the server serves (flags combine; each has an environment variable):
+
+\`\`\`sh
+npx tsx src/server.ts --toolsets default   # only these toolsets (env MCP_TOOLSETS; default all)
+npx tsx src/server.ts --read-only   # only tools marked readOnlyHint (env MCP_READ_ONLY=1)
+npx tsx src/server.ts --mode dynamic   # search, browse, describe and call tools through 5 tools (env MCP_MODE)
+\`\`\`
+
 ## Tools
 
 ### \`get_forecast\`
@@ -109,7 +129,7 @@ const result = await client.callTool("get_forecast", {
         prompts: [prompt("review", [{ name: "week", required: true }])],
       }),
     );
-    expect(readme.split("## Tools")[1]).toBe(`
+    expect(readme.split(/^## Tools$/m)[1]).toBe(`
 
 ### \`remote\` (Remote \\*call\\*)
 

@@ -29,6 +29,8 @@ export const ruleCases: RuleCase[] = [
     at: "2:64",
   },
   { code: "SERVER_VERSION_NOT_SEMVER", fail: "server: { name: t, version: v1 }\n", pass: head, at: "1:29" },
+  // Clients such as VS Code Copilot and the OpenAI API take 128 tools at most: 129 warns, 128 does not.
+  { code: "MANY_TOOLS", fail: manyTools(129), pass: manyTools(128), at: "3:3" },
   {
     code: "UNKNOWN_TOOL_REFERENCE",
     fail: "server: { name: t, version: 1.0.0, instructions: Use `list_alerts` for warnings. }\ntools: [{ name: list_alert, inputSchema: { type: object } }]\n",
@@ -303,6 +305,12 @@ function prompt(args: string, role: string, content: string): string {
 function bound(method: string, path: string, required = "[id]", type = "string"): string {
   const schema = `{ type: object, properties: { id: { type: ${type} } }, required: ${required} }`;
   return `${head}${upstream}tools:\n  - name: t1\n    inputSchema: ${schema}\n    http: { method: ${method}, path: '${path}' }\n`;
+}
+
+/** A spec with `count` trivial tools. */
+function manyTools(count: number): string {
+  const tools = Array.from({ length: count }, (_, i) => `  - { name: t${i}, inputSchema: { type: object } }\n`);
+  return `${head}tools:\n${tools.join("")}`;
 }
 
 /** Nine levels of nine aliases each: 9^9 nodes if expanded. */

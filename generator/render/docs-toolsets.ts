@@ -1,0 +1,74 @@
+/**
+ * The README's parts about fitting an agent's context (issue 14): for an API over the 128 tools clients
+ * accept, the recommended command line right after the title; for every package with tools, the
+ * "Toolsets" table (tools and tokens of tools/list per toolset, in all and in dynamic mode) and how to
+ * choose what the server serves. Every spec string is escaped here; numbers come from package-cost.ts.
+ */
+import type { Model } from "../normalize/normalize.ts";
+import { CLIENT_TOOL_LIMIT } from "../rules/tool-count.ts";
+import { mdBlock, mdCode, mdText } from "./markdown.ts";
+import { packageCost } from "./package-cost.ts";
+import { type ToolsListCost, thousands } from "./token-cost.ts";
+
+export type ToolsetDocs = {
+  /** The paragraph and command lines after the title; empty up to 128 tools. */
+  largeApi: string;
+  toolsets: Array<{ name: string; tools: string; tokens: string; description: string }>;
+  allModes: { tools: string; tokens: string; dynamicTools: string; dynamicTokens: string };
+  toolsetHowTo: string;
+};
+
+export function toolsetDocs(model: Model): ToolsetDocs | undefined {
+  return model.tools.length === 0 ? undefined : toolsetDocsOf(packageCost(model));
+}
+
+/** The README's parts from the figures; exported so tests can give any toolset name and description. */
+export function toolsetDocsOf(cost: ToolsListCost): ToolsetDocs {
+  const largest = [...cost.toolsets].sort((a, b) => b.tools - a.tools || (a.name < b.name ? -1 : 1));
+  // The example names the two largest toolsets whose names need no quoting in a shell or a list.
+  const plain = largest.filter((t) => PLAIN.test(t.name)).slice(0, 2);
+  const example = plain.length > 0 ? plain.map((t) => t.name).join(",") : "<name>,<name>";
+  const dynamicLine = `${cost.dynamic.tools} tools (${thousands(cost.dynamic.tokens)} tokens)`;
+  const largeApi =
+    cost.all.tools > CLIENT_TOOL_LIMIT
+      ? [
+          `This API has ${thousands(cost.all.tools)} tools: more than the ${CLIENT_TOOL_LIMIT} that clients such as VS Code Copilot and the OpenAI API accept, and its whole \`tools/list\` costs ${thousands(cost.all.tokens)} tokens of an agent's context. Run it in dynamic mode, where \`tools/list\` holds ${dynamicLine} that search, browse, describe and call all the others:`,
+          "",
+          mdBlock(
+            "sh",
+            [
+              "npx tsx src/server.ts --mode dynamic                       # MCP over stdio",
+              "npx tsx src/server.ts --mode dynamic --http --port 3000    # Streamable HTTP",
+            ].join("\n"),
+          ),
+          "",
+          "Or serve only the toolsets you need: see [Toolsets](#toolsets).",
+        ].join("\n")
+      : "";
+  return {
+    largeApi,
+    toolsets: cost.toolsets.map((t) => ({
+      name: mdCode(t.name),
+      tools: thousands(t.tools),
+      tokens: thousands(t.tokens),
+      description: mdText(t.description),
+    })),
+    allModes: {
+      tools: thousands(cost.all.tools),
+      tokens: thousands(cost.all.tokens),
+      dynamicTools: thousands(cost.dynamic.tools),
+      dynamicTokens: thousands(cost.dynamic.tokens),
+    },
+    toolsetHowTo: mdBlock(
+      "sh",
+      [
+        `npx tsx src/server.ts --toolsets ${example}   # only these toolsets (env MCP_TOOLSETS; default all)`,
+        "npx tsx src/server.ts --read-only   # only tools marked readOnlyHint (env MCP_READ_ONLY=1)",
+        "npx tsx src/server.ts --mode dynamic   # search, browse, describe and call tools through 5 tools (env MCP_MODE)",
+      ].join("\n"),
+    ),
+  };
+}
+
+/** A toolset name that reads the same in a shell command and in `--toolsets`' comma list. */
+const PLAIN = /^[\w.-]+$/;
