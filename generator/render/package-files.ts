@@ -11,10 +11,10 @@ function pinned(): Record<string, string> {
   return { ...pkg.dependencies, ...pkg.devDependencies };
 }
 
-/** Copies src/manifest.json and src/validators/ (absent without tools) into dist/src. */
+/** Copies src/manifest.json, src/search-index.json and src/validators/ (both absent without tools) into dist/src. */
 const COPY_DATA = [
   "const fs = require('fs');",
-  "for (const p of ['manifest.json', 'validators'])",
+  "for (const p of ['manifest.json', 'search-index.json', 'validators'])",
   "if (fs.existsSync('src/' + p)) fs.cpSync('src/' + p, 'dist/src/' + p, { recursive: true });",
 ].join(" ");
 
@@ -43,7 +43,8 @@ export function renderPackageJson(model: Model): string {
       build: `tsc && node -e "${COPY_DATA}"`,
       typecheck: "tsc --noEmit",
     },
-    dependencies: pick(["ajv", "ajv-formats", "tsx"]),
+    // minisearch and stemmer: dynamic mode's tool search (runtime/package/tool-search.ts).
+    dependencies: pick(["ajv", "ajv-formats", ...(model.tools.length > 0 ? ["minisearch", "stemmer"] : []), "tsx"]),
     devDependencies: pick(["@types/node", "typescript"]),
   };
   return `${JSON.stringify(pkg, null, 2)}\n`;
