@@ -16,7 +16,8 @@ const SYNONYMS: Readonly<Record<string, string>> = {
   my: "authenticated current",
   mine: "authenticated current",
   myself: "authenticated current",
-  who: "user",
+  who: "user member",
+  whose: "user",
   logged: "authenticated",
   signed: "authenticated",
   account: "user",
@@ -92,6 +93,13 @@ const SYNONYMS: Readonly<Record<string, string>> = {
   pr: "pull request",
   prs: "pull request",
   bug: "issue",
+  remark: "comment",
+  note: "comment",
+  reply: "comment",
+  respond: "comment",
+  feedback: "comment review",
+  project: "repository",
+  projects: "repository",
   ticket: "issue",
   tickets: "issue",
   people: "user member",
@@ -103,7 +111,7 @@ const SYNONYMS: Readonly<Record<string, string>> = {
   bookmark: "star",
   subscribe: "subscription watch",
   notify: "notification",
-  left: "remaining",
+  left: "remaining limit",
   remaining: "limit",
   quota: "limit",
   usage: "limit",
@@ -120,22 +128,79 @@ const SYNONYMS: Readonly<Record<string, string>> = {
   version: "release",
 };
 
-/** A weighted query term: `weight` 1 for the query's own words, less for those a synonym brought. */
-export type QueryTerm = { term: string; weight: number };
+/**
+ * Phrases whose words mean something else together: "logged in" is about authentication, not logs, and
+ * "get rid of" is a delete, not a get. The phrase's words are replaced, at full weight.
+ */
+const PHRASES: ReadonlyArray<readonly [string[], string]> = (
+  [
+    ["logged in", "authenticated"],
+    ["log in", "authenticated"],
+    ["signed in", "authenticated"],
+    ["sign in", "authenticated"],
+    ["get rid of", "delete"],
+    ["turn off", "disable"],
+    ["switch off", "disable"],
+    ["turn on", "enable"],
+    ["switch on", "enable"],
+    ["set up", "create"],
+    ["look up", "get"],
+    ["look at", "get"],
+    ["how many", "count"],
+  ] as const
+).map(([phrase, meaning]) => [phrase.split(" "), meaning] as const);
 
-/** The terms to rank a query with, each once at its highest weight, the query's own first. */
-export function queryTerms(query: string): QueryTerm[] {
-  const weights = new Map<string, number>();
-  const add = (word: string, weight: number) => {
-    const term = termOf(word);
-    if (term === undefined) return;
-    weights.set(term, Math.max(weights.get(term) ?? 0, weight));
-  };
-  const words = splitWords(query);
-  for (const word of words) add(word, 1);
-  for (const word of words) {
-    const extra = Object.hasOwn(SYNONYMS, word) ? SYNONYMS[word] : undefined;
-    for (const synonym of extra?.split(" ") ?? []) add(synonym, SYNONYM_WEIGHT);
+/** The words of a query with each phrase replaced by its meaning. */
+function rephrased(words: string[]): string[] {
+  const out: string[] = [];
+  for (let at = 0; at < words.length; ) {
+    const phrase = PHRASES.find(([parts]) => parts.every((part, n) => words[at + n] === part));
+    if (phrase) {
+      out.push(...phrase[1].split(" "));
+      at += phrase[0].length;
+    } else out.push(words[at++]);
   }
-  return [...weights].map(([term, weight]) => ({ term, weight }));
+  return out;
+}
+
+/**
+ * A query ready to rank: its terms, each at its highest weight, and its concepts: per word of the query,
+ * the terms that stand for it (the word's own stem and its synonyms) with their weights. A tool that
+ * matches more of the query's concepts ranks higher; matching two synonyms of one word counts once.
+ */
+export type ParsedQuery = { terms: Map<string, number>; concepts: Array<Map<string, number>> };
+
+/**
+ * `named` says whether the API names a term in its tools' names or titles: a word it does not use ("copy"
+ * where the API says "fork") passes its full weight to its synonyms, the only way to find what it means.
+ */
+export function parseQuery(query: string, named: (term: string) => boolean = () => true): ParsedQuery {
+  const terms = new Map<string, number>();
+  const concepts: Array<Map<string, number>> = [];
+  for (const word of rephrased(splitWords(query))) {
+    const concept = new Map<string, number>();
+    const own = termOf(word);
+    if (own !== undefined) concept.set(own, 1);
+    const extra = Object.hasOwn(SYNONYMS, word) ? SYNONYMS[word] : undefined;
+    const weight = own !== undefined && !named(own) ? 1 : SYNONYM_WEIGHT;
+    for (const synonym of extra?.split(" ") ?? []) {
+      const term = termOf(synonym);
+      if (term !== undefined && !concept.has(term)) concept.set(term, weight);
+    }
+    if (concept.size === 0) continue;
+    concepts.push(concept);
+    for (const [term, w] of concept) terms.set(term, Math.max(terms.get(term) ?? 0, w));
+  }
+  return { terms, concepts };
+}
+
+/** How much of the query a tool that matched `matched` covers: each concept counts by its best matched term. */
+export function coverage(query: ParsedQuery, matched: readonly string[]): number {
+  let sum = 0;
+  for (const concept of query.concepts) {
+    let best = 0;
+    for (const term of matched) best = Math.max(best, concept.get(term) ?? 0);
+    sum += best;
+  }
+  return sum;
 }

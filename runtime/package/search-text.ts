@@ -7,7 +7,7 @@ import { stemmer } from "stemmer";
 /** Words too common to tell tools apart. Pronouns that mean "the caller" are not here: expandQuery reads them first. */
 const STOP_WORDS = new Set(
   (
-    "a an and any are as at be been being but by can could did do does doing for from had has have how i if in " +
+    "a an and any are as at am be been being but by can could did do does doing for from had has have how i if in " +
     "into is it its just me my myself of on or our ours please so some than that the their them then there these " +
     "they this those to too us very was we were what when where which while who whom why will with would you your " +
     "yours want wanna need like let lets let's should shall may might must also all via using use"
@@ -27,10 +27,11 @@ export function splitWords(text: string): string[] {
     .filter((word) => word.length > 0);
 }
 
-/** One word as the index stores it: its stem, or undefined for a stop word. */
+/** One word as the index stores it: its stem, or undefined for a stop word or a single letter. */
 export function termOf(word: string): string | undefined {
   const lower = word.toLowerCase();
-  if (STOP_WORDS.has(lower)) return undefined;
+  // One letter is no word ("user's" splits into user and s).
+  if (lower.length < 2 || STOP_WORDS.has(lower)) return undefined;
   return stemmer(lower);
 }
 

@@ -3,10 +3,10 @@
 // one this runtime cannot read, the same index is built in memory from the tools: slower on the first
 // search, never a failure.
 import { readFileSync } from "node:fs";
-import type MiniSearch from "minisearch";
+import type { default as MiniSearch, SearchResult } from "minisearch";
 import type { ManifestTool } from "./manifest-types.ts";
 import { buildSearchIndex, parseSearchIndex, type ToolDocument } from "./search-index.ts";
-import { queryTerms } from "./search-query.ts";
+import { coverage, parseQuery } from "./search-query.ts";
 
 export type ToolSearchOptions = {
   limit: number;
@@ -17,6 +17,12 @@ export type ToolSearchOptions = {
 };
 
 export type ToolSearch = { search(query: string, options: ToolSearchOptions): string[] };
+
+/** The fields in which an API names what its tools do (parseQuery's `named`). */
+const NAMING_FIELDS = ["name", "title", "toolset", "path"];
+
+/** The query's terms are processed already (stemmed, expanded): split them, nothing more. */
+const AS_IS = { tokenize: (text: string) => text.split(" "), processTerm: (term: string) => term };
 
 /** The prebuilt index when it is readable and indexes exactly these tools; else undefined. */
 function readIndex(file: URL, tools: readonly ManifestTool[]): MiniSearch<ToolDocument> | undefined {
@@ -30,24 +36,43 @@ function readIndex(file: URL, tools: readonly ManifestTool[]): MiniSearch<ToolDo
   }
 }
 
+/**
+ * The tools of `index` that match `query`, best first, each with its score. MiniSearch multiplies a score by
+ * how many query terms matched, whatever their weight, so synonyms of one word would count as many words;
+ * here the sum of BM25 scores is multiplied by the query's coverage instead (search-query.ts).
+ */
+export function rankTools(
+  index: MiniSearch<ToolDocument>,
+  query: string,
+  filter: (name: string) => boolean = () => true,
+): Array<{ name: string; score: number }> {
+  const named = (term: string) => index.search(term, { ...AS_IS, fields: NAMING_FIELDS }).length > 0;
+  const parsed = parseQuery(query, named);
+  if (parsed.terms.size === 0) return [];
+  const results = index.search([...parsed.terms.keys()].join(" "), {
+    ...AS_IS,
+    boostTerm: (term) => parsed.terms.get(term) ?? 1,
+    filter: (result) => filter(String(result.id)),
+  });
+  const score = (result: SearchResult) =>
+    (result.score / Math.max(1, result.queryTerms.length)) * coverage(parsed, result.queryTerms);
+  return results
+    .map((result) => ({ name: String(result.id), score: score(result) }))
+    .sort((a, b) => b.score - a.score || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
 /** A search over `tools`; `indexFile`, when the package has one, is the prebuilt index. */
 export function createToolSearch(tools: readonly ManifestTool[], indexFile?: URL): ToolSearch {
   let index: MiniSearch<ToolDocument> | undefined;
   const toolsets = new Map(tools.map((tool) => [tool.name, tool.toolset ?? "default"]));
   return {
     search(query, { limit, allowed, toolset }) {
+      if (limit < 1) return [];
       index ??= (indexFile && readIndex(indexFile, tools)) || buildSearchIndex(tools);
-      const terms = queryTerms(query);
-      if (terms.length === 0 || limit < 1) return [];
-      const weights = new Map(terms.map(({ term, weight }) => [term, weight]));
-      const results = index.search(terms.map(({ term }) => term).join(" "), {
-        // The terms are processed already (stemmed, expanded): split them, nothing more.
-        tokenize: (text) => text.split(" "),
-        processTerm: (term) => term,
-        boostTerm: (term) => weights.get(term) ?? 1,
-        filter: (result) => allowed(result.id) && (toolset === undefined || toolsets.get(result.id) === toolset),
-      });
-      return results.slice(0, limit).map((result) => String(result.id));
+      const reachable = (name: string) => allowed(name) && (toolset === undefined || toolsets.get(name) === toolset);
+      return rankTools(index, query, reachable)
+        .slice(0, limit)
+        .map((result) => result.name);
     },
   };
 }
