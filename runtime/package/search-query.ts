@@ -3,158 +3,33 @@
 // for it: general English and REST vocabulary only (copy → fork/clone, remove → delete, my → the
 // authenticated user), never an entry written for one API or one query. Added words weigh less than the
 // query's own, so a query that already names the right term is not drowned by its synonyms.
+import { PHRASES, SYNONYMS } from "./search-synonyms.ts";
 import { splitWords, termOf } from "./search-text.ts";
 
 /** The weight of a word a query brings by synonym, against 1 for the query's own words. */
 export const SYNONYM_WEIGHT = 0.4;
 
-/** Word → words an API uses for the same thing. Keys are lower-case words as written, not stems. */
-const SYNONYMS: Readonly<Record<string, string>> = {
-  // The caller: APIs say "authenticated user", "current user", "self", "viewer".
-  i: "authenticated current",
-  me: "authenticated current",
-  my: "authenticated current",
-  mine: "authenticated current",
-  myself: "authenticated current",
-  who: "user member",
-  whose: "user",
-  logged: "authenticated",
-  signed: "authenticated",
-  account: "user",
-  profile: "user",
-  // Reading.
-  show: "get list",
-  see: "get list",
-  view: "get list",
-  display: "get list",
-  fetch: "get",
-  retrieve: "get",
-  read: "get",
-  look: "get find search",
-  lookup: "get find search",
-  check: "get",
-  find: "search list",
-  search: "find list",
-  browse: "list",
-  all: "list",
-  every: "list",
-  many: "list count",
-  count: "list",
-  number: "count list",
-  which: "list",
-  details: "get",
-  info: "get",
-  information: "get",
-  status: "get state",
-  download: "get download",
-  // Writing.
-  make: "create",
-  new: "create",
-  add: "create",
-  open: "create",
-  start: "create start",
-  submit: "create",
-  post: "create",
-  write: "create",
-  generate: "create",
-  register: "create",
-  upload: "create upload",
-  copy: "fork clone duplicate",
-  duplicate: "fork copy",
-  clone: "fork copy",
-  change: "update edit",
-  modify: "update edit",
-  edit: "update",
-  alter: "update",
-  rename: "update name",
-  set: "update",
-  configure: "update set",
-  close: "update state",
-  reopen: "update state",
-  archive: "update",
-  lock: "lock",
-  remove: "delete",
-  delete: "remove",
-  erase: "delete",
-  destroy: "delete",
-  drop: "delete",
-  revoke: "delete",
-  cancel: "cancel delete",
-  stop: "cancel disable",
-  disable: "disable delete",
-  enable: "enable create",
-  invite: "invitation create",
-  send: "create",
-  // Nouns APIs abbreviate or name otherwise.
-  repo: "repository",
-  repos: "repository",
-  org: "organization",
-  orgs: "organization",
-  pr: "pull request",
-  prs: "pull request",
-  bug: "issue",
-  remark: "comment",
-  note: "comment",
-  reply: "comment",
-  respond: "comment",
-  feedback: "comment review",
-  project: "repository",
-  projects: "repository",
-  ticket: "issue",
-  tickets: "issue",
-  people: "user member",
-  person: "user",
-  members: "member user",
-  group: "team",
-  favorite: "star",
-  favourite: "star",
-  bookmark: "star",
-  subscribe: "subscription watch",
-  notify: "notification",
-  left: "remaining limit",
-  remaining: "limit",
-  quota: "limit",
-  usage: "limit",
-  key: "key",
-  password: "secret token",
-  credential: "secret token key",
-  money: "payment",
-  pay: "payment",
-  paid: "payment",
-  bill: "invoice billing",
-  email: "email",
-  label: "label tag",
-  tag: "tag label",
-  version: "release",
-};
+/** Synonyms by stem as well, so "visitors" finds what "visitor" would and "pushed" what "push" would. */
+const SYNONYMS_BY_STEM = new Map<string, string>();
+for (const [word, extra] of Object.entries(SYNONYMS)) {
+  const stem = termOf(word);
+  if (stem !== undefined) SYNONYMS_BY_STEM.set(stem, `${SYNONYMS_BY_STEM.get(stem) ?? ""} ${extra}`.trim());
+}
 
-/**
- * Phrases whose words mean something else together: "logged in" is about authentication, not logs, and
- * "get rid of" is a delete, not a get. The phrase's words are replaced, at full weight.
- */
-const PHRASES: ReadonlyArray<readonly [string[], string]> = (
-  [
-    ["logged in", "authenticated"],
-    ["log in", "authenticated"],
-    ["signed in", "authenticated"],
-    ["sign in", "authenticated"],
-    ["get rid of", "delete"],
-    ["turn off", "disable"],
-    ["switch off", "disable"],
-    ["turn on", "enable"],
-    ["switch on", "enable"],
-    ["set up", "create"],
-    ["look up", "get"],
-    ["look at", "get"],
-    ["how many", "count"],
-  ] as const
-).map(([phrase, meaning]) => [phrase.split(" "), meaning] as const);
+/** The synonyms of a word as written, else of its stem. */
+function synonymsOf(word: string, stem: string | undefined): string[] {
+  const extra = Object.hasOwn(SYNONYMS, word) ? SYNONYMS[word] : stem && SYNONYMS_BY_STEM.get(stem);
+  return extra ? extra.split(" ") : [];
+}
+
+/** Each phrase's words, and the words it stands for. */
+const PHRASE_WORDS = Object.entries(PHRASES).map(([phrase, meaning]) => [phrase.split(" "), meaning] as const);
 
 /** The words of a query with each phrase replaced by its meaning. */
 function rephrased(words: string[]): string[] {
   const out: string[] = [];
   for (let at = 0; at < words.length; ) {
-    const phrase = PHRASES.find(([parts]) => parts.every((part, n) => words[at + n] === part));
+    const phrase = PHRASE_WORDS.find(([parts]) => parts.every((part, n) => words[at + n] === part));
     if (phrase) {
       out.push(...phrase[1].split(" "));
       at += phrase[0].length;
@@ -181,9 +56,8 @@ export function parseQuery(query: string, named: (term: string) => boolean = () 
     const concept = new Map<string, number>();
     const own = termOf(word);
     if (own !== undefined) concept.set(own, 1);
-    const extra = Object.hasOwn(SYNONYMS, word) ? SYNONYMS[word] : undefined;
     const weight = own !== undefined && !named(own) ? 1 : SYNONYM_WEIGHT;
-    for (const synonym of extra?.split(" ") ?? []) {
+    for (const synonym of synonymsOf(word, own)) {
       const term = termOf(synonym);
       if (term !== undefined && !concept.has(term)) concept.set(term, weight);
     }
