@@ -4,7 +4,7 @@
 // becomes terms.
 import MiniSearch, { type AsPlainObject, type Options } from "minisearch";
 import type { ManifestTool } from "./manifest-types.ts";
-import { splitWords, termOf, verbsOf } from "./search-text.ts";
+import { splitIdentifier, splitWords, termOf, verbsOf } from "./search-text.ts";
 
 /** Bumped whenever the documents or the options change: an index of another format is rebuilt, not read. */
 export const SEARCH_INDEX_FORMAT = 1;
@@ -38,6 +38,8 @@ export const FIELD_BOOST: Readonly<Record<Exclude<keyof ToolDocument, "id">, num
 };
 
 const FIELDS = Object.keys(FIELD_BOOST);
+/** Fields that hold identifiers, split at camelCase humps too; the others hold prose. */
+const IDENTIFIER_FIELDS = new Set(["name", "params", "path", "toolset"]);
 
 /** Descriptions are Markdown: link targets and bare URLs would index every word of docs URLs. */
 function plainText(markdown: string): string {
@@ -47,14 +49,40 @@ function plainText(markdown: string): string {
     .replace(/`/g, " ");
 }
 
-export function toolDocument(tool: ManifestTool): ToolDocument {
+/** A description's sentences (and Markdown lines), trimmed. */
+function sentences(text: string): string[] {
+  return text
+    .split(/(?<=[.!?])\s+|\n+/)
+    .map((sentence) => sentence.trim())
+    .filter((sentence) => sentence.length > 0);
+}
+
+/**
+ * Sentences that many tools' descriptions repeat word for word (large APIs append the same note on
+ * authentication scopes or pagination to hundreds of operations): they say nothing about what a tool
+ * does, and would make every tool match "token" or "access". At least 1% of the tools, and at least 5.
+ */
+export function boilerplateOf(tools: readonly ManifestTool[]): Set<string> {
+  const counts = new Map<string, number>();
+  for (const tool of tools) {
+    for (const sentence of new Set(sentences(plainText(tool.description ?? ""))))
+      counts.set(sentence, (counts.get(sentence) ?? 0) + 1);
+  }
+  const threshold = Math.max(5, tools.length / 100);
+  return new Set([...counts].filter(([, count]) => count >= threshold).map(([sentence]) => sentence));
+}
+
+export function toolDocument(tool: ManifestTool, boilerplate: ReadonlySet<string> = new Set()): ToolDocument {
+  const description = sentences(plainText(tool.description ?? ""))
+    .filter((sentence) => !boilerplate.has(sentence))
+    .join(" ");
   const path = tool.http?.path ?? "";
   const properties = tool.inputSchema.properties;
   return {
     id: tool.name,
     name: tool.name,
     title: tool.title ?? tool.annotations?.title ?? "",
-    description: plainText(tool.description ?? ""),
+    description,
     toolset: tool.toolset ?? "",
     path: path
       .split("/")
@@ -70,7 +98,7 @@ export const SEARCH_INDEX_OPTIONS: Options<ToolDocument> = {
   idField: "id",
   fields: FIELDS,
   storeFields: [],
-  tokenize: (text) => splitWords(text),
+  tokenize: (text, field) => (field && IDENTIFIER_FIELDS.has(field) ? splitIdentifier(text) : splitWords(text)),
   processTerm: (term) => termOf(term),
   searchOptions: { boost: { ...FIELD_BOOST } },
 };
@@ -78,7 +106,8 @@ export const SEARCH_INDEX_OPTIONS: Options<ToolDocument> = {
 /** The index of `tools`, built in memory. */
 export function buildSearchIndex(tools: readonly ManifestTool[]): MiniSearch<ToolDocument> {
   const index = new MiniSearch<ToolDocument>(SEARCH_INDEX_OPTIONS);
-  index.addAll(tools.map(toolDocument));
+  const boilerplate = boilerplateOf(tools);
+  index.addAll(tools.map((tool) => toolDocument(tool, boilerplate)));
   return index;
 }
 

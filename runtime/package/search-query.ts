@@ -7,7 +7,7 @@ import { PHRASES, SYNONYMS } from "./search-synonyms.ts";
 import { splitWords, termOf } from "./search-text.ts";
 
 /** The weight of a word a query brings by synonym, against 1 for the query's own words. */
-export const SYNONYM_WEIGHT = 0.4;
+export const SYNONYM_WEIGHT = 0.5;
 
 /** Synonyms by stem as well, so "visitors" finds what "visitor" would and "pushed" what "push" would. */
 const SYNONYMS_BY_STEM = new Map<string, string>();

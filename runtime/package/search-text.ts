@@ -14,17 +14,21 @@ const STOP_WORDS = new Set(
   ).split(" "),
 );
 
-/**
- * The words of a text or identifier, lower-cased: `listForAuthenticatedUser`, `list-for-authenticated-user`,
- * `list_for_authenticated_user` and `list/for/authenticated/user` all give list, for, authenticated, user.
- */
+/** Words of prose, lower-cased: split at anything that is not a letter or digit (snake_case, kebab-case, a/b). */
 export function splitWords(text: string): string[] {
   return text
-    .replace(/([\p{Ll}\p{N}])(\p{Lu})/gu, "$1 $2")
-    .replace(/(\p{Lu}+)(\p{Lu}\p{Ll})/gu, "$1 $2")
     .toLowerCase()
     .split(/[^\p{L}\p{N}]+/u)
     .filter((word) => word.length > 0);
+}
+
+/**
+ * Words of an identifier: camelCase is split too, so `listForAuthenticatedUser`, `list-for-authenticated-user`
+ * and `list/for/authenticated/user` all give list, for, authenticated, user. Prose is not split so: "GitHub"
+ * and "JavaScript" are one word each.
+ */
+export function splitIdentifier(text: string): string[] {
+  return splitWords(text.replace(/([\p{Ll}\p{N}])(\p{Lu})/gu, "$1 $2").replace(/(\p{Lu}+)(\p{Lu}\p{Ll})/gu, "$1 $2"));
 }
 
 /** One word as the index stores it: its stem, or undefined for a stop word or a single letter. */

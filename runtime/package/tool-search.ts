@@ -52,7 +52,6 @@ export function rankTools(
   const results = index.search([...parsed.terms.keys()].join(" "), {
     ...AS_IS,
     boostTerm: (term) => parsed.terms.get(term) ?? 1,
-    ...(process.env.BOOST ? { boost: JSON.parse(process.env.BOOST) } : {}),
     filter: (result) => filter(String(result.id)),
   });
   const score = (result: SearchResult) =>
