@@ -7,7 +7,7 @@ import { PHRASES, SYNONYMS } from "./search-synonyms.ts";
 import { splitWords, termOf } from "./search-text.ts";
 
 /** The weight of a word a query brings by synonym, against 1 for the query's own words. */
-export const SYNONYM_WEIGHT = 0.5;
+export const SYNONYM_WEIGHT = 0.6;
 
 /** Synonyms by stem as well, so "visitors" finds what "visitor" would and "pushed" what "push" would. */
 const SYNONYMS_BY_STEM = new Map<string, string>();
@@ -53,6 +53,8 @@ export function parseQuery(query: string, named: (term: string) => boolean = () 
   const terms = new Map<string, number>();
   const concepts: Array<Map<string, number>> = [];
   for (const word of rephrased(splitWords(query))) {
+    // A number in a query is a value ("issue 57"), not a word any tool is described with.
+    if (/^\d+$/.test(word)) continue;
     const concept = new Map<string, number>();
     const own = termOf(word);
     if (own !== undefined) concept.set(own, 1);
