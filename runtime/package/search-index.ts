@@ -41,9 +41,13 @@ const FIELDS = Object.keys(FIELD_BOOST);
 /** Fields that hold identifiers, split at camelCase humps too; the others hold prose. */
 const IDENTIFIER_FIELDS = new Set(["name", "params", "path", "toolset"]);
 
-/** Descriptions are Markdown: link targets and bare URLs would index every word of docs URLs. */
+/**
+ * Descriptions are Markdown or HTML: link targets, bare URLs and tags would index every word of docs URLs
+ * and every `<p>`.
+ */
 function plainText(markdown: string): string {
   return markdown
+    .replace(/<[^<>]*>/g, " ")
     .replace(/\]\([^)\s]*\)/g, "]")
     .replace(/\bhttps?:\/\/\S+/g, " ")
     .replace(/`/g, " ");

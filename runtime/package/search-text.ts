@@ -11,7 +11,7 @@ const STOP_WORDS = new Set(
     "into is it its just me my myself of on or our ours please so some than that the their them then there these " +
     "they this those to too us very was we were what when where which while who whom why will with would you your " +
     "yours want wanna need like let lets let's should shall may might must also all via using use about off out up over only " +
-    "now anyone anything something thing things even still already really"
+    "now anyone anything something thing things even still already really re ll ve"
   ).split(" "),
 );
 
