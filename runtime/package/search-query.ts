@@ -1,10 +1,17 @@
 // A query an agent writes ("who am I logged in as", "make my own copy of someone else's repository")
 // rarely uses an API's own words. Before ranking, each query word also brings the words an API would use
 // for it: general English and REST vocabulary only (copy → fork/clone, remove → delete, my → the
-// authenticated user), never an entry written for one API or one query. Added words weigh less than the
-// query's own, so a query that already names the right term is not drowned by its synonyms.
+// authenticated user; search-synonyms.ts), never an entry written for one API or one query. Added words weigh
+// less than the query's own, so a query that already names the right term is not drowned by its synonyms;
+// but a word the API never names in its tools' names or titles hands its synonyms its full weight.
 import { PHRASES, SYNONYMS } from "./search-synonyms.ts";
 import { splitWords, termOf } from "./search-text.ts";
+
+/**
+ * The words of a query that count: a task in plain words is a sentence, and each word costs a look-up, so
+ * an agent (or anyone reaching search_tools) sending megabytes cannot make one search take long.
+ */
+export const QUERY_WORDS = 64;
 
 /** The weight of a word a query brings by synonym, against 1 for the query's own words. */
 export const SYNONYM_WEIGHT = 0.6;
@@ -52,7 +59,7 @@ export type ParsedQuery = { terms: Map<string, number>; concepts: Array<Map<stri
 export function parseQuery(query: string, named: (term: string) => boolean = () => true): ParsedQuery {
   const terms = new Map<string, number>();
   const concepts: Array<Map<string, number>> = [];
-  for (const word of rephrased(splitWords(query))) {
+  for (const word of rephrased(splitWords(query.slice(0, QUERY_WORDS * 32)).slice(0, QUERY_WORDS))) {
     // A number in a query is a value ("issue 57"), not a word any tool is described with.
     if (/^\d+$/.test(word)) continue;
     const concept = new Map<string, number>();

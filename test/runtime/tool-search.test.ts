@@ -9,7 +9,7 @@ import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import type { ManifestTool } from "../../runtime/package/manifest-types.ts";
 import { buildSearchIndex, SEARCH_INDEX_FORMAT, serializeSearchIndex } from "../../runtime/package/search-index.ts";
-import { parseQuery, SYNONYM_WEIGHT } from "../../runtime/package/search-query.ts";
+import { parseQuery, QUERY_WORDS, SYNONYM_WEIGHT } from "../../runtime/package/search-query.ts";
 import { splitIdentifier, splitWords, termOf, termsOf, verbsOf } from "../../runtime/package/search-text.ts";
 import { createToolSearch } from "../../runtime/package/tool-search.ts";
 import { scratchDir } from "../generate/support.ts";
@@ -115,6 +115,15 @@ describe("ranking", () => {
     ["close an issue", "issues_update"],
     ["open a new issue", "issues_create"],
   ])("%j finds %s first", (query, want) => expect(top(query)[0]).toBe(want));
+
+  it("reads only the first QUERY_WORDS words of a query, so a huge one costs no more than a sentence", () => {
+    const words = Array.from({ length: QUERY_WORDS }, (_, n) => (n === 0 ? "fork" : `w${n}`));
+    const huge = `${words.join(" ")} ${"delete issue label ".repeat(200_000)}`;
+    const start = performance.now();
+    expect(top(huge)).toEqual(top(words.join(" ")));
+    expect(top(huge)[0]).toBe("repos_create-fork");
+    expect(performance.now() - start).toBeLessThan(2000);
+  });
 
   it("answers nothing for a query of stop words only, or a limit below 1", () => {
     expect(top("the of and")).toEqual([]);
