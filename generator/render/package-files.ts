@@ -23,7 +23,11 @@ export function packageVersion(model: Model): string {
   return /^\d+\.\d+\.\d+/.test(model.server.version) ? model.server.version : "0.0.0";
 }
 
-export function renderPackageJson(model: Model): string {
+/**
+ * `search`: the package's runtime holds tool search (runtime/package/search-*.ts, which import minisearch
+ * and stemmer), or the package has tools to search.
+ */
+export function renderPackageJson(model: Model, search = model.tools.length > 0): string {
   const versions = pinned();
   const pick = (names: string[]) => Object.fromEntries(names.map((name) => [name, versions[name]]));
   const pkg = {
@@ -44,7 +48,7 @@ export function renderPackageJson(model: Model): string {
       typecheck: "tsc --noEmit",
     },
     // minisearch and stemmer: dynamic mode's tool search (runtime/package/tool-search.ts).
-    dependencies: pick(["ajv", "ajv-formats", ...(model.tools.length > 0 ? ["minisearch", "stemmer"] : []), "tsx"]),
+    dependencies: pick(["ajv", "ajv-formats", ...(search ? ["minisearch", "stemmer"] : []), "tsx"]),
     devDependencies: pick(["@types/node", "typescript"]),
   };
   return `${JSON.stringify(pkg, null, 2)}\n`;

@@ -1,6 +1,6 @@
 /**
  * src/search-index.json: dynamic mode's tool-search index, built here so a server pays nothing for it at
- * start-up (GitHub's 1,223 tools take about a second to index). The runtime reads it on the first search;
+ * start-up (GitHub's 1,223 tools take a quarter of a second to index, and the file is read on the first search). The runtime reads it on the first search;
  * documents and options come from the runtime's own module, so both sides turn text into the same terms.
  */
 import { buildSearchIndex, serializeSearchIndex } from "../../runtime/package/search-index.ts";
@@ -10,6 +10,9 @@ import { header } from "./ts.ts";
 
 /** The file's path in a package, beside manifest.json. */
 export const SEARCH_INDEX_FILE = "src/search-index.json";
+
+/** The runtime module that imports minisearch and stemmer: a package that carries it depends on them. */
+export const SEARCH_RUNTIME_FILE = "runtime/package/search-index.ts";
 
 /** The index of the package's tools; undefined for a package without tools. */
 export function renderSearchIndex(model: Model): string | undefined {

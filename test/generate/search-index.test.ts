@@ -3,7 +3,7 @@
  * tools: the runtime loads it and ranks exactly as an index it builds in memory from the same catalog, the
  * build copies it into dist/src, and the package depends on what the search needs.
  */
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -48,7 +48,7 @@ describe("src/search-index.json", () => {
     expect(pkg.scripts.build).toContain("'search-index.json'");
   });
 
-  it("is not written for a package without tools, which needs neither dependency", async () => {
+  it("is not written for a package without tools, which needs neither dependency until its runtime has search", async () => {
     const dir = scratchDir("search-index");
     const spec = join(dir, "no-tools.yaml");
     writeFileSync(
@@ -71,5 +71,17 @@ describe("src/search-index.json", () => {
     const pkg = JSON.parse(readFileSync(join(out, "package.json"), "utf8"));
     expect(pkg.dependencies).not.toHaveProperty("minisearch");
     expect(pkg.dependencies).not.toHaveProperty("stemmer");
+
+    // Once its runtime carries tool search (here a file of the user's imports it), it depends on both.
+    mkdirSync(join(out, "src/lib"), { recursive: true });
+    writeFileSync(
+      join(out, "src/lib/search.ts"),
+      'export { createToolSearch } from "../../runtime/package/tool-search.ts";\n',
+    );
+    const again = await generate(spec, out);
+    expect(again.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
+    expect(existsSync(join(out, "runtime/package/search-index.ts"))).toBe(true);
+    const after = JSON.parse(readFileSync(join(out, "package.json"), "utf8"));
+    expect(Object.keys(after.dependencies)).toEqual(expect.arrayContaining(["minisearch", "stemmer"]));
   });
 });
