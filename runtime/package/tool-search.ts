@@ -7,6 +7,7 @@ import type { default as MiniSearch, SearchResult } from "minisearch";
 import type { ManifestTool } from "./manifest-types.ts";
 import { buildSearchIndex, parseSearchIndex, type ToolDocument } from "./search-index.ts";
 import { coverage, parseQuery } from "./search-query.ts";
+import { splitIdentifier, termOf } from "./search-text.ts";
 
 export type ToolSearchOptions = {
   limit: number;
@@ -36,10 +37,34 @@ function readIndex(file: URL, tools: readonly ManifestTool[]): MiniSearch<ToolDo
   }
 }
 
+/** How much a tool gains when the query covers all of its name, against none of it (`nameFit`). */
+export const NAME_FIT_BOOST = 0.5;
+
+const nameTermsCache = new Map<string, string[]>();
+/** The terms of a tool's name (the index's id), cached: every search asks for those of every match. */
+function nameTerms(name: string): string[] {
+  let terms = nameTermsCache.get(name);
+  if (!terms) {
+    terms = splitIdentifier(name).flatMap((word) => termOf(word) ?? []);
+    nameTermsCache.set(name, terms);
+  }
+  return terms;
+}
+
+/**
+ * The share of a tool's name the query covers: a query for "delete a branch" fits repos_delete-branch
+ * better than repos_delete-branch-protection, which does more (or other) than was asked.
+ */
+function nameFit(name: string, terms: ReadonlyMap<string, number>): number {
+  const words = nameTerms(name);
+  return words.length === 0 ? 0 : words.filter((word) => terms.has(word)).length / words.length;
+}
+
 /**
  * The tools of `index` that match `query`, best first, each with its score. MiniSearch multiplies a score by
  * how many query terms matched, whatever their weight, so synonyms of one word would count as many words;
- * here the sum of BM25 scores is multiplied by the query's coverage instead (search-query.ts).
+ * here the sum of BM25 scores is multiplied by the query's coverage instead (search-query.ts), and by how
+ * much of the tool's name the query covers.
  */
 export function rankTools(
   index: MiniSearch<ToolDocument>,
@@ -55,7 +80,9 @@ export function rankTools(
     filter: (result) => filter(String(result.id)),
   });
   const score = (result: SearchResult) =>
-    (result.score / Math.max(1, result.queryTerms.length)) * coverage(parsed, result.queryTerms);
+    (result.score / Math.max(1, result.queryTerms.length)) *
+    coverage(parsed, result.queryTerms) *
+    (1 + NAME_FIT_BOOST * nameFit(String(result.id), parsed.terms));
   return results
     .map((result) => ({ name: String(result.id), score: score(result) }))
     .sort((a, b) => b.score - a.score || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
