@@ -125,6 +125,18 @@ describe("ranking", () => {
     expect(performance.now() - start).toBeLessThan(2000);
   });
 
+  it("ranks the tool whose name the query covers above one that does more than was asked", () => {
+    const tools = [
+      {
+        ...tool("branches_delete-protection", "Delete branch protection", "DELETE", "/branches/{b}/protection"),
+        description: "Delete the protection of a branch: a protected branch is a branch with rules.",
+      },
+      tool("branches_delete", "Delete a branch", "DELETE", "/refs/{b}"),
+    ];
+    const ranked = createToolSearch(tools).search("delete the branch", { limit: 2, allowed: () => true });
+    expect(ranked).toEqual(["branches_delete", "branches_delete-protection"]);
+  });
+
   it("answers nothing for a query of stop words only, or a limit below 1", () => {
     expect(top("the of and")).toEqual([]);
     expect(search.search("repository", { limit: 0, allowed: () => true })).toEqual([]);
