@@ -1,5 +1,5 @@
 // `npm run bench [-- <suite>...] [--rounds n] [--quick]`: runs the benchmark
-// suites (codegen, runtime, startup, size; all by default), prints the tables
+// suites (codegen, runtime, startup, huge-spec, search; all by default), prints the tables
 // and writes them into bench/RESULTS.md. --quick shrinks call counts and rounds
 // for iterating; its figures are marked as such.
 import { parseArgs } from "node:util";
@@ -11,9 +11,10 @@ import { log } from "./lib/rounds.ts";
 import { codegenSuite } from "./suites/codegen.ts";
 import { hugeSpecSuite } from "./suites/huge-spec.ts";
 import { runtimeSuite } from "./suites/runtime.ts";
+import { searchSuite } from "./suites/search.ts";
 import { startupSuite } from "./suites/startup.ts";
 
-const SUITES = ["codegen", "runtime", "startup", "huge-spec"] as const;
+const SUITES = ["codegen", "runtime", "startup", "huge-spec", "search"] as const;
 type Suite = (typeof SUITES)[number];
 
 const { values, positionals } = parseArgs({
@@ -59,6 +60,8 @@ for (const suite of selected) {
       });
     } else if (suite === "startup" && servers && echo) {
       section = await startupSuite(servers, echo, { rounds: rounds ?? (quick ? 3 : 7) });
+    } else if (suite === "search") {
+      section = await searchSuite({ rounds: rounds ?? (quick ? 1 : 3) });
     } else if (suite === "huge-spec") {
       section = await hugeSpecSuite({ rounds: rounds ?? (quick ? 1 : 3) });
     } else {

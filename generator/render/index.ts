@@ -10,6 +10,7 @@ import { renderScaffolds } from "./handlers.ts";
 import { renderManifest } from "./manifest.ts";
 import { renderPackageJson, renderTsconfig } from "./package-files.ts";
 import { runtimeFilesFor, type SourceFile } from "./runtime-files.ts";
+import { renderSearchIndex, SEARCH_INDEX_FILE, SEARCH_RUNTIME_FILE } from "./search-index.ts";
 import { renderApp, renderHandlersType, renderServerEntry } from "./server.ts";
 import { escapeInvisible } from "./ts.ts";
 import { pruneTypeImports, tidyBlankLines } from "./ts-style.ts";
@@ -45,9 +46,10 @@ export async function render(model: Model, userSources: SourceFile[] = []): Prom
   const compiling = renderValidators(model);
   const rendering = (async () => ({
     manifest: renderManifest(model),
+    searchIndex: renderSearchIndex(model),
     types: pruneTypeImports(`${await renderTypes(model)}\n${renderHandlersType(model)}`),
   }))();
-  const [validators, { manifest, types }] = await Promise.all([compiling, rendering]);
+  const [validators, { manifest, searchIndex, types }] = await Promise.all([compiling, rendering]);
   const scaffolds = renderScaffolds(model).map(
     (s): RenderedFile => ({
       path: s.path,
@@ -62,6 +64,7 @@ export async function render(model: Model, userSources: SourceFile[] = []): Prom
     generated("src/client.ts", renderClient(model)),
     generated("src/manifest.ts", manifest.ts),
     generated("src/manifest.json", manifest.json),
+    ...(searchIndex === undefined ? [] : [generated(SEARCH_INDEX_FILE, searchIndex)]),
     generated("src/server.ts", renderServerEntry(model)),
     generated("src/types.ts", types),
     generated("src/validators.ts", validators.module),
@@ -76,7 +79,10 @@ export async function render(model: Model, userSources: SourceFile[] = []): Prom
   // The runtime, byte for byte (no header: it is the same file in every package and in this repository).
   const runtime = runtimeFilesFor(importers).map((f): RenderedFile => ({ ...f, owner: "mcpgen" }));
   return [
-    generated("package.json", renderPackageJson(model)),
+    generated(
+      "package.json",
+      renderPackageJson(model, model.tools.length > 0 || runtime.some((f) => f.path === SEARCH_RUNTIME_FILE)),
+    ),
     generated("tsconfig.json", renderTsconfig(model)),
     generated("README.md", renderDocs(model)),
     ...sources,

@@ -11,10 +11,10 @@ function pinned(): Record<string, string> {
   return { ...pkg.dependencies, ...pkg.devDependencies };
 }
 
-/** Copies src/manifest.json and src/validators/ (absent without tools) into dist/src. */
+/** Copies src/manifest.json, src/search-index.json and src/validators/ (both absent without tools) into dist/src. */
 const COPY_DATA = [
   "const fs = require('fs');",
-  "for (const p of ['manifest.json', 'validators'])",
+  "for (const p of ['manifest.json', 'search-index.json', 'validators'])",
   "if (fs.existsSync('src/' + p)) fs.cpSync('src/' + p, 'dist/src/' + p, { recursive: true });",
 ].join(" ");
 
@@ -23,7 +23,11 @@ export function packageVersion(model: Model): string {
   return /^\d+\.\d+\.\d+/.test(model.server.version) ? model.server.version : "0.0.0";
 }
 
-export function renderPackageJson(model: Model): string {
+/**
+ * `search`: the package's runtime holds tool search (runtime/package/search-*.ts, which import minisearch
+ * and stemmer), or the package has tools to search.
+ */
+export function renderPackageJson(model: Model, search = model.tools.length > 0): string {
   const versions = pinned();
   const pick = (names: string[]) => Object.fromEntries(names.map((name) => [name, versions[name]]));
   const pkg = {
@@ -43,7 +47,8 @@ export function renderPackageJson(model: Model): string {
       build: `tsc && node -e "${COPY_DATA}"`,
       typecheck: "tsc --noEmit",
     },
-    dependencies: pick(["ajv", "ajv-formats", "tsx"]),
+    // minisearch and stemmer: dynamic mode's tool search (runtime/package/tool-search.ts).
+    dependencies: pick(["ajv", "ajv-formats", ...(search ? ["minisearch", "stemmer"] : []), "tsx"]),
     devDependencies: pick(["@types/node", "typescript"]),
   };
   return `${JSON.stringify(pkg, null, 2)}\n`;

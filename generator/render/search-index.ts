@@ -1,0 +1,22 @@
+/**
+ * src/search-index.json: dynamic mode's tool-search index, built here so a server pays nothing for it at
+ * start-up (GitHub's 1,223 tools take a quarter of a second to index, and the file is read on the first search). The runtime reads it on the first search;
+ * documents and options come from the runtime's own module, so both sides turn text into the same terms.
+ */
+import { buildSearchIndex, serializeSearchIndex } from "../../runtime/package/search-index.ts";
+import type { Model } from "../normalize/normalize.ts";
+import { manifestData } from "./manifest.ts";
+import { header } from "./ts.ts";
+
+/** The file's path in a package, beside manifest.json. */
+export const SEARCH_INDEX_FILE = "src/search-index.json";
+
+/** The runtime module that imports minisearch and stemmer: a package that carries it depends on them. */
+export const SEARCH_RUNTIME_FILE = "runtime/package/search-index.ts";
+
+/** The index of the package's tools; undefined for a package without tools. */
+export function renderSearchIndex(model: Model): string | undefined {
+  const { tools } = manifestData(model).catalog;
+  if (tools.length === 0) return undefined;
+  return serializeSearchIndex(buildSearchIndex(tools), header(model.specRef).slice(3).trim());
+}

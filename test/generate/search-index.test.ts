@@ -1,0 +1,87 @@
+/**
+ * `mcpgen generate` writes dynamic mode's tool-search index (src/search-index.json) for every package with
+ * tools: the runtime loads it and ranks exactly as an index it builds in memory from the same catalog, the
+ * build copies it into dist/src, and the package depends on what the search needs.
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { describe, expect, it } from "vitest";
+import { generate } from "../../generator/index.ts";
+import { parseSearchIndex } from "../../runtime/package/search-index.ts";
+import { readCatalog } from "../../runtime/package/spec-server.ts";
+import { createToolSearch } from "../../runtime/package/tool-search.ts";
+import { ROOT, scratchDir } from "./support.ts";
+
+const PETSTORE = join(ROOT, "bench/specs/petstore.openapi.yaml");
+
+describe("src/search-index.json", () => {
+  it("is written for a package with tools, and the runtime ranks with it as with an in-memory build", async () => {
+    const out = scratchDir("search-index");
+    const result = await generate(PETSTORE, out);
+    expect(result.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
+    const file = join(out, "src/search-index.json");
+    const tools = readCatalog(pathToFileURL(join(out, "src/manifest.json"))).tools;
+    expect(tools.length).toBeGreaterThan(2);
+
+    const index = parseSearchIndex(readFileSync(file, "utf8"));
+    expect(index?.documentCount).toBe(tools.length);
+    for (const tool of tools) expect(index?.has(tool.name), tool.name).toBe(true);
+
+    const fromFile = createToolSearch(tools, pathToFileURL(file));
+    const inMemory = createToolSearch(tools);
+    const queries = ["add a new pet", "remove a pet", "show me all the pets", "find a pet by its id", "update", "x"];
+    for (const query of queries) {
+      const options = { limit: 5, allowed: () => true };
+      expect(fromFile.search(query, options), query).toEqual(inMemory.search(query, options));
+    }
+    expect(fromFile.search("add a new pet", { limit: 1, allowed: () => true })).toHaveLength(1);
+  });
+
+  it("is copied by the build, and the package depends on minisearch and stemmer", async () => {
+    const out = scratchDir("search-index");
+    await generate(PETSTORE, out);
+    const pkg = JSON.parse(readFileSync(join(out, "package.json"), "utf8"));
+    const own = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).dependencies;
+    expect(pkg.dependencies.minisearch).toBe(own.minisearch);
+    expect(pkg.dependencies.stemmer).toBe(own.stemmer);
+    expect(pkg.scripts.build).toContain("'search-index.json'");
+  });
+
+  it("is not written for a package without tools, which needs neither dependency until its runtime has search", async () => {
+    const dir = scratchDir("search-index");
+    const spec = join(dir, "no-tools.yaml");
+    writeFileSync(
+      spec,
+      [
+        "server: { name: docs-only, version: 1.0.0 }",
+        "resources:",
+        "  - uri: docs://readme",
+        "    name: readme",
+        "    mimeType: text/plain",
+        "    text: Hello",
+        "",
+      ].join("\n"),
+    );
+    const out = join(dir, "out");
+    const result = await generate(spec, out);
+    expect(result.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
+    expect(existsSync(join(out, "src/manifest.json"))).toBe(true);
+    expect(existsSync(join(out, "src/search-index.json"))).toBe(false);
+    const pkg = JSON.parse(readFileSync(join(out, "package.json"), "utf8"));
+    expect(pkg.dependencies).not.toHaveProperty("minisearch");
+    expect(pkg.dependencies).not.toHaveProperty("stemmer");
+
+    // Once its runtime carries tool search (here a file of the user's imports it), it depends on both.
+    mkdirSync(join(out, "src/lib"), { recursive: true });
+    writeFileSync(
+      join(out, "src/lib/search.ts"),
+      'export { createToolSearch } from "../../runtime/package/tool-search.ts";\n',
+    );
+    const again = await generate(spec, out);
+    expect(again.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
+    expect(existsSync(join(out, "runtime/package/search-index.ts"))).toBe(true);
+    const after = JSON.parse(readFileSync(join(out, "package.json"), "utf8"));
+    expect(Object.keys(after.dependencies)).toEqual(expect.arrayContaining(["minisearch", "stemmer"]));
+  });
+});
