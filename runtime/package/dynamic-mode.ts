@@ -14,7 +14,7 @@ import type { ToolHandlerResult } from "../server/types.ts";
 import { didYouMean } from "./did-you-mean.ts";
 import { DESCRIBE_LIMIT, DYNAMIC_TOOLS, SEARCH_LIMIT, SUMMARY_CHARS } from "./dynamic-tools.ts";
 import type { ManifestTool, ManifestToolset } from "./manifest-types.ts";
-import { createToolSearch, type ToolSearch } from "./tool-search.ts";
+import type { ToolSearch } from "./tool-search.ts";
 import { toolsetOf } from "./tool-selection.ts";
 
 /** Tools per list_tools page. */
@@ -57,7 +57,7 @@ export function registerDynamicTools(server: McpServer, catalog: DynamicCatalog)
 
   server.tool({
     ...definition("search_tools"),
-    handler: (args) => {
+    handler: async (args) => {
       const bad =
         badArgument(typeof args.query === "string" && args.query.trim() !== "", "query must be a non-empty string") ??
         badArgument(
@@ -71,7 +71,8 @@ export function registerDynamicTools(server: McpServer, catalog: DynamicCatalog)
       const limit = typeof args.limit === "number" ? args.limit : SEARCH_LIMIT.default;
       const toolset = typeof args.toolset === "string" ? args.toolset : undefined;
       if (toolset !== undefined && !byToolset.has(toolset)) return unknownToolset(toolset);
-      search ??= createToolSearch(catalog.all, searchIndexFile());
+      // Loaded on the first search, not at start-up: the ranking library and the index cost 10-80 ms.
+      search ??= (await import("./tool-search.ts")).createToolSearch(catalog.all, searchIndexFile());
       const names = search.search(query, {
         limit,
         allowed: (name) => served.has(name),
