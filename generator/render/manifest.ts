@@ -17,7 +17,7 @@ import type { ContentBlock, Role, Tool } from "../../runtime/protocol/types.ts";
 import type { DeferredOffers } from "../../runtime/server/server.ts";
 import { sha256 } from "../hash.ts";
 import type { HttpBindingNode, JsonSchema, PromptMessageNode, SecuritySchemeNode, ToolNode } from "../ir.ts";
-import type { Model } from "../normalize/normalize.ts";
+import type { Model, ToolModel } from "../normalize/normalize.ts";
 import { contentProblem } from "../rules/prompts.ts";
 import { header } from "./ts.ts";
 import { dataProperty } from "./ts-data-literal.ts";
@@ -67,12 +67,15 @@ const isRole = (role: string): role is Role => role === "user" || role === "assi
 const isContentBlock = (content: PromptMessageNode["content"]): content is ContentBlock =>
   contentProblem(content) === undefined;
 
-function tool(node: ToolNode): ManifestTool {
-  if (!isObjectSchema(node.inputSchema)) throw new Error(`inputSchema of tool '${node.name}' is not an object schema`);
+/** A tool as tools/list serves it: its schemas compacted (normalize/compact-schema.ts). */
+function tool({ node, listed }: ToolModel): ManifestTool {
+  if (!isObjectSchema(listed.inputSchema))
+    throw new Error(`inputSchema of tool '${node.name}' is not an object schema`);
   return {
     ...pick(node, ["name", "title", "description"]),
-    inputSchema: node.inputSchema,
-    ...pick(node, ["outputSchema", "annotations", "icons"]),
+    inputSchema: listed.inputSchema,
+    ...pick(listed, ["outputSchema"]),
+    ...pick(node, ["annotations", "icons"]),
     ...http(node.http),
   };
 }
@@ -104,7 +107,7 @@ export const manifestData = perModel((model): ManifestData => {
     ...pick(server.upstream, ["retry"]),
   };
   const catalog: ManifestCatalog = {
-    tools: model.tools.map(({ node }) => tool(node)),
+    tools: model.tools.map(tool),
     resources: model.resources.map(({ node }) => ({
       ...pick(node, ["uri", "name", "title", "description", "mimeType", "size", "icons"]),
       ...(node.content?.type === "text" ? { text: node.content.text } : {}),
