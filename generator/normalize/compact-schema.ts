@@ -79,6 +79,17 @@ export function withoutLinkTargets(text: string): string {
   return text.replace(/\[([^\[\]]*)\]\((?:[^()\s]|\([^()\s]*\))+\)/g, "$1");
 }
 
+/** The first sentence of a text, when it has more than one (a period, then space and a capital). */
+export function firstSentence(text: string): string {
+  const end = /[.!?](?=\s+["'`(\[*]?[A-Z])/g;
+  for (let match = end.exec(text); match; match = end.exec(text)) {
+    const sentence = text.slice(0, match.index + 1);
+    // "e.g. The", "i.e. A", "approx. Ten": not the end of a sentence.
+    if (sentence.length >= 16 && !/\b(e\.g|i\.e|etc|vs|approx|incl|cf)\.$/i.test(sentence)) return sentence;
+  }
+  return text;
+}
+
 /** A text cut to `max` characters at a word boundary (when one is near), ending in an ellipsis. */
 export function cutText(text: string, max: number): string {
   if (text.length <= max) return text;
@@ -91,7 +102,7 @@ export function cutText(text: string, max: number): string {
 function reduceOwn(node: JsonSchema, options: CompactOptions, name?: string): JsonSchema {
   const out: JsonSchema = { ...node };
   if (name !== undefined && typeof out.title === "string" && squash(out.title) === squash(name)) delete out.title;
-  if (typeof out.description === "string") out.description = cutText(withoutLinkTargets(out.description), options.descriptionLength);
+  if (typeof out.description === "string") out.description = cutText(firstSentence(withoutLinkTargets(out.description)), options.descriptionLength);
   if (Array.isArray(out.examples) && out.examples.length > 1) out.examples = out.examples.slice(0, 1);
   for (const keyword of FALSE_BY_DEFAULT) if (out[keyword] === false) delete out[keyword];
   return out;

@@ -12,24 +12,15 @@
  * (test/normalize/compact-schema.test.ts checks that on corpora). The server's own output validator is
  * still compiled from the whole schema.
  */
-import type { JsonSchema, ToolNode } from "../ir.ts";
+import type { JsonSchema } from "../ir.ts";
 import { type CompactOptions, compactSchema } from "./compact-schema.ts";
 
-/** Compacted response schemas up to this many characters of JSON are served as they are (~600 tokens). */
-export const OUTPUT_SCHEMA_BUDGET = 2400;
+/** Compacted response schemas up to this many characters of JSON are served as they are (~300 tokens). */
+export const OUTPUT_SCHEMA_BUDGET = 1200;
 /** Deeper skeletons are not tried (each level can multiply the size). */
 const MAX_LEVELS = 8;
 
 const isObject = (v: unknown): v is JsonSchema => typeof v === "object" && v !== null && !Array.isArray(v);
-
-/** A tool's schemas as tools/list serves them: the input compacted, the output compacted or loosened. */
-export function servedSchemas(
-  node: Pick<ToolNode, "inputSchema" | "outputSchema">,
-  options: CompactOptions,
-): { inputSchema: JsonSchema; outputSchema?: JsonSchema } {
-  const inputSchema = compactSchema(node.inputSchema, options);
-  return node.outputSchema ? { inputSchema, outputSchema: servedOutputSchema(node.outputSchema, options) } : { inputSchema };
-}
 
 export function servedOutputSchema(
   schema: JsonSchema,

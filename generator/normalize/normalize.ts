@@ -3,10 +3,10 @@
  * validator names, handler files, which schema definitions are shared), taken once here so all
  * renderers agree and none needs to know which front end (spec language or OpenAPI) the IR came from.
  */
-import type { JsonSchema, PromptNode, ResourceNode, ResourceTemplateNode, ServerNode, ToolNode } from "../ir.ts";
+import type { PromptNode, ResourceNode, ResourceTemplateNode, ServerNode, ToolNode } from "../ir.ts";
 import { handlerFileName, NameAllocator, pascalCase } from "./naming.ts";
 import { PROPERTY_DESCRIPTION_LENGTH } from "./compact-schema.ts";
-import { servedSchemas } from "./loosen-output.ts";
+import { type ListedTool, listedTool } from "./listed-tool.ts";
 import { planToolSchemas, type ToolSchemas } from "./tool-schemas.ts";
 
 /** `formerFile`: the handler file of the name a renamed tool had (`renamedFrom`), moved to `file` once. */
@@ -19,8 +19,8 @@ export type ToolModel = {
   validateInput: string;
   validateOutput?: string;
   handler?: HandlerRef;
-  /** The schemas as tools/list serves them: compacted, the outputSchema maybe loosened (loosen-output.ts). */
-  listed: { inputSchema: JsonSchema; outputSchema?: JsonSchema };
+  /** What tools/list serves where it differs from the node: compacted schemas and the like (listed-tool.ts). */
+  listed: ListedTool;
 };
 export type ResourceModel = { node: ResourceNode; handler?: HandlerRef };
 export type TemplateModel = { node: ResourceTemplateNode; handler?: HandlerRef };
@@ -51,7 +51,7 @@ export function normalize(server: ServerNode, specRef: string): Model {
     const base = types.take(pascalCase(node.name));
     return {
       node,
-      listed: servedSchemas(node, { descriptionLength }),
+      listed: listedTool(node, { descriptionLength }),
       inputType: `${base}Input`,
       ...(node.outputSchema ? { outputType: `${base}Output`, validateOutput: `validate${base}Output` } : {}),
       validateInput: `validate${base}Input`,

@@ -67,15 +67,16 @@ const isRole = (role: string): role is Role => role === "user" || role === "assi
 const isContentBlock = (content: PromptMessageNode["content"]): content is ContentBlock =>
   contentProblem(content) === undefined;
 
-/** A tool as tools/list serves it: its schemas compacted (normalize/compact-schema.ts). */
+/** A tool as tools/list serves it: schemas compacted, description without repeats (normalize/listed-tool.ts). */
 function tool({ node, listed }: ToolModel): ManifestTool {
   if (!isObjectSchema(listed.inputSchema))
     throw new Error(`inputSchema of tool '${node.name}' is not an object schema`);
   return {
-    ...pick(node, ["name", "title", "description"]),
+    ...pick(node, ["name", "title"]),
+    ...pick(listed, ["description"]),
     inputSchema: listed.inputSchema,
-    ...pick(listed, ["outputSchema"]),
-    ...pick(node, ["annotations", "icons"]),
+    ...pick(listed, ["outputSchema", "annotations"]),
+    ...pick(node, ["icons"]),
     ...http(node.http),
   };
 }
