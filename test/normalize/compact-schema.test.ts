@@ -1,0 +1,348 @@
+/**
+ * Served tool schemas are smaller and mean the same: each reduction given/want, then argument corpora
+ * validated against the original and the compacted inputSchema (same verdict on every argument), and
+ * instances valid under an original outputSchema still valid under the served one. The whole of GitHub
+ * and Stripe: compact-schema.large.ts.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { buildModel } from "../../generator/build-model.ts";
+import type { JsonSchema } from "../../generator/ir.ts";
+import { compactSchema, cutText, firstSentence, withoutLinkTargets } from "../../generator/normalize/compact-schema.ts";
+import { listedTool } from "../../generator/normalize/listed-tool.ts";
+import { servedOutputSchema } from "../../generator/normalize/loosen-output.ts";
+import { manifestData } from "../../generator/render/manifest.ts";
+import { ROOT } from "../generate/support.ts";
+import { corpusOf, disagreements, validatorOf } from "./schema-corpus.ts";
+
+const options = { descriptionLength: 200 };
+const str = { type: "string" };
+
+describe("compactSchema: each reduction", () => {
+  const cases: Array<{ why: string; given: JsonSchema; want: JsonSchema }> = [
+    {
+      why: "an unused definition goes (petstore's createPet carried NewPet)",
+      given: { type: "object", properties: { name: str }, $defs: { NewPet: { type: "object" } } },
+      want: { type: "object", properties: { name: str } },
+    },
+    {
+      why: "a definition used once takes its reference's place",
+      given: { type: "object", properties: { a: { $ref: "#/$defs/A" } }, $defs: { A: { type: "integer" } } },
+      want: { type: "object", properties: { a: { type: "integer" } } },
+    },
+    {
+      why: "a definition used twice stays",
+      given: {
+        type: "object",
+        properties: { a: { $ref: "#/$defs/A" }, b: { $ref: "#/$defs/A" } },
+        $defs: { A: { type: "integer" } },
+      },
+      want: {
+        type: "object",
+        properties: { a: { $ref: "#/$defs/A" }, b: { $ref: "#/$defs/A" } },
+        $defs: { A: { type: "integer" } },
+      },
+    },
+    {
+      why: "a chain of references used once each is inlined all the way",
+      given: {
+        type: "object",
+        properties: { a: { $ref: "#/$defs/A" } },
+        $defs: { A: { type: "array", items: { $ref: "#/$defs/B" } }, B: { type: "string" } },
+      },
+      want: { type: "object", properties: { a: { type: "array", items: { type: "string" } } } },
+    },
+    {
+      why: "a definition also reached through another stays, its single-use user is inlined",
+      given: {
+        type: "object",
+        properties: { a: { $ref: "#/$defs/A" }, b: { $ref: "#/$defs/B" } },
+        $defs: { A: { type: "array", items: { $ref: "#/$defs/B" } }, B: { type: "string" } },
+      },
+      want: {
+        type: "object",
+        properties: { a: { type: "array", items: { $ref: "#/$defs/B" } }, b: { $ref: "#/$defs/B" } },
+        $defs: { B: { type: "string" } },
+      },
+    },
+    {
+      why: "a recursive definition stays, even when referenced once from the root",
+      given: {
+        type: "object",
+        properties: { tree: { $ref: "#/$defs/Node" } },
+        $defs: { Node: { type: "object", properties: { children: { type: "array", items: { $ref: "#/$defs/Node" } } } } },
+      },
+      want: {
+        type: "object",
+        properties: { tree: { $ref: "#/$defs/Node" } },
+        $defs: { Node: { type: "object", properties: { children: { type: "array", items: { $ref: "#/$defs/Node" } } } } },
+      },
+    },
+    {
+      why: "a reference into a definition keeps it whole",
+      given: {
+        type: "object",
+        properties: { a: { $ref: "#/$defs/A/properties/x" } },
+        $defs: { A: { type: "object", properties: { x: str } } },
+      },
+      want: {
+        type: "object",
+        properties: { a: { $ref: "#/$defs/A/properties/x" } },
+        $defs: { A: { type: "object", properties: { x: str } } },
+      },
+    },
+    {
+      why: "keywords beside an inlined reference still apply, through allOf",
+      given: {
+        type: "object",
+        properties: { a: { $ref: "#/$defs/A", maxLength: 3 } },
+        $defs: { A: { type: "string" } },
+      },
+      want: { type: "object", properties: { a: { maxLength: 3, allOf: [{ type: "string" }] } } },
+    },
+    {
+      why: "draft-07 ignores keywords beside $ref: nothing is inlined there (unused definitions still go)",
+      given: {
+        $schema: "http://json-schema.org/draft-07/schema#",
+        type: "object",
+        properties: { a: { $ref: "#/$defs/A", maxLength: 3 } },
+        $defs: { A: { type: "string" }, Unused: str },
+      },
+      want: {
+        $schema: "http://json-schema.org/draft-07/schema#",
+        type: "object",
+        properties: { a: { $ref: "#/$defs/A", maxLength: 3 } },
+        $defs: { A: { type: "string" } },
+      },
+    },
+    {
+      why: "an $anchor changes where references land: the definitions stay as they are",
+      given: {
+        type: "object",
+        properties: { a: { $ref: "#/$defs/A" } },
+        $defs: { A: { $anchor: "a", type: "string" }, Unused: str },
+      },
+      want: {
+        type: "object",
+        properties: { a: { $ref: "#/$defs/A" } },
+        $defs: { A: { $anchor: "a", type: "string" }, Unused: str },
+      },
+    },
+    {
+      why: "titles repeating the property or definition name go, whatever the case, spaces, _ or -",
+      given: {
+        type: "object",
+        properties: {
+          pull_request: { title: "Pull Request", type: "string" },
+          issueNumber: { title: "issue-number", type: "integer" },
+          user: { $ref: "#/$defs/simple-user" },
+          other: { $ref: "#/$defs/simple-user" },
+        },
+        $defs: { "simple-user": { title: "Simple User", type: "object" } },
+      },
+      want: {
+        type: "object",
+        properties: {
+          pull_request: { type: "string" },
+          issueNumber: { type: "integer" },
+          user: { $ref: "#/$defs/simple-user" },
+          other: { $ref: "#/$defs/simple-user" },
+        },
+        $defs: { "simple-user": { type: "object" } },
+      },
+    },
+    {
+      why: "a title that says something else stays",
+      given: { type: "object", properties: { sha: { title: "Commit hash", type: "string" } } },
+      want: { type: "object", properties: { sha: { title: "Commit hash", type: "string" } } },
+    },
+    {
+      why: "descriptions keep their first sentence without link targets; examples their first; false defaults go",
+      given: {
+        type: "object",
+        properties: {
+          per_page: {
+            type: "integer",
+            description:
+              'The number of results per page (max 100). For more information, see "[Pagination](https://docs.example.com/p)."',
+            examples: [30, 50],
+            deprecated: false,
+            readOnly: false,
+          },
+          since: { type: "string", description: "A [timestamp](https://x.example/iso), e.g. 2024." },
+        },
+      },
+      want: {
+        type: "object",
+        properties: {
+          per_page: { type: "integer", description: "The number of results per page (max 100).", examples: [30] },
+          since: { type: "string", description: "A timestamp, e.g. 2024." },
+        },
+      },
+    },
+    {
+      why: "a property named like a keyword is a property, not a keyword",
+      given: { type: "object", properties: { description: { type: "string" }, title: { title: "Title" } } },
+      want: { type: "object", properties: { description: { type: "string" }, title: {} } },
+    },
+  ];
+  it.each(cases)("$why", ({ given, want }) => {
+    const before = structuredClone(given);
+    expect(compactSchema(given, options)).toEqual(want);
+    expect(given, "the argument is not changed").toEqual(before);
+  });
+
+  it("cuts long descriptions at a word, with an ellipsis", () => {
+    const long = `${"word ".repeat(80)}end`;
+    const cut = compactSchema({ type: "object", description: long }, { descriptionLength: 50 });
+    expect(cut.description).toBe(`${"word ".repeat(8)}word…`);
+    expect(cutText("short", 50)).toBe("short");
+    expect(firstSentence("One. two")).toBe("One. two");
+    expect(firstSentence("This is the first one. This is two.")).toBe("This is the first one.");
+    expect(withoutLinkTargets("see [a (b)](https://x/y_(z)) and [c](d)")).toBe("see a (b) and c");
+  });
+});
+
+describe("servedOutputSchema: large response schemas become a looser skeleton", () => {
+  const item = {
+    type: "object",
+    required: ["id"],
+    properties: { id: { type: "integer", description: "The id." }, tags: { type: "array", items: str } },
+  };
+  const big = {
+    type: "object",
+    required: ["items"],
+    description: "A page.",
+    properties: {
+      items: { type: "array", items: { $ref: "#/$defs/Item" } },
+      kind: { oneOf: [{ type: "string", enum: ["a"] }, { type: "string", minLength: 2 }] },
+      next: { $ref: "#/$defs/Page" },
+    },
+    $defs: {
+      Item: item,
+      Page: { type: "object", properties: { next: { $ref: "#/$defs/Page" }, x: { not: { type: "string" } } } },
+    },
+  };
+
+  it("keeps a schema that fits the budget compacted, not loosened", () => {
+    expect(servedOutputSchema(big, options, 10_000)).toEqual(compactSchema(big, options));
+  });
+
+  it("gives the deepest skeleton that fits: names and types, anyOf for oneOf, no required, no not", () => {
+    expect(servedOutputSchema(big, options, 250)).toEqual({
+      type: "object",
+      properties: {
+        items: { type: "array", items: { type: "object" } },
+        kind: { anyOf: [{ type: "string", enum: ["a"] }, { type: "string" }] },
+        next: { type: "object", properties: { next: { type: "object" }, x: {} } },
+      },
+    });
+    // Below any budget, still the top level's names and types.
+    const top = servedOutputSchema(big, options, 1);
+    expect(Object.keys(top.properties as object)).toEqual(["items", "kind", "next"]);
+  });
+
+  it("accepts every instance the original accepts (a recursive schema included)", () => {
+    const served = servedOutputSchema(big, options, 250);
+    const original = validatorOf(big);
+    const loose = validatorOf(served);
+    const corpus = corpusOf(big, { instances: 20 });
+    const accepted = corpus.filter((instance) => original(instance));
+    expect(accepted.length).toBeGreaterThan(5);
+    expect(accepted.filter((instance) => !loose(instance))).toEqual([]);
+  });
+});
+
+describe("listedTool", () => {
+  it("drops a first paragraph repeating the title, link targets, and annotations.title equal to the title", () => {
+    const listed = listedTool(
+      {
+        title: "Get an issue",
+        description: "Get an issue\n\nSee [the docs](https://docs.example.com/issues).",
+        annotations: { title: "Get an issue", readOnlyHint: true },
+        inputSchema: { type: "object" },
+      },
+      options,
+    );
+    expect(listed).toEqual({
+      inputSchema: { type: "object" },
+      description: "See the docs.",
+      annotations: { readOnlyHint: true },
+    });
+  });
+});
+
+// ---- Same meaning, shown on corpora -------------------------------------------------------------
+
+type Pair = { name: string; inputSchema: JsonSchema; outputSchema?: JsonSchema };
+
+function toolsOf(spec: string): Pair[] {
+  const { model, diagnostics } = buildModel(spec);
+  expect(model, diagnostics.map((d) => d.message).join("\n")).toBeDefined();
+  return model!.tools.map(({ node }) => ({
+    name: node.name,
+    inputSchema: node.inputSchema,
+    ...(node.outputSchema ? { outputSchema: node.outputSchema } : {}),
+  }));
+}
+
+/** Every tool: identical input verdicts on its corpus; output instances the original accepts, accepted. */
+export function checkSameMeaning(tools: Pair[], corpus = { instances: 6, cap: 600 }): void {
+  const problems: string[] = [];
+  for (const tool of tools) {
+    const compacted = compactSchema(tool.inputSchema, options);
+    const found = disagreements(validatorOf(tool.inputSchema), validatorOf(compacted), corpusOf(tool.inputSchema, corpus));
+    if (found.length > 0) problems.push(`${tool.name} input: ${JSON.stringify(found[0]).slice(0, 400)}`);
+    if (!tool.outputSchema) continue;
+    const original = validatorOf(tool.outputSchema);
+    const served = validatorOf(servedOutputSchema(tool.outputSchema, options));
+    const rejected = corpusOf(tool.outputSchema, corpus).filter((instance) => original(instance) && !served(instance));
+    if (rejected.length > 0) problems.push(`${tool.name} output: ${JSON.stringify(rejected[0]).slice(0, 400)}`);
+  }
+  expect(problems).toEqual([]);
+}
+
+describe("same meaning: argument corpora against original and compacted schemas", () => {
+  const specs = [
+    "specs/petstore.yaml",
+    "bench/specs/petstore.openapi.yaml",
+    "specs/notes.yaml",
+    "specs/weather.yaml",
+    "specs/conformance.yaml",
+    "specs/tasks.json",
+  ];
+  it.each(specs)("%s", (spec) => {
+    checkSameMeaning(toolsOf(join(ROOT, spec)));
+  });
+
+  it("GitHub and Stripe operations (test/normalize/fixtures/api-tool-schemas.json)", () => {
+    const tools = JSON.parse(
+      readFileSync(join(ROOT, "test/normalize/fixtures/api-tool-schemas.json"), "utf8"),
+    ) as Pair[];
+    checkSameMeaning(tools, { instances: 6, cap: 500 });
+  });
+
+  it("the corpora mix accepted and refused arguments (so the comparison means something)", () => {
+    const tools = JSON.parse(
+      readFileSync(join(ROOT, "test/normalize/fixtures/api-tool-schemas.json"), "utf8"),
+    ) as Pair[];
+    for (const tool of tools) {
+      const validate = validatorOf(tool.inputSchema);
+      const verdicts = corpusOf(tool.inputSchema).map((instance) => validate(instance));
+      expect(verdicts.filter(Boolean).length, `${tool.name} accepts some`).toBeGreaterThan(0);
+      expect(verdicts.filter((v) => !v).length, `${tool.name} refuses some`).toBeGreaterThan(0);
+    }
+  });
+});
+
+describe("what tools/list serves", () => {
+  it("petstore's createPet no longer carries the unreferenced $defs.NewPet", () => {
+    const { model } = buildModel(join(ROOT, "specs/petstore.yaml"));
+    const createPet = manifestData(model!).catalog.tools.find((t) => t.name === "createPet")!;
+    expect(createPet.inputSchema.$defs).toBeUndefined();
+    expect(JSON.stringify(createPet.inputSchema)).not.toContain("NewPet");
+    // Types and validators still compile the IR's schema.
+    expect(model!.tools.find((t) => t.node.name === "createPet")!.node.inputSchema.$defs).toBeDefined();
+  });
+});
