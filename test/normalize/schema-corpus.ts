@@ -6,6 +6,8 @@
  * and one object down. Deterministic (seeded), so a failure reproduces.
  */
 import type { ValidateFunction } from "ajv";
+import { compactSchema, PROPERTY_DESCRIPTION_LENGTH } from "../../generator/normalize/compact-schema.ts";
+import { servedOutputSchema } from "../../generator/normalize/loosen-output.ts";
 import { Ajv2020, AjvDraft07, type AnyAjv, addFormats, OWN_PROPERTIES } from "../../generator/schema/ajv.ts";
 
 type Schema = { [key: string]: unknown };
@@ -194,3 +196,23 @@ export function disagreements(
   }
   return found;
 }
+
+export type Pair = { name: string; inputSchema: Schema; outputSchema?: Schema };
+const options = { descriptionLength: PROPERTY_DESCRIPTION_LENGTH };
+
+/** Every tool: identical input verdicts on its corpus; output instances the original accepts, accepted. */
+export function checkSameMeaning(tools: Pair[], corpus = { instances: 6, cap: 600 }): string[] {
+  const problems: string[] = [];
+  for (const tool of tools) {
+    const compacted = compactSchema(tool.inputSchema, options);
+    const found = disagreements(validatorOf(tool.inputSchema), validatorOf(compacted), corpusOf(tool.inputSchema, corpus));
+    if (found.length > 0) problems.push(`${tool.name} input: ${JSON.stringify(found[0]).slice(0, 400)}`);
+    if (!tool.outputSchema) continue;
+    const original = validatorOf(tool.outputSchema);
+    const served = validatorOf(servedOutputSchema(tool.outputSchema, options));
+    const rejected = corpusOf(tool.outputSchema, corpus).filter((instance) => original(instance) && !served(instance));
+    if (rejected.length > 0) problems.push(`${tool.name} output: ${JSON.stringify(rejected[0]).slice(0, 400)}`);
+  }
+  return problems;
+}
+
