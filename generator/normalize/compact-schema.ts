@@ -71,17 +71,25 @@ export function mapChildren(
   return out;
 }
 
+/** Whether every word of `title` occurs in `text` (case-insensitively): a title the description already says. */
+function saysAll(text: string, title: string): boolean {
+  const words = new Set(text.toLowerCase().match(/[a-z0-9]+/g) ?? []);
+  const stem = (w: string) => w.replace(/(es|s)$/, "");
+  const stems = new Set([...words].map(stem));
+  return (title.toLowerCase().match(/[a-z0-9]+/g) ?? []).every((w) => words.has(w) || stems.has(stem(w)));
+}
+
 /** "Pull Request", "pull_request" and "pull-request" all repeat "pullRequest". */
 const squash = (text: string) => text.toLowerCase().replace(/[\s_-]+/g, "");
 
 /** Markdown links keep their text: a model cannot follow the URL, and URLs cost many tokens each. */
 export function withoutLinkTargets(text: string): string {
-  return text.replace(/\[([^\[\]]*)\]\((?:[^()\s]|\([^()\s]*\))+\)/g, "$1");
+  return text.replace(/\[([^[\]]*)\]\((?:[^()\s]|\([^()\s]*\))+\)/g, "$1");
 }
 
 /** The first sentence of a text, when it has more than one (a period, then space and a capital). */
 export function firstSentence(text: string): string {
-  const end = /[.!?](?=\s+["'`(\[*]?[A-Z])/g;
+  const end = /[.!?](?=\s+["'`([*]?[A-Z])/g;
   for (let match = end.exec(text); match; match = end.exec(text)) {
     const sentence = text.slice(0, match.index + 1);
     // "e.g. The", "i.e. A", "approx. Ten": not the end of a sentence.
@@ -102,7 +110,10 @@ export function cutText(text: string, max: number): string {
 function reduceOwn(node: JsonSchema, options: CompactOptions, name?: string): JsonSchema {
   const out: JsonSchema = { ...node };
   if (name !== undefined && typeof out.title === "string" && squash(out.title) === squash(name)) delete out.title;
-  if (typeof out.description === "string") out.description = cutText(firstSentence(withoutLinkTargets(out.description)), options.descriptionLength);
+  if (typeof out.title === "string" && typeof out.description === "string" && saysAll(out.description, out.title))
+    delete out.title;
+  if (typeof out.description === "string")
+    out.description = cutText(firstSentence(withoutLinkTargets(out.description)), options.descriptionLength);
   if (Array.isArray(out.examples) && out.examples.length > 1) out.examples = out.examples.slice(0, 1);
   for (const keyword of FALSE_BY_DEFAULT) if (out[keyword] === false) delete out[keyword];
   return out;
@@ -134,7 +145,10 @@ const memos = new Map<number, WeakMap<object, unknown>>();
 /** A schema with the same meaning, smaller: see the file comment. Never changes its argument. */
 export function compactSchema(schema: JsonSchema, options: CompactOptions): JsonSchema {
   let memo = memos.get(options.descriptionLength);
-  if (!memo) memos.set(options.descriptionLength, (memo = new WeakMap()));
+  if (!memo) {
+    memo = new WeakMap();
+    memos.set(options.descriptionLength, memo);
+  }
   const { $defs, ...root } = schema;
   const reducedRoot = reduceAll(root, options, memo) as JsonSchema;
   if (!isObject($defs)) return $defs === undefined ? reducedRoot : { ...reducedRoot, $defs };

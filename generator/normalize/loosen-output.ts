@@ -82,7 +82,12 @@ function typeOf(node: unknown, defs: JsonSchema, seen: Set<unknown> = new Set())
  * allOf/anyOf members and references stay on the level (`chain`: the definitions followed on this
  * level, so a reference cycle through allOf ends).
  */
-function skeleton(node: unknown, levels: number, defs: JsonSchema, chain: ReadonlySet<JsonSchema> = new Set()): unknown {
+function skeleton(
+  node: unknown,
+  levels: number,
+  defs: JsonSchema,
+  chain: ReadonlySet<JsonSchema> = new Set(),
+): unknown {
   if (node === false) return false;
   if (!isObject(node)) return {};
   if (levels <= 0) {

@@ -4,9 +4,9 @@
  * renderers agree and none needs to know which front end (spec language or OpenAPI) the IR came from.
  */
 import type { PromptNode, ResourceNode, ResourceTemplateNode, ServerNode, ToolNode } from "../ir.ts";
-import { handlerFileName, NameAllocator, pascalCase } from "./naming.ts";
 import { PROPERTY_DESCRIPTION_LENGTH } from "./compact-schema.ts";
 import { type ListedTool, listedTool } from "./listed-tool.ts";
+import { handlerFileName, NameAllocator, pascalCase } from "./naming.ts";
 import { planToolSchemas, type ToolSchemas } from "./tool-schemas.ts";
 
 /** `formerFile`: the handler file of the name a renamed tool had (`renamedFrom`), moved to `file` once. */

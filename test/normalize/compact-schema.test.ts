@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import { buildModel } from "../../generator/build-model.ts";
 import type { JsonSchema } from "../../generator/ir.ts";
 import { compactSchema, cutText, firstSentence, withoutLinkTargets } from "../../generator/normalize/compact-schema.ts";
-import { listedTool } from "../../generator/normalize/listed-tool.ts";
+import { LARGE_INPUT_SCHEMA, listedTool } from "../../generator/normalize/listed-tool.ts";
 import { servedOutputSchema } from "../../generator/normalize/loosen-output.ts";
 import { manifestData } from "../../generator/render/manifest.ts";
 import { ROOT } from "../generate/support.ts";
@@ -71,12 +71,16 @@ describe("compactSchema: each reduction", () => {
       given: {
         type: "object",
         properties: { tree: { $ref: "#/$defs/Node" } },
-        $defs: { Node: { type: "object", properties: { children: { type: "array", items: { $ref: "#/$defs/Node" } } } } },
+        $defs: {
+          Node: { type: "object", properties: { children: { type: "array", items: { $ref: "#/$defs/Node" } } } },
+        },
       },
       want: {
         type: "object",
         properties: { tree: { $ref: "#/$defs/Node" } },
-        $defs: { Node: { type: "object", properties: { children: { type: "array", items: { $ref: "#/$defs/Node" } } } } },
+        $defs: {
+          Node: { type: "object", properties: { children: { type: "array", items: { $ref: "#/$defs/Node" } } } },
+        },
       },
     },
     {
@@ -153,6 +157,19 @@ describe("compactSchema: each reduction", () => {
       },
     },
     {
+      why: "a title whose every word the description says goes",
+      given: {
+        type: "object",
+        properties: {
+          r: { title: "Reviewer", description: "A required reviewing team: the reviewer.", type: "object" },
+        },
+      },
+      want: {
+        type: "object",
+        properties: { r: { description: "A required reviewing team: the reviewer.", type: "object" } },
+      },
+    },
+    {
       why: "a title that says something else stays",
       given: { type: "object", properties: { sha: { title: "Commit hash", type: "string" } } },
       want: { type: "object", properties: { sha: { title: "Commit hash", type: "string" } } },
@@ -216,7 +233,12 @@ describe("servedOutputSchema: large response schemas become a looser skeleton", 
     description: "A page.",
     properties: {
       items: { type: "array", items: { $ref: "#/$defs/Item" } },
-      kind: { oneOf: [{ type: "string", enum: ["a"] }, { type: "string", minLength: 2 }] },
+      kind: {
+        oneOf: [
+          { type: "string", enum: ["a"] },
+          { type: "string", minLength: 2 },
+        ],
+      },
       next: { $ref: "#/$defs/Page" },
     },
     $defs: {
@@ -270,6 +292,32 @@ describe("listedTool", () => {
       description: "See the docs.",
       annotations: { readOnlyHint: true },
     });
+  });
+
+  it("leaves out hints that have MCP's default value, and annotations that end up empty", () => {
+    const hints = (annotations: object) =>
+      listedTool({ title: "T", annotations, inputSchema: { type: "object" } }, options).annotations;
+    expect(hints({ readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true })).toEqual({
+      destructiveHint: false,
+      idempotentHint: true,
+    });
+    expect(hints({ title: "T", openWorldHint: true, destructiveHint: true, idempotentHint: false })).toBeUndefined();
+    expect(hints({ title: "Other", openWorldHint: false })).toEqual({ title: "Other", openWorldHint: false });
+  });
+
+  it("cuts descriptions at 60 characters in an input schema over LARGE_INPUT_SCHEMA characters", () => {
+    const first = "A long description that goes on and on for quite a while, longer than sixty characters.";
+    const text = `${first} And more.`;
+    const properties = Object.fromEntries(
+      Array.from({ length: 80 }, (_, i) => [`p${i}`, { type: "string", description: text }]),
+    );
+    const listed = listedTool({ inputSchema: { type: "object", properties } }, options);
+    expect(JSON.stringify(listed.inputSchema).length).toBeLessThan(LARGE_INPUT_SCHEMA);
+    expect((listed.inputSchema.properties as Record<string, JsonSchema>).p0.description).toBe(
+      "A long description that goes on and on for quite a while,…",
+    );
+    const small = listedTool({ inputSchema: { type: "object", properties: { p: properties.p0 } } }, options);
+    expect((small.inputSchema.properties as Record<string, JsonSchema>).p.description).toBe(first);
   });
 });
 

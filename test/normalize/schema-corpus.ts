@@ -55,7 +55,9 @@ class Builder {
     if (typeof node.$ref === "string" && node.$ref.startsWith("#/") && seen < 20) {
       let target: unknown = this.#root;
       for (const part of node.$ref.slice(2).split("/"))
-        target = isObject(target) ? target[decodeURIComponent(part).replaceAll("~1", "/").replaceAll("~0", "~")] : undefined;
+        target = isObject(target)
+          ? target[decodeURIComponent(part).replaceAll("~1", "/").replaceAll("~0", "~")]
+          : undefined;
       const { $ref: _ref, ...rest } = node;
       const resolved = this.resolve(target, seen + 1);
       return resolved ? { ...resolved, ...rest } : rest;
@@ -77,7 +79,10 @@ class Builder {
     }
     if (Array.isArray(node.allOf)) {
       const { allOf, ...rest } = node;
-      return allOf.reduce((acc: unknown, member) => this.merge(acc, this.value(member, depth + 1)), this.value(rest, depth + 1));
+      return allOf.reduce(
+        (acc: unknown, member) => this.merge(acc, this.value(member, depth + 1)),
+        this.value(rest, depth + 1),
+      );
     }
     const type = Array.isArray(node.type) ? this.pick(node.type) : node.type;
     if (type === undefined && isObject(node.properties)) return this.object(node, depth);
@@ -155,7 +160,8 @@ export function corpusOf(schema: Schema, { seed = 1, instances = 6, cap = 600 } 
         }
         corpus.push({ ...valid, [key]: { ...value, unexpected_extra: 1 } });
       }
-      if (Array.isArray(value) && value.length > 0) corpus.push({ ...valid, [key]: [...value, ...variantsOf(value[0])] });
+      if (Array.isArray(value) && value.length > 0)
+        corpus.push({ ...valid, [key]: [...value, ...variantsOf(value[0])] });
     }
   }
   // Spread evenly when over the cap, so every part of the corpus is represented.
@@ -205,7 +211,11 @@ export function checkSameMeaning(tools: Pair[], corpus = { instances: 6, cap: 60
   const problems: string[] = [];
   for (const tool of tools) {
     const compacted = compactSchema(tool.inputSchema, options);
-    const found = disagreements(validatorOf(tool.inputSchema), validatorOf(compacted), corpusOf(tool.inputSchema, corpus));
+    const found = disagreements(
+      validatorOf(tool.inputSchema),
+      validatorOf(compacted),
+      corpusOf(tool.inputSchema, corpus),
+    );
     if (found.length > 0) problems.push(`${tool.name} input: ${JSON.stringify(found[0]).slice(0, 400)}`);
     if (!tool.outputSchema) continue;
     const original = validatorOf(tool.outputSchema);
@@ -215,4 +225,3 @@ export function checkSameMeaning(tools: Pair[], corpus = { instances: 6, cap: 60
   }
   return problems;
 }
-

@@ -301,7 +301,11 @@ describe("catalogData: shared $defs stored once", () => {
         tools: [
           // Each uses Pet twice: a definition used once is inlined in tools/list (compact-schema.ts).
           tool({ name: "a", inputSchema: schema({ properties: { p: pet, q: pet } }) }),
-          tool({ name: "b", inputSchema: { type: "object" }, outputSchema: schema({ properties: { p: pet, q: pet } }) }),
+          tool({
+            name: "b",
+            inputSchema: { type: "object" },
+            outputSchema: schema({ properties: { p: pet, q: pet } }),
+          }),
         ],
       }),
       "x",
