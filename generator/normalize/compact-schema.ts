@@ -8,11 +8,13 @@
  *   spaces, `_` and `-`.
  * - `description`s lose Markdown link targets (`[text](url)` → `text`) and are cut at `descriptionLength`
  *   characters on a word boundary, ending in "…".
+ * - a large subschema written out more than once becomes one `$defs` entry (share-repeats.ts).
  * - `examples` keep their first entry; `deprecated`/`readOnly`/`writeOnly: false` (the defaults) go.
  * Types and validators are still compiled from the full IR schemas (shared definitions, whole
  * descriptions in doc comments); this is only what the model reads.
  */
 import type { JsonSchema } from "../ir.ts";
+import { shareRepeats } from "./share-repeats.ts";
 
 export type CompactOptions = {
   /** Where a schema's descriptions are cut, in characters. */
@@ -151,12 +153,12 @@ export function compactSchema(schema: JsonSchema, options: CompactOptions): Json
   }
   const { $defs, ...root } = schema;
   const reducedRoot = reduceAll(root, options, memo) as JsonSchema;
-  if (!isObject($defs)) return $defs === undefined ? reducedRoot : { ...reducedRoot, $defs };
+  if (!isObject($defs)) return shareRepeats($defs === undefined ? reducedRoot : { ...reducedRoot, $defs });
   const defs: JsonSchema = {};
   for (const [name, def] of Object.entries($defs)) {
     defs[name] = isObject(def) ? reduceAll(reduceOwnKeepIdentity(def, name), options, memo) : def;
   }
-  return inlineDefs(reducedRoot, defs);
+  return shareRepeats(inlineDefs(reducedRoot, defs));
 }
 
 /** The `$defs` name a local reference names whole, or, for `#/$defs/a/properties/b`, `a` as pinned. */

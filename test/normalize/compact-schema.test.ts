@@ -12,9 +12,10 @@ import type { JsonSchema } from "../../generator/ir.ts";
 import { compactSchema, cutText, firstSentence, withoutLinkTargets } from "../../generator/normalize/compact-schema.ts";
 import { LARGE_INPUT_SCHEMA, listedTool } from "../../generator/normalize/listed-tool.ts";
 import { servedOutputSchema } from "../../generator/normalize/loosen-output.ts";
+import { shareRepeats } from "../../generator/normalize/share-repeats.ts";
 import { manifestData } from "../../generator/render/manifest.ts";
 import { ROOT } from "../generate/support.ts";
-import { checkSameMeaning, corpusOf, type Pair, validatorOf } from "./schema-corpus.ts";
+import { checkSameMeaning, corpusOf, disagreements, type Pair, validatorOf } from "./schema-corpus.ts";
 
 const options = { descriptionLength: 200 };
 const str = { type: "string" };
@@ -218,6 +219,56 @@ describe("compactSchema: each reduction", () => {
     expect(firstSentence("One. two")).toBe("One. two");
     expect(firstSentence("This is the first one. This is two.")).toBe("This is the first one.");
     expect(withoutLinkTargets("see [a (b)](https://x/y_(z)) and [c](d)")).toBe("see a (b) and c");
+  });
+});
+
+describe("shareRepeats: a large subschema written out twice is defined once", () => {
+  const categories = {
+    type: "array",
+    items: { type: "string", enum: Array.from({ length: 40 }, (_, i) => `category_${i}`) },
+  };
+  it("moves the copies to one definition named after the first property, referenced from both places", () => {
+    const given = {
+      type: "object",
+      properties: { allowed: categories, blocked: categories, small: str, other: str },
+      $defs: { allowed: { type: "integer" } },
+    };
+    expect(shareRepeats(given)).toEqual({
+      type: "object",
+      properties: {
+        allowed: { $ref: "#/$defs/allowed_2" },
+        blocked: { $ref: "#/$defs/allowed_2" },
+        small: str,
+        other: str,
+      },
+      $defs: { allowed: { type: "integer" }, allowed_2: categories },
+    });
+  });
+  it("shares a copy inside the copies separately only when it also occurs elsewhere", () => {
+    const given = { type: "object", properties: { a: categories, b: categories, one: categories.items } };
+    expect(shareRepeats(given)).toEqual({
+      type: "object",
+      properties: { a: { $ref: "#/$defs/a" }, b: { $ref: "#/$defs/a" }, one: { $ref: "#/$defs/a_2" } },
+      $defs: { a: { type: "array", items: { $ref: "#/$defs/a_2" } }, a_2: categories.items },
+    });
+  });
+  it("leaves small repeats, draft-07 and schemas with $id or $anchor alone", () => {
+    const twice = { type: "object", properties: { a: categories, b: categories } };
+    for (const given of [
+      { type: "object", properties: { a: str, b: str } },
+      { $schema: "http://json-schema.org/draft-07/schema#", ...twice },
+      { ...twice, properties: { ...twice.properties, c: { $anchor: "x" } } },
+    ])
+      expect(shareRepeats(given)).toBe(given);
+  });
+  it("is part of compactSchema, and the corpus verdicts stay the same", () => {
+    const given = {
+      type: "object",
+      properties: { a: categories, b: { type: "object", properties: { c: categories } } },
+    };
+    const compacted = compactSchema(given, options);
+    expect(JSON.stringify(compacted).length).toBeLessThan(JSON.stringify(given).length * 0.7);
+    expect(disagreements(validatorOf(given), validatorOf(compacted), corpusOf(given, { instances: 20 }))).toEqual([]);
   });
 });
 
