@@ -13,6 +13,7 @@
  * Types and validators are still compiled from the full IR schemas (shared definitions, whole
  * descriptions in doc comments); this is only what the model reads.
  */
+import { setOwn } from "../../runtime/protocol/own-keys.ts";
 import type { JsonSchema } from "../ir.ts";
 import { shareRepeats } from "./share-repeats.ts";
 
@@ -48,7 +49,7 @@ const FALSE_BY_DEFAULT = ["deprecated", "readOnly", "writeOnly"];
 /** Deeper than this, a schema is left as it is (no stack overflow on a hostile document). */
 const MAX_DEPTH = 200;
 
-/** Rebuilds a schema node by node: `visit` gets each node's own copy; children are mapped by `child`. */
+/** A copy of a schema node whose subschemas are mapped by `child` (own keys only: a `__proto__` property stays one). */
 export function mapChildren(
   node: JsonSchema,
   child: (sub: unknown, keyword: string, name?: string) => unknown,
@@ -57,18 +58,23 @@ export function mapChildren(
   for (const [keyword, value] of Object.entries(node)) {
     if (NAMED.has(keyword) && isObject(value)) {
       const mapped: JsonSchema = {};
-      for (const [name, sub] of Object.entries(value)) mapped[name] = child(sub, keyword, name);
-      out[keyword] = mapped;
+      for (const [name, sub] of Object.entries(value)) setOwn(mapped, name, child(sub, keyword, name));
+      setOwn(out, keyword, mapped);
     } else if (keyword === "dependencies" && isObject(value)) {
       // draft-07: each entry is a schema or a list of property names.
       const mapped: JsonSchema = {};
-      for (const [name, sub] of Object.entries(value)) mapped[name] = isObject(sub) ? child(sub, keyword, name) : sub;
-      out[keyword] = mapped;
+      for (const [name, sub] of Object.entries(value))
+        setOwn(mapped, name, isObject(sub) ? child(sub, keyword, name) : sub);
+      setOwn(out, keyword, mapped);
     } else if (LISTS.has(keyword) && Array.isArray(value)) {
-      out[keyword] = value.map((sub) => child(sub, keyword));
+      setOwn(
+        out,
+        keyword,
+        value.map((sub) => child(sub, keyword)),
+      );
     } else if (SINGLE.has(keyword)) {
-      out[keyword] = child(value, keyword);
-    } else out[keyword] = value;
+      setOwn(out, keyword, child(value, keyword));
+    } else setOwn(out, keyword, value);
   }
   return out;
 }
@@ -156,7 +162,7 @@ export function compactSchema(schema: JsonSchema, options: CompactOptions): Json
   if (!isObject($defs)) return shareRepeats($defs === undefined ? reducedRoot : { ...reducedRoot, $defs });
   const defs: JsonSchema = {};
   for (const [name, def] of Object.entries($defs)) {
-    defs[name] = isObject(def) ? reduceAll(reduceOwnKeepIdentity(def, name), options, memo) : def;
+    setOwn(defs, name, isObject(def) ? reduceAll(reduceOwnKeepIdentity(def, name), options, memo) : def);
   }
   return shareRepeats(inlineDefs(reducedRoot, defs));
 }
@@ -257,6 +263,6 @@ function inlineDefs(root: JsonSchema, defs: JsonSchema): JsonSchema {
   if (kept.length === 0) return out;
   const keptDefs: JsonSchema = {};
   // Original order, so output does not depend on the traversal.
-  for (const name of Object.keys(defs)) if (kept.includes(name)) keptDefs[name] = expand(defs[name], 0);
+  for (const name of Object.keys(defs)) if (kept.includes(name)) setOwn(keptDefs, name, expand(defs[name], 0));
   return { ...out, $defs: keptDefs };
 }

@@ -5,6 +5,7 @@
  * `annotations.title` goes when it repeats the tool's title, and a hint when it has MCP's default value
  * (`openWorldHint: true`, `readOnlyHint: false`, `destructiveHint: true`, `idempotentHint: false`). Types, validators and docs keep the IR's.
  */
+import { setOwn } from "../../runtime/protocol/own-keys.ts";
 import type { JsonSchema, ToolAnnotations, ToolNode } from "../ir.ts";
 import { type CompactOptions, compactSchema, withoutLinkTargets } from "./compact-schema.ts";
 import { servedOutputSchema } from "./loosen-output.ts";
@@ -47,7 +48,7 @@ function listedAnnotations(annotations: ToolAnnotations, title: string | undefin
   const out: ToolAnnotations = {};
   for (const [key, value] of Object.entries(annotations) as Array<[keyof ToolAnnotations, unknown]>) {
     if (key === "title" ? value === title : DEFAULT_HINTS[key] === value) continue;
-    Object.assign(out, { [key]: value });
+    setOwn(out as Record<string, unknown>, key, value);
   }
   return out;
 }

@@ -12,6 +12,7 @@
  * (test/normalize/compact-schema.test.ts checks that on corpora). The server's own output validator is
  * still compiled from the whole schema.
  */
+import { setOwn } from "../../runtime/protocol/own-keys.ts";
 import type { JsonSchema } from "../ir.ts";
 import { type CompactOptions, compactSchema } from "./compact-schema.ts";
 
@@ -98,19 +99,19 @@ function skeleton(
   const same = (sub: unknown) => skeleton(sub, levels, defs, chain);
   const out: JsonSchema = {};
   const parts: unknown[] = [];
-  if ("$ref" in node) {
+  if (Object.hasOwn(node, "$ref")) {
     const def = target(node.$ref, defs);
     if (def && !chain.has(def)) parts.push(skeleton(def, levels, defs, new Set([...chain, def])));
   }
-  for (const keyword of ["type", "enum", "const"]) if (keyword in node) out[keyword] = node[keyword];
+  for (const keyword of ["type", "enum", "const"]) if (Object.hasOwn(node, keyword)) out[keyword] = node[keyword];
   if (isObject(node.properties)) {
     const properties: JsonSchema = {};
-    for (const [name, sub] of Object.entries(node.properties)) properties[name] = down(sub);
+    for (const [name, sub] of Object.entries(node.properties)) setOwn(properties, name, down(sub));
     out.properties = properties;
   }
   if (isObject(node.patternProperties)) {
     const patterns: JsonSchema = {};
-    for (const [pattern, sub] of Object.entries(node.patternProperties)) patterns[pattern] = down(sub);
+    for (const [pattern, sub] of Object.entries(node.patternProperties)) setOwn(patterns, pattern, down(sub));
     out.patternProperties = patterns;
   }
   if (node.additionalProperties !== undefined) out.additionalProperties = down(node.additionalProperties);

@@ -4,6 +4,7 @@
  * `blocked_categories` and each spending limit) becomes one `$defs` entry, referenced where each copy
  * was. A `$ref` to a schema validates exactly as that schema, so nothing accepted changes.
  */
+import { setOwn } from "../../runtime/protocol/own-keys.ts";
 import type { JsonSchema } from "../ir.ts";
 import { mapChildren } from "./compact-schema.ts";
 
@@ -46,7 +47,9 @@ export function shareRepeats(schema: JsonSchema): JsonSchema {
     const seen = counts.get(text);
     if (!seen) return;
     if (seen.count >= 2 && seen.count > outer && !names.has(text)) {
-      const base = seen.hint.replace(/[^A-Za-z0-9_-]+/g, "_") || "shared";
+      const cleaned = seen.hint.replace(/[^A-Za-z0-9_-]+/g, "_") || "shared";
+      // Not "__proto__" or "constructor": a definition name is a key of plain objects downstream.
+      const base = cleaned in Object.prototype ? `${cleaned}_` : cleaned;
       let name = base;
       for (let n = 2; taken.has(name); n++) name = `${base}_${n}`;
       taken.add(name);
@@ -67,13 +70,13 @@ export function shareRepeats(schema: JsonSchema): JsonSchema {
     const text = JSON.stringify(node);
     const name = names.get(text);
     if (name !== undefined && !top) {
-      if (!(name in added)) added[name] = replace(node, true);
+      if (!Object.hasOwn(added, name)) setOwn(added, name, replace(node, true));
       return { $ref: `#/$defs/${name}` };
     }
     return text.length < MIN_SHARED_LENGTH ? node : mapChildren(node, (sub) => replace(sub, false));
   };
   const newRoot = replace(root, false) as JsonSchema;
   const newDefs: JsonSchema = {};
-  for (const [name, def] of Object.entries(defs)) newDefs[name] = replace(def, true);
+  for (const [name, def] of Object.entries(defs)) setOwn(newDefs, name, replace(def, true));
   return { ...newRoot, $defs: { ...newDefs, ...added } };
 }

@@ -327,6 +327,29 @@ describe("servedOutputSchema: large response schemas become a looser skeleton", 
   });
 });
 
+describe("prototype names stay own properties", () => {
+  // JSON.parse makes "__proto__" an own key, as a parsed spec has it; an assignment would set a prototype.
+  const big = `{"type":"string","enum":[${Array.from({ length: 60 }, (_, i) => `"v${i}"`).join(",")}]}`;
+  const given = JSON.parse(
+    `{"type":"object","required":["__proto__"],"properties":{"__proto__":{"$ref":"#/$defs/__proto__"},"constructor":${big},"toString":${big}},"$defs":{"__proto__":{"type":"string","title":"proto"}}}`,
+  ) as JsonSchema;
+  it.each([
+    ["compactSchema", () => compactSchema(given, options)],
+    ["servedOutputSchema", () => servedOutputSchema(given, options, 1)],
+  ])("%s", (_name, compact) => {
+    const out = compact();
+    const properties = out.properties as JsonSchema;
+    expect(Object.keys(properties)).toEqual(["__proto__", "constructor", "toString"]);
+    expect(Object.getPrototypeOf(properties)).toBe(Object.prototype);
+    expect(Object.getOwnPropertyDescriptor(properties, "__proto__")?.value).toEqual({ type: "string" });
+  });
+  it("a repeated copy under a prototype name gets a definition name that is not one", () => {
+    const out = compactSchema(given, options);
+    expect(Object.keys(out.$defs as object)).toEqual(["constructor_"]);
+    expect((out.properties as Record<string, JsonSchema>).toString).toEqual({ $ref: "#/$defs/constructor_" });
+  });
+});
+
 describe("listedTool", () => {
   it("drops a first paragraph repeating the title, link targets, and annotations.title equal to the title", () => {
     const listed = listedTool(
