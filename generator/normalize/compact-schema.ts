@@ -5,9 +5,9 @@
  * - `$defs` no longer reached from the root are dropped; one reached by exactly one `$ref` (and not
  *   part of a cycle) takes that reference's place. Recursive and shared definitions stay.
  * - a `title` that only repeats its property's (or definition's) name goes, compared without case,
- *   spaces, `_` and `-`.
- * - `description`s lose Markdown link targets (`[text](url)` → `text`) and are cut at `descriptionLength`
- *   characters on a word boundary, ending in "…".
+ *   spaces, `_` and `-`; so does one whose every word the node's description already says.
+ * - `description`s lose Markdown link targets (`[text](url)` → `text`), keep their first sentence, and
+ *   are cut at `descriptionLength` characters on a word boundary, ending in "…".
  * - a large subschema written out more than once becomes one `$defs` entry (share-repeats.ts).
  * - `examples` keep their first entry; `deprecated`/`readOnly`/`writeOnly: false` (the defaults) go.
  * Types and validators are still compiled from the full IR schemas (shared definitions, whole
@@ -114,10 +114,9 @@ export function cutText(text: string, max: number): string {
   return `${(space > max * 0.6 ? cut.slice(0, space) : cut).trimEnd()}…`;
 }
 
-/** The node's own keywords reduced; `name` is the property or definition name it sits under. */
-function reduceOwn(node: JsonSchema, options: CompactOptions, name?: string): JsonSchema {
+/** The node's own annotations reduced (a title repeating its name: reduceOwnKeepIdentity). */
+function reduceOwn(node: JsonSchema, options: CompactOptions): JsonSchema {
   const out: JsonSchema = { ...node };
-  if (name !== undefined && typeof out.title === "string" && squash(out.title) === squash(name)) delete out.title;
   if (typeof out.title === "string" && typeof out.description === "string" && saysAll(out.description, out.title))
     delete out.title;
   if (typeof out.description === "string")
