@@ -6,6 +6,7 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { buildModel } from "../../generator/build-model.ts";
 import type { JsonSchema } from "../../generator/ir.ts";
@@ -437,6 +438,69 @@ describe("same meaning: argument corpora against original and compacted schemas"
       expect(verdicts.filter(Boolean).length, `${tool.name} accepts some`).toBeGreaterThan(0);
       expect(verdicts.filter((v) => !v).length, `${tool.name} refuses some`).toBeGreaterThan(0);
     }
+  });
+});
+
+describe("same meaning on random schemas (fast-check)", () => {
+  const RUNS = Math.min(Number(process.env.FUZZ_RUNS ?? 100), 2_000);
+  const SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : 20261123;
+  const name = fc.constantFrom("a", "b", "c", "__proto__", "constructor");
+  const ref = fc.constantFrom("#/$defs/A", "#/$defs/B", "#/$defs/C");
+  const leaf = fc.oneof(
+    fc.constant({ type: "string", maxLength: 3 }),
+    fc.constant({ type: "integer", minimum: 0, maximum: 5, title: "A", description: "One. Two [x](y)." }),
+    fc.constant({ enum: ["x", 1, null] }),
+    fc.constant({ type: ["string", "null"], examples: ["a", "b"], deprecated: false }),
+    ref.map(($ref) => ({ $ref })),
+    ref.map(($ref) => ({ $ref, minProperties: 1 })),
+  );
+  const { node } = fc.letrec((tie) => ({
+    node: fc.oneof({ depthSize: "small" }, leaf, leaf, tie("object"), tie("list"), tie("array")),
+    object: fc.dictionary(name, tie("node"), { maxKeys: 3 }).chain((properties) =>
+      fc.record({
+        type: fc.constant("object"),
+        properties: fc.constant(properties),
+        required: fc.subarray(Object.keys(properties)),
+        additionalProperties: fc.boolean(),
+        title: fc.constantFrom("a", "Other"),
+      }),
+    ),
+    list: fc
+      .tuple(fc.constantFrom("allOf", "anyOf", "oneOf"), fc.array(tie("node"), { minLength: 1, maxLength: 3 }))
+      .map(([keyword, members]) => ({ [keyword]: members })),
+    array: tie("node").map((items) => ({ type: "array", items, maxItems: 2 })),
+  }));
+  const schema = fc.record({ root: node, A: node, B: node, C: node, big: node }).map(({ root, A, B, C, big }) => {
+    // A large subschema written twice, for shareRepeats.
+    const repeated = { type: "object", properties: { x: big, pad: { enum: Array.from({ length: 40 }, (_, i) => i) } } };
+    // z: a reference into a definition, which keeps it whole.
+    const properties = JSON.parse(
+      JSON.stringify({ r: root, p: repeated, q: repeated, z: { $ref: "#/$defs/B/properties/b" } }),
+    );
+    // Each definition an object, so every cycle of references passes through a property (the rules
+    // refuse the others: SCHEMA_REF_CYCLE).
+    const wrap = (key: string, sub: unknown) => ({ type: "object", properties: { [key]: sub } });
+    return { type: "object", properties, $defs: { A: wrap("a", A), B: wrap("b", B), C: wrap("c", C) } } as JsonSchema;
+  });
+
+  it("gives every argument of a corpus the same verdict", () => {
+    fc.assert(
+      fc.property(schema, (given) => {
+        const compacted = compactSchema(given, options);
+        const found = disagreements(
+          validatorOf(given),
+          validatorOf(compacted),
+          corpusOf(given, { instances: 4, cap: 200 }),
+        );
+        expect(found).toEqual([]);
+        const original = validatorOf(given);
+        const served = validatorOf(servedOutputSchema(given, options, 300));
+        expect(corpusOf(given, { seed: 2, instances: 4, cap: 200 }).filter((i) => original(i) && !served(i))).toEqual(
+          [],
+        );
+      }),
+      { numRuns: RUNS, seed: SEED },
+    );
   });
 });
 
