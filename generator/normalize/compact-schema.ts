@@ -15,6 +15,7 @@
  */
 import { setOwn } from "../../runtime/protocol/own-keys.ts";
 import type { JsonSchema } from "../ir.ts";
+import { mapChildren } from "../schema/map-children.ts";
 import { shareRepeats } from "./share-repeats.ts";
 
 export type CompactOptions = {
@@ -27,57 +28,11 @@ export const PROPERTY_DESCRIPTION_LENGTH = 200;
 
 const isObject = (v: unknown): v is JsonSchema => typeof v === "object" && v !== null && !Array.isArray(v);
 
-const NAMED = new Set(["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"]);
-const SINGLE = new Set([
-  "items",
-  "contentSchema",
-  "additionalItems",
-  "additionalProperties",
-  "unevaluatedItems",
-  "unevaluatedProperties",
-  "contains",
-  "propertyNames",
-  "not",
-  "if",
-  "then",
-  "else",
-]);
-const LISTS = new Set(["allOf", "anyOf", "oneOf", "prefixItems", "items"]);
 /** Keywords that change how references resolve: a schema using them keeps its `$defs` as they are. */
 const RESOLUTION = ["$id", "$anchor", "$dynamicAnchor", "$dynamicRef", "$recursiveRef", "$recursiveAnchor"];
 const FALSE_BY_DEFAULT = ["deprecated", "readOnly", "writeOnly"];
 /** Deeper than this, a schema is left as it is (no stack overflow on a hostile document). */
 const MAX_DEPTH = 200;
-
-/** A copy of a schema node whose subschemas are mapped by `child` (own keys only: a `__proto__` property stays one). */
-export function mapChildren(
-  node: JsonSchema,
-  child: (sub: unknown, keyword: string, name?: string) => unknown,
-): JsonSchema {
-  const out: JsonSchema = {};
-  for (const [keyword, value] of Object.entries(node)) {
-    if (NAMED.has(keyword) && isObject(value)) {
-      const mapped: JsonSchema = {};
-      for (const [name, sub] of Object.entries(value)) setOwn(mapped, name, child(sub, keyword, name));
-      setOwn(out, keyword, mapped);
-    } else if (keyword === "dependencies" && isObject(value)) {
-      // draft-07: each entry is a schema or a list of property names.
-      const mapped: JsonSchema = {};
-      for (const [name, sub] of Object.entries(value))
-        setOwn(mapped, name, isObject(sub) ? child(sub, keyword, name) : sub);
-      setOwn(out, keyword, mapped);
-    } else if (LISTS.has(keyword) && Array.isArray(value)) {
-      setOwn(
-        out,
-        keyword,
-        value.map((sub) => child(sub, keyword)),
-      );
-    } else if (SINGLE.has(keyword)) {
-      setOwn(out, keyword, child(value, keyword));
-    } else setOwn(out, keyword, value);
-  }
-  return out;
-}
 
 /** Whether every word of `title` occurs in `text` (case-insensitively): a title the description already says. */
 function saysAll(text: string, title: string): boolean {

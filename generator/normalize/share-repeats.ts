@@ -6,7 +6,7 @@
  */
 import { setOwn } from "../../runtime/protocol/own-keys.ts";
 import type { JsonSchema } from "../ir.ts";
-import { mapChildren } from "./compact-schema.ts";
+import { mapChildren } from "../schema/map-children.ts";
 
 /** Copies shorter than this (characters of JSON) are not worth a `$ref` (which costs about 40). */
 export const MIN_SHARED_LENGTH = 240;
