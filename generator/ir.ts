@@ -133,6 +133,9 @@ export type ServerNode = ManifestServer & {
   /** OpenAPI: the document pointer a tool-schema object was converted from, if any, so that a defect
    * in a shared schema is reported once, where the vendor wrote it, not once per tool. */
   sourceOf?: (schema: object) => string | undefined;
+  /** OpenAPI: the config's maxDescriptionLength; descriptions in served tool schemas are cut at the
+   * smaller of it and PROPERTY_DESCRIPTION_LENGTH (normalize/compact-schema.ts). */
+  maxDescriptionLength?: number;
 };
 
 export type IrNode =

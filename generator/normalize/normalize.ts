@@ -4,6 +4,8 @@
  * renderers agree and none needs to know which front end (spec language or OpenAPI) the IR came from.
  */
 import type { PromptNode, ResourceNode, ResourceTemplateNode, ServerNode, ToolNode } from "../ir.ts";
+import { PROPERTY_DESCRIPTION_LENGTH } from "./compact-schema.ts";
+import { type ListedTool, listedTool } from "./listed-tool.ts";
 import { handlerFileName, NameAllocator, pascalCase } from "./naming.ts";
 import { planToolSchemas, type ToolSchemas } from "./tool-schemas.ts";
 
@@ -17,6 +19,8 @@ export type ToolModel = {
   validateInput: string;
   validateOutput?: string;
   handler?: HandlerRef;
+  /** What tools/list serves where it differs from the node: compacted schemas and the like (listed-tool.ts). */
+  listed: ListedTool;
 };
 export type ResourceModel = { node: ResourceNode; handler?: HandlerRef };
 export type TemplateModel = { node: ResourceTemplateNode; handler?: HandlerRef };
@@ -42,10 +46,12 @@ export function normalize(server: ServerNode, specRef: string): Model {
   const types = new NameAllocator(RESERVED);
   const imports = new NameAllocator();
 
+  const descriptionLength = Math.min(PROPERTY_DESCRIPTION_LENGTH, server.maxDescriptionLength ?? Infinity);
   const tools = server.tools.map((node): ToolModel => {
     const base = types.take(pascalCase(node.name));
     return {
       node,
+      listed: listedTool(node, { descriptionLength }),
       inputType: `${base}Input`,
       ...(node.outputSchema ? { outputType: `${base}Output`, validateOutput: `validate${base}Output` } : {}),
       validateInput: `validate${base}Input`,

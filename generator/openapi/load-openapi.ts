@@ -147,6 +147,7 @@ export function loadOpenApi(
     version: info.version as string,
     ...(repairs.length > 0 ? { repairs: repairs.map(({ pointer, message }) => ({ pointer, message })) } : {}),
     sourceOf: sourceLookup(bundled.document, ctx.converted),
+    maxDescriptionLength: config.maxDescriptionLength,
     title,
     ...(typeof info.description === "string" ? { description: info.description } : {}),
     upstream: upstreamOf(root, name, schemes, config, loc, report),

@@ -17,8 +17,8 @@ import type {
 import type { ContentBlock, Role, Tool } from "../../runtime/protocol/types.ts";
 import type { DeferredOffers } from "../../runtime/server/server.ts";
 import { sha256 } from "../hash.ts";
-import type { HttpBindingNode, JsonSchema, PromptMessageNode, SecuritySchemeNode, ToolNode } from "../ir.ts";
-import type { Model } from "../normalize/normalize.ts";
+import type { HttpBindingNode, JsonSchema, PromptMessageNode, SecuritySchemeNode } from "../ir.ts";
+import type { Model, ToolModel } from "../normalize/normalize.ts";
 import { DEFAULT_TOOLSET } from "../normalize/toolset-names.ts";
 import { contentProblem } from "../rules/prompts.ts";
 import { header } from "./ts.ts";
@@ -69,12 +69,16 @@ const isRole = (role: string): role is Role => role === "user" || role === "assi
 const isContentBlock = (content: PromptMessageNode["content"]): content is ContentBlock =>
   contentProblem(content) === undefined;
 
-function tool(node: ToolNode): ManifestTool {
-  if (!isObjectSchema(node.inputSchema)) throw new Error(`inputSchema of tool '${node.name}' is not an object schema`);
+/** A tool as tools/list serves it: schemas compacted, description without repeats (normalize/listed-tool.ts). */
+function tool({ node, listed }: ToolModel): ManifestTool {
+  if (!isObjectSchema(listed.inputSchema))
+    throw new Error(`inputSchema of tool '${node.name}' is not an object schema`);
   return {
-    ...pick(node, ["name", "title", "description"]),
-    inputSchema: node.inputSchema,
-    ...pick(node, ["outputSchema", "annotations", "icons"]),
+    ...pick(node, ["name", "title"]),
+    ...pick(listed, ["description"]),
+    inputSchema: listed.inputSchema,
+    ...pick(listed, ["outputSchema", "annotations"]),
+    ...pick(node, ["icons"]),
     ...http(node.http),
     // Absent means `default`: a spec without toolsets keeps the manifest it had.
     ...(node.toolset && node.toolset !== DEFAULT_TOOLSET ? { toolset: node.toolset } : {}),
@@ -119,7 +123,7 @@ export const manifestData = perModel((model): ManifestData => {
   };
   const toolsets = toolsetsOf(model);
   const catalog: ManifestCatalog = {
-    tools: model.tools.map(({ node }) => tool(node)),
+    tools: model.tools.map(tool),
     ...(toolsets ? { toolsets } : {}),
     resources: model.resources.map(({ node }) => ({
       ...pick(node, ["uri", "name", "title", "description", "mimeType", "size", "icons"]),

@@ -2,16 +2,17 @@
  * src/manifest.json stores each shared `$defs` entry once; the runtime's readCatalog must give every
  * tool its whole, self-contained schemas back, exactly as the model has them (what tools/list sends).
  */
-import { join } from "node:path";
+import { writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { buildModel, type Model } from "../../generator/index.ts";
 import { catalogData, manifestData } from "../../generator/render/manifest.ts";
 import { readCatalog } from "../../runtime/package/spec-server.ts";
-import { ROOT } from "./support.ts";
+import { ROOT, scratchDir } from "./support.ts";
 
 function modelOf(spec: string): Model {
-  const { model, diagnostics } = buildModel(join(ROOT, spec));
+  const { model, diagnostics } = buildModel(resolve(ROOT, spec));
   expect(diagnostics.filter((d) => d.severity === "error")).toEqual([]);
   return model!;
 }
@@ -29,7 +30,28 @@ describe("the stored catalog", () => {
   }
 
   it("holds each shared definition once, and only the ones tools use", () => {
-    const stored = catalogData(modelOf("specs/petstore.yaml"));
+    // A definition used once by a tool is inlined in tools/list (compact-schema.ts): each tool here uses
+    // Pet twice, so it stays a definition, stored once for both tools.
+    const pair = {
+      type: "object",
+      properties: { a: { $ref: "#/components/schemas/Pet" }, b: { $ref: "#/components/schemas/Pet" } },
+    };
+    const body = { required: true, content: { "application/json": { schema: pair } } };
+    const ok = { "200": { description: "ok" } };
+    const file = join(scratchDir("catalog"), "shared.json");
+    writeFileSync(
+      file,
+      JSON.stringify({
+        openapi: "3.0.3",
+        info: { title: "shared", version: "1.0.0" },
+        paths: {
+          "/one": { post: { operationId: "one", requestBody: body, responses: ok } },
+          "/two": { post: { operationId: "two", requestBody: body, responses: ok } },
+        },
+        components: { schemas: { Pet: { type: "object", properties: { id: { type: "string" } } } } },
+      }),
+    );
+    const stored = catalogData(modelOf(file));
     const uses = stored.tools.flatMap((tool) => [
       ...Object.values(tool.inputDefs ?? {}),
       ...Object.values(tool.outputDefs ?? {}),

@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stringify } from "yaml";
 import { generate } from "../../generator/index.ts";
+import { compactSchema, PROPERTY_DESCRIPTION_LENGTH } from "../../generator/normalize/compact-schema.ts";
 import { connect } from "../../runtime/index.ts";
 import { scratchDir, serverCommand, typecheck } from "./support.ts";
 
@@ -113,7 +114,11 @@ export default async function (args: EvilToolInput): Promise<ToolResult<EvilTool
     const { tools } = await client.listTools();
     expect(tools).toHaveLength(1);
     expect(tools[0]).toMatchObject({ name: "evil.tool", title: hostile, description: hostile });
-    expect(tools[0].inputSchema).toEqual(spec.tools[0].inputSchema);
+    // tools/list serves schemas compacted (descriptions cut, titles the description says dropped), the
+    // texts it keeps verbatim.
+    const compacted = compactSchema(spec.tools[0].inputSchema, { descriptionLength: PROPERTY_DESCRIPTION_LENGTH });
+    expect(tools[0].inputSchema).toEqual(compacted);
+    expect(JSON.stringify(compacted)).toContain(PAYLOADS[0]);
     const result = await client.callTool("evil.tool", { plain: hostile });
     expect(result.structuredContent).toEqual({ echo: hostile });
     const resource = await client.readResource("evil://resource");

@@ -13,6 +13,8 @@ import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stringify } from "yaml";
 import { generate } from "../../generator/index.ts";
+import { PROPERTY_DESCRIPTION_LENGTH } from "../../generator/normalize/compact-schema.ts";
+import { listedTool } from "../../generator/normalize/listed-tool.ts";
 import { connect, type McpClient } from "../../runtime/index.ts";
 import { scratchDir, serverCommand } from "../generate/support.ts";
 import { runCase } from "./pipeline.ts";
@@ -195,9 +197,12 @@ describe("a server built from every payload at once", () => {
     const expected = spec(text);
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).toEqual(["corpus.tool"]);
-    expect(tools[0]).toMatchObject({ title: all, description: all, annotations: expected.tools[0].annotations });
-    expect(tools[0].inputSchema).toEqual(expected.tools[0].inputSchema);
-    expect(tools[0].outputSchema).toEqual(expected.tools[0].outputSchema);
+    // tools/list serves the tool compacted (listed-tool.ts): link targets and texts past the cut go, the
+    // rest arrives verbatim.
+    const listed = listedTool(expected.tools[0], { descriptionLength: PROPERTY_DESCRIPTION_LENGTH });
+    expect(tools[0]).toMatchObject({ title: all, description: listed.description, annotations: listed.annotations });
+    expect(tools[0].inputSchema).toEqual(listed.inputSchema);
+    expect(tools[0].outputSchema).toEqual(listed.outputSchema);
     expect(client.server.instructions).toBe(all);
     const { prompts } = await client.listPrompts();
     expect(prompts.map((p) => p.name)).toEqual(["corpus.prompt"]);

@@ -295,11 +295,17 @@ describe("catalogData: shared $defs stored once", () => {
   it("moves each tool's $defs to `defs` by content id and keeps the names the tool uses", () => {
     const shared = { type: "object", properties: { id: { type: "string" } } };
     const schema = (extra: object) => ({ type: "object", $defs: { Pet: shared }, ...extra });
+    const pet = { $ref: "#/$defs/Pet" };
     const model = normalize(
       server({
         tools: [
-          tool({ name: "a", inputSchema: schema({ properties: { p: { $ref: "#/$defs/Pet" } } }) }),
-          tool({ name: "b", inputSchema: { type: "object" }, outputSchema: schema({}) }),
+          // Each uses Pet twice: a definition used once is inlined in tools/list (compact-schema.ts).
+          tool({ name: "a", inputSchema: schema({ properties: { p: pet, q: pet } }) }),
+          tool({
+            name: "b",
+            inputSchema: { type: "object" },
+            outputSchema: schema({ properties: { p: pet, q: pet } }),
+          }),
         ],
       }),
       "x",
@@ -311,10 +317,15 @@ describe("catalogData: shared $defs stored once", () => {
     expect(stored.tools).toEqual([
       {
         name: "a",
-        inputSchema: { type: "object", properties: { p: { $ref: "#/$defs/Pet" } } },
+        inputSchema: { type: "object", properties: { p: pet, q: pet } },
         inputDefs: { Pet: id },
       },
-      { name: "b", inputSchema: { type: "object" }, outputSchema: { type: "object" }, outputDefs: { Pet: id } },
+      {
+        name: "b",
+        inputSchema: { type: "object" },
+        outputSchema: { type: "object", properties: { p: pet, q: pet } },
+        outputDefs: { Pet: id },
+      },
     ]);
   });
 });

@@ -1,0 +1,53 @@
+/**
+ * A copy of one schema node with its subschemas mapped, knowing which keywords hold schemas (as
+ * walk.ts does): a property *named* "items" or an `enum` value shaped like a schema is never taken
+ * for one. Own keys only: a `__proto__` property stays a property.
+ */
+import { setOwn } from "../../runtime/protocol/own-keys.ts";
+
+type Schema = { [key: string]: unknown };
+const isObject = (v: unknown): v is Schema => typeof v === "object" && v !== null && !Array.isArray(v);
+
+const NAMED = new Set(["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"]);
+const SINGLE = new Set([
+  "items",
+  "contentSchema",
+  "additionalItems",
+  "additionalProperties",
+  "unevaluatedItems",
+  "unevaluatedProperties",
+  "contains",
+  "propertyNames",
+  "not",
+  "if",
+  "then",
+  "else",
+]);
+const LISTS = new Set(["allOf", "anyOf", "oneOf", "prefixItems", "items"]);
+
+/** `node` copied, each subschema replaced by what `child` gives for it. */
+export function mapChildren(node: Schema, child: (sub: unknown, keyword: string, name?: string) => unknown): Schema {
+  const out: Schema = {};
+  for (const [keyword, value] of Object.entries(node)) {
+    if (NAMED.has(keyword) && isObject(value)) {
+      const mapped: Schema = {};
+      for (const [name, sub] of Object.entries(value)) setOwn(mapped, name, child(sub, keyword, name));
+      setOwn(out, keyword, mapped);
+    } else if (keyword === "dependencies" && isObject(value)) {
+      // draft-07: each entry is a schema or a list of property names.
+      const mapped: Schema = {};
+      for (const [name, sub] of Object.entries(value))
+        setOwn(mapped, name, isObject(sub) ? child(sub, keyword, name) : sub);
+      setOwn(out, keyword, mapped);
+    } else if (LISTS.has(keyword) && Array.isArray(value)) {
+      setOwn(
+        out,
+        keyword,
+        value.map((sub) => child(sub, keyword)),
+      );
+    } else if (SINGLE.has(keyword)) {
+      setOwn(out, keyword, child(value, keyword));
+    } else setOwn(out, keyword, value);
+  }
+  return out;
+}
