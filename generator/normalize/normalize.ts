@@ -4,6 +4,7 @@
  * renderers agree and none needs to know which front end (spec language or OpenAPI) the IR came from.
  */
 import type { PromptNode, ResourceNode, ResourceTemplateNode, ServerNode, ToolNode } from "../ir.ts";
+import { withFieldsArgument } from "./fields-argument.ts";
 import { handlerFileName, NameAllocator, pascalCase } from "./naming.ts";
 import { planToolSchemas, type ToolSchemas } from "./tool-schemas.ts";
 
@@ -42,7 +43,7 @@ export function normalize(server: ServerNode, specRef: string): Model {
   const types = new NameAllocator(RESERVED);
   const imports = new NameAllocator();
 
-  const tools = server.tools.map((node): ToolModel => {
+  const tools = server.tools.map(withFieldsArgument).map((node): ToolModel => {
     const base = types.take(pascalCase(node.name));
     return {
       node,

@@ -43,7 +43,7 @@ export function renderPackageJson(model: Model): string {
       build: `tsc && node -e "${COPY_DATA}"`,
       typecheck: "tsc --noEmit",
     },
-    dependencies: pick(["ajv", "ajv-formats", "tsx"]),
+    dependencies: pick(["ajv", "ajv-formats", "gpt-tokenizer", "tsx"]),
     devDependencies: pick(["@types/node", "typescript"]),
   };
   return `${JSON.stringify(pkg, null, 2)}\n`;

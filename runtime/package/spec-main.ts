@@ -4,10 +4,11 @@
 import { parseArgs } from "node:util";
 import { serveHttp } from "../transport/http/server.ts";
 import { serveStdio } from "../transport/stdio/server.ts";
+import { MIN_RESPONSE_TOKENS } from "./response-budget.ts";
 import { createSpecServer, type Manifest, type SpecServerOptions } from "./spec-server.ts";
 
 const USAGE = `usage: server [--http [--port <n>] [--host <addr>] [--max-sessions <n>]] [--base-url <url>]
-                     [--max-upstream-body <n>] [--max-redirects <n>]
+                     [--max-upstream-body <n>] [--max-redirects <n>] [--max-response-tokens <n>]
 
   (no flags)        serve MCP over stdio
   --http            serve Streamable HTTP at http://<host>:<port>/mcp
@@ -21,6 +22,9 @@ const USAGE = `usage: server [--http [--port <n>] [--host <addr>] [--max-session
                     (env MCP_MAX_UPSTREAM_BODY; default 1000000)
   --max-redirects <n>  same-origin upstream redirects followed; other origins never are
                     (env MCP_MAX_REDIRECTS; default 5)
+  --max-response-tokens <n>  tokens (o200k) of a tool result before it is cut at whole list items or
+                    lines, with a note naming the arguments that fetch the rest
+                    (env MCP_MAX_RESPONSE_TOKENS; default 25000; at least 500)
 
 Environment: MCP_HTTP_TOKEN, when set, is the bearer token HTTP clients must send;
 MCP_MAX_SESSIONS is the default of --max-sessions.`;
@@ -38,6 +42,7 @@ export async function runSpecServer(
     "base-url"?: string;
     "max-upstream-body"?: string;
     "max-redirects"?: string;
+    "max-response-tokens"?: string;
     help?: boolean;
   };
   try {
@@ -51,6 +56,7 @@ export async function runSpecServer(
         "base-url": { type: "string" },
         "max-upstream-body": { type: "string" },
         "max-redirects": { type: "string" },
+        "max-response-tokens": { type: "string" },
         help: { type: "boolean", short: "h" },
       },
     }).values;
@@ -81,12 +87,15 @@ export async function runSpecServer(
   if (typeof maxSessions === "string") return usageError(maxSessions);
   if (typeof maxBody === "string") return usageError(maxBody);
   if (typeof maxRedirects === "string") return usageError(maxRedirects);
+  const budget = responseBudget(flags["max-response-tokens"]);
+  if (typeof budget === "string") return usageError(budget);
 
   const server = createSpecServer(manifest, {
     ...options,
     ...(baseUrl ? { baseUrl } : {}),
     ...(maxBody !== undefined ? { maxUpstreamBody: maxBody } : {}),
     ...(maxRedirects !== undefined ? { maxRedirects } : {}),
+    ...budget,
   });
   if (!flags.http) {
     serveStdio(server);
@@ -108,6 +117,13 @@ export async function runSpecServer(
     process.stderr.write(`cannot listen on ${flags.host ?? "127.0.0.1"}:${port}: ${(error as Error).message}\n`);
     process.exit(1);
   }
+}
+
+/** --max-response-tokens (else MCP_MAX_RESPONSE_TOKENS) as a server option, or the usage error. */
+function responseBudget(given: string | undefined): { maxResponseTokens?: number } | string {
+  const tokens = wholeNumber("max-response-tokens", given, "MCP_MAX_RESPONSE_TOKENS", MIN_RESPONSE_TOKENS);
+  if (typeof tokens === "string") return tokens;
+  return tokens === undefined ? {} : { maxResponseTokens: tokens };
 }
 
 /** A whole-number flag (or its env twin): the number, undefined when absent, or the error message. */

@@ -15,8 +15,9 @@ import type {
   ServerOptions,
   ToolHandlerResult,
 } from "../server/types.ts";
-import { resourceContentsFrom, toolResultFrom } from "../upstream/response.ts";
+import { resourceContentsFrom, toolAnswerFrom } from "../upstream/response.ts";
 import type { CallUpstream, UpstreamConfig } from "../upstream/types.ts";
+import { takeFields } from "./field-select.ts";
 import type {
   HttpBinding,
   ManifestCatalog,
@@ -24,6 +25,7 @@ import type {
   StaticCompletions,
   StoredCatalog,
 } from "./manifest-types.ts";
+import { DEFAULT_MAX_RESPONSE_TOKENS, fitHandlerResult, fitUpstreamResult } from "./response-budget.ts";
 
 // The manifest's types are the contract with the generator (manifest-types.ts); generated code names them here.
 export type {
@@ -100,6 +102,8 @@ export type SpecServerOptions = {
   maxUpstreamBody?: number;
   /** Same-origin upstream redirects followed (--max-redirects; default 5). */
   maxRedirects?: number;
+  /** Tokens of a tool result before it is cut (--max-response-tokens; default 25,000). */
+  maxResponseTokens?: number;
   env?: NodeJS.ProcessEnv;
   serverOptions?: Omit<ServerOptions, "name" | "version">;
 };
@@ -128,6 +132,7 @@ export function createSpecServer(manifest: Manifest, options: SpecServerOptions 
   };
   const handlers = options.handlers ?? {};
   const env = options.env ?? process.env;
+  const maxTokens = options.maxResponseTokens ?? DEFAULT_MAX_RESPONSE_TOKENS;
   const forward = (binding: HttpBinding, args: Record<string, unknown>, ctx: HandlerContext) => {
     if (!upstream)
       throw new McpError(ErrorCode.InternalError, "This server has http bindings but no upstream base URL");
@@ -161,12 +166,26 @@ export function createSpecServer(manifest: Manifest, options: SpecServerOptions 
         handler: http
           ? async (args, ctx) => {
               try {
-                return checkedAgainstOutput(toolResultFrom(await forward(http, args, ctx)), validators?.output);
+                // `_fields` is this server's argument: split off before the request is built.
+                const { args: sent, fields } = http.fields ? takeFields(args) : { args };
+                const answer = toolAnswerFrom(await forward(http, sent, ctx));
+                const result = checkedAgainstOutput(answer.result, validators?.output);
+                return await fitUpstreamResult(
+                  { ...answer, result },
+                  {
+                    maxTokens,
+                    inputSchema: tool.inputSchema,
+                    args: sent,
+                    offersFields: http.fields === true,
+                    ...(fields ? { fields } : {}),
+                    ...(validators?.output ? { validateOutput: validators.output } : {}),
+                  },
+                );
               } catch (error) {
                 return { isError: true, content: [{ type: "text", text: (error as Error).message }] };
               }
             }
-          : handlerFor("tools", tool.name),
+          : budgeted(handlerFor("tools", tool.name), maxTokens),
       });
     }
 
@@ -213,6 +232,15 @@ export function createSpecServer(manifest: Manifest, options: SpecServerOptions 
     }
   }, manifest.offers);
   return server;
+}
+
+/** A tool handler whose text content is held to the response budget (response-budget.ts). */
+function budgeted(handler: (...args: unknown[]) => unknown, maxTokens: number) {
+  return async (...args: unknown[]): Promise<ToolHandlerResult> => {
+    const result = (await handler(...args)) as ToolHandlerResult;
+    // An input_required result (MRTR) asks the client something: it is no answer to cut.
+    return result.resultType === "input_required" ? result : fitHandlerResult(result, maxTokens);
+  };
 }
 
 /** Static value lists as completion functions: the values that start with what was typed, case-insensitively. */
