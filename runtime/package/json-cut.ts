@@ -92,15 +92,26 @@ export function cutJson(value: unknown, budget: number, tokens: TokenCounter): J
     used += cost;
     kept++;
   }
-  // Tokens at the joins may differ from the sum of the parts: the whole is checked, shortened if need be.
-  for (;;) {
-    const shortened = withList(value, path, list.slice(0, kept));
-    const text = JSON.stringify(shortened);
-    if (kept === 0 || tokens.within(text, budget)) {
-      return { value: shortened, text, path, kept, total: list.length, ...(kept > 0 ? { last: list[kept - 1] } : {}) };
-    }
-    kept--;
+  // Tokens at the joins differ from the sum of the parts (`},{` is often one token): the whole is
+  // checked, and a few checks (doubling, then halving) find the most items that fit.
+  const shortened = (k: number) => withList(value, path, list.slice(0, k));
+  const fits = (k: number) => tokens.within(JSON.stringify(shortened(k)), budget);
+  let lo = 0; // fits: the envelope alone is within the budget
+  let hi = list.length + 1; // does not fit
+  if (fits(kept)) {
+    lo = kept;
+    let step = 1;
+    for (; lo + step <= list.length && fits(lo + step); step *= 2) lo += step;
+    hi = Math.min(lo + step, list.length + 1);
+  } else hi = kept;
+  while (hi - lo > 1) {
+    const mid = Math.floor((lo + hi) / 2);
+    if (fits(mid)) lo = mid;
+    else hi = mid;
   }
+  const result = shortened(lo);
+  const text = JSON.stringify(result);
+  return { value: result, text, path, kept: lo, total: list.length, ...(lo > 0 ? { last: list[lo - 1] } : {}) };
 }
 
 /** Text within `budget` tokens: whole lines; only the start of the first line when not even it fits. */
