@@ -81,15 +81,16 @@ export function cutJson(value: unknown, budget: number, tokens: TokenCounter): J
   if (path === undefined) return undefined;
   const list = at(value, path) as unknown[];
   if (tokens.within(whole, budget)) return { value, text: whole, path, kept: list.length, total: list.length };
-  const envelope = tokens.count(JSON.stringify(withList(value, path, [])));
-  if (envelope > budget) return undefined;
-  // Items are counted one by one until the budget is spent: the cost follows the budget, not the answer.
-  let used = envelope;
+  const envelope = JSON.stringify(withList(value, path, []));
+  if (!tokens.within(envelope, budget)) return undefined;
+  // Items are counted one by one until the budget is spent: the cost follows the budget, not the answer
+  // (`within` first, so a huge item is not counted whole).
+  let used = tokens.count(envelope);
   let kept = 0;
   while (kept < list.length) {
-    const cost = tokens.count(JSON.stringify(list[kept]) ?? "null") + 1; // and its comma
-    if (used + cost > budget) break;
-    used += cost;
+    const item = JSON.stringify(list[kept]) ?? "null";
+    if (!tokens.within(item, budget - used - 1)) break; // and its comma
+    used += tokens.count(item) + 1;
     kept++;
   }
   // Tokens at the joins differ from the sum of the parts (`},{` is often one token): the whole is
@@ -121,9 +122,8 @@ export function cutLines(text: string, budget: number, tokens: TokenCounter): Te
   let used = 0;
   let kept = 0;
   while (kept < lines.length) {
-    const cost = tokens.count(lines[kept]) + 1; // and its line break
-    if (used + cost > budget) break;
-    used += cost;
+    if (!tokens.within(lines[kept], budget - used - 1)) break; // and its line break
+    used += tokens.count(lines[kept]) + 1;
     kept++;
   }
   for (; kept > 0; kept--) {

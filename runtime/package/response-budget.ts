@@ -26,19 +26,64 @@ const NOTE_TOKENS = 150;
 
 let loading: Promise<TokenCounter> | undefined;
 
+/**
+ * Text is tokenized in pieces of about 1,000 characters: BPE time grows with the square of a word's
+ * length, and an upstream can send a megabyte without a space (16 KB of one letter take 0.2 s, 1 MB
+ * would take minutes). A piece ends after whitespace where it can, never inside a surrogate pair;
+ * counted in pieces, a text is at most one token per piece over its count as a whole.
+ */
+const PIECE = 1000;
+
+function* pieces(text: string): Generator<string> {
+  for (let at = 0; at < text.length; ) {
+    let end = Math.min(text.length, at + PIECE);
+    if (end < text.length) {
+      const space = text.slice(at + PIECE / 2, end).search(/\s\S*$/);
+      if (space >= 0) end = at + PIECE / 2 + space + 1;
+      else if (/[\uD800-\uDBFF]/.test(text[end - 1])) end--;
+    }
+    yield text.slice(at, end);
+    at = end;
+  }
+}
+
 /** The o200k token counter, loaded on first need. Special-token text in data is counted as plain text. */
 export function tokenCounter(): Promise<TokenCounter> {
   loading ??= import("gpt-tokenizer/encoding/o200k_base").then(
     ({ countTokens, isWithinTokenLimit, encode, decode }) => {
       const plain = { disallowedSpecial: new Set<string>() };
+      const count = (text: string) => {
+        let total = 0;
+        for (const piece of pieces(text)) total += countTokens(piece, plain);
+        return total;
+      };
       return {
-        count: (text) => countTokens(text, plain),
-        within: (text, limit) => isWithinTokenLimit(text, limit, plain) !== false,
+        count,
+        within(text, limit) {
+          let left = limit;
+          for (const piece of pieces(text)) {
+            const used = isWithinTokenLimit(piece, left, plain);
+            if (used === false) return false;
+            left -= used;
+          }
+          return true;
+        },
         prefix(text, limit) {
-          let start = decode(encode(text, plain).slice(0, limit));
-          // A token boundary may fall inside a character: drop what is not the text's own start.
-          while (start !== "" && !text.startsWith(start)) start = start.slice(0, -1);
-          return start;
+          let shown = "";
+          let left = limit;
+          for (const piece of pieces(text)) {
+            const used = isWithinTokenLimit(piece, left, plain);
+            if (used !== false) {
+              shown += piece;
+              left -= used;
+              continue;
+            }
+            let start = decode(encode(piece, plain).slice(0, left));
+            // A token boundary may fall inside a character: drop what is not the piece's own start.
+            while (start !== "" && !piece.startsWith(start)) start = start.slice(0, -1);
+            return shown + start;
+          }
+          return shown;
         },
       };
     },
@@ -173,10 +218,9 @@ export async function fitHandlerResult(result: ToolHandlerResult, max: number): 
     if (block.type !== "text") content.push(block);
     else if (left <= 0) dropped++;
     else {
-      const cost = tokens.count(block.text);
-      if (cost <= left) {
+      if (tokens.within(block.text, left)) {
         content.push(block);
-        left -= cost;
+        left -= tokens.count(block.text);
         continue;
       }
       const json = parsed(block.text);

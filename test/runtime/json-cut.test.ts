@@ -7,10 +7,10 @@ import { describe, expect, it } from "vitest";
 import { selectFields, takeFields } from "../../runtime/package/field-select.ts";
 import { cutJson, cutLines, mainList } from "../../runtime/package/json-cut.ts";
 import { nextPage } from "../../runtime/package/pagination-hint.ts";
-import { tokenCounter } from "../../runtime/package/response-budget.ts";
+import { fitHandlerResult, tokenCounter } from "../../runtime/package/response-budget.ts";
 
-const items = (n: number, make = (i: number) => ({ id: i, title: `Issue number ${i}`, user: { login: `u${i}` } })) =>
-  Array.from({ length: n }, (_, i) => make(i));
+const issue = (i: number): unknown => ({ id: i, title: `Issue number ${i}`, user: { login: `u${i}` } });
+const items = (n: number, make = issue) => Array.from({ length: n }, (_, i) => make(i));
 
 describe("cutJson: whole items of the main list", () => {
   const cases: Array<{
@@ -237,4 +237,21 @@ describe("nextPage: the arguments that fetch the rest", () => {
       expect(next?.arguments).toEqual(want);
     });
   }
+});
+
+describe("hostile text: a megabyte without a space", () => {
+  // BPE time grows with the square of a word's length: whole, this text would take minutes to count.
+  it("is cut to the budget in pieces, at once", async () => {
+    const tokens = await tokenCounter();
+    const text = "a".repeat(1_000_000);
+    const cut = cutLines(text, 1000, tokens);
+    expect(cut.partial).toBe(true);
+    expect(text.startsWith(cut.text)).toBe(true);
+    expect(tokens.count(cut.text)).toBeLessThanOrEqual(1000);
+    const result = await fitHandlerResult({ content: [{ type: "text", text }] }, 25_000);
+    const shown = (result.content?.[0] as { text: string }).text;
+    expect(shown.length).toBeGreaterThan(10_000);
+    expect(tokens.count(shown)).toBeLessThanOrEqual(25_000);
+    expect(cutJson({ items: [text, "b"] }, 1000, tokens)).toMatchObject({ kept: 0, total: 2 });
+  }, 20_000);
 });
