@@ -249,7 +249,7 @@ describe("hostile text: a megabyte without a space", () => {
     expect(text.startsWith(cut.text)).toBe(true);
     expect(tokens.count(cut.text)).toBeLessThanOrEqual(1000);
     const result = await fitHandlerResult({ content: [{ type: "text", text }] }, 25_000);
-    const shown = (result.content?.[0] as { text: string }).text;
+    const shown = ((result.content ?? [])[0] as { text: string }).text;
     expect(shown.length).toBeGreaterThan(10_000);
     expect(tokens.count(shown)).toBeLessThanOrEqual(25_000);
     expect(cutJson({ items: [text, "b"] }, 1000, tokens)).toMatchObject({ kept: 0, total: 2 });
