@@ -170,7 +170,8 @@ export async function fitUpstreamResult(
     ...result,
     content: [{ type: "text", text }, ...notes.map((note): ContentBlock => ({ type: "text", text: note }))],
     ...structured,
-    _meta: { ...result._meta, [RESPONSE_META]: meta as JsonObject },
+    // Compact JSON that fits once its indentation is gone is no partial answer: nothing to say then.
+    ...(meta.fields || meta.cut ? { _meta: { ...result._meta, [RESPONSE_META]: meta as JsonObject } } : {}),
   };
   if (!isObject(value) && "structuredContent" in partial) delete partial.structuredContent;
   if (call.validateOutput && isObject(value) && !call.validateOutput(value)) {

@@ -7,7 +7,12 @@ import { describe, expect, it } from "vitest";
 import { selectFields, takeFields } from "../../runtime/package/field-select.ts";
 import { cutJson, cutLines, mainList } from "../../runtime/package/json-cut.ts";
 import { nextPage } from "../../runtime/package/pagination-hint.ts";
-import { fitHandlerResult, tokenCounter } from "../../runtime/package/response-budget.ts";
+import {
+  fitHandlerResult,
+  fitUpstreamResult,
+  RESPONSE_META,
+  tokenCounter,
+} from "../../runtime/package/response-budget.ts";
 
 const issue = (i: number): unknown => ({ id: i, title: `Issue number ${i}`, user: { login: `u${i}` } });
 const items = (n: number, make = issue) => Array.from({ length: n }, (_, i) => make(i));
@@ -254,4 +259,36 @@ describe("hostile text: a megabyte without a space", () => {
     expect(tokens.count(shown)).toBeLessThanOrEqual(25_000);
     expect(cutJson({ items: [text, "b"] }, 1000, tokens)).toMatchObject({ kept: 0, total: 2 });
   }, 20_000);
+});
+
+describe("fitUpstreamResult: the result around the cut", () => {
+  const call = { maxTokens: 1000, inputSchema: {}, args: {}, offersFields: true };
+  const answer = (json: unknown, text = JSON.stringify(json)) => ({
+    result: { content: [{ type: "text" as const, text }], ...(Array.isArray(json) ? {} : { structuredContent: json }) },
+    json,
+  });
+
+  it("small: the upstream's own text, untouched, no _meta", async () => {
+    const given = answer({ a: 1 }, '{ "a": 1 }');
+    expect(await fitUpstreamResult(given, call)).toBe(given.result);
+  });
+
+  it("over the budget only by its indentation: compact JSON, no note, no _meta", async () => {
+    const value = { items: Array.from({ length: 150 }, (_, a) => ({ a })) };
+    const pretty = JSON.stringify(value, null, "\t".repeat(10));
+    const tokens = await tokenCounter();
+    expect(tokens.within(pretty, 1000)).toBe(false);
+    const result = await fitUpstreamResult(answer(value, pretty), call);
+    expect(result.content).toEqual([{ type: "text", text: JSON.stringify(value) }]);
+    expect(result._meta).toBeUndefined();
+  });
+
+  it("a partial answer the outputSchema refuses is an isError text result, not structuredContent", async () => {
+    const refuse = Object.assign(() => false, { errors: [] });
+    const result = await fitUpstreamResult(answer({ items: items(500) }), { ...call, validateOutput: refuse });
+    expect(result.isError).toBe(true);
+    expect(result.structuredContent).toBeUndefined();
+    expect((result.content?.[0] as { text: string }).text).toMatch(/does not match this tool's outputSchema/);
+    expect(result._meta?.[RESPONSE_META]).toMatchObject({ cut: { total: 500 } });
+  });
 });
