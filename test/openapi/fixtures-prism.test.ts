@@ -44,12 +44,12 @@ describe("OpenAPI 3.1: oneOf, nullable, recursion", () => {
     const { tools } = await s.client.listTools();
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
     const shape = byName.createShape.inputSchema as { properties: object; $defs: Record<string, object> };
-    expect(shape.properties).toEqual({ body: { $ref: "#/$defs/Shape" } });
+    expect(shape.properties).toEqual({ body: { $ref: "#/$defs/Shape" }, _fields: expect.any(Object) });
     expect(shape.$defs.Shape).toHaveProperty("oneOf");
     const tree = byName.putTree.inputSchema as { properties: Record<string, unknown>; $defs: Record<string, unknown> };
-    expect(Object.keys(tree.properties).sort()).toEqual(["children", "filter", "name"]);
+    expect(Object.keys(tree.properties).sort()).toEqual(["_fields", "children", "filter", "name"]);
     expect(tree.$defs.Node).toMatchObject({ properties: { children: { items: { $ref: "#/$defs/Node" } } } });
-    expect(Object.keys(byName.getShape.inputSchema.properties as object)).toEqual(["path", "query"]);
+    expect(Object.keys(byName.getShape.inputSchema.properties as object)).toEqual(["path", "query", "_fields"]);
   });
 
   it("calls each tool with Prism-validated requests", async () => {
