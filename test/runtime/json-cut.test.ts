@@ -288,7 +288,7 @@ describe("fitUpstreamResult: the result around the cut", () => {
     const result = await fitUpstreamResult(answer({ items: items(500) }), { ...call, validateOutput: refuse });
     expect(result.isError).toBe(true);
     expect(result.structuredContent).toBeUndefined();
-    expect((result.content?.[0] as { text: string }).text).toMatch(/does not match this tool's outputSchema/);
+    expect(((result.content ?? [])[0] as { text: string }).text).toMatch(/does not match this tool's outputSchema/);
     expect(result._meta?.[RESPONSE_META]).toMatchObject({ cut: { total: 500 } });
   });
 });
