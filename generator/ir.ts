@@ -50,6 +50,8 @@ export type HttpBindingNode = Omit<HttpBinding, "parameters"> & {
   loc: SourceLoc;
   /** Explicit mapping (OpenAPI): when present, only these parameters and the body are sent. */
   parameters?: HttpParameterNode[];
+  /** OpenAPI: whether a 2xx response declares a JSON media type (absent: not known, as in the spec language). */
+  answersJson?: boolean;
 };
 
 /** A tool as MCP lists it. Its schemas are as written: the schema rules check they describe objects. */

@@ -5,6 +5,7 @@
  */
 import type { PromptNode, ResourceNode, ResourceTemplateNode, ServerNode, ToolNode } from "../ir.ts";
 import { PROPERTY_DESCRIPTION_LENGTH } from "./compact-schema.ts";
+import { withFieldsArgument } from "./fields-argument.ts";
 import { type ListedTool, listedTool } from "./listed-tool.ts";
 import { handlerFileName, NameAllocator, pascalCase } from "./naming.ts";
 import { planToolSchemas, type ToolSchemas } from "./tool-schemas.ts";
@@ -47,7 +48,7 @@ export function normalize(server: ServerNode, specRef: string): Model {
   const imports = new NameAllocator();
 
   const descriptionLength = Math.min(PROPERTY_DESCRIPTION_LENGTH, server.maxDescriptionLength ?? Infinity);
-  const tools = server.tools.map((node): ToolModel => {
+  const tools = server.tools.map(withFieldsArgument).map((node): ToolModel => {
     const base = types.take(pascalCase(node.name));
     return {
       node,

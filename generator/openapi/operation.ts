@@ -98,6 +98,7 @@ export function toolFrom(input: OperationInput, ctx: MapContext): ToolNode {
       ...(shape.body ? { body: shape.body } : {}),
       ...(input.security ? { security: input.security } : {}),
       ...(input.baseUrl ? { baseUrl: input.baseUrl } : {}),
+      ...answersJson(root, op),
     },
   };
 }
@@ -198,6 +199,19 @@ function withDefs(schema: JsonSchema, defs: JsonSchema | undefined): JsonSchema 
 }
 
 const JSON_TYPE = /^application\/(.+\+)?json\b/i;
+
+/** Whether a 2xx response is JSON (decides `_fields`, normalize/fields-argument.ts); absent with no 2xx declared. */
+function answersJson(root: Json, op: Json): { answersJson?: boolean } {
+  const responses = isJson(op.responses) ? op.responses : {};
+  const codes = Object.keys(responses).filter((code) => /^2(\d\d|XX)$/i.test(code));
+  if (codes.length === 0) return {};
+  return {
+    answersJson: codes.some((code) => {
+      const content = deref(root, responses[code])?.content;
+      return isJson(content) && Object.keys(content).some((type) => JSON_TYPE.test(type));
+    }),
+  };
+}
 
 /** The 2xx JSON response's schema when its root is an object; otherwise no outputSchema. */
 function outputOf(root: Json, op: Json, scope: SchemaScope): JsonSchema | undefined {

@@ -53,6 +53,7 @@ function http(binding: HttpBindingNode | undefined): { http?: HttpBinding } {
       ...(binding.body ? { body: pick(binding.body, ["contentType", "arg", "properties"]) } : {}),
       ...(binding.security ? { security: binding.security } : {}),
       ...(binding.baseUrl ? { baseUrl: binding.baseUrl } : {}),
+      ...(binding.fields ? { fields: true as const } : {}),
     },
   };
 }

@@ -47,8 +47,9 @@ export function renderPackageJson(model: Model, search = model.tools.length > 0)
       build: `tsc && node -e "${COPY_DATA}"`,
       typecheck: "tsc --noEmit",
     },
-    // minisearch and stemmer: dynamic mode's tool search (runtime/package/tool-search.ts).
-    dependencies: pick(["ajv", "ajv-formats", ...(search ? ["minisearch", "stemmer"] : []), "tsx"]),
+    // minisearch and stemmer: dynamic mode's tool search (runtime/package/tool-search.ts); gpt-tokenizer:
+    // the response budget (--max-response-tokens), loaded only for an answer over it.
+    dependencies: pick(["ajv", "ajv-formats", "gpt-tokenizer", ...(search ? ["minisearch", "stemmer"] : []), "tsx"]),
     devDependencies: pick(["@types/node", "typescript"]),
   };
   return `${JSON.stringify(pkg, null, 2)}\n`;

@@ -59,6 +59,8 @@ export type HttpBinding = {
   security?: string[][];
   /** An operation's own server URL (OpenAPI `servers` on a path or operation). */
   baseUrl?: string;
+  /** The tool takes mcpgen's `_fields` argument (field selection; never sent upstream). */
+  fields?: true;
 };
 
 /**

@@ -5,11 +5,12 @@
 import { parseArgs } from "node:util";
 import { serveHttp } from "../transport/http/server.ts";
 import { serveStdio } from "../transport/stdio/server.ts";
+import { MIN_RESPONSE_TOKENS } from "./response-budget.ts";
 import { createSpecServer, type Manifest, type ServeMode, type SpecServerOptions } from "./spec-server.ts";
 import { DEFAULT_TOOLSET, parseToolsets } from "./tool-selection.ts";
 
 const USAGE = `usage: server [--http [--port <n>] [--host <addr>] [--max-sessions <n>]] [--base-url <url>]
-                     [--max-upstream-body <n>] [--max-redirects <n>]
+                     [--max-upstream-body <n>] [--max-redirects <n>] [--max-response-tokens <n>]
                      [--toolsets <a,b>] [--read-only] [--mode all|dynamic]
 
   (no flags)        serve MCP over stdio
@@ -28,6 +29,9 @@ const USAGE = `usage: server [--http [--port <n>] [--host <addr>] [--max-session
   --read-only       serve only tools marked readOnlyHint: true (env MCP_READ_ONLY=1)
   --mode <m>        all: tools/list gives every tool (default); dynamic: it gives five tools
                     to search, browse, describe and call the others (env MCP_MODE)
+  --max-response-tokens <n>  tokens (o200k) of a tool result before it is cut at whole list items or
+                    lines, with a note naming the arguments that fetch the rest
+                    (env MCP_MAX_RESPONSE_TOKENS; default 25000; at least 500)
 
 Environment: MCP_HTTP_TOKEN, when set, is the bearer token HTTP clients must send;
 MCP_MAX_SESSIONS is the default of --max-sessions.`;
@@ -48,6 +52,7 @@ export async function runSpecServer(
     toolsets?: string;
     "read-only"?: boolean;
     mode?: string;
+    "max-response-tokens"?: string;
     help?: boolean;
   };
   try {
@@ -64,6 +69,7 @@ export async function runSpecServer(
         toolsets: { type: "string" },
         "read-only": { type: "boolean" },
         mode: { type: "string" },
+        "max-response-tokens": { type: "string" },
         help: { type: "boolean", short: "h" },
       },
     }).values;
@@ -96,6 +102,8 @@ export async function runSpecServer(
   if (typeof maxRedirects === "string") return usageError(maxRedirects);
   const serving = servingFlags(manifest, flags);
   if (typeof serving === "string") return usageError(serving);
+  const budget = responseBudget(flags["max-response-tokens"]);
+  if (typeof budget === "string") return usageError(budget);
 
   const server = createSpecServer(manifest, {
     ...options,
@@ -103,6 +111,7 @@ export async function runSpecServer(
     ...(baseUrl ? { baseUrl } : {}),
     ...(maxBody !== undefined ? { maxUpstreamBody: maxBody } : {}),
     ...(maxRedirects !== undefined ? { maxRedirects } : {}),
+    ...budget,
   });
   if (!flags.http) {
     serveStdio(server);
@@ -162,6 +171,13 @@ function servingFlags(
 function envValue(name: string): string | undefined {
   const value = process.env[name];
   return value === undefined || value === "" ? undefined : value;
+}
+
+/** --max-response-tokens (else MCP_MAX_RESPONSE_TOKENS) as a server option, or the usage error. */
+function responseBudget(given: string | undefined): { maxResponseTokens?: number } | string {
+  const tokens = wholeNumber("max-response-tokens", given, "MCP_MAX_RESPONSE_TOKENS", MIN_RESPONSE_TOKENS);
+  if (typeof tokens === "string") return tokens;
+  return tokens === undefined ? {} : { maxResponseTokens: tokens };
 }
 
 /** A whole-number flag, else its environment twin: the number, undefined when neither is set, or the

@@ -15,10 +15,11 @@ import type {
   ServerOptions,
   ToolHandlerResult,
 } from "../server/types.ts";
-import { resourceContentsFrom, toolResultFrom } from "../upstream/response.ts";
+import { resourceContentsFrom, toolAnswerFrom } from "../upstream/response.ts";
 import type { CallUpstream, UpstreamConfig } from "../upstream/types.ts";
 import { registerDynamicTools } from "./dynamic-mode.ts";
 import { DYNAMIC_TOOLS } from "./dynamic-tools.ts";
+import { takeFields } from "./field-select.ts";
 import type {
   HttpBinding,
   ManifestCatalog,
@@ -27,6 +28,7 @@ import type {
   StaticCompletions,
   StoredCatalog,
 } from "./manifest-types.ts";
+import { DEFAULT_MAX_RESPONSE_TOKENS, fitHandlerResult, fitUpstreamResult } from "./response-budget.ts";
 import { filters, notEnabledReason, selects, type ToolSelection } from "./tool-selection.ts";
 
 // The manifest's types are the contract with the generator (manifest-types.ts); generated code names them here.
@@ -104,6 +106,8 @@ export type SpecServerOptions = {
   maxUpstreamBody?: number;
   /** Same-origin upstream redirects followed (--max-redirects; default 5). */
   maxRedirects?: number;
+  /** Tokens of a tool result before it is cut (--max-response-tokens; default 25,000). */
+  maxResponseTokens?: number;
   env?: NodeJS.ProcessEnv;
   serverOptions?: Omit<ServerOptions, "name" | "version">;
   /** Only these toolsets (--toolsets; undefined: all of them). Names are checked by the caller (spec-main.ts). */
@@ -166,6 +170,7 @@ export function createSpecServer(manifest: Manifest, options: SpecServerOptions 
   };
   const handlers = options.handlers ?? {};
   const env = options.env ?? process.env;
+  const maxTokens = options.maxResponseTokens ?? DEFAULT_MAX_RESPONSE_TOKENS;
   const forward = (binding: HttpBinding, args: Record<string, unknown>, ctx: HandlerContext) => {
     if (!upstream)
       throw new McpError(ErrorCode.InternalError, "This server has http bindings but no upstream base URL");
@@ -209,12 +214,26 @@ export function createSpecServer(manifest: Manifest, options: SpecServerOptions 
         handler: http
           ? async (args, ctx) => {
               try {
-                return checkedAgainstOutput(toolResultFrom(await forward(http, args, ctx)), validators?.output);
+                // `_fields` is this server's argument: split off before the request is built.
+                const { args: sent, fields } = http.fields ? takeFields(args) : { args };
+                const answer = toolAnswerFrom(await forward(http, sent, ctx));
+                const result = checkedAgainstOutput(answer.result, validators?.output);
+                return await fitUpstreamResult(
+                  { ...answer, result },
+                  {
+                    maxTokens,
+                    inputSchema: tool.inputSchema,
+                    args: sent,
+                    offersFields: http.fields === true,
+                    ...(fields ? { fields } : {}),
+                    ...(validators?.output ? { validateOutput: validators.output } : {}),
+                  },
+                );
               } catch (error) {
                 return { isError: true, content: [{ type: "text", text: (error as Error).message }] };
               }
             }
-          : handlerFor("tools", tool.name),
+          : budgeted(handlerFor("tools", tool.name), maxTokens),
       });
     }
 
@@ -261,6 +280,15 @@ export function createSpecServer(manifest: Manifest, options: SpecServerOptions 
     }
   }, manifest.offers);
   return server;
+}
+
+/** A tool handler whose text content is held to the response budget (response-budget.ts). */
+function budgeted(handler: (...args: unknown[]) => unknown, maxTokens: number) {
+  return async (...args: unknown[]): Promise<ToolHandlerResult> => {
+    const result = (await handler(...args)) as ToolHandlerResult;
+    // An input_required result (MRTR) asks the client something: it is no answer to cut.
+    return result.resultType === "input_required" ? result : fitHandlerResult(result, maxTokens);
+  };
 }
 
 /** Static value lists as completion functions: the values that start with what was typed, case-insensitively. */

@@ -250,6 +250,7 @@ describe("an OpenAPI document with prototype-named parameters", () => {
       "toString",
       "hasOwnProperty",
       "valueOf",
+      "_fields", // field selection (issue 14): added beside them, none of them lost
     ]);
     const makeThing = tools.find((t) => t.name === "makeThing");
     expect(makeThing?.inputSchema.required).toEqual(["toString"]);

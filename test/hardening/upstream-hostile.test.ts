@@ -55,7 +55,10 @@ describe("item 3: upstream bodies are streamed and cut at the cap", () => {
       res.writeHead(200, { "content-type": "text/plain" });
       return drip(res, h, 200 * MB, Buffer.alloc(64 * 1024, "a"));
     });
-    const { client } = await mcp({ baseUrl: host.url }, [tool("big", { method: "GET", path: "/big" })]);
+    // The response budget (--max-response-tokens) would cut the million characters again: this test is the body cap's.
+    const { client } = await mcp({ baseUrl: host.url }, [tool("big", { method: "GET", path: "/big" })], {
+      maxResponseTokens: 2_000_000,
+    });
     const result = await client.callTool("big", {});
     const out = text(result);
     expect(out.startsWith("a".repeat(1_000_000))).toBe(true);

@@ -45,13 +45,13 @@ describe("OpenAPI 3.1: oneOf, nullable, recursion", () => {
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
     // Shape is used once: tools/list serves it in its reference's place (compact-schema.ts).
     const shape = byName.createShape.inputSchema as { properties: { body: object }; $defs?: object };
-    expect(Object.keys(shape.properties)).toEqual(["body"]);
+    expect(Object.keys(shape.properties)).toEqual(["body", "_fields"]);
     expect(shape.properties.body).toHaveProperty("oneOf");
     expect(shape.$defs).toBeUndefined();
     const tree = byName.putTree.inputSchema as { properties: Record<string, unknown>; $defs: Record<string, unknown> };
-    expect(Object.keys(tree.properties).sort()).toEqual(["children", "filter", "name"]);
+    expect(Object.keys(tree.properties).sort()).toEqual(["_fields", "children", "filter", "name"]);
     expect(tree.$defs.Node).toMatchObject({ properties: { children: { items: { $ref: "#/$defs/Node" } } } });
-    expect(Object.keys(byName.getShape.inputSchema.properties as object)).toEqual(["path", "query"]);
+    expect(Object.keys(byName.getShape.inputSchema.properties as object)).toEqual(["path", "query", "_fields"]);
   });
 
   it("calls each tool with Prism-validated requests", async () => {

@@ -46,11 +46,13 @@ const tool = (parts: Partial<ToolNode> & { name: string }): ToolNode => ({
   inputSchema: { type: "object" },
   ...parts,
 });
+// `answersJson: false`: these cases are about bindings; `_fields` (which a JSON answer brings) has its own test.
 const binding = (method: string, path: string, extra: object = {}) => ({
   kind: "httpBinding" as const,
   loc: at("/http"),
   method,
   path,
+  answersJson: false,
   ...extra,
 });
 
