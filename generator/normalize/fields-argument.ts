@@ -25,7 +25,7 @@ import type { JsonSchema, ToolNode } from "../ir.ts";
 const FIELDS_SCHEMA: JsonSchema = {
   type: "array",
   items: { type: "string" },
-  description: 'Return only these fields: dotted paths like ["id","user.login"]; lists apply to each item.',
+  description: 'Only these fields, e.g. ["id","user.login"]',
 };
 
 /** The tool with `_fields` declared and a partial-answer outputSchema, when it is an http tool answering JSON. */

@@ -7,7 +7,7 @@
  */
 import { setOwn } from "../../runtime/protocol/own-keys.ts";
 import type { JsonSchema, ToolAnnotations, ToolNode } from "../ir.ts";
-import { type CompactOptions, compactSchema, withoutLinkTargets } from "./compact-schema.ts";
+import { type CompactOptions, compactSchema, cutText, withoutLinkTargets } from "./compact-schema.ts";
 import { servedOutputSchema } from "./loosen-output.ts";
 
 export type ListedTool = {
@@ -53,8 +53,19 @@ function listedAnnotations(annotations: ToolAnnotations, title: string | undefin
   return out;
 }
 
+/**
+ * A tool's description as tools/list serves it: at most LISTED_DESCRIPTION characters, cut at a word.
+ * The opening paragraphs say what the tool does; what follows in large APIs is mostly permissions and
+ * caveats that every agent session would pay for on every tool. The whole text stays in the package
+ * README and the generated types' doc comments.
+ */
+export const LISTED_DESCRIPTION = 300;
+
 function listedDescription(description: string, title: string | undefined): string {
-  const text = withoutLinkTargets(description);
-  if (title === undefined || !text.startsWith(`${title}\n\n`)) return text;
-  return text.slice(title.length).trimStart();
+  // GitHub-style alert markers (`> [!NOTE]`) and quote prefixes carry no meaning for a model.
+  let text = withoutLinkTargets(description)
+    .replace(/^>\s*\[!\w+\]\s*$\n?/gm, "")
+    .replace(/^>\s?/gm, "");
+  if (title !== undefined && text.startsWith(`${title}\n\n`)) text = text.slice(title.length).trimStart();
+  return cutText(text, LISTED_DESCRIPTION);
 }

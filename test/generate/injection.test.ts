@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stringify } from "yaml";
 import { generate } from "../../generator/index.ts";
 import { compactSchema, PROPERTY_DESCRIPTION_LENGTH } from "../../generator/normalize/compact-schema.ts";
+import { LISTED_DESCRIPTION, listedTool } from "../../generator/normalize/listed-tool.ts";
 import { connect } from "../../runtime/index.ts";
 import { scratchDir, serverCommand, typecheck } from "./support.ts";
 
@@ -113,7 +114,12 @@ export default async function (args: EvilToolInput): Promise<ToolResult<EvilTool
     expect(client.server.info).toMatchObject({ name: spec.server.name, title: hostile });
     const { tools } = await client.listTools();
     expect(tools).toHaveLength(1);
-    expect(tools[0]).toMatchObject({ name: "evil.tool", title: hostile, description: hostile });
+    // The description is served cut to LISTED_DESCRIPTION characters, its start verbatim.
+    expect(tools[0]).toMatchObject({ name: "evil.tool", title: hostile });
+    const listed = listedTool({ ...spec.tools[0], title: hostile, description: hostile }, { descriptionLength: 200 });
+    expect(tools[0].description).toBe(listed.description);
+    expect(String(listed.description).length).toBeLessThanOrEqual(LISTED_DESCRIPTION);
+    expect(hostile.startsWith(String(listed.description).slice(0, 100))).toBe(true);
     // tools/list serves schemas compacted (descriptions cut, titles the description says dropped), the
     // texts it keeps verbatim.
     const compacted = compactSchema(spec.tools[0].inputSchema, { descriptionLength: PROPERTY_DESCRIPTION_LENGTH });

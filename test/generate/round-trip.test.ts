@@ -73,7 +73,8 @@ for (const transport of ["stdio", "http"] as const) {
       const { tools } = await client.listTools();
       expect(tools.map((t) => t.name)).toEqual(["get_forecast", "report_observation", "convert_temperature"]);
       const forecast = tools[0];
-      expect(forecast.annotations).toEqual({ readOnlyHint: true, openWorldHint: true });
+      // openWorldHint: true is MCP's default: tools/list leaves it out (normalize/listed-tool.ts), meaning the same.
+      expect(forecast.annotations).toEqual({ readOnlyHint: true });
       expect((forecast.inputSchema.properties as Record<string, Record<string, unknown>>).city["x-mcp-header"]).toBe(
         "City",
       );

@@ -22,7 +22,7 @@ const object = { type: "object" };
 const FIELDS = {
   type: "array",
   items: { type: "string" },
-  description: 'Return only these fields: dotted paths like ["id","user.login"]; lists apply to each item.',
+  description: 'Only these fields, e.g. ["id","user.login"]',
 };
 const server = { name: "demo", version: "1.0.0" };
 const tool = (name: string, extra: object = {}) => ({ name, inputSchema: object, ...extra });

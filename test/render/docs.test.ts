@@ -138,7 +138,7 @@ Reads \\| pipes &lt;b&gt;
 | parameter | type | required | default | header | description |
 | --- | --- | --- | --- | --- | --- |
 | \`city\` | \`string\` | yes |  |  |  |
-| \`_fields\` | \`string[]\` | no |  |  | Return only these fields: dotted paths like \\["id","user.login"\\]; lists apply to each item. |
+| \`_fields\` | \`string[]\` | no |  |  | Only these fields, e.g. \\["id","user.login"\\] |
 
 Forwarded to \`GET /x\` on the upstream API.
 

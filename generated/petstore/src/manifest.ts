@@ -42,6 +42,7 @@ export const manifest: Manifest = {
     prompts: false,
     completions: false,
   },
+  toolsetNames: ["pets", "store"],
   // The catalog (manifest.json) is read when a client first needs it, not at start-up.
   catalog: () => readCatalog(new URL("./manifest.json", import.meta.url)),
 };

@@ -4,6 +4,10 @@ export type ListTasksInput = {
   project: string;
   status?: "open" | "done";
   page?: number;
+  /**
+   * Only these fields, e.g. ["id","user.login"]
+   */
+  _fields?: string[];
 };
 
 export type CreateTaskInput = {
@@ -11,10 +15,18 @@ export type CreateTaskInput = {
   title: string;
   assignee?: string;
   urgent?: boolean;
+  /**
+   * Only these fields, e.g. ["id","user.login"]
+   */
+  _fields?: string[];
 };
 
 export type CloseTaskInput = {
   id: number;
+  /**
+   * Only these fields, e.g. ["id","user.login"]
+   */
+  _fields?: string[];
 };
 
 export type StandupPromptArgs = {

@@ -12,14 +12,18 @@ export type GetForecastInput = {
    */
   days?: number;
   units?: "metric" | "imperial";
+  /**
+   * Only these fields, e.g. ["id","user.login"]
+   */
+  _fields?: string[];
 };
 
 export type GetForecastOutput = {
-  city: string;
-  days: {
-    date: string;
-    highC: number;
-    lowC: number;
+  city?: string;
+  days?: {
+    date?: string;
+    highC?: number;
+    lowC?: number;
     summary?: string;
   }[];
 };
@@ -28,6 +32,10 @@ export type ReportObservationInput = {
   station: string;
   temperatureC: number;
   conditions?: "clear" | "cloudy" | "rain" | "snow" | "fog";
+  /**
+   * Only these fields, e.g. ["id","user.login"]
+   */
+  _fields?: string[];
 };
 
 export type ConvertTemperatureInput = {

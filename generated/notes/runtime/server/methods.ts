@@ -17,13 +17,9 @@ const PROMPT_FIELDS = [...DESCRIPTIVE, "arguments"];
 export const sharedMethods: Record<string, MethodSpec> = {
   "tools/list": {
     run: (call) =>
-      listPage(
-        call,
-        "tools",
-        [...call.server.tools.values()].map((tool) => pick(tool, TOOL_FIELDS)),
-      ),
+      listPage(call, "tools", [...call.server.tools.values()].filter((tool) => !tool.unlisted).map(toolListing)),
   },
-  "tools/call": { mrtr: true, run: callTool },
+  "tools/call": { mrtr: true, run: (call) => callTool(call) },
   "resources/list": {
     run: (call) =>
       listPage(
@@ -52,6 +48,11 @@ export const sharedMethods: Record<string, MethodSpec> = {
   "prompts/get": { mrtr: true, run: getPrompt },
   "completion/complete": { run: complete },
 };
+
+/** A tool as tools/list gives it: its wire fields only. */
+export function toolListing(tool: object): Record<string, unknown> {
+  return pick(tool, TOOL_FIELDS);
+}
 
 async function listPage(call: MethodCall, key: string, items: unknown[]): Promise<Result> {
   const pageSize = call.server.options.pageSize ?? DEFAULT_PAGE_SIZE;

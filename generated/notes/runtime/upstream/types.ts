@@ -34,6 +34,8 @@ export type UpstreamResponse = {
   cutAt?: number;
   /** Removes configured credentials from text and from parsed JSON (structuredContent). */
   redact?: Redactor;
+  /** The Link header (RFC 8288), redacted: its rel="next" URL says which arguments fetch the next page. */
+  link?: string;
 };
 
 /**

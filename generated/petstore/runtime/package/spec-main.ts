@@ -1,13 +1,17 @@
-// The command line of a generated server (CONTRACT §3): stdio by default, or
+// The command line of a generated server (CONTRACT §3, §4): stdio by default, or
 // `--http --port <n> [--host <addr>]` for Streamable HTTP at /mcp, and `--base-url <url>` to point the
-// http bindings at another upstream. Bad flags print usage and exit 2; nothing but protocol touches stdout.
+// http bindings at another upstream; `--toolsets`, `--read-only` and `--mode` choose what it serves.
+// Bad flags print usage and exit 2; nothing but protocol touches stdout.
 import { parseArgs } from "node:util";
 import { serveHttp } from "../transport/http/server.ts";
 import { serveStdio } from "../transport/stdio/server.ts";
-import { createSpecServer, type Manifest, type SpecServerOptions } from "./spec-server.ts";
+import { MIN_RESPONSE_TOKENS } from "./response-budget.ts";
+import { createSpecServer, type Manifest, type ServeMode, type SpecServerOptions } from "./spec-server.ts";
+import { DEFAULT_TOOLSET, parseToolsets } from "./tool-selection.ts";
 
 const USAGE = `usage: server [--http [--port <n>] [--host <addr>] [--max-sessions <n>]] [--base-url <url>]
-                     [--max-upstream-body <n>] [--max-redirects <n>]
+                     [--max-upstream-body <n>] [--max-redirects <n>] [--max-response-tokens <n>]
+                     [--toolsets <a,b>] [--read-only] [--mode all|dynamic]
 
   (no flags)        serve MCP over stdio
   --http            serve Streamable HTTP at http://<host>:<port>/mcp
@@ -21,6 +25,13 @@ const USAGE = `usage: server [--http [--port <n>] [--host <addr>] [--max-session
                     (env MCP_MAX_UPSTREAM_BODY; default 1000000)
   --max-redirects <n>  same-origin upstream redirects followed; other origins never are
                     (env MCP_MAX_REDIRECTS; default 5)
+  --toolsets <a,b>  serve only these toolsets (env MCP_TOOLSETS; default all)
+  --read-only       serve only tools marked readOnlyHint: true (env MCP_READ_ONLY=1)
+  --mode <m>        all: tools/list gives every tool (default); dynamic: it gives five tools
+                    to search, browse, describe and call the others (env MCP_MODE)
+  --max-response-tokens <n>  tokens (o200k) of a tool result before it is cut at whole list items or
+                    lines, with a note naming the arguments that fetch the rest
+                    (env MCP_MAX_RESPONSE_TOKENS; default 25000; at least 500)
 
 Environment: MCP_HTTP_TOKEN, when set, is the bearer token HTTP clients must send;
 MCP_MAX_SESSIONS is the default of --max-sessions.`;
@@ -38,6 +49,10 @@ export async function runSpecServer(
     "base-url"?: string;
     "max-upstream-body"?: string;
     "max-redirects"?: string;
+    toolsets?: string;
+    "read-only"?: boolean;
+    mode?: string;
+    "max-response-tokens"?: string;
     help?: boolean;
   };
   try {
@@ -51,6 +66,10 @@ export async function runSpecServer(
         "base-url": { type: "string" },
         "max-upstream-body": { type: "string" },
         "max-redirects": { type: "string" },
+        toolsets: { type: "string" },
+        "read-only": { type: "boolean" },
+        mode: { type: "string" },
+        "max-response-tokens": { type: "string" },
         help: { type: "boolean", short: "h" },
       },
     }).values;
@@ -81,12 +100,18 @@ export async function runSpecServer(
   if (typeof maxSessions === "string") return usageError(maxSessions);
   if (typeof maxBody === "string") return usageError(maxBody);
   if (typeof maxRedirects === "string") return usageError(maxRedirects);
+  const serving = servingFlags(manifest, flags);
+  if (typeof serving === "string") return usageError(serving);
+  const budget = responseBudget(flags["max-response-tokens"]);
+  if (typeof budget === "string") return usageError(budget);
 
   const server = createSpecServer(manifest, {
     ...options,
+    ...serving,
     ...(baseUrl ? { baseUrl } : {}),
     ...(maxBody !== undefined ? { maxUpstreamBody: maxBody } : {}),
     ...(maxRedirects !== undefined ? { maxRedirects } : {}),
+    ...budget,
   });
   if (!flags.http) {
     serveStdio(server);
@@ -110,7 +135,51 @@ export async function runSpecServer(
   }
 }
 
-/** A whole-number flag (or its env twin): the number, undefined when absent, or the error message. */
+const MODES: readonly ServeMode[] = ["all", "dynamic"];
+
+/** --toolsets, --read-only and --mode (or their env twins) as server options, or the usage error. */
+function servingFlags(
+  manifest: Manifest,
+  flags: { toolsets?: string; "read-only"?: boolean; mode?: string },
+): Pick<SpecServerOptions, "toolsets" | "readOnly" | "mode"> | string {
+  const mode = flags.mode ?? envValue("MCP_MODE");
+  const modeSource = flags.mode === undefined ? "MCP_MODE" : "--mode";
+  if (mode === "code")
+    return `${modeSource} code: code mode is not available in this version yet (it comes with issue #15); use all or dynamic`;
+  if (mode !== undefined && !MODES.includes(mode as ServeMode))
+    return `${modeSource} must be one of ${MODES.join(", ")}, not '${mode}'`;
+  const readOnlyText = envValue("MCP_READ_ONLY");
+  if (readOnlyText !== undefined && !["1", "0", "true", "false"].includes(readOnlyText.toLowerCase()))
+    return `MCP_READ_ONLY must be 1 (or true) to serve only read-only tools, or 0 (or false), not '${readOnlyText}'`;
+  const readOnly = flags["read-only"] === true || readOnlyText === "1" || readOnlyText?.toLowerCase() === "true";
+  const toolsetsText = flags.toolsets ?? envValue("MCP_TOOLSETS");
+  let toolsets: string[] | undefined;
+  if (toolsetsText !== undefined) {
+    const known = manifest.toolsetNames ?? [DEFAULT_TOOLSET];
+    const parsed = parseToolsets(toolsetsText, known, flags.toolsets === undefined ? "MCP_TOOLSETS" : "--toolsets");
+    if ("error" in parsed) return parsed.error;
+    toolsets = parsed.toolsets;
+  }
+  return {
+    ...(toolsets ? { toolsets } : {}),
+    ...(readOnly ? { readOnly } : {}),
+    ...(mode ? { mode: mode as ServeMode } : {}),
+  };
+}
+
+/** An environment variable, undefined when unset or empty. */
+function envValue(name: string): string | undefined {
+  const value = process.env[name];
+  return value === undefined || value === "" ? undefined : value;
+}
+
+/** --max-response-tokens (else MCP_MAX_RESPONSE_TOKENS) as a server option, or the usage error. */
+function responseBudget(given: string | undefined): { maxResponseTokens?: number } | string {
+  const tokens = wholeNumber("max-response-tokens", given, "MCP_MAX_RESPONSE_TOKENS", MIN_RESPONSE_TOKENS);
+  if (typeof tokens === "string") return tokens;
+  return tokens === undefined ? {} : { maxResponseTokens: tokens };
+}
+
 /** A whole-number flag, else its environment twin: the number, undefined when neither is set, or the
  * usage error naming whichever of the two held the bad value. */
 function wholeNumber(flag: string, given: string | undefined, env: string | undefined, min: number) {

@@ -15,15 +15,21 @@ import type {
   ServerOptions,
   ToolHandlerResult,
 } from "../server/types.ts";
-import { resourceContentsFrom, toolResultFrom } from "../upstream/response.ts";
+import { resourceContentsFrom, toolAnswerFrom } from "../upstream/response.ts";
 import type { CallUpstream, UpstreamConfig } from "../upstream/types.ts";
+import { registerDynamicTools } from "./dynamic-mode.ts";
+import { DYNAMIC_TOOLS } from "./dynamic-tools.ts";
+import { takeFields } from "./field-select.ts";
 import type {
   HttpBinding,
   ManifestCatalog,
   Manifest as ManifestData,
+  ManifestTool,
   StaticCompletions,
   StoredCatalog,
 } from "./manifest-types.ts";
+import { DEFAULT_MAX_RESPONSE_TOKENS, fitHandlerResult, fitUpstreamResult } from "./response-budget.ts";
+import { filters, notEnabledReason, selects, type ToolSelection } from "./tool-selection.ts";
 
 // The manifest's types are the contract with the generator (manifest-types.ts); generated code names them here.
 export type {
@@ -100,9 +106,20 @@ export type SpecServerOptions = {
   maxUpstreamBody?: number;
   /** Same-origin upstream redirects followed (--max-redirects; default 5). */
   maxRedirects?: number;
+  /** Tokens of a tool result before it is cut (--max-response-tokens; default 25,000). */
+  maxResponseTokens?: number;
   env?: NodeJS.ProcessEnv;
   serverOptions?: Omit<ServerOptions, "name" | "version">;
+  /** Only these toolsets (--toolsets; undefined: all of them). Names are checked by the caller (spec-main.ts). */
+  toolsets?: readonly string[];
+  /** Only tools with `readOnlyHint: true` (--read-only). */
+  readOnly?: boolean;
+  /** `dynamic`: tools/list gives the five tools of dynamic-tools.ts instead of the catalog's (--mode). */
+  mode?: ServeMode;
 };
+
+/** What tools/list gives: every served tool (`all`), or dynamic mode's five. */
+export type ServeMode = "all" | "dynamic";
 
 /** The result a scaffolded tool handler returns until the user writes it. */
 export function notImplemented(kind: string, name: string, file: string): ToolResult<never> {
@@ -118,7 +135,32 @@ export function notImplementedError(kind: string, name: string, file: string): M
 }
 
 export function createSpecServer(manifest: Manifest, options: SpecServerOptions = {}): McpServer {
-  const server = createServer({ ...options.serverOptions, ...manifest.server });
+  const selection: ToolSelection = {
+    ...(options.toolsets ? { toolsets: options.toolsets } : {}),
+    ...(options.readOnly ? { readOnly: true } : {}),
+  };
+  // The catalog's tools this server leaves out, by name, filled when the catalog is read: a call of one
+  // is told it exists but is not enabled, rather than that it does not exist.
+  const leftOut = new Map<string, ManifestTool>();
+  // Catalog tools named like one of dynamic mode's own, which take the name in that mode.
+  const shadowed = new Set<string>();
+  const notEnabled = (name: string) => {
+    if (shadowed.has(name))
+      return `The API's own tool '${name}' is hidden by dynamic mode's tool of that name; run the server with --mode all to call it`;
+    const tool = leftOut.get(name);
+    return tool && `The tool '${name}' ${notEnabledReason(selection, tool)}`;
+  };
+  // The same error as for a name that does not exist (so clients treat it alike), saying why.
+  const unknownTool = (name: string) => {
+    const tool = leftOut.get(name);
+    return tool && `Unknown tool: ${name}: it ${notEnabledReason(selection, tool)}`;
+  };
+  const server = createServer({
+    ...options.serverOptions,
+    ...manifest.server,
+    ...(filters(selection) ? { unknownToolMessage: (name: string) => unknownTool(name) } : {}),
+  });
+  const dynamic = options.mode === "dynamic";
   const upstream: UpstreamConfig | undefined = manifest.upstream && {
     ...manifest.upstream,
     // --base-url replaces the whole server URL, OpenAPI server variables included.
@@ -128,6 +170,7 @@ export function createSpecServer(manifest: Manifest, options: SpecServerOptions 
   };
   const handlers = options.handlers ?? {};
   const env = options.env ?? process.env;
+  const maxTokens = options.maxResponseTokens ?? DEFAULT_MAX_RESPONSE_TOKENS;
   const forward = (binding: HttpBinding, args: Record<string, unknown>, ctx: HandlerContext) => {
     if (!upstream)
       throw new McpError(ErrorCode.InternalError, "This server has http bindings but no upstream base URL");
@@ -152,21 +195,45 @@ export function createSpecServer(manifest: Manifest, options: SpecServerOptions 
   server.defer(() => {
     const catalog = manifest.catalog();
     const validatorTable = typeof options.validators === "function" ? options.validators() : options.validators;
-    for (const { http, ...tool } of catalog.tools) {
+    const served = new Map<string, ManifestTool>();
+    for (const tool of catalog.tools) {
+      if (selects(selection, tool)) served.set(tool.name, tool);
+      else leftOut.set(tool.name, tool);
+    }
+    if (dynamic) {
+      for (const { name } of DYNAMIC_TOOLS) if (served.delete(name)) shadowed.add(name);
+      registerDynamicTools(server, { all: catalog.tools, served, toolsets: catalog.toolsets ?? [], notEnabled });
+    }
+    for (const { http, toolset: _toolset, ...tool } of served.values()) {
       const validators = ownValue(validatorTable, tool.name);
       server.tool({
         ...tool,
+        ...(dynamic ? { unlisted: true } : {}),
         ...(validators ? { validateInput: validators.input } : {}),
         ...(validators?.output ? { validateOutput: validators.output } : {}),
         handler: http
           ? async (args, ctx) => {
               try {
-                return checkedAgainstOutput(toolResultFrom(await forward(http, args, ctx)), validators?.output);
+                // `_fields` is this server's argument: split off before the request is built.
+                const { args: sent, fields } = http.fields ? takeFields(args) : { args };
+                const answer = toolAnswerFrom(await forward(http, sent, ctx));
+                const result = checkedAgainstOutput(answer.result, validators?.output);
+                return await fitUpstreamResult(
+                  { ...answer, result },
+                  {
+                    maxTokens,
+                    inputSchema: tool.inputSchema,
+                    args: sent,
+                    offersFields: http.fields === true,
+                    ...(fields ? { fields } : {}),
+                    ...(validators?.output ? { validateOutput: validators.output } : {}),
+                  },
+                );
               } catch (error) {
                 return { isError: true, content: [{ type: "text", text: (error as Error).message }] };
               }
             }
-          : handlerFor("tools", tool.name),
+          : budgeted(handlerFor("tools", tool.name), maxTokens),
       });
     }
 
@@ -213,6 +280,15 @@ export function createSpecServer(manifest: Manifest, options: SpecServerOptions 
     }
   }, manifest.offers);
   return server;
+}
+
+/** A tool handler whose text content is held to the response budget (response-budget.ts). */
+function budgeted(handler: (...args: unknown[]) => unknown, maxTokens: number) {
+  return async (...args: unknown[]): Promise<ToolHandlerResult> => {
+    const result = (await handler(...args)) as ToolHandlerResult;
+    // An input_required result (MRTR) asks the client something: it is no answer to cut.
+    return result.resultType === "input_required" ? result : fitHandlerResult(result, maxTokens);
+  };
 }
 
 /** Static value lists as completion functions: the values that start with what was typed, case-insensitively. */

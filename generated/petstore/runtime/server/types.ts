@@ -53,6 +53,12 @@ export type ServerOptions = {
   requestStateTtlMs?: number;
   /** Extra capabilities merged over the computed ones (e.g. `experimental`, `extensions`). */
   capabilities?: ServerCapabilities;
+  /**
+   * The message of the error a `tools/call` of an unregistered name gets, when there is more to say than
+   * "Unknown tool" (a generated server: the tool exists but --toolsets or --read-only leave it out).
+   * Undefined keeps the plain message.
+   */
+  unknownToolMessage?: (name: string) => string | undefined;
 };
 
 export type Era = "modern" | "legacy";
@@ -93,6 +99,8 @@ export type ToolDefinition<Args = Record<string, unknown>> = Tool & {
   /** Precompiled (ajv standalone) validator for inputSchema; otherwise `compileSchema` is used if configured. */
   validateInput?: Validator;
   validateOutput?: Validator;
+  /** Callable by `tools/call` but left out of `tools/list` (dynamic mode serves a large API's tools so). */
+  unlisted?: boolean;
   handler: (args: Args, ctx: HandlerContext) => ToolHandlerResult | Promise<ToolHandlerResult>;
 };
 

@@ -26,6 +26,23 @@ function cutText(response: UpstreamResponse, limit: number): string {
 
 /** A tool result from an upstream response: JSON objects as structuredContent, errors as isError. */
 export function toolResultFrom(response: UpstreamResponse): ToolHandlerResult {
+  return toolAnswerFrom(response).result;
+}
+
+/**
+ * The tool result, plus what the response budget (package/response-budget.ts) works on: the parsed JSON
+ * answer of a 2xx response (redacted like structuredContent, arrays too) and the Link header.
+ */
+export type ToolAnswer = { result: ToolHandlerResult; json?: unknown; link?: string };
+
+export function toolAnswerFrom(response: UpstreamResponse): ToolAnswer {
+  const link = response.link === undefined ? {} : { link: response.link };
+  const answer = answerOf(response);
+  // Only the JSON branch below answers with the parsed value; every other one is a plain result.
+  return "json" in answer ? { ...(answer as ToolAnswer), ...link } : { result: answer, ...link };
+}
+
+function answerOf(response: UpstreamResponse): ToolHandlerResult | ToolAnswer {
   const ok = response.status >= 200 && response.status < 300;
   const limit = response.cutAt;
   if (!ok) {
@@ -61,9 +78,9 @@ export function toolResultFrom(response: UpstreamResponse): ToolHandlerResult {
       const value = response.redact && text.includes("\\") ? response.redact.value(parsed) : parsed;
       const content: ContentBlock[] = [{ type: "text", text: text }];
       if (value !== null && typeof value === "object" && !Array.isArray(value)) {
-        return { content, structuredContent: value as Record<string, unknown> };
+        return { result: { content, structuredContent: value as Record<string, unknown> }, json: value };
       }
-      return { content };
+      return { result: { content }, json: value };
     } catch {
       return { content: [{ type: "text", text: text }] };
     }

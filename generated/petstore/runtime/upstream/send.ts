@@ -73,12 +73,14 @@ export async function send(
     } catch (error) {
       throw fail(url, why(error));
     }
+    const link = response.headers.get("link");
     return {
       status: response.status,
       statusText: response.statusText,
       contentType,
       body: read.body,
       ...(read.cut ? { cutAt: limit } : {}),
+      ...(link ? { link } : {}),
       retryAfter: response.headers.get("retry-after"),
     };
   }

@@ -4,7 +4,7 @@
 const dialect202012 = (() => {
 
 const validateListPetsInput = validate52;
-const schema19 = {"type":"object","properties":{"status":{"type":"string","enum":["available","pending","sold"]},"tags":{"type":"array","items":{"type":"string"}},"limit":{"type":"integer","minimum":1,"maximum":100,"default":20},"X-Request-Id":{"type":"string","x-mcp-header":"Request-Id"}}};
+const schema19 = {"type":"object","properties":{"status":{"type":"string","enum":["available","pending","sold"]},"tags":{"type":"array","items":{"type":"string"}},"limit":{"type":"integer","minimum":1,"maximum":100,"default":20},"X-Request-Id":{"type":"string","x-mcp-header":"Request-Id"},"_fields":{"type":"array","items":{"type":"string"},"description":"Only these fields, e.g. [\"id\",\"user.login\"]"}}};
 const func0 = Object.prototype.hasOwnProperty;
 
 function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -139,9 +139,18 @@ errors++;
 const _errs10 = errors;
 var valid0 = _errs9 === errors;
 }
-}
-else {
-const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data._fields !== undefined && func0.call(data, "_fields")){
+let data5 = data._fields;
+const _errs11 = errors;
+const _errs12 = errors;
+if(Array.isArray(data5)){
+let valid4 = true;
+const len1 = data5.length;
+for(let i1=0; i1<len1; i1++){
+let data6 = data5[i1];
+const _errs13 = errors;
+if(typeof data6 !== "string"){
+const err8 = {instancePath:instancePath+"/_fields/" + i1,schemaPath:"#/properties/_fields/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -150,18 +159,48 @@ vErrors.push(err8);
 }
 errors++;
 }
+const _errs14 = errors;
+var valid3 = _errs13 === errors;
+if(!valid3){
+valid4 = false;
+}
+}
+}
+else {
+const err9 = {instancePath:instancePath+"/_fields",schemaPath:"#/properties/_fields/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+var valid0 = _errs11 === errors;
+}
+}
+else {
+const err10 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
 validate52.errors = vErrors;
 return errors === 0;
 }
-validate52.evaluated = {"props":{"status":true,"tags":true,"limit":true,"X-Request-Id":true},"dynamicProps":false,"dynamicItems":false};
+validate52.evaluated = {"props":{"status":true,"tags":true,"limit":true,"X-Request-Id":true,"_fields":true},"dynamicProps":false,"dynamicItems":false};
 
 const validateListPetsOutput = validate53;
-const schema20 = {"type":"object","required":["items"],"properties":{"items":{"type":"array","items":{"$ref":"https://mcpgen.invalid/defs/de29fb5418f26fa4b"}},"next":{"type":["string","null"]}}};
-const schema21 = {"allOf":[{"$ref":"https://mcpgen.invalid/defs/d54a588e32d2592e5"},{"type":"object","required":["id"],"properties":{"id":{"type":"integer","format":"int64","readOnly":true}}}],"$id":"https://mcpgen.invalid/defs/de29fb5418f26fa4b"};
-const schema22 = {"type":"object","required":["name"],"properties":{"name":{"type":"string"},"tag":{"type":["string","null"]},"status":{"type":"string","enum":["available","pending","sold"],"default":"available"}},"$id":"https://mcpgen.invalid/defs/d54a588e32d2592e5"};
+const schema20 = {"type":"object","properties":{"items":{"type":"array","items":{"$ref":"https://mcpgen.invalid/defs/d0f82861cd27875d8"}},"next":{"type":["string","null"]}}};
+const schema21 = {"allOf":[{"$ref":"https://mcpgen.invalid/defs/d89c51144331bfb98"},{"type":"object","properties":{"id":{"type":"integer","format":"int64","readOnly":true}}}],"$id":"https://mcpgen.invalid/defs/d0f82861cd27875d8"};
+const schema22 = {"type":"object","properties":{"name":{"type":"string"},"tag":{"type":["string","null"]},"status":{"type":"string","enum":["available","pending","sold"],"default":"available"}},"$id":"https://mcpgen.invalid/defs/d89c51144331bfb98"};
 
 function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://mcpgen.invalid/defs/d54a588e32d2592e5" */;
+/*# sourceURL="https://mcpgen.invalid/defs/d89c51144331bfb98" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate55.evaluated;
@@ -173,26 +212,16 @@ evaluated0.items = undefined;
 }
 const _errs0 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if((data.name === undefined) || (!(func0.call(data, "name")))){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+if(data.name !== undefined && func0.call(data, "name")){
+let data0 = data.name;
+const _errs1 = errors;
+if(typeof data0 !== "string"){
+const err0 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err0];
 }
 else {
 vErrors.push(err0);
-}
-errors++;
-}
-if(data.name !== undefined && func0.call(data, "name")){
-let data0 = data.name;
-const _errs1 = errors;
-if(typeof data0 !== "string"){
-const err1 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
 }
 errors++;
 }
@@ -203,12 +232,12 @@ if(data.tag !== undefined && func0.call(data, "tag")){
 let data1 = data.tag;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
-const err2 = {instancePath:instancePath+"/tag",schemaPath:"#/properties/tag/type",keyword:"type",params:{type: schema22.properties.tag.type},message:"must be string,null"};
+const err1 = {instancePath:instancePath+"/tag",schemaPath:"#/properties/tag/type",keyword:"type",params:{type: schema22.properties.tag.type},message:"must be string,null"};
 if(vErrors === null){
-vErrors = [err2];
+vErrors = [err1];
 }
 else {
-vErrors.push(err2);
+vErrors.push(err1);
 }
 errors++;
 }
@@ -219,7 +248,19 @@ if(data.status !== undefined && func0.call(data, "status")){
 let data2 = data.status;
 const _errs5 = errors;
 if(typeof data2 !== "string"){
-const err3 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err2 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+const _errs6 = errors;
+const vSchema0 = schema22.properties.status.enum;
+if(!(((data2 === "available") || (data2 === "pending")) || (data2 === "sold"))){
+const err3 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema22.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -228,28 +269,16 @@ vErrors.push(err3);
 }
 errors++;
 }
-const _errs6 = errors;
-const vSchema0 = schema22.properties.status.enum;
-if(!(((data2 === "available") || (data2 === "pending")) || (data2 === "sold"))){
-const err4 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema22.properties.status.enum},message:"must be equal to one of the allowed values"};
+var valid0 = _errs5 === errors;
+}
+}
+else {
+const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err4];
 }
 else {
 vErrors.push(err4);
-}
-errors++;
-}
-var valid0 = _errs5 === errors;
-}
-}
-else {
-const err5 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
 }
 errors++;
 }
@@ -261,7 +290,7 @@ validate55.evaluated = {"props":{"name":true,"tag":true,"status":true},"dynamicP
 const formats0 = require("ajv-formats/dist/formats").fullFormats.int64;
 
 function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://mcpgen.invalid/defs/de29fb5418f26fa4b" */;
+/*# sourceURL="https://mcpgen.invalid/defs/d0f82861cd27875d8" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate54.evaluated;
@@ -282,8 +311,11 @@ var valid0 = _errs0 === errors;
 const _errs1 = errors;
 const _errs2 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if((data.id === undefined) || (!(func0.call(data, "id")))){
-const err0 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+if(data.id !== undefined && func0.call(data, "id")){
+let data0 = data.id;
+const _errs3 = errors;
+if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
+const err0 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/1/properties/id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -292,28 +324,15 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.id !== undefined && func0.call(data, "id")){
-let data0 = data.id;
-const _errs3 = errors;
-if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
-const err1 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/1/properties/id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const _errs4 = errors;
+if(typeof data0 == "number"){
+if(!(formats0.validate(data0))){
+const err1 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/1/properties/id/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
 if(vErrors === null){
 vErrors = [err1];
 }
 else {
 vErrors.push(err1);
-}
-errors++;
-}
-const _errs4 = errors;
-if(typeof data0 == "number"){
-if(!(formats0.validate(data0))){
-const err2 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/1/properties/id/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
 }
 errors++;
 }
@@ -324,12 +343,12 @@ var valid1 = _errs3 === errors;
 }
 }
 else {
-const err3 = {instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err2 = {instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err3];
+vErrors = [err2];
 }
 else {
-vErrors.push(err3);
+vErrors.push(err2);
 }
 errors++;
 }
@@ -352,16 +371,6 @@ evaluated0.items = undefined;
 }
 const _errs0 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if((data.items === undefined) || (!(func0.call(data, "items")))){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "items"},message:"must have required property '"+"items"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
 if(data.items !== undefined && func0.call(data, "items")){
 let data0 = data.items;
 const _errs1 = errors;
@@ -385,12 +394,12 @@ valid2 = false;
 }
 }
 else {
-const err1 = {instancePath:instancePath+"/items",schemaPath:"#/properties/items/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err0 = {instancePath:instancePath+"/items",schemaPath:"#/properties/items/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
-vErrors = [err1];
+vErrors = [err0];
 }
 else {
-vErrors.push(err1);
+vErrors.push(err0);
 }
 errors++;
 }
@@ -400,12 +409,12 @@ if(data.next !== undefined && func0.call(data, "next")){
 let data2 = data.next;
 const _errs4 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
-const err2 = {instancePath:instancePath+"/next",schemaPath:"#/properties/next/type",keyword:"type",params:{type: schema20.properties.next.type},message:"must be string,null"};
+const err1 = {instancePath:instancePath+"/next",schemaPath:"#/properties/next/type",keyword:"type",params:{type: schema20.properties.next.type},message:"must be string,null"};
 if(vErrors === null){
-vErrors = [err2];
+vErrors = [err1];
 }
 else {
-vErrors.push(err2);
+vErrors.push(err1);
 }
 errors++;
 }
@@ -414,12 +423,12 @@ var valid0 = _errs4 === errors;
 }
 }
 else {
-const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err3];
+vErrors = [err2];
 }
 else {
-vErrors.push(err3);
+vErrors.push(err2);
 }
 errors++;
 }
@@ -429,7 +438,7 @@ return errors === 0;
 validate53.evaluated = {"props":{"items":true,"next":true},"dynamicProps":false,"dynamicItems":false};
 
 const validateCreatePetInput = validate58;
-const schema23 = {"type":"object","properties":{"name":{"type":"string","examples":["Rex"]},"tag":{"type":["string","null"]},"status":{"type":"string","enum":["available","pending","sold"],"default":"available"}},"required":["name"]};
+const schema23 = {"type":"object","properties":{"name":{"type":"string","examples":["Rex"]},"tag":{"type":["string","null"]},"status":{"type":"string","enum":["available","pending","sold"],"default":"available"},"_fields":{"type":"array","items":{"type":"string"},"description":"Only these fields, e.g. [\"id\",\"user.login\"]"}},"required":["name"]};
 
 function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -512,9 +521,18 @@ errors++;
 }
 var valid0 = _errs5 === errors;
 }
-}
-else {
-const err5 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data._fields !== undefined && func0.call(data, "_fields")){
+let data3 = data._fields;
+const _errs7 = errors;
+const _errs8 = errors;
+if(Array.isArray(data3)){
+let valid2 = true;
+const len0 = data3.length;
+for(let i0=0; i0<len0; i0++){
+let data4 = data3[i0];
+const _errs9 = errors;
+if(typeof data4 !== "string"){
+const err5 = {instancePath:instancePath+"/_fields/" + i0,schemaPath:"#/properties/_fields/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -523,13 +541,43 @@ vErrors.push(err5);
 }
 errors++;
 }
+const _errs10 = errors;
+var valid1 = _errs9 === errors;
+if(!valid1){
+valid2 = false;
+}
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/_fields",schemaPath:"#/properties/_fields/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+var valid0 = _errs7 === errors;
+}
+}
+else {
+const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
 validate58.errors = vErrors;
 return errors === 0;
 }
-validate58.evaluated = {"props":{"name":true,"tag":true,"status":true},"dynamicProps":false,"dynamicItems":false};
+validate58.evaluated = {"props":{"name":true,"tag":true,"status":true,"_fields":true},"dynamicProps":false,"dynamicItems":false};
 
 const validateCreatePetOutput = validate59;
-const schema24 = {"allOf":[{"$ref":"https://mcpgen.invalid/defs/d54a588e32d2592e5"},{"type":"object","required":["id"],"properties":{"id":{"type":"integer","format":"int64","readOnly":true}}}],"type":"object"};
+const schema24 = {"allOf":[{"$ref":"https://mcpgen.invalid/defs/d89c51144331bfb98"},{"type":"object","properties":{"id":{"type":"integer","format":"int64","readOnly":true}}}],"type":"object"};
 
 function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -563,8 +611,11 @@ var valid0 = _errs1 === errors;
 const _errs2 = errors;
 const _errs3 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if((data.id === undefined) || (!(func0.call(data, "id")))){
-const err1 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+if(data.id !== undefined && func0.call(data, "id")){
+let data0 = data.id;
+const _errs4 = errors;
+if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
+const err1 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/1/properties/id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -573,28 +624,15 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(data.id !== undefined && func0.call(data, "id")){
-let data0 = data.id;
-const _errs4 = errors;
-if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
-const err2 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/1/properties/id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const _errs5 = errors;
+if(typeof data0 == "number"){
+if(!(formats0.validate(data0))){
+const err2 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/1/properties/id/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
 if(vErrors === null){
 vErrors = [err2];
 }
 else {
 vErrors.push(err2);
-}
-errors++;
-}
-const _errs5 = errors;
-if(typeof data0 == "number"){
-if(!(formats0.validate(data0))){
-const err3 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/1/properties/id/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
 }
 errors++;
 }
@@ -605,12 +643,12 @@ var valid1 = _errs4 === errors;
 }
 }
 else {
-const err4 = {instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err3 = {instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err4];
+vErrors = [err3];
 }
 else {
-vErrors.push(err4);
+vErrors.push(err3);
 }
 errors++;
 }
@@ -621,7 +659,7 @@ return errors === 0;
 validate59.evaluated = {"props":{"id":true,"name":true,"tag":true,"status":true},"dynamicProps":false,"dynamicItems":false};
 
 const validateGetPetInput = validate61;
-const schema25 = {"type":"object","properties":{"petId":{"type":"integer","format":"int64","minimum":1}},"required":["petId"]};
+const schema25 = {"type":"object","properties":{"petId":{"type":"integer","format":"int64","minimum":1},"_fields":{"type":"array","items":{"type":"string"},"description":"Only these fields, e.g. [\"id\",\"user.login\"]"}},"required":["petId"]};
 
 function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -685,9 +723,18 @@ if(typeof data0 === "string"){
 }
 var valid0 = _errs1 === errors;
 }
-}
-else {
-const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data._fields !== undefined && func0.call(data, "_fields")){
+let data1 = data._fields;
+const _errs3 = errors;
+const _errs4 = errors;
+if(Array.isArray(data1)){
+let valid2 = true;
+const len0 = data1.length;
+for(let i0=0; i0<len0; i0++){
+let data2 = data1[i0];
+const _errs5 = errors;
+if(typeof data2 !== "string"){
+const err4 = {instancePath:instancePath+"/_fields/" + i0,schemaPath:"#/properties/_fields/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -696,13 +743,43 @@ vErrors.push(err4);
 }
 errors++;
 }
+const _errs6 = errors;
+var valid1 = _errs5 === errors;
+if(!valid1){
+valid2 = false;
+}
+}
+}
+else {
+const err5 = {instancePath:instancePath+"/_fields",schemaPath:"#/properties/_fields/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+var valid0 = _errs3 === errors;
+}
+}
+else {
+const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
 validate61.errors = vErrors;
 return errors === 0;
 }
-validate61.evaluated = {"props":{"petId":true},"dynamicProps":false,"dynamicItems":false};
+validate61.evaluated = {"props":{"petId":true,"_fields":true},"dynamicProps":false,"dynamicItems":false};
 
 const validateGetPetOutput = validate62;
-const schema26 = {"allOf":[{"$ref":"https://mcpgen.invalid/defs/d54a588e32d2592e5"},{"type":"object","required":["id"],"properties":{"id":{"type":"integer","format":"int64","readOnly":true}}}],"type":"object"};
+const schema26 = {"allOf":[{"$ref":"https://mcpgen.invalid/defs/d89c51144331bfb98"},{"type":"object","properties":{"id":{"type":"integer","format":"int64","readOnly":true}}}],"type":"object"};
 
 function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -736,8 +813,11 @@ var valid0 = _errs1 === errors;
 const _errs2 = errors;
 const _errs3 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if((data.id === undefined) || (!(func0.call(data, "id")))){
-const err1 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+if(data.id !== undefined && func0.call(data, "id")){
+let data0 = data.id;
+const _errs4 = errors;
+if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
+const err1 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/1/properties/id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -746,28 +826,15 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(data.id !== undefined && func0.call(data, "id")){
-let data0 = data.id;
-const _errs4 = errors;
-if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
-const err2 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/1/properties/id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const _errs5 = errors;
+if(typeof data0 == "number"){
+if(!(formats0.validate(data0))){
+const err2 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/1/properties/id/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
 if(vErrors === null){
 vErrors = [err2];
 }
 else {
 vErrors.push(err2);
-}
-errors++;
-}
-const _errs5 = errors;
-if(typeof data0 == "number"){
-if(!(formats0.validate(data0))){
-const err3 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/1/properties/id/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
 }
 errors++;
 }
@@ -778,12 +845,12 @@ var valid1 = _errs4 === errors;
 }
 }
 else {
-const err4 = {instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err3 = {instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err4];
+vErrors = [err3];
 }
 else {
-vErrors.push(err4);
+vErrors.push(err3);
 }
 errors++;
 }
@@ -794,7 +861,7 @@ return errors === 0;
 validate62.evaluated = {"props":{"id":true,"name":true,"tag":true,"status":true},"dynamicProps":false,"dynamicItems":false};
 
 const validateUpdatePetWithFormInput = validate64;
-const schema27 = {"type":"object","properties":{"petId":{"type":"integer","format":"int64","minimum":1},"name":{"type":"string"},"status":{"type":"string","enum":["available","pending","sold"]}},"required":["petId"]};
+const schema27 = {"type":"object","properties":{"petId":{"type":"integer","format":"int64","minimum":1},"name":{"type":"string"},"status":{"type":"string","enum":["available","pending","sold"]},"_fields":{"type":"array","items":{"type":"string"},"description":"Only these fields, e.g. [\"id\",\"user.login\"]"}},"required":["petId"]};
 
 function validate64(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -901,9 +968,18 @@ errors++;
 }
 var valid0 = _errs5 === errors;
 }
-}
-else {
-const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data._fields !== undefined && func0.call(data, "_fields")){
+let data3 = data._fields;
+const _errs7 = errors;
+const _errs8 = errors;
+if(Array.isArray(data3)){
+let valid2 = true;
+const len0 = data3.length;
+for(let i0=0; i0<len0; i0++){
+let data4 = data3[i0];
+const _errs9 = errors;
+if(typeof data4 !== "string"){
+const err7 = {instancePath:instancePath+"/_fields/" + i0,schemaPath:"#/properties/_fields/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -912,13 +988,43 @@ vErrors.push(err7);
 }
 errors++;
 }
+const _errs10 = errors;
+var valid1 = _errs9 === errors;
+if(!valid1){
+valid2 = false;
+}
+}
+}
+else {
+const err8 = {instancePath:instancePath+"/_fields",schemaPath:"#/properties/_fields/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+var valid0 = _errs7 === errors;
+}
+}
+else {
+const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
 validate64.errors = vErrors;
 return errors === 0;
 }
-validate64.evaluated = {"props":{"petId":true,"name":true,"status":true},"dynamicProps":false,"dynamicItems":false};
+validate64.evaluated = {"props":{"petId":true,"name":true,"status":true,"_fields":true},"dynamicProps":false,"dynamicItems":false};
 
 const validateUpdatePetWithFormOutput = validate65;
-const schema28 = {"allOf":[{"$ref":"https://mcpgen.invalid/defs/d54a588e32d2592e5"},{"type":"object","required":["id"],"properties":{"id":{"type":"integer","format":"int64","readOnly":true}}}],"type":"object"};
+const schema28 = {"allOf":[{"$ref":"https://mcpgen.invalid/defs/d89c51144331bfb98"},{"type":"object","properties":{"id":{"type":"integer","format":"int64","readOnly":true}}}],"type":"object"};
 
 function validate65(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -952,8 +1058,11 @@ var valid0 = _errs1 === errors;
 const _errs2 = errors;
 const _errs3 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if((data.id === undefined) || (!(func0.call(data, "id")))){
-const err1 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+if(data.id !== undefined && func0.call(data, "id")){
+let data0 = data.id;
+const _errs4 = errors;
+if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
+const err1 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/1/properties/id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -962,28 +1071,15 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(data.id !== undefined && func0.call(data, "id")){
-let data0 = data.id;
-const _errs4 = errors;
-if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
-const err2 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/1/properties/id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const _errs5 = errors;
+if(typeof data0 == "number"){
+if(!(formats0.validate(data0))){
+const err2 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/1/properties/id/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
 if(vErrors === null){
 vErrors = [err2];
 }
 else {
 vErrors.push(err2);
-}
-errors++;
-}
-const _errs5 = errors;
-if(typeof data0 == "number"){
-if(!(formats0.validate(data0))){
-const err3 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/1/properties/id/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
 }
 errors++;
 }
@@ -994,12 +1090,12 @@ var valid1 = _errs4 === errors;
 }
 }
 else {
-const err4 = {instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err3 = {instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err4];
+vErrors = [err3];
 }
 else {
-vErrors.push(err4);
+vErrors.push(err3);
 }
 errors++;
 }
@@ -1091,7 +1187,7 @@ return errors === 0;
 validate67.evaluated = {"props":{"petId":true},"dynamicProps":false,"dynamicItems":false};
 
 const validateInventoryInput = validate68;
-const schema30 = {"type":"object","properties":{}};
+const schema30 = {"type":"object","properties":{"_fields":{"type":"array","items":{"type":"string"},"description":"Only these fields, e.g. [\"id\",\"user.login\"]"}}};
 
 function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -1105,9 +1201,18 @@ evaluated0.items = undefined;
 }
 const _errs0 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
-}
-else {
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data._fields !== undefined && func0.call(data, "_fields")){
+let data0 = data._fields;
+const _errs1 = errors;
+const _errs2 = errors;
+if(Array.isArray(data0)){
+let valid2 = true;
+const len0 = data0.length;
+for(let i0=0; i0<len0; i0++){
+let data1 = data0[i0];
+const _errs3 = errors;
+if(typeof data1 !== "string"){
+const err0 = {instancePath:instancePath+"/_fields/" + i0,schemaPath:"#/properties/_fields/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -1116,10 +1221,40 @@ vErrors.push(err0);
 }
 errors++;
 }
+const _errs4 = errors;
+var valid1 = _errs3 === errors;
+if(!valid1){
+valid2 = false;
+}
+}
+}
+else {
+const err1 = {instancePath:instancePath+"/_fields",schemaPath:"#/properties/_fields/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+var valid0 = _errs1 === errors;
+}
+}
+else {
+const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
 validate68.errors = vErrors;
 return errors === 0;
 }
-validate68.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate68.evaluated = {"props":{"_fields":true},"dynamicProps":false,"dynamicItems":false};
 
 const validateInventoryOutput = validate69;
 const schema31 = {"type":"object","additionalProperties":{"type":"integer"}};

@@ -59,9 +59,17 @@ export type HttpBinding = {
   security?: string[][];
   /** An operation's own server URL (OpenAPI `servers` on a path or operation). */
   baseUrl?: string;
+  /** The tool takes mcpgen's `_fields` argument (field selection; never sent upstream). */
+  fields?: true;
 };
 
-export type ManifestTool = Tool & { http?: HttpBinding };
+/**
+ * A tool as the manifest states it: its MCP definition, its http binding, and the toolset it belongs to
+ * (`--toolsets` serves a subset; dynamic mode browses by toolset). Absent toolset means `default`.
+ */
+export type ManifestTool = Tool & { http?: HttpBinding; toolset?: string };
+/** A toolset's name (what `--toolsets` takes) and what it is about (OpenAPI: the tag's description). */
+export type ManifestToolset = { name: string; description?: string };
 export type ManifestResource = Resource & { text?: string; blob?: string; http?: HttpBinding };
 /** Values completion/complete offers, by argument or template variable name. */
 export type StaticCompletions = { [name: string]: string[] };
@@ -73,6 +81,8 @@ export type ManifestPrompt = Prompt & { messages?: PromptMessageTemplate[]; comp
 /** The tools, resources, templates and prompts: a generated package keeps them in src/manifest.json. */
 export type ManifestCatalog = {
   tools: ManifestTool[];
+  /** Every toolset a tool names, sorted by name; absent when every tool is in `default`. */
+  toolsets?: ManifestToolset[];
   resources: ManifestResource[];
   resourceTemplates: ManifestTemplate[];
   prompts: ManifestPrompt[];
@@ -98,6 +108,11 @@ export type Manifest = {
   upstream?: ManifestUpstream;
   /** What the catalog holds, so the handshake can state capabilities without reading it. */
   offers: DeferredOffers;
+  /**
+   * Every toolset's name, sorted, so `--toolsets` is checked at start-up without reading the catalog;
+   * absent when every tool is in `default`.
+   */
+  toolsetNames?: string[];
   /** Read on first need, not at start-up: GitHub's catalog is 3 MB of JSON. */
   catalog: () => ManifestCatalog;
 };

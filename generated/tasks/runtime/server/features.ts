@@ -7,6 +7,7 @@ import type { CallToolResult, Completion, Result, ValidatorError } from "../prot
 import { MAX_TEMPLATE_URI_LENGTH } from "../protocol/uri-template-match.ts";
 import { InputRequiredSignal, inputRequiredResult } from "./mrtr.ts";
 import type { MethodCall } from "./scope.ts";
+import { forwardOf, type ToolForward } from "./tool-forward.ts";
 import type { CompleteFunction } from "./types.ts";
 
 const DEFAULT_REQUEST_STATE_TTL_MS = 10 * 60_000;
@@ -18,11 +19,11 @@ const MAX_COMPLETION_VALUES = 100;
  */
 const PROTO_REFUSED = (pointer: string) => `${pointer}: a property named __proto__ is not accepted`;
 
-export async function callTool(call: MethodCall): Promise<Result> {
+export async function callTool(call: MethodCall, forwarded = false): Promise<Result> {
   const { server, params, ctx } = call;
   if (typeof params.name !== "string") throw invalidParams("tools/call: name must be a string");
   const tool = server.tools.get(params.name);
-  if (!tool) throw invalidParams(`Unknown tool: ${params.name}`);
+  if (!tool) throw invalidParams(server.options.unknownToolMessage?.(params.name) ?? `Unknown tool: ${params.name}`);
   const args = params.arguments ?? {};
   if (!isObject(args)) return toolError(`Invalid arguments for tool ${tool.name}: arguments must be an object`);
   const protoKey = protoKeyPointer(args);
@@ -35,6 +36,8 @@ export async function callTool(call: MethodCall): Promise<Result> {
   try {
     const output = await withInputs(call, () => tool.handler(args, ctx));
     if (output.resultType === "input_required") return output;
+    const forward = forwardOf(output);
+    if (forward) return await forwardedCall(call, tool.name, forward, forwarded);
     result = { ...output, content: Array.isArray(output.content) ? output.content : [] };
   } catch (error) {
     if (error instanceof McpError || call.abort.aborted) throw error;
@@ -58,6 +61,18 @@ export async function callTool(call: MethodCall): Promise<Result> {
     result.content = [{ type: "text", text: JSON.stringify(result.structuredContent) }];
   }
   return result;
+}
+
+/**
+ * Runs the tool a forwarding tool names (tool-forward.ts) as a direct tools/call of it would, within the
+ * same request (deadline, cancellation, MRTR answers), and adds the forward's `_meta` to its result.
+ */
+async function forwardedCall(call: MethodCall, via: string, forward: ToolForward, forwarded: boolean): Promise<Result> {
+  // One hop: a tool forwarding to a forwarding tool could loop.
+  if (forwarded) return toolError(`Tool ${via} cannot forward a call that was itself forwarded`);
+  const params = { name: forward.name, arguments: forward.arguments } as MethodCall["params"];
+  const result = await callTool({ ...call, params }, true);
+  return forward.meta ? { ...result, _meta: { ...(result._meta as object | undefined), ...forward.meta } } : result;
 }
 
 export async function readResource(call: MethodCall): Promise<Result> {

@@ -4,7 +4,7 @@
 const dialect202012 = (() => {
 
 const validateCloseTaskInput = validate20;
-const schema31 = {"type":"object","properties":{"id":{"type":"integer"}},"required":["id"]};
+const schema31 = {"type":"object","properties":{"id":{"type":"integer"},"_fields":{"type":"array","items":{"type":"string"},"description":"Only these fields, e.g. [\"id\",\"user.login\"]"}},"required":["id"]};
 const func0 = Object.prototype.hasOwnProperty;
 
 function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -45,9 +45,18 @@ errors++;
 const _errs2 = errors;
 var valid0 = _errs1 === errors;
 }
-}
-else {
-const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data._fields !== undefined && func0.call(data, "_fields")){
+let data1 = data._fields;
+const _errs3 = errors;
+const _errs4 = errors;
+if(Array.isArray(data1)){
+let valid2 = true;
+const len0 = data1.length;
+for(let i0=0; i0<len0; i0++){
+let data2 = data1[i0];
+const _errs5 = errors;
+if(typeof data2 !== "string"){
+const err2 = {instancePath:instancePath+"/_fields/" + i0,schemaPath:"#/properties/_fields/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -56,17 +65,47 @@ vErrors.push(err2);
 }
 errors++;
 }
+const _errs6 = errors;
+var valid1 = _errs5 === errors;
+if(!valid1){
+valid2 = false;
+}
+}
+}
+else {
+const err3 = {instancePath:instancePath+"/_fields",schemaPath:"#/properties/_fields/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+var valid0 = _errs3 === errors;
+}
+}
+else {
+const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
 validate20.errors = vErrors;
 return errors === 0;
 }
-validate20.evaluated = {"props":{"id":true},"dynamicProps":false,"dynamicItems":false};
+validate20.evaluated = {"props":{"id":true,"_fields":true},"dynamicProps":false,"dynamicItems":false};
 
 return { validateCloseTaskInput };
 })();
 const dialectDraft07 = (() => {
 
 const validateListTasksInput = validate10;
-const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"project":{"type":"string","x-mcp-header":"Project"},"status":{"type":"string","enum":["open","done"]},"page":{"type":"integer","minimum":1}},"required":["project"]};
+const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"project":{"type":"string","x-mcp-header":"Project"},"status":{"type":"string","enum":["open","done"]},"page":{"type":"integer","minimum":1},"_fields":{"type":"array","items":{"type":"string"},"description":"Only these fields, e.g. [\"id\",\"user.login\"]"}},"required":["project"]};
 const func0 = Object.prototype.hasOwnProperty;
 
 function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -155,9 +194,18 @@ errors++;
 }
 var valid0 = _errs5 === errors;
 }
-}
-else {
-const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data._fields !== undefined && func0.call(data, "_fields")){
+let data3 = data._fields;
+const _errs7 = errors;
+const _errs8 = errors;
+if(Array.isArray(data3)){
+let valid2 = true;
+const len0 = data3.length;
+for(let i0=0; i0<len0; i0++){
+let data4 = data3[i0];
+const _errs9 = errors;
+if(typeof data4 !== "string"){
+const err6 = {instancePath:instancePath+"/_fields/" + i0,schemaPath:"#/properties/_fields/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -166,12 +214,42 @@ vErrors.push(err6);
 }
 errors++;
 }
+const _errs10 = errors;
+var valid1 = _errs9 === errors;
+if(!valid1){
+valid2 = false;
+}
+}
+}
+else {
+const err7 = {instancePath:instancePath+"/_fields",schemaPath:"#/properties/_fields/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+var valid0 = _errs7 === errors;
+}
+}
+else {
+const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
 validate10.errors = vErrors;
 return errors === 0;
 }
 
 const validateCreateTaskInput = validate11;
-const schema12 = {"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"project":{"type":"string","x-mcp-header":"Project"},"title":{"type":"string"},"assignee":{"type":"string"},"urgent":{"type":"boolean","x-mcp-header":"Urgent"}},"required":["project","title"]};
+const schema12 = {"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"project":{"type":"string","x-mcp-header":"Project"},"title":{"type":"string"},"assignee":{"type":"string"},"urgent":{"type":"boolean","x-mcp-header":"Urgent"},"_fields":{"type":"array","items":{"type":"string"},"description":"Only these fields, e.g. [\"id\",\"user.login\"]"}},"required":["project","title"]};
 
 function validate11(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -262,14 +340,53 @@ errors++;
 const _errs8 = errors;
 var valid0 = _errs7 === errors;
 }
-}
-else {
-const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data._fields !== undefined && func0.call(data, "_fields")){
+let data4 = data._fields;
+const _errs9 = errors;
+const _errs10 = errors;
+if(Array.isArray(data4)){
+let valid2 = true;
+const len0 = data4.length;
+for(let i0=0; i0<len0; i0++){
+let data5 = data4[i0];
+const _errs11 = errors;
+if(typeof data5 !== "string"){
+const err6 = {instancePath:instancePath+"/_fields/" + i0,schemaPath:"#/properties/_fields/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err6];
 }
 else {
 vErrors.push(err6);
+}
+errors++;
+}
+const _errs12 = errors;
+var valid1 = _errs11 === errors;
+if(!valid1){
+valid2 = false;
+}
+}
+}
+else {
+const err7 = {instancePath:instancePath+"/_fields",schemaPath:"#/properties/_fields/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+var valid0 = _errs9 === errors;
+}
+}
+else {
+const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
 }
 errors++;
 }

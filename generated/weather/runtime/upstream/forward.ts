@@ -15,7 +15,7 @@ import { send } from "./send.ts";
 import type { UpstreamConfig, UpstreamResponse } from "./types.ts";
 
 export type { HttpBinding, HttpBody, HttpParameter, SecurityScheme } from "../package/manifest-types.ts";
-export { resourceContentsFrom, toolResultFrom } from "./response.ts";
+export { resourceContentsFrom, toolAnswerFrom, toolResultFrom } from "./response.ts";
 export type { UpstreamConfig, UpstreamResponse } from "./types.ts";
 
 /** Sends one request for a binding; rejects (with a safe message) only when no response arrives. */
@@ -64,13 +64,15 @@ function redacted(response: UpstreamResponse, redact: Redactor): UpstreamRespons
   if (redact.none) return response;
   const statusText = redact(response.statusText);
   const contentType = redact(response.contentType); // shown in notes about binary answers
+  // A key sent in the query comes back in the Link header's URLs.
+  const link = response.link === undefined ? {} : { link: redact(response.link) };
   const ok = response.status >= 200 && response.status < 300;
   // Binary success bodies (images) are passed on as bytes; text bodies (and error excerpts) are read.
-  if (ok && !isTextual(contentType)) return { ...response, statusText, contentType, redact };
+  if (ok && !isTextual(contentType)) return { ...response, statusText, contentType, ...link, redact };
   const text = response.body.toString("utf8");
   const clean = redact(text);
   const body = clean === text ? response.body : Buffer.from(clean);
-  return { ...response, statusText, contentType, body, redact };
+  return { ...response, statusText, contentType, body, ...link, redact };
 }
 
 function baseUrlOf(upstream: UpstreamConfig, env: NodeJS.ProcessEnv): string {

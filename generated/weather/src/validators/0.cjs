@@ -4,7 +4,7 @@
 const dialect202012 = (() => {
 
 const validateGetForecastInput = validate20;
-const schema31 = {"type":"object","properties":{"city":{"type":"string","description":"City name, e.g. Paris","x-mcp-header":"City"},"days":{"type":"integer","minimum":1,"maximum":14,"default":3,"description":"Number of days"},"units":{"type":"string","enum":["metric","imperial"],"default":"metric"}},"required":["city"]};
+const schema31 = {"type":"object","properties":{"city":{"type":"string","description":"City name, e.g. Paris","x-mcp-header":"City"},"days":{"type":"integer","minimum":1,"maximum":14,"default":3,"description":"Number of days"},"units":{"type":"string","enum":["metric","imperial"],"default":"metric"},"_fields":{"type":"array","items":{"type":"string"},"description":"Only these fields, e.g. [\"id\",\"user.login\"]"}},"required":["city"]};
 const func0 = Object.prototype.hasOwnProperty;
 
 function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -110,9 +110,18 @@ errors++;
 }
 var valid0 = _errs5 === errors;
 }
-}
-else {
-const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data._fields !== undefined && func0.call(data, "_fields")){
+let data3 = data._fields;
+const _errs7 = errors;
+const _errs8 = errors;
+if(Array.isArray(data3)){
+let valid2 = true;
+const len0 = data3.length;
+for(let i0=0; i0<len0; i0++){
+let data4 = data3[i0];
+const _errs9 = errors;
+if(typeof data4 !== "string"){
+const err7 = {instancePath:instancePath+"/_fields/" + i0,schemaPath:"#/properties/_fields/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -121,13 +130,43 @@ vErrors.push(err7);
 }
 errors++;
 }
+const _errs10 = errors;
+var valid1 = _errs9 === errors;
+if(!valid1){
+valid2 = false;
+}
+}
+}
+else {
+const err8 = {instancePath:instancePath+"/_fields",schemaPath:"#/properties/_fields/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+var valid0 = _errs7 === errors;
+}
+}
+else {
+const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
 validate20.errors = vErrors;
 return errors === 0;
 }
-validate20.evaluated = {"props":{"city":true,"days":true,"units":true},"dynamicProps":false,"dynamicItems":false};
+validate20.evaluated = {"props":{"city":true,"days":true,"units":true,"_fields":true},"dynamicProps":false,"dynamicItems":false};
 
 const validateGetForecastOutput = validate21;
-const schema32 = {"type":"object","properties":{"city":{"type":"string"},"days":{"type":"array","items":{"type":"object","properties":{"date":{"type":"string","format":"date"},"highC":{"type":"number"},"lowC":{"type":"number"},"summary":{"type":"string"}},"required":["date","highC","lowC"]}}},"required":["city","days"]};
+const schema32 = {"type":"object","properties":{"city":{"type":"string"},"days":{"type":"array","items":{"type":"object","properties":{"date":{"type":"string","format":"date"},"highC":{"type":"number"},"lowC":{"type":"number"},"summary":{"type":"string"}}}}}};
 const formats0 = require("ajv-formats/dist/formats").fullFormats.date;
 
 function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -142,36 +181,16 @@ evaluated0.items = undefined;
 }
 const _errs0 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if((data.city === undefined) || (!(func0.call(data, "city")))){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "city"},message:"must have required property '"+"city"+"'"};
+if(data.city !== undefined && func0.call(data, "city")){
+let data0 = data.city;
+const _errs1 = errors;
+if(typeof data0 !== "string"){
+const err0 = {instancePath:instancePath+"/city",schemaPath:"#/properties/city/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err0];
 }
 else {
 vErrors.push(err0);
-}
-errors++;
-}
-if((data.days === undefined) || (!(func0.call(data, "days")))){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "days"},message:"must have required property '"+"days"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.city !== undefined && func0.call(data, "city")){
-let data0 = data.city;
-const _errs1 = errors;
-if(typeof data0 !== "string"){
-const err2 = {instancePath:instancePath+"/city",schemaPath:"#/properties/city/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
 }
 errors++;
 }
@@ -190,36 +209,6 @@ let data2 = data1[i0];
 const _errs5 = errors;
 const _errs6 = errors;
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if((data2.date === undefined) || (!(func0.call(data2, "date")))){
-const err3 = {instancePath:instancePath+"/days/" + i0,schemaPath:"#/properties/days/items/required",keyword:"required",params:{missingProperty: "date"},message:"must have required property '"+"date"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if((data2.highC === undefined) || (!(func0.call(data2, "highC")))){
-const err4 = {instancePath:instancePath+"/days/" + i0,schemaPath:"#/properties/days/items/required",keyword:"required",params:{missingProperty: "highC"},message:"must have required property '"+"highC"+"'"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-if((data2.lowC === undefined) || (!(func0.call(data2, "lowC")))){
-const err5 = {instancePath:instancePath+"/days/" + i0,schemaPath:"#/properties/days/items/required",keyword:"required",params:{missingProperty: "lowC"},message:"must have required property '"+"lowC"+"'"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
 if(data2.date !== undefined && func0.call(data2, "date")){
 let data3 = data2.date;
 const _errs7 = errors;
@@ -228,23 +217,23 @@ if(typeof data3 == "number"){
 }
 if(typeof data3 === "string"){
 if(!(formats0.validate(data3))){
-const err6 = {instancePath:instancePath+"/days/" + i0+"/date",schemaPath:"#/properties/days/items/properties/date/format",keyword:"format",params:{format: "date"},message:"must match format \""+"date"+"\""};
+const err1 = {instancePath:instancePath+"/days/" + i0+"/date",schemaPath:"#/properties/days/items/properties/date/format",keyword:"format",params:{format: "date"},message:"must match format \""+"date"+"\""};
 if(vErrors === null){
-vErrors = [err6];
+vErrors = [err1];
 }
 else {
-vErrors.push(err6);
+vErrors.push(err1);
 }
 errors++;
 }
 }
 else {
-const err7 = {instancePath:instancePath+"/days/" + i0+"/date",schemaPath:"#/properties/days/items/properties/date/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err2 = {instancePath:instancePath+"/days/" + i0+"/date",schemaPath:"#/properties/days/items/properties/date/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err7];
+vErrors = [err2];
 }
 else {
-vErrors.push(err7);
+vErrors.push(err2);
 }
 errors++;
 }
@@ -254,12 +243,12 @@ if(data2.highC !== undefined && func0.call(data2, "highC")){
 let data4 = data2.highC;
 const _errs9 = errors;
 if(!(typeof data4 == "number")){
-const err8 = {instancePath:instancePath+"/days/" + i0+"/highC",schemaPath:"#/properties/days/items/properties/highC/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err3 = {instancePath:instancePath+"/days/" + i0+"/highC",schemaPath:"#/properties/days/items/properties/highC/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
-vErrors = [err8];
+vErrors = [err3];
 }
 else {
-vErrors.push(err8);
+vErrors.push(err3);
 }
 errors++;
 }
@@ -270,12 +259,12 @@ if(data2.lowC !== undefined && func0.call(data2, "lowC")){
 let data5 = data2.lowC;
 const _errs11 = errors;
 if(!(typeof data5 == "number")){
-const err9 = {instancePath:instancePath+"/days/" + i0+"/lowC",schemaPath:"#/properties/days/items/properties/lowC/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err4 = {instancePath:instancePath+"/days/" + i0+"/lowC",schemaPath:"#/properties/days/items/properties/lowC/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
-vErrors = [err9];
+vErrors = [err4];
 }
 else {
-vErrors.push(err9);
+vErrors.push(err4);
 }
 errors++;
 }
@@ -286,12 +275,12 @@ if(data2.summary !== undefined && func0.call(data2, "summary")){
 let data6 = data2.summary;
 const _errs13 = errors;
 if(typeof data6 !== "string"){
-const err10 = {instancePath:instancePath+"/days/" + i0+"/summary",schemaPath:"#/properties/days/items/properties/summary/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err5 = {instancePath:instancePath+"/days/" + i0+"/summary",schemaPath:"#/properties/days/items/properties/summary/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err10];
+vErrors = [err5];
 }
 else {
-vErrors.push(err10);
+vErrors.push(err5);
 }
 errors++;
 }
@@ -300,12 +289,12 @@ var valid3 = _errs13 === errors;
 }
 }
 else {
-const err11 = {instancePath:instancePath+"/days/" + i0,schemaPath:"#/properties/days/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err6 = {instancePath:instancePath+"/days/" + i0,schemaPath:"#/properties/days/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err11];
+vErrors = [err6];
 }
 else {
-vErrors.push(err11);
+vErrors.push(err6);
 }
 errors++;
 }
@@ -316,12 +305,12 @@ valid2 = false;
 }
 }
 else {
-const err12 = {instancePath:instancePath+"/days",schemaPath:"#/properties/days/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err7 = {instancePath:instancePath+"/days",schemaPath:"#/properties/days/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
-vErrors = [err12];
+vErrors = [err7];
 }
 else {
-vErrors.push(err12);
+vErrors.push(err7);
 }
 errors++;
 }
@@ -329,12 +318,12 @@ var valid0 = _errs3 === errors;
 }
 }
 else {
-const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err13];
+vErrors = [err8];
 }
 else {
-vErrors.push(err13);
+vErrors.push(err8);
 }
 errors++;
 }
@@ -344,7 +333,7 @@ return errors === 0;
 validate21.evaluated = {"props":{"city":true,"days":true},"dynamicProps":false,"dynamicItems":false};
 
 const validateReportObservationInput = validate22;
-const schema33 = {"type":"object","properties":{"station":{"type":"string","x-mcp-header":"Station"},"temperatureC":{"type":"number"},"conditions":{"type":"string","enum":["clear","cloudy","rain","snow","fog"]}},"required":["station","temperatureC"]};
+const schema33 = {"type":"object","properties":{"station":{"type":"string","x-mcp-header":"Station"},"temperatureC":{"type":"number"},"conditions":{"type":"string","enum":["clear","cloudy","rain","snow","fog"]},"_fields":{"type":"array","items":{"type":"string"},"description":"Only these fields, e.g. [\"id\",\"user.login\"]"}},"required":["station","temperatureC"]};
 
 function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -437,9 +426,18 @@ errors++;
 }
 var valid0 = _errs5 === errors;
 }
-}
-else {
-const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data._fields !== undefined && func0.call(data, "_fields")){
+let data3 = data._fields;
+const _errs7 = errors;
+const _errs8 = errors;
+if(Array.isArray(data3)){
+let valid2 = true;
+const len0 = data3.length;
+for(let i0=0; i0<len0; i0++){
+let data4 = data3[i0];
+const _errs9 = errors;
+if(typeof data4 !== "string"){
+const err6 = {instancePath:instancePath+"/_fields/" + i0,schemaPath:"#/properties/_fields/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -448,10 +446,40 @@ vErrors.push(err6);
 }
 errors++;
 }
+const _errs10 = errors;
+var valid1 = _errs9 === errors;
+if(!valid1){
+valid2 = false;
+}
+}
+}
+else {
+const err7 = {instancePath:instancePath+"/_fields",schemaPath:"#/properties/_fields/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+var valid0 = _errs7 === errors;
+}
+}
+else {
+const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
 validate22.errors = vErrors;
 return errors === 0;
 }
-validate22.evaluated = {"props":{"station":true,"temperatureC":true,"conditions":true},"dynamicProps":false,"dynamicItems":false};
+validate22.evaluated = {"props":{"station":true,"temperatureC":true,"conditions":true,"_fields":true},"dynamicProps":false,"dynamicItems":false};
 
 const validateConvertTemperatureInput = validate23;
 const schema34 = {"type":"object","properties":{"value":{"type":"number"},"from":{"type":"string","enum":["C","F"]}},"required":["value","from"]};

@@ -1,0 +1,61 @@
+// Which of a generated server's tools it serves (CONTRACT §4): `--toolsets a,b` keeps those toolsets
+// (`all`, the default, keeps every one) and `--read-only` keeps only tools that say `readOnlyHint: true`.
+// A tool left out is not served at all: not listed, not searchable, not callable. The toolset names are
+// checked at start-up against manifest.ts's `toolsetNames`, so nothing here reads the catalog.
+import { didYouMean } from "./did-you-mean.ts";
+import type { ManifestTool } from "./manifest-types.ts";
+
+/** The toolset of a tool the manifest gives none. */
+export const DEFAULT_TOOLSET = "default";
+/** What `--toolsets` takes to mean every toolset. */
+export const ALL_TOOLSETS = "all";
+
+/** `toolsets` undefined means all of them. */
+export type ToolSelection = { toolsets?: readonly string[]; readOnly?: boolean };
+
+export const toolsetOf = (tool: ManifestTool): string => tool.toolset ?? DEFAULT_TOOLSET;
+
+/** Whether the selection serves this tool. */
+export function selects(selection: ToolSelection, tool: ManifestTool): boolean {
+  if (selection.readOnly && tool.annotations?.readOnlyHint !== true) return false;
+  return selection.toolsets === undefined || selection.toolsets.includes(toolsetOf(tool));
+}
+
+/** Whether anything is left out: with nothing to filter, the server does no per-tool work. */
+export const filters = (selection: ToolSelection): boolean =>
+  selection.toolsets !== undefined || selection.readOnly === true;
+
+/**
+ * `--toolsets` (or MCP_TOOLSETS) as a list: the names, undefined for all, or the start-up error when a
+ * name is none of `known`.
+ */
+export function parseToolsets(
+  text: string,
+  known: readonly string[],
+  source: string,
+): { toolsets?: string[] } | { error: string } {
+  const names = text
+    .split(",")
+    .map((name) => name.trim())
+    .filter((name) => name !== "");
+  if (names.length === 0) return { error: `${source} names no toolset: give a comma-separated list, or 'all'` };
+  if (names.includes(ALL_TOOLSETS)) return {};
+  const unknown = names.filter((name) => !known.includes(name));
+  if (unknown.length > 0) {
+    const which = unknown.map((name) => `'${name}'${didYouMean(name, known)}`).join(", ");
+    return {
+      error: `${source}: unknown toolset ${which}; this server's toolsets are: ${[ALL_TOOLSETS, ...known].join(", ")}`,
+    };
+  }
+  return { toolsets: [...new Set(names)] };
+}
+
+/** Why a tool that exists is not served, for the error a call of it gets: "exists but is not enabled...". */
+export function notEnabledReason(selection: ToolSelection, tool: ManifestTool): string {
+  const reasons: string[] = [];
+  if (selection.toolsets !== undefined && !selection.toolsets.includes(toolsetOf(tool)))
+    reasons.push(`its toolset '${toolsetOf(tool)}' is not in --toolsets (${selection.toolsets.join(",")})`);
+  if (selection.readOnly && tool.annotations?.readOnlyHint !== true)
+    reasons.push("it is not read-only and the server runs with --read-only");
+  return `exists but is not enabled on this server: ${reasons.join(", and ")}`;
+}
