@@ -43,7 +43,8 @@ describe("the npm package", () => {
       "runtime",
       "templates",
     ]);
-    expect(files.length).toBeLessThan(200);
+    // About 230 today (the runtime's dynamic mode, tool search and response budget added ~25).
+    expect(files.length).toBeLessThan(260);
     // What the CLI reads at run time, besides its modules.
     for (const file of [
       "bin/mcpgen.js",

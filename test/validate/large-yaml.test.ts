@@ -130,6 +130,8 @@ describe("parseYamlInChunks", () => {
     const file = join(dir, "big.yaml");
     writeFileSync(file, lines.join("\n"));
     const result = validateFiles([file]);
-    expect(result.diagnostics.map((d) => [d.code, d.line, d.col])).toEqual([["NAME_INVALID", at + 1, 11]]);
+    // MANY_TOOLS (thousands of tools) is expected beside it.
+    const found = result.diagnostics.filter((d) => d.code !== "MANY_TOOLS");
+    expect(found.map((d) => [d.code, d.line, d.col])).toEqual([["NAME_INVALID", at + 1, 11]]);
   });
 });
