@@ -38,10 +38,18 @@ export function toolsetName(raw: string): string {
   return name === RESERVED_TOOLSET ? `${RESERVED_TOOLSET}-tag` : name;
 }
 
-/** An operation's toolset: its first tag, else the first literal segment of its path, else `default`. */
+/** Path segments that say which version or mount of an API this is, not what an operation is about. */
+const PREFIX_SEGMENT = /^(v\d+(\.\d+)*|api|rest)$/i;
+
+/**
+ * An operation's toolset: its first tag, else the first literal segment of its path after any version or
+ * `api` prefix (Stripe's `/v1/customers` is `customers`: every operation under one `v1` would be no
+ * grouping at all), else `default`.
+ */
 export function operationToolset(tags: readonly string[], path: string): string {
   const tag = tags.find((t) => t.trim() !== "");
   if (tag !== undefined) return toolsetName(tag);
-  const first = path.split("/").find((segment) => segment !== "");
+  const segments = path.split("/").filter((segment) => segment !== "");
+  const first = segments.find((segment) => !PREFIX_SEGMENT.test(segment));
   return first === undefined || first.includes("{") ? DEFAULT_TOOLSET : toolsetName(first);
 }

@@ -18,5 +18,8 @@ export const SEARCH_RUNTIME_FILE = "runtime/package/search-index.ts";
 export function renderSearchIndex(model: Model): string | undefined {
   const { tools } = manifestData(model).catalog;
   if (tools.length === 0) return undefined;
-  return serializeSearchIndex(buildSearchIndex(tools), header(model.specRef).slice(3).trim());
+  // The whole description, not the one tools/list serves cut short: the index costs no agent tokens.
+  const whole = new Map(model.tools.map(({ node }) => [node.name, node.description]));
+  const documents = tools.map((tool) => ({ ...tool, description: whole.get(tool.name) ?? tool.description }));
+  return serializeSearchIndex(buildSearchIndex(documents), header(model.specRef).slice(3).trim());
 }

@@ -73,16 +73,24 @@ describe("toolsets: OpenAPI", () => {
       },
     },
     {
-      why: "no tag: the first literal path segment; a path starting with a parameter, or /, is default",
+      why: "no tag: the first literal path segment after a version prefix; a path starting with a parameter, or /, is default",
       given: openapi({
         "/repos/{owner}/{repo}": { get: op("repos_get") },
+        "/v1/customers/{id}": { get: op("customers_get") },
+        "/api/v2.1/customers": { get: op("customers_list") },
         "/{tenant}/things": { get: op("things_list") },
         "/": { get: op("root") },
       }),
       want: {
-        tools: { repos_get: "repos", things_list: "(default)", root: "(default)" },
-        toolsets: [{ name: "default" }, { name: "repos" }],
-        names: ["default", "repos"],
+        tools: {
+          repos_get: "repos",
+          customers_get: "customers",
+          customers_list: "customers",
+          things_list: "(default)",
+          root: "(default)",
+        },
+        toolsets: [{ name: "customers" }, { name: "default" }, { name: "repos" }],
+        names: ["customers", "default", "repos"],
         diagnostics: [],
       },
     },
