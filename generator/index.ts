@@ -83,7 +83,10 @@ export async function generate(
   const specRef = dir.relative(specPath);
   const key = fingerprintKey(specPath, specRef, options);
   const unchanged = key === undefined ? undefined : unchangedSinceLastRun(dir, key);
-  if (unchanged) return unchanged;
+  if (unchanged) {
+    if (options.check !== true) await completeDist(dir);
+    return unchanged;
+  }
   warmUpForLargeSpec(specPath);
   const bag = new DiagnosticBag();
   const done = (outcome?: WriteOutcome, surface: SurfaceChange[] = [], toolsList?: ToolsListCost): GenerateResult => ({
@@ -103,6 +106,7 @@ export async function generate(
   const plan = writePackage(dir, files, specPath, options, bag);
   if (!plan) return done();
   reportObsoleteHandlers(dir, plan, specPath, bag);
+  if (options.check !== true) await compileDist(dir, plan.outcome.removed, bag);
   await checkUserHandlers(dir, files, bag, options.check === true);
   if (options.check !== true) recordRun(dir, key, files, plan.outcome, bag, loaded, toolsList);
   return done(plan.outcome, surface, toolsList);
@@ -116,6 +120,28 @@ function unchangedSinceLastRun(dir: OutputDir, key: string): GenerateResult | un
   const unchanged = Object.keys(files);
   const outcome = { changed: [], missing: [], created: [], renamed: [], removed: [], obsolete, unchanged };
   return { diagnostics, outcome, surface: [], ...(toolsList ? { toolsList } : {}) };
+}
+
+/**
+ * dist/ from the package now on disk, handlers included (output/compile-dist.ts): `node dist/server.js`
+ * runs what this run wrote. `--check` compiles nothing (dist/ is build output, not compared).
+ */
+async function compileDist(dir: OutputDir, removed: string[], bag: DiagnosticBag): Promise<void> {
+  progress.stage("compiling dist/");
+  try {
+    const { writeDist } = await import("./output/compile-dist.ts");
+    writeDist(dir, removed);
+  } catch (error) {
+    outputReport(dir, bag)("WRITE_FAILED", "", `cannot write '${dir.display("dist")}': ${(error as Error).message}`);
+  }
+}
+
+/** A run that changed nothing still leaves a dist/ the user deleted (or never had) in place. */
+async function completeDist(dir: OutputDir): Promise<void> {
+  const { distIsComplete } = await import("./output/dist-paths.ts");
+  if (distIsComplete(dir, [...dir.list("src"), ...dir.list("runtime")])) return;
+  const { writeDist } = await import("./output/compile-dist.ts");
+  writeDist(dir);
 }
 
 /** A large spec will compile its validators on every core: start those workers while it is read. */

@@ -124,6 +124,8 @@ export type ServerNode = ManifestServer & {
    * spec's bytes alone then do not determine the output, so no fingerprint is kept (fingerprint.ts). */
   externalRefs?: true;
   upstream?: UpstreamNode;
+  /** The spec's `package: { private: true }`: the generated package.json says "private" (npm will not publish it). */
+  packagePrivate?: true;
   tools: ToolNode[];
   resources: ResourceNode[];
   resourceTemplates: ResourceTemplateNode[];

@@ -11,11 +11,19 @@ function pinned(): Record<string, string> {
   return { ...pkg.dependencies, ...pkg.devDependencies };
 }
 
-/** Copies src/manifest.json, src/search-index.json and src/validators/ (both absent without tools) into dist/src. */
+/** The files under src/ that dist/ code reads beside itself (both absent without tools): copied, not compiled. */
+export const DIST_DATA = ["manifest.json", "search-index.json", "validators"];
+
+/** The start command's file and the package's bin: dist/ mirrors the package (dist/src, dist/runtime). */
+export const DIST_ENTRY = "dist/server.js";
+export const DIST_ENTRY_SOURCE = "#!/usr/bin/env node\nimport './src/server.js';\n";
+
+/** After tsc: the data files beside the emitted code, and the entry (tsc emits only dist/src/server.js). */
 const COPY_DATA = [
   "const fs = require('fs');",
-  "for (const p of ['manifest.json', 'search-index.json', 'validators'])",
+  `for (const p of ${JSON.stringify(DIST_DATA).replaceAll('"', "'")})`,
   "if (fs.existsSync('src/' + p)) fs.cpSync('src/' + p, 'dist/src/' + p, { recursive: true });",
+  `fs.writeFileSync('${DIST_ENTRY}', '${DIST_ENTRY_SOURCE.replaceAll("\n", "\\n").replaceAll("'", "\\'")}', { mode: 0o755 });`,
 ].join(" ");
 
 /** package.json needs a semver version; an API's own ("2015-04-01", "v2") leaves the package at 0.0.0. */
@@ -34,22 +42,35 @@ export function renderPackageJson(model: Model, search = model.tools.length > 0)
     "//": header(model.specRef).slice(3).trim(),
     name: model.packageName,
     version: packageVersion(model),
-    private: true,
+    // Publishable unless the spec asks otherwise (`package: { private: true }`).
+    ...(model.server.packagePrivate ? { private: true } : {}),
     description: model.server.description ?? `MCP server ${model.server.name}`,
     type: "module",
+    // `npx <package name>` runs the server: the bin has the package's name.
+    bin: { [model.packageName]: DIST_ENTRY },
+    // What `npm pack` ships: the compiled server and its TypeScript (handlers are the owner's code).
+    files: ["dist/", "src/", "runtime/", "clients/", "tsconfig.json", "README.md"],
+    // The typed client; its .d.ts files come from `npm run build` (tsc), which `npm pack` runs first.
+    exports: {
+      ".": { types: "./dist/src/client.d.ts", default: "./dist/src/client.js" },
+      "./types": { types: "./dist/src/types.d.ts", default: "./dist/src/types.js" },
+      "./package.json": "./package.json",
+    },
     engines: { node: ">=20" },
     scripts: {
-      start: "tsx src/server.ts",
-      "start:http": "tsx src/server.ts --http --port 3000",
+      start: `node ${DIST_ENTRY}`,
+      "start:http": `node ${DIST_ENTRY} --http --port 3000`,
       // tsc neither checks nor copies the validator chunks (allowJs would make it type-check megabytes
       // of generated JavaScript) or the catalog (manifest.json), so the build copies them beside the
-      // emitted code.
+      // emitted code. `generate` writes dist/ too (transpiled, not type-checked): after editing a
+      // handler, `npm run build` (or generate) brings dist/ up to date.
       build: `tsc && node -e "${COPY_DATA}"`,
+      prepack: "npm run build",
       typecheck: "tsc --noEmit",
     },
     // minisearch and stemmer: dynamic mode's tool search (runtime/package/tool-search.ts); gpt-tokenizer:
     // the response budget (--max-response-tokens), loaded only for an answer over it.
-    dependencies: pick(["ajv", "ajv-formats", "gpt-tokenizer", ...(search ? ["minisearch", "stemmer"] : []), "tsx"]),
+    dependencies: pick(["ajv", "ajv-formats", "gpt-tokenizer", ...(search ? ["minisearch", "stemmer"] : [])]),
     devDependencies: pick(["@types/node", "typescript"]),
   };
   return `${JSON.stringify(pkg, null, 2)}\n`;
@@ -67,6 +88,9 @@ export function renderTsconfig(model: Model): string {
       skipLibCheck: true,
       verbatimModuleSyntax: true,
       rewriteRelativeImportExtensions: true,
+      // .d.ts for the client export (package.json "exports"); dist/ mirrors the package from its root.
+      declaration: true,
+      rootDir: ".",
       outDir: "dist",
       types: ["node"],
     },

@@ -205,6 +205,7 @@ export function loadSpec(source: SourceDoc): ServerNode | undefined {
     ...strings(server, ["title", "description", "instructions", "websiteUrl"] as const),
     ...icons(server),
     ...optional("upstream", upstreamNode),
+    ...(isObj(root.package) && root.package.private === true ? { packagePrivate: true as const } : {}),
     tools,
     resources,
     resourceTemplates,

@@ -1,0 +1,56 @@
+/**
+ * dist/: the package as plain JavaScript, so `node dist/server.js` serves with no build step and no tsx
+ * (a tsx start cost about 1.5 s before the first answer; clients with a 1 s discovery probe gave up).
+ * Every .ts file under src/ and runtime/ (the user's handlers included, as they are on disk) is
+ * transpiled on its own with TypeScript's transpiler: no type check, so it is fast and deterministic;
+ * `npm run build` (tsc) stays the type-checked way and writes the same layout. The data files the code
+ * reads beside itself (src/manifest.json, src/search-index.json, src/validators/) are copied, as
+ * `npm run build` copies them. dist/ is build output: not in the ownership record, never compared by
+ * `--check`, and only files with other bytes are rewritten.
+ */
+import { chmodSync } from "node:fs";
+import { ts } from "ts-morph";
+import { DIST_ENTRY, DIST_ENTRY_SOURCE } from "../render/package-files.ts";
+import { distPathOf, SOURCE } from "./dist-paths.ts";
+import type { OutputDir } from "./output-dir.ts";
+
+/** What tsconfig.json says, for one file at a time: ESM for Node 20, `.ts` imports rewritten to `.js`. */
+const OPTIONS: ts.CompilerOptions = {
+  target: ts.ScriptTarget.ES2022,
+  module: ts.ModuleKind.ESNext,
+  verbatimModuleSyntax: true,
+  rewriteRelativeImportExtensions: true,
+  newLine: ts.NewLineKind.LineFeed,
+};
+
+/** Every dist/ file of the package on disk and its content, without writing. */
+export function renderDist(dir: OutputDir): Array<{ path: string; content: string }> {
+  const files: Array<{ path: string; content: string }> = [{ path: DIST_ENTRY, content: DIST_ENTRY_SOURCE }];
+  for (const path of [...dir.list("src"), ...dir.list("runtime")]) {
+    const target = distPathOf(path);
+    const content = target === undefined ? undefined : dir.read(path);
+    if (target === undefined || content === undefined) continue;
+    files.push({ path: target, content: SOURCE.test(path) ? transpile(path, content) : content });
+  }
+  return files;
+}
+
+function transpile(path: string, content: string): string {
+  return ts.transpileModule(content, { compilerOptions: OPTIONS, fileName: path }).outputText;
+}
+
+/**
+ * Writes dist/ for the package on disk. `removed`: source files this run removed; their dist/ twins go
+ * too (nothing else in dist/ is deleted: it may hold what `npm run build` or the user put there).
+ */
+export function writeDist(dir: OutputDir, removed: string[] = []): void {
+  for (const { path, content } of renderDist(dir)) {
+    if (dir.read(path) !== content) dir.write(path, content);
+  }
+  // The bin: npm sets the mode when it installs the package; this is for running it from here.
+  chmodSync(dir.abs(DIST_ENTRY), 0o755);
+  for (const path of removed) {
+    const twin = distPathOf(path);
+    if (twin !== undefined && dir.exists(twin)) dir.remove(twin);
+  }
+}

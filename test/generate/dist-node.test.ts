@@ -1,0 +1,84 @@
+/**
+ * `generate` writes dist/: the package as JavaScript, so `node dist/server.js` serves with plain node
+ * (no tsx, no build step by hand), a user's edited handler reaches dist/ on the next generate, and
+ * --check neither writes nor compares dist/.
+ */
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { describe, expect, it } from "vitest";
+import { generate } from "../../generator/index.ts";
+import { ROOT, scratchDir } from "./support.ts";
+
+/** Plain node on dist/server.js: no --import tsx, and no NODE_OPTIONS that could load it. */
+async function connectPlainNode(pkg: string): Promise<Client> {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k, v]) => k !== "NODE_OPTIONS" && v));
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [join(pkg, "dist/server.js")],
+    env: env as Record<string, string>,
+    cwd: pkg,
+    stderr: "pipe",
+  });
+  const client = new Client({ name: "dist-test", version: "1.0.0" });
+  await client.connect(transport);
+  return client;
+}
+
+describe("dist/server.js runs with plain node", () => {
+  it("petstore: initialize is answered and tools/list lists every tool", async () => {
+    const pkg = join(scratchDir("dist"), "petstore");
+    await generate(join(ROOT, "specs/petstore.yaml"), pkg);
+    expect(readFileSync(join(pkg, "dist/server.js"), "utf8")).toMatch(/^#!\/usr\/bin\/env node\n/);
+    const client = await connectPlainNode(pkg);
+    try {
+      expect(client.getServerVersion()?.name).toBe("petstore");
+      const { tools } = await client.listTools();
+      expect(tools.map((t) => t.name)).toContain("getPet");
+      // Validators (dist/src/validators/*.cjs, copied) answer a bad argument.
+      const bad = await client.callTool({ name: "getPet", arguments: { petId: "x" } });
+      expect(bad.isError).toBe(true);
+    } finally {
+      await client.close();
+    }
+    const pkgJson = JSON.parse(readFileSync(join(pkg, "package.json"), "utf8"));
+    expect(pkgJson.scripts.start).toBe("node dist/server.js");
+    expect(Object.keys(pkgJson.dependencies)).not.toContain("tsx");
+  }, 60_000);
+
+  it("an edited handler reaches dist/ on the next generate; --check leaves dist/ alone", async () => {
+    const pkg = join(scratchDir("dist"), "weather");
+    const spec = join(ROOT, "specs/weather.yaml");
+    await generate(spec, pkg);
+    const handler = join(pkg, "src/handlers/tools/convert_temperature.ts");
+    writeFileSync(
+      handler,
+      readFileSync(handler, "utf8")
+        .replace(/import \{[^}]*\} from "..\/..\/..\/runtime\/handler-api.ts";/, (m) =>
+          m.replace("notImplemented, ", ""),
+        )
+        .replace(
+          /return notImplemented\([^)]*\);/,
+          'return { content: [{ type: "text", text: "edited" }], structuredContent: { value: 1, unit: "C" } };',
+        ),
+    );
+    const check = await generate(spec, pkg, { check: true });
+    expect(check.diagnostics).toEqual([]);
+    expect(readFileSync(join(pkg, "dist/src/handlers/tools/convert_temperature.js"), "utf8")).not.toContain("edited");
+    await generate(spec, pkg);
+    expect(readFileSync(join(pkg, "dist/src/handlers/tools/convert_temperature.js"), "utf8")).toContain("edited");
+
+    // A run that changes nothing (the fingerprint short-cut) still puts back a deleted dist/.
+    rmSync(join(pkg, "dist"), { recursive: true });
+    await generate(spec, pkg);
+    expect(existsSync(join(pkg, "dist/src/handlers/tools/convert_temperature.js"))).toBe(true);
+    const client = await connectPlainNode(pkg);
+    try {
+      const result = await client.callTool({ name: "convert_temperature", arguments: { value: 1, from: "C" } });
+      expect(result.content).toEqual([{ type: "text", text: "edited" }]);
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
+});
