@@ -1,9 +1,10 @@
 // Everything the runtime and start-up benchmarks run is compiled to plain
 // JavaScript first, so no server pays for a TypeScript loader (tsx) and ours
-// and the SDK's start the same way: `node file.js`. The generated packages are
-// built with their own `tsc` (their package.json `build` script).
+// and the SDK's start the same way: `node file.js`. The generated packages run
+// from the dist/ that `mcpgen generate` writes (`node dist/server.js`, their
+// documented start command).
 import { execFileSync } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { BIN, ECHO_SPEC, NODE, ROOT, SCRATCH } from "./paths.ts";
 import { timed } from "./rounds.ts";
@@ -50,14 +51,11 @@ export function generate(spec: string, outDir: string, timeoutMs = 150_000): voi
   }
 }
 
-/** Builds a generated package to dist/ and returns its compiled server entry. Emit only (`--noCheck`):
- * the type-check is measured by the codegen suite, and a huge package must not stall the start-up suite. */
-export function buildPackage(dir: string): string {
-  rmSync(join(dir, "dist"), { recursive: true, force: true });
-  timed(`tsc build of ${dir.slice(ROOT.length)}`, () => runTsc(["-p", dir, "--noCheck"]));
-  copyJavaScript(join(dir, "src"), join(dir, "dist/src"));
-  const entry = join(dir, "dist/src/server.js");
-  if (!existsSync(entry)) throw new Error(`tsc did not emit ${entry}`);
+/** A generated package's start command's file: `generate` writes dist/ (transpiled, with the data files),
+ * and the documented start is `node dist/server.js`, so the bench runs exactly that, with no build of its own. */
+export function distEntry(dir: string): string {
+  const entry = join(dir, "dist/server.js");
+  if (!existsSync(entry)) throw new Error(`mcpgen generate did not write ${entry}`);
   return entry;
 }
 
@@ -78,7 +76,9 @@ export function echoPackage(): GeneratedServer {
   const dir = `${SCRATCH}gen/echo`;
   generate(ECHO_SPEC, dir);
   writeFileSync(join(dir, "src/handlers/tools/echo.ts"), ECHO_HANDLER);
-  return { dir, tsEntry: join(dir, "src/server.ts"), jsEntry: buildPackage(dir) };
+  // Again, as a user does after editing a handler: generate compiles the edited handler into dist/.
+  generate(ECHO_SPEC, dir);
+  return { dir, tsEntry: join(dir, "src/server.ts"), jsEntry: distEntry(dir) };
 }
 
 /** Whether `mcpgen generate` accepts OpenAPI input yet (it answered OPENAPI_UNSUPPORTED before it did). */
@@ -95,21 +95,6 @@ export function openApiAvailable(spec: string): { ok: boolean; reason?: string }
     return { ok: false, reason: `mcpgen generate failed on ${spec}: ${message.split("\n").slice(1, 3).join(" ")}` };
   } finally {
     rmSync(probe, { recursive: true, force: true });
-  }
-}
-
-/** tsc emits only what it compiles: without `allowJs` the generated validator chunks (plain JavaScript) and
- * the catalog (manifest.json) are not copied to dist/, and the server cannot read them. Copy every
- * .js/.cjs/.json source that has no twin in dist. */
-function copyJavaScript(from: string, to: string): void {
-  for (const entry of readdirSync(from, { withFileTypes: true })) {
-    const source = join(from, entry.name);
-    const target = join(to, entry.name);
-    if (entry.isDirectory()) copyJavaScript(source, target);
-    else if (/\.(c?js|json)$/.test(entry.name) && !existsSync(target)) {
-      mkdirSync(to, { recursive: true });
-      copyFileSync(source, target);
-    }
   }
 }
 

@@ -7,7 +7,7 @@ import { performance } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
 import { CLIENT_INFO, discoverParams, LEGACY_VERSION, type RawConnection } from "../clients/raw-connection.ts";
 import { spawnStdio } from "../clients/stdio-client.ts";
-import { buildPackage, type GeneratedServer, generate, openApiAvailable, type ServerFiles } from "../lib/build.ts";
+import { distEntry, type GeneratedServer, generate, openApiAvailable, type ServerFiles } from "../lib/build.ts";
 import { bytes, mib, msSpread, ratio } from "../lib/format.ts";
 import { CORPORA, NODE, PETSTORE_SPEC, SCRATCH } from "../lib/paths.ts";
 import { vmRss } from "../lib/process.ts";
@@ -120,14 +120,14 @@ export async function startupSuite(
     id: "startup",
     title: "Start-up, memory and size",
     intro: [
-      `Spawn of \`node <server>.js\` to the first answer on stdout, the request written right after spawn; ${options.rounds} rounds in alternating order. Servers are compiled to JavaScript (generated packages with their own \`tsc\` build, as \`npm run build\` does); the tsx row is \`node --import tsx src/server.ts\`, what \`npm start\` in a generated package runs. SDK v1 has no 2026 era, so \`server/discover\` rows are compared with its \`initialize\`. "ajv compiler loaded" is detected by a preloaded hook on \`Module._load\` (ajv/dist/compile).`,
+      `Spawn of \`node <server>.js\` to the first answer on stdout, the request written right after spawn; ${options.rounds} rounds in alternating order. Generated packages run the documented way, \`node dist/server.js\` from the dist/ that \`mcpgen generate\` writes (no build step); the SDK v1 peer is a minimal stdio \`McpServer\` with one tool (bench/servers/sdk-echo.ts) compiled to JavaScript, in the same run; the tsx row is \`node --import tsx src/server.ts\`, what \`npm start\` ran before issue 16. SDK v1 has no 2026 era, so \`server/discover\` rows are compared with its \`initialize\`. "ajv compiler loaded" is detected by a preloaded hook on \`Module._load\` (ajv/dist/compile).`,
     ],
     tables: sections,
     notes: missing,
   };
 }
 
-/** Generates and builds a package (reusing the codegen suite's output of this run when there is one);
+/** Generates a package (dist/ included) (reusing the codegen suite's output of this run when there is one);
  * on failure records why in `missing` (the row then says "not measured"). */
 function tryBuildGenerated(name: string, spec: string, missing: string[]): GeneratedServer | undefined {
   const fromCodegen = `${SCRATCH}codegen/mcpgen-${name}`;
@@ -135,7 +135,7 @@ function tryBuildGenerated(name: string, spec: string, missing: string[]): Gener
   try {
     // Always generate: a package left by an older mcpgen must not be measured (a no-change rerun is instant).
     generate(spec, dir);
-    return { dir, tsEntry: `${dir}/src/server.ts`, jsEntry: buildPackage(dir) };
+    return { dir, tsEntry: `${dir}/src/server.ts`, jsEntry: distEntry(dir) };
   } catch (error) {
     const lines = (error as Error).message.split("\n").slice(1);
     const reason = lines.find((line) => /error/i.test(line) && !line.includes("triggerUncaught")) ?? lines[0] ?? "";
