@@ -206,7 +206,10 @@ const PROBES = new Set(["/healthz", "/readyz"]);
  * the bearer, Host and Origin checks: the answer tells nothing but that the process is up.
  */
 function probe(req: IncomingMessage, res: ServerResponse, target: string, closing: boolean): void {
-  if (req.method !== "GET" && req.method !== "HEAD") return sendJson(res, 405, undefined, { Allow: "GET, HEAD" });
+  if (req.method !== "GET" && req.method !== "HEAD") {
+    sendJson(res, 405, undefined, { Allow: "GET, HEAD" });
+    return;
+  }
   const [status, state] = target === "/healthz" ? [200, "ok"] : closing ? [503, "closing"] : [200, "ready"];
   res.writeHead(status, { "Content-Type": "application/json", "Cache-Control": "no-store" });
   res.end(JSON.stringify({ status: state })); // node sends no body to HEAD
