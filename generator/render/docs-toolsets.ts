@@ -37,8 +37,8 @@ export function toolsetDocsOf(cost: ToolsListCost): ToolsetDocs {
           mdBlock(
             "sh",
             [
-              "npx tsx src/server.ts --mode dynamic                       # MCP over stdio",
-              "npx tsx src/server.ts --mode dynamic --http --port 3000    # Streamable HTTP",
+              "node dist/server.js --mode dynamic                         # MCP over stdio",
+              "node dist/server.js --mode dynamic --http --port 3000      # Streamable HTTP",
             ].join("\n"),
           ),
           "",
@@ -62,9 +62,9 @@ export function toolsetDocsOf(cost: ToolsListCost): ToolsetDocs {
     toolsetHowTo: mdBlock(
       "sh",
       [
-        `npx tsx src/server.ts --toolsets ${example}   # only these toolsets (env MCP_TOOLSETS; default all)`,
-        "npx tsx src/server.ts --read-only   # only tools marked readOnlyHint (env MCP_READ_ONLY=1)",
-        "npx tsx src/server.ts --mode dynamic   # search, browse, describe and call tools through 5 tools (env MCP_MODE)",
+        `node dist/server.js --toolsets ${example}   # only these toolsets (env MCP_TOOLSETS; default all)`,
+        "node dist/server.js --read-only   # only tools marked readOnlyHint (env MCP_READ_ONLY=1)",
+        "node dist/server.js --mode dynamic   # search, browse, describe and call tools through 5 tools (env MCP_MODE)",
       ].join("\n"),
     ),
   };

@@ -9,7 +9,7 @@ import Handlebars from "handlebars";
 import type { JsonSchema, ToolNode } from "../ir.ts";
 import { upstreamEnvVars } from "../normalize/env-vars.ts";
 import type { Model } from "../normalize/normalize.ts";
-import { CLIENT_TOOL_LIMIT } from "../rules/tool-count.ts";
+import { DEPLOYED_URL, renderClientConfigs } from "./client-configs.ts";
 import { toolsetDocs } from "./docs-toolsets.ts";
 import { mdBlock, mdCode, mdText } from "./markdown.ts";
 import { packageVersion } from "./package-files.ts";
@@ -24,22 +24,6 @@ export function renderDocs(model: Model): string {
   template ??= Handlebars.compile(readFileSync(TEMPLATE, "utf8"), { strict: true, noEscape: true });
   const { server } = model;
   const envVars = upstreamEnvVars(server.upstream, mdCode).map((v) => ({ name: mdCode(v.name), use: v.use }));
-  // The launch example sets the credentials; server URL variables have defaults.
-  const env = Object.fromEntries(
-    (server.upstream?.securitySchemes ?? [])
-      .flatMap((s) => (s.type === "oauth2" ? [s.clientIdEnv, s.clientSecretEnv] : [s.env]))
-      .map((n) => [n, "..."]),
-  );
-  const launch = {
-    command: "npx",
-    // Over the 128 tools clients accept, the config starts the server in dynamic mode.
-    args: [
-      "tsx",
-      "/path/to/this/package/src/server.ts",
-      ...(model.tools.length > CLIENT_TOOL_LIMIT ? ["--mode", "dynamic"] : []),
-    ],
-    ...(envVars.length ? { env } : {}),
-  };
   const counts = [
     [model.tools.length, "tool"],
     [model.resources.length, "resource"],
@@ -61,30 +45,34 @@ export function renderDocs(model: Model): string {
     runBlock: mdBlock(
       "sh",
       [
-        "npx tsx src/server.ts                        # MCP over stdio",
-        "npx tsx src/server.ts --http --port 3000     # Streamable HTTP at http://127.0.0.1:3000/mcp",
+        "node dist/server.js                          # MCP over stdio",
+        "node dist/server.js --http --port 3000       # Streamable HTTP at http://127.0.0.1:3000/mcp",
         ...(server.upstream
           ? [
-              "npx tsx src/server.ts --base-url http://127.0.0.1:4010   # another upstream API",
-              "npx tsx src/server.ts --max-upstream-body 5000000   # cut API answers here (default 1000000 characters)",
-              "npx tsx src/server.ts --max-redirects 10   # same-origin redirects to follow (default 5)",
+              "node dist/server.js --base-url http://127.0.0.1:4010   # another upstream API",
+              "node dist/server.js --max-upstream-body 5000000   # cut API answers here (default 1000000 characters)",
+              "node dist/server.js --max-redirects 10   # same-origin redirects to follow (default 5)",
             ]
           : []),
-        "MCP_HTTP_TOKEN=secret npx tsx src/server.ts --http   # require a bearer token over HTTP",
+        "MCP_HTTP_TOKEN=secret node dist/server.js --http   # require a bearer token over HTTP",
       ].join("\n"),
     ),
     envVars,
-    claudeConfig: mdBlock("json", JSON.stringify({ mcpServers: { [server.name]: launch } }, null, 2)),
-    vscodeConfig: mdBlock(
-      "json",
-      JSON.stringify({ servers: { [server.name]: { type: "stdio", ...launch } } }, null, 2),
+    bin: mdCode(model.packageName),
+    packageName: mdCode(model.packageName),
+    deployedUrl: mdCode(DEPLOYED_URL),
+    clients: Object.fromEntries(
+      renderClientConfigs(model).map((file) => [
+        file.path.replace(/^clients\//, "").replace(/\W/g, "_"),
+        mdBlock(file.language, file.content.trimEnd()),
+      ]),
     ),
     clientExample: mdBlock(
       "ts",
       [
         'import { connect } from "./src/client.ts";',
         "",
-        'const client = await connect({ command: "npx", args: ["tsx", "src/server.ts"] });',
+        'const client = await connect({ command: "node", args: ["dist/server.js"] });',
         '// or: await connect({ url: "http://127.0.0.1:3000/mcp" })',
         "const { tools } = await client.listTools();",
         "console.log(tools.map((tool) => tool.name));",

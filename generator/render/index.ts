@@ -5,6 +5,7 @@
  */
 import type { Model } from "../normalize/normalize.ts";
 import { renderClient } from "./client.ts";
+import { renderClientConfigs } from "./client-configs.ts";
 import { renderDocs } from "./docs.ts";
 import { renderScaffolds } from "./handlers.ts";
 import { renderManifest } from "./manifest.ts";
@@ -85,6 +86,7 @@ export async function render(model: Model, userSources: SourceFile[] = []): Prom
     ),
     generated("tsconfig.json", renderTsconfig(model)),
     generated("README.md", renderDocs(model)),
+    ...renderClientConfigs(model).map((file) => generated(file.path, file.content)),
     ...sources,
     ...runtime,
     ...scaffolds,
