@@ -3,7 +3,11 @@
  * JSON, a shell line or Markdown arrive as data, never as syntax.
  */
 import { spawnSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { buildModel } from "../../generator/build-model.ts";
 import type { UpstreamNode } from "../../generator/ir.ts";
 import { renderClientConfigs, shellQuote } from "../../generator/render/client-configs.ts";
 import { renderDocs } from "../../generator/render/docs.ts";
@@ -60,5 +64,15 @@ describe("package.json", () => {
   it("private only when the spec says package: {private: true}", () => {
     expect(JSON.parse(renderPackageJson(model())).private).toBeUndefined();
     expect(JSON.parse(renderPackageJson(model({ packagePrivate: true }))).private).toBe(true);
+    const dir = mkdtempSync(join(tmpdir(), "mcpgen-private-"));
+    const spec = (extra: string) => {
+      const file = join(dir, "spec.yaml");
+      writeFileSync(file, `server: { name: demo, version: 1.0.0 }\n${extra}`);
+      return buildModel(file);
+    };
+    const { model: built } = spec("package: { private: true }\n");
+    expect(JSON.parse(renderPackageJson(built!)).private).toBe(true);
+    expect(JSON.parse(renderPackageJson(spec("package: { private: false }\n").model!)).private).toBeUndefined();
+    expect(spec("package: { privat: true }\n").diagnostics.map((d) => d.code)).toEqual(["SPEC_UNKNOWN_KEY"]);
   });
 });
