@@ -126,6 +126,8 @@ export type ServerNode = ManifestServer & {
   upstream?: UpstreamNode;
   /** The spec's `package: { private: true }`: the generated package.json says "private" (npm will not publish it). */
   packagePrivate?: true;
+  /** The spec's `package: { registryName }`: the name in the MCP Registry (server.json, package.json mcpName). */
+  registryName?: string;
   tools: ToolNode[];
   resources: ResourceNode[];
   resourceTemplates: ResourceTemplateNode[];

@@ -10,6 +10,7 @@ import { renderDocs } from "./docs.ts";
 import { renderScaffolds } from "./handlers.ts";
 import { renderManifest } from "./manifest.ts";
 import { renderPackageJson, renderTsconfig } from "./package-files.ts";
+import { renderRegistryServerJson } from "./registry-server-json.ts";
 import { runtimeFilesFor, type SourceFile } from "./runtime-files.ts";
 import { renderSearchIndex, SEARCH_INDEX_FILE, SEARCH_RUNTIME_FILE } from "./search-index.ts";
 import { renderApp, renderHandlersType, renderServerEntry } from "./server.ts";
@@ -86,6 +87,7 @@ export async function render(model: Model, userSources: SourceFile[] = []): Prom
     ),
     generated("tsconfig.json", renderTsconfig(model)),
     generated("README.md", renderDocs(model)),
+    generated("server.json", renderRegistryServerJson(model)),
     ...renderClientConfigs(model).map((file) => generated(file.path, file.content)),
     ...sources,
     ...runtime,

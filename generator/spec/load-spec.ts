@@ -206,6 +206,9 @@ export function loadSpec(source: SourceDoc): ServerNode | undefined {
     ...icons(server),
     ...optional("upstream", upstreamNode),
     ...(isObj(root.package) && root.package.private === true ? { packagePrivate: true as const } : {}),
+    ...(isObj(root.package) && typeof root.package.registryName === "string"
+      ? { registryName: root.package.registryName }
+      : {}),
     tools,
     resources,
     resourceTemplates,

@@ -14,6 +14,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generate } from "../../generator/index.ts";
 import { DEPLOYED_URL } from "../../generator/render/client-configs.ts";
+import { AjvDraft07, addFormats } from "../../generator/schema/ajv.ts";
 import { ROOT } from "./support.ts";
 
 const tmp = mkdtempSync(join(tmpdir(), "mcpgen-pack-"));
@@ -78,6 +79,19 @@ describe("npm pack + npm install of a generated package", () => {
       );
     expect(readFileSync(join(installed, "dist/server.js"), "utf8")).toMatch(/^#!\/usr\/bin\/env node\n/);
     expect(Object.keys(manifest.dependencies)).not.toContain("tsx");
+    // server.json ships with the package, in step with it and valid for the MCP Registry.
+    const registry = JSON.parse(readFileSync(join(installed, "server.json"), "utf8"));
+    const schema = JSON.parse(
+      readFileSync(join(ROOT, "generator/schema/vendor/mcp-registry-server.2025-12-11.schema.json"), "utf8"),
+    );
+    const ajv = new AjvDraft07({ strict: false });
+    addFormats(ajv);
+    expect(ajv.validate(schema, registry), JSON.stringify(ajv.errors)).toBe(true);
+    expect([registry.version, registry.packages[0].version, registry.name]).toEqual([
+      manifest.version,
+      manifest.version,
+      manifest.mcpName,
+    ]);
   });
 
   it("npx petstore-mcp serves over stdio to the SDK client", async () => {
