@@ -6,6 +6,7 @@
 import type { Model } from "../normalize/normalize.ts";
 import { renderClient } from "./client.ts";
 import { renderClientConfigs } from "./client-configs.ts";
+import { renderDockerfile, renderDockerignore } from "./dockerfile.ts";
 import { renderDocs } from "./docs.ts";
 import { renderScaffolds } from "./handlers.ts";
 import { renderManifest } from "./manifest.ts";
@@ -14,7 +15,7 @@ import { renderRegistryServerJson } from "./registry-server-json.ts";
 import { runtimeFilesFor, type SourceFile } from "./runtime-files.ts";
 import { renderSearchIndex, SEARCH_INDEX_FILE, SEARCH_RUNTIME_FILE } from "./search-index.ts";
 import { renderApp, renderHandlersType, renderServerEntry } from "./server.ts";
-import { escapeInvisible } from "./ts.ts";
+import { escapeInvisible, header } from "./ts.ts";
 import { pruneTypeImports, tidyBlankLines } from "./ts-style.ts";
 import { renderTypes } from "./types.ts";
 import { renderValidators } from "./validators.ts";
@@ -88,6 +89,8 @@ export async function render(model: Model, userSources: SourceFile[] = []): Prom
     generated("tsconfig.json", renderTsconfig(model)),
     generated("README.md", renderDocs(model)),
     generated("server.json", renderRegistryServerJson(model)),
+    generated("Dockerfile", renderDockerfile(model, `# ${header(model.specRef).slice(3).trim()}`)),
+    generated(".dockerignore", renderDockerignore()),
     ...renderClientConfigs(model).map((file) => generated(file.path, file.content)),
     ...sources,
     ...runtime,
