@@ -60,6 +60,8 @@ export function renderDocs(model: Model): string {
     envVars,
     bin: mdCode(model.packageName),
     packageName: mdCode(model.packageName),
+    // npm-safe by construction (normalize's packageNameOf: a-z 0-9 . _ -), so it can sit inside code spans.
+    packageWord: model.packageName,
     deployedUrl: mdCode(DEPLOYED_URL),
     clients: Object.fromEntries(
       renderClientConfigs(model).map((file) => [

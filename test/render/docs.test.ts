@@ -119,6 +119,15 @@ console.log(tools.map((tool) => tool.name));
 await client.close();
 \`\`\`
 
+### Publish and deploy
+
+To npm: \`npm publish\` (its \`prepack\` runs \`npm run build\`); then \`npx demo-mcp\` runs the server
+anywhere. To the MCP Registry: \`server.json\` lists the npm package, its transport and environment variables,
+with \`package.json\`'s version; publish it with the registry's \`mcp-publisher\` after \`npm publish\`. With
+Docker: \`npm install\` once (for \`package-lock.json\`), then \`docker build -t demo-mcp .\` and
+\`docker run -p 3000:3000 demo-mcp\`: Streamable HTTP at \`/mcp\`, liveness at \`/healthz\`, readiness
+at \`/readyz\`.
+
 ## Toolsets
 
 Every tool belongs to one toolset. What \`tools/list\` costs an agent's context (tokens of the \`o200k_base\`
