@@ -35,7 +35,34 @@ export function renderDist(dir: OutputDir): Array<{ path: string; content: strin
   return files;
 }
 
+/** Line starts that make JavaScript: a value import or export, a declaration that is not a type. */
+const VALUE_STATEMENT =
+  /^(?:export\s+)?(?:default|const|let|var|function|class|enum|async|declare|abstract|namespace|module)\b|^export\s*[{*]|^import\s+(?!type\b)/m;
+
+/**
+ * src/types.ts is types only (GitHub's: 1.6 MB, half a second of parsing to emit `export {};`): its
+ * JavaScript is its header and `export {};`, as the transpiler writes it (test/generate/dist-node.test.ts
+ * compares). Anything that could emit code (a value import, a const enum) takes the transpiler.
+ */
+function typesOnly(path: string, content: string): string | undefined {
+  if (path !== "src/types.ts" || VALUE_STATEMENT.test(content)) return undefined;
+  const header = /^\/\/[^\n]*\n\n/.exec(content)?.[0];
+  return header === undefined ? undefined : `${header.trimEnd()}\nexport {};\n`;
+}
+
+/** The runtime's files are the same bytes in every package: one transpile per process (watch, config files). */
+const transpiled = new Map<string, string>();
+
 function transpile(path: string, content: string): string {
+  const known = typesOnly(path, content) ?? transpiled.get(`${path}\0${content}`);
+  if (known !== undefined) return known;
+  const output = ts.transpileModule(content, { compilerOptions: OPTIONS, fileName: path }).outputText;
+  if (path.startsWith("runtime/")) transpiled.set(`${path}\0${content}`, output);
+  return output;
+}
+
+/** The transpiler's own output for a file, never a short cut (tests compare the two). */
+export function transpileFile(path: string, content: string): string {
   return ts.transpileModule(content, { compilerOptions: OPTIONS, fileName: path }).outputText;
 }
 

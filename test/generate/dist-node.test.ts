@@ -9,6 +9,9 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { describe, expect, it } from "vitest";
 import { generate } from "../../generator/index.ts";
+import { renderDist, transpileFile } from "../../generator/output/compile-dist.ts";
+import { OutputDir } from "../../generator/output/output-dir.ts";
+import { examples } from "../../scripts/regen.ts";
 import { ROOT, scratchDir } from "./support.ts";
 
 /** Plain node on dist/server.js: no --import tsx, and no NODE_OPTIONS that could load it. */
@@ -81,4 +84,16 @@ describe("dist/server.js runs with plain node", () => {
       await client.close();
     }
   }, 60_000);
+
+  it("dist/ is the transpiler's output file for file, the short cut for types-only src/types.ts included", () => {
+    for (const { out } of examples()) {
+      const dir = new OutputDir(out);
+      for (const file of renderDist(dir).filter((f) => f.path.endsWith(".js") && f.path !== "dist/server.js")) {
+        const source = file.path.replace(/^dist\//, "").replace(/\.js$/, ".ts");
+        expect(file.content, `${out}/${file.path}`).toBe(
+          transpileFile(source, readFileSync(join(out, source), "utf8")),
+        );
+      }
+    }
+  });
 });
