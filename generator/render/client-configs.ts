@@ -68,6 +68,8 @@ export function renderClientConfigs(model: Model): ClientFile[] {
     [
       "npx @modelcontextprotocol/inspector",
       ...secrets.map((v) => `-e ${shellQuote(`${v.name}=...`)}`),
+      // After --, every word is the server's command line (the Inspector would read --mode itself).
+      "--",
       ...[bin, ...args].map(shellQuote),
     ].join(" "),
     "# or a deployed server over Streamable HTTP",

@@ -128,8 +128,7 @@ describe("npm pack + npm install of a generated package", () => {
     commands.push({ file: "claude-code.sh", command: bin, args: binArgs });
     expect(claudeHttp.split(" ").at(-1)).toBe(DEPLOYED_URL);
     const [inspectorStdio, inspectorHttp] = lines("inspector.sh");
-    const words = inspectorStdio.split(" ").slice(2);
-    while (words[0] === "-e") words.splice(0, 2);
+    const words = inspectorStdio.split(" -- ")[1].split(" ");
     commands.push({ file: "inspector.sh", command: words[0], args: words.slice(1) });
     expect(inspectorHttp.split(" ").at(-1)).toBe(DEPLOYED_URL);
 

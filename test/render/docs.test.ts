@@ -102,7 +102,7 @@ MCP Inspector (opens in the browser):
 
 \`\`\`sh
 # MCP Inspector: the local bin over stdio
-npx @modelcontextprotocol/inspector demo-mcp
+npx @modelcontextprotocol/inspector -- demo-mcp
 # or a deployed server over Streamable HTTP
 npx @modelcontextprotocol/inspector --transport http --server-url https://mcp.example.com/mcp
 \`\`\`
