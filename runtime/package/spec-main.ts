@@ -34,7 +34,8 @@ const USAGE = `usage: server [--http [--port <n>] [--host <addr>] [--max-session
                     (env MCP_MAX_RESPONSE_TOKENS; default 25000; at least 500)
 
 Environment: MCP_HTTP_TOKEN, when set, is the bearer token HTTP clients must send;
-MCP_MAX_SESSIONS is the default of --max-sessions.`;
+MCP_MAX_SESSIONS is the default of --max-sessions; MCP_SHUTDOWN_GRACE_MS (default 0): on SIGTERM,
+how long /readyz answers 503 while requests are still served, before the server closes.`;
 
 export async function runSpecServer(
   manifest: Manifest,
@@ -98,6 +99,8 @@ export async function runSpecServer(
   const maxBody = wholeNumber("max-upstream-body", flags["max-upstream-body"], "MCP_MAX_UPSTREAM_BODY", 1);
   const maxRedirects = wholeNumber("max-redirects", flags["max-redirects"], "MCP_MAX_REDIRECTS", 0);
   if (typeof maxSessions === "string") return usageError(maxSessions);
+  const grace = wholeNumber("", undefined, flags.http ? "MCP_SHUTDOWN_GRACE_MS" : undefined, 0);
+  if (typeof grace === "string") return usageError(grace);
   if (typeof maxBody === "string") return usageError(maxBody);
   if (typeof maxRedirects === "string") return usageError(maxRedirects);
   const serving = servingFlags(manifest, flags);
@@ -124,6 +127,7 @@ export async function runSpecServer(
       host: flags.host ?? "127.0.0.1",
       ...(token ? { bearerToken: token } : {}),
       ...(maxSessions === undefined ? {} : { maxSessions }),
+      ...(grace === undefined ? {} : { shutdownGraceMs: grace }),
     });
     process.stderr.write(`${manifest.server.name} listening on ${handle.url}\n`);
     const stop = () => void handle.close().then(() => process.exit(0));

@@ -12,7 +12,7 @@ import { generate } from "../../generator/index.ts";
 import { renderDist, transpileFile } from "../../generator/output/compile-dist.ts";
 import { OutputDir } from "../../generator/output/output-dir.ts";
 import { examples } from "../../scripts/regen.ts";
-import { ROOT, scratchDir } from "./support.ts";
+import { ROOT, scratchDir, startHttpServer } from "./support.ts";
 
 /** Plain node on dist/server.js: no --import tsx, and no NODE_OPTIONS that could load it. */
 async function connectPlainNode(pkg: string): Promise<Client> {
@@ -96,4 +96,22 @@ describe("dist/server.js runs with plain node", () => {
       }
     }
   });
+
+  it("MCP_SHUTDOWN_GRACE_MS: after SIGTERM /readyz answers 503 (and /healthz 200) until the server exits", async () => {
+    const pkg = join(scratchDir("grace"), "weather");
+    await generate(join(ROOT, "specs/weather.yaml"), pkg);
+    const server = await startHttpServer(pkg, [], { MCP_SHUTDOWN_GRACE_MS: "1500" });
+    const origin = new URL(server.url).origin;
+    try {
+      expect((await fetch(`${origin}/readyz`)).status).toBe(200);
+      const exited = new Promise<number | null>((resolve) => server.process.once("exit", resolve));
+      server.process.kill("SIGTERM");
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect((await fetch(`${origin}/readyz`)).status).toBe(503);
+      expect((await fetch(`${origin}/healthz`)).status).toBe(200);
+      expect(await exited).toBe(0);
+    } finally {
+      await server.stop();
+    }
+  }, 60_000);
 });
