@@ -8,7 +8,7 @@
  * `npm run build` copies them. dist/ is build output: not in the ownership record, never compared by
  * `--check`, and only files with other bytes are rewritten.
  */
-import { chmodSync } from "node:fs";
+import { chmodSync, statSync } from "node:fs";
 import { ts } from "ts-morph";
 import { DIST_ENTRY, DIST_ENTRY_SOURCE } from "../render/package-files.ts";
 import { distPathOf, SOURCE } from "./dist-paths.ts";
@@ -23,16 +23,29 @@ const OPTIONS: ts.CompilerOptions = {
   newLine: ts.NewLineKind.LineFeed,
 };
 
-/** Every dist/ file of the package on disk and its content, without writing. */
-export function renderDist(dir: OutputDir): Array<{ path: string; content: string }> {
+/**
+ * Every dist/ file of the package on disk and its content, without writing. `keepNewer`: leave out a
+ * .ts file whose JavaScript is newer than it (written by an earlier generate or `npm run build`, and
+ * the source not touched since: generate rewrites only files whose bytes change), as make does; a
+ * regenerate then transpiles only what changed, the edited handler included.
+ */
+export function renderDist(dir: OutputDir, keepNewer = false): Array<{ path: string; content: string }> {
   const files: Array<{ path: string; content: string }> = [{ path: DIST_ENTRY, content: DIST_ENTRY_SOURCE }];
   for (const path of [...dir.list("src"), ...dir.list("runtime")]) {
     const target = distPathOf(path);
+    if (target !== undefined && keepNewer && SOURCE.test(path) && isNewer(dir, target, path)) continue;
     const content = target === undefined ? undefined : dir.read(path);
     if (target === undefined || content === undefined) continue;
     files.push({ path: target, content: SOURCE.test(path) ? transpile(path, content) : content });
   }
   return files;
+}
+
+function isNewer(dir: OutputDir, target: string, source: string): boolean {
+  const built = statSync(dir.abs(target), { throwIfNoEntry: false });
+  return (
+    built !== undefined && built.mtimeMs >= (statSync(dir.abs(source), { throwIfNoEntry: false })?.mtimeMs ?? Infinity)
+  );
 }
 
 /** Line starts that make JavaScript: a value import or export, a declaration that is not a type. */
@@ -71,7 +84,7 @@ export function transpileFile(path: string, content: string): string {
  * too (nothing else in dist/ is deleted: it may hold what `npm run build` or the user put there).
  */
 export function writeDist(dir: OutputDir, removed: string[] = []): void {
-  for (const { path, content } of renderDist(dir)) {
+  for (const { path, content } of renderDist(dir, true)) {
     if (dir.read(path) !== content) dir.write(path, content);
   }
   // The bin: npm sets the mode when it installs the package; this is for running it from here.

@@ -3,7 +3,7 @@
  * (no tsx, no build step by hand), a user's edited handler reaches dist/ on the next generate, and
  * --check neither writes nor compares dist/.
  */
-import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -113,5 +113,26 @@ describe("dist/server.js runs with plain node", () => {
     } finally {
       await server.stop();
     }
+  }, 60_000);
+
+  it("a regenerate after a spec change transpiles only the files that changed", async () => {
+    const dir = scratchDir("dist-regen");
+    const spec = join(dir, "weather.yaml");
+    writeFileSync(spec, readFileSync(join(ROOT, "specs/weather.yaml"), "utf8"));
+    const pkg = join(dir, "pkg");
+    await generate(spec, pkg);
+    // A mark in a runtime file's JavaScript (newer than its source) shows whether it was transpiled again.
+    const runtimeJs = join(pkg, "dist/runtime/server/server.js");
+    writeFileSync(runtimeJs, `${readFileSync(runtimeJs, "utf8")}// mark\n`);
+    writeFileSync(spec, readFileSync(spec, "utf8").replace("title: Weather", "title: Weather Two"));
+    await generate(spec, pkg);
+    expect(readFileSync(join(pkg, "dist/src/manifest.js"), "utf8")).toContain("Weather Two");
+    expect(readFileSync(runtimeJs, "utf8")).toMatch(/\/\/ mark\n$/);
+    // Its source touched after: transpiled again.
+    const later = new Date(statSync(runtimeJs).mtimeMs + 1000);
+    utimesSync(join(pkg, "runtime/server/server.ts"), later, later);
+    writeFileSync(spec, readFileSync(spec, "utf8").replace("title: Weather Two", "title: Weather Three"));
+    await generate(spec, pkg);
+    expect(readFileSync(runtimeJs, "utf8")).not.toContain("// mark");
   }, 60_000);
 });
