@@ -12,7 +12,7 @@ import type { Model } from "../normalize/normalize.ts";
 import { DEPLOYED_URL, renderClientConfigs } from "./client-configs.ts";
 import { toolsetDocs } from "./docs-toolsets.ts";
 import { mdBlock, mdCode, mdText } from "./markdown.ts";
-import { packageVersion } from "./package-files.ts";
+import { packageVersion, registryName } from "./package-files.ts";
 import { header } from "./ts.ts";
 
 const TEMPLATE = new URL("../../templates/package-readme.md.hbs", import.meta.url);
@@ -62,6 +62,7 @@ export function renderDocs(model: Model): string {
     packageName: mdCode(model.packageName),
     // npm-safe by construction (normalize's packageNameOf: a-z 0-9 . _ -), so it can sit inside code spans.
     packageWord: model.packageName,
+    registryName: mdCode(registryName(model)),
     deployedUrl: mdCode(DEPLOYED_URL),
     clients: Object.fromEntries(
       renderClientConfigs(model).map((file) => [
