@@ -83,10 +83,8 @@ export async function generate(
   const specRef = dir.relative(specPath);
   const key = fingerprintKey(specPath, specRef, options);
   const unchanged = key === undefined ? undefined : unchangedSinceLastRun(dir, key);
-  if (unchanged) {
-    if (options.check !== true) await completeDist(dir);
-    return unchanged;
-  }
+  // A dist/ that cannot be completed takes the full path, which reports why.
+  if (unchanged && (options.check === true || (await completeDist(dir)))) return unchanged;
   warmUpForLargeSpec(specPath);
   const bag = new DiagnosticBag();
   const done = (outcome?: WriteOutcome, surface: SurfaceChange[] = [], toolsList?: ToolsListCost): GenerateResult => ({
@@ -136,12 +134,17 @@ async function compileDist(dir: OutputDir, removed: string[], bag: DiagnosticBag
   }
 }
 
-/** A run that changed nothing still leaves a dist/ the user deleted (or never had) in place. */
-async function completeDist(dir: OutputDir): Promise<void> {
+/** A run that changed nothing still puts back a dist/ the user deleted (or never had); false if it cannot. */
+async function completeDist(dir: OutputDir): Promise<boolean> {
   const { distIsComplete } = await import("./output/dist-paths.ts");
-  if (distIsComplete(dir, [...dir.list("src"), ...dir.list("runtime")])) return;
-  const { writeDist } = await import("./output/compile-dist.ts");
-  writeDist(dir);
+  if (distIsComplete(dir, [...dir.list("src"), ...dir.list("runtime")])) return true;
+  try {
+    const { writeDist } = await import("./output/compile-dist.ts");
+    writeDist(dir);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** A large spec will compile its validators on every core: start those workers while it is read. */

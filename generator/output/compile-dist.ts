@@ -2,8 +2,9 @@
  * dist/: the package as plain JavaScript, so `node dist/server.js` serves with no build step and no tsx
  * (a tsx start cost about 1.5 s before the first answer; clients with a 1 s discovery probe gave up).
  * Every .ts file under src/ and runtime/ (the user's handlers included, as they are on disk) is
- * transpiled on its own with TypeScript's transpiler: no type check, so it is fast and deterministic;
- * `npm run build` (tsc) stays the type-checked way and writes the same layout. The data files the code
+ * transpiled on its own with TypeScript's transpiler (no type check: deterministic, and byte for byte
+ * what `npm run build`'s tsc emits, which stays the type-checked way and writes the same layout); a
+ * file whose JavaScript is newer than it is left as it is, so a regenerate transpiles only what changed. The data files the code
  * reads beside itself (src/manifest.json, src/search-index.json, src/validators/) are copied, as
  * `npm run build` copies them. dist/ is build output: not in the ownership record, never compared by
  * `--check`, and only files with other bytes are rewritten.

@@ -3,7 +3,7 @@
  * (no tsx, no build step by hand), a user's edited handler reaches dist/ on the next generate, and
  * --check neither writes nor compares dist/.
  */
-import { existsSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -12,7 +12,7 @@ import { generate } from "../../generator/index.ts";
 import { renderDist, transpileFile } from "../../generator/output/compile-dist.ts";
 import { OutputDir } from "../../generator/output/output-dir.ts";
 import { examples } from "../../scripts/regen.ts";
-import { ROOT, scratchDir, startHttpServer } from "./support.ts";
+import { ROOT, scratchDir } from "./support.ts";
 
 /** Plain node on dist/server.js: no --import tsx, and no NODE_OPTIONS that could load it. */
 async function connectPlainNode(pkg: string): Promise<Client> {
@@ -88,7 +88,13 @@ describe("dist/server.js runs with plain node", () => {
   it("dist/ is the transpiler's output file for file, the short cut for types-only src/types.ts included", () => {
     for (const { out } of examples()) {
       const dir = new OutputDir(out);
-      for (const file of renderDist(dir).filter((f) => f.path.endsWith(".js") && f.path !== "dist/server.js")) {
+      // Every file of one package; src/types.ts (the short cut) of every package.
+      const compared = renderDist(dir).filter(
+        (f) =>
+          f.path === "dist/src/types.js" ||
+          (out.endsWith("weather") && f.path.endsWith(".js") && f.path !== "dist/server.js"),
+      );
+      for (const file of compared) {
         const source = file.path.replace(/^dist\//, "").replace(/\.js$/, ".ts");
         expect(file.content, `${out}/${file.path}`).toBe(
           transpileFile(source, readFileSync(join(out, source), "utf8")),
@@ -96,43 +102,4 @@ describe("dist/server.js runs with plain node", () => {
       }
     }
   });
-
-  it("MCP_SHUTDOWN_GRACE_MS: after SIGTERM /readyz answers 503 (and /healthz 200) until the server exits", async () => {
-    const pkg = join(scratchDir("grace"), "weather");
-    await generate(join(ROOT, "specs/weather.yaml"), pkg);
-    const server = await startHttpServer(pkg, [], { MCP_SHUTDOWN_GRACE_MS: "1500" });
-    const origin = new URL(server.url).origin;
-    try {
-      expect((await fetch(`${origin}/readyz`)).status).toBe(200);
-      const exited = new Promise<number | null>((resolve) => server.process.once("exit", resolve));
-      server.process.kill("SIGTERM");
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      expect((await fetch(`${origin}/readyz`)).status).toBe(503);
-      expect((await fetch(`${origin}/healthz`)).status).toBe(200);
-      expect(await exited).toBe(0);
-    } finally {
-      await server.stop();
-    }
-  }, 60_000);
-
-  it("a regenerate after a spec change transpiles only the files that changed", async () => {
-    const dir = scratchDir("dist-regen");
-    const spec = join(dir, "weather.yaml");
-    writeFileSync(spec, readFileSync(join(ROOT, "specs/weather.yaml"), "utf8"));
-    const pkg = join(dir, "pkg");
-    await generate(spec, pkg);
-    // A mark in a runtime file's JavaScript (newer than its source) shows whether it was transpiled again.
-    const runtimeJs = join(pkg, "dist/runtime/server/server.js");
-    writeFileSync(runtimeJs, `${readFileSync(runtimeJs, "utf8")}// mark\n`);
-    writeFileSync(spec, readFileSync(spec, "utf8").replace("title: Weather", "title: Weather Two"));
-    await generate(spec, pkg);
-    expect(readFileSync(join(pkg, "dist/src/manifest.js"), "utf8")).toContain("Weather Two");
-    expect(readFileSync(runtimeJs, "utf8")).toMatch(/\/\/ mark\n$/);
-    // Its source touched after: transpiled again.
-    const later = new Date(statSync(runtimeJs).mtimeMs + 1000);
-    utimesSync(join(pkg, "runtime/server/server.ts"), later, later);
-    writeFileSync(spec, readFileSync(spec, "utf8").replace("title: Weather Two", "title: Weather Three"));
-    await generate(spec, pkg);
-    expect(readFileSync(runtimeJs, "utf8")).not.toContain("// mark");
-  }, 60_000);
 });
