@@ -10,7 +10,8 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CODE_TOOLS } from "../../runtime/package/code-tools.ts";
-import { ROOT, serverCommand } from "./support.ts";
+import { type ConnectedClient, connectSdkV2 } from "../interop/sdk-clients.ts";
+import { ROOT, type RunningHttpServer, serverCommand, startHttpServer } from "./support.ts";
 import { generateShop, type ShopUpstream, startShopUpstream } from "./toolsets-fixture.ts";
 
 type Obj = Record<string, unknown>;
@@ -193,4 +194,36 @@ describe("code mode: what limits and flags bound", () => {
       expect(run.stderr).toContain("usage: server");
     });
   }
+});
+
+describe("code mode: official SDK v2 (2026-07-28) over HTTP: confirmation through an MRTR round", () => {
+  let client: ConnectedClient;
+  let http: RunningHttpServer | undefined;
+  beforeAll(async () => {
+    http = await startHttpServer(pkg, ["--base-url", upstream.url, "--mode", "code"]);
+    client = await connectSdkV2({ kind: "http", url: http.url });
+  }, 60_000);
+  afterAll(async () => {
+    await client?.close();
+    await http?.stop();
+  });
+
+  it("a confirmed destructive call runs once, after the client's answer", async () => {
+    const before = upstream.requests.length;
+    const code = "const order = await api.get_order({ id: 43 });\nreturn await api.cancel_order({ id: order.id });";
+    const result = await client.peer.callTool("execute", { code });
+    expect(JSON.parse(text(result))).toEqual({ cancelled: true });
+    const deletes = upstream.requests.slice(before).filter((r) => r.method === "DELETE");
+    expect(deletes.map((r) => r.path)).toEqual(["/orders/43"]);
+  });
+
+  it("a second destructive call in one execute is refused rather than run twice", async () => {
+    const before = upstream.requests.length;
+    const code =
+      "await api.cancel_order({ id: 1 });\ntry { await api.update_customer({ id: 2, email: 'b@example.com' }); } catch (e) { return e.message; }\nreturn 'both ran';";
+    const result = await client.peer.callTool("execute", { code });
+    expect(JSON.parse(text(result))).toContain("one destructive call per execute");
+    const writes = upstream.requests.slice(before).filter((r) => r.method !== "GET");
+    expect(writes.map((r) => `${r.method} ${r.path}`)).toEqual(["DELETE /orders/1"]);
+  });
 });
