@@ -17,7 +17,7 @@ const GITHUB = join(ROOT, "node_modules/@octokit/openapi/generated/api.github.co
 type Obj = Record<string, unknown>;
 
 /** What the agent would write: one program instead of one tool call per step. */
-export const LIST_FILTER_FETCH = `const repo = { owner: "octocat", repo: "hello-world" };
+const LIST_FILTER_FETCH = `const repo = { owner: "octocat", repo: "hello-world" };
 const issues = await api["issues_list-for-repo"]({ ...repo, state: "open", per_page: 10 });
 console.log("listed", issues.length);
 const open = issues.filter((issue) => typeof issue.number === "number" && !issue.pull_request);
