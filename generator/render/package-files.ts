@@ -48,8 +48,15 @@ export function renderPackageJson(model: Model, search = model.tools.length > 0)
       typecheck: "tsc --noEmit",
     },
     // minisearch and stemmer: dynamic mode's tool search (runtime/package/tool-search.ts); gpt-tokenizer:
-    // the response budget (--max-response-tokens), loaded only for an answer over it.
-    dependencies: pick(["ajv", "ajv-formats", "gpt-tokenizer", ...(search ? ["minisearch", "stemmer"] : []), "tsx"]),
+    // the response budget (--max-response-tokens), loaded only for an answer over it; quickjs-emscripten:
+    // code mode's sandbox (runtime/package/code-sandbox.ts), loaded on the first execute.
+    dependencies: pick([
+      "ajv",
+      "ajv-formats",
+      "gpt-tokenizer",
+      ...(search ? ["minisearch", "quickjs-emscripten", "stemmer"] : []),
+      "tsx",
+    ]),
     devDependencies: pick(["@types/node", "typescript"]),
   };
   return `${JSON.stringify(pkg, null, 2)}\n`;

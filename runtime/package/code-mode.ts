@@ -86,7 +86,12 @@ export function registerCodeTools(server: McpServer, catalog: DynamicCatalog, op
           if (refused) return refusal(refused);
           state.destructiveRan = true;
         }
-        return outcomeOf(await callToolInProcess(server, name, callArgs ?? {}, ctx));
+        try {
+          return outcomeOf(await callToolInProcess(server, name, callArgs ?? {}, ctx));
+        } catch (error) {
+          // Cancelled, or a signal of the 2026 era from inside the tool: the code sees a rejection.
+          return refusal(`${name} did not run: ${(error as Error).message}`);
+        }
       };
       let result: CodeRunResult;
       try {

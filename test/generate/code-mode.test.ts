@@ -5,6 +5,8 @@
  * path; --read-only bounds `api`; destructive tools need the client's confirmation or --allow-destructive.
  */
 import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
@@ -52,6 +54,12 @@ describe("code mode: official SDK v1 over stdio", () => {
     client = await connect([], "accept");
   }, 60_000);
   afterAll(() => client?.close());
+
+  it("the generated package depends on quickjs-emscripten, pinned to mcpgen's version", () => {
+    const own = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).dependencies;
+    const generated = JSON.parse(readFileSync(join(pkg, "package.json"), "utf8")).dependencies;
+    expect(generated["quickjs-emscripten"]).toBe(own["quickjs-emscripten"]);
+  });
 
   it("lists exactly search_docs and execute", async () => {
     const { tools } = await client.listTools();
