@@ -68,7 +68,8 @@ async function runTask(task: (typeof TASKS)[number], mode: Mode): Promise<{ toke
     },
     async call(tool, args) {
       const result = mode === "all" ? await call(tool, args) : await call("call_tool", { name: tool, arguments: args });
-      return result.structuredContent ?? JSON.parse(resultText(result));
+      // The answer is the first text block (a cut answer has a note after it).
+      return result.structuredContent ?? JSON.parse((result.content as Array<{ text: string }>)[0].text);
     },
   };
   try {
