@@ -17,13 +17,14 @@ const GITHUB = join(ROOT, "node_modules/@octokit/openapi/generated/api.github.co
 type Obj = Record<string, unknown>;
 
 /** What the agent would write: one program instead of one tool call per step. */
+// Prism's generated list may hold a single issue: the code then tops the list up with octocat's issue 1347.
 const LIST_FILTER_FETCH = `const repo = { owner: "octocat", repo: "hello-world" };
 const issues = await api["issues_list-for-repo"]({ ...repo, state: "open", per_page: 10 });
 console.log("listed", issues.length);
-const open = issues.filter((issue) => typeof issue.number === "number" && !issue.pull_request);
-const numbers = (open.length >= 2 ? open : issues).slice(0, 2).map((issue) => issue.number ?? 1);
+const numbers = [...new Set(issues.map((issue) => issue.number).filter((n) => Number.isInteger(n)))];
+while (numbers.length < 2) numbers.push(1347 + numbers.length);
 const fetched = [];
-for (const issue_number of numbers) {
+for (const issue_number of numbers.slice(0, 2)) {
   const issue = await api.issues_get({ ...repo, issue_number });
   fetched.push({ number: issue.number, title: issue.title, state: issue.state });
 }
