@@ -89,7 +89,12 @@ export function registerCodeTools(server: McpServer, catalog: DynamicCatalog, op
         try {
           return outcomeOf(await callToolInProcess(server, name, callArgs ?? {}, ctx));
         } catch (error) {
-          // Cancelled, or a signal of the 2026 era from inside the tool: the code sees a rejection.
+          // 2026 era: the tool itself asks the client something; the retry runs the code again.
+          if (error instanceof InputRequiredSignal) {
+            state.pending = error;
+            run.abort();
+            return refusal("waiting for the client's answer");
+          }
           return refusal(`${name} did not run: ${(error as Error).message}`);
         }
       };

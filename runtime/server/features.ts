@@ -90,7 +90,8 @@ async function runTool(
     if (forward) return await how.forward(forward);
     result = { ...output, content: Array.isArray(output.content) ? output.content : [] } as CallToolResult;
   } catch (error) {
-    if (error instanceof McpError || how.aborted()) throw error;
+    // An unanswered input (2026 era) of a call in process goes on to the calling request.
+    if (error instanceof McpError || error instanceof InputRequiredSignal || how.aborted()) throw error;
     // A failing tool is a tool-level error the model can see, not a protocol error.
     return toolError(`Tool ${tool.name} failed: ${errorMessage(error)}`);
   }
