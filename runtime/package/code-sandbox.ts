@@ -7,11 +7,8 @@
 // small stack (see MAX_STACK_BYTES); calls counted; logs + result JSON measured against maxOutputChars.
 
 import { newQuickJSWASMModule, type QuickJSWASMModule } from "quickjs-emscripten";
-import { CODE_FILE, PRELUDE, PRELUDE_FILE, wrapCode } from "./code-sandbox-prelude.ts";
 import { runInSandbox } from "./code-sandbox-run.ts";
 import type { CodeBridge, CodeLimits, CodeRunResult, CodeSandbox } from "./code-sandbox-types.ts";
-
-export { CODE_FILE, PRELUDE, PRELUDE_FILE, wrapCode };
 
 /**
  * The wasm module, loaded once per process on first use. It is dropped (and reloaded by the next run)

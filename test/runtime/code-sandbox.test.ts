@@ -211,6 +211,18 @@ const hostile: Row[] = [
     kind: "timeout",
     fragment: "Timed out",
   },
+  {
+    name: "an endless microtask chain",
+    code: "const f = () => Promise.resolve().then(f); f(); await new Promise(() => {});",
+    kind: "timeout",
+    fragment: "Timed out",
+  },
+  {
+    name: "async recursion",
+    code: "const f = async (n) => (await f(n + 1)) + 1; return await f(0);",
+    kind: "memory",
+    fragment: "Stack overflow",
+  },
   { name: "a syntax error", code: "const a = 1;\nlet = = 2;", kind: "syntax", fragment: "SyntaxError", line: 2 },
   {
     name: "a hostile toJSON",
