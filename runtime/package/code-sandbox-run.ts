@@ -272,8 +272,9 @@ class RunState {
       } catch {
         parsed = {};
       }
-      this.bridge
-        .call(name, parsed, this.calls.signal)
+      // Through a promise, so a bridge that throws synchronously rejects the call instead of the host function.
+      Promise.resolve()
+        .then(() => this.bridge.call(name, parsed, this.calls.signal))
         .then(answer, (error: unknown) =>
           answer({ ok: false, error: { message: error instanceof Error ? error.message : String(error) } }),
         );

@@ -313,6 +313,18 @@ describe("the hostile corpus: a clear result within the limit, and the next run 
     expect(await pending).toMatchObject({ ok: false, kind: "error", message: "The execute was cancelled." });
   });
 
+  it("a bridge that throws synchronously rejects the call with a plain { message }, like any failed call", async () => {
+    const bridge: CodeBridge = {
+      names: ["broken"],
+      call: () => {
+        throw new Error("host exploded");
+      },
+    };
+    const code = "try { await api.broken({}); } catch (e) { return [e.message, String(e.stack)]; }";
+    const result = await run(code, bridge);
+    expect(result).toMatchObject({ ok: true, value: ["host exploded", "undefined"], calls: 1 });
+  });
+
   it("the defaults hold a normal run", async () => {
     expect(await run("return 1", fakeBridge(), CODE_LIMIT_DEFAULTS)).toMatchObject({ ok: true, value: 1 });
   });
