@@ -97,6 +97,17 @@ describe("values, logs and API calls", () => {
     expect(seen[1].args).toEqual({ owner: "o", repo: "r", issue_number: 1 });
   });
 
+  it("runs in parallel keep to themselves", async () => {
+    const code = (n: number) =>
+      `globalThis.mine = ${n}; const got = await api.issues_get({ issue_number: ${n} }); return [mine, got.number];`;
+    const results = await Promise.all([1, 2, 3].map((n) => run(code(n))));
+    expect(results.map((r) => (r.ok ? r.value : r.message))).toEqual([
+      [1, 1],
+      [2, 2],
+      [3, 3],
+    ]);
+  });
+
   it("an isError result rejects with a plain { status, message } the code can catch", async () => {
     const code = `try { await api.repos_get({}); } catch (e) { return [e instanceof Error, e.status, e.message]; }`;
     expect(await run(code)).toMatchObject({ ok: true, value: [false, 404, "Not Found"] });
