@@ -31,9 +31,7 @@ export type CodeBridge = {
   call(name: string, args: unknown, signal: AbortSignal): Promise<CodeCallOutcome>;
 };
 
-export type CodeCallOutcome =
-  | { ok: true; value: unknown }
-  | { ok: false; error: { status?: number; message: string } };
+export type CodeCallOutcome = { ok: true; value: unknown } | { ok: false; error: { status?: number; message: string } };
 
 /** Why an execute ended without a value. */
 export type CodeFailureKind = "error" | "timeout" | "memory" | "calls" | "output" | "syntax";
