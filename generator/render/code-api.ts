@@ -9,6 +9,7 @@
  * `unknown`: its answer may be JSON (an array, say) or text, and nothing in the spec says which.
  */
 import type { CodeApiFile } from "../../runtime/package/code-api-types.ts";
+import { setOwn } from "../../runtime/protocol/own-keys.ts";
 import type { Model } from "../normalize/normalize.ts";
 import { ANY_OBJECT } from "./format-types.ts";
 import { type Member, Parser, splitDeclarations, type TypeNode } from "./format-types-parse.ts";
@@ -41,7 +42,8 @@ export function renderCodeApi(model: Model, typesTs: string): string | undefined
     const types = [
       ...new Set([...(args?.type?.kind === "object" ? referencesOf(args.type, named) : [tool.inputType]), result]),
     ].filter((name) => named.has(name));
-    file.tools[tool.node.name] = { declaration, types };
+    // setOwn: a tool named `__proto__` is a name like any other.
+    setOwn(file.tools, tool.node.name, { declaration, types });
     wanted.push(...types);
   }
   // Only types some tool reaches: the file does not carry ToolMap, Handlers or unreachable definitions.
@@ -55,10 +57,19 @@ export function renderCodeApi(model: Model, typesTs: string): string | undefined
     const types = (own.type === undefined ? referencesIn(text, named) : referencesOf(own.type, named)).filter(
       (other) => other !== name,
     );
-    file.types[name] = { declaration: `type ${name} = ${text};`, types };
+    setOwn(file.types, name, { declaration: `type ${name} = ${text};`, types });
     wanted.push(...types);
   }
-  return `${JSON.stringify(file, null, 2)}\n`;
+  return serialize(file);
+}
+
+/** One entry a line: compact (GitHub's file is 1.2 MB as it is), yet a change diffs as the entries it touches. */
+function serialize(file: CodeApiFile): string {
+  const section = (entries: CodeApiFile["tools"]) =>
+    Object.entries(entries)
+      .map(([name, entry]) => `    ${JSON.stringify(name)}: ${JSON.stringify(entry)}`)
+      .join(",\n");
+  return `{\n  "tools": {\n${section(file.tools)}\n  },\n  "types": {\n${section(file.types)}\n  }\n}\n`;
 }
 
 /** Every `export type` of src/types.ts by name; one the reader cannot parse is kept as written. */
