@@ -13,7 +13,7 @@ import { setOwn } from "../../runtime/protocol/own-keys.ts";
 import type { Model } from "../normalize/normalize.ts";
 import { ANY_OBJECT } from "./format-types.ts";
 import { type Member, Parser, splitDeclarations, type TypeNode } from "./format-types-parse.ts";
-import { commentText } from "./ts.ts";
+import { commentText, escapeInvisible } from "./ts.ts";
 import { propKey } from "./ts-style.ts";
 
 /** The file's path in a package, beside search-index.json. */
@@ -29,6 +29,7 @@ const DOC_LENGTH = 120;
 export function renderCodeApi(model: Model, typesTs: string): string | undefined {
   if (model.tools.length === 0) return undefined;
   const named = namedTypes(typesTs);
+  const print = printer(named);
   const file: CodeApiFile = { tools: {}, types: {} };
   const wanted: string[] = [];
   for (const tool of model.tools) {
@@ -36,14 +37,14 @@ export function renderCodeApi(model: Model, typesTs: string): string | undefined
     const argsText = args?.type?.kind === "object" ? argsObject(args.type.members) : tool.inputType;
     const output = tool.outputType === undefined ? undefined : resolve(named, tool.outputType);
     // An output that is an alias of a shared type (`GetPetOutput = Pet`) is named by that type.
-    const result = output?.name ?? "unknown";
+    const result = output === undefined ? "unknown" : print(output.name).same;
     const doc = summary(tool.node.title ?? tool.node.annotations?.title ?? tool.node.description ?? tool.node.name);
     const declaration = `/** ${doc} */\n${propKey(tool.node.name)}(args: ${argsText}): Promise<${result}>;`;
     const types = [
       ...new Set([...(args?.type?.kind === "object" ? referencesOf(args.type, named) : [tool.inputType]), result]),
     ].filter((name) => named.has(name));
     // setOwn: a tool named `__proto__` is a name like any other.
-    setOwn(file.tools, tool.node.name, { declaration, types });
+    setOwn(file.tools, tool.node.name, { declaration: escapeInvisible(declaration), types });
     wanted.push(...types);
   }
   // Only types some tool reaches: the file does not carry ToolMap, Handlers or unreachable definitions.
@@ -53,11 +54,12 @@ export function renderCodeApi(model: Model, typesTs: string): string | undefined
     if (seen.has(name)) continue;
     seen.add(name);
     const own = named.get(name) as Named;
-    const text = own.type === undefined ? own.text : compact(own.type, "");
-    const types = (own.type === undefined ? referencesIn(text, named) : referencesOf(own.type, named)).filter(
+    const { text, alias } = print(name);
+    const types = (own.type === undefined || alias ? referencesIn(text, named) : referencesOf(own.type, named)).filter(
       (other) => other !== name,
     );
-    setOwn(file.types, name, { declaration: `type ${name} = ${text};`, types });
+    // Invisible characters in string literal types as `\uXXXX` escapes: the same type, visibly.
+    setOwn(file.types, name, { declaration: escapeInvisible(`type ${name} = ${text};`), types });
     wanted.push(...types);
   }
   return serialize(file);
@@ -71,6 +73,42 @@ function serialize(file: CodeApiFile): string {
       .join(",\n");
   return `{\n  "tools": {\n${section(file.tools)}\n  },\n  "types": {\n${section(file.types)}\n  }\n}\n`;
 }
+
+type Printed = { text: string; alias: boolean; same: string };
+
+/**
+ * How each named type prints: its compact text, or, where that text repeats a type declared before it, a
+ * shorter alias: `B = A` (`same` is then A: a result names A directly), `NullableA = A | null` (GitHub
+ * spells out a nullable twin of many of its types; Repository's costs 740 tokens).
+ */
+function printer(named: Map<string, Named>): (name: string) => Printed {
+  const texts = new Map<string, string>();
+  const firstWith = new Map<string, string>();
+  for (const [name, own] of named) {
+    if (own.type === undefined) continue;
+    const text = compact(own.type, "");
+    texts.set(name, text);
+    if (!firstWith.has(text)) firstWith.set(text, name);
+  }
+  return (name) => {
+    const own = named.get(name) as Named;
+    const text = texts.get(name);
+    if (own.type === undefined || text === undefined) return { text: own.text, alias: false, same: name };
+    const first = firstWith.get(text);
+    // Only where the alias is shorter: `B = string` stays as it is.
+    if (first !== undefined && first !== name && first.length < text.length) {
+      return { text: first, alias: true, same: first };
+    }
+    if (own.type.kind === "union") {
+      const rest = own.type.types.filter((t) => !(t.kind === "text" && t.text === "null"));
+      const other = rest.length === own.type.types.length - 1 && firstWith.get(compact(unionOf(rest), ""));
+      if (other && other !== name) return { text: `${other} | null`, alias: true, same: name };
+    }
+    return { text, alias: false, same: name };
+  };
+}
+
+const unionOf = (types: TypeNode[]): TypeNode => (types.length === 1 ? types[0] : { kind: "union", types });
 
 /** Every `export type` of src/types.ts by name; one the reader cannot parse is kept as written. */
 function namedTypes(typesTs: string): Map<string, Named> {

@@ -64,6 +64,14 @@ const SPEC = {
         responses: ok(ref("Issue")),
       },
     },
+    "/repositories/{id}": {
+      get: {
+        operationId: "repos_get-by-id",
+        summary: "Get a repository by its id.",
+        parameters: [{ name: "id", in: "path", required: true, schema: { type: "integer" } }],
+        responses: ok(ref("Repo")),
+      },
+    },
     "/search/issues": {
       get: {
         operationId: "search_issues",
@@ -84,11 +92,19 @@ const SPEC = {
   components: {
     schemas: {
       User: { type: "object", properties: { login: { type: "string" }, id: { type: "integer" } } },
+      // GitHub's way: a nullable twin spelled out again. It prints as `User | null`.
+      NullableUser: {
+        type: ["object", "null"],
+        properties: { login: { type: "string" }, id: { type: "integer" } },
+      },
       IssueSearch: {
         type: "object",
         properties: { total: { type: "integer" }, items: { type: "array", items: ref("Issue") } },
       },
-      Label: { type: "object", properties: { name: { type: "string" }, color: { type: "string" } } },
+      Label: {
+        type: "object",
+        properties: { name: { type: "string" }, color: { type: "string", enum: ["red", "re\u202ed"] } },
+      },
       // Milestone and Issue refer to each other: pruning follows the cycle and prints each once.
       Milestone: {
         type: "object",
@@ -101,7 +117,7 @@ const SPEC = {
           title: { type: "string", description: "The title. Ends here */ or not" },
           state: { type: "string", enum: ["open", "closed"] },
           user: ref("User"),
-          assignee: { anyOf: [ref("User"), { type: "null" }] },
+          assignee: ref("NullableUser"),
           labels: { type: "array", items: ref("Label") },
           milestone: ref("Milestone"),
         },
@@ -124,9 +140,10 @@ async function agent(): Promise<string[]> {
   const creator: number | undefined = issue.milestone?.creator?.id;
   const created = await api.issues_create({ owner: "o", repo: "r", title: "t", labels: ["bug"] });
   const repo = await api.repos_get({ owner: "o", repo: "r" });
+  const same: string | undefined = (await api["repos_get-by-id"]({ id: 7 })).owner?.login ?? repo.name;
   const list: unknown = await api["issues_list-for-repo"]({ owner: "o", repo: "r", state: "all", per_page: 5 });
   return [String(title), String(state), String(who), ...labels.map(String), String(creator), String(created.number),
-    String(repo.owner?.login), String(list)];
+    String(repo.owner?.login), String(list), String(same)];
 }
 export { agent };
 `;
@@ -184,10 +201,24 @@ describe("src/code-api.json and search_docs' declarations", () => {
 
     const issue = declarationsFor(api, ["issues_get", "issues_get", "issues_create"]);
     const names = [...issue.matchAll(/^type (\w+) =/gm)].map((m) => m[1]);
-    expect(names).toEqual(["Issue", "User", "Label", "Milestone"]);
+    expect(names).toEqual(["Issue", "User", "NullableUser", "Label", "Milestone"]);
     expect(issue.match(/^ {2}issues_get\(/gm)).toHaveLength(1);
     expect(issue).not.toMatch(/Unused|Repo|ToolMap|Handlers/);
     expect(declarationsFor(api, ["nope"])).toBe("");
+  });
+
+  it("print a type that repeats another as an alias of it", () => {
+    // The same answer as repos_get: named by the type that spells it first, not declared again.
+    expect(declarationLine(api, "repos_get-by-id")).toMatch(/\): Promise<ReposGetOutput>;$/);
+    const docs = declarationsFor(api, ["issues_get"]);
+    expect(docs).toContain("\ntype NullableUser = User | null;");
+    expect([...docs.matchAll(/^type (\w+) =/gm)].map((m) => m[1])).toEqual([
+      "Issue",
+      "User",
+      "NullableUser",
+      "Label",
+      "Milestone",
+    ]);
   });
 
   it("give each tool a one-line doc comment that cannot close early, and `unknown` for an untyped answer", () => {
@@ -202,6 +233,9 @@ describe("src/code-api.json and search_docs' declarations", () => {
       /^\/\*\* List repository issues\. \*\/\n"issues_list-for-repo"\(args: \{[\s\S]*\/\*\* Results per page \(max 100\)\. \*\/[\s\S]*\}\): Promise<unknown>;$/,
     );
     expect(declarationLine(api, "nope")).toBeUndefined();
+    // A bidirectional override in a string literal type is escaped: the same type, visibly.
+    expect(api.types.Label.declaration).toContain('color?: "red" | "re\\u202ed";');
+    expect(readFileSync(join(dir, "out/src/code-api.json"), "utf8")).not.toMatch(/\u202e/);
   });
 
   it("are copied by the build; a missing or corrupt file reads as an empty API", () => {
