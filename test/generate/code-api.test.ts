@@ -4,7 +4,7 @@
  * under tsc --strict when the arguments are right, and fails where they are not. Only the types the named
  * tools reach are printed, each once; a hostile summary cannot leave its comment.
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -251,4 +251,14 @@ describe("src/code-api.json and search_docs' declarations", () => {
     });
     expect(parseCodeApi("{not json")).toEqual({ tools: {}, types: {} });
   });
+
+  it("are not written for a package without tools", async () => {
+    const spec = join(dir, "docs-only.yaml");
+    const lines = ["server: { name: docs-only, version: 1.0.0 }", "resources:", "  - uri: docs://readme"];
+    writeFileSync(spec, [...lines, "    name: readme", "    mimeType: text/plain", "    text: Hello", ""].join("\n"));
+    const result = await generate(spec, join(dir, "docs-only"));
+    expect(result.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
+    expect(existsSync(join(dir, "docs-only/src/manifest.json"))).toBe(true);
+    expect(existsSync(join(dir, "docs-only/src/code-api.json"))).toBe(false);
+  }, 60_000);
 });
