@@ -252,6 +252,38 @@ describe("src/code-api.json and search_docs' declarations", () => {
     expect(parseCodeApi("{not json")).toEqual({ tools: {}, types: {} });
   });
 
+  it("print in a stable order: the tools as asked, then their types breadth first, cycles and unknown names skipped", () => {
+    const file = parseCodeApi(
+      JSON.stringify({
+        tools: {
+          a: { declaration: "/** A. */\na(args: { x: X }): Promise<Y>;", types: ["X", "Y", "Missing"] },
+          "b-c": { declaration: '/** B. */\n"b-c"(args: { z: string }): Promise<unknown>;', types: [] },
+        },
+        types: {
+          X: { declaration: "type X = { y: Y; z: Z };", types: ["Y", "Z"] },
+          Y: { declaration: "type Y = { x?: X };", types: ["X"] },
+          Z: { declaration: "type Z = string;", types: [] },
+        },
+      }),
+    );
+    expect(declarationsFor(file, ["b-c", "a", "b-c"])).toBe(
+      [
+        "declare const api: {",
+        "  /** B. */",
+        '  "b-c"(args: { z: string }): Promise<unknown>;',
+        "  /** A. */",
+        "  a(args: { x: X }): Promise<Y>;",
+        "};",
+        "",
+        "type X = { y: Y; z: Z };",
+        "",
+        "type Y = { x?: X };",
+        "",
+        "type Z = string;",
+      ].join("\n"),
+    );
+  });
+
   it("are not written for a package without tools", async () => {
     const spec = join(dir, "docs-only.yaml");
     const lines = ["server: { name: docs-only, version: 1.0.0 }", "resources:", "  - uri: docs://readme"];
