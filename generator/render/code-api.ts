@@ -5,8 +5,9 @@
  * json-schema-to-typescript pipeline, so the agent's types and the package's are the same types), reread
  * with the reader of that output (format-types-parse.ts) and reprinted compactly: no property
  * descriptions in types, objects one member a line, the rest flat; an argument keeps its description's
- * first sentence, as that is what an agent gets wrong. A tool without an outputSchema resolves to
- * `unknown`: its answer may be JSON (an array, say) or text, and nothing in the spec says which.
+ * first sentence, as that is what an agent gets wrong; a type that repeats another is an alias of it
+ * (printer below). A tool without an outputSchema resolves to `unknown`: its answer may be JSON (an
+ * array, say) or text, and nothing in the spec says which.
  */
 import type { CodeApiFile } from "../../runtime/package/code-api-types.ts";
 import { setOwn } from "../../runtime/protocol/own-keys.ts";
@@ -49,8 +50,8 @@ export function renderCodeApi(model: Model, typesTs: string): string | undefined
   }
   // Only types some tool reaches: the file does not carry ToolMap, Handlers or unreachable definitions.
   const seen = new Set<string>();
-  while (wanted.length > 0) {
-    const name = wanted.shift() as string;
+  for (let next = 0; next < wanted.length; next++) {
+    const name = wanted[next];
     if (seen.has(name)) continue;
     seen.add(name);
     const own = named.get(name) as Named;
@@ -65,7 +66,7 @@ export function renderCodeApi(model: Model, typesTs: string): string | undefined
   return serialize(file);
 }
 
-/** One entry a line: compact (GitHub's file is 1.2 MB as it is), yet a change diffs as the entries it touches. */
+/** One entry a line: compact (GitHub's file is about 1 MB as it is), yet a change diffs as the entries it touches. */
 function serialize(file: CodeApiFile): string {
   const section = (entries: CodeApiFile["tools"]) =>
     Object.entries(entries)
