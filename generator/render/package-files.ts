@@ -11,10 +11,13 @@ function pinned(): Record<string, string> {
   return { ...pkg.dependencies, ...pkg.devDependencies };
 }
 
-/** Copies src/manifest.json, src/search-index.json and src/validators/ (both absent without tools) into dist/src. */
+/**
+ * Copies src/manifest.json, src/search-index.json, src/code-api.json and src/validators/ (the last three
+ * absent without tools) into dist/src.
+ */
 const COPY_DATA = [
   "const fs = require('fs');",
-  "for (const p of ['manifest.json', 'search-index.json', 'validators'])",
+  "for (const p of ['manifest.json', 'search-index.json', 'code-api.json', 'validators'])",
   "if (fs.existsSync('src/' + p)) fs.cpSync('src/' + p, 'dist/src/' + p, { recursive: true });",
 ].join(" ");
 
