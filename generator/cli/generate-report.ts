@@ -53,13 +53,14 @@ export function generateReport(result: GenerateResult, context: ReportContext): 
   }
   const { changed, unchanged, removed } = outcome;
   err.push(`${dir}: ${changed.length} written, ${unchanged.length} unchanged, ${removed.length} removed`);
-  if (result.toolsList) err.push(costLine(result.toolsList));
   for (const path of removed) err.push(`  removed ${path}`);
   for (const { from, to } of outcome.renamed) err.push(`  moved handler ${from} -> ${to}`);
   for (const path of outcome.created.slice(0, SCREEN)) err.push(`  new handler to write: ${path}`);
   if (outcome.created.length > SCREEN)
     err.push(`  ... and ${outcome.created.length - SCREEN} more new handlers to write`);
   for (const line of oneScreen(surface)) err.push(`  ${line}`);
+  // Last, after the lists that belong to the "written" line: the one figure a user reads at the end.
+  if (result.toolsList) err.push(costLine(result.toolsList));
   return { stdout: diagnostics, stderr: lines(err), exitCode };
 }
 
