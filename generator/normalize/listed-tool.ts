@@ -5,6 +5,7 @@
  * `annotations.title` goes when it repeats the tool's title, and a hint when it has MCP's default value
  * (`openWorldHint: true`, `readOnlyHint: false`, `destructiveHint: true`, `idempotentHint: false`). Types, validators and docs keep the IR's.
  */
+import { DEFAULT_TOOL_HINTS } from "../../runtime/protocol/constants.ts";
 import { setOwn } from "../../runtime/protocol/own-keys.ts";
 import type { JsonSchema, ToolAnnotations, ToolNode } from "../ir.ts";
 import { type CompactOptions, compactSchema, cutText, withoutLinkTargets } from "./compact-schema.ts";
@@ -36,13 +37,7 @@ export function listedTool(
 /** Input schemas longer than this (characters of JSON, ~2,000 tokens) get descriptions cut at 60 characters. */
 export const LARGE_INPUT_SCHEMA = 8000;
 
-/** MCP's defaults for the hints: a client reads a hint left out as this value. */
-const DEFAULT_HINTS: Partial<Record<keyof ToolAnnotations, boolean>> = {
-  readOnlyHint: false,
-  destructiveHint: true,
-  idempotentHint: false,
-  openWorldHint: true,
-};
+const DEFAULT_HINTS: Partial<Record<keyof ToolAnnotations, boolean>> = DEFAULT_TOOL_HINTS;
 
 function listedAnnotations(annotations: ToolAnnotations, title: string | undefined): ToolAnnotations {
   const out: ToolAnnotations = {};

@@ -6,6 +6,7 @@
 // their names works too. Everything here sees only the tools --toolsets and --read-only serve.
 import { existsSync } from "node:fs";
 import { isObject } from "../protocol/codec.ts";
+import { DEFAULT_TOOL_HINTS } from "../protocol/constants.ts";
 import type { CallToolResult, JsonObject } from "../protocol/types.ts";
 import { toolListing } from "../server/methods.ts";
 import type { McpServer } from "../server/server.ts";
@@ -22,8 +23,6 @@ export const LIST_PAGE_SIZE = 50;
 /** The `_meta` key of call_tool's result that carries the called tool's annotations (reverse-DNS prefix,
  * as the MCP spec asks of implementation-defined keys). */
 export const ANNOTATIONS_META_KEY = "dev.mcpgen/annotations";
-/** MCP's defaults for the behaviour hints: what a client reads a hint left out as. */
-const DEFAULT_HINTS = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true };
 
 export type DynamicCatalog = {
   /** Every tool of the catalog, served or not (the search index covers them all). */
@@ -185,7 +184,7 @@ export function registerDynamicTools(server: McpServer, catalog: DynamicCatalog)
       if (!tool) return failure(unknownToolText(name, catalog));
       // Every hint stated, MCP's default where the tool leaves one out (tools/list omits defaults to save
       // tokens): an agent calling through call_tool sees what the tool may do without a describe_tools.
-      const meta = { [ANNOTATIONS_META_KEY]: { ...DEFAULT_HINTS, ...tool.annotations } };
+      const meta = { [ANNOTATIONS_META_KEY]: { ...DEFAULT_TOOL_HINTS, ...tool.annotations } };
       return forwardTo({ name, arguments: args.arguments ?? {}, meta });
     },
   });
