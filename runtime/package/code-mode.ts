@@ -25,13 +25,15 @@ export type CodeModeOptions = {
   allowDestructive: boolean;
   /** The response budget (--max-response-tokens) of execute's and search_docs's results. */
   maxTokens: number;
+  /** Executes that run at once (--code-concurrency; default: the cores, at most 4). */
+  concurrency?: number;
 };
 
 export function registerCodeTools(server: McpServer, catalog: DynamicCatalog, options: CodeModeOptions): void {
   const { served } = catalog;
   let search: ToolSearch | undefined;
   let api: CodeApiFile | undefined;
-  // One sandbox per server, made on the first execute (loading the wasm engine costs tens of ms).
+  // One sandbox per server, made on the first execute (its first thread and wasm engine cost tens of ms).
   let sandbox: Promise<CodeSandbox> | undefined;
   server.onClose(() => void sandbox?.then((s) => s.dispose()));
   const definition = (name: string) => CODE_TOOLS.find((tool) => tool.name === name) as (typeof CODE_TOOLS)[number];
@@ -63,7 +65,9 @@ export function registerCodeTools(server: McpServer, catalog: DynamicCatalog, op
     handler: async (args, ctx) => {
       if (typeof args.code !== "string" || args.code.trim() === "")
         return failure("Invalid arguments: code must be a non-empty string: the body of an async function");
-      sandbox ??= import("./code-sandbox.ts").then((module) => module.createCodeSandbox());
+      sandbox ??= import("./code-sandbox.ts").then((module) =>
+        module.createCodeSandbox(options.concurrency ? { threads: options.concurrency } : {}),
+      );
       const run = new AbortController();
       const stop = () => run.abort();
       ctx.signal.addEventListener("abort", stop, { once: true });
@@ -71,6 +75,7 @@ export function registerCodeTools(server: McpServer, catalog: DynamicCatalog, op
       const bridge: CodeBridge = {
         names: [...served.keys()],
         call: (name, callArgs, signal) => bridgedCall(name, callArgs, signal),
+        unavailable: (name) => unknownToolText(name, catalog),
       };
       const bridgedCall = async (name: string, callArgs: unknown, signal: AbortSignal): Promise<CodeCallOutcome> => {
         const tool = served.get(name);
@@ -101,6 +106,9 @@ export function registerCodeTools(server: McpServer, catalog: DynamicCatalog, op
       let result: CodeRunResult;
       try {
         result = await (await sandbox).run(args.code, bridge, options.limits, run.signal);
+      } catch (error) {
+        sandbox = undefined; // the next execute tries again
+        return failure(`The sandbox could not start: ${(error as Error).message}`);
       } finally {
         ctx.signal.removeEventListener("abort", stop);
       }

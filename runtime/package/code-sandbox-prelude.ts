@@ -37,18 +37,14 @@ export const PRELUDE = `(function setup(hostCall, hostLog, namesJson) {
   const tools = Object.create(null);
   for (const name of names) tools[name] = (args) => call(name, args);
   Object.freeze(tools);
-  const shown = names.length > 20 ? names.slice(0, 20).join(", ") + ", ..." : names.join(", ");
-  const missing = (name) => async () => {
-    throw { message: "api." + name + " is not available here: it is not one of the exposed tools (" + shown + ")" };
-  };
-  // A Proxy so that api.<anything> is a function: calling a name that is not exposed rejects with an
-  // error naming it instead of "undefined is not a function". The host checks the name again.
+  // A Proxy so that api.<anything> is a function: a name that is not exposed goes to the host too, which
+  // refuses it with the reason (--read-only, --toolsets, a typo) instead of "undefined is not a function".
   globalThis.api = new Proxy(tools, {
     get(target, key) {
       if (typeof key !== "string") return undefined;
       if (exposed.has(key)) return target[key];
       if (key === "then" || key === "toJSON") return undefined;
-      return missing(key);
+      return (args) => call(key, args);
     },
     set() { return false; },
     defineProperty() { return false; },

@@ -258,14 +258,14 @@ class RunState {
       this.wake();
     };
     const refuse = (message: string) => Promise.resolve().then(() => answer({ ok: false, error: { message } }));
-    if (!this.bridge.names.includes(name)) {
-      void refuse(`api.${name} is not available here: it is not one of the exposed tools.`);
-    } else if (this.made >= this.limits.maxCalls) {
+    // A name that is not exposed goes to the bridge too, uncounted: it refuses it with the reason.
+    const exposed = this.bridge.names.includes(name);
+    if (exposed && this.made >= this.limits.maxCalls) {
       const message = `Too many API calls: the limit is ${this.limits.maxCalls} per execute. Do less per execute, or split the work.`;
       void refuse(message);
       this.fail({ kind: "calls", message });
     } else {
-      this.made += 1;
+      if (exposed) this.made += 1;
       let parsed: unknown;
       try {
         parsed = JSON.parse(args);

@@ -29,6 +29,8 @@ export type CodeBridge = {
    * structuredContent, else the text; `isError` results reject inside the sandbox with `{ status, message }`.
    */
   call(name: string, args: unknown, signal: AbortSignal): Promise<CodeCallOutcome>;
+  /** Why `api.<name>` is not among `names` (say, --read-only), for the code's error; a generic reason without it. */
+  unavailable?(name: string): string;
 };
 
 export type CodeCallOutcome = { ok: true; value: unknown } | { ok: false; error: { status?: number; message: string } };
@@ -49,7 +51,7 @@ export type CodeRunResult =
       ms: number;
     };
 
-/** The sandbox: one per server, each `run` in a fresh context (nothing leaks between executes). */
+/** The sandbox: one per server, each `run` in a fresh context on a worker thread (nothing leaks between executes). */
 export type CodeSandbox = {
   run(code: string, bridge: CodeBridge, limits: CodeLimits, signal?: AbortSignal): Promise<CodeRunResult>;
   dispose(): void;

@@ -13,6 +13,7 @@ const USAGE = `usage: server [--http [--port <n>] [--host <addr>] [--max-session
                      [--max-upstream-body <n>] [--max-redirects <n>] [--max-response-tokens <n>]
                      [--toolsets <a,b>] [--read-only] [--mode all|dynamic|code] [--allow-destructive]
                      [--code-timeout <ms>] [--code-memory <MB>] [--code-max-calls <n>]
+                     [--code-concurrency <n>]
 
   (no flags)        serve MCP over stdio
   --http            serve Streamable HTTP at http://<host>:<port>/mcp
@@ -37,6 +38,8 @@ const USAGE = `usage: server [--http [--port <n>] [--host <addr>] [--max-session
   --code-timeout <ms>  code mode: wall time of one execute (env MCP_CODE_TIMEOUT; default 30000)
   --code-memory <MB>   code mode: sandbox memory (env MCP_CODE_MEMORY; default 64)
   --code-max-calls <n> code mode: API calls per execute (env MCP_CODE_MAX_CALLS; default 50)
+  --code-concurrency <n>  code mode: executes run at once, one sandbox thread each; the others wait
+                    (env MCP_CODE_CONCURRENCY; default: the cores, at most 4)
   --max-response-tokens <n>  tokens (o200k) of a tool result before it is cut at whole list items or
                     lines, with a note naming the arguments that fetch the rest
                     (env MCP_MAX_RESPONSE_TOKENS; default 25000; at least 500)
@@ -65,6 +68,7 @@ export async function runSpecServer(
     "code-timeout"?: string;
     "code-memory"?: string;
     "code-max-calls"?: string;
+    "code-concurrency"?: string;
     help?: boolean;
   };
   try {
@@ -86,6 +90,7 @@ export async function runSpecServer(
         "code-timeout": { type: "string" },
         "code-memory": { type: "string" },
         "code-max-calls": { type: "string" },
+        "code-concurrency": { type: "string" },
         help: { type: "boolean", short: "h" },
       },
     }).values;
@@ -162,13 +167,16 @@ function codeFlags(flags: {
   "code-timeout"?: string;
   "code-memory"?: string;
   "code-max-calls"?: string;
-}): Pick<SpecServerOptions, "codeLimits" | "allowDestructive"> | string {
+  "code-concurrency"?: string;
+}): Pick<SpecServerOptions, "codeLimits" | "allowDestructive" | "codeConcurrency"> | string {
   const timeoutMs = wholeNumber("code-timeout", flags["code-timeout"], "MCP_CODE_TIMEOUT", 1);
   if (typeof timeoutMs === "string") return timeoutMs;
   const memoryMb = wholeNumber("code-memory", flags["code-memory"], "MCP_CODE_MEMORY", 1);
   if (typeof memoryMb === "string") return memoryMb;
   const maxCalls = wholeNumber("code-max-calls", flags["code-max-calls"], "MCP_CODE_MAX_CALLS", 0);
   if (typeof maxCalls === "string") return maxCalls;
+  const concurrency = wholeNumber("code-concurrency", flags["code-concurrency"], "MCP_CODE_CONCURRENCY", 1);
+  if (typeof concurrency === "string") return concurrency;
   const allowText = envValue("MCP_ALLOW_DESTRUCTIVE");
   if (allowText !== undefined && !["1", "0", "true", "false"].includes(allowText.toLowerCase()))
     return `MCP_ALLOW_DESTRUCTIVE must be 1 (or true) to let code call destructive tools unconfirmed, or 0 (or false), not '${allowText}'`;
@@ -182,6 +190,7 @@ function codeFlags(flags: {
   return {
     ...(Object.keys(codeLimits).length > 0 ? { codeLimits } : {}),
     ...(allowDestructive ? { allowDestructive } : {}),
+    ...(concurrency !== undefined ? { codeConcurrency: concurrency } : {}),
   };
 }
 

@@ -123,6 +123,8 @@ export type SpecServerOptions = {
   codeLimits?: Partial<CodeLimits>;
   /** Code mode: destructive tools run without the client's confirmation (--allow-destructive). */
   allowDestructive?: boolean;
+  /** Code mode: executes that run at once, one sandbox thread each (--code-concurrency). */
+  codeConcurrency?: number;
 };
 
 /** What tools/list gives: every served tool (`all`), dynamic mode's five, or code mode's two. */
@@ -218,6 +220,7 @@ export function createSpecServer(manifest: Manifest, options: SpecServerOptions 
       registerCodeTools(server, dynamicCatalog, {
         limits: { ...CODE_LIMIT_DEFAULTS, ...options.codeLimits },
         allowDestructive: options.allowDestructive === true,
+        ...(options.codeConcurrency !== undefined ? { concurrency: options.codeConcurrency } : {}),
         maxTokens,
       });
     }

@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCodeSandbox } from "../../runtime/package/code-sandbox.ts";
+import { GRACE_MS } from "../../runtime/package/code-sandbox-thread.ts";
 import {
   CODE_LIMIT_DEFAULTS,
   type CodeBridge,
@@ -338,6 +339,90 @@ describe("the hostile corpus: a clear result within the limit, and the next run 
 
   it("the defaults hold a normal run", async () => {
     expect(await run("return 1", fakeBridge(), CODE_LIMIT_DEFAULTS)).toMatchObject({ ok: true, value: 1 });
+  });
+});
+
+describe("threads: the engine never holds the server's thread", () => {
+  it("an endless loop leaves the host's event loop running and other executes answering", async () => {
+    const own = await createCodeSandbox({ threads: 2 });
+    try {
+      // The loop runs 3 s; on the server's thread it would stop every timer and the other execute for that long.
+      let last = performance.now();
+      let longestGap = 0;
+      const ticker = setInterval(() => {
+        longestGap = Math.max(longestGap, performance.now() - last);
+        last = performance.now();
+      }, 10);
+      let loopDone = false;
+      const loop = own.run("while (true) {}", fakeBridge(), { ...limits, timeoutMs: 3_000 }).finally(() => {
+        loopDone = true;
+      });
+      const quick = await own.run("return 42", fakeBridge(), limits);
+      const answeredDuringLoop = !loopDone;
+      const looped = await loop;
+      clearInterval(ticker);
+      expect(quick).toMatchObject({ ok: true, value: 42 });
+      expect(answeredDuringLoop).toBe(true);
+      expect(looped).toMatchObject({ ok: false, kind: "timeout" });
+      expect(longestGap).toBeLessThan(1_500);
+    } finally {
+      own.dispose();
+    }
+  });
+
+  it("a cancel during a busy loop ends the thread after the grace period, and the next execute runs", async () => {
+    const own = await createCodeSandbox({ threads: 1 });
+    try {
+      const controller = new AbortController();
+      const started = performance.now();
+      const pending = own.run("while (true) {}", fakeBridge(), { ...limits, timeoutMs: 20_000 }, controller.signal);
+      setTimeout(() => controller.abort(), 100);
+      expect(await pending).toMatchObject({ ok: false, message: "The execute was cancelled; its thread was ended." });
+      expect(performance.now() - started).toBeLessThan(100 + GRACE_MS + MARGIN_MS);
+      expect(await own.run("return 'next'", fakeBridge(), limits)).toMatchObject({ ok: true, value: "next" });
+    } finally {
+      own.dispose();
+    }
+  });
+
+  it("with every thread busy an execute waits for one, and gives up with a clear message at its timeout", async () => {
+    const own = await createCodeSandbox({ threads: 1 });
+    try {
+      const first = own.run("while (true) {}", fakeBridge(), { ...limits, timeoutMs: 600 });
+      const waited = own.run("return 'waited'", fakeBridge(), { ...limits, timeoutMs: 2_000 });
+      const refused = own.run("return 'never'", fakeBridge(), { ...limits, timeoutMs: 100 });
+      expect(await refused).toMatchObject({
+        ok: false,
+        kind: "error",
+        message: expect.stringContaining("The server is busy"),
+      });
+      expect(await first).toMatchObject({ ok: false, kind: "timeout" });
+      expect(await waited).toMatchObject({ ok: true, value: "waited" });
+    } finally {
+      own.dispose();
+    }
+  });
+
+  it("a name that is not exposed is refused with the bridge's reason, uncounted", async () => {
+    const bridge: CodeBridge = {
+      ...fakeBridge(),
+      unavailable: (name) => `${name} is not served: the server runs with --read-only`,
+    };
+    const result = await run("try { await api.issues_delete({}); } catch (e) { return e.message; }", bridge);
+    expect(result).toMatchObject({
+      ok: true,
+      value: "issues_delete is not served: the server runs with --read-only",
+      calls: 0,
+    });
+  });
+
+  it("after dispose a run answers that the sandbox is closed", async () => {
+    const own = await createCodeSandbox({ threads: 1 });
+    own.dispose();
+    expect(await own.run("return 1", fakeBridge(), limits)).toMatchObject({
+      ok: false,
+      message: "The sandbox is closed.",
+    });
   });
 });
 
