@@ -112,7 +112,8 @@ const taskRows: string[][] = [];
 for (const task of TASKS) {
   const measured = {} as Record<Mode, { tokens: number; calls: number; items?: unknown }>;
   for (const mode of MODES) measured[mode] = await runTask(task, mode);
-  const cell = (mode: Mode) => `${measured[mode].tokens.toLocaleString("en-US")} (${measured[mode].calls} calls)`;
+  const calls = (n: number) => `${n} ${n === 1 ? "call" : "calls"}`;
+  const cell = (mode: Mode) => `${measured[mode].tokens.toLocaleString("en-US")} (${calls(measured[mode].calls)})`;
   const saved = (mode: Mode) => `${(measured[mode].tokens / measured.code.tokens).toFixed(1)}×`;
   const items = String(measured.all.items);
   taskRows.push([task.title, items, cell("all"), cell("dynamic"), cell("code"), saved("all"), saved("dynamic")]);

@@ -35,7 +35,13 @@ export function registerCodeTools(server: McpServer, catalog: DynamicCatalog, op
   let api: CodeApiFile | undefined;
   // One sandbox per server, made on the first execute (its first thread and wasm engine cost tens of ms).
   let sandbox: Promise<CodeSandbox> | undefined;
-  server.onClose(() => void sandbox?.then((s) => s.dispose()));
+  server.onClose(() => void sandbox?.then((s) => s.dispose()).catch(() => undefined));
+  const startSandbox = () => {
+    sandbox ??= import("./code-sandbox.ts").then((module) =>
+      module.createCodeSandbox(options.concurrency ? { threads: options.concurrency } : {}),
+    );
+    return sandbox;
+  };
   const definition = (name: string) => CODE_TOOLS.find((tool) => tool.name === name) as (typeof CODE_TOOLS)[number];
 
   server.tool({
@@ -46,6 +52,8 @@ export function registerCodeTools(server: McpServer, catalog: DynamicCatalog, op
       const limit = args.limit ?? DOCS_LIMIT.default;
       if (!Number.isInteger(limit) || Number(limit) < 1 || Number(limit) > DOCS_LIMIT.max)
         return failure(`Invalid arguments: limit must be a whole number from 1 to ${DOCS_LIMIT.max}`);
+      // An agent searches before it executes: the sandbox's thread starts meanwhile (a failure shows at execute).
+      startSandbox().catch(() => undefined);
       search ??= (await import("./tool-search.ts")).createToolSearch(catalog.all, packageFile("search-index.json"));
       const names = search.search(args.query, { limit: Number(limit), allowed: (name) => served.has(name) });
       if (names.length === 0) return failure(`No API function matches '${args.query}'. Try other words.`, false);
@@ -65,9 +73,7 @@ export function registerCodeTools(server: McpServer, catalog: DynamicCatalog, op
     handler: async (args, ctx) => {
       if (typeof args.code !== "string" || args.code.trim() === "")
         return failure("Invalid arguments: code must be a non-empty string: the body of an async function");
-      sandbox ??= import("./code-sandbox.ts").then((module) =>
-        module.createCodeSandbox(options.concurrency ? { threads: options.concurrency } : {}),
-      );
+      const ready = startSandbox();
       const run = new AbortController();
       const stop = () => run.abort();
       ctx.signal.addEventListener("abort", stop, { once: true });
@@ -105,7 +111,7 @@ export function registerCodeTools(server: McpServer, catalog: DynamicCatalog, op
       };
       let result: CodeRunResult;
       try {
-        result = await (await sandbox).run(args.code, bridge, options.limits, run.signal);
+        result = await (await ready).run(args.code, bridge, options.limits, run.signal);
       } catch (error) {
         sandbox = undefined; // the next execute tries again
         return failure(`The sandbox could not start: ${(error as Error).message}`);

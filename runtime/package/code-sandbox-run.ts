@@ -54,7 +54,8 @@ export async function runInSandbox(
     // Only host-side failures land here (QuickJS reports the code's errors as values). A native stack
     // overflow or an abort inside the wasm leaves the engine's memory in an unknown state: drop it.
     const overflow = error instanceof RangeError;
-    poisoned = overflow || error instanceof WebAssembly.RuntimeError;
+    // WebAssembly.RuntimeError by its name: the package compiles without the WebAssembly types.
+    poisoned = overflow || (error instanceof Error && error.name === "RuntimeError");
     run.fail({
       kind: overflow ? "memory" : "error",
       message: overflow

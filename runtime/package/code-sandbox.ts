@@ -6,10 +6,11 @@
 // Limits (CodeLimits) are kept inside the thread (an interrupt handler, a memory limit, a small stack,
 // counted calls, measured output); this side adds the backstop: a thread that has not answered
 // GRACE_MS after the deadline (or after a cancel) is terminated and replaced. At most `threads`
-// executes run at once (each thread has its own wasm memory); the others wait for a free thread.
+// executes run at once (each thread has its own wasm memory); the others wait for a free thread, up to
+// their own timeout and GRACE_MS.
 
 import { availableParallelism } from "node:os";
-import { SandboxThread } from "./code-sandbox-thread.ts";
+import { GRACE_MS, SandboxThread } from "./code-sandbox-thread.ts";
 import type { CodeBridge, CodeLimits, CodeRunResult, CodeSandbox } from "./code-sandbox-types.ts";
 
 export type CodeSandboxOptions = {
@@ -67,13 +68,10 @@ export async function createCodeSandbox(options: CodeSandboxOptions = {}): Promi
         resolve(why);
       };
       const cancel = () => leave("The execute was cancelled.");
-      const timer = setTimeout(
-        () =>
-          leave(
-            `The server is busy: ${max} executes are running and none ended within ${limits.timeoutMs} ms. Try again.`,
-          ),
-        limits.timeoutMs,
-      );
+      // Long enough for a running execute with the same limits to end: one ahead never makes it fail.
+      const patience = limits.timeoutMs + GRACE_MS;
+      const busyText = `The server is busy: ${max} executes are running and none ended within ${patience} ms. Try again.`;
+      const timer = setTimeout(() => leave(busyText), patience);
       signal?.addEventListener("abort", cancel, { once: true });
       waiting.push(give);
     });

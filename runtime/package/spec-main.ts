@@ -39,7 +39,7 @@ const USAGE = `usage: server [--http [--port <n>] [--host <addr>] [--max-session
   --code-memory <MB>   code mode: sandbox memory (env MCP_CODE_MEMORY; default 64)
   --code-max-calls <n> code mode: API calls per execute (env MCP_CODE_MAX_CALLS; default 50)
   --code-concurrency <n>  code mode: executes run at once, one sandbox thread each; the others wait
-                    (env MCP_CODE_CONCURRENCY; default: the cores, at most 4)
+                    up to their timeout (env MCP_CODE_CONCURRENCY; default: the cores, at most 4)
   --max-response-tokens <n>  tokens (o200k) of a tool result before it is cut at whole list items or
                     lines, with a note naming the arguments that fetch the rest
                     (env MCP_MAX_RESPONSE_TOKENS; default 25000; at least 500)

@@ -175,6 +175,25 @@ describe("code mode: what limits and flags bound", () => {
     }
   }, 30_000);
 
+  it("a looping execute holds neither the server nor, with --code-concurrency 1, the execute after it", async () => {
+    const client = await connect(["--code-concurrency", "1", "--code-timeout", "2000"]);
+    try {
+      const loop = execute(client, "while (true) {}");
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const started = Date.now();
+      const listed = await client.listTools();
+      const listMs = Date.now() - started;
+      const next = execute(client, "return 'second';");
+      expect((await loop).isError).toBe(true);
+      expect(text(await next)).toBe('"second"');
+      expect(listed.tools.map((tool) => tool.name).sort()).toEqual(["execute", "search_docs"]);
+      // On the server's thread the loop would hold tools/list for its 2 s.
+      expect(listMs).toBeLessThan(1_500);
+    } finally {
+      await client.close();
+    }
+  }, 30_000);
+
   const bad: Array<{ why: string; args?: string[]; env?: Record<string, string>; want: string }> = [
     {
       why: "--code-timeout 0",
@@ -182,6 +201,11 @@ describe("code mode: what limits and flags bound", () => {
       want: "--code-timeout must be a whole number >= 1, not '0'",
     },
     { why: "--code-memory abc", args: ["--code-memory", "abc"], want: "--code-memory must be a whole number >= 1" },
+    {
+      why: "MCP_CODE_CONCURRENCY=0",
+      env: { MCP_CODE_CONCURRENCY: "0" },
+      want: "MCP_CODE_CONCURRENCY must be a whole number >= 1, not '0'",
+    },
     {
       why: "MCP_CODE_MAX_CALLS=-1",
       env: { MCP_CODE_MAX_CALLS: "-1" },

@@ -385,11 +385,12 @@ describe("threads: the engine never holds the server's thread", () => {
     }
   });
 
-  it("with every thread busy an execute waits for one, and gives up with a clear message at its timeout", async () => {
+  it("with every thread busy an execute waits for one, and gives up with a clear message after its timeout and the grace", async () => {
     const own = await createCodeSandbox({ threads: 1 });
     try {
-      const first = own.run("while (true) {}", fakeBridge(), { ...limits, timeoutMs: 600 });
-      const waited = own.run("return 'waited'", fakeBridge(), { ...limits, timeoutMs: 2_000 });
+      // A waiting execute waits its own timeout plus GRACE_MS: 1,100 ms is too short, 2,000 ms long enough.
+      const first = own.run("while (true) {}", fakeBridge(), { ...limits, timeoutMs: 1_500 });
+      const waited = own.run("return 'waited'", fakeBridge(), { ...limits, timeoutMs: 1_000 });
       const refused = own.run("return 'never'", fakeBridge(), { ...limits, timeoutMs: 100 });
       expect(await refused).toMatchObject({
         ok: false,
