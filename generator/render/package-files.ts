@@ -11,10 +11,13 @@ function pinned(): Record<string, string> {
   return { ...pkg.dependencies, ...pkg.devDependencies };
 }
 
-/** Copies src/manifest.json, src/search-index.json and src/validators/ (both absent without tools) into dist/src. */
+/**
+ * Copies src/manifest.json, src/search-index.json, src/code-api.json and src/validators/ (the last three
+ * absent without tools) into dist/src.
+ */
 const COPY_DATA = [
   "const fs = require('fs');",
-  "for (const p of ['manifest.json', 'search-index.json', 'validators'])",
+  "for (const p of ['manifest.json', 'search-index.json', 'code-api.json', 'validators'])",
   "if (fs.existsSync('src/' + p)) fs.cpSync('src/' + p, 'dist/src/' + p, { recursive: true });",
 ].join(" ");
 
@@ -48,8 +51,15 @@ export function renderPackageJson(model: Model, search = model.tools.length > 0)
       typecheck: "tsc --noEmit",
     },
     // minisearch and stemmer: dynamic mode's tool search (runtime/package/tool-search.ts); gpt-tokenizer:
-    // the response budget (--max-response-tokens), loaded only for an answer over it.
-    dependencies: pick(["ajv", "ajv-formats", "gpt-tokenizer", ...(search ? ["minisearch", "stemmer"] : []), "tsx"]),
+    // the response budget (--max-response-tokens), loaded only for an answer over it; quickjs-emscripten:
+    // code mode's sandbox (runtime/package/code-sandbox.ts), loaded on the first execute.
+    dependencies: pick([
+      "ajv",
+      "ajv-formats",
+      "gpt-tokenizer",
+      ...(search ? ["minisearch", "quickjs-emscripten", "stemmer"] : []),
+      "tsx",
+    ]),
     devDependencies: pick(["@types/node", "typescript"]),
   };
   return `${JSON.stringify(pkg, null, 2)}\n`;
