@@ -175,6 +175,23 @@ describe("code mode: what limits and flags bound", () => {
     }
   }, 30_000);
 
+  it("an answer the response budget cuts reaches the code as shorter JSON, and execute's result says so", async () => {
+    const client = await connect(["--max-response-tokens", "500"]);
+    try {
+      const code =
+        "const orders = await api.list_orders({});\nreturn Array.isArray(orders) ? orders.length : typeof orders;";
+      const result = await execute(client, code);
+      expect(result.isError).toBeFalsy();
+      const blocks = (result.content as Array<{ text: string }>).map((block) => block.text);
+      const kept = Number(blocks[0]);
+      expect(kept).toBeGreaterThan(0);
+      expect(kept).toBeLessThan(200);
+      expect(blocks[1]).toMatch(/^response budget:\napi\.list_orders: \[cut: .* of the 200 items/);
+    } finally {
+      await client.close();
+    }
+  }, 30_000);
+
   it("a looping execute holds neither the server nor, with --code-concurrency 1, the execute after it", async () => {
     const client = await connect(["--code-concurrency", "1", "--code-timeout", "2000"]);
     try {
