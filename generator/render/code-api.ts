@@ -6,8 +6,8 @@
  * with the reader of that output (format-types-parse.ts) and reprinted compactly: no property
  * descriptions in types, objects one member a line, the rest flat; an argument keeps its description's
  * first sentence, as that is what an agent gets wrong; a type that repeats another is an alias of it
- * (printer below). A tool without an outputSchema resolves to `unknown`: its answer may be JSON (an
- * array, say) or text, and nothing in the spec says which.
+ * (printer below). A tool whose JSON answer is no object (a list) is typed by its result schema; one
+ * whose answer the spec does not describe resolves to `unknown`.
  */
 import type { CodeApiFile } from "../../runtime/package/code-api-types.ts";
 import { setOwn } from "../../runtime/protocol/own-keys.ts";
@@ -36,13 +36,19 @@ export function renderCodeApi(model: Model, typesTs: string): string | undefined
   for (const tool of model.tools) {
     const args = resolve(named, tool.inputType);
     const argsText = args?.type?.kind === "object" ? argsObject(args.type.members) : tool.inputType;
-    const output = tool.outputType === undefined ? undefined : resolve(named, tool.outputType);
-    // An output that is an alias of a shared type (`GetPetOutput = Pet`) is named by that type.
-    const result = output === undefined ? "unknown" : print(output.name).same;
+    // A list answer has no outputSchema (MCP's must be an object), but its type: the resultType.
+    const outputType = tool.outputType ?? tool.resultType;
+    const output = outputType === undefined ? undefined : resolve(named, outputType);
+    // An output that is an alias of a shared type (`GetPetOutput = Pet`) is named by that type, and a
+    // list of one (`ListIssuesResult = Issue[]`) is written as that list.
+    const element = output?.type?.kind === "array" ? output.type.element : undefined;
+    const listed = element?.kind === "text" && named.has(element.text) ? print(element.text).same : undefined;
+    const resultName = output === undefined ? "unknown" : (listed ?? print(output.name).same);
+    const result = listed ? `${listed}[]` : resultName;
     const doc = summary(tool.node.title ?? tool.node.annotations?.title ?? tool.node.description ?? tool.node.name);
     const declaration = `/** ${doc} */\n${propKey(tool.node.name)}(args: ${argsText}): Promise<${result}>;`;
     const types = [
-      ...new Set([...(args?.type?.kind === "object" ? referencesOf(args.type, named) : [tool.inputType]), result]),
+      ...new Set([...(args?.type?.kind === "object" ? referencesOf(args.type, named) : [tool.inputType]), resultName]),
     ].filter((name) => named.has(name));
     // setOwn: a tool named `__proto__` is a name like any other.
     setOwn(file.tools, tool.node.name, { declaration: escapeInvisible(declaration), types });

@@ -68,7 +68,13 @@ export async function renderTypes(model: Model): Promise<string> {
 
 /** The names of the tools' own argument and result types. */
 function rootTypes(model: Model): Set<string> {
-  return new Set(model.tools.flatMap((t) => [t.inputType, ...(t.outputType ? [t.outputType] : [])]));
+  return new Set(
+    model.tools.flatMap((t) => [
+      t.inputType,
+      ...(t.outputType ? [t.outputType] : []),
+      ...(t.resultType ? [t.resultType] : []),
+    ]),
+  );
 }
 
 function compileTypes(root: JsonSchema, unreachableDefinitions: boolean): Promise<string> {

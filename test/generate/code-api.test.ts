@@ -72,6 +72,13 @@ const SPEC = {
         responses: ok(ref("Repo")),
       },
     },
+    "/zen": {
+      get: {
+        operationId: "meta_zen",
+        summary: "A line of wisdom.",
+        responses: { "200": { description: "ok", content: { "text/plain": { schema: { type: "string" } } } } },
+      },
+    },
     "/search/issues": {
       get: {
         operationId: "search_issues",
@@ -141,9 +148,11 @@ async function agent(): Promise<string[]> {
   const created = await api.issues_create({ owner: "o", repo: "r", title: "t", labels: ["bug"] });
   const repo = await api.repos_get({ owner: "o", repo: "r" });
   const same: string | undefined = (await api["repos_get-by-id"]({ id: 7 })).owner?.login ?? repo.name;
-  const list: unknown = await api["issues_list-for-repo"]({ owner: "o", repo: "r", state: "all", per_page: 5 });
+  const list = await api["issues_list-for-repo"]({ owner: "o", repo: "r", state: "all", per_page: 5 });
+  const numbers: Array<number | undefined> = list.map((each) => each.number);
+  const zen: unknown = await api.meta_zen({});
   return [String(title), String(state), String(who), ...labels.map(String), String(creator), String(created.number),
-    String(repo.owner?.login), String(list), String(same)];
+    String(repo.owner?.login), String(numbers), String(same), String(zen)];
 }
 export { agent };
 `;
@@ -156,7 +165,8 @@ const INVALID = [
   'api.issues_create({ owner: "o", repo: "r", title: "t", lables: [] }); // unknown-argument',
   'api.issues_remove({ owner: "o" }); // unknown-tool',
   'api.issues_get({ owner: "o", repo: "r", issue_number: 1 }).then((i) => i.titel); // unknown-field',
-  'api["issues_list-for-repo"]({ owner: "o", repo: "r" }).then((l) => l.length); // untyped-answer',
+  'api["issues_list-for-repo"]({ owner: "o", repo: "r" }).then((l) => l[0]?.titel); // unknown-field-in-list',
+  "api.meta_zen({}).then((z) => z.length); // untyped-answer",
   "pwned; // comment-escape",
 ];
 
@@ -221,6 +231,19 @@ describe("src/code-api.json and search_docs' declarations", () => {
     ]);
   });
 
+  it("type a list answer as a list of its item type", () => {
+    // No outputSchema can describe a list (MCP's must be an object): the declaration still types it.
+    expect(declarationLine(api, "issues_list-for-repo")).toMatch(/\): Promise<Issue\[\]>;$/);
+    const docs = declarationsFor(api, ["issues_list-for-repo"]);
+    expect([...docs.matchAll(/^type (\w+) =/gm)].map((m) => m[1])).toEqual([
+      "Issue",
+      "User",
+      "NullableUser",
+      "Label",
+      "Milestone",
+    ]);
+  });
+
   it("give each tool a one-line doc comment that cannot close early, and `unknown` for an untyped answer", () => {
     const line = declarationLine(api, "issues_get") ?? "";
     const [doc, signature] = line.split("\n");
@@ -230,7 +253,10 @@ describe("src/code-api.json and search_docs' declarations", () => {
     expect(signature).toBe("issues_get(args: {");
     expect(line).toMatch(/\n {2}issue_number: number;\n[\s\S]*\n\}\): Promise<Issue>;$/);
     expect(declarationLine(api, "issues_list-for-repo")).toMatch(
-      /^\/\*\* List repository issues\. \*\/\n"issues_list-for-repo"\(args: \{[\s\S]*\/\*\* Results per page \(max 100\)\. \*\/[\s\S]*\}\): Promise<unknown>;$/,
+      /^\/\*\* List repository issues\. \*\/\n"issues_list-for-repo"\(args: \{[\s\S]*\/\*\* Results per page \(max 100\)\. \*\/[\s\S]*\}\): Promise<Issue\[\]>;$/,
+    );
+    expect(declarationLine(api, "meta_zen")).toMatch(
+      /^\/\*\* A line of wisdom\. \*\/\nmeta_zen\(args: \{[\s\S]*\}\): Promise<unknown>;$/,
     );
     expect(declarationLine(api, "nope")).toBeUndefined();
     // A bidirectional override in a string literal type is escaped: the same type, visibly.

@@ -26,8 +26,10 @@ export async function agent(): Promise<string> {
   const repo = await api.repos_get({ owner: "octocat", repo: "hello" });
   const stars: number | undefined = repo.stargazers_count;
   const owner: string | undefined = repo.owner?.login;
-  const issues: unknown = await api["issues_list-for-repo"]({ owner: "octocat", repo: "hello", state: "open", per_page: 10 });
-  const pulls: unknown = await api.pulls_list({ owner: "octocat", repo: "hello", state: "closed", sort: "popularity" });
+  const listed = await api["issues_list-for-repo"]({ owner: "octocat", repo: "hello", state: "open", per_page: 10 });
+  const issues: Array<number | undefined> = listed.map((each) => each.number);
+  const closed = await api.pulls_list({ owner: "octocat", repo: "hello", state: "closed", sort: "popularity" });
+  const pulls: Array<string | undefined> = closed.map((pull) => pull.head?.ref);
   return JSON.stringify({ title, author, labels, stars, owner, issues, pulls });
 }
 `;
@@ -37,6 +39,7 @@ const INVALID = [
   'api.issues_get({ owner: "o", repo: "r", issue_number: "1" }); // wrong-type',
   'api.pulls_list({ owner: "o", repo: "r", state: "merged" }); // wrong-enum',
   'api.repos_get({ owner: "o", repo: "r" }).then((r) => r.stargazer_count); // unknown-field',
+  'api.pulls_list({ owner: "o", repo: "r" }).then((l) => l[0]?.titel); // unknown-field-in-list',
 ];
 
 describe("GitHub's code-mode API docs", () => {
