@@ -16,7 +16,7 @@ import { CODE_TOOLS, DOCS_LIMIT } from "./code-tools.ts";
 import { didYouMean } from "./did-you-mean.ts";
 import type { DynamicCatalog } from "./dynamic-mode.ts";
 import type { ManifestTool } from "./manifest-types.ts";
-import { fitHandlerResult } from "./response-budget.ts";
+import { fitHandlerResult, RESPONSE_META } from "./response-budget.ts";
 import type { ToolSearch } from "./tool-search.ts";
 
 export type CodeModeOptions = {
@@ -77,7 +77,7 @@ export function registerCodeTools(server: McpServer, catalog: DynamicCatalog, op
       const run = new AbortController();
       const stop = () => run.abort();
       ctx.signal.addEventListener("abort", stop, { once: true });
-      const state: RunState = { destructiveRan: false };
+      const state: RunState = { destructiveRan: false, notes: [] };
       const bridge: CodeBridge = {
         names: [...served.keys()],
         call: (name, callArgs, signal) => bridgedCall(name, callArgs, signal),
@@ -98,7 +98,7 @@ export function registerCodeTools(server: McpServer, catalog: DynamicCatalog, op
           state.destructiveRan = true;
         }
         try {
-          return outcomeOf(await callToolInProcess(server, name, callArgs ?? {}, ctx));
+          return outcomeOf(name, await callToolInProcess(server, name, callArgs ?? {}, ctx), state.notes);
         } catch (error) {
           // 2026 era: the tool itself asks the client something; the retry runs the code again.
           if (error instanceof InputRequiredSignal) {
@@ -120,12 +120,13 @@ export function registerCodeTools(server: McpServer, catalog: DynamicCatalog, op
       }
       // 2026 era: the client must confirm a destructive call first; the retry runs the code again.
       if (state.pending) throw state.pending;
-      return fitHandlerResult(executeResult(result), options.maxTokens);
+      return fitHandlerResult(executeResult(result, state.notes), options.maxTokens);
     },
   });
 }
 
-type RunState = { destructiveRan: boolean; pending?: InputRequiredSignal };
+/** `notes`: what the response budget said of the answers it cut, for execute's result. */
+type RunState = { destructiveRan: boolean; notes: string[]; pending?: InputRequiredSignal };
 
 /** What MCP reads a tool's hints as: destructive unless it says read-only or destructiveHint: false. */
 export const isDestructive = (tool: ManifestTool): boolean =>
@@ -159,12 +160,21 @@ async function confirm(
   }
 }
 
-/** A tool's result as the sandbox sees it: its structured result (or text), or `{ status?, message }`. */
-function outcomeOf(result: CallToolResult): CodeCallOutcome {
-  const text = (result.content ?? []).flatMap((block) => (block.type === "text" ? [block.text] : [])).join("\n");
+/**
+ * A tool's result as the sandbox sees it: its structured result (or text), or `{ status?, message }`.
+ * An answer the response budget cut or narrowed is its first block (the JSON, shorter); the budget's
+ * notes after it (how much is left out, which arguments fetch the rest) go to `notes`.
+ */
+function outcomeOf(name: string, result: CallToolResult, notes: string[]): CodeCallOutcome {
+  const texts = (result.content ?? []).flatMap((block) => (block.type === "text" ? [block.text] : []));
+  const text = texts.join("\n");
   if (result.isError) {
     const status = /Upstream API answered (\d{3})/.exec(text)?.[1];
     return { ok: false, error: { ...(status ? { status: Number(status) } : {}), message: text || "error" } };
+  }
+  if (result._meta?.[RESPONSE_META] !== undefined && texts.length > 0) {
+    for (const note of texts.slice(1)) notes.push(`api.${name}: ${note}`);
+    return { ok: true, value: result.structuredContent ?? parsedOrText(texts[0]) };
   }
   return { ok: true, value: result.structuredContent ?? parsedOrText(text) };
 }
@@ -179,10 +189,14 @@ function parsedOrText(text: string): unknown {
   }
 }
 
-/** execute's result: the returned value as JSON, then the logs; an error with its kind and line. */
-function executeResult(result: CodeRunResult): ToolHandlerResult {
-  const logs =
-    result.logs.length > 0 ? [{ type: "text" as const, text: `console.log:\n${result.logs.join("\n")}` }] : [];
+/**
+ * execute's result: the returned value as JSON, then the response budget's notes on the answers the
+ * code got shortened (so the agent knows its data is partial), then the logs; an error with its kind and line.
+ */
+function executeResult(result: CodeRunResult, notes: string[]): ToolHandlerResult {
+  const block = (title: string, lines: string[]) =>
+    lines.length > 0 ? [{ type: "text" as const, text: `${title}:\n${lines.join("\n")}` }] : [];
+  const logs = [...block("response budget", notes), ...block("console.log", result.logs)];
   if (result.ok) {
     const text = JSON.stringify(result.value === undefined ? null : result.value) ?? "null";
     return { content: [{ type: "text", text }, ...logs] };
