@@ -136,6 +136,12 @@ type Row = { name: string; code: string; kind: CodeFailureKind; fragment: string
 const hostile: Row[] = [
   { name: "while(true){}", code: "while (true) {}", kind: "timeout", fragment: "Timed out" },
   {
+    name: "a regular expression that backtracks for ever",
+    code: 'return /(a+)+$/.test("a".repeat(40) + "b");',
+    kind: "timeout",
+    fragment: "Timed out",
+  },
+  {
     name: "for(;;){} after an await",
     code: "await api.issues_list({});\nfor (;;) {}",
     kind: "timeout",
