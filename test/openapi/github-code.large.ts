@@ -4,16 +4,11 @@
  * issues_get's declaration; one execute lists a repository's issues, filters them in code and fetches
  * two of them, returning the combined answer in one call. Run by `npm run test:large`.
  */
-import { join } from "node:path";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { generate } from "../../generator/index.ts";
 import { CODE_TOOLS } from "../../runtime/package/code-tools.ts";
-import { ROOT, type RunningHttpServer, scratchDir, startHttpServer } from "../generate/support.ts";
-import { type Prism, startPrism } from "./prism.ts";
+import { scratchDir } from "../generate/support.ts";
+import { type GithubSession, githubSession } from "./github-session.ts";
 
-const GITHUB = join(ROOT, "node_modules/@octokit/openapi/generated/api.github.com.json");
 type Obj = Record<string, unknown>;
 
 /** What the agent would write: one program instead of one tool call per step. */
@@ -32,34 +27,18 @@ return { listed: issues.length, fetched };`;
 
 describe("the GitHub REST API in code mode, one SDK client session", () => {
   const out = scratchDir("github-code");
-  let prism: Prism | undefined;
-  let server: RunningHttpServer | undefined;
-  const client = new Client({ name: "github-code", version: "1.0.0" });
-  const call = async (name: string, args: Obj) => (await client.callTool({ name, arguments: args })) as Obj;
+  let session: GithubSession | undefined;
+  const client = () => (session as GithubSession).client;
+  const call = async (name: string, args: Obj) => (await client().callTool({ name, arguments: args })) as Obj;
   const text = (result: Obj) => (result.content as Array<{ text?: string }>).map((c) => c.text ?? "");
 
   beforeAll(async () => {
-    const starting = startPrism(GITHUB, { dynamic: true, startTimeoutMs: 240_000 }).then((started) => {
-      prism = started;
-      return started;
-    });
-    starting.catch(() => undefined);
-    const result = await generate(GITHUB, out);
-    await starting;
-    expect(result.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
-    server = await startHttpServer(out, ["--base-url", (await starting).url, "--mode", "code"], {
-      GITHUB_V3_REST_API_TOKEN: "t",
-    });
-    await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));
+    session = await githubSession(out, "code", "github-code");
   });
-  afterAll(async () => {
-    await client.close();
-    await server?.stop();
-    await prism?.stop();
-  });
+  afterAll(() => session?.stop());
 
   it("lists the two code-mode tools and search_docs finds issues_get", async () => {
-    const { tools } = await client.listTools();
+    const { tools } = await client().listTools();
     expect(tools).toEqual(CODE_TOOLS);
     const docs = await call("search_docs", { query: "get a single issue by its number" });
     expect(docs.isError ?? false, JSON.stringify(docs.content)).toBe(false);
