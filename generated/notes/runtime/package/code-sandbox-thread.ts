@@ -8,6 +8,9 @@ import { Worker } from "node:worker_threads";
 import type { CodeBridge, CodeCallOutcome, CodeLimits, CodeRunResult } from "./code-sandbox-types.ts";
 import type { FromSandbox, ToSandbox } from "./code-sandbox-worker.ts";
 
+/** The thread's native stack: QuickJS's own limit (MAX_STACK_BYTES) is a small part of it, see there. */
+const THREAD_STACK_MB = 16;
+
 /** How long a thread may overrun its deadline, or a cancel, before it is terminated. */
 export const GRACE_MS = 1_000;
 
@@ -147,7 +150,8 @@ const errorText = (error: unknown) => (error instanceof Error ? error.message : 
  */
 function spawnWorker(): Worker {
   const here = import.meta.url;
-  if (!here.endsWith(".ts")) return new Worker(new URL("./code-sandbox-worker.js", here));
+  const options = { resourceLimits: { stackSizeMb: THREAD_STACK_MB } };
+  if (!here.endsWith(".ts")) return new Worker(new URL("./code-sandbox-worker.js", here), options);
   const entry = new URL("./code-sandbox-worker.ts", here).href;
   const tsx = pathToFileURL(
     createRequire(here)
@@ -155,5 +159,5 @@ function spawnWorker(): Worker {
       .replace(/\.cjs$/, ".mjs"),
   ).href;
   const source = `import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); });`;
-  return new Worker(source, { eval: true });
+  return new Worker(source, { ...options, eval: true });
 }

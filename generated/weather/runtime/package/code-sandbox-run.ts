@@ -13,10 +13,12 @@ import { CODE_FILE, CODE_LINE_OFFSET, PRELUDE, PRELUDE_FILE, wrapCode } from "./
 import type { CodeBridge, CodeCallOutcome, CodeFailureKind, CodeLimits, CodeRunResult } from "./code-sandbox-types.ts";
 
 /**
- * QuickJS's own stack limit. Small on purpose: the engine's C frames also use Node's native stack (about
- * 1 MB), and some paths (the parser, JSON.stringify) use much more of it per level than QuickJS counts,
- * so a larger limit lets hostile nesting overflow the host's stack before QuickJS notices. 32 KB allows
- * about 150 levels of plain recursion; the host-side catch below covers anything that still gets through.
+ * QuickJS's own stack limit. Small on purpose: the engine's C frames also use the thread's native stack
+ * (code-sandbox-thread.ts gives it 16 MB), and some paths (the parser, JSON.stringify) use much more of it
+ * per level than QuickJS counts; and JSON.stringify's cycle check is linear in the depth, so nesting near
+ * a larger limit takes seconds (128 KB: 1.4 s for one hostile stringify) where 32 KB fails in a fraction.
+ * 32 KB allows about 150 levels of plain recursion; the host-side catch below covers anything that still
+ * gets through.
  */
 export const MAX_STACK_BYTES = 32 * 1024;
 
