@@ -193,7 +193,7 @@ describe("code mode: what limits and flags bound", () => {
   }, 30_000);
 
   it("a looping execute holds neither the server nor, with --code-concurrency 1, the execute after it", async () => {
-    const client = await connect(["--code-concurrency", "1", "--code-timeout", "2000"]);
+    const client = await connect(["--code-concurrency", "1", "--code-timeout", "5000"]);
     try {
       const loop = execute(client, "while (true) {}");
       await new Promise((resolve) => setTimeout(resolve, 300));
@@ -204,8 +204,8 @@ describe("code mode: what limits and flags bound", () => {
       expect((await loop).isError).toBe(true);
       expect(text(await next)).toBe('"second"');
       expect(listed.tools.map((tool) => tool.name).sort()).toEqual(["execute", "search_docs"]);
-      // On the server's thread the loop would hold tools/list for its 2 s.
-      expect(listMs).toBeLessThan(1_500);
+      // On the server's thread the loop would hold tools/list for its 5 s; a loaded machine is slow, not that slow.
+      expect(listMs).toBeLessThan(3_000);
     } finally {
       await client.close();
     }
