@@ -217,8 +217,8 @@ function answersJson(root: Json, op: Json): { answersJson?: boolean } {
 }
 
 /**
- * The first 2xx JSON response's schema: the outputSchema when its root is an object, else the
- * resultSchema (a list, a string), which only types the answer for code mode.
+ * The first 2xx JSON response's schema: the outputSchema when its root is an object, the resultSchema
+ * when it is a list (which only types the answer for code mode), else nothing.
  */
 function responseOf(
   root: Json,
@@ -239,7 +239,9 @@ function responseOf(
     const resolved = scope.resolveRoot(media.schema);
     if (!resolved) return {};
     if (scope.isObject(media.schema)) return { outputSchema: withDefs({ ...resolved, type: "object" }, scope.defs) };
-    return { resultSchema: withDefs(resolved, scope.defs) };
+    // Only a list: code mode's bridge hands the code a JSON list as parsed, but a JSON string or number
+    // as its text, which such a type would misdescribe.
+    return resolved.type === "array" ? { resultSchema: withDefs(resolved, scope.defs) } : {};
   }
   return {};
 }
