@@ -60,6 +60,11 @@ export type ToolNode = Pick<Tool, "name" | "title" | "description" | "annotation
   loc: SourceLoc;
   inputSchema: JsonSchema;
   outputSchema?: JsonSchema;
+  /**
+   * OpenAPI: the 2xx JSON answer's schema when it is no object (a list, mostly). No outputSchema can say
+   * it (MCP's must describe an object), but code mode's declarations type the answer with it.
+   */
+  resultSchema?: JsonSchema;
   http?: HttpBindingNode;
   /** The toolset it belongs to: OpenAPI's first tag (else the first path segment), `toolset:` in the
    * spec language, else `default`; the config file may rename or merge toolsets. */

@@ -40,6 +40,7 @@ export function withFieldsArgument(node: ToolNode): ToolNode {
     ...node,
     inputSchema: own ? node.inputSchema : { ...node.inputSchema, properties: inputProperties },
     ...(node.outputSchema ? { outputSchema: partialSchema(node.outputSchema) } : {}),
+    ...(node.resultSchema ? { resultSchema: partialSchema(node.resultSchema) } : {}),
     http: own ? node.http : { ...node.http, fields: true },
   };
 }

@@ -17,6 +17,8 @@ export type ToolModel = {
   node: ToolNode;
   inputType: string;
   outputType?: string;
+  /** The type of an answer no outputSchema describes (ToolNode.resultSchema): types only, no validator. */
+  resultType?: string;
   validateInput: string;
   validateOutput?: string;
   handler?: HandlerRef;
@@ -55,6 +57,7 @@ export function normalize(server: ServerNode, specRef: string): Model {
       listed: listedTool(node, { descriptionLength }),
       inputType: `${base}Input`,
       ...(node.outputSchema ? { outputType: `${base}Output`, validateOutput: `validate${base}Output` } : {}),
+      ...(node.resultSchema ? { resultType: `${base}Result` } : {}),
       validateInput: `validate${base}Input`,
       ...(node.http ? {} : { handler: toolHandler(node, imports) }),
     };
@@ -97,7 +100,7 @@ export function normalize(server: ServerNode, specRef: string): Model {
   // "PetInput"), not one of the type names themselves.
   const typeNames = new NameAllocator([
     ...RESERVED,
-    ...tools.flatMap((t) => [t.inputType, t.outputType ?? ""]),
+    ...tools.flatMap((t) => [t.inputType, t.outputType ?? "", t.resultType ?? ""]),
     ...prompts.map((p) => p.argsType),
   ]);
   const toolSchemas = planToolSchemas(server, tools, typeNames);

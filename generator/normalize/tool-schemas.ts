@@ -29,8 +29,12 @@ export type SharedDefinition = {
   source: () => string | undefined;
 };
 
-/** One tool's input or output schema, as both the types and the validators compile it. */
+/**
+ * One tool's input or output schema, as both the types and the validators compile it; or its result
+ * schema (`typeOnly`), which only the types compile.
+ */
 export type ToolSchema = {
+  typeOnly?: true;
   /** The tool's index in the model (validators are chunked by tool). */
   tool: number;
   typeName: string;
@@ -52,6 +56,7 @@ export type NamedTool = {
   node: ToolNode;
   inputType: string;
   outputType?: string;
+  resultType?: string;
   validateInput: string;
   validateOutput?: string;
 };
@@ -65,6 +70,13 @@ export function planToolSchemas(server: ServerNode, tools: NamedTool[], typeName
     }
     return own;
   });
+  // Result schemas last: a definition they share with the others is then taken from an input or output
+  // schema first, as it was before they existed (shared-defs.ts keeps the first occurrence's examples).
+  tools.forEach((tool, index) => {
+    if (tool.resultType && tool.node.resultSchema) {
+      schemas.push({ ...toolSchema(index, tool.resultType, "", tool.node, "resultSchema"), typeOnly: true });
+    }
+  });
   return server.origin === "openapi" ? shareComponents(server, tools, schemas, typeNames) : { schemas, shared: [] };
 }
 
@@ -73,7 +85,7 @@ function toolSchema(
   typeName: string,
   validatorName: string,
   node: ToolNode,
-  field: "inputSchema" | "outputSchema",
+  field: "inputSchema" | "outputSchema" | "resultSchema",
 ): ToolSchema {
   const schema = node[field] as JsonSchema;
   const ownTypeNames = ownTypeNamesOf(schema, typeName);

@@ -65,11 +65,13 @@ export function toolFrom(input: OperationInput, ctx: MapContext): ToolNode {
     ownValue(ctx.config.headers, operationId ?? "") ?? {},
   );
   const inputSchema = withDefs(shape.inputSchema, requestScope.defs);
-  const outputSchema = boundedOutput(
-    outputOf(root, op, new SchemaScope(root, ctx.names, ctx.dialect, "response", ctx.converted)),
-    input.loc.pointer,
-    ctx,
-  );
+  const response = responseOf(root, op, new SchemaScope(root, ctx.names, ctx.dialect, "response", ctx.converted));
+  const outputSchema = boundedOutput(response.outputSchema, input.loc.pointer, ctx);
+  // Over the cap it is left out silently: it only types code mode's declarations (`Promise<unknown>` then).
+  const resultSchema =
+    response.resultSchema && jsonLength(response.resultSchema) <= ctx.config.maxOutputSchemaBytes
+      ? response.resultSchema
+      : undefined;
   const summary = typeof op.summary === "string" ? op.summary.trim() : "";
   const description = describe(op, ext, input.loc.pointer, ctx);
   const annotations: ToolAnnotations = {
@@ -86,6 +88,7 @@ export function toolFrom(input: OperationInput, ctx: MapContext): ToolNode {
     ...(description ? { description } : {}),
     inputSchema,
     ...(outputSchema ? { outputSchema } : {}),
+    ...(resultSchema ? { resultSchema } : {}),
     annotations,
     toolset: operationToolset(Array.isArray(op.tags) ? op.tags.map(String) : [], input.path),
     ...(typeof op["x-mcp-renamed-from"] === "string" ? { renamedFrom: op["x-mcp-renamed-from"] } : {}),
@@ -213,8 +216,15 @@ function answersJson(root: Json, op: Json): { answersJson?: boolean } {
   };
 }
 
-/** The 2xx JSON response's schema when its root is an object; otherwise no outputSchema. */
-function outputOf(root: Json, op: Json, scope: SchemaScope): JsonSchema | undefined {
+/**
+ * The first 2xx JSON response's schema: the outputSchema when its root is an object, the resultSchema
+ * when it is a list (which only types the answer for code mode), else nothing.
+ */
+function responseOf(
+  root: Json,
+  op: Json,
+  scope: SchemaScope,
+): { outputSchema?: JsonSchema; resultSchema?: JsonSchema } {
   const responses = isJson(op.responses) ? op.responses : {};
   const codes = Object.keys(responses)
     .filter((code) => /^2(\d\d|XX)$/i.test(code))
@@ -225,10 +235,13 @@ function outputOf(root: Json, op: Json, scope: SchemaScope): JsonSchema | undefi
     const type = Object.keys(response.content).find((t) => JSON_TYPE.test(t));
     if (!type) continue;
     const media = response.content[type];
-    if (!isJson(media) || media.schema === undefined) return undefined;
-    if (!scope.isObject(media.schema)) return undefined;
+    if (!isJson(media) || media.schema === undefined) return {};
     const resolved = scope.resolveRoot(media.schema);
-    return resolved ? withDefs({ ...resolved, type: "object" }, scope.defs) : undefined;
+    if (!resolved) return {};
+    if (scope.isObject(media.schema)) return { outputSchema: withDefs({ ...resolved, type: "object" }, scope.defs) };
+    // Only a list: code mode's bridge hands the code a JSON list as parsed, but a JSON string or number
+    // as its text, which such a type would misdescribe.
+    return resolved.type === "array" ? { resultSchema: withDefs(resolved, scope.defs) } : {};
   }
-  return undefined;
+  return {};
 }

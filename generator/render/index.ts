@@ -6,6 +6,7 @@
 import type { Model } from "../normalize/normalize.ts";
 import { renderClient } from "./client.ts";
 import { renderClientConfigs } from "./client-configs.ts";
+import { CODE_API_FILE, renderCodeApi } from "./code-api.ts";
 import { renderDockerfile, renderDockerignore } from "./dockerfile.ts";
 import { renderDocs } from "./docs.ts";
 import { renderScaffolds } from "./handlers.ts";
@@ -53,6 +54,7 @@ export async function render(model: Model, userSources: SourceFile[] = []): Prom
     types: pruneTypeImports(`${await renderTypes(model)}\n${renderHandlersType(model)}`),
   }))();
   const [validators, { manifest, searchIndex, types }] = await Promise.all([compiling, rendering]);
+  const codeApi = renderCodeApi(model, types);
   const scaffolds = renderScaffolds(model).map(
     (s): RenderedFile => ({
       path: s.path,
@@ -68,6 +70,7 @@ export async function render(model: Model, userSources: SourceFile[] = []): Prom
     generated("src/manifest.ts", manifest.ts),
     generated("src/manifest.json", manifest.json),
     ...(searchIndex === undefined ? [] : [generated(SEARCH_INDEX_FILE, searchIndex)]),
+    ...(codeApi === undefined ? [] : [generated(CODE_API_FILE, codeApi)]),
     generated("src/server.ts", renderServerEntry(model)),
     generated("src/types.ts", types),
     generated("src/validators.ts", validators.module),

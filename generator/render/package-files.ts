@@ -12,7 +12,7 @@ function pinned(): Record<string, string> {
 }
 
 /** The files under src/ that dist/ code reads beside itself (both absent without tools): copied, not compiled. */
-export const DIST_DATA = ["manifest.json", "search-index.json", "validators"];
+export const DIST_DATA = ["manifest.json", "search-index.json", "code-api.json", "validators"];
 
 /** The start command's file and the package's bin: dist/ mirrors the package (dist/src, dist/runtime). */
 export const DIST_ENTRY = "dist/server.js";
@@ -76,8 +76,14 @@ export function renderPackageJson(model: Model, search = model.tools.length > 0)
       typecheck: "tsc --noEmit",
     },
     // minisearch and stemmer: dynamic mode's tool search (runtime/package/tool-search.ts); gpt-tokenizer:
-    // the response budget (--max-response-tokens), loaded only for an answer over it.
-    dependencies: pick(["ajv", "ajv-formats", "gpt-tokenizer", ...(search ? ["minisearch", "stemmer"] : [])]),
+    // the response budget (--max-response-tokens), loaded only for an answer over it; quickjs-emscripten:
+    // code mode's sandbox (runtime/package/code-sandbox.ts), loaded on the first execute.
+    dependencies: pick([
+      "ajv",
+      "ajv-formats",
+      "gpt-tokenizer",
+      ...(search ? ["minisearch", "quickjs-emscripten", "stemmer"] : []),
+    ]),
     devDependencies: pick(["@types/node", "typescript"]),
   };
   return `${JSON.stringify(pkg, null, 2)}\n`;

@@ -17,21 +17,15 @@ import { splitCyclicIntersections } from "./type-cycles.ts";
 import { findCulprit } from "./types-culprit.ts";
 
 export async function renderTypes(model: Model): Promise<string> {
-  const { defs, sources } = typeDefinitions(model.toolSchemas);
-  shieldPrototypeNames(defs);
-  const combined: JsonSchema = { title: "SchemaTypes", type: "object", $defs: defs };
-  splitCyclicIntersections(combined);
   let schemaTypes: string;
   try {
-    schemaTypes = await compileTypes(combined, true);
+    schemaTypes = await compileSchemas(model.toolSchemas);
   } catch (error) {
-    // Say which schema broke it: RENDER_FAILED then points there.
-    const culprit = await findCulprit(defs, (root) => compileTypes(root, false));
-    const message = error instanceof Error ? error.message : String(error);
-    const where = culprit === undefined ? "" : ` (type ${(defs[culprit].title as string) ?? culprit})`;
-    throw Object.assign(new Error(`${message.split("\n")[0]}${where}`), {
-      pointer: culprit === undefined ? undefined : sources.get(culprit)?.(),
-    });
+    // The result types of list answers (typeOnly) only serve code mode's declarations: a schema there
+    // the type generator cannot take (a cycle through a list's items, say) leaves them out, not the package.
+    const kept = withoutResultTypes(model.toolSchemas);
+    if (kept === undefined) throw error;
+    schemaTypes = await compileSchemas(kept);
   }
 
   const prompts = model.prompts.map(({ node, argsType }) => {
@@ -66,9 +60,41 @@ export async function renderTypes(model: Model): Promise<string> {
   ].join("\n");
 }
 
+/** Every schema's types in one compile; on failure, an error naming the schema that broke it (RENDER_FAILED points there). */
+async function compileSchemas(toolSchemas: ToolSchemas): Promise<string> {
+  const { defs, sources } = typeDefinitions(toolSchemas);
+  shieldPrototypeNames(defs);
+  const combined: JsonSchema = { title: "SchemaTypes", type: "object", $defs: defs };
+  splitCyclicIntersections(combined);
+  try {
+    return await compileTypes(combined, true);
+  } catch (error) {
+    const culprit = await findCulprit(defs, (root) => compileTypes(root, false));
+    const message = error instanceof Error ? error.message : String(error);
+    const where = culprit === undefined ? "" : ` (type ${(defs[culprit].title as string) ?? culprit})`;
+    throw Object.assign(new Error(`${message.split("\n")[0]}${where}`), {
+      pointer: culprit === undefined ? undefined : sources.get(culprit)?.(),
+    });
+  }
+}
+
+/** The schemas without the result types and the shared definitions only they use; undefined when there are none. */
+function withoutResultTypes({ schemas, shared }: ToolSchemas): ToolSchemas | undefined {
+  if (!schemas.some((schema) => schema.typeOnly)) return undefined;
+  const kept = schemas.filter((schema) => !schema.typeOnly);
+  const used = new Set(kept.flatMap((schema) => schema.uses));
+  return { schemas: kept, shared: shared.filter((def) => used.has(def.id)) };
+}
+
 /** The names of the tools' own argument and result types. */
 function rootTypes(model: Model): Set<string> {
-  return new Set(model.tools.flatMap((t) => [t.inputType, ...(t.outputType ? [t.outputType] : [])]));
+  return new Set(
+    model.tools.flatMap((t) => [
+      t.inputType,
+      ...(t.outputType ? [t.outputType] : []),
+      ...(t.resultType ? [t.resultType] : []),
+    ]),
+  );
 }
 
 function compileTypes(root: JsonSchema, unreachableDefinitions: boolean): Promise<string> {

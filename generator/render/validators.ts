@@ -42,7 +42,8 @@ function compilePlan(model: Model): CompilePlan {
   const { schemas, shared } = model.toolSchemas;
   for (const def of shared) plan.defs[def.id] = { ...def.schema, $id: def.uri };
   const used = new Map<ChunkJob, Set<string>>();
-  for (const { tool, validatorName, schema, uses } of schemas) {
+  for (const { tool, validatorName, schema, uses, typeOnly } of schemas) {
+    if (typeOnly) continue;
     const chunk = chunkOfTool(tool);
     plan.jobs[chunk] ??= { entries: [], defIds: [] };
     const job = plan.jobs[chunk];

@@ -3,7 +3,7 @@
  * tools: the runtime loads it and ranks exactly as an index it builds in memory from the same catalog, the
  * build copies it into dist/src, and the package depends on what the search needs.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";

@@ -98,13 +98,12 @@ describe("bad serving flags: exit 2 with a message saying what is allowed", () =
       want: ["MCP_TOOLSETS: unknown toolset 'custmers' (did you mean 'customers'?)", VALID],
     },
     { why: "an empty toolset list", args: ["--toolsets", ","], want: ["--toolsets names no toolset"] },
-    { why: "an unknown mode", args: ["--mode", "fast"], want: ["--mode must be one of all, dynamic, not 'fast'"] },
-    { why: "an unknown MCP_MODE", env: { MCP_MODE: "Dynamic" }, want: ["MCP_MODE must be one of all, dynamic"] },
     {
-      why: "code mode, not in this version",
-      args: ["--mode", "code"],
-      want: ["--mode code: code mode is not available in this version yet (it comes with issue #15)"],
+      why: "an unknown mode",
+      args: ["--mode", "fast"],
+      want: ["--mode must be one of all, dynamic, code, not 'fast'"],
     },
+    { why: "an unknown MCP_MODE", env: { MCP_MODE: "Dynamic" }, want: ["MCP_MODE must be one of all, dynamic, code"] },
     {
       why: "MCP_READ_ONLY neither 1 nor 0",
       env: { MCP_READ_ONLY: "yes" },

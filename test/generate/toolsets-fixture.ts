@@ -118,7 +118,10 @@ export type ShopUpstream = Awaited<ReturnType<typeof startShopUpstream>>;
 export function startShopUpstream() {
   return startUpstream({
     "GET /orders/*": (r) => ({ json: { id: Number(r.path.split("/")[2]), status: "shipped" } }),
-    "GET /orders": () => ({ json: [{ id: 1 }] }),
+    // Long enough for the response budget to cut at --max-response-tokens 500 (code-mode.test).
+    "GET /orders": () => ({
+      json: Array.from({ length: 200 }, (_, i) => ({ id: i + 1, status: "shipped", note: `order number ${i + 1}` })),
+    }),
     "DELETE /orders/*": () => ({ json: { cancelled: true } }),
     "GET /customers/*": () => ({ json: { id: 3, email: "a@example.com" } }),
     "GET /invoices/*": () => ({ status: 500, json: { error: "billing is down" } }),

@@ -8,6 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { callLine, HOSTILE_SERVER, MODERN_META, modernPost, startHttpProcess, startStdio } from "./wire.ts";
 
 const TIMEOUT_MS = 300;
+// The flood tests get servers of their own whose handlers may run this long: on a loaded machine the
+// flood outlasts TIMEOUT_MS, and its handler would be aborted part way (19,000 of 20,000 got out).
+const FLOOD_TIMEOUT_MS = "60000";
 // Progress notifications sent inside one TIMEOUT_MS handler: a flood, yet small enough to finish in time
 // on a loaded 2-core machine (20,000 did not: 14,000 got out before the deadline with two test workers).
 const FLOOD = 5_000;
@@ -60,24 +63,34 @@ describe("misbehaving handlers on stdio", () => {
   });
 
   it("a flood of 20,000 progress notifications arrives whole and in order, then the result", async () => {
-    const before = server.messages.length;
-    const line = JSON.stringify({
-      jsonrpc: "2.0",
-      id: "f1",
-      method: "tools/call",
-      params: { name: "flood", arguments: { count: 20_000 }, _meta: { ...MODERN_META, progressToken: "p" } },
-    });
-    await server.write(`${line}\n${callLine("f2")}`);
-    await server.waitFor((m) => m.some((x) => x.id === "f1"), 60_000);
-    const progress = server.messages
-      .slice(before)
-      .filter((x) => x.method === "notifications/progress")
-      .map((x) => x.params?.progress as number);
-    expect(progress).toHaveLength(20_000);
-    expect(progress.every((p, i) => p === i + 1)).toBe(true);
-    expect((await answer("f2")).result).toBeDefined();
+    const flooding = startStdio(HOSTILE_SERVER, { HANDLER_TIMEOUT_MS: FLOOD_TIMEOUT_MS });
+    try {
+      await floodOver(flooding);
+    } finally {
+      await flooding.stop();
+    }
   }, 60_000);
 });
+
+async function floodOver(server: ReturnType<typeof startStdio>): Promise<void> {
+  const before = server.messages.length;
+  const line = JSON.stringify({
+    jsonrpc: "2.0",
+    id: "f1",
+    method: "tools/call",
+    params: { name: "flood", arguments: { count: 20_000 }, _meta: { ...MODERN_META, progressToken: "p" } },
+  });
+  await server.write(`${line}\n${callLine("f2")}`);
+  await server.waitFor((m) => m.some((x) => x.id === "f1"), 60_000);
+  const progress = server.messages
+    .slice(before)
+    .filter((x) => x.method === "notifications/progress")
+    .map((x) => x.params?.progress as number);
+  expect(progress).toHaveLength(20_000);
+  expect(progress.every((p, i) => p === i + 1)).toBe(true);
+  const f2 = await server.waitFor((m) => m.some((x) => x.id === "f2"));
+  expect(f2.find((x) => x.id === "f2")?.result).toBeDefined();
+}
 
 describe("a stdio client that disconnects mid-stream", () => {
   it.each([
@@ -111,14 +124,21 @@ describe("a stdio client that disconnects mid-stream", () => {
 
 describe("misbehaving handlers and clients over HTTP", () => {
   let server: Awaited<ReturnType<typeof startHttpProcess>>;
+  let flooding: Awaited<ReturnType<typeof startHttpProcess>>;
   beforeAll(async () => {
-    server = await startHttpProcess(HOSTILE_SERVER, { HANDLER_TIMEOUT_MS: String(TIMEOUT_MS) });
+    [server, flooding] = await Promise.all([
+      startHttpProcess(HOSTILE_SERVER, { HANDLER_TIMEOUT_MS: String(TIMEOUT_MS) }),
+      startHttpProcess(HOSTILE_SERVER, { HANDLER_TIMEOUT_MS: FLOOD_TIMEOUT_MS }),
+    ]);
   });
-  afterAll(() => server?.stop());
+  afterAll(async () => {
+    await server?.stop();
+    await flooding?.stop();
+  });
 
-  const call = async (id: string, name: string, args: Record<string, unknown> = {}, meta = {}) => {
+  const call = async (id: string, name: string, args: Record<string, unknown> = {}, meta = {}, to = server) => {
     const { body, headers } = modernPost(id, name, args, meta);
-    const response = await fetch(server.url, { method: "POST", headers, body });
+    const response = await fetch(to.url, { method: "POST", headers, body });
     return { status: response.status, text: await response.text() };
   };
   const stats = async () => JSON.parse(JSON.parse((await call("s", "stats")).text).result.content[0].text);
@@ -131,7 +151,7 @@ describe("misbehaving handlers and clients over HTTP", () => {
   });
 
   it("a progress flood streams over SSE and ends with the result", async () => {
-    const { status, text } = await call("f", "flood", { count: FLOOD }, { progressToken: "p" });
+    const { status, text } = await call("f", "flood", { count: FLOOD }, { progressToken: "p" }, flooding);
     expect(status).toBe(200);
     const progress = [...text.matchAll(/"progress":(\d+)/g)].map((m) => Number(m[1]));
     expect(progress).toHaveLength(FLOOD);

@@ -4,54 +4,32 @@
  * tools; it searches, browses the issues toolset page by page, describes two tools and calls `issues_get`
  * through call_tool. Run by `npm run test:large`.
  */
-import { join } from "node:path";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { generate } from "../../generator/index.ts";
 import { ANNOTATIONS_META_KEY } from "../../runtime/package/dynamic-mode.ts";
 import { DYNAMIC_TOOLS } from "../../runtime/package/dynamic-tools.ts";
-import { ROOT, type RunningHttpServer, scratchDir, startHttpServer } from "../generate/support.ts";
-import { type Prism, startPrism } from "./prism.ts";
+import { scratchDir } from "../generate/support.ts";
+import { type GithubSession, githubSession } from "./github-session.ts";
 
-const GITHUB = join(ROOT, "node_modules/@octokit/openapi/generated/api.github.com.json");
 type Obj = Record<string, unknown>;
 type Summary = { name: string; description: string; toolset: string };
 
 describe("the GitHub REST API in dynamic mode, one SDK client session", () => {
   const out = scratchDir("github-dynamic");
-  let prism: Prism | undefined;
-  let server: RunningHttpServer | undefined;
-  const client = new Client({ name: "github-dynamic", version: "1.0.0" });
-  const call = async (name: string, args: Obj) => (await client.callTool({ name, arguments: args })) as Obj;
+  let session: GithubSession | undefined;
+  const client = () => (session as GithubSession).client;
+  const call = async (name: string, args: Obj) => (await client().callTool({ name, arguments: args })) as Obj;
   const structured = <T>(result: Obj) => {
     expect(result.isError ?? false, JSON.stringify(result.content)).toBe(false);
     return result.structuredContent as T;
   };
 
   beforeAll(async () => {
-    // Prism reads the whole GitHub document while mcpgen generates (a minute or more on a busy machine).
-    const starting = startPrism(GITHUB, { dynamic: true, startTimeoutMs: 240_000 }).then((started) => {
-      prism = started; // so afterAll stops it even when generating failed
-      return started;
-    });
-    starting.catch(() => undefined); // awaited below; not an unhandled rejection meanwhile
-    const result = await generate(GITHUB, out);
-    await starting;
-    expect(result.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
-    server = await startHttpServer(out, ["--base-url", (await starting).url, "--mode", "dynamic"], {
-      GITHUB_V3_REST_API_TOKEN: "t",
-    });
-    await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));
+    session = await githubSession(out, "dynamic", "github-dynamic");
   });
-  afterAll(async () => {
-    await client.close();
-    await server?.stop();
-    await prism?.stop();
-  });
+  afterAll(() => session?.stop());
 
   it("lists the five dynamic tools, searches, browses, describes and calls issues_get", async () => {
-    const { tools } = await client.listTools();
+    const { tools } = await client().listTools();
     expect(tools.map((t) => t.name)).toEqual(DYNAMIC_TOOLS.map((t) => t.name));
 
     const search = structured<{ tools: Summary[] }>(

@@ -11,7 +11,9 @@ import { DEFAULT_TOOLSET, parseToolsets } from "./tool-selection.ts";
 
 const USAGE = `usage: server [--http [--port <n>] [--host <addr>] [--max-sessions <n>]] [--base-url <url>]
                      [--max-upstream-body <n>] [--max-redirects <n>] [--max-response-tokens <n>]
-                     [--toolsets <a,b>] [--read-only] [--mode all|dynamic]
+                     [--toolsets <a,b>] [--read-only] [--mode all|dynamic|code] [--allow-destructive]
+                     [--code-timeout <ms>] [--code-memory <MB>] [--code-max-calls <n>]
+                     [--code-concurrency <n>]
 
   (no flags)        serve MCP over stdio
   --http            serve Streamable HTTP at http://<host>:<port>/mcp
@@ -28,7 +30,16 @@ const USAGE = `usage: server [--http [--port <n>] [--host <addr>] [--max-session
   --toolsets <a,b>  serve only these toolsets (env MCP_TOOLSETS; default all)
   --read-only       serve only tools marked readOnlyHint: true (env MCP_READ_ONLY=1)
   --mode <m>        all: tools/list gives every tool (default); dynamic: it gives five tools
-                    to search, browse, describe and call the others (env MCP_MODE)
+                    to search, browse, describe and call the others; code: it gives search_docs
+                    and execute, which runs the agent's code calling the tools in a sandbox (env MCP_MODE)
+  --allow-destructive  code mode: let code call destructive tools without the client's
+                    confirmation (env MCP_ALLOW_DESTRUCTIVE=1; default: ask through elicitation,
+                    refuse when the client cannot be asked)
+  --code-timeout <ms>  code mode: wall time of one execute (env MCP_CODE_TIMEOUT; default 30000)
+  --code-memory <MB>   code mode: sandbox memory (env MCP_CODE_MEMORY; default 64)
+  --code-max-calls <n> code mode: API calls per execute (env MCP_CODE_MAX_CALLS; default 50)
+  --code-concurrency <n>  code mode: executes run at once, one sandbox thread each; the others wait
+                    up to their timeout (env MCP_CODE_CONCURRENCY; default: the cores, at most 4)
   --max-response-tokens <n>  tokens (o200k) of a tool result before it is cut at whole list items or
                     lines, with a note naming the arguments that fetch the rest
                     (env MCP_MAX_RESPONSE_TOKENS; default 25000; at least 500)
@@ -53,6 +64,11 @@ export async function runSpecServer(
     "read-only"?: boolean;
     mode?: string;
     "max-response-tokens"?: string;
+    "allow-destructive"?: boolean;
+    "code-timeout"?: string;
+    "code-memory"?: string;
+    "code-max-calls"?: string;
+    "code-concurrency"?: string;
     help?: boolean;
   };
   try {
@@ -70,6 +86,11 @@ export async function runSpecServer(
         "read-only": { type: "boolean" },
         mode: { type: "string" },
         "max-response-tokens": { type: "string" },
+        "allow-destructive": { type: "boolean" },
+        "code-timeout": { type: "string" },
+        "code-memory": { type: "string" },
+        "code-max-calls": { type: "string" },
+        "code-concurrency": { type: "string" },
         help: { type: "boolean", short: "h" },
       },
     }).values;
@@ -104,6 +125,8 @@ export async function runSpecServer(
   if (typeof serving === "string") return usageError(serving);
   const budget = responseBudget(flags["max-response-tokens"]);
   if (typeof budget === "string") return usageError(budget);
+  const code = codeFlags(flags);
+  if (typeof code === "string") return usageError(code);
 
   const server = createSpecServer(manifest, {
     ...options,
@@ -112,6 +135,7 @@ export async function runSpecServer(
     ...(maxBody !== undefined ? { maxUpstreamBody: maxBody } : {}),
     ...(maxRedirects !== undefined ? { maxRedirects } : {}),
     ...budget,
+    ...code,
   });
   if (!flags.http) {
     serveStdio(server);
@@ -135,7 +159,40 @@ export async function runSpecServer(
   }
 }
 
-const MODES: readonly ServeMode[] = ["all", "dynamic"];
+const MODES: readonly ServeMode[] = ["all", "dynamic", "code"];
+
+/** Code mode's flags (or their env twins) as server options, or the usage error. */
+function codeFlags(flags: {
+  "allow-destructive"?: boolean;
+  "code-timeout"?: string;
+  "code-memory"?: string;
+  "code-max-calls"?: string;
+  "code-concurrency"?: string;
+}): Pick<SpecServerOptions, "codeLimits" | "allowDestructive" | "codeConcurrency"> | string {
+  const timeoutMs = wholeNumber("code-timeout", flags["code-timeout"], "MCP_CODE_TIMEOUT", 1);
+  if (typeof timeoutMs === "string") return timeoutMs;
+  const memoryMb = wholeNumber("code-memory", flags["code-memory"], "MCP_CODE_MEMORY", 1);
+  if (typeof memoryMb === "string") return memoryMb;
+  const maxCalls = wholeNumber("code-max-calls", flags["code-max-calls"], "MCP_CODE_MAX_CALLS", 0);
+  if (typeof maxCalls === "string") return maxCalls;
+  const concurrency = wholeNumber("code-concurrency", flags["code-concurrency"], "MCP_CODE_CONCURRENCY", 1);
+  if (typeof concurrency === "string") return concurrency;
+  const allowText = envValue("MCP_ALLOW_DESTRUCTIVE");
+  if (allowText !== undefined && !["1", "0", "true", "false"].includes(allowText.toLowerCase()))
+    return `MCP_ALLOW_DESTRUCTIVE must be 1 (or true) to let code call destructive tools unconfirmed, or 0 (or false), not '${allowText}'`;
+  const allowDestructive =
+    flags["allow-destructive"] === true || allowText === "1" || allowText?.toLowerCase() === "true";
+  const codeLimits = {
+    ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+    ...(memoryMb !== undefined ? { memoryBytes: memoryMb * 1024 * 1024 } : {}),
+    ...(maxCalls !== undefined ? { maxCalls } : {}),
+  };
+  return {
+    ...(Object.keys(codeLimits).length > 0 ? { codeLimits } : {}),
+    ...(allowDestructive ? { allowDestructive } : {}),
+    ...(concurrency !== undefined ? { codeConcurrency: concurrency } : {}),
+  };
+}
 
 /** --toolsets, --read-only and --mode (or their env twins) as server options, or the usage error. */
 function servingFlags(
@@ -144,8 +201,6 @@ function servingFlags(
 ): Pick<SpecServerOptions, "toolsets" | "readOnly" | "mode"> | string {
   const mode = flags.mode ?? envValue("MCP_MODE");
   const modeSource = flags.mode === undefined ? "MCP_MODE" : "--mode";
-  if (mode === "code")
-    return `${modeSource} code: code mode is not available in this version yet (it comes with issue #15); use all or dynamic`;
   if (mode !== undefined && !MODES.includes(mode as ServeMode))
     return `${modeSource} must be one of ${MODES.join(", ")}, not '${mode}'`;
   const readOnlyText = envValue("MCP_READ_ONLY");

@@ -17,6 +17,9 @@ import type {
 } from "../server/types.ts";
 import { resourceContentsFrom, toolAnswerFrom } from "../upstream/response.ts";
 import type { CallUpstream, UpstreamConfig } from "../upstream/types.ts";
+import { registerCodeTools } from "./code-mode.ts";
+import { CODE_LIMIT_DEFAULTS, type CodeLimits } from "./code-sandbox-types.ts";
+import { CODE_TOOLS } from "./code-tools.ts";
 import { registerDynamicTools } from "./dynamic-mode.ts";
 import { DYNAMIC_TOOLS } from "./dynamic-tools.ts";
 import { takeFields } from "./field-select.ts";
@@ -116,10 +119,16 @@ export type SpecServerOptions = {
   readOnly?: boolean;
   /** `dynamic`: tools/list gives the five tools of dynamic-tools.ts instead of the catalog's (--mode). */
   mode?: ServeMode;
+  /** Code mode's limits per execute (--code-timeout, --code-memory, --code-max-calls). */
+  codeLimits?: Partial<CodeLimits>;
+  /** Code mode: destructive tools run without the client's confirmation (--allow-destructive). */
+  allowDestructive?: boolean;
+  /** Code mode: executes that run at once, one sandbox thread each (--code-concurrency). */
+  codeConcurrency?: number;
 };
 
-/** What tools/list gives: every served tool (`all`), or dynamic mode's five. */
-export type ServeMode = "all" | "dynamic";
+/** What tools/list gives: every served tool (`all`), dynamic mode's five, or code mode's two. */
+export type ServeMode = "all" | "dynamic" | "code";
 
 /** The result a scaffolded tool handler returns until the user writes it. */
 export function notImplemented(kind: string, name: string, file: string): ToolResult<never> {
@@ -142,11 +151,11 @@ export function createSpecServer(manifest: Manifest, options: SpecServerOptions 
   // The catalog's tools this server leaves out, by name, filled when the catalog is read: a call of one
   // is told it exists but is not enabled, rather than that it does not exist.
   const leftOut = new Map<string, ManifestTool>();
-  // Catalog tools named like one of dynamic mode's own, which take the name in that mode.
+  // Catalog tools named like one of dynamic (or code) mode's own, which take the name in that mode.
   const shadowed = new Set<string>();
   const notEnabled = (name: string) => {
     if (shadowed.has(name))
-      return `The API's own tool '${name}' is hidden by dynamic mode's tool of that name; run the server with --mode all to call it`;
+      return `The API's own tool '${name}' is hidden by ${options.mode} mode's tool of that name; run the server with --mode all to call it`;
     const tool = leftOut.get(name);
     return tool && `The tool '${name}' ${notEnabledReason(selection, tool)}`;
   };
@@ -160,7 +169,8 @@ export function createSpecServer(manifest: Manifest, options: SpecServerOptions 
     ...manifest.server,
     ...(filters(selection) ? { unknownToolMessage: (name: string) => unknownTool(name) } : {}),
   });
-  const dynamic = options.mode === "dynamic";
+  // Dynamic and code mode list their own tools; the API's stay registered, unlisted.
+  const dynamic = options.mode === "dynamic" || options.mode === "code";
   const upstream: UpstreamConfig | undefined = manifest.upstream && {
     ...manifest.upstream,
     // --base-url replaces the whole server URL, OpenAPI server variables included.
@@ -200,9 +210,19 @@ export function createSpecServer(manifest: Manifest, options: SpecServerOptions 
       if (selects(selection, tool)) served.set(tool.name, tool);
       else leftOut.set(tool.name, tool);
     }
-    if (dynamic) {
+    if (options.mode === "dynamic") {
       for (const { name } of DYNAMIC_TOOLS) if (served.delete(name)) shadowed.add(name);
       registerDynamicTools(server, { all: catalog.tools, served, toolsets: catalog.toolsets ?? [], notEnabled });
+    }
+    if (options.mode === "code") {
+      for (const { name } of CODE_TOOLS) if (served.delete(name)) shadowed.add(name);
+      const dynamicCatalog = { all: catalog.tools, served, toolsets: catalog.toolsets ?? [], notEnabled };
+      registerCodeTools(server, dynamicCatalog, {
+        limits: { ...CODE_LIMIT_DEFAULTS, ...options.codeLimits },
+        allowDestructive: options.allowDestructive === true,
+        ...(options.codeConcurrency !== undefined ? { concurrency: options.codeConcurrency } : {}),
+        maxTokens,
+      });
     }
     for (const { http, toolset: _toolset, ...tool } of served.values()) {
       const validators = ownValue(validatorTable, tool.name);

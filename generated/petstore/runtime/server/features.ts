@@ -6,9 +6,9 @@ import { ownValue, protoKeyPointer } from "../protocol/own-keys.ts";
 import type { CallToolResult, Completion, Result, ValidatorError } from "../protocol/types.ts";
 import { MAX_TEMPLATE_URI_LENGTH } from "../protocol/uri-template-match.ts";
 import { InputRequiredSignal, inputRequiredResult } from "./mrtr.ts";
-import type { MethodCall } from "./scope.ts";
+import type { MethodCall, ServerCore } from "./scope.ts";
 import { forwardOf, type ToolForward } from "./tool-forward.ts";
-import type { CompleteFunction } from "./types.ts";
+import type { CompleteFunction, HandlerContext, ToolDefinition, ToolHandlerResult } from "./types.ts";
 
 const DEFAULT_REQUEST_STATE_TTL_MS = 10 * 60_000;
 const MAX_COMPLETION_VALUES = 100;
@@ -24,7 +24,57 @@ export async function callTool(call: MethodCall, forwarded = false): Promise<Res
   if (typeof params.name !== "string") throw invalidParams("tools/call: name must be a string");
   const tool = server.tools.get(params.name);
   if (!tool) throw invalidParams(server.options.unknownToolMessage?.(params.name) ?? `Unknown tool: ${params.name}`);
-  const args = params.arguments ?? {};
+  return runTool(server, tool, params.arguments ?? {}, ctx, {
+    run: (handler) => withInputs(call, handler),
+    aborted: () => call.abort.aborted,
+    forward: (forward) => forwardedCall(call, tool.name, forward, forwarded),
+  });
+}
+
+/**
+ * Runs a registered tool from inside the server (code mode's `api.<tool>(args)`) exactly as a direct
+ * tools/call of it: the same argument checks, handler, output checks and error results, with the calling
+ * request's context. The result comes back to the caller instead of going to the client. An input the
+ * client has not answered yet (2026 era) propagates as InputRequiredSignal, for the calling tool's own
+ * request to turn into `input_required`; a protocol error of the handler becomes an error result.
+ */
+export async function callToolInProcess(
+  server: ServerCore,
+  name: string,
+  args: unknown,
+  ctx: HandlerContext,
+): Promise<CallToolResult> {
+  const tool = server.tools.get(name);
+  if (!tool) return toolError(`Unknown tool: ${name}`);
+  try {
+    const result = await runTool(server, tool, args, ctx, {
+      run: async (handler) => handler(),
+      aborted: () => ctx.signal.aborted,
+      forward: async () => toolError(`Tool ${name} forwards to another tool and cannot be called in process`),
+    });
+    if (result.resultType === "input_required")
+      return toolError(`Tool ${name} asked the client for input, which a call in process cannot pass on`);
+    return result as CallToolResult;
+  } catch (error) {
+    if (error instanceof InputRequiredSignal || ctx.signal.aborted) throw error;
+    return toolError(`Tool ${name} failed: ${errorMessage(error)}`);
+  }
+}
+
+type ToolRun = {
+  run: (handler: () => ToolHandlerResult | Promise<ToolHandlerResult>) => Promise<ToolHandlerResult | Result>;
+  aborted: () => boolean;
+  forward: (forward: ToolForward) => Promise<Result>;
+};
+
+async function runTool(
+  server: ServerCore,
+  tool: ToolDefinition,
+  rawArgs: unknown,
+  ctx: HandlerContext,
+  how: ToolRun,
+): Promise<Result> {
+  const args = rawArgs;
   if (!isObject(args)) return toolError(`Invalid arguments for tool ${tool.name}: arguments must be an object`);
   const protoKey = protoKeyPointer(args);
   if (protoKey) return toolError(`Invalid arguments for tool ${tool.name}: ${PROTO_REFUSED(protoKey)}`);
@@ -34,13 +84,14 @@ export async function callTool(call: MethodCall, forwarded = false): Promise<Res
   }
   let result: CallToolResult;
   try {
-    const output = await withInputs(call, () => tool.handler(args, ctx));
+    const output = await how.run(() => tool.handler(args, ctx));
     if (output.resultType === "input_required") return output;
     const forward = forwardOf(output);
-    if (forward) return await forwardedCall(call, tool.name, forward, forwarded);
-    result = { ...output, content: Array.isArray(output.content) ? output.content : [] };
+    if (forward) return await how.forward(forward);
+    result = { ...output, content: Array.isArray(output.content) ? output.content : [] } as CallToolResult;
   } catch (error) {
-    if (error instanceof McpError || call.abort.aborted) throw error;
+    // An unanswered input (2026 era) of a call in process goes on to the calling request.
+    if (error instanceof McpError || error instanceof InputRequiredSignal || how.aborted()) throw error;
     // A failing tool is a tool-level error the model can see, not a protocol error.
     return toolError(`Tool ${tool.name} failed: ${errorMessage(error)}`);
   }
