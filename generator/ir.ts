@@ -143,6 +143,9 @@ export type ServerNode = ManifestServer & {
   /** OpenAPI: the config's maxDescriptionLength; descriptions in served tool schemas are cut at the
    * smaller of it and PROPERTY_DESCRIPTION_LENGTH (normalize/compact-schema.ts). */
   maxDescriptionLength?: number;
+  /** The MCP Registry name (`io.github.owner/name`): spec `server.registryName`, OpenAPI
+   * `info.x-mcp-registry-name`; server.json holds a placeholder without it (render/registry-server-json.ts). */
+  registryName?: string;
 };
 
 export type IrNode =

@@ -150,6 +150,7 @@ export function loadOpenApi(
     maxDescriptionLength: config.maxDescriptionLength,
     title,
     ...(typeof info.description === "string" ? { description: info.description } : {}),
+    ...(typeof info["x-mcp-registry-name"] === "string" ? { registryName: info["x-mcp-registry-name"] } : {}),
     upstream: upstreamOf(root, name, schemes, config, loc, report),
     tools: built.filter((n): n is ToolNode => n.kind === "tool"),
     ...toolsetDescriptionsOf(root),

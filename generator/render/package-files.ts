@@ -1,6 +1,7 @@
 /** package.json and tsconfig.json of a generated package: standalone after `npm install`. */
 import { readFileSync } from "node:fs";
 import type { Model } from "../normalize/normalize.ts";
+import { registryName } from "./registry-name.ts";
 import { header } from "./ts.ts";
 
 const ROOT_PACKAGE = new URL("../../package.json", import.meta.url);
@@ -39,6 +40,8 @@ export function renderPackageJson(model: Model, search = model.tools.length > 0)
     version: packageVersion(model),
     private: true,
     description: model.server.description ?? `MCP server ${model.server.name}`,
+    // The MCP Registry checks that the npm package names the server it lists (server.json's name).
+    mcpName: registryName(model),
     type: "module",
     engines: { node: ">=20" },
     scripts: {
@@ -49,6 +52,8 @@ export function renderPackageJson(model: Model, search = model.tools.length > 0)
       // emitted code.
       build: `tsc && node -e "${COPY_DATA}"`,
       typecheck: "tsc --noEmit",
+      // <name>.mcpb for Claude Desktop: mcpb/manifest.json at its root, the compiled code, node_modules.
+      bundle: "npm run build && node mcpb/bundle.mjs",
     },
     // minisearch and stemmer: dynamic mode's tool search (runtime/package/tool-search.ts); gpt-tokenizer:
     // the response budget (--max-response-tokens), loaded only for an answer over it; quickjs-emscripten:

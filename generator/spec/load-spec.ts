@@ -203,6 +203,7 @@ export function loadSpec(source: SourceDoc): ServerNode | undefined {
     name,
     version,
     ...strings(server, ["title", "description", "instructions", "websiteUrl"] as const),
+    ...strings(server, ["registryName"] as const),
     ...icons(server),
     ...optional("upstream", upstreamNode),
     tools,
