@@ -511,6 +511,17 @@ export const catalog = {
     "A handler you wrote no longer matches the types generated from the spec (its arguments or result changed). generate warns; generate --check fails on it.",
     "Update the handler to the new types in src/types.ts.",
   ),
+  // Publishing: server.json for the MCP Registry (issue 16, ship-it-publish)
+  REGISTRY_NAME_PLACEHOLDER: warning(
+    "No MCP Registry name",
+    "The spec does not say the server's name in the MCP Registry, so server.json (and package.json's mcpName) hold the placeholder io.github.OWNER/<package>, which the registry refuses to publish.",
+    "Set server.registryName in the spec (OpenAPI: info.x-mcp-registry-name) to a reverse-DNS name you can prove you own: io.github.<your GitHub user or org>/<name>, or <your domain reversed>/<name> (e.g. com.example/weather).",
+  ),
+  SERVER_JSON_VERSION_DRIFT: error(
+    "server.json and package.json versions differ",
+    "generate --check found server.json's version (or its npm package's) different from package.json's: publishing now would list a version in the MCP Registry that npm does not serve. A version bumped by hand (npm version) in one file does it.",
+    "Set the version in the spec (server.version, OpenAPI info.version) and run mcpgen generate, which writes the same version into both files.",
+  ),
   // The config file (issue 12, h12-cli)
   CONFIG_INVALID: error(
     "Invalid config file",
