@@ -140,9 +140,9 @@ describe("MCPB manifest (mcpb/manifest.json)", () => {
     });
     const env = manifest.server.mcp_config.env as Record<string, string>;
     expect(manifest.user_config.petstore_api_key).toMatchObject({ type: "string", sensitive: true, required: true });
-    expect(env.PETSTORE_API_KEY).toBe("${user_config.petstore_api_key}");
+    expect(env.PETSTORE_API_KEY).toBe(`\${user_config.petstore_api_key}`);
     expect(manifest.user_config.mcp_base_url).toMatchObject({ type: "string", default: "" });
-    expect(env.MCP_BASE_URL).toBe("${user_config.mcp_base_url}");
+    expect(env.MCP_BASE_URL).toBe(`\${user_config.mcp_base_url}`);
     // Every entry of user_config reaches the server, and every non-secret one has a default.
     for (const [key, option] of Object.entries(manifest.user_config) as Array<[string, Record<string, unknown>]>) {
       expect(Object.values(env)).toContain(`\${user_config.${key}}`);
