@@ -97,17 +97,24 @@ describe("server.json (MCP Registry, schema 2025-12-11)", () => {
 
 describe("generate", () => {
   it("warns REGISTRY_NAME_PLACEHOLDER without a registry name, and --check reports SERVER_JSON_VERSION_DRIFT", async () => {
-    const out = scratchDir("publish");
-    const first = await generate(join(ROOT, "specs/petstore.yaml"), out);
+    const dir = scratchDir("publish");
+    const out = join(dir, "out");
+    // Petstore without its info.x-mcp-registry-name.
+    const spec = join(dir, "petstore.yaml");
+    const original = readFileSync(join(ROOT, "specs/petstore.yaml"), "utf8");
+    writeFileSync(spec, original.replace(/^ {2}x-mcp-registry-name: .*\n/m, ""));
+    const first = await generate(spec, out);
     expect(first.diagnostics.map((d) => d.code)).toEqual(["REGISTRY_NAME_PLACEHOLDER"]);
     expect(first.diagnostics[0]).toMatchObject({ severity: "warning", pointer: "/info" });
-    const clean = await generate(join(ROOT, "specs/petstore.yaml"), out, { check: true });
+    expect(first.diagnostics[0].message).toContain("set info.x-mcp-registry-name");
+    expect(JSON.parse(readFileSync(join(out, "server.json"), "utf8")).name).toBe("io.github.OWNER/petstore-mcp");
+    const clean = await generate(spec, out, { check: true });
     expect(clean.diagnostics.map((d) => d.code)).toEqual(["REGISTRY_NAME_PLACEHOLDER"]);
 
     // `npm version patch` bumps package.json alone.
     const pkgFile = join(out, "package.json");
     writeFileSync(pkgFile, readFileSync(pkgFile, "utf8").replace('"version": "1.0.0"', '"version": "1.0.1"'));
-    const drift = await generate(join(ROOT, "specs/petstore.yaml"), out, { check: true });
+    const drift = await generate(spec, out, { check: true });
     const errors = drift.diagnostics.filter((d) => d.code === "SERVER_JSON_VERSION_DRIFT");
     expect(errors.map((d) => [d.severity, d.pointer])).toEqual([
       ["error", "/packages/0/version"],
@@ -116,7 +123,9 @@ describe("generate", () => {
     expect(errors[0].message).toContain('"1.0.0" but package.json\'s is "1.0.1"');
   });
 
-  it("takes the registry name from the spec (server.registryName) and then does not warn", async () => {
+  it("takes the registry name from the spec (server.registryName, info.x-mcp-registry-name); no warning", async () => {
+    const petstore = JSON.parse(renderServerJson(modelOf("petstore.yaml")));
+    expect(petstore.name).toBe("io.github.mcpgen-examples/petstore");
     const dir = scratchDir("publish-named");
     const spec = join(dir, "spec.yaml");
     writeFileSync(spec, "server:\n  name: hello\n  version: 2.3.4\n  registryName: io.github.alice/hello\n");
