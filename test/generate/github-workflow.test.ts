@@ -63,7 +63,7 @@ describe("examples/github-workflow.yml", () => {
     mkdirSync(join(repo, "openapi"));
     mkdirSync(temp);
     copyFileSync(join(ROOT, "specs/petstore.yaml"), join(repo, workflow.env.SPEC));
-    const env = { ...workflow.env, RUNNER_TEMP: temp };
+    const env: Record<string, string> = { ...workflow.env, RUNNER_TEMP: temp };
     // The package as committed: generated once from the spec.
     const first = spawnSync(process.execPath, [join(ROOT, "bin/mcpgen.js"), "generate", env.SPEC, "--out", env.OUT], {
       cwd: repo,
