@@ -151,8 +151,8 @@ async function renderPackage(loaded: Loaded, specRef: string, dir: OutputDir): P
   try {
     progress.stage("rendering the package");
     const model = normalize(loaded.server, specRef);
-    reportPlaceholderRegistryName(loaded, model.packageName);
     const files = await render(model, userSources(dir));
+    reportPlaceholderRegistryName(loaded, model.packageName);
     const renames = new Map<string, string>();
     for (const { node } of model.tools) if (node.renamedFrom) renames.set(node.name, node.renamedFrom);
     const surface = surfaceDiff(surfaceOnDisk(dir), catalogData(model), renames);
