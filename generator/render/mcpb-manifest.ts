@@ -1,8 +1,8 @@
 /**
  * The MCPB bundle's manifest (MCPB manifest_version 0.3, github.com/modelcontextprotocol/mcpb MANIFEST.md),
- * for one-click install in Claude Desktop. It is written to mcpb/manifest.json, not the package root:
- * src/manifest.json is the catalog, and a root manifest.json would read as the bundle's to anyone
- * browsing the package. `npm run bundle` (runtime/package/mcpb-bundle.mjs) places it at the bundle's root.
+ * for one-click install in Claude Desktop. It sits at the package root (CONTRACT §6), where MCPB wants it,
+ * so the official `mcpb pack` works on the package too; src/manifest.json, the MCP catalog, is another
+ * file. `npm run bundle` (runtime/package/mcpb-bundle.mjs, written as scripts/mcpb-bundle.mjs) packs it.
  *
  * Each credential and setting of serverEnvVars becomes a `user_config` entry the installer asks for,
  * passed to the server as its environment variable.
@@ -13,8 +13,8 @@ import { packageVersion } from "./package-files.ts";
 import { registryName } from "./registry-name.ts";
 import { serverEnvVars } from "./server-env.ts";
 
-export const MCPB_MANIFEST_FILE = "mcpb/manifest.json";
-export const MCPB_BUNDLE_SCRIPT_FILE = "mcpb/bundle.mjs";
+export const MCPB_MANIFEST_FILE = "manifest.json";
+export const MCPB_BUNDLE_SCRIPT_FILE = "scripts/mcpb-bundle.mjs";
 export const MCPB_MANIFEST_VERSION = "0.3";
 
 /**
@@ -77,7 +77,7 @@ export function renderMcpbManifest(model: Model): string {
   return `${JSON.stringify(manifest, null, 2)}\n`;
 }
 
-/** mcpb/bundle.mjs: runtime/package/mcpb-bundle.mjs byte for byte (plain JavaScript, the same in every package). */
+/** scripts/mcpb-bundle.mjs: runtime/package/mcpb-bundle.mjs byte for byte (plain JavaScript, the same in every package). */
 export function mcpbBundleScript(): string {
   return readFileSync(new URL("../../runtime/package/mcpb-bundle.mjs", import.meta.url), "utf8");
 }

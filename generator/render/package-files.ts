@@ -52,8 +52,8 @@ export function renderPackageJson(model: Model, search = model.tools.length > 0)
       // emitted code.
       build: `tsc && node -e "${COPY_DATA}"`,
       typecheck: "tsc --noEmit",
-      // <name>.mcpb for Claude Desktop: mcpb/manifest.json at its root, the compiled code, node_modules.
-      bundle: "npm run build && node mcpb/bundle.mjs",
+      // <name>.mcpb for Claude Desktop: manifest.json (MCPB), the compiled code, node_modules.
+      bundle: "npm run build && node scripts/mcpb-bundle.mjs",
     },
     // minisearch and stemmer: dynamic mode's tool search (runtime/package/tool-search.ts); gpt-tokenizer:
     // the response budget (--max-response-tokens), loaded only for an answer over it; quickjs-emscripten:

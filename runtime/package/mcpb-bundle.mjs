@@ -1,9 +1,9 @@
 // `npm run bundle`: packs this package into <name>.mcpb, an MCP Bundle (a zip with manifest.json at its
-// root) that Claude Desktop installs in one click. Written by mcpgen as mcpb/bundle.mjs; plain Node, no
+// root) that Claude Desktop installs in one click. Written by mcpgen as scripts/mcpb-bundle.mjs; plain Node, no
 // dependency: zlib deflates, and the zip container is written here (local headers, central directory,
 // end record; no zip64, so at most 65535 files and 4 GiB).
 //
-// The bundle holds mcpb/manifest.json (as manifest.json), package.json, README.md, the compiled code
+// The bundle holds manifest.json (the MCPB manifest), package.json, README.md, the compiled code
 // (dist/, from `npm run build`) and node_modules/ without the devDependencies: run `npm install` (or
 // `npm ci --omit=dev`) first so the bundle runs on its own.
 import { createHash } from "node:crypto";
@@ -12,9 +12,9 @@ import { join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { deflateRawSync } from "node:zlib";
 
-// mcpb/bundle.mjs → the package root (fileURLToPath: import.meta.dirname needs Node 20.11).
+// scripts/mcpb-bundle.mjs → the package root (fileURLToPath: import.meta.dirname needs Node 20.11).
 const root = fileURLToPath(new URL("..", import.meta.url));
-const manifest = JSON.parse(readFileSync(join(root, "mcpb/manifest.json"), "utf8"));
+const manifest = JSON.parse(readFileSync(join(root, "manifest.json"), "utf8"));
 const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
 
 function fail(message) {
@@ -51,7 +51,7 @@ function skipModule(rel) {
   return rel.split("/").length <= (first?.startsWith("@") ? 3 : 2) && devOnly.has(name);
 }
 
-const entries = [{ name: "manifest.json", data: readFileSync(join(root, "mcpb/manifest.json")) }];
+const entries = [{ name: "manifest.json", data: readFileSync(join(root, "manifest.json")) }];
 for (const file of ["package.json", "README.md"])
   if (existsSync(join(root, file))) entries.push({ name: file, data: readFileSync(join(root, file)) });
 for (const dir of ["dist", "node_modules"]) {

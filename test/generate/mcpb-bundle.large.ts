@@ -37,7 +37,7 @@ beforeAll(async () => {
 
 describe("npm run bundle (MCPB 0.3)", () => {
   it("mcpb validate accepts the generated manifest", () => {
-    const run = mcpb(["validate", join(pkgDir, "mcpb/manifest.json")]);
+    const run = mcpb(["validate", join(pkgDir, "manifest.json")]);
     expect(run.status, run.stdout + run.stderr).toBe(0);
     expect(run.stdout).toContain("Manifest schema validation passes");
   });
@@ -48,7 +48,7 @@ describe("npm run bundle (MCPB 0.3)", () => {
     const run = mcpb(["unpack", bundle, unpacked]);
     expect(run.status, run.stdout + run.stderr).toBe(0);
     expect(readFileSync(join(unpacked, "manifest.json"), "utf8")).toBe(
-      readFileSync(join(pkgDir, "mcpb/manifest.json"), "utf8"),
+      readFileSync(join(pkgDir, "manifest.json"), "utf8"),
     );
     expect(existsSync(join(unpacked, BUNDLE_ENTRY_POINT))).toBe(true);
     // Compiled code only: no TypeScript sources, no tsx.

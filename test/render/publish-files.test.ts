@@ -137,7 +137,7 @@ describe("generate", () => {
   });
 });
 
-describe("MCPB manifest (mcpb/manifest.json)", () => {
+describe("MCPB manifest (manifest.json)", () => {
   it("runs the entry point with node and maps each secret and setting from user_config into the env", () => {
     const model = modelOf("petstore.yaml");
     const manifest = JSON.parse(renderMcpbManifest(model));
