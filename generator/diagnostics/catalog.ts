@@ -145,6 +145,12 @@ export const catalog = {
     "The document's first server URL is relative (or absent), so the API's host is unknown.",
     "Add an absolute servers[0].url, or start the server with --base-url <url>.",
   ),
+  // The MCP Registry name of an OpenAPI document (issue 16, ship-it-publish)
+  OPENAPI_REGISTRY_NAME_INVALID: error(
+    "Invalid MCP Registry name",
+    "info.x-mcp-registry-name is not a reverse-DNS server name with one slash (what the registry's schema requires), so server.json could not be published.",
+    "Write it as io.github.<user or org>/<name> or <your domain reversed>/<name>: letters, digits, '.' and '-' before the slash, also '_' after it.",
+  ),
   // Options that only OpenAPI input reads (issue 12, h12-cli)
   OPENAPI_OPTION_UNUSED: usage(
     "OpenAPI option given for a spec-language file",

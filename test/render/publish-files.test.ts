@@ -137,6 +137,25 @@ describe("generate", () => {
   });
 });
 
+describe("a registry name that is no reverse-DNS server name", () => {
+  it("is an error at its pointer, in an OpenAPI document and in the spec language", () => {
+    const dir = scratchDir("publish-bad-name");
+    const openapi = join(dir, "api.yaml");
+    writeFileSync(
+      openapi,
+      "openapi: 3.0.3\ninfo: { title: Bad, version: 1.0.0, x-mcp-registry-name: 'not a name' }\npaths: {}\n",
+    );
+    const fromOpenApi = buildModel(openapi).diagnostics.filter((d) => d.severity === "error");
+    expect(fromOpenApi.map((d) => [d.code, d.pointer, d.line])).toEqual([
+      ["OPENAPI_REGISTRY_NAME_INVALID", "/info/x-mcp-registry-name", 2],
+    ]);
+    const spec = join(dir, "spec.yaml");
+    writeFileSync(spec, "server:\n  name: bad\n  version: 1.0.0\n  registryName: no-slash\n");
+    const fromSpec = buildModel(spec).diagnostics.filter((d) => d.severity === "error");
+    expect(fromSpec.map((d) => d.pointer)).toEqual(["/server/registryName"]);
+  });
+});
+
 describe("MCPB manifest (manifest.json)", () => {
   it("runs the entry point with node and maps each secret and setting from user_config into the env", () => {
     const model = modelOf("petstore.yaml");
