@@ -18,7 +18,9 @@ function mcpgen(cwd: string, ...args: string[]) {
   return { code: run.status, stdout: run.stdout, stderr: run.stderr };
 }
 
-const greeter = (property: string) => `server: { name: greeter, version: 1.0.0, registryName: io.github.mcpgen-examples/greeter }
+const greeter = (
+  property: string,
+) => `server: { name: greeter, version: 1.0.0, registryName: io.github.mcpgen-examples/greeter }
 tools:
   - name: greet
     inputSchema: { type: object, properties: { ${property}: { type: string } }, required: [${property}] }
