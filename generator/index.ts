@@ -21,6 +21,7 @@ import {
   writeFingerprint,
 } from "./output/fingerprint.ts";
 import { OutputDir } from "./output/output-dir.ts";
+import { checkServerJsonVersion } from "./output/server-json-drift.ts";
 import type { SurfaceChange } from "./output/surface-diff.ts";
 import { userSources } from "./output/user-sources.ts";
 import { applyWrite, planWrite, type WriteOutcome, type WritePlan } from "./output/write.ts";
@@ -105,6 +106,7 @@ export async function generate(
   if (!plan) return done();
   reportObsoleteHandlers(dir, plan, specPath, bag);
   if (options.check !== true) await compileDist(dir, plan.outcome.removed, bag);
+  if (options.check === true) checkServerJsonVersion(dir, bag);
   await checkUserHandlers(dir, files, bag, options.check === true);
   if (options.check !== true) recordRun(dir, key, files, plan.outcome, bag, loaded, toolsList);
   return done(plan.outcome, surface, toolsList);
@@ -179,6 +181,7 @@ async function renderPackage(loaded: Loaded, specRef: string, dir: OutputDir): P
     progress.stage("rendering the package");
     const model = normalize(loaded.server, specRef);
     const files = await render(model, userSources(dir));
+    reportPlaceholderRegistryName(loaded, model.packageName);
     const renames = new Map<string, string>();
     for (const { node } of model.tools) if (node.renamedFrom) renames.set(node.name, node.renamedFrom);
     const surface = surfaceDiff(surfaceOnDisk(dir), catalogData(model), renames);
@@ -190,6 +193,18 @@ async function renderPackage(loaded: Loaded, specRef: string, dir: OutputDir): P
     reportRenderFailure(loaded.report, error);
     return undefined;
   }
+}
+
+/** server.json needs the server's registry name; without one it holds a placeholder the registry refuses. */
+function reportPlaceholderRegistryName(loaded: Loaded, packageName: string): void {
+  if (loaded.server.registryName !== undefined) return;
+  const openapi = loaded.server.origin === "openapi";
+  const field = openapi ? "info.x-mcp-registry-name" : "server.registryName";
+  loaded.report(
+    "REGISTRY_NAME_PLACEHOLDER",
+    openapi ? "/info" : "/server",
+    `server.json names the server 'io.github.OWNER/${packageName}', a placeholder the MCP Registry refuses: set ${field} (e.g. io.github.<your GitHub user>/${packageName}) before publishing`,
+  );
 }
 
 /** Plans the write, refusing files in `--out` mcpgen did not write, and carries it out unless --check. */

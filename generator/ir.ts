@@ -131,8 +131,6 @@ export type ServerNode = ManifestServer & {
   upstream?: UpstreamNode;
   /** The spec's `package: { private: true }`: the generated package.json says "private" (npm will not publish it). */
   packagePrivate?: true;
-  /** The spec's `package: { registryName }`: the name in the MCP Registry (server.json, package.json mcpName). */
-  registryName?: string;
   tools: ToolNode[];
   resources: ResourceNode[];
   resourceTemplates: ResourceTemplateNode[];
@@ -147,6 +145,9 @@ export type ServerNode = ManifestServer & {
   /** OpenAPI: the config's maxDescriptionLength; descriptions in served tool schemas are cut at the
    * smaller of it and PROPERTY_DESCRIPTION_LENGTH (normalize/compact-schema.ts). */
   maxDescriptionLength?: number;
+  /** The MCP Registry name (`io.github.owner/name`): spec `server.registryName`, OpenAPI
+   * `info.x-mcp-registry-name`; server.json holds a placeholder without it (render/registry-server-json.ts). */
+  registryName?: string;
 };
 
 export type IrNode =

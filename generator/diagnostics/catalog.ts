@@ -145,6 +145,12 @@ export const catalog = {
     "The document's first server URL is relative (or absent), so the API's host is unknown.",
     "Add an absolute servers[0].url, or start the server with --base-url <url>.",
   ),
+  // The MCP Registry name of an OpenAPI document (issue 16, ship-it-publish)
+  OPENAPI_REGISTRY_NAME_INVALID: error(
+    "Invalid MCP Registry name",
+    "info.x-mcp-registry-name is not a reverse-DNS server name with one slash (what the registry's schema requires), so server.json could not be published.",
+    "Write it as io.github.<user or org>/<name> or <your domain reversed>/<name>: letters, digits, '.' and '-' before the slash, also '_' after it.",
+  ),
   // Options that only OpenAPI input reads (issue 12, h12-cli)
   OPENAPI_OPTION_UNUSED: usage(
     "OpenAPI option given for a spec-language file",
@@ -510,6 +516,17 @@ export const catalog = {
     "Handler does not type-check",
     "A handler you wrote no longer matches the types generated from the spec (its arguments or result changed). generate warns; generate --check fails on it.",
     "Update the handler to the new types in src/types.ts.",
+  ),
+  // Publishing: server.json for the MCP Registry (issue 16, ship-it-publish)
+  REGISTRY_NAME_PLACEHOLDER: warning(
+    "No MCP Registry name",
+    "The spec does not say the server's name in the MCP Registry, so server.json (and package.json's mcpName) hold the placeholder io.github.OWNER/<package>, which the registry refuses to publish.",
+    "Set server.registryName in the spec (OpenAPI: info.x-mcp-registry-name) to a reverse-DNS name you can prove you own: io.github.<your GitHub user or org>/<name>, or <your domain reversed>/<name> (e.g. com.example/weather).",
+  ),
+  SERVER_JSON_VERSION_DRIFT: error(
+    "server.json and package.json versions differ",
+    "generate --check found server.json's version (or its npm package's) different from package.json's: publishing now would list a version in the MCP Registry that npm does not serve. A version bumped by hand (npm version) in one file does it.",
+    "Set the version in the spec (server.version, OpenAPI info.version) and run mcpgen generate, which writes the same version into both files.",
   ),
   // The config file (issue 12, h12-cli)
   CONFIG_INVALID: error(

@@ -5,7 +5,7 @@
  */
 import { dirname, resolve } from "node:path";
 import { ownValue, setOwn } from "../../runtime/protocol/own-keys.ts";
-import type { DiagnosticBag } from "../diagnostics/diagnostic.ts";
+import type { DiagnosticBag, Report } from "../diagnostics/diagnostic.ts";
 import type { ResourceTemplateNode, ServerNode, ServerVariable, SourceLoc, ToolNode, UpstreamNode } from "../ir.ts";
 import { toolsetName } from "../normalize/toolset-names.ts";
 import { DEFAULT_MAX_BYTES, type SourceDoc } from "../source/read-source.ts";
@@ -150,6 +150,7 @@ export function loadOpenApi(
     maxDescriptionLength: config.maxDescriptionLength,
     title,
     ...(typeof info.description === "string" ? { description: info.description } : {}),
+    ...registryNameOf(info, report),
     upstream: upstreamOf(root, name, schemes, config, loc, report),
     tools: built.filter((n): n is ToolNode => n.kind === "tool"),
     ...toolsetDescriptionsOf(root),
@@ -277,4 +278,18 @@ function ownServer(op: Json, item: Json): { baseUrl?: string } {
     return isJson(spec) ? String(spec.default ?? "") : "";
   });
   return /^https?:\/\//i.test(url) ? { baseUrl: url } : {};
+}
+
+/** `info.x-mcp-registry-name`, held to the MCP Registry schema's name pattern (the spec language's schema has it too). */
+function registryNameOf(info: Json, report: Report): { registryName?: string } {
+  const name = info["x-mcp-registry-name"];
+  if (name === undefined) return {};
+  if (typeof name === "string" && name.length <= 200 && /^[a-zA-Z0-9.-]+\/[a-zA-Z0-9._-]+$/.test(name))
+    return { registryName: name };
+  report(
+    "OPENAPI_REGISTRY_NAME_INVALID",
+    "/info/x-mcp-registry-name",
+    `x-mcp-registry-name ${JSON.stringify(name)} is not a reverse-DNS server name such as io.github.alice/weather`,
+  );
+  return {};
 }

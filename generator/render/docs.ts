@@ -12,7 +12,8 @@ import type { Model } from "../normalize/normalize.ts";
 import { DEPLOYED_URL, renderClientConfigs } from "./client-configs.ts";
 import { toolsetDocs } from "./docs-toolsets.ts";
 import { mdBlock, mdCode, mdText } from "./markdown.ts";
-import { packageVersion, registryName } from "./package-files.ts";
+import { packageVersion } from "./package-files.ts";
+import { registryName } from "./registry-name.ts";
 import { header } from "./ts.ts";
 
 const TEMPLATE = new URL("../../templates/package-readme.md.hbs", import.meta.url);

@@ -11,8 +11,9 @@ import { renderDockerfile, renderDockerignore } from "./dockerfile.ts";
 import { renderDocs } from "./docs.ts";
 import { renderScaffolds } from "./handlers.ts";
 import { renderManifest } from "./manifest.ts";
+import { MCPB_BUNDLE_SCRIPT_FILE, MCPB_MANIFEST_FILE, mcpbBundleScript, renderMcpbManifest } from "./mcpb-manifest.ts";
 import { renderPackageJson, renderTsconfig } from "./package-files.ts";
-import { renderRegistryServerJson } from "./registry-server-json.ts";
+import { renderServerJson, SERVER_JSON_FILE } from "./registry-server-json.ts";
 import { runtimeFilesFor, type SourceFile } from "./runtime-files.ts";
 import { renderSearchIndex, SEARCH_INDEX_FILE, SEARCH_RUNTIME_FILE } from "./search-index.ts";
 import { renderApp, renderHandlersType, renderServerEntry } from "./server.ts";
@@ -91,7 +92,10 @@ export async function render(model: Model, userSources: SourceFile[] = []): Prom
     ),
     generated("tsconfig.json", renderTsconfig(model)),
     generated("README.md", renderDocs(model)),
-    generated("server.json", renderRegistryServerJson(model)),
+    // Publishing (issue 16): the MCP Registry's server.json, the MCPB bundle's manifest and packer, the image.
+    generated(SERVER_JSON_FILE, renderServerJson(model)),
+    generated(MCPB_MANIFEST_FILE, renderMcpbManifest(model)),
+    generated(MCPB_BUNDLE_SCRIPT_FILE, mcpbBundleScript()),
     generated("Dockerfile", renderDockerfile(model, `# ${header(model.specRef).slice(3).trim()}`)),
     generated(".dockerignore", renderDockerignore()),
     ...renderClientConfigs(model).map((file) => generated(file.path, file.content)),

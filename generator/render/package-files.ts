@@ -1,6 +1,7 @@
 /** package.json and tsconfig.json of a generated package: standalone after `npm install`. */
 import { readFileSync } from "node:fs";
 import type { Model } from "../normalize/normalize.ts";
+import { registryName } from "./registry-name.ts";
 import { header } from "./ts.ts";
 
 const ROOT_PACKAGE = new URL("../../package.json", import.meta.url);
@@ -31,11 +32,6 @@ export function packageVersion(model: Model): string {
   return /^\d+\.\d+\.\d+/.test(model.server.version) ? model.server.version : "0.0.0";
 }
 
-/** The name in the MCP Registry (server.json, package.json mcpName): the spec's, else a placeholder in the right form naming the server. */
-export function registryName(model: Model): string {
-  return model.server.registryName ?? `io.github.owner/${model.packageName.replace(/-mcp$/, "")}`;
-}
-
 /**
  * `search`: the package's runtime holds tool search (runtime/package/search-*.ts, which import minisearch
  * and stemmer), or the package has tools to search.
@@ -50,13 +46,23 @@ export function renderPackageJson(model: Model, search = model.tools.length > 0)
     // Publishable unless the spec asks otherwise (`package: { private: true }`).
     ...(model.server.packagePrivate ? { private: true } : {}),
     description: model.server.description ?? `MCP server ${model.server.name}`,
-    // The MCP Registry checks that this names the server.json entry publishing the package.
+    // The MCP Registry checks that the npm package names the server it lists (server.json's name).
     mcpName: registryName(model),
     type: "module",
     // `npx <package name>` runs the server: the bin has the package's name.
     bin: { [model.packageName]: DIST_ENTRY },
     // What `npm pack` ships: the compiled server and its TypeScript (handlers are the owner's code).
-    files: ["dist/", "src/", "runtime/", "clients/", "server.json", "tsconfig.json", "README.md"],
+    files: [
+      "dist/",
+      "src/",
+      "runtime/",
+      "clients/",
+      "scripts/",
+      "server.json",
+      "manifest.json",
+      "tsconfig.json",
+      "README.md",
+    ],
     // The typed client; its .d.ts files come from `npm run build` (tsc), which `npm pack` runs first.
     exports: {
       ".": { types: "./dist/src/client.d.ts", default: "./dist/src/client.js" },
@@ -74,6 +80,8 @@ export function renderPackageJson(model: Model, search = model.tools.length > 0)
       build: `tsc && node -e "${COPY_DATA}"`,
       prepack: "npm run build",
       typecheck: "tsc --noEmit",
+      // <name>.mcpb for Claude Desktop: manifest.json (MCPB), the compiled code, node_modules.
+      bundle: "npm run build && node scripts/mcpb-bundle.mjs",
     },
     // minisearch and stemmer: dynamic mode's tool search (runtime/package/tool-search.ts); gpt-tokenizer:
     // the response budget (--max-response-tokens), loaded only for an answer over it; quickjs-emscripten:

@@ -1,79 +1,47 @@
 /**
- * server.json for the MCP Registry (schema 2025-12-11, vendored in generator/schema/vendor/): the npm
- * package, its stdio transport and every environment variable the server reads (credentials marked
- * secret). Its version is package.json's, from the same function, so the two cannot drift: a hand edit
- * of either is a changed file to `--check`. The registry name (also package.json's `mcpName`, which the
- * registry checks to verify npm ownership) comes from the spec's `package.registryName`.
+ * server.json for the official MCP Registry (schema 2025-12-11, vendored in render/vendor/ with its
+ * source): the npm package run over stdio, every environment variable the server reads (credentials
+ * marked secret), and the package.json's version, so `mcp-publisher publish` lists what npm serves.
  */
-import type { UpstreamNode } from "../ir.ts";
 import type { Model } from "../normalize/normalize.ts";
-import { CLIENT_TOOL_LIMIT } from "../rules/tool-count.ts";
-import { packageVersion, registryName } from "./package-files.ts";
+import { packageVersion } from "./package-files.ts";
+import { registryName } from "./registry-name.ts";
+import { serverEnvVars } from "./server-env.ts";
 
-export const REGISTRY_SCHEMA = "https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json";
-/** The registry's limit on `description` (and `title`). */
+export const SERVER_JSON_FILE = "server.json";
+export const REGISTRY_SCHEMA_URL = "https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json";
+/** The registry's limit on `description` (and `title`), in characters. */
 export const REGISTRY_TEXT_LIMIT = 100;
 
-/** At most `limit` characters, cut at a word with an ellipsis; one line (the registry shows it as such). */
-function cutTo(text: string, limit = REGISTRY_TEXT_LIMIT): string {
+/** Text cut to `limit` characters (code points, as JSON Schema counts them) at a word, with an ellipsis. */
+export function cutText(text: string, limit: number): string {
   const flat = text.replace(/\s+/g, " ").trim();
-  if (flat.length <= limit) return flat;
-  const cut = flat.slice(0, limit - 1);
-  const word = cut.lastIndexOf(" ");
-  return `${(word > limit / 2 ? cut.slice(0, word) : cut).trimEnd()}…`;
+  const chars = [...flat];
+  if (chars.length <= limit) return flat;
+  const head = chars.slice(0, limit - 1).join("");
+  const word = head.replace(/\s+\S*$/, "");
+  return `${word.length >= limit / 2 ? word : head}…`;
 }
 
-type EnvironmentVariable = {
-  name: string;
-  description: string;
-  isRequired: boolean;
-  isSecret: boolean;
-  default?: string;
-  choices?: string[];
-};
-
-function environmentVariables(upstream: UpstreamNode | undefined): EnvironmentVariable[] {
-  const vars: EnvironmentVariable[] = [];
-  for (const scheme of upstream?.securitySchemes ?? []) {
-    const names: Array<[string, string]> =
-      scheme.type === "oauth2"
-        ? [
-            [scheme.clientIdEnv, `OAuth2 client id (${scheme.id})`],
-            [scheme.clientSecretEnv, `OAuth2 client secret (${scheme.id})`],
-          ]
-        : [
-            [
-              scheme.env,
-              `${scheme.type === "apiKey" ? "API key" : scheme.type === "basic" ? "user:password" : "bearer token"} (${scheme.id})`,
-            ],
-          ];
-    for (const [name, description] of names)
-      vars.push({ name, description: cutTo(description, 200), isRequired: false, isSecret: true });
-  }
-  for (const [name, variable] of Object.entries(upstream?.variables ?? {})) {
-    vars.push({
-      name: variable.env,
-      description: cutTo(`API server URL variable ${name}`, 200),
-      isRequired: false,
-      isSecret: false,
-      default: variable.default,
-      ...(variable.enum ? { choices: variable.enum } : {}),
-    });
-  }
-  return vars.filter((v, i) => vars.findIndex((w) => w.name === v.name) === i);
-}
-
-export function renderRegistryServerJson(model: Model): string {
+export function renderServerJson(model: Model): string {
   const { server } = model;
   const version = packageVersion(model);
-  const env = environmentVariables(server.upstream);
+  const environmentVariables = serverEnvVars(model).map((v) => ({
+    name: v.name,
+    description: v.description,
+    isRequired: v.required,
+    isSecret: v.secret,
+    format: v.format,
+    ...(v.default !== undefined ? { default: v.default } : {}),
+    ...(v.choices ? { choices: v.choices } : {}),
+  }));
   const doc = {
-    $schema: REGISTRY_SCHEMA,
+    $schema: REGISTRY_SCHEMA_URL,
     name: registryName(model),
-    ...(server.title ? { title: cutTo(server.title) } : {}),
-    description: cutTo(server.description ?? "") || `MCP server ${cutTo(server.name, 80)}`,
+    ...(server.title?.trim() ? { title: cutText(server.title, REGISTRY_TEXT_LIMIT) } : {}),
+    description: cutText(server.description || `MCP server ${server.name}`, REGISTRY_TEXT_LIMIT) || server.name,
     version,
-    ...(server.websiteUrl && /^https:\/\/\S+$/.test(server.websiteUrl) ? { websiteUrl: server.websiteUrl } : {}),
+    ...(server.websiteUrl && /^https?:\/\/\S+$/.test(server.websiteUrl) ? { websiteUrl: server.websiteUrl } : {}),
     packages: [
       {
         registryType: "npm",
@@ -81,11 +49,7 @@ export function renderRegistryServerJson(model: Model): string {
         identifier: model.packageName,
         version,
         transport: { type: "stdio" },
-        // Over the 128 tools clients accept, the server is listed to start in dynamic mode.
-        ...(model.tools.length > CLIENT_TOOL_LIMIT
-          ? { packageArguments: [{ type: "named", name: "--mode", value: "dynamic" }] }
-          : {}),
-        ...(env.length ? { environmentVariables: env } : {}),
+        environmentVariables,
       },
     ],
   };

@@ -203,12 +203,10 @@ export function loadSpec(source: SourceDoc): ServerNode | undefined {
     name,
     version,
     ...strings(server, ["title", "description", "instructions", "websiteUrl"] as const),
+    ...strings(server, ["registryName"] as const),
     ...icons(server),
     ...optional("upstream", upstreamNode),
     ...(isObj(root.package) && root.package.private === true ? { packagePrivate: true as const } : {}),
-    ...(isObj(root.package) && typeof root.package.registryName === "string"
-      ? { registryName: root.package.registryName }
-      : {}),
     tools,
     resources,
     resourceTemplates,

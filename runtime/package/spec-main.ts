@@ -22,7 +22,7 @@ const USAGE = `usage: server [--http [--port <n>] [--host <addr>] [--max-session
   --max-sessions <n>
                     live 2025-era HTTP sessions at most (default 10000; env MCP_MAX_SESSIONS):
                     the least recently used idle one makes room, else initialize gets 503
-  --base-url <url>  upstream API base URL, overriding the spec's upstream.baseUrl
+  --base-url <url>  upstream API base URL, overriding the spec's upstream.baseUrl (env MCP_BASE_URL)
   --max-upstream-body <n>  characters of an upstream answer passed on before it is cut
                     (env MCP_MAX_UPSTREAM_BODY; default 1000000)
   --max-redirects <n>  same-origin upstream redirects followed; other origins never are
@@ -105,9 +105,12 @@ export async function runSpecServer(
   const port = flags.port === undefined ? 3000 : Number(flags.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     return usageError(`--port must be 0-65535, not '${flags.port}'`);
-  const baseUrl = flags["base-url"];
+  // MCP_BASE_URL: the env twin, for clients that configure a server by environment only (an MCPB bundle's user_config).
+  const baseUrl = flags["base-url"] ?? envValue("MCP_BASE_URL");
   if (baseUrl !== undefined && !/^https?:\/\/./i.test(baseUrl))
-    return usageError(`--base-url must be an http(s) URL, not '${baseUrl}'`);
+    return usageError(
+      `${flags["base-url"] === undefined ? "MCP_BASE_URL" : "--base-url"} must be an http(s) URL, not '${baseUrl}'`,
+    );
   if (!flags.http && (flags.port !== undefined || flags.host !== undefined || flags["max-sessions"] !== undefined))
     return usageError("--port, --host and --max-sessions need --http");
   // MCP_MAX_SESSIONS matters only for HTTP: a stdio server ignores it rather than refusing to start.

@@ -64,8 +64,14 @@ describe("mcpgen.config.ts", () => {
 
   it("--format json prints one JSON document with every entry's diagnostics", () => {
     const dir = project("json");
-    writeFileSync(join(dir, "a.yaml"), "server: { name: a, version: '1.0' }\n");
-    writeFileSync(join(dir, "b.yaml"), "server: { name: b, version: '2.0' }\n");
+    writeFileSync(
+      join(dir, "a.yaml"),
+      "server: { name: a, version: '1.0', registryName: io.github.mcpgen-examples/a }\n",
+    );
+    writeFileSync(
+      join(dir, "b.yaml"),
+      "server: { name: b, version: '2.0', registryName: io.github.mcpgen-examples/b }\n",
+    );
     writeFileSync(
       join(dir, "mcpgen.config.yaml"),
       "- { input: a.yaml, output: out-a }\n- { input: b.yaml, output: out-b }\n",

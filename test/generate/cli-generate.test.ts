@@ -16,7 +16,7 @@ describe("mcpgen generate", () => {
   const specFile = join(dir, "spec.yaml");
   const out = join(dir, "pkg");
   const base =
-    "server: { name: demo, version: 1.0.0 }\nupstream: { baseUrl: 'https://api.example.com' }\ntools:\n  - { name: ping, inputSchema: { type: object }, http: { method: GET, path: /ping } }\n";
+    "server: { name: demo, version: 1.0.0, registryName: io.github.mcpgen-examples/demo }\nupstream: { baseUrl: 'https://api.example.com' }\ntools:\n  - { name: ping, inputSchema: { type: object }, http: { method: GET, path: /ping } }\n";
 
   it("generates a package, then --check says it is up to date (exit 0)", () => {
     writeFileSync(specFile, base);
@@ -45,7 +45,7 @@ describe("mcpgen generate", () => {
     const bad = join(dir, "bad.yaml");
     writeFileSync(
       bad,
-      "server: { name: demo, version: 1.0.0 }\ntools: [{ name: 'a b', inputSchema: { type: object } }]\n",
+      "server: { name: demo, version: 1.0.0, registryName: io.github.mcpgen-examples/demo }\ntools: [{ name: 'a b', inputSchema: { type: object } }]\n",
     );
     const run = mcpgen("generate", bad, "--out", join(dir, "never"));
     expect(run.code).toBe(1);

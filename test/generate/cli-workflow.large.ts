@@ -18,7 +18,9 @@ function mcpgen(cwd: string, ...args: string[]) {
   return { code: run.status, stdout: run.stdout, stderr: run.stderr };
 }
 
-const greeter = (property: string) => `server: { name: greeter, version: 1.0.0 }
+const greeter = (
+  property: string,
+) => `server: { name: greeter, version: 1.0.0, registryName: io.github.mcpgen-examples/greeter }
 tools:
   - name: greet
     inputSchema: { type: object, properties: { ${property}: { type: string } }, required: [${property}] }
@@ -80,7 +82,7 @@ describe("handler type errors with a relative --out (defect 1)", { timeout: 120_
 
 describe("ownership of the output folder (defect 2)", { timeout: 120_000 }, () => {
   const api = (tools: number) =>
-    `server: { name: big, version: 1.0.0 }\nupstream: { baseUrl: 'https://api.example.com' }\ntools:\n${Array.from(
+    `server: { name: big, version: 1.0.0, registryName: io.github.mcpgen-examples/big }\nupstream: { baseUrl: 'https://api.example.com' }\ntools:\n${Array.from(
       { length: tools },
       (_, n) => `  - { name: t${n}, inputSchema: { type: object }, http: { method: GET, path: /t${n} } }\n`,
     ).join("")}`;
@@ -183,7 +185,7 @@ describe("--check and handler reports (defect 8)", { timeout: 120_000 }, () => {
   it("summarizes new handlers beyond 20, and flags only scaffolds as obsolete, never the user's helper", () => {
     const cwd = scratchDir("workflow-many");
     const tools = (n: number) =>
-      `server: { name: many, version: 1.0.0 }\ntools:\n${Array.from(
+      `server: { name: many, version: 1.0.0, registryName: io.github.mcpgen-examples/many }\ntools:\n${Array.from(
         { length: n },
         (_, i) => `  - { name: h${i}, inputSchema: { type: object } }\n`,
       ).join("")}`;
@@ -274,7 +276,7 @@ describe("CI outputs", { timeout: 120_000 }, () => {
   it("--summary-md writes the surface change as Markdown, every name escaped", () => {
     const cwd = scratchDir("workflow-md");
     const spec = (extra: string) =>
-      `server: { name: md, version: 1.0.0 }\nresources:\n  - { uri: 'x://a', name: a, text: hi }\n${extra}`;
+      `server: { name: md, version: 1.0.0, registryName: io.github.mcpgen-examples/md }\nresources:\n  - { uri: 'x://a', name: a, text: hi }\n${extra}`;
     writeFileSync(join(cwd, "spec.yaml"), spec(""));
     expect(mcpgen(cwd, "generate", "spec.yaml", "--out", "pkg").code).toBe(0);
     writeFileSync(join(cwd, "spec.yaml"), spec("  - { uri: 'x://b/*x*_[l](y)', name: b, text: hi }\n"));

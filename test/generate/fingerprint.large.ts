@@ -12,7 +12,7 @@ import { OutputDir } from "../../generator/output/output-dir.ts";
 import { OWNERSHIP_FILE } from "../../generator/output/ownership.ts";
 import { scratchDir } from "./support.ts";
 
-const SPEC = `server: { name: fp, version: 1.0.0 }
+const SPEC = `server: { name: fp, version: 1.0.0, registryName: io.github.mcpgen-examples/fp }
 tools:
   - name: greet
     description: Says hello.

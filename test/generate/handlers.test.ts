@@ -5,7 +5,10 @@ import { describe, expect, it } from "vitest";
 import { generate } from "../../generator/index.ts";
 import { scratchDir } from "./support.ts";
 
-const spec = (property: string, extraTool = "") => `server: { name: greeter, version: 1.0.0 }
+const spec = (
+  property: string,
+  extraTool = "",
+) => `server: { name: greeter, version: 1.0.0, registryName: io.github.mcpgen-examples/greeter }
 tools:
   - name: greet
     inputSchema: { type: object, properties: { ${property}: { type: string } }, required: [${property}] }

@@ -82,7 +82,7 @@ describe("npm pack + npm install of a generated package", () => {
     // server.json ships with the package, in step with it and valid for the MCP Registry.
     const registry = JSON.parse(readFileSync(join(installed, "server.json"), "utf8"));
     const schema = JSON.parse(
-      readFileSync(join(ROOT, "generator/schema/vendor/mcp-registry-server.2025-12-11.schema.json"), "utf8"),
+      readFileSync(join(ROOT, "generator/render/vendor/server-json-2025-12-11.schema.json"), "utf8"),
     );
     const ajv = new AjvDraft07({ strict: false });
     addFormats(ajv);

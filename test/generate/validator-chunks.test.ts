@@ -29,7 +29,10 @@ describe("validator chunks", () => {
   let client: McpClient;
 
   beforeAll(async () => {
-    writeFileSync(join(dir, "many.yaml"), `server: { name: many, version: 1.0.0 }\ntools:\n${tools.join("\n")}\n`);
+    writeFileSync(
+      join(dir, "many.yaml"),
+      `server: { name: many, version: 1.0.0, registryName: io.github.mcpgen-examples/many }\ntools:\n${tools.join("\n")}\n`,
+    );
     const result = await generate(join(dir, "many.yaml"), out);
     // Hundreds of tools on purpose: MANY_TOOLS is the one warning expected.
     expect(result.diagnostics.map((d) => d.code)).toEqual(["MANY_TOOLS"]);

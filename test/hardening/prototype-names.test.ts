@@ -167,7 +167,7 @@ describe("an OpenAPI document with prototype-named parameters", () => {
     });
     const doc = {
       openapi: "3.0.3",
-      info: { title: "Proto", version: "1.0.0" },
+      info: { title: "Proto", version: "1.0.0", "x-mcp-registry-name": "io.github.mcpgen-examples/proto" },
       // A server variable named __proto__ too: the base URL is filled from it.
       servers: [{ url: `${api.url}/{proto__placeholder}`, variables: { proto__placeholder: { default: "v1" } } }],
       paths: {

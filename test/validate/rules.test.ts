@@ -36,6 +36,9 @@ const GENERATE_CODES: Code[] = [
   "HANDLER_OBSOLETE",
   "HANDLER_TYPE_ERROR",
   "OUTPUT_NOT_OWNED",
+  // Publishing (issue 16): test/render/publish-files.test.ts
+  "REGISTRY_NAME_PLACEHOLDER",
+  "SERVER_JSON_VERSION_DRIFT",
 ];
 
 /** OpenAPI input codes: test/openapi/mapping.test.ts and repair.test.ts cover them with OpenAPI documents (and files for $refs). */
@@ -54,6 +57,8 @@ const OPENAPI_CODES: Code[] = [
   "OPENAPI_NO_OPERATIONS",
   "OPENAPI_SERVER_RELATIVE",
   "OPENAPI_TOO_MANY_TOOLS",
+  // test/render/publish-files.test.ts
+  "OPENAPI_REGISTRY_NAME_INVALID",
 ];
 
 /** Codes about how mcpgen is called (strict .json, options, the config file): test/cli/*.test.ts;
