@@ -14,7 +14,7 @@ import { setOwn } from "../../runtime/protocol/own-keys.ts";
 import type { Model } from "../normalize/normalize.ts";
 import { ANY_OBJECT } from "./format-types.ts";
 import { type Member, Parser, splitDeclarations, type TypeNode } from "./format-types-parse.ts";
-import { commentText, escapeInvisible } from "./ts.ts";
+import { commentText, escapeInvisible, header } from "./ts.ts";
 import { propKey } from "./ts-style.ts";
 
 /** The file's path in a package, beside search-index.json. */
@@ -69,16 +69,19 @@ export function renderCodeApi(model: Model, typesTs: string): string | undefined
     setOwn(file.types, name, { declaration: escapeInvisible(`type ${name} = ${text};`), types });
     wanted.push(...types);
   }
-  return serialize(file);
+  return serialize(file, header(model.specRef).slice(3).trim());
 }
 
-/** One entry a line: compact (GitHub's file is about 1 MB as it is), yet a change diffs as the entries it touches. */
-function serialize(file: CodeApiFile): string {
+/**
+ * One entry a line: compact (GitHub's file is about 1 MB as it is), yet a change diffs as the entries it
+ * touches. The "//" line marks the file as mcpgen's (output/ownership.ts reads it where no record is).
+ */
+function serialize(file: CodeApiFile, mark: string): string {
   const section = (entries: CodeApiFile["tools"]) =>
     Object.entries(entries)
       .map(([name, entry]) => `    ${JSON.stringify(name)}: ${JSON.stringify(entry)}`)
       .join(",\n");
-  return `{\n  "tools": {\n${section(file.tools)}\n  },\n  "types": {\n${section(file.types)}\n  }\n}\n`;
+  return `{\n  "//": ${JSON.stringify(mark)},\n  "tools": {\n${section(file.tools)}\n  },\n  "types": {\n${section(file.types)}\n  }\n}\n`;
 }
 
 type Printed = { text: string; alias: boolean; same: string };

@@ -1,7 +1,7 @@
 /** Shared pieces of the generator tests: running generated servers as real processes, and a real upstream API. */
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
-import { mkdirSync, mkdtempSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
@@ -132,13 +132,32 @@ function matches(pattern: string, actual: string): boolean {
 
 /** Runs the repository's tsc on a package's own tsconfig; resolves to its output when it fails. */
 export function typecheck(dir: string): Promise<string> {
+  return runTsc(join(dir, "tsconfig.json"));
+}
+
+/**
+ * Type-checks several generated packages in ONE tsc run with their own compiler options (read from the
+ * first one's tsconfig.json; every package's are the same): the libraries and @types/node are parsed
+ * once, not once a package (a third of the time for the five goldens). Each file is a module: no clashes.
+ */
+export function typecheckTogether(dirs: string[]): Promise<string> {
+  const own = JSON.parse(readFileSync(join(dirs[0], "tsconfig.json"), "utf8").replace(/^\/\/[^\n]*\n/, ""));
+  const at = scratchDir("typecheck-together");
+  const config = join(at, "tsconfig.json");
+  const compilerOptions = { ...own.compilerOptions, noEmit: true, typeRoots: [join(ROOT, "node_modules/@types")] };
+  const include = dirs.flatMap((dir) => [join(dir, "src"), join(dir, "runtime")]);
+  writeFileSync(config, JSON.stringify({ compilerOptions, include }));
+  return runTsc(config);
+}
+
+function runTsc(config: string): Promise<string> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [
       join(ROOT, "node_modules/typescript/bin/tsc"),
       "--noEmit",
       "--strict",
       "-p",
-      join(dir, "tsconfig.json"),
+      config,
     ]);
     let output = "";
     child.stdout.on("data", (chunk) => (output += chunk));

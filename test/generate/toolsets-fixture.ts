@@ -118,7 +118,7 @@ export type ShopUpstream = Awaited<ReturnType<typeof startShopUpstream>>;
 export function startShopUpstream() {
   return startUpstream({
     "GET /orders/*": (r) => ({ json: { id: Number(r.path.split("/")[2]), status: "shipped" } }),
-    // Long enough for the response budget to cut at --max-response-tokens 500 (code-mode.test).
+    // Long enough for the response budget to cut at --max-response-tokens 500 (code-mode.large).
     "GET /orders": () => ({
       json: Array.from({ length: 200 }, (_, i) => ({ id: i + 1, status: "shipped", note: `order number ${i + 1}` })),
     }),

@@ -18,7 +18,7 @@ import { type CaseOutcome, runCase, typecheckPackages } from "./pipeline.ts";
 
 // npm test runs 120 cases (the fixed seed reaches every outcome); npm run test:fuzz runs 3000.
 const RUNS = Number(process.env.FUZZ_RUNS ?? 120);
-const TYPECHECKED = Number(process.env.FUZZ_TYPECHECKED ?? 4);
+const TYPECHECKED = Number(process.env.FUZZ_TYPECHECKED ?? 2);
 const REGRESSIONS = join(import.meta.dirname, "regressions");
 
 describe("the generator under random hostile specs", () => {
