@@ -22,7 +22,7 @@ const USAGE = `usage: server [--http [--port <n>] [--host <addr>] [--max-session
   --max-sessions <n>
                     live 2025-era HTTP sessions at most (default 10000; env MCP_MAX_SESSIONS):
                     the least recently used idle one makes room, else initialize gets 503
-  --base-url <url>  upstream API base URL, overriding the spec's upstream.baseUrl
+  --base-url <url>  upstream API base URL, overriding the spec's upstream.baseUrl (env MCP_BASE_URL)
   --max-upstream-body <n>  characters of an upstream answer passed on before it is cut
                     (env MCP_MAX_UPSTREAM_BODY; default 1000000)
   --max-redirects <n>  same-origin upstream redirects followed; other origins never are
@@ -45,7 +45,8 @@ const USAGE = `usage: server [--http [--port <n>] [--host <addr>] [--max-session
                     (env MCP_MAX_RESPONSE_TOKENS; default 25000; at least 500)
 
 Environment: MCP_HTTP_TOKEN, when set, is the bearer token HTTP clients must send;
-MCP_MAX_SESSIONS is the default of --max-sessions.`;
+MCP_MAX_SESSIONS is the default of --max-sessions; MCP_SHUTDOWN_GRACE_MS (default 0): on SIGTERM,
+how long /readyz answers 503 while requests are still served, before the server closes.`;
 
 export async function runSpecServer(
   manifest: Manifest,
@@ -104,9 +105,12 @@ export async function runSpecServer(
   const port = flags.port === undefined ? 3000 : Number(flags.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     return usageError(`--port must be 0-65535, not '${flags.port}'`);
-  const baseUrl = flags["base-url"];
+  // MCP_BASE_URL: the env twin, for clients that configure a server by environment only (an MCPB bundle's user_config).
+  const baseUrl = flags["base-url"] ?? envValue("MCP_BASE_URL");
   if (baseUrl !== undefined && !/^https?:\/\/./i.test(baseUrl))
-    return usageError(`--base-url must be an http(s) URL, not '${baseUrl}'`);
+    return usageError(
+      `${flags["base-url"] === undefined ? "MCP_BASE_URL" : "--base-url"} must be an http(s) URL, not '${baseUrl}'`,
+    );
   if (!flags.http && (flags.port !== undefined || flags.host !== undefined || flags["max-sessions"] !== undefined))
     return usageError("--port, --host and --max-sessions need --http");
   // MCP_MAX_SESSIONS matters only for HTTP: a stdio server ignores it rather than refusing to start.
@@ -119,6 +123,8 @@ export async function runSpecServer(
   const maxBody = wholeNumber("max-upstream-body", flags["max-upstream-body"], "MCP_MAX_UPSTREAM_BODY", 1);
   const maxRedirects = wholeNumber("max-redirects", flags["max-redirects"], "MCP_MAX_REDIRECTS", 0);
   if (typeof maxSessions === "string") return usageError(maxSessions);
+  const grace = wholeNumber("", undefined, flags.http ? "MCP_SHUTDOWN_GRACE_MS" : undefined, 0);
+  if (typeof grace === "string") return usageError(grace);
   if (typeof maxBody === "string") return usageError(maxBody);
   if (typeof maxRedirects === "string") return usageError(maxRedirects);
   const serving = servingFlags(manifest, flags);
@@ -148,6 +154,7 @@ export async function runSpecServer(
       host: flags.host ?? "127.0.0.1",
       ...(token ? { bearerToken: token } : {}),
       ...(maxSessions === undefined ? {} : { maxSessions }),
+      ...(grace === undefined ? {} : { shutdownGraceMs: grace }),
     });
     process.stderr.write(`${manifest.server.name} listening on ${handle.url}\n`);
     const stop = () => void handle.close().then(() => process.exit(0));

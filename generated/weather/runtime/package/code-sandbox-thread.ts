@@ -153,11 +153,20 @@ function spawnWorker(): Worker {
   const options = { resourceLimits: { stackSizeMb: THREAD_STACK_MB } };
   if (!here.endsWith(".ts")) return new Worker(new URL("./code-sandbox-worker.js", here), options);
   const entry = new URL("./code-sandbox-worker.ts", here).href;
-  const tsx = pathToFileURL(
+  const source = `import(${JSON.stringify(tsxApi(here))}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); });`;
+  return new Worker(source, { ...options, eval: true });
+}
+
+/**
+ * tsx's ESM API: of the tsx that runs this process (`tsx src/server.ts` puts its loader in execArgv, also
+ * when npx fetched it), else the one this file resolves (vitest, or `node --import tsx`).
+ */
+function tsxApi(here: string): string {
+  const loader = process.execArgv.find((arg) => /[/\\]tsx[/\\]dist[/\\]loader\.mjs$/.test(arg));
+  if (loader) return new URL("./esm/api/index.mjs", loader.startsWith("file:") ? loader : pathToFileURL(loader)).href;
+  return pathToFileURL(
     createRequire(here)
       .resolve("tsx/esm/api")
       .replace(/\.cjs$/, ".mjs"),
   ).href;
-  const source = `import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); });`;
-  return new Worker(source, { ...options, eval: true });
 }

@@ -1,6 +1,7 @@
 // The Streamable HTTP transport, server side, on node:http. One endpoint
 // (default /mcp): POST carries messages (see http-post.ts), GET opens the
-// 2025-era standalone stream, DELETE ends a 2025-era session.
+// 2025-era standalone stream, DELETE ends a 2025-era session. Beside it, the
+// probes of a container platform: GET /healthz (liveness) and /readyz (readiness).
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { decodeMessage, errorResponse } from "../../protocol/codec.ts";
@@ -43,6 +44,9 @@ export type HttpServerOptions = {
   /** Live 2025-era sessions at most (default 10,000): the least recently used idle one makes room for a
    * new one; when all are busy, `initialize` is answered 503. */
   maxSessions?: number;
+  /** On close(), how long /readyz answers 503 while MCP requests are still served, so a load balancer
+   * stops routing here before the connections close (default 0: close at once). */
+  shutdownGraceMs?: number;
 };
 
 export type HttpServerHandle = { url: string; port: number; host: string; close(): Promise<void> };
@@ -59,12 +63,14 @@ export async function serveHttp(server: McpServer, options: HttpServerOptions = 
     retryMs: options.retryMs ?? 1_000,
   };
 
+  let closing = false;
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const target = pathOf(req.url ?? "/");
     if (target === undefined) {
       const error = { code: ErrorCode.InvalidRequest, message: "Bad Request: malformed request target" };
       return sendJson(res, 400, errorResponse(undefined, error));
     }
+    if (target !== path && PROBES.has(target)) return probe(req, res, target, closing);
     if (target !== path) return sendJson(res, 404, undefined);
     const rejection = admit(req, { ...options, boundHost: host });
     if (rejection) {
@@ -178,6 +184,8 @@ export async function serveHttp(server: McpServer, options: HttpServerOptions = 
     port,
     host,
     async close() {
+      closing = true;
+      if (options.shutdownGraceMs) await new Promise((resolve) => setTimeout(resolve, options.shutdownGraceMs));
       clearInterval(sweeper);
       server.close();
       await new Promise((resolve) => setImmediate(resolve)); // let ended subscriptions flush their responses
@@ -188,6 +196,23 @@ export async function serveHttp(server: McpServer, options: HttpServerOptions = 
       });
     },
   };
+}
+
+const PROBES = new Set(["/healthz", "/readyz"]);
+
+/**
+ * Liveness (/healthz: 200 while the process serves HTTP) and readiness (/readyz: 200 while it takes MCP
+ * requests, 503 once it is closing). Probes carry no token and come from the platform, so they skip
+ * the bearer, Host and Origin checks: the answer tells nothing but that the process is up.
+ */
+function probe(req: IncomingMessage, res: ServerResponse, target: string, closing: boolean): void {
+  if (req.method !== "GET" && req.method !== "HEAD") {
+    sendJson(res, 405, undefined, { Allow: "GET, HEAD" });
+    return;
+  }
+  const [status, state] = target === "/healthz" ? [200, "ok"] : closing ? [503, "closing"] : [200, "ready"];
+  res.writeHead(status, { "Content-Type": "application/json", "Cache-Control": "no-store" });
+  res.end(JSON.stringify({ status: state })); // node sends no body to HEAD
 }
 
 /** The path of a request-target (origin-form or absolute-form); undefined when it is not a valid URL. */
