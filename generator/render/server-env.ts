@@ -112,6 +112,13 @@ const FLAG_TWINS: Twin[] = [
     default: "10000",
   },
   {
+    name: "MCP_SHUTDOWN_GRACE_MS",
+    description:
+      "HTTP only: on SIGTERM, how long /readyz answers 503 while requests are still served, before the server closes.",
+    format: "number",
+    default: "0",
+  },
+  {
     name: "MCP_HTTP_TOKEN",
     description: "HTTP only: the bearer token HTTP clients must send; unset: none is asked for.",
     format: "string",

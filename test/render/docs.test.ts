@@ -123,7 +123,7 @@ await client.close();
 
 To npm: \`npm publish\` (its \`prepack\` runs \`npm run build\`); then \`npx demo-mcp\` runs the server
 anywhere. To the MCP Registry: \`server.json\` lists the npm package, its transport and environment variables,
-with \`package.json\`'s version, under the name \`io.github.owner/demo\` (set \`package.registryName\` in the spec to
+with \`package.json\`'s version, under the name \`io.github.OWNER/demo-mcp\` (set \`server.registryName\` in the spec, \`info.x-mcp-registry-name\` in an OpenAPI document, to
 your own namespace first); publish it with the registry's \`mcp-publisher\` after \`npm publish\`. With
 Docker: \`npm install\` once (for \`package-lock.json\`), then \`docker build -t demo-mcp .\` and
 \`docker run -p 3000:3000 demo-mcp\`: Streamable HTTP at \`/mcp\`, liveness at \`/healthz\`, readiness
