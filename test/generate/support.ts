@@ -144,7 +144,9 @@ export function typecheckTogether(dirs: string[]): Promise<string> {
   const own = JSON.parse(readFileSync(join(dirs[0], "tsconfig.json"), "utf8").replace(/^\/\/[^\n]*\n/, ""));
   const at = scratchDir("typecheck-together");
   const config = join(at, "tsconfig.json");
-  const compilerOptions = { ...own.compilerOptions, noEmit: true, typeRoots: [join(ROOT, "node_modules/@types")] };
+  // Output options (rootDir, outDir, declarations) name one package's layout: none applies to a check of all.
+  const { rootDir: _r, outDir: _o, declaration: _d, ...checking } = own.compilerOptions;
+  const compilerOptions = { ...checking, noEmit: true, typeRoots: [join(ROOT, "node_modules/@types")] };
   const include = dirs.flatMap((dir) => [join(dir, "src"), join(dir, "runtime")]);
   writeFileSync(config, JSON.stringify({ compilerOptions, include }));
   return runTsc(config);
