@@ -17,15 +17,16 @@ import { splitCyclicIntersections } from "./type-cycles.ts";
 import { findCulprit } from "./types-culprit.ts";
 
 export async function renderTypes(model: Model): Promise<string> {
+  // The result types of list answers (typeOnly) only serve code mode's declarations: a schema there the
+  // type generator cannot take (a cycle through a list's items, say) leaves them out, not the package.
+  // Only the last attempt looks for the schema to blame (a search that compiles again and again).
+  const kept = withoutResultTypes(model.toolSchemas);
   let schemaTypes: string;
   try {
-    schemaTypes = await compileSchemas(model.toolSchemas);
+    schemaTypes = await compileSchemas(model.toolSchemas, kept === undefined);
   } catch (error) {
-    // The result types of list answers (typeOnly) only serve code mode's declarations: a schema there
-    // the type generator cannot take (a cycle through a list's items, say) leaves them out, not the package.
-    const kept = withoutResultTypes(model.toolSchemas);
     if (kept === undefined) throw error;
-    schemaTypes = await compileSchemas(kept);
+    schemaTypes = await compileSchemas(kept, true);
   }
 
   const prompts = model.prompts.map(({ node, argsType }) => {
@@ -60,8 +61,11 @@ export async function renderTypes(model: Model): Promise<string> {
   ].join("\n");
 }
 
-/** Every schema's types in one compile; on failure, an error naming the schema that broke it (RENDER_FAILED points there). */
-async function compileSchemas(toolSchemas: ToolSchemas): Promise<string> {
+/**
+ * Every schema's types in one compile. On failure, with `blame`, an error naming the schema that broke it
+ * (RENDER_FAILED points there); without, the type generator's own error.
+ */
+async function compileSchemas(toolSchemas: ToolSchemas, blame: boolean): Promise<string> {
   const { defs, sources } = typeDefinitions(toolSchemas);
   shieldPrototypeNames(defs);
   const combined: JsonSchema = { title: "SchemaTypes", type: "object", $defs: defs };
@@ -69,6 +73,7 @@ async function compileSchemas(toolSchemas: ToolSchemas): Promise<string> {
   try {
     return await compileTypes(combined, true);
   } catch (error) {
+    if (!blame) throw error;
     const culprit = await findCulprit(defs, (root) => compileTypes(root, false));
     const message = error instanceof Error ? error.message : String(error);
     const where = culprit === undefined ? "" : ` (type ${(defs[culprit].title as string) ?? culprit})`;

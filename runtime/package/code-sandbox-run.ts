@@ -9,6 +9,7 @@ import type {
   QuickJSRuntime,
   QuickJSWASMModule,
 } from "quickjs-emscripten";
+import { errorMessage } from "../protocol/errors.ts";
 import { CODE_FILE, CODE_LINE_OFFSET, PRELUDE, PRELUDE_FILE, wrapCode } from "./code-sandbox-prelude.ts";
 import type { CodeBridge, CodeCallOutcome, CodeFailureKind, CodeLimits, CodeRunResult } from "./code-sandbox-types.ts";
 
@@ -25,7 +26,7 @@ export const MAX_STACK_BYTES = 32 * 1024;
 type Failure = { kind: CodeFailureKind; message: string; line?: number };
 type Described = { message: string; name?: string; stack?: string; lineNumber?: number };
 
-/** The run's outcome, and whether the engine failed on the host side (its module must be dropped). */
+/** The run's outcome, and whether the engine failed on the host side (its thread must then end). */
 export type SandboxOutcome = { result: CodeRunResult; poisoned: boolean };
 
 export async function runInSandbox(
@@ -54,15 +55,13 @@ export async function runInSandbox(
     return { result: await run.execute(runtime, context), poisoned };
   } catch (error) {
     // Only host-side failures land here (QuickJS reports the code's errors as values). A native stack
-    // overflow or an abort inside the wasm leaves the engine's memory in an unknown state: drop it.
+    // overflow or an abort inside the wasm leaves the engine's memory in an unknown state: its thread ends.
     const overflow = error instanceof RangeError;
     // WebAssembly.RuntimeError by its name: the package compiles without the WebAssembly types.
     poisoned = overflow || (error instanceof Error && error.name === "RuntimeError");
     run.fail({
       kind: overflow ? "memory" : "error",
-      message: overflow
-        ? STACK_OVERFLOW
-        : `The sandbox failed: ${error instanceof Error ? error.message : String(error)}`,
+      message: overflow ? STACK_OVERFLOW : `The sandbox failed: ${errorMessage(error)}`,
     });
     return { result: run.result(), poisoned };
   } finally {
@@ -278,9 +277,7 @@ class RunState {
       // Through a promise, so a bridge that throws synchronously rejects the call instead of the host function.
       Promise.resolve()
         .then(() => this.bridge.call(name, parsed, this.calls.signal))
-        .then(answer, (error: unknown) =>
-          answer({ ok: false, error: { message: error instanceof Error ? error.message : String(error) } }),
-        );
+        .then(answer, (error: unknown) => answer({ ok: false, error: { message: errorMessage(error) } }));
     }
     return deferred.handle;
   }
@@ -354,7 +351,7 @@ function outcomeJson(name: string, outcome: CodeCallOutcome): string {
     if (outcome.ok) return JSON.stringify({ ok: true, value: outcome.value === undefined ? null : outcome.value });
     return JSON.stringify({ ok: false, error: { ...outcome.error } });
   } catch (error) {
-    const message = `The result of api.${name} cannot be passed to the code: ${error instanceof Error ? error.message : String(error)}`;
+    const message = `The result of api.${name} cannot be passed to the code: ${errorMessage(error)}`;
     return JSON.stringify({ ok: false, error: { message } });
   }
 }

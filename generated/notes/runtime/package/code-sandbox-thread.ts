@@ -5,7 +5,8 @@ import { setMaxListeners } from "node:events";
 import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
-import type { CodeBridge, CodeCallOutcome, CodeLimits, CodeRunResult } from "./code-sandbox-types.ts";
+import { errorMessage } from "../protocol/errors.ts";
+import type { CodeBridge, CodeCallOutcome, CodeFailureKind, CodeLimits, CodeRunResult } from "./code-sandbox-types.ts";
 import type { FromSandbox, ToSandbox } from "./code-sandbox-worker.ts";
 
 /** The thread's native stack: QuickJS's own limit (MAX_STACK_BYTES) is a small part of it, see there. */
@@ -25,7 +26,7 @@ export class SandboxThread {
     worker.unref();
     const end = (message: string) => {
       this.exited = true;
-      this.finish({ ok: false, kind: "error", message, logs: [], calls: 0, ms: 0 }, false);
+      this.finish(failedRun(message), false);
     };
     worker.on("error", (error) => end(`The sandbox failed: ${error.message}`));
     worker.on("exit", () => end("The sandbox thread ended."));
@@ -54,14 +55,7 @@ export class SandboxThread {
     // Every pending API call may listen on it (the bridge's upstream fetch does).
     setMaxListeners(limits.maxCalls + 10, calls.signal);
     const post = (message: ToSandbox) => this.worker.postMessage(message);
-    const overran = (message: string): CodeRunResult => ({
-      ok: false,
-      kind: "timeout",
-      message,
-      logs: [],
-      calls: 0,
-      ms: performance.now() - started,
-    });
+    const overran = (message: string) => failedRun(message, "timeout", performance.now() - started);
     return new Promise<ThreadOutcome>((resolve) => {
       let backstop = setTimeout(() => {
         const text = `Timed out: the code ran longer than ${limits.timeoutMs} ms and did not stop; its thread was ended (its logs are lost).`;
@@ -86,11 +80,7 @@ export class SandboxThread {
       };
       this.worker.on("message", onMessage);
       signal?.addEventListener("abort", cancel, { once: true });
-      if (this.exited)
-        this.finish(
-          { ok: false, kind: "error", message: "The sandbox thread ended.", logs: [], calls: 0, ms: 0 },
-          false,
-        );
+      if (this.exited) this.finish(failedRun("The sandbox thread ended."), false);
       else {
         post({ type: "run", code, names: [...bridge.names], limits });
         if (signal?.aborted) cancel();
@@ -123,13 +113,13 @@ export class SandboxThread {
       ? Promise.resolve().then(() => bridge.call(name, args, signal))
       : Promise.resolve({ ok: false, error: { message: bridge.unavailable?.(name) ?? notExposed(name, bridge) } });
     void outcome
-      .catch((error: unknown): CodeCallOutcome => ({ ok: false, error: { message: errorText(error) } }))
+      .catch((error: unknown): CodeCallOutcome => ({ ok: false, error: { message: errorMessage(error) } }))
       .then((answer) => {
         if (signal.aborted) return;
         try {
           post({ type: "answer", call, outcome: answer });
         } catch (error) {
-          const text = `The result of api.${name} cannot be passed to the code: ${errorText(error)}`;
+          const text = `The result of api.${name} cannot be passed to the code: ${errorMessage(error)}`;
           post({ type: "answer", call, outcome: { ok: false, error: { message: text } } });
         }
       });
@@ -141,7 +131,15 @@ function notExposed(name: string, bridge: CodeBridge): string {
   return `api.${name} is not available here: it is not one of the exposed tools (${shown})`;
 }
 
-const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
+/** A run that ended without a value, before or outside the engine: no logs, no calls. */
+export const failedRun = (message: string, kind: CodeFailureKind = "error", ms = 0): CodeRunResult => ({
+  ok: false,
+  kind,
+  message,
+  logs: [],
+  calls: 0,
+  ms,
+});
 
 /**
  * The worker for this runtime: compiled JavaScript runs its .js twin; TypeScript (tsx, vitest) needs a

@@ -10,7 +10,8 @@
 // their own timeout and GRACE_MS.
 
 import { availableParallelism } from "node:os";
-import { GRACE_MS, SandboxThread } from "./code-sandbox-thread.ts";
+import { errorMessage } from "../protocol/errors.ts";
+import { failedRun, GRACE_MS, SandboxThread } from "./code-sandbox-thread.ts";
 import type { CodeBridge, CodeLimits, CodeRunResult, CodeSandbox } from "./code-sandbox-types.ts";
 
 export type CodeSandboxOptions = {
@@ -81,22 +82,14 @@ export async function createCodeSandbox(options: CodeSandboxOptions = {}): Promi
   release(await spawn(), true);
   return {
     async run(code: string, bridge: CodeBridge, limits: CodeLimits, signal?: AbortSignal): Promise<CodeRunResult> {
-      const failed = (message: string): CodeRunResult => ({
-        ok: false,
-        kind: "error",
-        message,
-        logs: [],
-        calls: 0,
-        ms: 0,
-      });
-      if (closed) return failed("The sandbox is closed.");
+      if (closed) return failedRun("The sandbox is closed.");
       let thread: SandboxThread | string;
       try {
         thread = await acquire(limits, signal);
       } catch (error) {
-        return failed(`The sandbox could not start: ${error instanceof Error ? error.message : String(error)}`);
+        return failedRun(`The sandbox could not start: ${errorMessage(error)}`);
       }
-      if (typeof thread === "string") return failed(thread);
+      if (typeof thread === "string") return failedRun(thread);
       busy.add(thread);
       const { result, healthy } = await thread.run(code, bridge, limits, signal);
       busy.delete(thread);
