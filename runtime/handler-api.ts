@@ -12,4 +12,5 @@ export type {
   PromptMessage,
   ResourceContents,
 } from "./protocol/types.ts";
+export type { AuthPrincipal } from "./server/auth-principal.ts";
 export type { ResourceReadResult } from "./server/types.ts";
