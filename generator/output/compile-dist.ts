@@ -7,13 +7,15 @@
  * file whose JavaScript is newer than it is left as it is, so a regenerate transpiles only what changed. The data files the code
  * reads beside itself (src/manifest.json, src/search-index.json, src/validators/) are copied, as
  * `npm run build` copies them. dist/ is build output: not in the ownership record, never compared by
- * `--check`, and only files with other bytes are rewritten.
+ * `--check`, and only files with other bytes are rewritten. The runtime's JavaScript, the same in every
+ * package, is kept across runs (output/runtime-js-cache.ts): most of the transpiling is done once per machine.
  */
 import { chmodSync, statSync } from "node:fs";
 import { ts } from "ts-morph";
 import { DIST_ENTRY, DIST_ENTRY_SOURCE } from "../render/package-files.ts";
 import { distPathOf, SOURCE } from "./dist-paths.ts";
 import type { OutputDir } from "./output-dir.ts";
+import { cacheDirectory, type RuntimeJs, readRuntimeJs, runtimeJsFile, writeRuntimeJs } from "./runtime-js-cache.ts";
 
 /** What tsconfig.json says, for one file at a time: ESM for Node 20, `.ts` imports rewritten to `.js`. */
 const OPTIONS: ts.CompilerOptions = {
@@ -31,15 +33,40 @@ const OPTIONS: ts.CompilerOptions = {
  * regenerate then transpiles only what changed, the edited handler included.
  */
 export function renderDist(dir: OutputDir, keepNewer = false): Array<{ path: string; content: string }> {
-  const files: Array<{ path: string; content: string }> = [{ path: DIST_ENTRY, content: DIST_ENTRY_SOURCE }];
+  const wanted: Array<{ path: string; target: string; content: string }> = [];
   for (const path of [...dir.list("src"), ...dir.list("runtime")]) {
     const target = distPathOf(path);
-    if (target !== undefined && keepNewer && SOURCE.test(path) && isNewer(dir, target, path)) continue;
-    const content = target === undefined ? undefined : dir.read(path);
-    if (target === undefined || content === undefined) continue;
-    files.push({ path: target, content: SOURCE.test(path) ? transpile(path, content) : content });
+    if (target === undefined || (keepNewer && SOURCE.test(path) && isNewer(dir, target, path))) continue;
+    const content = dir.read(path);
+    if (content !== undefined) wanted.push({ path, target, content });
+  }
+  const runtimeJs = wanted.some(({ path }) => isRuntimeSource(path)) ? runtimeScripts(dir) : undefined;
+  const files = [{ path: DIST_ENTRY, content: DIST_ENTRY_SOURCE }];
+  for (const { path, target, content } of wanted) {
+    const js = SOURCE.test(path) ? (runtimeJs?.get(path) ?? transpile(path, content)) : content;
+    files.push({ path: target, content: js });
   }
   return files;
+}
+
+const isRuntimeSource = (path: string) =>
+  path.startsWith("runtime/") && SOURCE.test(path) && distPathOf(path) !== undefined;
+
+/** Names the transpiler's output in the cache: the same sources under another compiler or options differ. */
+const COMPILER = `typescript ${ts.version}\0${JSON.stringify(OPTIONS)}`;
+
+/** JavaScript for every runtime source of the package, from the cache when an earlier run stored it. */
+function runtimeScripts(dir: OutputDir): RuntimeJs {
+  const sources = new Map(
+    dir.list("runtime").flatMap((path) => (isRuntimeSource(path) ? [[path, dir.read(path) ?? ""]] : [])),
+  );
+  const folder = cacheDirectory();
+  const file = folder === undefined ? undefined : runtimeJsFile(folder, COMPILER, sources);
+  const cached = file === undefined ? undefined : readRuntimeJs(file);
+  if (cached !== undefined && [...sources.keys()].every((path) => cached.has(path))) return cached;
+  const js: RuntimeJs = new Map([...sources].map(([path, content]) => [path, transpile(path, content)]));
+  if (file !== undefined && folder !== undefined) writeRuntimeJs(file, folder, js);
+  return js;
 }
 
 function isNewer(dir: OutputDir, target: string, source: string): boolean {

@@ -1,0 +1,87 @@
+/**
+ * The runtime's JavaScript is kept across runs (generator/output/runtime-js-cache.ts): a second
+ * generate reads what the first transpiled, a changed runtime file is never served stale output, a
+ * damaged cache file is ignored, and MCPGEN_CACHE=off writes nothing.
+ */
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { renderDist, transpileFile } from "../../generator/output/compile-dist.ts";
+import { OutputDir } from "../../generator/output/output-dir.ts";
+import { scratchDir } from "./support.ts";
+
+const RUNTIME_FILE = "runtime/protocol/own-keys.ts";
+
+/** A package with two runtime files and one source file, enough for renderDist. */
+function fakePackage(name: string, ownKeys = "export const own = 1;\n"): OutputDir {
+  const root = join(scratchDir("runtime-js-cache"), name);
+  mkdirSync(join(root, "runtime/protocol"), { recursive: true });
+  mkdirSync(join(root, "src"), { recursive: true });
+  writeFileSync(join(root, RUNTIME_FILE), ownKeys);
+  writeFileSync(
+    join(root, "runtime/protocol/codec.ts"),
+    'import { own } from "./own-keys.ts";\nexport const x: number = own;\n',
+  );
+  writeFileSync(join(root, "src/server.ts"), 'import "../runtime/protocol/codec.ts";\n');
+  return new OutputDir(root);
+}
+
+const jsOf = (dir: OutputDir, path: string) =>
+  renderDist(dir).find((file) => file.path === `dist/${path.replace(/\.ts$/, ".js")}`)?.content;
+
+let cache: string;
+const saved = { dir: process.env.MCPGEN_CACHE_DIR, off: process.env.MCPGEN_CACHE };
+
+beforeEach(() => {
+  cache = join(scratchDir("runtime-js-cache"), `cache-${Math.random().toString(36).slice(2)}`);
+  process.env.MCPGEN_CACHE_DIR = cache;
+  delete process.env.MCPGEN_CACHE;
+});
+
+afterEach(() => {
+  for (const [key, value] of [
+    ["MCPGEN_CACHE_DIR", saved.dir],
+    ["MCPGEN_CACHE", saved.off],
+  ] as const) {
+    if (value === undefined) delete process.env[key];
+    else process.env[key] = value;
+  }
+});
+
+const cacheFiles = () => (existsSync(cache) ? readdirSync(cache).filter((name) => name.endsWith(".json")) : []);
+
+describe("the runtime's JavaScript cache", () => {
+  it("the first run stores the transpiler's output; the next package reads it back", () => {
+    const first = fakePackage("first");
+    const js = jsOf(first, RUNTIME_FILE);
+    expect(js).toBe(transpileFile(RUNTIME_FILE, "export const own = 1;\n"));
+    expect(cacheFiles()).toHaveLength(1);
+    // Mark the stored output: a second package with the same runtime gets the marked text, so it was read.
+    const file = join(cache, cacheFiles()[0] as string);
+    const stored = JSON.parse(readFileSync(file, "utf8"));
+    stored[RUNTIME_FILE] = "// from the cache\n";
+    writeFileSync(file, JSON.stringify(stored));
+    expect(jsOf(fakePackage("second"), RUNTIME_FILE)).toBe("// from the cache\n");
+  });
+
+  it("a runtime with other bytes gets its own entry, never the stale output", () => {
+    jsOf(fakePackage("old"), RUNTIME_FILE);
+    const changed = "export const own = 2;\n";
+    expect(jsOf(fakePackage("new", changed), RUNTIME_FILE)).toBe(transpileFile(RUNTIME_FILE, changed));
+    expect(cacheFiles()).toHaveLength(2);
+  });
+
+  it("a damaged cache file is ignored and replaced", () => {
+    jsOf(fakePackage("one"), RUNTIME_FILE);
+    const file = join(cache, cacheFiles()[0] as string);
+    writeFileSync(file, "{ not json");
+    expect(jsOf(fakePackage("two"), RUNTIME_FILE)).toBe(transpileFile(RUNTIME_FILE, "export const own = 1;\n"));
+    expect(() => JSON.parse(readFileSync(file, "utf8"))).not.toThrow();
+  });
+
+  it("MCPGEN_CACHE=off writes nothing", () => {
+    process.env.MCPGEN_CACHE = "off";
+    expect(jsOf(fakePackage("off"), RUNTIME_FILE)).toBe(transpileFile(RUNTIME_FILE, "export const own = 1;\n"));
+    expect(existsSync(cache)).toBe(false);
+  });
+});
