@@ -195,9 +195,12 @@ async function renderPackage(loaded: Loaded, specRef: string, dir: OutputDir): P
   }
 }
 
-/** server.json needs the server's registry name; without one it holds a placeholder the registry refuses. */
+/**
+ * server.json needs the server's registry name; without one it holds a placeholder the registry refuses.
+ * A package the spec marks private is not published anywhere, so it is not told on every run.
+ */
 function reportPlaceholderRegistryName(loaded: Loaded, packageName: string): void {
-  if (loaded.server.registryName !== undefined) return;
+  if (loaded.server.registryName !== undefined || loaded.server.packagePrivate) return;
   const openapi = loaded.server.origin === "openapi";
   const field = openapi ? "info.x-mcp-registry-name" : "server.registryName";
   loaded.report(

@@ -521,7 +521,7 @@ export const catalog = {
   REGISTRY_NAME_PLACEHOLDER: warning(
     "No MCP Registry name",
     "The spec does not say the server's name in the MCP Registry, so server.json (and package.json's mcpName) hold the placeholder io.github.OWNER/<package>, which the registry refuses to publish.",
-    "Set server.registryName in the spec (OpenAPI: info.x-mcp-registry-name) to a reverse-DNS name you can prove you own: io.github.<your GitHub user or org>/<name>, or <your domain reversed>/<name> (e.g. com.example/weather).",
+    "Set server.registryName in the spec (OpenAPI: info.x-mcp-registry-name) to a reverse-DNS name you can prove you own: io.github.<your GitHub user or org>/<name>, or <your domain reversed>/<name> (e.g. com.example/weather). A package you do not publish: mark it private (spec language: package: { private: true }) and the warning goes.",
   ),
   SERVER_JSON_VERSION_DRIFT: error(
     "server.json and package.json versions differ",

@@ -92,7 +92,7 @@ export function renderPackageJson(model: Model, search = model.tools.length > 0)
       "gpt-tokenizer",
       ...(search ? ["minisearch", "quickjs-emscripten", "stemmer"] : []),
     ]),
-    devDependencies: pick(["@types/node", "typescript"]),
+    devDependencies: pick(["@types/node", "tsx", "typescript"]),
   };
   return `${JSON.stringify(pkg, null, 2)}\n`;
 }

@@ -96,6 +96,22 @@ describe("server.json (MCP Registry, schema 2025-12-11)", () => {
 });
 
 describe("generate", () => {
+  it("a private package (package: { private: true }) is not warned about its registry name", async () => {
+    const dir = scratchDir("publish");
+    const spec = join(dir, "notes.yaml");
+    const original = readFileSync(join(ROOT, "specs/notes.yaml"), "utf8");
+    const withoutName = original.replace(/^ {2}registryName: .*\n/m, "");
+    expect(withoutName).not.toBe(original);
+    writeFileSync(spec, withoutName);
+    expect((await generate(spec, join(dir, "public"))).diagnostics.map((d) => d.code)).toEqual([
+      "REGISTRY_NAME_PLACEHOLDER",
+    ]);
+    writeFileSync(spec, `${withoutName}package:\n  private: true\n`);
+    const privateRun = await generate(spec, join(dir, "private"));
+    expect(privateRun.diagnostics).toEqual([]);
+    expect(JSON.parse(readFileSync(join(dir, "private/package.json"), "utf8")).private).toBe(true);
+  });
+
   it("warns REGISTRY_NAME_PLACEHOLDER without a registry name, and --check reports SERVER_JSON_VERSION_DRIFT", async () => {
     const dir = scratchDir("publish");
     const out = join(dir, "out");
