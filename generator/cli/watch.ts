@@ -14,12 +14,11 @@ import { type FSWatcher, watch } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { DIST_ENTRY } from "../render/package-files.ts";
 import { freePort, localRefs } from "./watch-files.ts";
 
 const DEBOUNCE_MS = 150;
 const BIN = fileURLToPath(new URL("../../bin/mcpgen.js", import.meta.url));
-/** The generated package runs under tsx, as its README says; mcpgen's own copy saves an npx lookup. */
-const TSX = import.meta.resolve("tsx");
 
 type WatchFlags = { spec: string; out: string; config?: string; serve: boolean; port: number; childArgs: string[] };
 
@@ -151,8 +150,9 @@ export async function watchGenerate(flags: WatchFlags, log = (line: string) => p
     server = undefined; // its exit is ours, not a crash to report
     await stopChild(previous);
     if (stopping) return;
-    const entry = join(flags.out, "src", "server.ts");
-    const child = spawn(process.execPath, ["--import", TSX, entry, "--http", "--port", String(port)], {
+    // The package's own start command: every generate rewrites dist/, the served handlers included.
+    const entry = join(flags.out, DIST_ENTRY);
+    const child = spawn(process.execPath, [entry, "--http", "--port", String(port)], {
       stdio: ["ignore", "inherit", "inherit"],
     });
     server = child;
