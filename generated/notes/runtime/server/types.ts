@@ -1,4 +1,5 @@
 // Public types of the server API: what users register and what handlers receive.
+
 import type { McpError } from "../protocol/errors.ts";
 import type {
   CacheScope,
@@ -28,6 +29,7 @@ import type {
   Tool,
   Validator,
 } from "../protocol/types.ts";
+import type { AuthPrincipal } from "./auth-principal.ts";
 import type { LazyAbort } from "./lazy-abort.ts";
 import type { LegacySession } from "./session.ts";
 
@@ -73,6 +75,8 @@ export type HandlerContext = {
   era: Era;
   protocolVersion: string;
   sessionId?: string;
+  /** The authenticated caller, when the server validates OAuth access tokens (`--auth-issuer`); else absent. */
+  auth?: AuthPrincipal;
   clientInfo?: Implementation;
   clientCapabilities: ClientCapabilities;
   /** Sends `notifications/progress` when the request carried a progressToken; non-increasing values are dropped. */
