@@ -31,7 +31,8 @@ MCP_HTTP_TOKEN=secret node dist/server.js --http   # require a bearer token over
 \`\`\`
 
 After editing a handler under \`src/handlers/\`, run \`npm run build\` (type-checks and recompiles \`dist/\`), or
-\`mcpgen generate\` again, which recompiles \`dist/\` with your handlers.
+\`mcpgen generate\` again, which recompiles \`dist/\` with your handlers. While you work on handlers, \`npx tsx src/server.ts\` (same flags) runs the
+TypeScript directly, with no build in between; tsx is a development dependency only, never needed at run time.
 
 ### Connect a client
 
