@@ -19,7 +19,8 @@ function mcpgen(...args: string[]) {
 }
 
 const dir = mkdtempSync(join(tmpdir(), "mcpgen-tools-cost-"));
-const head = "server: { name: demo, version: 1.0.0 }\n";
+// A registry name, so the only warning is the one under test.
+const head = "server: { name: demo, version: 1.0.0, registryName: io.github.mcpgen-examples/demo }\n";
 const manyTools = (count: number) =>
   `${head}tools:\n${Array.from({ length: count }, (_, i) => `  - { name: t${i}, inputSchema: { type: object } }\n`).join("")}`;
 

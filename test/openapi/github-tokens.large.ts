@@ -27,7 +27,7 @@ describe("GitHub's tools/list cost", () => {
     expect(result.toolsList?.toolsets.reduce((n, t) => n + t.tools, 0)).toBe(catalog.tools.length);
     const readme = readFileSync(join(out, "README.md"), "utf8");
     const opening = readme.split("\n## ")[0];
-    expect(opening).toContain("npx tsx src/server.ts --mode dynamic ");
+    expect(opening).toContain("node dist/server.js --mode dynamic ");
     expect(opening).toContain(`costs ${whole.toLocaleString("en-US")} tokens`);
   }, 300_000);
 });
