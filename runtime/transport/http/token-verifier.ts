@@ -99,7 +99,9 @@ export class TokenVerifier {
       const url = this.config.jwksUrl ?? (await discoverJwksUri(issuer));
       const getKey = jose.createRemoteJWKSet(new URL(url), {
         timeoutDuration: 5_000,
-        cooldownDuration: 30_000,
+        // An unknown `kid` refetches the keys at most once per 5 s: a rotated key is found soon, a flood of made-up
+        // kids costs the key server 12 requests a minute at most.
+        cooldownDuration: 5_000,
         cacheMaxAge: 10 * 60_000,
       });
       this.#keySets.set(issuer, { getKey });
