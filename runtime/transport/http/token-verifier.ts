@@ -82,7 +82,7 @@ export class TokenVerifier {
       return principalFrom(claims, issuer, token);
     } catch (error) {
       const code = (error as { code?: string }).code ?? "";
-      if (code === "ERR_JWKS_TIMEOUT" || code === "ERR_JOSE_GENERIC" || error instanceof TypeError) {
+      if (["ERR_JWKS_TIMEOUT", "ERR_JOSE_GENERIC", "ERR_JWKS_INVALID"].includes(code) || error instanceof TypeError) {
         this.#outage(issuer, error);
         return unavailable(`the signing keys of ${issuer} cannot be fetched`);
       }
