@@ -167,15 +167,14 @@ export function createSpecServer(manifest: Manifest, options: SpecServerOptions 
     const tool = leftOut.get(name);
     return tool && `Unknown tool: ${name}: it ${notEnabledReason(selection, tool)}`;
   };
-  // Scopes per tool, read from the catalog when first needed (the catalog loads lazily).
+  // Scopes per tool, filled where the catalog is read (server.defer below); read only with OAuth on.
   let scopeTable: Map<string, string[]> | undefined;
-  const scopesOf = () =>
-    (scopeTable ??= new Map(
-      manifest
-        .catalog()
-        .tools.filter((tool) => tool.scopes?.length)
-        .map((tool) => [tool.name, tool.scopes as string[]]),
-    ));
+  const tableOf = (tools: readonly ManifestTool[]) =>
+    new Map(tools.filter((tool) => tool.scopes?.length).map((tool) => [tool.name, tool.scopes as string[]]));
+  const scopesOf = () => {
+    scopeTable ??= tableOf(manifest.catalog().tools);
+    return scopeTable;
+  };
   const toolGate: ToolGate = {
     required: (name) => scopesOf().get(name),
     listAll: options.listAllTools === true,
@@ -222,6 +221,7 @@ export function createSpecServer(manifest: Manifest, options: SpecServerOptions 
 
   server.defer(() => {
     const catalog = manifest.catalog();
+    scopeTable ??= tableOf(catalog.tools);
     const validatorTable = typeof options.validators === "function" ? options.validators() : options.validators;
     const served = new Map<string, ManifestTool>();
     for (const tool of catalog.tools) {

@@ -15,8 +15,9 @@ export type ToolGate = {
 /** The required scopes the caller lacks (empty when it may call; always empty without a principal:
  * with auth off there is nothing to check, and with it on the transport refused anonymous callers). */
 export function missingScopes(gate: ToolGate | undefined, name: string, auth: AuthPrincipal | undefined): string[] {
-  const required = gate?.required(name);
-  if (!required || required.length === 0 || !auth) return [];
+  if (!gate || !auth) return []; // auth off: not even the table is read
+  const required = gate.required(name);
+  if (!required || required.length === 0) return [];
   const granted = new Set(auth.scopes);
   return required.filter((scope) => !granted.has(scope));
 }

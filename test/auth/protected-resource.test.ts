@@ -170,12 +170,12 @@ describe("protected resource", () => {
     expect(found).not.toContain("add_thing");
     // The same search with the write scope finds it: it was left out for the scope, not the words.
     expect(await searchAs(await token(server, "things:read things:write"))).toContain("add_thing");
-    const describe = await post(
+    const described = await post(
       server.url,
       { id: 2, method: "tools/call", params: { name: "describe_tools", arguments: { names: ["add_thing"] } } },
       { token: reader, session },
     );
-    expect((describe.body?.result as { isError?: boolean }).isError).toBe(true);
+    expect((described.body?.result as { isError?: boolean }).isError).toBe(true);
     const call = await post(
       server.url,
       {
@@ -188,6 +188,21 @@ describe("protected resource", () => {
     expect(call.status).toBe(403);
     expect(call.headers.get("www-authenticate")).toContain('scope="things:read things:write"');
   });
+
+  it("code mode: search_docs leaves out unreachable tools; execute's api calls are checked one by one", async () => {
+    const server = await serve(["--mode", "code", "--allow-destructive"]);
+    const reader = await token(server, "things:read");
+    const session = await openSession(server.url, reader);
+    const call = (name: string, args: Record<string, unknown>) =>
+      post(server.url, { id: 1, method: "tools/call", params: { name, arguments: args } }, { token: reader, session });
+    const docs = await call("search_docs", { query: "add list things", limit: 10 });
+    const names = (docs.body?.result as { structuredContent: { tools: string[] } }).structuredContent.tools;
+    expect(names).toContain("list_things");
+    expect(names).not.toContain("add_thing");
+    const run = await call("execute", { code: 'return await api.add_thing({ name: "x" });' });
+    expect(JSON.stringify(run.body)).toContain("Insufficient scope");
+    expect(upstream.requests.some((request) => request.method === "POST")).toBe(false);
+  }, 60_000);
 
   it("refuses to start with both MCP_HTTP_TOKEN and --auth-issuer, and on bad values (exit 2)", async () => {
     const both = await startFailure(pkg, ["--auth-issuer", op.issuer], { MCP_HTTP_TOKEN: "static" });
