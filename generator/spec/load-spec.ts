@@ -107,7 +107,7 @@ export function loadSpec(source: SourceDoc): ServerNode | undefined {
       ...optional("toolset", str(o, "toolset")),
       ...optional(
         "scopes",
-        Array.isArray(o.scopes) ? o.scopes.filter((s): s is string => typeof s === "string") : undefined,
+        Array.isArray(o.scopes) ? [...new Set(o.scopes.filter((s): s is string => typeof s === "string"))] : undefined,
       ),
       ...optional("renamedFrom", str(o, "renamedFrom")),
     };

@@ -5,14 +5,20 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { buildModel } from "../../generator/index.ts";
+import { renderDocs } from "../../generator/render/docs.ts";
 import { renderManifest } from "../../generator/render/manifest.ts";
 
-function scopesOf(file: string, text: string): Record<string, string[] | undefined> {
+function modelOf(file: string, text: string) {
   const path = join(mkdtempSync(join(tmpdir(), "scopes-")), file);
   writeFileSync(path, text);
   const { model, diagnostics } = buildModel(path);
   expect(diagnostics.filter((d) => d.severity === "error")).toEqual([]);
-  const catalog = JSON.parse(renderManifest(model as NonNullable<typeof model>).json) as {
+  return model as NonNullable<typeof model>;
+}
+
+function scopesOf(file: string, text: string): Record<string, string[] | undefined> {
+  const model = modelOf(file, text);
+  const catalog = JSON.parse(renderManifest(model).json) as {
     tools: { name: string; scopes?: string[] }[];
   };
   return Object.fromEntries(catalog.tools.map((tool) => [tool.name, tool.scopes]));
@@ -26,6 +32,8 @@ tools:
   - { name: b, inputSchema: { type: object } }
 `;
     expect(scopesOf("t.yaml", spec)).toEqual({ a: ["x:read", "x:write"], b: undefined });
+    // The package README names them under the tool.
+    expect(renderDocs(modelOf("t.yaml", spec))).toContain("OAuth scopes (with `--auth-issuer`): `x:read`, `x:write`");
   });
 
   it("OpenAPI: the operation's oauth2/openIdConnect scopes, else the document's; apiKey requirements add none", () => {
