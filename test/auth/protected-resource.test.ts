@@ -8,6 +8,7 @@ import {
   listToolNames,
   openSession,
   post,
+  resultOf,
   type ServerProcess,
   startFailure,
   startServer,
@@ -161,9 +162,8 @@ describe("protected resource", () => {
         { id: 1, method: "tools/call", params },
         { token: as, session: await openSession(server.url, as) },
       );
-      return (
-        (answer.body ?? {}).result as { structuredContent: { tools: { name: string }[] } }
-      ).structuredContent.tools.map((t) => t.name);
+      const result = resultOf<{ structuredContent: { tools: { name: string }[] } }>(answer);
+      return result.structuredContent.tools.map((t) => t.name);
     };
     const found = await searchAs(reader);
     expect(found).toContain("list_things");
@@ -175,7 +175,7 @@ describe("protected resource", () => {
       { id: 2, method: "tools/call", params: { name: "describe_tools", arguments: { names: ["add_thing"] } } },
       { token: reader, session },
     );
-    expect(((described.body ?? {}).result as { isError?: boolean }).isError).toBe(true);
+    expect(resultOf<{ isError?: boolean }>(described).isError).toBe(true);
     const call = await post(
       server.url,
       {
@@ -196,7 +196,7 @@ describe("protected resource", () => {
     const call = (name: string, args: Record<string, unknown>) =>
       post(server.url, { id: 1, method: "tools/call", params: { name, arguments: args } }, { token: reader, session });
     const docs = await call("search_docs", { query: "add list things", limit: 10 });
-    const names = ((docs.body ?? {}).result as { structuredContent: { tools: string[] } }).structuredContent.tools;
+    const names = resultOf<{ structuredContent: { tools: string[] } }>(docs).structuredContent.tools;
     expect(names).toContain("list_things");
     expect(names).not.toContain("add_thing");
     const run = await call("execute", { code: 'return await api.add_thing({ name: "x" });' });

@@ -148,3 +148,10 @@ export async function listToolNames(url: string, token: string, session: string)
   if (!result) throw new Error(`tools/list: ${answer.status} ${JSON.stringify(answer.body)}`);
   return result.tools.map((tool) => tool.name).sort();
 }
+
+/** The JSON-RPC result of an answer (throws when there is none, so a test fails with the body shown). */
+export function resultOf<T>(answer: Answer): T {
+  if (!answer.body || !("result" in answer.body))
+    throw new Error(`no result: ${answer.status} ${JSON.stringify(answer.body)}`);
+  return answer.body.result as T;
+}
