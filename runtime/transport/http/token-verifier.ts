@@ -114,14 +114,12 @@ export class TokenVerifier {
   }
 
   /** One log line per outage (then at most one a minute): the operator sees it, the log is not flooded. */
-  #outage(issuer: string, error: unknown): void {
+  #outage(issuer: string, error: unknown, what = `the signing keys of ${issuer}`): void {
     const now = Date.now();
     if (now - this.#lastOutageLog < 60_000) return;
     this.#lastOutageLog = now;
     const reason = (error as Error).message ?? String(error);
-    this.log(
-      `auth: cannot fetch the signing keys of ${issuer}: ${reason}; requests with tokens get 503 (fail closed) until the keys can be fetched`,
-    );
+    this.log(`auth: cannot fetch ${what}: ${reason}; requests with tokens get 503 (fail closed) until it answers`);
   }
 
   async #introspect(token: string): Promise<Verdict> {
@@ -148,7 +146,7 @@ export class TokenVerifier {
       if (!response.ok) throw new Error(`HTTP ${response.status}`);
       answer = (await response.json()) as Record<string, unknown>;
     } catch (error) {
-      this.#outage(url, error);
+      this.#outage(url, error, `an introspection answer from ${url}`);
       return unavailable("the introspection endpoint cannot be reached");
     }
     const verdict = this.#judge(answer, token);
