@@ -70,6 +70,36 @@ describe("protected resource", () => {
     ).toBe(401);
   });
 
+  it("several issuers (comma list), each token checked against its own issuer's keys; --auth-jwks pins the keys", async () => {
+    const second = await startOidcProvider();
+    try {
+      const server = await serve(["--auth-issuer", `${second.issuer}`], { MCP_AUTH_ISSUER: "ignored: the flag wins" });
+      for (const provider of [op, second]) {
+        const { access_token } = await provider.mintToken({ resource: server.url, scope: "things:read" });
+        const session = await openSession(server.url, access_token);
+        expect(await listToolNames(server.url, access_token, session)).toEqual(["list_things", "server_time"]);
+      }
+      // Keys pinned to the first issuer's JWKS: the second issuer's tokens no longer verify.
+      const pinned = await startServer(pkg, [
+        "--auth-issuer",
+        `${op.issuer},${second.issuer}`,
+        "--auth-jwks",
+        `${op.issuer}/jwks`,
+      ]);
+      running.push(pinned);
+      const fromFirst = await op.mintToken({ resource: pinned.url, scope: "things:read" });
+      expect(
+        (await post(pinned.url, { id: 1, method: "tools/list" }, { token: fromFirst.access_token })).status,
+      ).not.toBe(401);
+      const fromSecond = await second.mintToken({ resource: pinned.url, scope: "things:read" });
+      expect((await post(pinned.url, { id: 1, method: "tools/list" }, { token: fromSecond.access_token })).status).toBe(
+        401,
+      );
+    } finally {
+      await second.stop();
+    }
+  });
+
   it("key rotation: a token signed by the new key is accepted; the old key's tokens still are while published", async () => {
     const server = await serve([]);
     const old = await token(server, "things:read");
