@@ -7,6 +7,12 @@ import { serveHttp } from "../transport/http/server.ts";
 import { serveStdio } from "../transport/stdio/server.ts";
 import { MIN_RESPONSE_TOKENS } from "./response-budget.ts";
 import { createSpecServer, type Manifest, type ServeMode, type SpecServerOptions } from "./spec-server.ts";
+import {
+  TOKEN_EXCHANGE_OPTIONS,
+  TOKEN_EXCHANGE_USAGE,
+  type TokenExchangeFlags,
+  tokenExchangeConfig,
+} from "./token-exchange-flags.ts";
 import { DEFAULT_TOOLSET, parseToolsets } from "./tool-selection.ts";
 
 const USAGE = `usage: server [--http [--port <n>] [--host <addr>] [--max-sessions <n>]] [--base-url <url>]
@@ -14,6 +20,7 @@ const USAGE = `usage: server [--http [--port <n>] [--host <addr>] [--max-session
                      [--toolsets <a,b>] [--read-only] [--mode all|dynamic|code] [--allow-destructive]
                      [--code-timeout <ms>] [--code-memory <MB>] [--code-max-calls <n>]
                      [--code-concurrency <n>]
+                     [--upstream-token-exchange <url> --upstream-audience <aud> [--upstream-scope <s>]]
 
   (no flags)        serve MCP over stdio
   --http            serve Streamable HTTP at http://<host>:<port>/mcp
@@ -43,6 +50,7 @@ const USAGE = `usage: server [--http [--port <n>] [--host <addr>] [--max-session
   --max-response-tokens <n>  tokens (o200k) of a tool result before it is cut at whole list items or
                     lines, with a note naming the arguments that fetch the rest
                     (env MCP_MAX_RESPONSE_TOKENS; default 25000; at least 500)
+${TOKEN_EXCHANGE_USAGE}
 
 Environment: MCP_HTTP_TOKEN, when set, is the bearer token HTTP clients must send;
 MCP_MAX_SESSIONS is the default of --max-sessions; MCP_SHUTDOWN_GRACE_MS (default 0): on SIGTERM,
@@ -71,7 +79,7 @@ export async function runSpecServer(
     "code-max-calls"?: string;
     "code-concurrency"?: string;
     help?: boolean;
-  };
+  } & TokenExchangeFlags;
   try {
     flags = parseArgs({
       args: argv,
@@ -92,6 +100,7 @@ export async function runSpecServer(
         "code-memory": { type: "string" },
         "code-max-calls": { type: "string" },
         "code-concurrency": { type: "string" },
+        ...TOKEN_EXCHANGE_OPTIONS,
         help: { type: "boolean", short: "h" },
       },
     }).values;
@@ -133,6 +142,8 @@ export async function runSpecServer(
   if (typeof budget === "string") return usageError(budget);
   const code = codeFlags(flags);
   if (typeof code === "string") return usageError(code);
+  const tokenExchange = tokenExchangeConfig(flags, flags.http === true);
+  if (typeof tokenExchange === "string") return usageError(tokenExchange);
 
   const server = createSpecServer(manifest, {
     ...options,
@@ -142,6 +153,7 @@ export async function runSpecServer(
     ...(maxRedirects !== undefined ? { maxRedirects } : {}),
     ...budget,
     ...code,
+    ...(tokenExchange ? { tokenExchange } : {}),
   });
   if (!flags.http) {
     serveStdio(server);
