@@ -62,7 +62,8 @@ export async function resolveCredentials<Context extends HandlerContext>(
         "The upstream credentials hook (src/credentials.ts) failed, so the call was not sent; the server's log names the cause.",
       );
     }
-    if (given !== undefined && given !== null) return checked(given, mcpToken, "The upstream credentials hook (src/credentials.ts)");
+    if (given !== undefined && given !== null)
+      return checked(given, mcpToken, "The upstream credentials hook (src/credentials.ts)");
   }
   if (!exchange) return undefined;
   if (!ctx.auth)
@@ -80,7 +81,8 @@ function checked(given: UpstreamCredentials, mcpToken: string | undefined, sourc
   };
   if (typeof given !== "object") refuse("something other than { bearer } or { headers } or undefined");
   if (given.bearer !== undefined) {
-    if (typeof given.bearer !== "string" || given.bearer === "") refuse("a bearer token that is not a non-empty string");
+    if (typeof given.bearer !== "string" || given.bearer === "")
+      refuse("a bearer token that is not a non-empty string");
     headers.authorization = `Bearer ${given.bearer}`;
   }
   for (const [name, value] of Object.entries(given.headers ?? {})) {

@@ -62,8 +62,10 @@ export function tokenExchanger(config: TokenExchangeConfig): (principal: AuthPri
 async function exchange(config: TokenExchangeConfig, principal: AuthPrincipal): Promise<Entry> {
   const where = URL.canParse(config.tokenEndpoint) ? new URL(config.tokenEndpoint) : undefined;
   const endpoint = where ? where.origin + where.pathname : "the token endpoint";
-  const check = "check --upstream-token-exchange, MCP_UPSTREAM_CLIENT_ID/MCP_UPSTREAM_CLIENT_SECRET (the client must be allowed the token-exchange grant) and --upstream-audience";
-  const fail = (why: string) => new Error(`Token exchange for the upstream API at ${endpoint} failed: ${why}; ${check}.`);
+  const check =
+    "check --upstream-token-exchange, MCP_UPSTREAM_CLIENT_ID/MCP_UPSTREAM_CLIENT_SECRET (the client must be allowed the token-exchange grant) and --upstream-audience";
+  const fail = (why: string) =>
+    new Error(`Token exchange for the upstream API at ${endpoint} failed: ${why}; ${check}.`);
   const form = new URLSearchParams({
     grant_type: TOKEN_EXCHANGE_GRANT,
     subject_token: principal.token,
@@ -108,7 +110,8 @@ async function exchange(config: TokenExchangeConfig, principal: AuthPrincipal): 
     const redirect = response.status >= 300 && response.status < 400 ? " (redirects are not followed)" : "";
     throw fail(`status ${response.status}${code}${redirect}`);
   }
-  if (typeof answer.access_token !== "string" || answer.access_token === "") throw fail("the answer has no access_token");
+  if (typeof answer.access_token !== "string" || answer.access_token === "")
+    throw fail("the answer has no access_token");
   const lifetime =
     typeof answer.expires_in === "number" && answer.expires_in > 0 ? answer.expires_in : DEFAULT_LIFETIME_S;
   let expires = Date.now() + lifetime * 1000 - Math.min(EARLY_MS, (lifetime * 1000) / 2);
