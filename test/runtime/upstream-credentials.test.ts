@@ -26,9 +26,10 @@ let upstream: HostileUpstream;
 beforeAll(async () => {
   oidc = await startOidcProvider({ clients: [exchangeClient], configure: grant.configure });
   grant.attach(oidc);
-  upstream = await startHostile((_req, res) => {
+  upstream = await startHostile((req, res) => {
     res.setHeader("content-type", "application/json");
-    res.end(JSON.stringify({ ok: true }));
+    // /tell echoes what it was sent, as careless APIs do in errors: the answer must reach no client unredacted.
+    res.end(JSON.stringify(req.path === "/tell" ? { youSent: req.headers.authorization } : { ok: true }));
   });
 });
 afterAll(async () => {
@@ -68,6 +69,7 @@ async function server(options: SpecServerOptions) {
       catalog: () => ({
         tools: [
           tool("me", { method: "GET", path: "/me", security: [["key"]] }),
+          tool("tell", { method: "GET", path: "/tell" }),
           tool("echo", {
             method: "GET",
             path: "/echo",
@@ -127,6 +129,14 @@ describe("token exchange (RFC 8693) against oidc-provider", () => {
     for (const { token } of [alice, bob]) expect(everyHeader()).not.toContain(token);
   });
 
+  test("the exchanged token is redacted from what the upstream answers", async () => {
+    const call = await server({ tokenExchange: exchangeConfig() });
+    const result = await call("tell", await principal("rae"));
+    const issued = grant.exchanges[0].issued;
+    expect(JSON.stringify(result)).toContain("[REDACTED]");
+    expect(JSON.stringify(result)).not.toContain(issued);
+  });
+
   test("concurrent calls of one subject share one exchange", async () => {
     const call = await server({ tokenExchange: exchangeConfig() });
     const carol = await principal("carol");
@@ -141,6 +151,28 @@ describe("token exchange (RFC 8693) against oidc-provider", () => {
     const [a, b, c] = await Promise.all(["u1", "u2", "u3"].map(principal));
     for (const p of [a, b, c, a]) await call("me", p);
     expect(grant.exchanges.map((e) => e.subject)).toEqual(["u1", "u2", "u3", "u1"]);
+  });
+
+  test("an upstream token is exchanged again shortly before it expires, and never outlives the MCP token", async () => {
+    grant.ttlSeconds = 1;
+    try {
+      const call = await server({ tokenExchange: exchangeConfig() });
+      const pat = await principal("pat");
+      await call("me", pat);
+      await call("me", pat);
+      expect(grant.exchanges).toHaveLength(1);
+      // A 1 s token is dropped half way (the margin is 30 s or half its life, whichever is less).
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      await call("me", pat);
+      expect(grant.exchanges).toHaveLength(2);
+    } finally {
+      grant.ttlSeconds = 300;
+    }
+    const call = await server({ tokenExchange: exchangeConfig() });
+    const expiring = { ...(await principal("quinn")), expiresAt: Math.floor(Date.now() / 1000) };
+    await call("me", expiring);
+    await call("me", expiring);
+    expect(grant.exchanges.filter((e) => e.subject === "quinn")).toHaveLength(2);
   });
 
   test("a refused exchange is a clear tool error without a secret, and nothing is sent upstream", async () => {
