@@ -14,6 +14,7 @@ import { toolsetDocs } from "./docs-toolsets.ts";
 import { mdBlock, mdCode, mdText } from "./markdown.ts";
 import { packageVersion } from "./package-files.ts";
 import { registryName } from "./registry-name.ts";
+import { forwardsUpstream } from "./credentials-hook.ts";
 import { header } from "./ts.ts";
 
 const TEMPLATE = new URL("../../templates/package-readme.md.hbs", import.meta.url);
@@ -59,6 +60,7 @@ export function renderDocs(model: Model): string {
       ].join("\n"),
     ),
     envVars,
+    perUserCredentials: forwardsUpstream(model),
     bin: mdCode(model.packageName),
     packageName: mdCode(model.packageName),
     // npm-safe by construction (normalize's packageNameOf: a-z 0-9 . _ -), so it can sit inside code spans.
