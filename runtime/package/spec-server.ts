@@ -7,6 +7,7 @@ import { ErrorCode } from "../protocol/constants.ts";
 import { McpError } from "../protocol/errors.ts";
 import { ownValue, setOwn } from "../protocol/own-keys.ts";
 import type { ContentBlock, GetPromptResult, Validator } from "../protocol/types.ts";
+import type { ToolGate } from "../server/scope-filter.ts";
 import { createServer, type McpServer } from "../server/server.ts";
 import type {
   CompleteFunction,
@@ -127,6 +128,8 @@ export type SpecServerOptions = {
   allowDestructive?: boolean;
   /** Code mode: executes that run at once, one sandbox thread each (--code-concurrency). */
   codeConcurrency?: number;
+  /** With OAuth on (--auth-issuer): list every tool whatever the token's scopes (--list-all-tools). */
+  listAllTools?: boolean;
   /** The package's src/credentials.ts hook: per-user upstream credentials, consulted before the rest. */
   credentials?: CredentialsHook<SpecContext>;
   /** RFC 8693 token exchange of the caller's MCP token for an upstream token (--upstream-token-exchange). */
@@ -170,10 +173,25 @@ export function createSpecServer(manifest: Manifest, options: SpecServerOptions 
     const tool = leftOut.get(name);
     return tool && `Unknown tool: ${name}: it ${notEnabledReason(selection, tool)}`;
   };
+  // Scopes per tool, read from the catalog when first needed (the catalog loads lazily).
+  let scopeTable: Map<string, string[]> | undefined;
+  const scopesOf = () =>
+    (scopeTable ??= new Map(
+      manifest
+        .catalog()
+        .tools.filter((tool) => tool.scopes?.length)
+        .map((tool) => [tool.name, tool.scopes as string[]]),
+    ));
+  const toolGate: ToolGate = {
+    required: (name) => scopesOf().get(name),
+    listAll: options.listAllTools === true,
+    all: () => [...scopesOf().values()].flat(),
+  };
   const server = createServer({
     ...options.serverOptions,
     ...manifest.server,
     ...(filters(selection) ? { unknownToolMessage: (name: string) => unknownTool(name) } : {}),
+    toolGate,
   });
   // Dynamic and code mode list their own tools; the API's stay registered, unlisted.
   const dynamic = options.mode === "dynamic" || options.mode === "code";
@@ -239,7 +257,7 @@ export function createSpecServer(manifest: Manifest, options: SpecServerOptions 
         maxTokens,
       });
     }
-    for (const { http, toolset: _toolset, ...tool } of served.values()) {
+    for (const { http, toolset: _toolset, scopes: _scopes, ...tool } of served.values()) {
       const validators = ownValue(validatorTable, tool.name);
       server.tool({
         ...tool,

@@ -94,6 +94,11 @@ describe("token exchange flags of a generated server", () => {
         /MCP_UPSTREAM_CLIENT_ID/,
       ],
       [["--upstream-audience", UPSTREAM_AUDIENCE], {}, /need --upstream-token-exchange/],
+      [
+        ["--http", "--port", "0", "--upstream-token-exchange", "https://as.example/token"],
+        { MCP_UPSTREAM_AUDIENCE: UPSTREAM_AUDIENCE, MCP_UPSTREAM_CLIENT_ID: "mcp-server" },
+        /needs --auth-issuer/,
+      ],
     ];
     for (const [args, env, message] of cases) {
       const result = await run(pkg, args, { MCP_UPSTREAM_CLIENT_ID: "", ...env });
