@@ -3,16 +3,17 @@
  * `node dist/server.js --http --auth-issuer ... --upstream-token-exchange ...`, the real oidc-provider as the
  * authorization server (with the RFC 8693 grant of test/support/oidc-token-exchange.ts), our runtime client
  * calling a tool with its bearer token, and a recording upstream that must see the EXCHANGED token (the
- * upstream's audience), never the MCP one; one exchange per subject within expiry, one token per subject.
+ * upstream's audience), never the MCP one; one exchange per subject within expiry, one token per subject; and
+ * the package's own src/credentials.ts hook sees the validated caller (ctx.auth) and comes first.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
-import { existsSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generate } from "../../generator/index.ts";
 import { connect } from "../../runtime/index.ts";
-import { ROOT, scratchDir, startUpstream } from "../generate/support.ts";
+import { scratchDir, startUpstream } from "../generate/support.ts";
 import { type OidcTestProvider, startOidcProvider } from "../support/oidc-provider.ts";
 import { claimsOf, exchangeClient, tokenExchangeGrant } from "../support/oidc-token-exchange.ts";
 
@@ -29,6 +30,13 @@ tools:
     description: Who the upstream thinks you are.
     inputSchema: { type: object, properties: {} }
     http: { method: GET, path: /me }
+`;
+
+const HOOK = `import type { SpecContext, UpstreamCredentials } from "../runtime/handler-api.ts";
+
+export default async function credentials(ctx: SpecContext): Promise<UpstreamCredentials | undefined> {
+  return ctx.auth?.subject === "carol" ? { headers: { "x-user-key": "key-for-carol" } } : undefined;
+}
 `;
 
 type Running = { url?: string; stderr: string; code: number | null; child: ChildProcess };
@@ -77,6 +85,9 @@ beforeAll(async () => {
   writeFileSync(join(dir, "api.yaml"), spec(upstream.url));
   pkg = join(dir, "api");
   await generate(join(dir, "api.yaml"), pkg);
+  // The user's hook: carol has a key of her own; everyone else falls through to the token exchange.
+  writeFileSync(join(pkg, "src/credentials.ts"), HOOK);
+  await generate(join(dir, "api.yaml"), pkg);
 }, 120_000);
 afterAll(async () => {
   await upstream?.close();
@@ -112,10 +123,7 @@ describe("token exchange flags of a generated server", () => {
   }, 60_000);
 });
 
-// Token validation (--auth-issuer) comes from the auth-server branch; until it is merged this part cannot run.
-const tokenValidation = existsSync(join(ROOT, "runtime/server/auth-config.ts"));
-
-describe.skipIf(!tokenValidation)("node dist/server.js with --auth-issuer and --upstream-token-exchange", () => {
+describe("node dist/server.js with --auth-issuer and --upstream-token-exchange", () => {
   let oidc: OidcTestProvider;
   const grant = tokenExchangeGrant();
   beforeAll(async () => {
@@ -150,8 +158,9 @@ describe.skipIf(!tokenValidation)("node dist/server.js with --auth-issuer and --
       const tokens = {
         alice: await oidc.signToken({ sub: "alice", aud: MCP_AUDIENCE, client_id: "mcp-app" }),
         bob: await oidc.signToken({ sub: "bob", aud: MCP_AUDIENCE, client_id: "mcp-app" }),
+        carol: await oidc.signToken({ sub: "carol", aud: MCP_AUDIENCE, client_id: "mcp-app" }),
       };
-      for (const who of ["alice", "alice", "bob"] as const) {
+      for (const who of ["alice", "alice", "bob", "carol"] as const) {
         const client = await connect({ url: server.url as string, bearerToken: tokens[who] });
         try {
           const result = await client.callTool("whoami", {});
@@ -160,8 +169,11 @@ describe.skipIf(!tokenValidation)("node dist/server.js with --auth-issuer and --
           await client.close();
         }
       }
-      expect(upstream.requests).toHaveLength(3);
-      const sent = upstream.requests.map((r) => (r.headers.authorization ?? "").replace(/^Bearer /, ""));
+      expect(upstream.requests).toHaveLength(4);
+      // The hook saw the validated caller (ctx.auth) and its answer replaced the exchange for carol.
+      expect(upstream.requests[3].headers["x-user-key"]).toBe("key-for-carol");
+      expect(upstream.requests[3].headers.authorization).toBeUndefined();
+      const sent = upstream.requests.slice(0, 3).map((r) => (r.headers.authorization ?? "").replace(/^Bearer /, ""));
       expect(sent.map((t) => claimsOf(t))).toMatchObject([
         { sub: "alice", aud: UPSTREAM_AUDIENCE },
         { sub: "alice", aud: UPSTREAM_AUDIENCE },
