@@ -10,11 +10,11 @@ import type { JsonSchema, ToolNode } from "../ir.ts";
 import { upstreamEnvVars } from "../normalize/env-vars.ts";
 import type { Model } from "../normalize/normalize.ts";
 import { DEPLOYED_URL, renderClientConfigs } from "./client-configs.ts";
+import { forwardsUpstream } from "./credentials-hook.ts";
 import { toolsetDocs } from "./docs-toolsets.ts";
 import { mdBlock, mdCode, mdText } from "./markdown.ts";
 import { packageVersion } from "./package-files.ts";
 import { registryName } from "./registry-name.ts";
-import { forwardsUpstream } from "./credentials-hook.ts";
 import { header } from "./ts.ts";
 
 const TEMPLATE = new URL("../../templates/package-readme.md.hbs", import.meta.url);
