@@ -9,7 +9,8 @@ import type { HandlerContext } from "../server/types.ts";
 /**
  * What a credentials hook returns for one call: a bearer token (sent as `Authorization: Bearer <token>`),
  * headers of your own (an API key header, a signed header...), or both. `undefined` leaves the call to the
- * built-in token exchange when --upstream-token-exchange is set, else to the spec's env-based credentials.
+ * built-in token exchange when --upstream-token-exchange is set, else to the spec's env-based credentials;
+ * `{}` sends the call with no credentials at all.
  */
 export type UpstreamCredentials = {
   bearer?: string;
