@@ -14,3 +14,4 @@ export type {
 } from "./protocol/types.ts";
 export type { AuthPrincipal } from "./server/auth-principal.ts";
 export type { ResourceReadResult } from "./server/types.ts";
+export { CredentialsError, type UpstreamCredentials } from "./upstream/credentials.ts";

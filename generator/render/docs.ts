@@ -10,6 +10,7 @@ import type { JsonSchema, ToolNode } from "../ir.ts";
 import { upstreamEnvVars } from "../normalize/env-vars.ts";
 import type { Model } from "../normalize/normalize.ts";
 import { DEPLOYED_URL, renderClientConfigs } from "./client-configs.ts";
+import { forwardsUpstream } from "./credentials-hook.ts";
 import { toolsetDocs } from "./docs-toolsets.ts";
 import { mdBlock, mdCode, mdText } from "./markdown.ts";
 import { packageVersion } from "./package-files.ts";
@@ -59,6 +60,7 @@ export function renderDocs(model: Model): string {
       ].join("\n"),
     ),
     envVars,
+    perUserCredentials: forwardsUpstream(model),
     bin: mdCode(model.packageName),
     packageName: mdCode(model.packageName),
     // npm-safe by construction (normalize's packageNameOf: a-z 0-9 . _ -), so it can sit inside code spans.

@@ -7,6 +7,7 @@ import type { Model } from "../normalize/normalize.ts";
 import { renderClient } from "./client.ts";
 import { renderClientConfigs } from "./client-configs.ts";
 import { CODE_API_FILE, renderCodeApi } from "./code-api.ts";
+import { renderCredentialsScaffold } from "./credentials-hook.ts";
 import { renderDockerfile, renderDockerignore } from "./dockerfile.ts";
 import { renderDocs } from "./docs.ts";
 import { renderScaffolds } from "./handlers.ts";
@@ -56,7 +57,7 @@ export async function render(model: Model, userSources: SourceFile[] = []): Prom
   }))();
   const [validators, { manifest, searchIndex, types }] = await Promise.all([compiling, rendering]);
   const codeApi = renderCodeApi(model, types);
-  const scaffolds = renderScaffolds(model).map(
+  const scaffolds = [...renderScaffolds(model), ...renderCredentialsScaffold(model)].map(
     (s): RenderedFile => ({
       path: s.path,
       content: s.content,

@@ -1,8 +1,9 @@
 /**
  * Every environment variable a generated server reads, with what an installer needs to ask for it: the
  * upstream's credentials (secret), its server URL variables, and the env twins of the server's flags
- * (runtime/package/spec-main.ts). One list for the MCP Registry's server.json and the MCPB manifest, so
- * the two never disagree; test/render/publish-files.test.ts holds the flag twins to spec-main.ts.
+ * (runtime/package/spec-main.ts and its helpers, token-exchange-flags.ts). One list for the MCP Registry's
+ * server.json and the MCPB manifest, so the two never disagree; test/render/publish-files.test.ts holds the
+ * flag twins to those files.
  */
 import type { Model } from "../normalize/normalize.ts";
 
@@ -117,6 +118,40 @@ const FLAG_TWINS: Twin[] = [
       "HTTP only: on SIGTERM, how long /readyz answers 503 while requests are still served, before the server closes.",
     format: "number",
     default: "0",
+  },
+  // Per-user upstream credentials: RFC 8693 token exchange (runtime/package/token-exchange-flags.ts).
+  {
+    name: "MCP_UPSTREAM_TOKEN_EXCHANGE",
+    description:
+      "HTTP with --auth-issuer: token endpoint where each caller's MCP token is exchanged (RFC 8693) for an upstream token (--upstream-token-exchange); unset: off.",
+    format: "string",
+    upstreamOnly: true,
+  },
+  {
+    name: "MCP_UPSTREAM_AUDIENCE",
+    description: "The upstream API's audience asked for in the token exchange (--upstream-audience).",
+    format: "string",
+    upstreamOnly: true,
+  },
+  {
+    name: "MCP_UPSTREAM_SCOPE",
+    description: "Scopes asked for the exchanged upstream token, space-separated (--upstream-scope).",
+    format: "string",
+    upstreamOnly: true,
+  },
+  {
+    name: "MCP_UPSTREAM_CLIENT_ID",
+    description: "Token exchange: this server's client id at the authorization server.",
+    format: "string",
+    upstreamOnly: true,
+    secret: true,
+  },
+  {
+    name: "MCP_UPSTREAM_CLIENT_SECRET",
+    description: "Token exchange: this server's client secret at the authorization server.",
+    format: "string",
+    upstreamOnly: true,
+    secret: true,
   },
   {
     name: "MCP_HTTP_TOKEN",

@@ -3,6 +3,7 @@
  * by other programs); src/server.ts is the entry point that serves it over stdio or HTTP.
  */
 import type { HandlerRef, Model } from "../normalize/normalize.ts";
+import { forwardsUpstream } from "./credentials-hook.ts";
 import { ANY_OBJECT } from "./format-types.ts";
 import { header } from "./ts.ts";
 import { argumentList, fits, importLine, objectKey, propKey, sortImports, str } from "./ts-style.ts";
@@ -41,6 +42,7 @@ export function renderApp(model: Model): string {
     return `    ${key}: {\n${lines.join("\n")}\n    },`;
   });
 
+  const upstream = forwardsUpstream(model);
   const imports = sortImports([
     { source: "../runtime/index.ts", text: 'import type { McpServer } from "../runtime/index.ts";' },
     {
@@ -51,6 +53,7 @@ export function renderApp(model: Model): string {
       ),
     },
     ...refs.map((ref) => ({ source: importPath(ref), text: `import ${ref.importName} from ${str(importPath(ref))};` })),
+    ...(upstream ? [{ source: "./credentials.ts", text: 'import credentials from "./credentials.ts";' }] : []),
     { source: "./manifest.ts", text: 'import { manifest } from "./manifest.ts";' },
     { source: "./types.ts", text: 'import type { Handlers } from "./types.ts";' },
     ...(validators.length > 0
@@ -78,24 +81,32 @@ export function renderApp(model: Model): string {
     validators.length > 0 ? `  return {\n${validators.join("\n")}\n  };` : "  return {};",
     "}",
     "",
-    "export { manifest };",
+    upstream ? "export { credentials, manifest };" : "export { manifest };",
     "",
     "/** The server, ready for a transport (serveStdio or serveHttp from the runtime). */",
     'export function createAppServer(options: Omit<SpecServerOptions, "handlers" | "validators"> = {}): McpServer {',
-    "  return createSpecServer(manifest, { ...options, handlers, validators: toolValidators });",
+    upstream
+      ? "  return createSpecServer(manifest, { credentials, ...options, handlers, validators: toolValidators });"
+      : "  return createSpecServer(manifest, { ...options, handlers, validators: toolValidators });",
     "}",
     "",
   ].join("\n");
 }
 
 export function renderServerEntry(model: Model): string {
+  // A package that forwards upstream passes its credentials hook (src/credentials.ts, the user's file).
+  const upstream = forwardsUpstream(model);
   return [
     header(model.specRef),
     "// Serves MCP over stdio, or Streamable HTTP with --http --port <n> [--host <addr>]; --base-url <url> retargets the upstream.",
     'import { runSpecServer } from "../runtime/package/spec-main.ts";',
-    'import { handlers, manifest, toolValidators } from "./app.ts";',
+    upstream
+      ? 'import { credentials, handlers, manifest, toolValidators } from "./app.ts";'
+      : 'import { handlers, manifest, toolValidators } from "./app.ts";',
     "",
-    "await runSpecServer(manifest, { handlers, validators: toolValidators });",
+    upstream
+      ? "await runSpecServer(manifest, { handlers, validators: toolValidators, credentials });"
+      : "await runSpecServer(manifest, { handlers, validators: toolValidators });",
     "",
   ].join("\n");
 }

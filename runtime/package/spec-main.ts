@@ -8,6 +8,12 @@ import { serveHttp } from "../transport/http/server.ts";
 import { serveStdio } from "../transport/stdio/server.ts";
 import { MIN_RESPONSE_TOKENS } from "./response-budget.ts";
 import { createSpecServer, type Manifest, type ServeMode, type SpecServerOptions } from "./spec-server.ts";
+import {
+  TOKEN_EXCHANGE_OPTIONS,
+  TOKEN_EXCHANGE_USAGE,
+  type TokenExchangeFlags,
+  tokenExchangeConfig,
+} from "./token-exchange-flags.ts";
 import { DEFAULT_TOOLSET, parseToolsets } from "./tool-selection.ts";
 
 const USAGE = `usage: server [--http [--port <n>] [--host <addr>] [--max-sessions <n>]] [--base-url <url>]
@@ -17,6 +23,7 @@ const USAGE = `usage: server [--http [--port <n>] [--host <addr>] [--max-session
                      [--code-concurrency <n>]
                      [--auth-issuer <url>]... [--auth-audience <url>] [--auth-jwks <url>]
                      [--auth-introspection <url>] [--list-all-tools]
+                     [--upstream-token-exchange <url> --upstream-audience <aud> [--upstream-scope <s>]]
 
   (no flags)        serve MCP over stdio
   --http            serve Streamable HTTP at http://<host>:<port>/mcp
@@ -60,6 +67,9 @@ OAuth (HTTP only; off unless --auth-issuer is given; not together with MCP_HTTP_
   --list-all-tools  list every tool whatever the token's scopes; calls still need them
                     (env MCP_LIST_ALL_TOOLS=1)
 
+Per-user upstream credentials (HTTP with --auth-issuer; off unless --upstream-token-exchange is given):
+${TOKEN_EXCHANGE_USAGE}
+
 Environment: MCP_HTTP_TOKEN, when set, is the bearer token HTTP clients must send;
 MCP_MAX_SESSIONS is the default of --max-sessions; MCP_SHUTDOWN_GRACE_MS (default 0): on SIGTERM,
 how long /readyz answers 503 while requests are still served, before the server closes.`;
@@ -92,7 +102,7 @@ export async function runSpecServer(
     "auth-introspection"?: string;
     "list-all-tools"?: boolean;
     help?: boolean;
-  };
+  } & TokenExchangeFlags;
   try {
     flags = parseArgs({
       args: argv,
@@ -118,6 +128,7 @@ export async function runSpecServer(
         "auth-jwks": { type: "string" },
         "auth-introspection": { type: "string" },
         "list-all-tools": { type: "boolean" },
+        ...TOKEN_EXCHANGE_OPTIONS,
         help: { type: "boolean", short: "h" },
       },
     }).values;
@@ -168,6 +179,12 @@ export async function runSpecServer(
     return usageError(
       "MCP_HTTP_TOKEN and --auth-issuer (or MCP_AUTH_ISSUER) are both set: the static token is for local use, OAuth for remote; unset one",
     );
+  const tokenExchange = tokenExchangeConfig(flags, flags.http === true);
+  if (typeof tokenExchange === "string") return usageError(tokenExchange);
+  if (tokenExchange && !auth)
+    return usageError(
+      "--upstream-token-exchange needs --auth-issuer (or MCP_AUTH_ISSUER): it exchanges each caller's validated token",
+    );
 
   const server = createSpecServer(manifest, {
     ...options,
@@ -178,6 +195,7 @@ export async function runSpecServer(
     ...budget,
     ...code,
     ...(auth?.listAllTools ? { listAllTools: true } : {}),
+    ...(tokenExchange ? { tokenExchange } : {}),
   });
   if (!flags.http) {
     serveStdio(server);

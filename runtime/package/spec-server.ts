@@ -16,7 +16,9 @@ import type {
   ServerOptions,
   ToolHandlerResult,
 } from "../server/types.ts";
+import { type CredentialsHook, resolveCredentials } from "../upstream/credentials.ts";
 import { resourceContentsFrom, toolAnswerFrom } from "../upstream/response.ts";
+import { type TokenExchangeConfig, tokenExchanger } from "../upstream/token-exchange.ts";
 import type { CallUpstream, UpstreamConfig } from "../upstream/types.ts";
 import { registerCodeTools } from "./code-mode.ts";
 import { CODE_LIMIT_DEFAULTS, type CodeLimits } from "./code-sandbox-types.ts";
@@ -128,6 +130,10 @@ export type SpecServerOptions = {
   codeConcurrency?: number;
   /** With OAuth on (--auth-issuer): list every tool whatever the token's scopes (--list-all-tools). */
   listAllTools?: boolean;
+  /** The package's src/credentials.ts hook: per-user upstream credentials, consulted before the rest. */
+  credentials?: CredentialsHook<SpecContext>;
+  /** RFC 8693 token exchange of the caller's MCP token for an upstream token (--upstream-token-exchange). */
+  tokenExchange?: TokenExchangeConfig;
 };
 
 /** What tools/list gives: every served tool (`all`), dynamic mode's five, or code mode's two. */
@@ -198,12 +204,21 @@ export function createSpecServer(manifest: Manifest, options: SpecServerOptions 
   const handlers = options.handlers ?? {};
   const env = options.env ?? process.env;
   const maxTokens = options.maxResponseTokens ?? DEFAULT_MAX_RESPONSE_TOKENS;
-  const forward = (binding: HttpBinding, args: Record<string, unknown>, ctx: HandlerContext) => {
+  const exchange = options.tokenExchange && tokenExchanger(options.tokenExchange);
+  const forward = async (binding: HttpBinding, args: Record<string, unknown>, ctx: HandlerContext) => {
     if (!upstream)
       throw new McpError(ErrorCode.InternalError, "This server has http bindings but no upstream base URL");
     if (!manifest.callUpstream)
       throw new McpError(ErrorCode.InternalError, "This server has http bindings but no callUpstream");
-    return manifest.callUpstream(upstream, binding, args, ctx.signal, env);
+    // Only what resolveCredentials makes of the caller goes on: the forwarding never sees ctx, and the
+    // caller's MCP token is forbidden anywhere in the request (the spec forbids token passthrough).
+    (ctx as SpecContext).server = server;
+    const credentials = await resolveCredentials(ctx as SpecContext, options.credentials, exchange);
+    const forbidden = ctx.auth ? [ctx.auth.token] : [];
+    return manifest.callUpstream(upstream, binding, args, ctx.signal, env, {
+      ...(credentials ? { credentials } : {}),
+      forbidden,
+    });
   };
   const handlerFor = (table: keyof SpecHandlers, key: string) => {
     const handler = ownValue(handlers[table] as Record<string, unknown> | undefined, key) as

@@ -70,8 +70,10 @@ describe("server.json (MCP Registry, schema 2025-12-11)", () => {
     expect(petstore.find((v: EnvVar) => v.name === "PETSTORE_SERVER_REGION")).toMatchObject({ default: "eu" });
   });
 
-  it("lists every env twin the server's flags read (runtime/package/spec-main.ts), and only those", () => {
-    const main = readFileSync(join(ROOT, "runtime/package/spec-main.ts"), "utf8");
+  it("lists every env twin the server's flags read (runtime/package/spec-main.ts and its helpers), and only those", () => {
+    const main = ["spec-main.ts", "token-exchange-flags.ts"]
+      .map((file) => readFileSync(join(ROOT, "runtime/package", file), "utf8"))
+      .join("\n");
     const read = [...new Set(main.match(/\bMCP_[A-Z_]+\b/g))].sort();
     expect([...FLAG_TWIN_NAMES].sort()).toEqual(read);
   });

@@ -18,6 +18,7 @@ describe("renderApp", () => {
 
 import type { McpServer } from "../runtime/index.ts";
 import { createSpecServer, type SpecServerOptions, type ToolValidators } from "../runtime/package/spec-server.ts";
+import credentials from "./credentials.ts";
 import promptReview from "./handlers/prompts/review.ts";
 import resourceTemplateNote from "./handlers/resource-templates/note.ts";
 import resourceAbout from "./handlers/resources/about.ts";
@@ -59,11 +60,11 @@ export function toolValidators(): ToolValidators {
   };
 }
 
-export { manifest };
+export { credentials, manifest };
 
 /** The server, ready for a transport (serveStdio or serveHttp from the runtime). */
 export function createAppServer(options: Omit<SpecServerOptions, "handlers" | "validators"> = {}): McpServer {
-  return createSpecServer(manifest, { ...options, handlers, validators: toolValidators });
+  return createSpecServer(manifest, { credentials, ...options, handlers, validators: toolValidators });
 }
 `,
     },
@@ -132,6 +133,12 @@ import { handlers, manifest, toolValidators } from "./app.ts";
 
 await runSpecServer(manifest, { handlers, validators: toolValidators });
 `);
+  });
+
+  it("passes the credentials hook (src/credentials.ts) where the package forwards upstream", () => {
+    const entry = renderServerEntry(mixedModel());
+    expect(entry).toContain('import { credentials, handlers, manifest, toolValidators } from "./app.ts";');
+    expect(entry).toContain("await runSpecServer(manifest, { handlers, validators: toolValidators, credentials });");
   });
 });
 
