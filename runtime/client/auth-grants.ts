@@ -1,6 +1,7 @@
 // Requests to an authorization server's token and registration endpoints: code exchange, refresh,
 // client credentials (RFC 6749), Dynamic Client Registration (RFC 7591), PKCE S256 (RFC 7636).
-import { createHash, randomBytes } from "node:crypto";
+import { createHash, randomBytes, randomUUID } from "node:crypto";
+import { importPKCS8, SignJWT } from "jose";
 import type { ServerMetadata } from "./auth-discovery.ts";
 import { type OAuthClientRegistration, OAuthError, type OAuthTokens } from "./auth-types.ts";
 
@@ -50,6 +51,26 @@ export async function registerClient(
     tokenEndpointAuthMethod:
       typeof body.token_endpoint_auth_method === "string" ? body.token_endpoint_auth_method : undefined,
   };
+}
+
+/** An RFC 7523 `private_key_jwt` client assertion: iss = sub = client id, aud = the issuer, short-lived. */
+export async function clientAssertion(
+  clientId: string,
+  issuer: string,
+  privateKeyPem: string,
+  algorithm = "ES256",
+): Promise<Record<string, string>> {
+  const key = await importPKCS8(privateKeyPem, algorithm);
+  const jwt = await new SignJWT({})
+    .setProtectedHeader({ alg: algorithm, typ: "JWT" })
+    .setIssuer(clientId)
+    .setSubject(clientId)
+    .setAudience(issuer)
+    .setJti(randomUUID())
+    .setIssuedAt()
+    .setExpirationTime("5m")
+    .sign(key);
+  return { client_assertion_type: "urn:ietf:params:oauth:client-assertion-type:jwt-bearer", client_assertion: jwt };
 }
 
 /** Picks how a client with a secret authenticates: what it registered with, else basic, else post. */

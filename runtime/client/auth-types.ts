@@ -66,13 +66,24 @@ export type InteractiveAuth = {
   scopes?: string[];
   /** Name shown on the consent screen (DCR `client_name`); default "mcpgen client". */
   clientName?: string;
-  /** How often a request is re-authorized for more scopes before giving up (default 3). */
+  /** How often a request is re-authorized for more scopes before giving up (default 2). */
   maxStepUps?: number;
 };
 
-/** OAuth client credentials grant, for machine clients without a user. */
+/**
+ * OAuth client credentials grant, for machine clients without a user: a client secret (sent with HTTP
+ * Basic, or in the form where the server only takes client_secret_post), or a private key (PKCS#8 PEM)
+ * signing a `private_key_jwt` assertion (RFC 7523).
+ */
 export type ClientCredentialsAuth = {
-  clientCredentials: { clientId: string; clientSecret: string; scopes?: string[] };
+  clientCredentials: {
+    clientId: string;
+    clientSecret?: string;
+    privateKey?: string;
+    /** The assertion's JWS algorithm (default ES256). */
+    signingAlgorithm?: string;
+    scopes?: string[];
+  };
   tokenStore?: TokenStore;
   maxStepUps?: number;
 };
