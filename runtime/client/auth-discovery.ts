@@ -101,8 +101,11 @@ export function canonicalUrl(url: URL): string {
 /**
  * Authorization server metadata: RFC 8414 then OIDC discovery (path-inserted, then path-appended for an
  * issuer with a path). The document's `issuer` must equal the issuer we asked about (RFC 8414 §3.3).
+ * `legacy`: a 2025-03-26 server without resource metadata is its own authorization server and we only
+ * guessed its issuer (the origin), so an issuer on the same origin is accepted (conformance 0.1.16's
+ * backcompat scenario names `<origin>/oauth`).
  */
-export async function discoverServerMetadata(issuer: string): Promise<ServerMetadata | undefined> {
+export async function discoverServerMetadata(issuer: string, legacy = false): Promise<ServerMetadata | undefined> {
   const base = new URL(issuer);
   const hasPath = base.pathname.replace(/\/+$/, "") !== "";
   const candidates = hasPath
@@ -115,7 +118,7 @@ export async function discoverServerMetadata(issuer: string): Promise<ServerMeta
   for (const url of candidates) {
     const { body } = await getJson(url);
     if (!body) continue;
-    if (body.issuer !== issuer) {
+    if (body.issuer !== issuer && !(legacy && sameOrigin(body.issuer, issuer))) {
       throw new OAuthError(
         `Authorization server metadata at ${url.href} names issuer ${String(body.issuer)}, not ${issuer}; not using it`,
       );
@@ -138,4 +141,12 @@ export function fallbackServerMetadata(serverUrl: URL): ServerMetadata {
     registration_endpoint: `${origin}/register`,
     code_challenge_methods_supported: ["S256"],
   };
+}
+
+function sameOrigin(named: unknown, issuer: string): boolean {
+  try {
+    return typeof named === "string" && new URL(named).origin === new URL(issuer).origin;
+  } catch {
+    return false;
+  }
 }

@@ -68,7 +68,10 @@ export function createAuthorizer(serverUrl: URL, options: AuthOptions): Authoriz
     if (!prm) {
       // A 2025-03-26 server: it is its own authorization server.
       const origin = serverUrl.origin;
-      return { resource: key, metadata: (await discoverServerMetadata(origin)) ?? fallbackServerMetadata(serverUrl) };
+      return {
+        resource: key,
+        metadata: (await discoverServerMetadata(origin, true)) ?? fallbackServerMetadata(serverUrl),
+      };
     }
     const resource = checkResource(serverUrl, prm);
     const issuer = prm.authorization_servers?.[0];
