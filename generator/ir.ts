@@ -69,6 +69,9 @@ export type ToolNode = Pick<Tool, "name" | "title" | "description" | "annotation
   /** The toolset it belongs to: OpenAPI's first tag (else the first path segment), `toolset:` in the
    * spec language, else `default`; the config file may rename or merge toolsets. */
   toolset?: string;
+  /** OAuth scopes a caller's token must grant (issue 17): `scopes:` in the spec language, OpenAPI: the
+   * oauth2/openIdConnect scopes of the operation's first security requirement that names such a scheme. */
+  scopes?: string[];
   /** The tool's previous name (`renamedFrom`, OpenAPI `x-mcp-renamed-from`): its handler file moves. */
   renamedFrom?: string;
 };

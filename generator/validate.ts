@@ -13,12 +13,14 @@ import { schemaRules } from "./rules/schemas.ts";
 import { serverRules } from "./rules/server.ts";
 import { toolCountRules } from "./rules/tool-count.ts";
 import { toolReferenceRules } from "./rules/tool-references.ts";
+import { toolScopeRules } from "./rules/tool-scopes.ts";
 import { toolsetRules } from "./rules/toolsets.ts";
 
 const RULES: Rule[] = [
   serverRules,
   nameRules,
   toolsetRules,
+  toolScopeRules,
   schemaRules,
   schemaKeywordRules,
   headerRules,

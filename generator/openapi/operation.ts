@@ -12,6 +12,7 @@ import { deref, isJson, type Json } from "./document.ts";
 import type { MappingConfig } from "./options.ts";
 import { type Parameter, requestShape } from "./request.ts";
 import { type ConvertedDefs, type DefNames, type SchemaDialect, SchemaScope } from "./schema.ts";
+import { operationScopes, scopesField } from "./security.ts";
 
 export type OperationInput = {
   root: Json;
@@ -91,6 +92,7 @@ export function toolFrom(input: OperationInput, ctx: MapContext): ToolNode {
     ...(resultSchema ? { resultSchema } : {}),
     annotations,
     toolset: operationToolset(Array.isArray(op.tags) ? op.tags.map(String) : [], input.path),
+    ...scopesField(operationScopes(op, root)),
     ...(typeof op["x-mcp-renamed-from"] === "string" ? { renamedFrom: op["x-mcp-renamed-from"] } : {}),
     http: {
       kind: "httpBinding",

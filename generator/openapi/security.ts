@@ -62,3 +62,31 @@ export function requirements(op: Json, root: Json, known: Set<string>): string[]
   const usable = alternatives.filter((names) => names.every((n) => known.has(n)));
   return usable.length > 0 ? usable : undefined;
 }
+
+/**
+ * The OAuth scopes an operation's caller needs (issue 17): those of the first security requirement (the
+ * operation's own, else the document's) that names an oauth2 or openIdConnect scheme. Requirements are
+ * alternatives; the first is the one the API's authors list first, and one list is what a token is checked
+ * against. Undefined when no requirement names such a scheme (the tool needs no scope).
+ */
+export function operationScopes(op: Json, root: Json): string[] | undefined {
+  const raw = Array.isArray(op.security) ? op.security : Array.isArray(root.security) ? root.security : undefined;
+  const schemes =
+    isJson(root.components) && isJson(root.components.securitySchemes) ? root.components.securitySchemes : {};
+  const isOauth = (id: string) => {
+    const scheme = schemes[id];
+    return isJson(scheme) && (scheme.type === "oauth2" || scheme.type === "openIdConnect");
+  };
+  for (const requirement of (raw ?? []).filter(isJson)) {
+    const ids = Object.keys(requirement).filter(isOauth);
+    if (ids.length === 0) continue;
+    const scopes = ids.flatMap((id) => {
+      const listed = requirement[id];
+      return Array.isArray(listed) ? listed.filter((s): s is string => typeof s === "string") : [];
+    });
+    return scopes.length > 0 ? [...new Set(scopes)] : undefined;
+  }
+  return undefined;
+}
+
+export const scopesField = (scopes: string[] | undefined): { scopes?: string[] } => (scopes ? { scopes } : {});

@@ -87,6 +87,7 @@ export function renderDocs(model: Model): string {
       heading: mdCode(node.name) + (node.title ? ` (${mdText(node.title)})` : ""),
       description: mdText(node.description),
       annotations: annotationsLine(node),
+      scopes: (node.scopes ?? []).map((scope) => mdCode(scope)).join(", "),
       params: parameters(node.inputSchema),
       source: node.http
         ? `Forwarded to ${mdCode(`${node.http.method.toUpperCase()} ${node.http.path}`)} on the upstream API.`

@@ -83,6 +83,7 @@ function tool({ node, listed }: ToolModel): ManifestTool {
     ...http(node.http),
     // Absent means `default`: a spec without toolsets keeps the manifest it had.
     ...(node.toolset && node.toolset !== DEFAULT_TOOLSET ? { toolset: node.toolset } : {}),
+    ...(node.scopes && node.scopes.length > 0 ? { scopes: [...new Set(node.scopes)] } : {}),
   };
 }
 

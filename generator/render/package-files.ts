@@ -85,11 +85,13 @@ export function renderPackageJson(model: Model, search = model.tools.length > 0)
     },
     // minisearch and stemmer: dynamic mode's tool search (runtime/package/tool-search.ts); gpt-tokenizer:
     // the response budget (--max-response-tokens), loaded only for an answer over it; quickjs-emscripten:
-    // code mode's sandbox (runtime/package/code-sandbox.ts), loaded on the first execute.
+    // code mode's sandbox (runtime/package/code-sandbox.ts), loaded on the first execute; jose: OAuth token
+    // validation (runtime/transport/http/token-verifier.ts), loaded only with --auth-issuer.
     dependencies: pick([
       "ajv",
       "ajv-formats",
       "gpt-tokenizer",
+      "jose",
       ...(search ? ["minisearch", "quickjs-emscripten", "stemmer"] : []),
     ]),
     devDependencies: pick(["@types/node", "typescript"]),

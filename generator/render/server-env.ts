@@ -124,6 +124,54 @@ const FLAG_TWINS: Twin[] = [
     format: "string",
     secret: true,
   },
+  // OAuth protected resource (issue 17); HTTP only, off unless MCP_AUTH_ISSUER is set.
+  {
+    name: "MCP_AUTH_ISSUER",
+    description:
+      "HTTP only: authorization server(s) whose access tokens are accepted, comma-separated (--auth-issuer); unset: OAuth off.",
+    format: "string",
+  },
+  {
+    name: "MCP_AUTH_AUDIENCE",
+    description:
+      "HTTP only: the resource URL tokens must be issued for (--auth-audience); unset: the server's own /mcp URL.",
+    format: "string",
+  },
+  {
+    name: "MCP_AUTH_JWKS",
+    description: "HTTP only: the issuer's JWKS URL (--auth-jwks); unset: jwks_uri from the issuer's metadata.",
+    format: "string",
+  },
+  {
+    name: "MCP_AUTH_INTROSPECTION",
+    description: "HTTP only: RFC 7662 introspection endpoint for opaque tokens (--auth-introspection).",
+    format: "string",
+  },
+  {
+    name: "MCP_AUTH_CLIENT_ID",
+    description: "HTTP only: this server's client id at the introspection endpoint.",
+    format: "string",
+    secret: true,
+  },
+  {
+    name: "MCP_AUTH_CLIENT_SECRET",
+    description: "HTTP only: this server's client secret at the introspection endpoint.",
+    format: "string",
+    secret: true,
+  },
+  {
+    name: "MCP_AUTH_CACHE_SECONDS",
+    description: "HTTP only: seconds an introspection answer is reused (0: never).",
+    format: "number",
+    default: "30",
+  },
+  {
+    name: "MCP_LIST_ALL_TOOLS",
+    description:
+      "true: tools/list shows every tool whatever the token's scopes; calls still need them (--list-all-tools).",
+    format: "boolean",
+    default: "false",
+  },
 ];
 
 /** The names FLAG_TWINS covers (for the test that holds the list to spec-main.ts). */

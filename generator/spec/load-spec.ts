@@ -105,6 +105,10 @@ export function loadSpec(source: SourceDoc): ServerNode | undefined {
       ...icons(o),
       ...optional("http", http(o, pointer)),
       ...optional("toolset", str(o, "toolset")),
+      ...optional(
+        "scopes",
+        Array.isArray(o.scopes) ? [...new Set(o.scopes.filter((s): s is string => typeof s === "string"))] : undefined,
+      ),
       ...optional("renamedFrom", str(o, "renamedFrom")),
     };
   });

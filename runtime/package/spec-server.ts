@@ -7,6 +7,7 @@ import { ErrorCode } from "../protocol/constants.ts";
 import { McpError } from "../protocol/errors.ts";
 import { ownValue, setOwn } from "../protocol/own-keys.ts";
 import type { ContentBlock, GetPromptResult, Validator } from "../protocol/types.ts";
+import type { ToolGate } from "../server/scope-filter.ts";
 import { createServer, type McpServer } from "../server/server.ts";
 import type {
   CompleteFunction,
@@ -125,6 +126,8 @@ export type SpecServerOptions = {
   allowDestructive?: boolean;
   /** Code mode: executes that run at once, one sandbox thread each (--code-concurrency). */
   codeConcurrency?: number;
+  /** With OAuth on (--auth-issuer): list every tool whatever the token's scopes (--list-all-tools). */
+  listAllTools?: boolean;
 };
 
 /** What tools/list gives: every served tool (`all`), dynamic mode's five, or code mode's two. */
@@ -164,10 +167,24 @@ export function createSpecServer(manifest: Manifest, options: SpecServerOptions 
     const tool = leftOut.get(name);
     return tool && `Unknown tool: ${name}: it ${notEnabledReason(selection, tool)}`;
   };
+  // Scopes per tool, filled where the catalog is read (server.defer below); read only with OAuth on.
+  let scopeTable: Map<string, string[]> | undefined;
+  const tableOf = (tools: readonly ManifestTool[]) =>
+    new Map(tools.filter((tool) => tool.scopes?.length).map((tool) => [tool.name, tool.scopes as string[]]));
+  const scopesOf = () => {
+    scopeTable ??= tableOf(manifest.catalog().tools);
+    return scopeTable;
+  };
+  const toolGate: ToolGate = {
+    required: (name) => scopesOf().get(name),
+    listAll: options.listAllTools === true,
+    all: () => [...scopesOf().values()].flat(),
+  };
   const server = createServer({
     ...options.serverOptions,
     ...manifest.server,
     ...(filters(selection) ? { unknownToolMessage: (name: string) => unknownTool(name) } : {}),
+    toolGate,
   });
   // Dynamic and code mode list their own tools; the API's stay registered, unlisted.
   const dynamic = options.mode === "dynamic" || options.mode === "code";
@@ -204,6 +221,7 @@ export function createSpecServer(manifest: Manifest, options: SpecServerOptions 
 
   server.defer(() => {
     const catalog = manifest.catalog();
+    scopeTable ??= tableOf(catalog.tools);
     const validatorTable = typeof options.validators === "function" ? options.validators() : options.validators;
     const served = new Map<string, ManifestTool>();
     for (const tool of catalog.tools) {
@@ -224,7 +242,7 @@ export function createSpecServer(manifest: Manifest, options: SpecServerOptions 
         maxTokens,
       });
     }
-    for (const { http, toolset: _toolset, ...tool } of served.values()) {
+    for (const { http, toolset: _toolset, scopes: _scopes, ...tool } of served.values()) {
       const validators = ownValue(validatorTable, tool.name);
       server.tool({
         ...tool,

@@ -129,6 +129,51 @@ Docker: \`npm install\` once (for \`package-lock.json\`), then \`docker build -t
 \`docker run -p 3000:3000 demo-mcp\`: Streamable HTTP at \`/mcp\`, liveness at \`/healthz\`, readiness
 at \`/readyz\`.
 
+### Authorization (OAuth)
+
+On a laptop, \`MCP_HTTP_TOKEN=<secret>\` makes \`--http\` require that one bearer token. Deployed for many users,
+the server is an OAuth 2.1 protected resource instead (MCP's authorization spec): it accepts access tokens
+that your authorization server issued for it, and never forwards them to the upstream API (the upstream gets
+its own credentials, the variables above). The two cannot be combined: with both set the server refuses to
+start (exit 2).
+
+1. In your authorization server, register an API (resource) whose identifier is the server's public URL,
+   e.g. \`https://mcp.example.com/mcp\`, and the scopes its tools need (a tool's \`scopes\` in the spec, an
+   operation's OAuth \`security\` in an OpenAPI document; the server's metadata lists them all).
+2. Start the server with the issuer, and the public URL when it runs behind a proxy:
+
+\`\`\`sh
+node dist/server.js --http --host 0.0.0.0 --port 3000 \\
+  --auth-issuer https://your-tenant.eu.auth0.com/ \\
+  --auth-audience https://mcp.example.com/mcp
+\`\`\`
+
+Issuer URLs look like \`https://your-tenant.eu.auth0.com/\` (Auth0), \`https://sso.example.com/realms/main\`
+(Keycloak) or \`https://login.microsoftonline.com/<tenant-id>/v2.0\` (Microsoft Entra ID). The server finds the
+issuer's signing keys through its metadata (RFC 8414, else OpenID Connect discovery).
+
+| flag | env twin | what it does |
+| --- | --- | --- |
+| \`--auth-issuer <url>\` | \`MCP_AUTH_ISSUER\` | an authorization server whose tokens are accepted (repeat it, or a comma list, for several); OAuth is off without it |
+| \`--auth-audience <url>\` | \`MCP_AUTH_AUDIENCE\` | the resource tokens must be issued for (their \`aud\`); default \`http://<host>:<port>/mcp\` |
+| \`--auth-jwks <url>\` | \`MCP_AUTH_JWKS\` | the signing keys' URL, when discovery does not find it |
+| \`--auth-introspection <url>\` | \`MCP_AUTH_INTROSPECTION\` | RFC 7662 introspection for opaque tokens, with \`MCP_AUTH_CLIENT_ID\` and \`MCP_AUTH_CLIENT_SECRET\`; answers reused for \`MCP_AUTH_CACHE_SECONDS\` (default 30) |
+| \`--list-all-tools\` | \`MCP_LIST_ALL_TOOLS=1\` | list every tool, not only those the token's scopes allow (calls still need them) |
+
+Clients discover all of this themselves: the server publishes its metadata at
+\`/.well-known/oauth-protected-resource/mcp\` (RFC 9728). What the answers mean:
+
+- **401** with \`WWW-Authenticate: Bearer resource_metadata="..."\`: no token, or one that is expired, not yet
+  valid, badly signed, from another issuer or for another resource (\`error="invalid_token"\` says which).
+  The client (re)authorizes.
+- **403** with \`error="insufficient_scope", scope="..."\`: the token is fine but lacks the scopes this tool
+  needs; the client asks for them (step-up). Tools the token cannot call are left out of \`tools/list\`.
+- **400** \`error="invalid_request"\`: a token in the URL's query string (never accepted) or an oversized header.
+- **503** with \`Retry-After\`: the authorization server's keys cannot be fetched; requests fail closed until
+  they can.
+
+Handlers receive the caller as \`ctx.auth\` (\`subject\`, \`scopes\`, \`claims\`, \`issuer\`, \`clientId\`).
+
 ## Toolsets
 
 Every tool belongs to one toolset. What \`tools/list\` costs an agent's context (tokens of the \`o200k_base\`

@@ -68,6 +68,12 @@ export const ruleCases: RuleCase[] = [
     at: "3:25",
   },
   {
+    code: "TOOL_SCOPE_INVALID",
+    fail: `${head}tools:\n  - { name: a, scopes: [ok, "two words"], inputSchema: { type: object } }\n`,
+    pass: `${head}tools:\n  - { name: a, scopes: [ok, two:words], inputSchema: { type: object } }\n`,
+    at: "3:29",
+  },
+  {
     code: "RENAMED_FROM_EXISTS",
     fail: `${head}tools:\n  - { name: a, inputSchema: { type: object } }\n  - { name: b, renamedFrom: a, inputSchema: { type: object } }\n`,
     pass: `${head}tools:\n  - { name: a, inputSchema: { type: object } }\n  - { name: b, renamedFrom: z, inputSchema: { type: object } }\n`,

@@ -1,0 +1,19 @@
+/** OAuth scopes on tools (issue 17): each must be an RFC 6749 §3.3 scope-token, so the generated server can
+ * name it in a `WWW-Authenticate: Bearer scope="..."` challenge and compare it with a token's scopes. */
+import type { Rule } from "./rule.ts";
+
+// scope-token = 1*( %x21 / %x23-5B / %x5D-7E ): printable ASCII without space, '"' and '\'.
+const SCOPE_TOKEN = /^[\x21\x23-\x5B\x5D-\x7E]+$/;
+
+export const toolScopeRules: Rule = (server, report) => {
+  for (const tool of server.tools) {
+    (tool.scopes ?? []).forEach((scope, index) => {
+      if (SCOPE_TOKEN.test(scope)) return;
+      report(
+        "TOOL_SCOPE_INVALID",
+        `${tool.loc.pointer}/scopes/${index}`,
+        `scope ${JSON.stringify(scope).slice(0, 80)} of tool '${tool.name}' is not an OAuth scope token`,
+      );
+    });
+  }
+};

@@ -1,0 +1,79 @@
+// Scopes per tool reach the manifest (issue 17): `scopes:` in the spec language, and OpenAPI's oauth2 /
+// openIdConnect security requirements of an operation (its own, else the document's).
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { buildModel } from "../../generator/index.ts";
+import { renderDocs } from "../../generator/render/docs.ts";
+import { renderManifest } from "../../generator/render/manifest.ts";
+
+function modelOf(file: string, text: string) {
+  const path = join(mkdtempSync(join(tmpdir(), "scopes-")), file);
+  writeFileSync(path, text);
+  const { model, diagnostics } = buildModel(path);
+  expect(diagnostics.filter((d) => d.severity === "error")).toEqual([]);
+  return model as NonNullable<typeof model>;
+}
+
+function scopesOf(file: string, text: string): Record<string, string[] | undefined> {
+  const model = modelOf(file, text);
+  const catalog = JSON.parse(renderManifest(model).json) as {
+    tools: { name: string; scopes?: string[] }[];
+  };
+  return Object.fromEntries(catalog.tools.map((tool) => [tool.name, tool.scopes]));
+}
+
+describe("tool scopes in the manifest", () => {
+  it("spec language: scopes: on a tool, duplicates dropped; none means no entry", () => {
+    const spec = `server: { name: t, version: 1.0.0 }
+tools:
+  - { name: a, scopes: [x:read, x:read, x:write], inputSchema: { type: object } }
+  - { name: b, inputSchema: { type: object } }
+`;
+    expect(scopesOf("t.yaml", spec)).toEqual({ a: ["x:read", "x:write"], b: undefined });
+    // The package README names them under the tool.
+    expect(renderDocs(modelOf("t.yaml", spec))).toContain("OAuth scopes (with `--auth-issuer`): `x:read`, `x:write`");
+  });
+
+  it("OpenAPI: the operation's oauth2/openIdConnect scopes, else the document's; apiKey requirements add none", () => {
+    const doc = {
+      openapi: "3.1.0",
+      info: { title: "t", version: "1.0.0" },
+      servers: [{ url: "https://api.example.com" }],
+      security: [{ oauth: ["pets:read"] }],
+      components: {
+        securitySchemes: {
+          oauth: {
+            type: "oauth2",
+            flows: {
+              authorizationCode: {
+                authorizationUrl: "https://a/x",
+                tokenUrl: "https://a/t",
+                scopes: { "pets:read": "", "pets:write": "" },
+              },
+            },
+          },
+          oidc: { type: "openIdConnect", openIdConnectUrl: "https://a/.well-known/openid-configuration" },
+          key: { type: "apiKey", in: "header", name: "X-Key" },
+        },
+      },
+      paths: {
+        "/pets": {
+          get: { operationId: "listPets", responses: { "200": { description: "ok" } } },
+          post: {
+            operationId: "addPet",
+            security: [{ key: [] }, { oidc: ["pets:write", "openid"] }],
+            responses: { "200": { description: "ok" } },
+          },
+          delete: { operationId: "dropPets", security: [{ key: [] }], responses: { "200": { description: "ok" } } },
+        },
+      },
+    };
+    expect(scopesOf("o.json", JSON.stringify(doc))).toEqual({
+      listPets: ["pets:read"],
+      addPet: ["pets:write", "openid"],
+      dropPets: undefined,
+    });
+  });
+});
