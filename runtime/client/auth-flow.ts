@@ -48,8 +48,9 @@ export function createAuthorizer(serverUrl: URL, options: AuthOptions): Authoriz
   let unauthorizedInARow = 0;
   let inFlight: Promise<unknown> | undefined;
 
+  // Read on every request, so a store shared with other processes (or edited by the user) is honoured.
   const load = async () => {
-    state ??= { ...((await store.get(key)) ?? {}) };
+    state = { ...((await store.get(key)) ?? {}) };
     return state;
   };
   const save = async (next: StoredAuth) => {
