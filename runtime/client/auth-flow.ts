@@ -82,17 +82,24 @@ export function createAuthorizer(serverUrl: URL, options: AuthOptions): Authoriz
     return { resource, metadata, prmScopes: prm.scopes_supported };
   };
 
-  /** Scope selection (spec "Scope Selection Strategy"): the challenge's, else the PRM's, else none. */
+  /**
+   * Scope selection (spec "Scope Selection Strategy"): scopes the user configured (least privilege by
+   * choice), else the 401 challenge's, else the PRM's scopes_supported, else none. A 403 step-up adds
+   * the challenge's scopes to those already granted.
+   */
   const chooseScopes = (
-    challengeScope: string | undefined,
+    challenge: Record<string, string>,
     found: Discovered,
-    granted?: string,
+    granted: string | undefined,
   ): string | undefined => {
     const configured = "clientCredentials" in options ? options.clientCredentials.scopes : options.scopes;
-    const wanted = new Set<string>(granted ? granted.split(" ").filter(Boolean) : []);
-    const fromChallenge = challengeScope?.split(" ").filter(Boolean);
-    for (const scope of fromChallenge ?? configured ?? found.prmScopes ?? []) wanted.add(scope);
-    for (const scope of fromChallenge ? (configured ?? []) : []) wanted.add(scope);
+    const fromChallenge = challenge.scope?.split(" ").filter(Boolean);
+    const stepUp = challenge.error === "insufficient_scope";
+    const wanted = new Set<string>(stepUp && granted ? granted.split(" ").filter(Boolean) : []);
+    const base = stepUp
+      ? [...(configured ?? []), ...(fromChallenge ?? [])]
+      : (configured ?? fromChallenge ?? found.prmScopes ?? []);
+    for (const scope of base) wanted.add(scope);
     // A refresh token is worth asking for where the server offers one (SEP-2207); never invent the scope.
     if (
       !("clientCredentials" in options) &&
@@ -129,7 +136,7 @@ export function createAuthorizer(serverUrl: URL, options: AuthOptions): Authoriz
     // Credentials belong to the authorization server that issued them (the server may have moved).
     const sameIssuer = current.issuer === metadata.issuer;
     const granted = sameIssuer ? current.tokens?.scope : undefined;
-    const scope = chooseScopes(challenge.scope, discovered, granted);
+    const scope = chooseScopes(challenge, discovered, granted);
     if ("clientCredentials" in options) {
       const { clientId, clientSecret, privateKey, signingAlgorithm } = options.clientCredentials;
       const assertion = privateKey

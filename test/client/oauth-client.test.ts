@@ -160,6 +160,119 @@ describe("runtime client with OAuth", () => {
   });
 });
 
+describe("step-up on insufficient_scope", () => {
+  it("re-authorizes with the union of scopes when a tool needs more, then the call goes through", async () => {
+    // A fresh authorization server: the harness grants every scope it has seen asked for.
+    const op2 = await startOidcProvider();
+    const server = createServer({
+      name: "things",
+      version: "1.0.0",
+      toolGate: { required: (name) => SCOPES[name], listAll: false, all: () => ["things:read", "things:write"] },
+    });
+    server.tool({ name: "write_things", inputSchema: { type: "object" }, handler: () => ({ content: [] }) });
+    server.tool({ name: "read_things", inputSchema: { type: "object" }, handler: () => ({ content: [] }) });
+    const mcp2 = await serveHttp(server, {
+      auth: { issuers: [op2.issuer], cacheSeconds: 0, listAllTools: false },
+      log: () => {},
+    });
+    const scopesAsked: string[] = [];
+    const loopback = await startLoopbackRedirect({ timeoutMs: 20_000 });
+    const client = await connect({
+      url: mcp2.url,
+      auth: {
+        redirectUrl: loopback.redirectUrl,
+        scopes: ["things:read"],
+        onAuthorizationUrl: async (url) => {
+          scopesAsked.push(url.searchParams.get("scope") ?? "");
+          return authorize(url, loopback.redirectUrl);
+        },
+      },
+    });
+    try {
+      expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(["read_things"]);
+      await client.callTool("write_things", {});
+      expect(scopesAsked).toHaveLength(2);
+      expect(scopesAsked[0].split(" ")).not.toContain("things:write");
+      expect(scopesAsked[1].split(" ")).toEqual(expect.arrayContaining(["things:read", "things:write"]));
+      expect((await client.listTools()).tools.map((tool) => tool.name).sort()).toEqual(["read_things", "write_things"]);
+    } finally {
+      await client.close();
+      await loopback.close();
+      await mcp2.close();
+      await op2.stop();
+    }
+  });
+});
+
+/** A protected server and authorization server in one, for the refusals the real provider never provokes. */
+async function fakeAuthServer(metadata: Record<string, unknown>) {
+  const seen: { path: string; authorization?: string }[] = [];
+  const server: Server = createHttpServer((req, res) => {
+    const path = (req.url ?? "/").split("?")[0];
+    seen.push({ path, authorization: req.headers.authorization });
+    const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
+      res.writeHead(status, { "content-type": "application/json", ...headers }).end(JSON.stringify(body));
+    if (path === "/mcp")
+      return json(
+        401,
+        {},
+        { "www-authenticate": `Bearer resource_metadata="${origin}/.well-known/oauth-protected-resource/mcp"` },
+      );
+    if (path === "/.well-known/oauth-protected-resource/mcp")
+      return json(200, { resource: `${origin}/mcp`, authorization_servers: [origin] });
+    if (path === "/.well-known/oauth-authorization-server")
+      return json(200, {
+        issuer: origin,
+        authorization_endpoint: `${origin}/authorize`,
+        token_endpoint: `${origin}/token`,
+        registration_endpoint: `${origin}/register`,
+        ...metadata,
+      });
+    if (path === "/register") return json(201, { client_id: "fake-client" });
+    if (path === "/token") return json(200, { access_token: "fake-token", token_type: "Bearer" });
+    json(404, {});
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { url: `${origin}/mcp`, seen, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+describe("refusals", () => {
+  it("refuses an authorization server that does not advertise PKCE S256", async () => {
+    const fake = await fakeAuthServer({ code_challenge_methods_supported: ["plain"] });
+    let asked = false;
+    const auth: AuthOptions = {
+      redirectUrl: "http://127.0.0.1:1/callback",
+      onAuthorizationUrl: async () => {
+        asked = true;
+        return "http://127.0.0.1:1/callback?code=x";
+      },
+    };
+    try {
+      await expect(connect({ url: fake.url, auth })).rejects.toThrow(/does not advertise PKCE S256/);
+      expect(asked).toBe(false);
+    } finally {
+      await fake.close();
+    }
+  });
+
+  it("ignores an authorization response with the wrong state, and never redeems its code", async () => {
+    const fake = await fakeAuthServer({ code_challenge_methods_supported: ["S256"] });
+    const auth: AuthOptions = {
+      redirectUrl: "http://127.0.0.1:1/callback",
+      onAuthorizationUrl: async () => ({ code: "stolen", state: "not-the-one-we-sent" }),
+    };
+    try {
+      await expect(connect({ url: fake.url, auth })).rejects.toThrow(OAuthError);
+      expect(fake.seen.some((request) => request.path === "/token")).toBe(false);
+      // Nothing but the MCP endpoint could have had a token, and none was sent anywhere.
+      expect(fake.seen.every((request) => request.authorization === undefined)).toBe(true);
+    } finally {
+      await fake.close();
+    }
+  });
+});
+
 describe("loopback redirect helper", () => {
   it("listens on 127.0.0.1, resolves with the redirect it receives, and closes", async () => {
     const loopback = await startLoopbackRedirect();
