@@ -36,6 +36,7 @@ export {
   type AuthOptions,
   type AuthorizationCallback,
   type ClientCredentialsAuth,
+  type EnterpriseAuth,
   type InteractiveAuth,
   memoryTokenStore,
   type OAuthClientRegistration,

@@ -11,7 +11,14 @@ import {
   parseBearerChallenge,
   type ServerMetadata,
 } from "./auth-discovery.ts";
-import { clientAssertion, pkcePair, randomState, registerClient, tokenRequest } from "./auth-grants.ts";
+import {
+  clientAssertion,
+  exchangeIdToken,
+  pkcePair,
+  randomState,
+  registerClient,
+  tokenRequest,
+} from "./auth-grants.ts";
 import {
   type AuthOptions,
   type AuthorizationCallback,
@@ -92,7 +99,12 @@ export function createAuthorizer(serverUrl: URL, options: AuthOptions): Authoriz
     found: Discovered,
     granted: string | undefined,
   ): string | undefined => {
-    const configured = "clientCredentials" in options ? options.clientCredentials.scopes : options.scopes;
+    const configured =
+      "clientCredentials" in options
+        ? options.clientCredentials.scopes
+        : "enterprise" in options
+          ? options.enterprise.scopes
+          : options.scopes;
     const fromChallenge = challenge.scope?.split(" ").filter(Boolean);
     const stepUp = challenge.error === "insufficient_scope";
     const wanted = new Set<string>(stepUp && granted ? granted.split(" ").filter(Boolean) : []);
@@ -101,11 +113,7 @@ export function createAuthorizer(serverUrl: URL, options: AuthOptions): Authoriz
       : (configured ?? fromChallenge ?? found.prmScopes ?? []);
     for (const scope of base) wanted.add(scope);
     // A refresh token is worth asking for where the server offers one (SEP-2207); never invent the scope.
-    if (
-      !("clientCredentials" in options) &&
-      found.metadata.scopes_supported?.includes("offline_access") &&
-      wanted.size > 0
-    )
+    if ("redirectUrl" in options && found.metadata.scopes_supported?.includes("offline_access") && wanted.size > 0)
       wanted.add("offline_access");
     return wanted.size > 0 ? [...wanted].join(" ") : undefined;
   };
@@ -150,6 +158,26 @@ export function createAuthorizer(serverUrl: URL, options: AuthOptions): Authoriz
         ...assertion,
       });
       // The secret stays in the options; the store only gets the tokens.
+      await save({ issuer: metadata.issuer, tokens });
+      return;
+    }
+    if ("enterprise" in options) {
+      const { idpTokenEndpoint, idpClientId, idToken, clientId, clientSecret } = options.enterprise;
+      const assertion = await exchangeIdToken({
+        idpTokenEndpoint,
+        idpClientId,
+        idToken: typeof idToken === "function" ? await idToken() : idToken,
+        audience: metadata.issuer,
+        resource,
+        scope,
+      });
+      const client = { clientId, clientSecret, tokenEndpointAuthMethod: "client_secret_basic" };
+      const tokens = await tokenRequest(metadata, client, {
+        grant_type: "urn:ietf:params:oauth:grant-type:jwt-bearer",
+        assertion,
+        scope,
+        resource,
+      });
       await save({ issuer: metadata.issuer, tokens });
       return;
     }

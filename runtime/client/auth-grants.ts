@@ -125,3 +125,37 @@ function describeError(body: Record<string, unknown> | undefined): string {
   if (!body || typeof body.error !== "string") return "";
   return typeof body.error_description === "string" ? `${body.error}: ${body.error_description}` : body.error;
 }
+
+/** SEP-990 step 1: the IdP exchanges the user's ID token for an ID-JAG naming the authorization server and resource. */
+export async function exchangeIdToken(options: {
+  idpTokenEndpoint: string;
+  idpClientId: string;
+  idToken: string;
+  audience: string;
+  resource: string;
+  scope?: string;
+}): Promise<string> {
+  const form = new URLSearchParams({
+    grant_type: "urn:ietf:params:oauth:grant-type:token-exchange",
+    requested_token_type: "urn:ietf:params:oauth:token-type:id-jag",
+    audience: options.audience,
+    resource: options.resource,
+    subject_token: options.idToken,
+    subject_token_type: "urn:ietf:params:oauth:token-type:id_token",
+    client_id: options.idpClientId,
+  });
+  if (options.scope) form.set("scope", options.scope);
+  const response = await fetch(options.idpTokenEndpoint, {
+    method: "POST",
+    headers: { "Content-Type": "application/x-www-form-urlencoded", Accept: "application/json" },
+    body: form,
+    redirect: "error",
+  });
+  const body = (await response.json().catch(() => undefined)) as Record<string, unknown> | undefined;
+  if (!response.ok || typeof body?.access_token !== "string") {
+    throw new OAuthError(
+      `Token exchange at the identity provider failed: HTTP ${response.status} ${describeError(body)}`,
+    );
+  }
+  return body.access_token;
+}

@@ -88,7 +88,28 @@ export type ClientCredentialsAuth = {
   maxStepUps?: number;
 };
 
-export type AuthOptions = InteractiveAuth | ClientCredentialsAuth;
+/**
+ * Enterprise-managed authorization (SEP-990, an MCP extension): the user's ID token from the company's
+ * identity provider is exchanged there (RFC 8693) for an identity assertion grant (ID-JAG) aimed at the MCP
+ * server's authorization server, which trades it for an access token (RFC 7523 JWT bearer grant). No browser.
+ */
+export type EnterpriseAuth = {
+  enterprise: {
+    /** The identity provider's token endpoint, and this client's id there. */
+    idpTokenEndpoint: string;
+    idpClientId: string;
+    /** The user's OpenID Connect ID token (or a function fetching a fresh one). */
+    idToken: string | (() => Promise<string>);
+    /** This client's credentials at the MCP server's authorization server (client_secret_basic). */
+    clientId: string;
+    clientSecret: string;
+    scopes?: string[];
+  };
+  tokenStore?: TokenStore;
+  maxStepUps?: number;
+};
+
+export type AuthOptions = InteractiveAuth | ClientCredentialsAuth | EnterpriseAuth;
 
 /** An authorization failure the client cannot recover from by itself (no retry will help). */
 export class OAuthError extends Error {

@@ -17,6 +17,9 @@ const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? "{}") as {
   client_secret?: string;
   private_key_pem?: string;
   signing_algorithm?: string;
+  idp_client_id?: string;
+  idp_id_token?: string;
+  idp_token_endpoint?: string;
 };
 
 // The URL the auth scenarios expect as a Client ID Metadata Document client_id (it need not resolve).
@@ -46,6 +49,20 @@ function authFor(name: string): AuthOptions | undefined {
         clientSecret: context.client_secret,
         privateKey: context.private_key_pem,
         signingAlgorithm: context.signing_algorithm,
+      },
+    };
+  }
+  if (name === "auth/cross-app-access-complete-flow" || name === "auth/enterprise-managed-authorization") {
+    const { client_id, client_secret, idp_client_id, idp_id_token, idp_token_endpoint } = context;
+    if (!client_id || !client_secret || !idp_client_id || !idp_id_token || !idp_token_endpoint)
+      throw new Error(`${name}: the context lacks the enterprise fields`);
+    return {
+      enterprise: {
+        idpTokenEndpoint: idp_token_endpoint,
+        idpClientId: idp_client_id,
+        idToken: idp_id_token,
+        clientId: client_id,
+        clientSecret: client_secret,
       },
     };
   }
