@@ -192,7 +192,9 @@ async function runServerSuite(serverRun: ServerRun, target: (typeof SERVER_TARGE
 
 describe.concurrent("MCP conformance suite: client scenarios against fixture-client.ts", () => {
   for (const clientRun of CLIENT_RUNS) {
-    test(clientRun.label, { timeout: 240_000 }, async () => {
+    // The auth scenarios (up to 25 a run, each a suite process and a client process) make client runs the
+    // longest: ~70 s alone on 2 cores, up to ~190 s while the server suites compete for them.
+    test(clientRun.label, { timeout: 420_000 }, async () => {
       const known = await listScenarios(clientRun.cli, "client", clientRun.specVersion);
       const unlisted = known.filter((name) => name.startsWith("auth/") && !clientRun.scenarios.includes(name));
       expect(unlisted, `auth scenarios ${clientRun.label} offers but the test does not run`).toEqual([]);
