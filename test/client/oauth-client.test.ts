@@ -113,6 +113,13 @@ describe("runtime client with OAuth", () => {
       expect(after.tokens?.expiresAt).toBeGreaterThan(Date.now());
       expect(tokensSeen.at(-1)).toBe(after.tokens?.accessToken);
       expect(counter.logins).toBe(1);
+      // A token the server refuses (401) is replaced by refreshing, still without a login.
+      await store.set(mcp.url, { ...after, tokens: { ...after.tokens!, accessToken: "revoked", expiresAt: undefined } });
+      await client.callTool("server_time", {});
+      const refreshed = (await store.get(mcp.url)) as StoredAuth;
+      expect(refreshed.tokens?.accessToken).not.toBe("revoked");
+      expect(tokensSeen.at(-1)).toBe(refreshed.tokens?.accessToken);
+      expect(counter.logins).toBe(1);
     } finally {
       await client.close();
     }
