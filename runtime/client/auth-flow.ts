@@ -181,7 +181,10 @@ export function createAuthorizer(serverUrl: URL, options: AuthOptions): Authoriz
       await save({ issuer: metadata.issuer, tokens });
       return;
     }
-    const client = sameIssuer && current.client ? current.client : await chooseClient(options, metadata);
+    // A stored registration is reused only for the same redirect (a loopback port changes between runs).
+    const redirectUrl = String(options.redirectUrl);
+    const reusable = sameIssuer && !options.clientId && current.client?.redirectUrl === redirectUrl;
+    const client = reusable && current.client ? current.client : await chooseClient(options, metadata);
     await save({ issuer: metadata.issuer, client, tokens: undefined });
     const tokens = await authorizeWithCode(options, metadata, client, resource, scope);
     await save({ issuer: metadata.issuer, client, tokens });
@@ -232,10 +235,19 @@ export function createAuthorizer(serverUrl: URL, options: AuthOptions): Authoriz
 async function chooseClient(options: InteractiveAuth, metadata: ServerMetadata): Promise<OAuthClientRegistration> {
   if (options.clientId) return { clientId: options.clientId, clientSecret: options.clientSecret };
   if (options.clientMetadataUrl && metadata.client_id_metadata_document_supported === true) {
-    return { clientId: options.clientMetadataUrl, tokenEndpointAuthMethod: "none" };
+    return {
+      clientId: options.clientMetadataUrl,
+      tokenEndpointAuthMethod: "none",
+      redirectUrl: String(options.redirectUrl),
+    };
   }
   if (metadata.registration_endpoint) {
-    return registerClient(metadata, String(options.redirectUrl), options.clientName ?? "mcpgen client");
+    const registered = await registerClient(
+      metadata,
+      String(options.redirectUrl),
+      options.clientName ?? "mcpgen client",
+    );
+    return { ...registered, redirectUrl: String(options.redirectUrl) };
   }
   throw new OAuthError(
     `The authorization server ${metadata.issuer} supports neither client metadata documents (or none was configured) nor dynamic registration; configure auth.clientId`,

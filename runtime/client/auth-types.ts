@@ -17,6 +17,8 @@ export type OAuthClientRegistration = {
   clientSecret?: string;
   /** "client_secret_basic" | "client_secret_post" | "none" (RFC 7591 token_endpoint_auth_method). */
   tokenEndpointAuthMethod?: string;
+  /** The redirect URL it was registered with (DCR, CIMD): another one means registering again. */
+  redirectUrl?: string;
 };
 
 /** What a token store keeps per MCP server: tokens and the registration, both bound to the issuer that made them. */

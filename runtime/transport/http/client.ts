@@ -102,7 +102,10 @@ export function createHttpTransport(
     for (let attempt = 1; ; attempt++) {
       authorization = (await authorizer.authorization()) ?? authorization;
       const response = await send(body, headers, signal);
-      if (response.status !== 401 && response.status !== 403) {
+      // Only a 401, or a 403 asking for more scopes (step-up), is the authorizer's; any other answer is the caller's.
+      const stepUp =
+        response.status === 403 && /insufficient_scope/.test(response.headers.get("www-authenticate") ?? "");
+      if (response.status !== 401 && !stepUp) {
         authorizer.succeeded();
         return response;
       }
