@@ -127,7 +127,7 @@ export function createAuthorizer(serverUrl: URL, options: AuthOptions): Authoriz
       const tokens = await tokenRequest(metadata, current.client, {
         grant_type: "refresh_token",
         refresh_token: current.tokens.refreshToken,
-        resource: discovered?.resource ?? key,
+        resource: discovered?.resource ?? current.resource ?? key,
       });
       await save({ ...current, tokens });
       return true;
@@ -158,7 +158,7 @@ export function createAuthorizer(serverUrl: URL, options: AuthOptions): Authoriz
         ...assertion,
       });
       // The secret stays in the options; the store only gets the tokens.
-      await save({ issuer: metadata.issuer, tokens });
+      await save({ issuer: metadata.issuer, resource, tokens });
       return;
     }
     if ("enterprise" in options) {
@@ -178,16 +178,16 @@ export function createAuthorizer(serverUrl: URL, options: AuthOptions): Authoriz
         scope,
         resource,
       });
-      await save({ issuer: metadata.issuer, tokens });
+      await save({ issuer: metadata.issuer, resource, tokens });
       return;
     }
     // A stored registration is reused only for the same redirect (a loopback port changes between runs).
     const redirectUrl = String(options.redirectUrl);
     const reusable = sameIssuer && !options.clientId && current.client?.redirectUrl === redirectUrl;
     const client = reusable && current.client ? current.client : await chooseClient(options, metadata);
-    await save({ issuer: metadata.issuer, client, tokens: undefined });
+    await save({ issuer: metadata.issuer, resource, client, tokens: undefined });
     const tokens = await authorizeWithCode(options, metadata, client, resource, scope);
-    await save({ issuer: metadata.issuer, client, tokens });
+    await save({ issuer: metadata.issuer, resource, client, tokens });
   };
 
   return {

@@ -22,7 +22,13 @@ export type OAuthClientRegistration = {
 };
 
 /** What a token store keeps per MCP server: tokens and the registration, both bound to the issuer that made them. */
-export type StoredAuth = { issuer?: string; tokens?: OAuthTokens; client?: OAuthClientRegistration };
+export type StoredAuth = {
+  issuer?: string;
+  /** The RFC 8707 resource the tokens were issued for (refresh asks for the same). */
+  resource?: string;
+  tokens?: OAuthTokens;
+  client?: OAuthClientRegistration;
+};
 
 /**
  * Where tokens live between requests (and, with a persistent store, between runs). The key is the MCP
