@@ -114,7 +114,10 @@ describe("runtime client with OAuth", () => {
       expect(tokensSeen.at(-1)).toBe(after.tokens?.accessToken);
       expect(counter.logins).toBe(1);
       // A token the server refuses (401) is replaced by refreshing, still without a login.
-      await store.set(mcp.url, { ...after, tokens: { ...after.tokens!, accessToken: "revoked", expiresAt: undefined } });
+      await store.set(mcp.url, {
+        ...after,
+        tokens: { ...after.tokens!, accessToken: "revoked", expiresAt: undefined },
+      });
       await client.callTool("server_time", {});
       const refreshed = (await store.get(mcp.url)) as StoredAuth;
       expect(refreshed.tokens?.accessToken).not.toBe("revoked");
@@ -289,6 +292,11 @@ describe("loopback redirect helper", () => {
     expect(page.status).toBe(200);
     const landed = await waiting;
     expect(landed.searchParams.get("code")).toBe("abc");
+    await expect(fetch(loopback.redirectUrl)).rejects.toThrow();
+    // The next login listens again on the same port (the registered redirect URL stays valid).
+    const again = loopback.callback();
+    await fetch(`${loopback.redirectUrl}?code=def&state=uvw`);
+    expect((await again).searchParams.get("code")).toBe("def");
     await expect(fetch(loopback.redirectUrl)).rejects.toThrow();
   });
 

@@ -132,7 +132,7 @@ request). The access token is only ever sent, as a header, to the server's URL.
 \`\`\`ts
 import { connect, startLoopbackRedirect } from "./src/client.ts";
 
-// A one-shot listener on 127.0.0.1 (random port) catches the browser's redirect, then closes (5 min timeout).
+// Listens on 127.0.0.1 (random port) only while a login waits for the browser's redirect (5 min timeout).
 const loopback = await startLoopbackRedirect();
 const client = await connect({
   url: "https://mcp.example.com/mcp",
