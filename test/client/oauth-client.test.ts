@@ -283,6 +283,28 @@ describe("refusals", () => {
   });
 });
 
+describe("a failed login", () => {
+  it("rejects connect once, without retrying the login as a 2025-era initialize", async () => {
+    const fake = await fakeAuthServer({ code_challenge_methods_supported: ["S256"] });
+    let logins = 0;
+    const auth: AuthOptions = {
+      redirectUrl: "http://127.0.0.1:1/callback",
+      onAuthorizationUrl: async () => {
+        logins++;
+        throw new Error("the user closed the browser");
+      },
+    };
+    try {
+      await expect(connect({ url: fake.url, auth })).rejects.toThrow(
+        "Authorization failed: the user closed the browser",
+      );
+      expect(logins).toBe(1);
+    } finally {
+      await fake.close();
+    }
+  });
+});
+
 describe("loopback redirect helper", () => {
   it("listens on 127.0.0.1, resolves with the redirect it receives, and closes", async () => {
     const loopback = await startLoopbackRedirect();

@@ -6,7 +6,7 @@
 
 import { setTimeout as wait } from "node:timers/promises";
 import { createAuthorizer } from "../../client/auth-flow.ts";
-import type { AuthOptions } from "../../client/auth-types.ts";
+import { type AuthOptions, OAuthError } from "../../client/auth-types.ts";
 import type { ClientRevision } from "../../client/revision.ts";
 import { revision2026 } from "../../client/revision-2026.ts";
 import {
@@ -100,7 +100,7 @@ export function createHttpTransport(
     const body = encodeMessage(message);
     if (!authorizer) return send(body, headers, signal);
     for (let attempt = 1; ; attempt++) {
-      authorization = (await authorizer.authorization()) ?? authorization;
+      authorization = (await asOAuthError(authorizer.authorization())) ?? authorization;
       const response = await send(body, headers, signal);
       // Only a 401, or a 403 asking for more scopes (step-up), is the authorizer's; any other answer is the caller's.
       const stepUp =
@@ -109,7 +109,7 @@ export function createHttpTransport(
         authorizer.succeeded();
         return response;
       }
-      if (attempt >= MAX_AUTH_ATTEMPTS || !(await authorizer.challenge(response))) {
+      if (attempt >= MAX_AUTH_ATTEMPTS || !(await asOAuthError(authorizer.challenge(response)))) {
         await response.body?.cancel().catch(() => {});
         throw new TransportError(
           response.status === 403
@@ -339,5 +339,17 @@ async function pump(body: ReadableStream<Uint8Array>, parser: SseParser, done: (
     }
   } finally {
     await reader.cancel().catch(() => {});
+  }
+}
+
+/** Whatever breaks a login (the user's callback, the network) is an OAuthError, so nothing mistakes it for an era problem. */
+async function asOAuthError<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    if (error instanceof OAuthError) throw error;
+    const wrapped = new OAuthError(`Authorization failed: ${error instanceof Error ? error.message : String(error)}`);
+    wrapped.cause = error;
+    throw wrapped;
   }
 }
