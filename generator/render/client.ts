@@ -34,6 +34,15 @@ ${outputs.join("\n")}
 import type { PromptMap, ToolMap } from "./types.ts";${outputs.length > 0 ? '\nimport { validator } from "./validators.ts";' : ""}
 
 export type { PromptMap, ToolMap };
+/** OAuth for a protected server: \`connect({ url, auth })\`; see "Connecting to a protected server" in README.md. */
+export {
+  type AuthOptions,
+  type AuthorizationCallback,
+  memoryTokenStore,
+  OAuthError,
+  startLoopbackRedirect,
+  type TokenStore,
+} from "../runtime/index.ts";
 
 /** A tool's result, with structuredContent typed by its outputSchema. */
 export type TypedToolResult<N extends keyof ToolMap> = ToolCallResult<ToolMap, N>;
@@ -42,7 +51,8 @@ export type TypedToolResult<N extends keyof ToolMap> = ToolCallResult<ToolMap, N
 export type Client = McpClient<ToolMap, PromptMap>;
 ${validators}
 /**
- * Connects to a server: \`{ url }\` for Streamable HTTP, \`{ command, args?, env? }\` to spawn one over stdio.
+ * Connects to a server: \`{ url }\` for Streamable HTTP (\`{ url, auth }\` when it is OAuth-protected),
+ * \`{ command, args?, env? }\` to spawn one over stdio.
  * Tries the 2026-07-28 protocol first and falls back to initialize (2025 era) when the server is older.
  * A tool result whose structuredContent breaks its outputSchema rejects with a ToolOutputError.
  */

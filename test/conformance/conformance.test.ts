@@ -66,19 +66,63 @@ const SERVER_RUNS: ServerRun[] = [
 
 type ClientRun = { run: string; label: string; cli: string; specVersion?: string; scenarios: string[] };
 
+// Every client auth scenario each suite offers (the test below fails when a suite offers one not listed).
+// fixture-client.ts runs them through the runtime's OAuth client (connect({ url, auth })).
+const AUTH_2025_11_25 = [
+  "auth/metadata-default",
+  "auth/metadata-var1",
+  "auth/metadata-var2",
+  "auth/metadata-var3",
+  "auth/basic-cimd",
+  "auth/scope-from-www-authenticate",
+  "auth/scope-from-scopes-supported",
+  "auth/scope-omitted-when-undefined",
+  "auth/scope-step-up",
+  "auth/scope-retry-limit",
+  "auth/token-endpoint-auth-basic",
+  "auth/token-endpoint-auth-post",
+  "auth/token-endpoint-auth-none",
+  "auth/pre-registration",
+];
+const AUTH_0_1_16 = [
+  ...AUTH_2025_11_25,
+  "auth/2025-03-26-oauth-metadata-backcompat",
+  "auth/2025-03-26-oauth-endpoint-fallback",
+  "auth/resource-mismatch",
+  "auth/offline-access-scope",
+  "auth/offline-access-not-supported",
+  "auth/client-credentials-jwt",
+  "auth/client-credentials-basic",
+  "auth/cross-app-access-complete-flow",
+];
+const AUTH_2026_07_28 = [
+  ...AUTH_2025_11_25,
+  "auth/resource-mismatch",
+  "auth/offline-access-scope",
+  "auth/offline-access-not-supported",
+  "auth/authorization-server-migration",
+  "auth/iss-supported",
+  "auth/iss-not-advertised",
+  "auth/iss-supported-missing",
+  "auth/iss-wrong-issuer",
+  "auth/iss-unexpected",
+  "auth/iss-normalized",
+  "auth/metadata-issuer-mismatch",
+];
+
 const CLIENT_RUNS: ClientRun[] = [
   {
     run: "client-2025",
     label: "conformance 0.1.16, 2025 era",
     cli: CLI_2025,
-    scenarios: ["initialize", "tools_call", "sse-retry"],
+    scenarios: ["initialize", "tools_call", "sse-retry", ...AUTH_0_1_16],
   },
   {
     run: "client-2025-11-25",
     label: "conformance 0.2.0-alpha.12, --spec-version 2025-11-25",
     cli: CLI_2026,
     specVersion: "2025-11-25",
-    scenarios: ["initialize", "tools_call", "sse-retry", "json-schema-2020-12-preservation"],
+    scenarios: ["initialize", "tools_call", "sse-retry", "json-schema-2020-12-preservation", ...AUTH_2025_11_25],
   },
   {
     run: "client-2026",
@@ -94,6 +138,7 @@ const CLIENT_RUNS: ClientRun[] = [
       "sep-2322-client-request-state",
       "json-schema-ref-no-deref",
       "json-schema-2020-12-preservation",
+      ...AUTH_2026_07_28,
     ],
   },
 ];
@@ -147,8 +192,12 @@ async function runServerSuite(serverRun: ServerRun, target: (typeof SERVER_TARGE
 
 describe.concurrent("MCP conformance suite: client scenarios against fixture-client.ts", () => {
   for (const clientRun of CLIENT_RUNS) {
-    test(clientRun.label, { timeout: 240_000 }, async () => {
+    // The auth scenarios (up to 25 a run, each a suite process and a client process) make client runs the
+    // longest: ~70 s alone on 2 cores, up to ~190 s while the server suites compete for them.
+    test(clientRun.label, { timeout: 420_000 }, async () => {
       const known = await listScenarios(clientRun.cli, "client", clientRun.specVersion);
+      const unlisted = known.filter((name) => name.startsWith("auth/") && !clientRun.scenarios.includes(name));
+      expect(unlisted, `auth scenarios ${clientRun.label} offers but the test does not run`).toEqual([]);
       const outputDir = freshResultsDir(clientRun.run);
       const specArgs = clientRun.specVersion ? ["--spec-version", clientRun.specVersion] : [];
       // Each scenario is its own suite process with its own mock server, so they run in parallel.

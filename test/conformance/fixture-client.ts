@@ -2,7 +2,7 @@
 // client. The suite appends the mock server's URL and sets MCP_CONFORMANCE_SCENARIO, optionally
 // MCP_CONFORMANCE_PROTOCOL_VERSION (0.2.x) and MCP_CONFORMANCE_CONTEXT (scenario data).
 // Exit code 0 means the flow ran; the suite itself judges the traffic it saw.
-import type { ClientHandlers, McpClient } from "../../runtime/index.ts";
+import type { AuthOptions, ClientHandlers, HttpTarget, McpClient } from "../../runtime/index.ts";
 import { connect, LATEST_LEGACY_PROTOCOL_VERSION } from "../../runtime/index.ts";
 
 type ToolCall = { name: string; arguments: Record<string, unknown> };
@@ -11,7 +11,69 @@ const serverUrl = process.argv[2];
 const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? "";
 // 0.1.16 sets no version and only has 2025-era scenarios, so default to the newest 2025 revision.
 const protocolVersion = process.env.MCP_CONFORMANCE_PROTOCOL_VERSION ?? LATEST_LEGACY_PROTOCOL_VERSION;
-const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? "{}") as { toolCalls?: ToolCall[] };
+const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? "{}") as {
+  toolCalls?: ToolCall[];
+  client_id?: string;
+  client_secret?: string;
+  private_key_pem?: string;
+  signing_algorithm?: string;
+  idp_client_id?: string;
+  idp_id_token?: string;
+  idp_token_endpoint?: string;
+};
+
+// The URL the auth scenarios expect as a Client ID Metadata Document client_id (it need not resolve).
+const CLIENT_METADATA_URL = "https://conformance-test.local/client-metadata.json";
+const REDIRECT_URL = "http://localhost:3000/callback";
+
+/**
+ * The suite's mock authorization endpoint redirects at once (no user), so "the browser" is one GET
+ * whose Location is the redirect with code, state and iss; the runtime checks them.
+ */
+async function followAuthorization(url: URL): Promise<URL> {
+  const response = await fetch(url, { redirect: "manual" });
+  await response.body?.cancel().catch(() => {});
+  const location = response.headers.get("location");
+  if (!location) throw new Error(`the authorization endpoint did not redirect (HTTP ${response.status})`);
+  return new URL(location, url);
+}
+
+/** The auth a scenario calls for: client credentials where the context carries them, else the user flow. */
+function authFor(name: string): AuthOptions | undefined {
+  if (!name.startsWith("auth/")) return undefined;
+  if (name.startsWith("auth/client-credentials")) {
+    if (!context.client_id) throw new Error(`${name}: the context has no client_id`);
+    return {
+      clientCredentials: {
+        clientId: context.client_id,
+        clientSecret: context.client_secret,
+        privateKey: context.private_key_pem,
+        signingAlgorithm: context.signing_algorithm,
+      },
+    };
+  }
+  if (name === "auth/cross-app-access-complete-flow" || name === "auth/enterprise-managed-authorization") {
+    const { client_id, client_secret, idp_client_id, idp_id_token, idp_token_endpoint } = context;
+    if (!client_id || !client_secret || !idp_client_id || !idp_id_token || !idp_token_endpoint)
+      throw new Error(`${name}: the context lacks the enterprise fields`);
+    return {
+      enterprise: {
+        idpTokenEndpoint: idp_token_endpoint,
+        idpClientId: idp_client_id,
+        idToken: idp_id_token,
+        clientId: client_id,
+        clientSecret: client_secret,
+      },
+    };
+  }
+  return {
+    redirectUrl: REDIRECT_URL,
+    onAuthorizationUrl: followAuthorization,
+    clientMetadataUrl: CLIENT_METADATA_URL,
+    clientName: "mcpgen-conformance-client",
+    ...(name === "auth/pre-registration" ? { clientId: context.client_id, clientSecret: context.client_secret } : {}),
+  };
+}
 
 // Answering every kind of server-to-client request lets the client declare roots, sampling and
 // elicitation (request-metadata checks each declared capability's shape).
@@ -40,6 +102,12 @@ function argumentsFor(inputSchema: Record<string, unknown>) {
 }
 
 async function callEveryTool(client: McpClient): Promise<void> {
+  const { tools } = await client.listTools();
+  for (const tool of tools) await client.callTool(tool.name, argumentsFor(tool.inputSchema));
+}
+
+/** Auth scenarios watch the OAuth traffic; listing and calling a tool makes the server ask for it (step-up included). */
+async function authFlow(client: McpClient): Promise<void> {
   const { tools } = await client.listTools();
   for (const tool of tools) await client.callTool(tool.name, argumentsFor(tool.inputSchema));
 }
@@ -106,12 +174,14 @@ const flows: Record<string, (client: McpClient) => Promise<void>> = {
 
 async function main(): Promise<void> {
   if (!serverUrl) throw new Error("usage: fixture-client.ts <server-url>");
-  const flow = flows[scenario];
+  const flow = scenario.startsWith("auth/") ? authFlow : flows[scenario];
   if (!flow) throw new Error(`fixture-client has no flow for scenario "${scenario}"`);
-  const client = await connect(
-    { url: serverUrl },
-    { protocolVersion, clientInfo: { name: "mcpgen-conformance-client", version: "1.0.0" }, handlers },
-  );
+  const target: HttpTarget = { url: serverUrl, auth: authFor(scenario) };
+  const client = await connect(target, {
+    protocolVersion,
+    clientInfo: { name: "mcpgen-conformance-client", version: "1.0.0" },
+    handlers,
+  });
   try {
     await flow(client);
   } finally {

@@ -120,6 +120,50 @@ console.log(tools.map((tool) => tool.name));
 await client.close();
 \`\`\`
 
+#### Connecting to a protected server
+
+When the server is an OAuth-protected resource (see "Authorization (OAuth)" below), pass \`auth\` with the
+URL. On the first \`401\` the client reads the server's metadata, finds its authorization server (RFC 8414,
+then OpenID Connect discovery), registers (your \`clientId\` if given; else a Client ID Metadata Document at
+\`clientMetadataUrl\` where the server supports them; else Dynamic Client Registration), and runs the
+authorization code flow with PKCE (S256 only) and the \`resource\` parameter. Tokens are refreshed before they
+expire; a \`403 insufficient_scope\` makes it ask again for the scopes the tool needs (at most twice per
+request). The access token is only ever sent, as a header, to the server's URL.
+
+\`\`\`ts
+import { connect, startLoopbackRedirect } from "./src/client.ts";
+
+// Listens on 127.0.0.1 (random port) only while a login waits for the browser's redirect (5 min timeout).
+const loopback = await startLoopbackRedirect();
+const client = await connect({
+  url: "https://mcp.example.com/mcp",
+  auth: {
+    redirectUrl: loopback.redirectUrl,
+    onAuthorizationUrl: async (url) => {
+      console.log(\`Sign in: \${url}\`); // or open it in the user's browser
+      return loopback.callback(); // the URL the browser came back on; state and issuer are checked
+    },
+    // tokenStore: { get(key), set(key, value) }: where tokens live (default: memory); key = the server URL
+    // clientId, clientSecret: a client registered beforehand; clientMetadataUrl: your CIMD URL
+    // scopes: ["things:read"]: ask for these first (default: what the server says it needs)
+  },
+});
+\`\`\`
+
+A web app passes its own \`redirectUrl\` and resolves \`onAuthorizationUrl\` with the callback URL (or
+\`{ code, state }\`) its route received. Machine clients without a user use the client credentials grant:
+
+\`\`\`ts
+const client = await connect({
+  url: "https://mcp.example.com/mcp",
+  auth: { clientCredentials: { clientId: "my-service", clientSecret: process.env.MCP_CLIENT_SECRET! } },
+});
+\`\`\`
+
+(\`clientCredentials\` also takes \`privateKey\`, a PKCS#8 PEM, for \`private_key_jwt\`, and \`scopes\`.) A login
+that cannot succeed rejects with an \`OAuthError\` saying why (no S256, a wrong \`state\` or issuer, a refused
+registration or token request).
+
 ### Publish and deploy
 
 To npm: \`npm publish\` (its \`prepack\` runs \`npm run build\`); then \`npx demo-mcp\` runs the server
