@@ -33,7 +33,6 @@ ${outputs.join("\n")}
 } from "../runtime/index.ts";
 import type { PromptMap, ToolMap } from "./types.ts";${outputs.length > 0 ? '\nimport { validator } from "./validators.ts";' : ""}
 
-export type { PromptMap, ToolMap };
 /** OAuth for a protected server: \`connect({ url, auth })\`; see "Connecting to a protected server" in README.md. */
 export {
   type AuthOptions,
@@ -43,6 +42,7 @@ export {
   startLoopbackRedirect,
   type TokenStore,
 } from "../runtime/index.ts";
+export type { PromptMap, ToolMap };
 
 /** A tool's result, with structuredContent typed by its outputSchema. */
 export type TypedToolResult<N extends keyof ToolMap> = ToolCallResult<ToolMap, N>;

@@ -18,7 +18,8 @@
 //                     pagination.ts + sealed-token.ts (cursors and request state).
 //   client/           client.ts (McpClient, connect), negotiation.ts (era probe), handlers.ts
 //                     (sampling/elicitation/roots answers), transport.ts, tool-output.ts
-//                     (structuredContent checked against outputSchema).
+//                     (structuredContent checked against outputSchema), auth-*.ts (OAuth client:
+//                     discovery, grants, flow, loopback redirect).
 //   transport/stdio/  server.ts / client.ts over line-channel.ts (newline-delimited JSON).
 //   transport/http/   server.ts + post.ts (post-2025.ts sessions, post-2026.ts stateless header
 //                     rules) + session*.ts + responder.ts + security.ts + sse*.ts (Streamable HTTP on
@@ -30,6 +31,20 @@
 // validators; hand-written servers and clients may pass `compileSchema` from
 // protocol/compile-schema.ts, which is deliberately not re-exported here.
 
+export { type LoopbackRedirect, startLoopbackRedirect } from "./client/auth-loopback.ts";
+export {
+  type AuthOptions,
+  type AuthorizationCallback,
+  type ClientCredentialsAuth,
+  type EnterpriseAuth,
+  type InteractiveAuth,
+  memoryTokenStore,
+  type OAuthClientRegistration,
+  OAuthError,
+  type OAuthTokens,
+  type StoredAuth,
+  type TokenStore,
+} from "./client/auth-types.ts";
 export type {
   AnyPrompts,
   AnyTools,
@@ -84,6 +99,7 @@ export type {
   ToolDefinition,
   ToolHandlerResult,
 } from "./server/types.ts";
+export type { HttpTarget } from "./transport/http/client.ts";
 export type { HeaderParam } from "./transport/http/header-encoding.ts";
 export {
   collectHeaderParams,

@@ -2,6 +2,7 @@
 
 import type { McpServer } from "../runtime/index.ts";
 import { createSpecServer, type SpecServerOptions, type ToolValidators } from "../runtime/package/spec-server.ts";
+import credentials from "./credentials.ts";
 import { manifest } from "./manifest.ts";
 import type { Handlers } from "./types.ts";
 import { validator } from "./validators.ts";
@@ -32,9 +33,9 @@ export function toolValidators(): ToolValidators {
   };
 }
 
-export { manifest };
+export { credentials, manifest };
 
 /** The server, ready for a transport (serveStdio or serveHttp from the runtime). */
 export function createAppServer(options: Omit<SpecServerOptions, "handlers" | "validators"> = {}): McpServer {
-  return createSpecServer(manifest, { ...options, handlers, validators: toolValidators });
+  return createSpecServer(manifest, { credentials, ...options, handlers, validators: toolValidators });
 }

@@ -10,6 +10,15 @@ import {
 import type { PromptMap, ToolMap } from "./types.ts";
 import { validator } from "./validators.ts";
 
+/** OAuth for a protected server: `connect({ url, auth })`; see "Connecting to a protected server" in README.md. */
+export {
+  type AuthOptions,
+  type AuthorizationCallback,
+  memoryTokenStore,
+  OAuthError,
+  startLoopbackRedirect,
+  type TokenStore,
+} from "../runtime/index.ts";
 export type { PromptMap, ToolMap };
 
 /** A tool's result, with structuredContent typed by its outputSchema. */
@@ -30,7 +39,8 @@ function outputValidators(): OutputValidators {
 }
 
 /**
- * Connects to a server: `{ url }` for Streamable HTTP, `{ command, args?, env? }` to spawn one over stdio.
+ * Connects to a server: `{ url }` for Streamable HTTP (`{ url, auth }` when it is OAuth-protected),
+ * `{ command, args?, env? }` to spawn one over stdio.
  * Tries the 2026-07-28 protocol first and falls back to initialize (2025 era) when the server is older.
  * A tool result whose structuredContent breaks its outputSchema rejects with a ToolOutputError.
  */

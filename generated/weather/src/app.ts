@@ -2,6 +2,7 @@
 
 import type { McpServer } from "../runtime/index.ts";
 import { createSpecServer, type SpecServerOptions, type ToolValidators } from "../runtime/package/spec-server.ts";
+import credentials from "./credentials.ts";
 import promptPackingList from "./handlers/prompts/packing_list.ts";
 import resourceAbout from "./handlers/resources/about.ts";
 import toolConvertTemperature from "./handlers/tools/convert_temperature.ts";
@@ -41,9 +42,9 @@ export function toolValidators(): ToolValidators {
   };
 }
 
-export { manifest };
+export { credentials, manifest };
 
 /** The server, ready for a transport (serveStdio or serveHttp from the runtime). */
 export function createAppServer(options: Omit<SpecServerOptions, "handlers" | "validators"> = {}): McpServer {
-  return createSpecServer(manifest, { ...options, handlers, validators: toolValidators });
+  return createSpecServer(manifest, { credentials, ...options, handlers, validators: toolValidators });
 }

@@ -16,10 +16,11 @@ import {
 } from "../protocol/constants.ts";
 import { McpError } from "../protocol/errors.ts";
 import type { ClientCapabilities, Implementation, JsonObject, Result, ServerCapabilities } from "../protocol/types.ts";
+import { OAuthError } from "./auth-types.ts";
 import type { ClientRevision } from "./revision.ts";
 import { revision2025 } from "./revision-2025.ts";
 import { revision2026 } from "./revision-2026.ts";
-import type { ClientTransport } from "./transport.ts";
+import { type ClientTransport, TransportError } from "./transport.ts";
 
 export type ServerDescription = {
   info?: Implementation;
@@ -48,6 +49,8 @@ export async function negotiateEra(transport: ClientTransport, input: Negotiatio
   try {
     return await discover(transport, input, version);
   } catch (error) {
+    // A failed login says nothing about the era: retrying with initialize would only log in again.
+    if (isAuthFailure(error)) throw error;
     if (!(error instanceof McpError) || !MODERN_ERROR_CODES.includes(error.code)) {
       return fallBackToInitialize(transport, input);
     }
@@ -62,6 +65,12 @@ export async function negotiateEra(transport: ClientTransport, input: Negotiatio
     if (legacy) return initialize(transport, input, legacy);
     throw error;
   }
+}
+
+function isAuthFailure(error: unknown): boolean {
+  return (
+    error instanceof OAuthError || (error instanceof TransportError && (error.status === 401 || error.status === 403))
+  );
 }
 
 /**

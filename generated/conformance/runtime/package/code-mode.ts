@@ -8,6 +8,7 @@ import { existsSync } from "node:fs";
 import type { CallToolResult, JsonObject } from "../protocol/types.ts";
 import { callToolInProcess } from "../server/features.ts";
 import { InputRequiredSignal } from "../server/mrtr.ts";
+import { visibleTo } from "../server/scope-filter.ts";
 import type { McpServer } from "../server/server.ts";
 import type { HandlerContext, ToolHandlerResult } from "../server/types.ts";
 import type { CodeApiFile } from "./code-api-types.ts";
@@ -46,7 +47,7 @@ export function registerCodeTools(server: McpServer, catalog: DynamicCatalog, op
 
   server.tool({
     ...definition("search_docs"),
-    handler: async (args) => {
+    handler: async (args, ctx) => {
       if (typeof args.query !== "string" || args.query.trim() === "")
         return failure("Invalid arguments: query must be a non-empty string");
       const limit = args.limit ?? DOCS_LIMIT.default;
@@ -55,7 +56,10 @@ export function registerCodeTools(server: McpServer, catalog: DynamicCatalog, op
       // An agent searches before it executes: the sandbox's thread starts meanwhile (a failure shows at execute).
       startSandbox().catch(() => undefined);
       search ??= (await import("./tool-search.ts")).createToolSearch(catalog.all, packageFile("search-index.json"));
-      const names = search.search(args.query, { limit: Number(limit), allowed: (name) => served.has(name) });
+      const names = search.search(args.query, {
+        limit: Number(limit),
+        allowed: (name) => served.has(name) && visibleTo(server.options.toolGate, name, ctx.auth),
+      });
       if (names.length === 0) return failure(`No API function matches '${args.query}'. Try other words.`, false);
       const { loadCodeApi, declarationsFor } = await import("./code-api.ts");
       const file = packageFile("code-api.json");

@@ -7,6 +7,7 @@ import { ErrorCode } from "../protocol/constants.ts";
 import { McpError } from "../protocol/errors.ts";
 import { ownValue, setOwn } from "../protocol/own-keys.ts";
 import type { ContentBlock, GetPromptResult, Validator } from "../protocol/types.ts";
+import type { ToolGate } from "../server/scope-filter.ts";
 import { createServer, type McpServer } from "../server/server.ts";
 import type {
   CompleteFunction,
@@ -15,7 +16,9 @@ import type {
   ServerOptions,
   ToolHandlerResult,
 } from "../server/types.ts";
+import { type CredentialsHook, resolveCredentials } from "../upstream/credentials.ts";
 import { resourceContentsFrom, toolAnswerFrom } from "../upstream/response.ts";
+import { type TokenExchangeConfig, tokenExchanger } from "../upstream/token-exchange.ts";
 import type { CallUpstream, UpstreamConfig } from "../upstream/types.ts";
 import { registerCodeTools } from "./code-mode.ts";
 import { CODE_LIMIT_DEFAULTS, type CodeLimits } from "./code-sandbox-types.ts";
@@ -125,6 +128,12 @@ export type SpecServerOptions = {
   allowDestructive?: boolean;
   /** Code mode: executes that run at once, one sandbox thread each (--code-concurrency). */
   codeConcurrency?: number;
+  /** With OAuth on (--auth-issuer): list every tool whatever the token's scopes (--list-all-tools). */
+  listAllTools?: boolean;
+  /** The package's src/credentials.ts hook: per-user upstream credentials, consulted before the rest. */
+  credentials?: CredentialsHook<SpecContext>;
+  /** RFC 8693 token exchange of the caller's MCP token for an upstream token (--upstream-token-exchange). */
+  tokenExchange?: TokenExchangeConfig;
 };
 
 /** What tools/list gives: every served tool (`all`), dynamic mode's five, or code mode's two. */
@@ -164,10 +173,24 @@ export function createSpecServer(manifest: Manifest, options: SpecServerOptions 
     const tool = leftOut.get(name);
     return tool && `Unknown tool: ${name}: it ${notEnabledReason(selection, tool)}`;
   };
+  // Scopes per tool, filled where the catalog is read (server.defer below); read only with OAuth on.
+  let scopeTable: Map<string, string[]> | undefined;
+  const tableOf = (tools: readonly ManifestTool[]) =>
+    new Map(tools.filter((tool) => tool.scopes?.length).map((tool) => [tool.name, tool.scopes as string[]]));
+  const scopesOf = () => {
+    scopeTable ??= tableOf(manifest.catalog().tools);
+    return scopeTable;
+  };
+  const toolGate: ToolGate = {
+    required: (name) => scopesOf().get(name),
+    listAll: options.listAllTools === true,
+    all: () => [...scopesOf().values()].flat(),
+  };
   const server = createServer({
     ...options.serverOptions,
     ...manifest.server,
     ...(filters(selection) ? { unknownToolMessage: (name: string) => unknownTool(name) } : {}),
+    toolGate,
   });
   // Dynamic and code mode list their own tools; the API's stay registered, unlisted.
   const dynamic = options.mode === "dynamic" || options.mode === "code";
@@ -181,12 +204,21 @@ export function createSpecServer(manifest: Manifest, options: SpecServerOptions 
   const handlers = options.handlers ?? {};
   const env = options.env ?? process.env;
   const maxTokens = options.maxResponseTokens ?? DEFAULT_MAX_RESPONSE_TOKENS;
-  const forward = (binding: HttpBinding, args: Record<string, unknown>, ctx: HandlerContext) => {
+  const exchange = options.tokenExchange && tokenExchanger(options.tokenExchange);
+  const forward = async (binding: HttpBinding, args: Record<string, unknown>, ctx: HandlerContext) => {
     if (!upstream)
       throw new McpError(ErrorCode.InternalError, "This server has http bindings but no upstream base URL");
     if (!manifest.callUpstream)
       throw new McpError(ErrorCode.InternalError, "This server has http bindings but no callUpstream");
-    return manifest.callUpstream(upstream, binding, args, ctx.signal, env);
+    // Only what resolveCredentials makes of the caller goes on: the forwarding never sees ctx, and the
+    // caller's MCP token is forbidden anywhere in the request (the spec forbids token passthrough).
+    (ctx as SpecContext).server = server;
+    const credentials = await resolveCredentials(ctx as SpecContext, options.credentials, exchange);
+    const forbidden = ctx.auth ? [ctx.auth.token] : [];
+    return manifest.callUpstream(upstream, binding, args, ctx.signal, env, {
+      ...(credentials ? { credentials } : {}),
+      forbidden,
+    });
   };
   const handlerFor = (table: keyof SpecHandlers, key: string) => {
     const handler = ownValue(handlers[table] as Record<string, unknown> | undefined, key) as
@@ -204,6 +236,7 @@ export function createSpecServer(manifest: Manifest, options: SpecServerOptions 
 
   server.defer(() => {
     const catalog = manifest.catalog();
+    scopeTable ??= tableOf(catalog.tools);
     const validatorTable = typeof options.validators === "function" ? options.validators() : options.validators;
     const served = new Map<string, ManifestTool>();
     for (const tool of catalog.tools) {
@@ -224,7 +257,7 @@ export function createSpecServer(manifest: Manifest, options: SpecServerOptions 
         maxTokens,
       });
     }
-    for (const { http, toolset: _toolset, ...tool } of served.values()) {
+    for (const { http, toolset: _toolset, scopes: _scopes, ...tool } of served.values()) {
       const validators = ownValue(validatorTable, tool.name);
       server.tool({
         ...tool,

@@ -31,6 +31,7 @@ import type {
 } from "../protocol/types.ts";
 import type { AuthPrincipal } from "./auth-principal.ts";
 import type { LazyAbort } from "./lazy-abort.ts";
+import type { ToolGate } from "./scope-filter.ts";
 import type { LegacySession } from "./session.ts";
 
 export type ServerOptions = {
@@ -61,6 +62,8 @@ export type ServerOptions = {
    * Undefined keeps the plain message.
    */
   unknownToolMessage?: (name: string) => string | undefined;
+  /** OAuth scopes per tool (issue 17): calls without them are refused, listings leave the tool out. */
+  toolGate?: ToolGate;
 };
 
 export type Era = "modern" | "legacy";
@@ -152,4 +155,6 @@ export type RequestChannel = {
   session?: LegacySession;
   /** Who is calling (e.g. a digest of the bearer token); binds MRTR requestState to its caller. */
   principal?: string;
+  /** The validated OAuth principal (--auth-issuer), handed to handlers as ctx.auth. */
+  auth?: AuthPrincipal;
 };

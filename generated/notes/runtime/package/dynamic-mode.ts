@@ -9,6 +9,7 @@ import { isObject } from "../protocol/codec.ts";
 import { DEFAULT_TOOL_HINTS } from "../protocol/constants.ts";
 import type { CallToolResult, JsonObject } from "../protocol/types.ts";
 import { toolListing } from "../server/methods.ts";
+import { visibleTo } from "../server/scope-filter.ts";
 import type { McpServer } from "../server/server.ts";
 import { forwardTo } from "../server/tool-forward.ts";
 import type { ToolHandlerResult } from "../server/types.ts";
@@ -58,7 +59,7 @@ export function registerDynamicTools(server: McpServer, catalog: DynamicCatalog)
 
   server.tool({
     ...definition("search_tools"),
-    handler: async (args) => {
+    handler: async (args, ctx) => {
       const bad =
         badArgument(typeof args.query === "string" && args.query.trim() !== "", "query must be a non-empty string") ??
         badArgument(
@@ -76,7 +77,7 @@ export function registerDynamicTools(server: McpServer, catalog: DynamicCatalog)
       search ??= (await import("./tool-search.ts")).createToolSearch(catalog.all, searchIndexFile());
       const names = search.search(query, {
         limit,
-        allowed: (name) => served.has(name),
+        allowed: (name) => served.has(name) && visibleTo(server.options.toolGate, name, ctx.auth),
         ...(toolset !== undefined ? { toolset } : {}),
       });
       const tools = names.flatMap((name) => {
@@ -110,14 +111,15 @@ export function registerDynamicTools(server: McpServer, catalog: DynamicCatalog)
 
   server.tool({
     ...definition("list_tools"),
-    handler: (args) => {
+    handler: (args, ctx) => {
       const bad =
         badArgument(typeof args.toolset === "string", "toolset must be a string (see list_toolsets)") ??
         badArgument(args.cursor === undefined || typeof args.cursor === "string", "cursor must be a string");
       if (bad) return bad;
       const toolset = String(args.toolset);
-      const tools = byToolset.get(toolset);
-      if (!tools) return unknownToolset(toolset);
+      const inToolset = byToolset.get(toolset);
+      if (!inToolset) return unknownToolset(toolset);
+      const tools = inToolset.filter((tool) => visibleTo(server.options.toolGate, tool.name, ctx.auth));
       let offset = 0;
       if (args.cursor !== undefined) {
         const opened = server.sealer.open(String(args.cursor));
@@ -139,7 +141,7 @@ export function registerDynamicTools(server: McpServer, catalog: DynamicCatalog)
 
   server.tool({
     ...definition("describe_tools"),
-    handler: (args) => {
+    handler: (args, ctx) => {
       const bad = badArgument(
         Array.isArray(args.names) &&
           args.names.length >= 1 &&
@@ -152,7 +154,8 @@ export function registerDynamicTools(server: McpServer, catalog: DynamicCatalog)
       const tools: unknown[] = [];
       const unknown: string[] = [];
       for (const name of names) {
-        const registered = served.has(name) ? server.tools.get(name) : undefined;
+        const visible = served.has(name) && visibleTo(server.options.toolGate, name, ctx.auth);
+        const registered = visible ? server.tools.get(name) : undefined;
         if (registered) tools.push(toolListing(registered));
         else unknown.push(name);
       }

@@ -67,7 +67,12 @@ export type HttpBinding = {
  * A tool as the manifest states it: its MCP definition, its http binding, and the toolset it belongs to
  * (`--toolsets` serves a subset; dynamic mode browses by toolset). Absent toolset means `default`.
  */
-export type ManifestTool = Tool & { http?: HttpBinding; toolset?: string };
+export type ManifestTool = Tool & {
+  http?: HttpBinding;
+  toolset?: string;
+  /** OAuth scopes a caller's token must grant to call the tool (issue 17: OpenAPI `security`, or `scopes:`). */
+  scopes?: string[];
+};
 /** A toolset's name (what `--toolsets` takes) and what it is about (OpenAPI: the tag's description). */
 export type ManifestToolset = { name: string; description?: string };
 export type ManifestResource = Resource & { text?: string; blob?: string; http?: HttpBinding };

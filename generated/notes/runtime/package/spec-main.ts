@@ -3,10 +3,17 @@
 // http bindings at another upstream; `--toolsets`, `--read-only` and `--mode` choose what it serves.
 // Bad flags print usage and exit 2; nothing but protocol touches stdout.
 import { parseArgs } from "node:util";
+import { parseAuthConfig } from "../server/auth-config.ts";
 import { serveHttp } from "../transport/http/server.ts";
 import { serveStdio } from "../transport/stdio/server.ts";
 import { MIN_RESPONSE_TOKENS } from "./response-budget.ts";
 import { createSpecServer, type Manifest, type ServeMode, type SpecServerOptions } from "./spec-server.ts";
+import {
+  TOKEN_EXCHANGE_OPTIONS,
+  TOKEN_EXCHANGE_USAGE,
+  type TokenExchangeFlags,
+  tokenExchangeConfig,
+} from "./token-exchange-flags.ts";
 import { DEFAULT_TOOLSET, parseToolsets } from "./tool-selection.ts";
 
 const USAGE = `usage: server [--http [--port <n>] [--host <addr>] [--max-sessions <n>]] [--base-url <url>]
@@ -14,6 +21,9 @@ const USAGE = `usage: server [--http [--port <n>] [--host <addr>] [--max-session
                      [--toolsets <a,b>] [--read-only] [--mode all|dynamic|code] [--allow-destructive]
                      [--code-timeout <ms>] [--code-memory <MB>] [--code-max-calls <n>]
                      [--code-concurrency <n>]
+                     [--auth-issuer <url>]... [--auth-audience <url>] [--auth-jwks <url>]
+                     [--auth-introspection <url>] [--list-all-tools]
+                     [--upstream-token-exchange <url> --upstream-audience <aud> [--upstream-scope <s>]]
 
   (no flags)        serve MCP over stdio
   --http            serve Streamable HTTP at http://<host>:<port>/mcp
@@ -44,6 +54,22 @@ const USAGE = `usage: server [--http [--port <n>] [--host <addr>] [--max-session
                     lines, with a note naming the arguments that fetch the rest
                     (env MCP_MAX_RESPONSE_TOKENS; default 25000; at least 500)
 
+OAuth (HTTP only; off unless --auth-issuer is given; not together with MCP_HTTP_TOKEN):
+  --auth-issuer <url>  an authorization server whose access tokens are accepted; repeat it or
+                    give a comma list for several (env MCP_AUTH_ISSUER)
+  --auth-audience <url>  the resource tokens must be issued for (RFC 8707 audience; env
+                    MCP_AUTH_AUDIENCE; default: this server's http://<host>:<port>/mcp URL)
+  --auth-jwks <url>  the issuer's signing keys (env MCP_AUTH_JWKS; default: jwks_uri from the
+                    issuer's RFC 8414 / OpenID Connect metadata)
+  --auth-introspection <url>  RFC 7662 introspection for opaque tokens (env
+                    MCP_AUTH_INTROSPECTION), as the client MCP_AUTH_CLIENT_ID / MCP_AUTH_CLIENT_SECRET;
+                    answers reused for MCP_AUTH_CACHE_SECONDS (default 30; 0: never)
+  --list-all-tools  list every tool whatever the token's scopes; calls still need them
+                    (env MCP_LIST_ALL_TOOLS=1)
+
+Per-user upstream credentials (HTTP with --auth-issuer; off unless --upstream-token-exchange is given):
+${TOKEN_EXCHANGE_USAGE}
+
 Environment: MCP_HTTP_TOKEN, when set, is the bearer token HTTP clients must send;
 MCP_MAX_SESSIONS is the default of --max-sessions; MCP_SHUTDOWN_GRACE_MS (default 0): on SIGTERM,
 how long /readyz answers 503 while requests are still served, before the server closes.`;
@@ -70,8 +96,13 @@ export async function runSpecServer(
     "code-memory"?: string;
     "code-max-calls"?: string;
     "code-concurrency"?: string;
+    "auth-issuer"?: string[];
+    "auth-audience"?: string;
+    "auth-jwks"?: string;
+    "auth-introspection"?: string;
+    "list-all-tools"?: boolean;
     help?: boolean;
-  };
+  } & TokenExchangeFlags;
   try {
     flags = parseArgs({
       args: argv,
@@ -92,6 +123,12 @@ export async function runSpecServer(
         "code-memory": { type: "string" },
         "code-max-calls": { type: "string" },
         "code-concurrency": { type: "string" },
+        "auth-issuer": { type: "string", multiple: true },
+        "auth-audience": { type: "string" },
+        "auth-jwks": { type: "string" },
+        "auth-introspection": { type: "string" },
+        "list-all-tools": { type: "boolean" },
+        ...TOKEN_EXCHANGE_OPTIONS,
         help: { type: "boolean", short: "h" },
       },
     }).values;
@@ -133,6 +170,21 @@ export async function runSpecServer(
   if (typeof budget === "string") return usageError(budget);
   const code = codeFlags(flags);
   if (typeof code === "string") return usageError(code);
+  const auth = parseAuthConfig(flags, flags.http ? process.env : {});
+  if (typeof auth === "string") return usageError(auth);
+  if (!flags.http && flags["auth-issuer"]?.length)
+    return usageError("--auth-issuer needs --http: OAuth protects the HTTP transport");
+  const token = process.env.MCP_HTTP_TOKEN;
+  if (auth && token)
+    return usageError(
+      "MCP_HTTP_TOKEN and --auth-issuer (or MCP_AUTH_ISSUER) are both set: the static token is for local use, OAuth for remote; unset one",
+    );
+  const tokenExchange = tokenExchangeConfig(flags, flags.http === true);
+  if (typeof tokenExchange === "string") return usageError(tokenExchange);
+  if (tokenExchange && !auth)
+    return usageError(
+      "--upstream-token-exchange needs --auth-issuer (or MCP_AUTH_ISSUER): it exchanges each caller's validated token",
+    );
 
   const server = createSpecServer(manifest, {
     ...options,
@@ -142,14 +194,16 @@ export async function runSpecServer(
     ...(maxRedirects !== undefined ? { maxRedirects } : {}),
     ...budget,
     ...code,
+    ...(auth?.listAllTools ? { listAllTools: true } : {}),
+    ...(tokenExchange ? { tokenExchange } : {}),
   });
   if (!flags.http) {
     serveStdio(server);
     return;
   }
-  const token = process.env.MCP_HTTP_TOKEN;
   try {
     const handle = await serveHttp(server, {
+      ...(auth ? { auth } : {}),
       port,
       host: flags.host ?? "127.0.0.1",
       ...(token ? { bearerToken: token } : {}),

@@ -16,6 +16,7 @@ import type {
   LoggingLevel,
   RequestId,
 } from "../protocol/types.ts";
+import type { AuthPrincipal } from "./auth-principal.ts";
 import type { LazyAbort } from "./lazy-abort.ts";
 import type { RequestScope } from "./scope.ts";
 import type { Era, HandlerContext, RequestChannel } from "./types.ts";
@@ -57,6 +58,7 @@ class RequestContext implements HandlerContext {
   declare protocolVersion: string;
   declare sessionId: string | undefined;
   declare clientInfo: Implementation | undefined;
+  declare auth?: AuthPrincipal;
   declare clientCapabilities: ClientCapabilities;
   declare progress: HandlerContext["progress"];
   declare log: HandlerContext["log"];
@@ -91,6 +93,7 @@ class RequestContext implements HandlerContext {
     this.protocolVersion = scope.protocolVersion;
     this.sessionId = scope.revision.sessionId(channel);
     this.clientInfo = scope.clientInfo;
+    if (channel.auth) this.auth = channel.auth;
     this.clientCapabilities = scope.clientCapabilities;
 
     const progressToken = meta.progressToken;

@@ -5,6 +5,7 @@ import type { Result } from "../protocol/types.ts";
 import { callTool, complete, getPrompt, readResource } from "./features.ts";
 import { paginate } from "./pagination.ts";
 import type { MethodCall, MethodSpec } from "./scope.ts";
+import { visibleTo } from "./scope-filter.ts";
 
 const DEFAULT_PAGE_SIZE = 100;
 // Wire fields per schema.ts (both revisions; `execution` is 2025-11-25's tasks hint).
@@ -17,7 +18,13 @@ const PROMPT_FIELDS = [...DESCRIPTIVE, "arguments"];
 export const sharedMethods: Record<string, MethodSpec> = {
   "tools/list": {
     run: (call) =>
-      listPage(call, "tools", [...call.server.tools.values()].filter((tool) => !tool.unlisted).map(toolListing)),
+      listPage(
+        call,
+        "tools",
+        [...call.server.tools.values()]
+          .filter((tool) => !tool.unlisted && visibleTo(call.server.options.toolGate, tool.name, call.ctx.auth))
+          .map(toolListing),
+      ),
   },
   "tools/call": { mrtr: true, run: (call) => callTool(call) },
   "resources/list": {

@@ -6,25 +6,32 @@
 // variables and URLs without their query.
 import { setTimeout as wait } from "node:timers/promises";
 import type { HttpBinding } from "../package/manifest-types.ts";
-import { ownValue } from "../protocol/own-keys.ts";
+import { ownValue, setOwn } from "../protocol/own-keys.ts";
 import { applySecurity } from "./auth.ts";
+import type { ResolvedCredentials } from "./credentials.ts";
 import { configuredRedactor, type Redactor } from "./redact.ts";
 import { explicitRequest, legacyRequest } from "./request.ts";
 import { isTextual } from "./response.ts";
 import { send } from "./send.ts";
-import type { UpstreamConfig, UpstreamResponse } from "./types.ts";
+import type { Outgoing, UpstreamCall, UpstreamConfig, UpstreamResponse } from "./types.ts";
 
 export type { HttpBinding, HttpBody, HttpParameter, SecurityScheme } from "../package/manifest-types.ts";
 export { resourceContentsFrom, toolAnswerFrom, toolResultFrom } from "./response.ts";
-export type { UpstreamConfig, UpstreamResponse } from "./types.ts";
+export type { UpstreamCall, UpstreamConfig, UpstreamResponse } from "./types.ts";
 
-/** Sends one request for a binding; rejects (with a safe message) only when no response arrives. */
+/**
+ * Sends one request for a binding; rejects (with a safe message) only when no response arrives. What it
+ * sends is built from the binding, the arguments and the credentials alone: it is given no request context
+ * and no incoming header, so nothing of the client's request (its Authorization header above all) can reach
+ * the upstream except through the arguments, and `call.forbidden` values are refused even there.
+ */
 export async function callUpstream(
   upstream: UpstreamConfig,
   binding: HttpBinding,
   args: Record<string, unknown>,
   signal: AbortSignal,
   env: NodeJS.ProcessEnv = process.env,
+  call: UpstreamCall = {},
 ): Promise<UpstreamResponse> {
   const method = binding.method.toUpperCase();
   const base = binding.baseUrl && !upstream.pinned ? binding.baseUrl : baseUrlOf(upstream, env);
@@ -32,9 +39,12 @@ export async function callUpstream(
     binding.parameters || binding.body
       ? explicitRequest(base, binding, args)
       : legacyRequest(base, method, binding, args);
-  const secrets: string[] = [];
-  if (binding.security) await applySecurity(upstream, binding.security, out, env, secrets, signal);
+  const secrets: string[] = [...(call.forbidden ?? [])];
+  // Per-user credentials (credentials.ts) replace the spec's env-based ones for this call.
+  if (call.credentials) withCredentials(out, call.credentials, secrets);
+  else if (binding.security) await applySecurity(upstream, binding.security, out, env, secrets, signal);
   if (out.cookies.length > 0) out.headers.cookie = out.cookies.join("; ");
+  refuseForbidden(out, call.forbidden ?? []);
   const redact = configuredRedactor(upstream, env, secrets);
 
   const attempts = Math.max(1, upstream.retry?.attempts ?? 1);
@@ -46,6 +56,30 @@ export async function callUpstream(
     if (delay === undefined || delay > maxDelay) return redacted(response, redact);
     await wait(delay, undefined, { signal });
   }
+}
+
+function withCredentials(out: Outgoing, credentials: ResolvedCredentials, secrets: string[]): void {
+  for (const [name, value] of Object.entries(credentials.headers)) setOwn(out.headers, name, value);
+  secrets.push(...credentials.secrets);
+}
+
+/** The MCP access token (token passthrough is forbidden) never leaves in the URL, a header, a cookie or the body. */
+function refuseForbidden(out: Outgoing, forbidden: readonly string[]): void {
+  const values = forbidden.filter((value) => value.length > 0);
+  if (values.length === 0) return;
+  const body = typeof out.body === "string" || out.body instanceof URLSearchParams ? String(out.body) : "";
+  const decoded = (text: string) => {
+    try {
+      return decodeURIComponent(text);
+    } catch {
+      return text;
+    }
+  };
+  const sent = [out.url.href, decoded(out.url.href), body, decoded(body), ...Object.values(out.headers)];
+  if (values.some((value) => sent.some((text) => text.includes(value))))
+    throw new Error(
+      "The request to the upstream API would carry the caller's MCP access token, which must never be sent upstream (token passthrough is forbidden); the call was not sent.",
+    );
 }
 
 /** Retry-After in seconds or as an HTTP date; otherwise exponential backoff from 250 ms. */

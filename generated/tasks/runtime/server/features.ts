@@ -7,6 +7,7 @@ import type { CallToolResult, Completion, Result, ValidatorError } from "../prot
 import { MAX_TEMPLATE_URI_LENGTH } from "../protocol/uri-template-match.ts";
 import { InputRequiredSignal, inputRequiredResult } from "./mrtr.ts";
 import type { MethodCall, ServerCore } from "./scope.ts";
+import { insufficientScopeMessage, missingScopes } from "./scope-filter.ts";
 import { forwardOf, type ToolForward } from "./tool-forward.ts";
 import type { CompleteFunction, HandlerContext, ToolDefinition, ToolHandlerResult } from "./types.ts";
 
@@ -24,6 +25,10 @@ export async function callTool(call: MethodCall, forwarded = false): Promise<Res
   if (typeof params.name !== "string") throw invalidParams("tools/call: name must be a string");
   const tool = server.tools.get(params.name);
   if (!tool) throw invalidParams(server.options.unknownToolMessage?.(params.name) ?? `Unknown tool: ${params.name}`);
+  // The HTTP transport answers a direct call without the scopes 403 before it gets here; this covers
+  // every other path (a forwarding tool, another transport given a principal).
+  const missing = missingScopes(server.options.toolGate, tool.name, ctx.auth);
+  if (missing.length > 0) return toolError(insufficientScopeMessage(tool.name, missing));
   return runTool(server, tool, params.arguments ?? {}, ctx, {
     run: (handler) => withInputs(call, handler),
     aborted: () => call.abort.aborted,
@@ -46,6 +51,8 @@ export async function callToolInProcess(
 ): Promise<CallToolResult> {
   const tool = server.tools.get(name);
   if (!tool) return toolError(`Unknown tool: ${name}`);
+  const missing = missingScopes(server.options.toolGate, name, ctx.auth);
+  if (missing.length > 0) return toolError(insufficientScopeMessage(name, missing));
   try {
     const result = await runTool(server, tool, args, ctx, {
       run: async (handler) => handler(),

@@ -48,7 +48,16 @@ export type CallUpstream = (
   args: Record<string, unknown>,
   signal: AbortSignal,
   env?: NodeJS.ProcessEnv,
+  call?: UpstreamCall,
 ) => Promise<UpstreamResponse>;
+
+/** What one call adds to a binding's request beyond its arguments (issue 17). */
+export type UpstreamCall = {
+  /** The caller's own upstream credentials (credentials.ts): used instead of the spec's env-based ones. */
+  credentials?: { headers: Record<string, string>; secrets: string[] };
+  /** Values that must never be sent (the caller's MCP access token): a request carrying one is refused. */
+  forbidden?: readonly string[];
+};
 
 /** A request being built: the parts each step (parameters, body, credentials) adds to. */
 export type Outgoing = {

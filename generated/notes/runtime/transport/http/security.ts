@@ -3,6 +3,7 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import { isIPv6 } from "node:net";
+import { requestAuth } from "./request-auth.ts";
 
 const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
 
@@ -44,6 +45,10 @@ export function admit(req: IncomingMessage, options: AdmissionOptions): Rejectio
 
 /** Binds MRTR state to the caller: a digest of the credentials, never the credentials themselves. */
 export function principalOf(req: IncomingMessage): string {
+  // An OAuth caller is who the token names (issuer and subject), not the token: a refreshed token is the
+  // same caller, and 2025-era sessions stay bound to it (issue 17).
+  const auth = requestAuth(req);
+  if (auth) return createHash("sha256").update(`oauth\n${auth.issuer}\n${auth.subject}`).digest("base64url");
   const authorization = req.headers.authorization;
   return authorization ? createHash("sha256").update(authorization).digest("base64url") : "anonymous";
 }

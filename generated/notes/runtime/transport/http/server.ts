@@ -6,12 +6,15 @@ import { createServer as createHttpServer, type IncomingMessage, type ServerResp
 import type { AddressInfo } from "node:net";
 import { decodeMessage, errorResponse } from "../../protocol/codec.ts";
 import { ErrorCode } from "../../protocol/constants.ts";
+import type { AuthConfig } from "../../server/auth-config.ts";
 import type { McpServer } from "../../server/server.ts";
 import { isMediaType } from "./media-type.ts";
 import { handlePost } from "./post.ts";
 import { acceptsSse, header, type PostContext, repeatedMcpHeader } from "./post-common.ts";
+import type { ProtectedResource } from "./protected-resource.ts";
+import { setRequestAuth } from "./request-auth.ts";
 import { sendJson } from "./responder.ts";
-import { admit, BodyTooLargeError, readBody } from "./security.ts";
+import { admit, BodyTooLargeError, principalOf, readBody } from "./security.ts";
 import type { HttpSession } from "./session.ts";
 import { DEFAULT_MAX_SESSIONS, SessionStore } from "./session-store.ts";
 import { startSse } from "./sse.ts";
@@ -47,6 +50,11 @@ export type HttpServerOptions = {
   /** On close(), how long /readyz answers 503 while MCP requests are still served, so a load balancer
    * stops routing here before the connections close (default 0: close at once). */
   shutdownGraceMs?: number;
+  /** OAuth 2.1 protected resource (--auth-issuer, issue 17): tokens validated, RFC 9728 metadata served.
+   * Not together with `bearerToken`. */
+  auth?: AuthConfig;
+  /** Where the auth layer's operator messages go (default: stderr). */
+  log?: (line: string) => void;
 };
 
 export type HttpServerHandle = { url: string; port: number; host: string; close(): Promise<void> };
@@ -56,12 +64,16 @@ export async function serveHttp(server: McpServer, options: HttpServerOptions = 
   const path = options.path ?? "/mcp";
   const maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;
   const sessions = new SessionStore(options.maxSessions ?? DEFAULT_MAX_SESSIONS);
+  if (options.auth && options.bearerToken !== undefined)
+    throw new Error("a static bearer token and OAuth (auth) cannot both protect the server; choose one");
   const context: PostContext = {
     server,
     sessions,
     keepAliveMs: options.keepAliveMs ?? 15_000,
     retryMs: options.retryMs ?? 1_000,
   };
+  // Set once listening (the default audience is the server's own URL); the module loads only with auth on.
+  let resource: ProtectedResource | undefined;
 
   let closing = false;
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
@@ -71,11 +83,21 @@ export async function serveHttp(server: McpServer, options: HttpServerOptions = 
       return sendJson(res, 400, errorResponse(undefined, error));
     }
     if (target !== path && PROBES.has(target)) return probe(req, res, target, closing);
+    if (resource?.metadataPaths.has(target)) return serveMetadata(req, res, resource);
     if (target !== path) return sendJson(res, 404, undefined);
     const rejection = admit(req, { ...options, boundHost: host });
     if (rejection) {
       const body = errorResponse(undefined, { code: ErrorCode.InvalidRequest, message: rejection.message });
       return sendJson(res, rejection.status, body, rejection.headers);
+    }
+    if (options.auth) {
+      if (!resource) return sendJson(res, 503, undefined, { "Retry-After": "1" });
+      const outcome = await resource.authenticate(req);
+      if ("rejection" in outcome) {
+        const { status, message, headers } = outcome.rejection;
+        return sendJson(res, status, errorResponse(undefined, { code: ErrorCode.InvalidRequest, message }), headers);
+      }
+      setRequestAuth(req, outcome.principal);
     }
     const repeated = req.method === "POST" ? undefined : repeatedMcpHeader(req);
     if (repeated) {
@@ -117,7 +139,7 @@ export async function serveHttp(server: McpServer, options: HttpServerOptions = 
     const sessionId = header(req, "mcp-session-id");
     // 2026-07-28 has no GET stream; only 2025-era sessions may open one.
     if (!sessionId) return sendJson(res, 405, undefined, { Allow: "POST" });
-    const session = sessions.use(sessionId);
+    const session = sessions.use(sessionId, principalOf(req));
     if (!session)
       return sendJson(
         res,
@@ -148,7 +170,7 @@ export async function serveHttp(server: McpServer, options: HttpServerOptions = 
   const deleteSession = (req: IncomingMessage, res: ServerResponse) => {
     const sessionId = header(req, "mcp-session-id");
     if (!sessionId) return sendJson(res, 405, undefined, { Allow: "POST" });
-    if (!sessions.delete(sessionId)) return sendJson(res, 404, undefined);
+    if (!sessions.use(sessionId, principalOf(req)) || !sessions.delete(sessionId)) return sendJson(res, 404, undefined);
     return sendJson(res, 200, undefined);
   };
 
@@ -179,6 +201,17 @@ export async function serveHttp(server: McpServer, options: HttpServerOptions = 
   });
   const port = (httpServer.address() as AddressInfo).port;
   const urlHost = host.includes(":") ? `[${host}]` : host;
+  if (options.auth) {
+    const { createProtectedResource } = await import("./protected-resource.ts");
+    const gate = server.options.toolGate;
+    resource = createProtectedResource(options.auth, {
+      serverUrl: `http://${urlHost}:${port}${path}`,
+      scopesSupported: () => gate?.all() ?? [],
+      resourceName: server.options.title ?? server.options.name,
+      log: options.log ?? ((line) => process.stderr.write(`${line}\n`)),
+    });
+    context.resource = resource;
+  }
   return {
     url: `http://${urlHost}:${port}${path}`,
     port,
@@ -199,6 +232,20 @@ export async function serveHttp(server: McpServer, options: HttpServerOptions = 
 }
 
 const PROBES = new Set(["/healthz", "/readyz"]);
+
+/** RFC 9728 metadata: public, so no token and no Host/Origin check, and readable from browsers (CORS). */
+function serveMetadata(req: IncomingMessage, res: ServerResponse, resource: ProtectedResource): void {
+  if (req.method !== "GET" && req.method !== "HEAD") {
+    sendJson(res, 405, undefined, { Allow: "GET, HEAD" });
+    return;
+  }
+  res.writeHead(200, {
+    "Content-Type": "application/json",
+    "Cache-Control": "max-age=300",
+    "Access-Control-Allow-Origin": "*",
+  });
+  res.end(JSON.stringify(resource.metadata()));
+}
 
 /**
  * Liveness (/healthz: 200 while the process serves HTTP) and readiness (/readyz: 200 while it takes MCP

@@ -22,10 +22,12 @@ export class SessionStore {
     return this.sessions.size;
   }
 
-  /** The session with this id, marked as just used; undefined if unknown (or evicted). */
-  use(id: string): HttpSession | undefined {
+  /** The session with this id, marked as just used; undefined if unknown (or evicted), or if it is bound to
+   * another caller than `principal` (answered as unknown: 404, so a guessed id reveals nothing). */
+  use(id: string, principal?: string): HttpSession | undefined {
     const session = this.sessions.get(id);
     if (!session) return undefined;
+    if (session.owner !== undefined && session.owner !== principal) return undefined;
     this.sessions.delete(id);
     this.sessions.set(id, session);
     session.touch();

@@ -8,7 +8,7 @@ import { toJsonRpcError } from "../../protocol/errors.ts";
 import type { JsonObject, JsonRpcMessage, JsonRpcRequest } from "../../protocol/types.ts";
 import type { McpServer } from "../../server/server.ts";
 import { checkHeaderParams, decodeHeaderValue } from "./header-encoding.ts";
-import { acceptsSse, header, invalidRequest, isTimeout, type PostContext } from "./post-common.ts";
+import { acceptsSse, authOf, header, invalidRequest, isTimeout, type PostContext } from "./post-common.ts";
 import { PostResponder, sendJson } from "./responder.ts";
 import { principalOf } from "./security.ts";
 
@@ -60,6 +60,7 @@ export async function handlePost2026(
       signal: controller.signal,
       notify: (notification) => responder.send(notification),
       principal: principalOf(req),
+      ...authOf(req),
     });
     responder.finish(resultResponse(request.id, result));
   } catch (error) {

@@ -6,9 +6,11 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { errorResponse, isObject, isRequest } from "../../protocol/codec.ts";
 import { ErrorCode, isModernVersion, MetaKey } from "../../protocol/constants.ts";
 import type { JsonRpcMessage } from "../../protocol/types.ts";
+import { missingScopes } from "../../server/scope-filter.ts";
 import { handlePost2025 } from "./post-2025.ts";
 import { handlePost2026 } from "./post-2026.ts";
 import { header, invalidRequest, type PostContext, repeatedMcpHeader } from "./post-common.ts";
+import { requestAuth } from "./request-auth.ts";
 import { sendJson } from "./responder.ts";
 
 export async function handlePost(
@@ -30,6 +32,32 @@ export async function handlePost(
       : invalidRequest(`Invalid Request: ${text}`);
     return sendJson(res, 400, errorResponse(id, error));
   }
+  const scopeRejection = context.resource && scopeCheck(context, req, message);
+  if (scopeRejection) {
+    const id = isRequest(message) ? message.id : undefined;
+    const error = invalidRequest(scopeRejection.message);
+    return sendJson(res, scopeRejection.status, errorResponse(id, error), scopeRejection.headers);
+  }
   if (modern) return handlePost2026(context, req, res, message, headerVersion);
   return handlePost2025(context, req, res, message, headerVersion);
+}
+
+/**
+ * A tools/call (or dynamic mode's call_tool naming a tool) whose token lacks the tool's scopes: HTTP 403 with
+ * the insufficient_scope challenge (MCP basic/authorization, "Runtime Insufficient Scope Errors"), so the
+ * client can step up. Code mode's execute calls tools from inside a run; those are refused per call.
+ */
+function scopeCheck(context: PostContext, req: IncomingMessage, message: JsonRpcMessage) {
+  if (!isRequest(message) || message.method !== "tools/call") return undefined;
+  const gate = context.server.options.toolGate;
+  const name = message.params?.name;
+  if (!gate || typeof name !== "string") return undefined;
+  const args = message.params?.arguments;
+  const inner = name === "call_tool" && isObject(args) && typeof args.name === "string" ? args.name : undefined;
+  const auth = requestAuth(req);
+  for (const tool of inner === undefined ? [name] : [name, inner]) {
+    if (missingScopes(gate, tool, auth).length > 0)
+      return context.resource?.insufficientScope(gate.required(tool) ?? [], `the tool '${tool}'`);
+  }
+  return undefined;
 }

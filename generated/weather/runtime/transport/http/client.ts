@@ -5,6 +5,8 @@
 // `retry` delay; 2026 streams are not resumable (a drop fails the request).
 
 import { setTimeout as wait } from "node:timers/promises";
+import { createAuthorizer } from "../../client/auth-flow.ts";
+import { type AuthOptions, OAuthError } from "../../client/auth-types.ts";
 import type { ClientRevision } from "../../client/revision.ts";
 import { revision2026 } from "../../client/revision-2026.ts";
 import {
@@ -28,7 +30,17 @@ import { DEFAULT_REQUEST_TIMEOUT_MS } from "../../protocol/peer.ts";
 import type { JsonRpcMessage, RequestId, Result } from "../../protocol/types.ts";
 import { SseParser } from "./sse.ts";
 
-export type HttpTarget = { url: string | URL; headers?: Record<string, string>; bearerToken?: string };
+export type HttpTarget = {
+  url: string | URL;
+  headers?: Record<string, string>;
+  /** A static bearer token (a server started with MCP_HTTP_TOKEN). */
+  bearerToken?: string;
+  /** OAuth for a protected server: log in on the first 401, refresh, step up on insufficient_scope. */
+  auth?: AuthOptions;
+};
+
+/** Sends of one request at most: the first try plus re-authorizations (401) and step-ups (403). */
+const MAX_AUTH_ATTEMPTS = 6;
 
 const DEFAULT_RETRY_MS = 1_000;
 const MAX_RESUME_ATTEMPTS = 5;
@@ -57,16 +69,20 @@ export function createHttpTransport(
   let closed = false;
   let listeningSession: string | undefined;
   const lifetime = new AbortController();
+  const authorizer = target.auth ? createAuthorizer(url, target.auth) : undefined;
+  // The header the last POST carried; GET streams and DELETE reuse it.
+  let authorization = target.bearerToken ? `Bearer ${target.bearerToken}` : undefined;
 
   const baseHeaders = (): Record<string, string> => {
     const headers: Record<string, string> = { ...target.headers };
-    if (target.bearerToken) headers.Authorization = `Bearer ${target.bearerToken}`;
+    // Only ever sent to the MCP server's own URL (never to discovery or authorization endpoints).
+    if (authorization) headers.Authorization = authorization;
     if (protocolVersion) headers["MCP-Protocol-Version"] = protocolVersion;
     if (sessionId && revision.httpSession) headers["Mcp-Session-Id"] = sessionId;
     return headers;
   };
 
-  const post = (message: JsonRpcMessage, headers: Record<string, string>, signal: AbortSignal) =>
+  const send = (body: string, headers: Record<string, string>, signal: AbortSignal) =>
     fetch(url, {
       method: "POST",
       headers: {
@@ -75,9 +91,35 @@ export function createHttpTransport(
         "Content-Type": "application/json",
         Accept: "application/json, text/event-stream",
       },
-      body: encodeMessage(message),
+      body,
       signal,
     });
+
+  /** A POST; with OAuth, a 401/403 runs the authorizer and the same message is sent again. */
+  const post = async (message: JsonRpcMessage, headers: Record<string, string>, signal: AbortSignal) => {
+    const body = encodeMessage(message);
+    if (!authorizer) return send(body, headers, signal);
+    for (let attempt = 1; ; attempt++) {
+      authorization = (await asOAuthError(authorizer.authorization())) ?? authorization;
+      const response = await send(body, headers, signal);
+      // Only a 401, or a 403 asking for more scopes (step-up), is the authorizer's; any other answer is the caller's.
+      const stepUp =
+        response.status === 403 && /insufficient_scope/.test(response.headers.get("www-authenticate") ?? "");
+      if (response.status !== 401 && !stepUp) {
+        authorizer.succeeded();
+        return response;
+      }
+      if (attempt >= MAX_AUTH_ATTEMPTS || !(await asOAuthError(authorizer.challenge(response)))) {
+        await response.body?.cancel().catch(() => {});
+        throw new TransportError(
+          response.status === 403
+            ? "HTTP 403: the server refused the request even after re-authorizing for the scopes it asked for"
+            : "HTTP 401: the server did not accept the tokens obtained by logging in",
+          response.status,
+        );
+      }
+    }
+  };
 
   /** Handles a message that is not the awaited response: a notification or a 2025-era server request. */
   const dispatchIncoming = (message: JsonRpcMessage, options: TransportRequestOptions) => {
@@ -297,5 +339,17 @@ async function pump(body: ReadableStream<Uint8Array>, parser: SseParser, done: (
     }
   } finally {
     await reader.cancel().catch(() => {});
+  }
+}
+
+/** Whatever breaks a login (the user's callback, the network) is an OAuthError, so nothing mistakes it for an era problem. */
+async function asOAuthError<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    if (error instanceof OAuthError) throw error;
+    const wrapped = new OAuthError(`Authorization failed: ${error instanceof Error ? error.message : String(error)}`);
+    wrapped.cause = error;
+    throw wrapped;
   }
 }

@@ -6,7 +6,8 @@ import { errorResponse, isNotification, isRequest, isResponse, resultResponse } 
 import { ErrorCode, SUPPORTED_PROTOCOL_VERSIONS } from "../../protocol/constants.ts";
 import { toJsonRpcError } from "../../protocol/errors.ts";
 import type { JsonRpcMessage, JsonRpcRequest } from "../../protocol/types.ts";
-import { acceptsSse, header, invalidRequest, isTimeout, type PostContext } from "./post-common.ts";
+import { acceptsSse, authOf, header, invalidRequest, isTimeout, type PostContext } from "./post-common.ts";
+import { requestAuth } from "./request-auth.ts";
 import { PostResponder, sendJson } from "./responder.ts";
 import { principalOf } from "./security.ts";
 import { HttpSession } from "./session.ts";
@@ -37,12 +38,13 @@ export async function handlePost2025(
       return sendJson(res, 503, errorResponse(message.id, error), { "Retry-After": "5" });
     }
     session = new HttpSession(context.server);
+    if (requestAuth(req)) session.owner = principalOf(req);
   } else {
     if (!sessionId) {
       const error = invalidRequest("Missing Mcp-Session-Id header (send initialize first, or use 2026-07-28)");
       return sendJson(res, 400, errorResponse(isRequest(message) ? message.id : undefined, error));
     }
-    session = context.sessions.use(sessionId);
+    session = context.sessions.use(sessionId, principalOf(req));
     if (!session) {
       const error = { code: ErrorCode.InvalidRequest, message: "Session not found" };
       return sendJson(res, 404, errorResponse(isRequest(message) ? message.id : undefined, error));
@@ -67,6 +69,7 @@ export async function handlePost2025(
       notify: () => {},
       session: session.state,
       principal,
+      ...authOf(req),
     });
     return sendJson(res, 202, undefined);
   }
@@ -95,6 +98,7 @@ export async function handlePost2025(
       signal: controller.signal,
       session: session.state,
       principal,
+      ...authOf(req),
       notify: (notification) => responder.send(notification),
       // Server-to-client requests go out on this POST's stream, so the client sees them in context.
       request: (method, params, signal) =>

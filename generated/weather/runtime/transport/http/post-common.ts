@@ -3,8 +3,11 @@
 import type { IncomingMessage } from "node:http";
 import { ErrorCode } from "../../protocol/constants.ts";
 import { McpError } from "../../protocol/errors.ts";
+import type { AuthPrincipal } from "../../server/auth-principal.ts";
 import type { McpServer } from "../../server/server.ts";
 import { acceptsMediaType } from "./media-type.ts";
+import type { ProtectedResource } from "./protected-resource.ts";
+import { requestAuth } from "./request-auth.ts";
 import type { SessionStore } from "./session-store.ts";
 
 export type PostContext = {
@@ -13,6 +16,8 @@ export type PostContext = {
   keepAliveMs: number;
   /** The SSE `retry` delay announced on resumable (2025-era) streams. */
   retryMs: number;
+  /** Set when the server is an OAuth protected resource: its 403 insufficient_scope answer. */
+  resource?: ProtectedResource;
 };
 
 export function isTimeout(error: unknown): boolean {
@@ -40,4 +45,10 @@ export function repeatedMcpHeader(req: IncomingMessage): string | undefined {
 export function header(req: IncomingMessage, name: string): string | undefined {
   const value = req.headers[name];
   return Array.isArray(value) ? value.join(", ") : value;
+}
+
+/** The channel's `auth` (ctx.auth), only when there is one: a plain server's channel stays as it was. */
+export function authOf(req: IncomingMessage): { auth?: AuthPrincipal } {
+  const auth = requestAuth(req);
+  return auth ? { auth } : {};
 }

@@ -1,0 +1,100 @@
+// Per-user upstream credentials (issue 17): what a package's `credentials(ctx)` hook (src/credentials.ts,
+// the user's file) or the built-in token exchange (token-exchange.ts) gives for the caller of one request,
+// turned into the headers the forwarding adds. The forwarding code never sees the request context or the
+// incoming HTTP request: only the headers resolved here, so the MCP access token cannot reach it by accident;
+// and a value that contains that token is refused here, so it cannot reach it on purpose either.
+import type { AuthPrincipal } from "../server/auth-principal.ts";
+import type { HandlerContext } from "../server/types.ts";
+
+/**
+ * What a credentials hook returns for one call: a bearer token (sent as `Authorization: Bearer <token>`),
+ * headers of your own (an API key header, a signed header...), or both. `undefined` leaves the call to the
+ * built-in token exchange when --upstream-token-exchange is set, else to the spec's env-based credentials;
+ * `{}` sends the call with no credentials at all.
+ */
+export type UpstreamCredentials = {
+  bearer?: string;
+  headers?: Readonly<Record<string, string>>;
+};
+
+/** The hook of a package's src/credentials.ts: the upstream auth for the caller of this request. */
+export type CredentialsHook<Context extends HandlerContext = HandlerContext> = (
+  ctx: Context,
+) => UpstreamCredentials | undefined | Promise<UpstreamCredentials | undefined>;
+
+/**
+ * An error whose message a credentials hook means the client to read ("link your account at ..."). Any
+ * other error a hook throws reaches the client as a generic message: its text may hold a secret.
+ */
+export class CredentialsError extends Error {
+  override name = "CredentialsError";
+}
+
+/** Headers for the upstream request, and every value in them (to redact from the answer). */
+export type ResolvedCredentials = { headers: Record<string, string>; secrets: string[] };
+
+/** Exchanges the caller's MCP token for an upstream token (token-exchange.ts's `tokenExchanger`). */
+export type Exchange = (principal: AuthPrincipal) => Promise<string>;
+
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+/** Headers the request itself owns: a hook setting them would break the request, not authenticate it. */
+const RESERVED = new Set(["host", "content-length", "content-type", "transfer-encoding", "connection", "cookie"]);
+
+/**
+ * The credentials of one upstream call: the hook's, else the exchanged token, else `undefined` (the
+ * spec's env-based credentials apply). Throws an Error whose message is safe to show the client.
+ */
+export async function resolveCredentials<Context extends HandlerContext>(
+  ctx: Context,
+  hook: CredentialsHook<Context> | undefined,
+  exchange: Exchange | undefined,
+): Promise<ResolvedCredentials | undefined> {
+  const mcpToken = ctx.auth?.token;
+  if (hook) {
+    let given: UpstreamCredentials | undefined;
+    try {
+      given = await hook(ctx);
+    } catch (error) {
+      if (error instanceof CredentialsError) throw new Error(`Upstream credentials: ${error.message}`);
+      // The operator's log gets the cause (without the caller's token); the client a message with no secret.
+      const cause = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+      process.stderr.write(`credentials hook failed: ${mcpToken ? cause.split(mcpToken).join("[REDACTED]") : cause}\n`);
+      throw new Error(
+        "The upstream credentials hook (src/credentials.ts) failed, so the call was not sent; the server's log names the cause.",
+      );
+    }
+    if (given !== undefined && given !== null)
+      return checked(given, mcpToken, "The upstream credentials hook (src/credentials.ts)");
+  }
+  if (!exchange) return undefined;
+  if (!ctx.auth)
+    throw new Error(
+      "This server exchanges each caller's token for an upstream token (--upstream-token-exchange), but the request carries no validated token: serve over HTTP with --auth-issuer.",
+    );
+  const token = await exchange(ctx.auth);
+  return checked({ bearer: token }, mcpToken, "The token exchange (--upstream-token-exchange)");
+}
+
+function checked(given: UpstreamCredentials, mcpToken: string | undefined, source: string): ResolvedCredentials {
+  const headers: Record<string, string> = {};
+  const refuse = (why: string): never => {
+    throw new Error(`${source} returned ${why}; the call was not sent.`);
+  };
+  if (typeof given !== "object") refuse("something other than { bearer } or { headers } or undefined");
+  if (given.bearer !== undefined) {
+    if (typeof given.bearer !== "string" || given.bearer === "")
+      refuse("a bearer token that is not a non-empty string");
+    headers.authorization = `Bearer ${given.bearer}`;
+  }
+  for (const [name, value] of Object.entries(given.headers ?? {})) {
+    if (!HEADER_NAME.test(name)) refuse(`a header name that is not a valid HTTP token (${JSON.stringify(name)})`);
+    if (RESERVED.has(name.toLowerCase())) refuse(`the header ${name}, which the request itself sets`);
+    if (typeof value !== "string" || /[\r\n\0]/.test(value)) refuse(`a value for ${name} that is not one line of text`);
+    Object.defineProperty(headers, name.toLowerCase(), { value, enumerable: true, writable: true });
+  }
+  const secrets = Object.values(headers).flatMap((value) => [value, value.replace(/^(Bearer|Basic)\s+/i, "")]);
+  // The MCP authorization spec: the server MUST NOT pass the token it received through to the upstream.
+  if (mcpToken && secrets.some((value) => value.includes(mcpToken)))
+    refuse("the caller's MCP access token, which must never be sent upstream (token passthrough is forbidden)");
+  return { headers, secrets };
+}
