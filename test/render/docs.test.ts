@@ -182,10 +182,10 @@ that your authorization server issued for it, and never forwards them to the ups
 its own credentials, the variables above). The two cannot be combined: with both set the server refuses to
 start (exit 2).
 
-1. In your authorization server, register an API (resource) whose identifier is the server's public URL,
-   e.g. \`https://mcp.example.com/mcp\`, and the scopes its tools need (a tool's \`scopes\` in the spec, an
-   operation's OAuth \`security\` in an OpenAPI document; the server's metadata lists them all).
-2. Start the server with the issuer, and the public URL when it runs behind a proxy:
+First, in your authorization server, register an API (resource) whose identifier is the server's public
+URL, e.g. \`https://mcp.example.com/mcp\`, and the scopes its tools need (a tool's \`scopes\` in the spec, an
+operation's OAuth \`security\` in an OpenAPI document; the server's metadata lists them all). Then start the
+server with the issuer, and the public URL when it runs behind a proxy:
 
 \`\`\`sh
 node dist/server.js --http --host 0.0.0.0 --port 3000 \\
@@ -208,14 +208,12 @@ issuer's signing keys through its metadata (RFC 8414, else OpenID Connect discov
 Clients discover all of this themselves: the server publishes its metadata at
 \`/.well-known/oauth-protected-resource/mcp\` (RFC 9728). What the answers mean:
 
-- **401** with \`WWW-Authenticate: Bearer resource_metadata="..."\`: no token, or one that is expired, not yet
-  valid, badly signed, from another issuer or for another resource (\`error="invalid_token"\` says which).
-  The client (re)authorizes.
-- **403** with \`error="insufficient_scope", scope="..."\`: the token is fine but lacks the scopes this tool
-  needs; the client asks for them (step-up). Tools the token cannot call are left out of \`tools/list\`.
-- **400** \`error="invalid_request"\`: a token in the URL's query string (never accepted) or an oversized header.
-- **503** with \`Retry-After\`: the authorization server's keys cannot be fetched; requests fail closed until
-  they can.
+| status | header | meaning |
+| --- | --- | --- |
+| 401 | \`WWW-Authenticate: Bearer resource_metadata="..."\` | no token, or one that is expired, not yet valid, badly signed, from another issuer or for another resource (\`error="invalid_token"\` says which); the client (re)authorizes |
+| 403 | \`WWW-Authenticate: Bearer error="insufficient_scope", scope="..."\` | the token is fine but lacks the scopes this tool needs; the client asks for them (step-up). Tools the token cannot call are left out of \`tools/list\` |
+| 400 | \`WWW-Authenticate: Bearer error="invalid_request"\` | a token in the URL's query string (never accepted) or an oversized header |
+| 503 | \`Retry-After\` | the authorization server's keys cannot be fetched; requests fail closed until they can |
 
 Handlers receive the caller as \`ctx.auth\` (\`subject\`, \`scopes\`, \`claims\`, \`issuer\`, \`clientId\`).
 

@@ -27,7 +27,7 @@ const FILE_CODES: Code[] = [
 /** What a $ref may read: test/hardening/ref-targets.large.ts covers them through the real CLI. */
 const REF_CODES: Code[] = ["REF_OUTSIDE_ROOT", "REF_NOT_REGULAR_FILE", "REF_TOO_LARGE", "REF_INSECURE", "REF_TIMEOUT"];
 
-/** Codes about writing a package; test/generate/handlers.test.ts, cli-generate.test.ts,
+/** Codes about writing a package; test/generate/handlers.test.ts, cli-generate.large.ts,
  * cli-workflow.large.ts (npm run test:large) and test/hardening/render-failed.test.ts cover them. */
 const GENERATE_CODES: Code[] = [
   "OUTPUT_NOT_DIRECTORY",
