@@ -2,7 +2,7 @@
  * Every environment variable a generated server reads, with what an installer needs to ask for it: the
  * upstream's credentials (secret), its server URL variables, and the env twins of the server's flags
  * (runtime/package/spec-main.ts and its helpers, token-exchange-flags.ts). One list for the MCP Registry's
- * server.json and the MCPB manifest, so the two never disagree; test/render/publish-files.test.ts holds the
+ * server.json and the MCPB manifest, so the two never disagree; test/render/publish-files.large.ts holds the
  * flag twins to those files.
  */
 import type { Model } from "../normalize/normalize.ts";

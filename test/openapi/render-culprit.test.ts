@@ -1,7 +1,7 @@
 /**
  * RENDER_FAILED names the schema that broke rendering and points at it in the document, not at the
  * document's first line. No known document makes the type generator throw any more (the allOf cycle
- * that did is fixed, repair.test.ts), so a stand-in throws on one marked schema.
+ * that did is fixed, repair.large.ts), so a stand-in throws on one marked schema.
  */
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";

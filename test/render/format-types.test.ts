@@ -1,6 +1,6 @@
 /**
  * json-schema-to-typescript's declarations reprinted in Biome's layout (render/format-types.ts): the
- * library's text in, the exact text out. golden-lint.test.ts runs Biome itself on such output.
+ * library's text in, the exact text out. golden-lint.large.ts runs Biome itself on such output.
  */
 import { describe, expect, it } from "vitest";
 import { formatTypeDeclarations } from "../../generator/render/format-types.ts";

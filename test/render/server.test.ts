@@ -1,6 +1,6 @@
 /**
  * src/app.ts, src/server.ts and the Handlers type (render/server.ts): a small model in, the exact text out.
- * The text is what Biome leaves as it is (golden-lint.test.ts checks that on whole packages).
+ * The text is what Biome leaves as it is (golden-lint.large.ts checks that on whole packages).
  */
 import { describe, expect, it } from "vitest";
 import { renderApp, renderHandlersType, renderServerEntry } from "../../generator/render/server.ts";

@@ -36,12 +36,12 @@ const GENERATE_CODES: Code[] = [
   "HANDLER_OBSOLETE",
   "HANDLER_TYPE_ERROR",
   "OUTPUT_NOT_OWNED",
-  // Publishing (issue 16): test/render/publish-files.test.ts
+  // Publishing (issue 16): test/render/publish-files.large.ts
   "REGISTRY_NAME_PLACEHOLDER",
   "SERVER_JSON_VERSION_DRIFT",
 ];
 
-/** OpenAPI input codes: test/openapi/mapping.test.ts and repair.test.ts cover them with OpenAPI documents (and files for $refs). */
+/** OpenAPI input codes: test/openapi/mapping.test.ts and repair.large.ts cover them with OpenAPI documents (and files for $refs). */
 const OPENAPI_CODES: Code[] = [
   "OPENAPI_VERSION_UNSUPPORTED",
   "OPENAPI_OUTPUT_SCHEMA_DROPPED",
@@ -57,7 +57,7 @@ const OPENAPI_CODES: Code[] = [
   "OPENAPI_NO_OPERATIONS",
   "OPENAPI_SERVER_RELATIVE",
   "OPENAPI_TOO_MANY_TOOLS",
-  // test/render/publish-files.test.ts
+  // test/render/publish-files.large.ts
   "OPENAPI_REGISTRY_NAME_INVALID",
 ];
 
