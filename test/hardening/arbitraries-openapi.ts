@@ -204,7 +204,7 @@ export const openApiDocument = fc
 
 // ---- Hostile `$ref` targets (issue 11): what a document may try to make mcpgen read. The places are
 // the fixture's: `root` holds the document (plus ok.yaml, a FIFO, a directory, a sparse 40 MB file and
-// symlinks out), `outside` a secret next to it, `origin` a plain-http server (ref-fuzz.test.ts). ----
+// symlinks out), `outside` a secret next to it, `origin` a plain-http server (ref-fuzz.large.ts). ----
 
 export type RefFlags = { allowRemote: boolean; allowInsecure: boolean; widenToOutside: boolean };
 /** A `$ref` value, and when mcpgen may legitimately return its content (otherwise: an error, never content). */
