@@ -35,6 +35,7 @@ export function toolValidators(): ToolValidators {
       output: validator(0, "validateGetForecastOutput"),
     },
     report_observation: { input: validator(0, "validateReportObservationInput") },
+    reset_station: { input: validator(0, "validateResetStationInput") },
     convert_temperature: {
       input: validator(0, "validateConvertTemperatureInput"),
       output: validator(0, "validateConvertTemperatureOutput"),

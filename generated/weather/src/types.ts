@@ -38,6 +38,14 @@ export type ReportObservationInput = {
   _fields?: string[];
 };
 
+export type ResetStationInput = {
+  station: string;
+  /**
+   * Only these fields, e.g. ["id","user.login"]
+   */
+  _fields?: string[];
+};
+
 export type ConvertTemperatureInput = {
   value: number;
   from: "C" | "F";
@@ -62,6 +70,7 @@ export type PackingListPromptArgs = {
 export type ToolMap = {
   get_forecast: { args: GetForecastInput; result: GetForecastOutput };
   report_observation: { args: ReportObservationInput; result: { [key: string]: unknown } };
+  reset_station: { args: ResetStationInput; result: { [key: string]: unknown } };
   convert_temperature: { args: ConvertTemperatureInput; result: ConvertTemperatureOutput };
 };
 

@@ -481,13 +481,109 @@ return errors === 0;
 }
 validate22.evaluated = {"props":{"station":true,"temperatureC":true,"conditions":true,"_fields":true},"dynamicProps":false,"dynamicItems":false};
 
-const validateConvertTemperatureInput = validate23;
-const schema34 = {"type":"object","properties":{"value":{"type":"number"},"from":{"type":"string","enum":["C","F"]}},"required":["value","from"]};
+const validateResetStationInput = validate23;
+const schema34 = {"type":"object","properties":{"station":{"type":"string","x-mcp-header":"Station"},"_fields":{"type":"array","items":{"type":"string"},"description":"Only these fields, e.g. [\"id\",\"user.login\"]"}},"required":["station"]};
 
 function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate23.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+const _errs0 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if((data.station === undefined) || (!(func0.call(data, "station")))){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "station"},message:"must have required property '"+"station"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.station !== undefined && func0.call(data, "station")){
+let data0 = data.station;
+const _errs1 = errors;
+if(typeof data0 !== "string"){
+const err1 = {instancePath:instancePath+"/station",schemaPath:"#/properties/station/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+const _errs2 = errors;
+var valid0 = _errs1 === errors;
+}
+if(data._fields !== undefined && func0.call(data, "_fields")){
+let data1 = data._fields;
+const _errs3 = errors;
+const _errs4 = errors;
+if(Array.isArray(data1)){
+let valid2 = true;
+const len0 = data1.length;
+for(let i0=0; i0<len0; i0++){
+let data2 = data1[i0];
+const _errs5 = errors;
+if(typeof data2 !== "string"){
+const err2 = {instancePath:instancePath+"/_fields/" + i0,schemaPath:"#/properties/_fields/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+const _errs6 = errors;
+var valid1 = _errs5 === errors;
+if(!valid1){
+valid2 = false;
+}
+}
+}
+else {
+const err3 = {instancePath:instancePath+"/_fields",schemaPath:"#/properties/_fields/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+var valid0 = _errs3 === errors;
+}
+}
+else {
+const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+validate23.errors = vErrors;
+return errors === 0;
+}
+validate23.evaluated = {"props":{"station":true,"_fields":true},"dynamicProps":false,"dynamicItems":false};
+
+const validateConvertTemperatureInput = validate24;
+const schema35 = {"type":"object","properties":{"value":{"type":"number"},"from":{"type":"string","enum":["C","F"]}},"required":["value","from"]};
+
+function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate24.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -546,9 +642,9 @@ vErrors.push(err3);
 errors++;
 }
 const _errs4 = errors;
-const vSchema0 = schema34.properties.from.enum;
+const vSchema0 = schema35.properties.from.enum;
 if(!((data1 === "C") || (data1 === "F"))){
-const err4 = {instancePath:instancePath+"/from",schemaPath:"#/properties/from/enum",keyword:"enum",params:{allowedValues: schema34.properties.from.enum},message:"must be equal to one of the allowed values"};
+const err4 = {instancePath:instancePath+"/from",schemaPath:"#/properties/from/enum",keyword:"enum",params:{allowedValues: schema35.properties.from.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -570,18 +666,18 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate23.errors = vErrors;
+validate24.errors = vErrors;
 return errors === 0;
 }
-validate23.evaluated = {"props":{"value":true,"from":true},"dynamicProps":false,"dynamicItems":false};
+validate24.evaluated = {"props":{"value":true,"from":true},"dynamicProps":false,"dynamicItems":false};
 
-const validateConvertTemperatureOutput = validate24;
-const schema35 = {"type":"object","properties":{"value":{"type":"number"},"unit":{"type":"string","enum":["C","F"]}},"required":["value","unit"]};
+const validateConvertTemperatureOutput = validate25;
+const schema36 = {"type":"object","properties":{"value":{"type":"number"},"unit":{"type":"string","enum":["C","F"]}},"required":["value","unit"]};
 
-function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate24.evaluated;
+const evaluated0 = validate25.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -640,9 +736,9 @@ vErrors.push(err3);
 errors++;
 }
 const _errs4 = errors;
-const vSchema0 = schema35.properties.unit.enum;
+const vSchema0 = schema36.properties.unit.enum;
 if(!((data1 === "C") || (data1 === "F"))){
-const err4 = {instancePath:instancePath+"/unit",schemaPath:"#/properties/unit/enum",keyword:"enum",params:{allowedValues: schema35.properties.unit.enum},message:"must be equal to one of the allowed values"};
+const err4 = {instancePath:instancePath+"/unit",schemaPath:"#/properties/unit/enum",keyword:"enum",params:{allowedValues: schema36.properties.unit.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -664,17 +760,18 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate24.errors = vErrors;
+validate25.errors = vErrors;
 return errors === 0;
 }
-validate24.evaluated = {"props":{"value":true,"unit":true},"dynamicProps":false,"dynamicItems":false};
+validate25.evaluated = {"props":{"value":true,"unit":true},"dynamicProps":false,"dynamicItems":false};
 
-return { validateGetForecastInput, validateGetForecastOutput, validateReportObservationInput, validateConvertTemperatureInput, validateConvertTemperatureOutput };
+return { validateGetForecastInput, validateGetForecastOutput, validateReportObservationInput, validateResetStationInput, validateConvertTemperatureInput, validateConvertTemperatureOutput };
 })();
 module.exports = {
   validateGetForecastInput: dialect202012.validateGetForecastInput,
   validateGetForecastOutput: dialect202012.validateGetForecastOutput,
   validateReportObservationInput: dialect202012.validateReportObservationInput,
+  validateResetStationInput: dialect202012.validateResetStationInput,
   validateConvertTemperatureInput: dialect202012.validateConvertTemperatureInput,
   validateConvertTemperatureOutput: dialect202012.validateConvertTemperatureOutput,
 };
