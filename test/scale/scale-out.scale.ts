@@ -81,11 +81,15 @@ async function callers(url: string, eachKind: number): Promise<Caller[]> {
         call: async (name, args) => (await c.peer.callTool(name, args)) as Result,
         close: c.close,
       })),
-      connectSdkV2({ kind: "http", url }).then((c) => ({
-        era: "2026",
-        call: async (name, args) => (await c.peer.callTool(name, args)) as Result,
-        close: c.close,
-      })),
+      // SDK v2 learns which arguments travel as Mcp-Param headers from tools/list, so it lists first.
+      connectSdkV2({ kind: "http", url }).then(async (c): Promise<Caller> => {
+        await c.peer.listTools();
+        return {
+          era: "2026",
+          call: async (name, args) => (await c.peer.callTool(name, args)) as Result,
+          close: c.close,
+        };
+      }),
     );
     for (const protocolVersion of [LEGACY, undefined]) {
       made.push(
