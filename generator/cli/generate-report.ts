@@ -6,6 +6,7 @@
 import { type Diagnostic, formatJson, formatText, summary } from "../diagnostics/diagnostic.ts";
 import { type GenerateResult, generateExitCode } from "../index.ts";
 import { type SurfaceChange, surfaceLine } from "../output/surface-diff.ts";
+import { CREDENTIALS_FILE } from "../render/credentials-hook.ts";
 import { mdCode } from "../render/markdown.ts";
 import { costLine } from "../render/token-cost.ts";
 
@@ -55,9 +56,13 @@ export function generateReport(result: GenerateResult, context: ReportContext): 
   err.push(`${dir}: ${changed.length} written, ${unchanged.length} unchanged, ${removed.length} removed`);
   for (const path of removed) err.push(`  removed ${path}`);
   for (const { from, to } of outcome.renamed) err.push(`  moved handler ${from} -> ${to}`);
-  for (const path of outcome.created.slice(0, SCREEN)) err.push(`  new handler to write: ${path}`);
-  if (outcome.created.length > SCREEN)
-    err.push(`  ... and ${outcome.created.length - SCREEN} more new handlers to write`);
+  // The credentials hook works as scaffolded (the environment's credentials for everyone): it is the
+  // user's to change, not a handler that must be written before the server works.
+  const handlers = outcome.created.filter((path) => path !== CREDENTIALS_FILE);
+  if (handlers.length < outcome.created.length)
+    err.push(`  new file, yours to edit for per-user upstream credentials (works as written): ${CREDENTIALS_FILE}`);
+  for (const path of handlers.slice(0, SCREEN)) err.push(`  new handler to write: ${path}`);
+  if (handlers.length > SCREEN) err.push(`  ... and ${handlers.length - SCREEN} more new handlers to write`);
   for (const line of oneScreen(surface)) err.push(`  ${line}`);
   // Last, after the lists that belong to the "written" line: the one figure a user reads at the end.
   if (result.toolsList) err.push(costLine(result.toolsList));

@@ -203,6 +203,19 @@ describe("--check and handler reports (defect 8)", { timeout: 120_000 }, () => {
   });
 });
 
+describe("the credentials hook in generate's report", { timeout: 120_000 }, () => {
+  it("is named as a file to edit that works as written, not as a handler still to write", () => {
+    const cwd = scratchDir("workflow-credentials");
+    const run = mcpgen(cwd, "generate", join(ROOT, "specs/weather.yaml"), "--out", "pkg");
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toContain(
+      "new file, yours to edit for per-user upstream credentials (works as written): src/credentials.ts",
+    );
+    expect(run.stderr).not.toContain("new handler to write: src/credentials.ts");
+    expect(run.stderr.match(/new handler to write/g)).toHaveLength(3);
+  });
+});
+
 describe("rename without losing code", { timeout: 120_000 }, () => {
   it("moves the handler of renamedFrom to the new name, shows '> tool old -> new', and never overwrites", () => {
     const cwd = scratchDir("workflow-rename");
