@@ -86,12 +86,15 @@ export function renderPackageJson(model: Model, search = model.tools.length > 0)
     // minisearch and stemmer: dynamic mode's tool search (runtime/package/tool-search.ts); gpt-tokenizer:
     // the response budget (--max-response-tokens), loaded only for an answer over it; quickjs-emscripten:
     // code mode's sandbox (runtime/package/code-sandbox.ts), loaded on the first execute; jose: OAuth token
-    // validation (runtime/transport/http/token-verifier.ts), loaded only with --auth-issuer.
+    // validation (runtime/transport/http/token-verifier.ts), loaded only with --auth-issuer; ioredis: the
+    // shared session store (--session-store), prom-client: --metrics; each loaded only when asked for.
     dependencies: pick([
       "ajv",
       "ajv-formats",
       "gpt-tokenizer",
+      "ioredis",
       "jose",
+      "prom-client",
       ...(search ? ["minisearch", "quickjs-emscripten", "stemmer"] : []),
     ]),
     devDependencies: pick(["@types/node", "tsx", "typescript"]),

@@ -5,6 +5,8 @@
 import { parseArgs } from "node:util";
 import { parseAuthConfig } from "../server/auth-config.ts";
 import { serveHttp } from "../transport/http/server.ts";
+import { SessionStoreStartError } from "../transport/http/session-store.ts";
+import { parseStoreUrl } from "../transport/http/session-store-url.ts";
 import { serveStdio } from "../transport/stdio/server.ts";
 import { MIN_RESPONSE_TOKENS } from "./response-budget.ts";
 import { createSpecServer, type Manifest, type ServeMode, type SpecServerOptions } from "./spec-server.ts";
@@ -16,7 +18,8 @@ import {
 } from "./token-exchange-flags.ts";
 import { DEFAULT_TOOLSET, parseToolsets } from "./tool-selection.ts";
 
-const USAGE = `usage: server [--http [--port <n>] [--host <addr>] [--max-sessions <n>]] [--base-url <url>]
+const USAGE = `usage: server [--http [--port <n>] [--host <addr>] [--max-sessions <n>] [--session-store <url>]]
+                     [--base-url <url>]
                      [--max-upstream-body <n>] [--max-redirects <n>] [--max-response-tokens <n>]
                      [--toolsets <a,b>] [--read-only] [--mode all|dynamic|code] [--allow-destructive]
                      [--code-timeout <ms>] [--code-memory <MB>] [--code-max-calls <n>]
@@ -32,6 +35,9 @@ const USAGE = `usage: server [--http [--port <n>] [--host <addr>] [--max-session
   --max-sessions <n>
                     live 2025-era HTTP sessions at most (default 10000; env MCP_MAX_SESSIONS):
                     the least recently used idle one makes room, else initialize gets 503
+  --session-store <url>  keep 2025-era sessions in Redis (redis://host:port/db, rediss:// for TLS;
+                    env MCP_SESSION_STORE), shared by every instance given the same URL, so any
+                    instance behind a load balancer serves any session; default: in this process
   --base-url <url>  upstream API base URL, overriding the spec's upstream.baseUrl (env MCP_BASE_URL)
   --max-upstream-body <n>  characters of an upstream answer passed on before it is cut
                     (env MCP_MAX_UPSTREAM_BODY; default 1000000)
@@ -84,6 +90,7 @@ export async function runSpecServer(
     port?: string;
     host?: string;
     "max-sessions"?: string;
+    "session-store"?: string;
     "base-url"?: string;
     "max-upstream-body"?: string;
     "max-redirects"?: string;
@@ -111,6 +118,7 @@ export async function runSpecServer(
         port: { type: "string" },
         host: { type: "string" },
         "max-sessions": { type: "string" },
+        "session-store": { type: "string" },
         "base-url": { type: "string" },
         "max-upstream-body": { type: "string" },
         "max-redirects": { type: "string" },
@@ -148,8 +156,23 @@ export async function runSpecServer(
     return usageError(
       `${flags["base-url"] === undefined ? "MCP_BASE_URL" : "--base-url"} must be an http(s) URL, not '${baseUrl}'`,
     );
-  if (!flags.http && (flags.port !== undefined || flags.host !== undefined || flags["max-sessions"] !== undefined))
-    return usageError("--port, --host and --max-sessions need --http");
+  if (
+    !flags.http &&
+    (flags.port !== undefined ||
+      flags.host !== undefined ||
+      flags["max-sessions"] !== undefined ||
+      flags["session-store"] !== undefined)
+  )
+    return usageError("--port, --host, --max-sessions and --session-store need --http");
+  // MCP_SESSION_STORE matters only for HTTP: a stdio server ignores it rather than refusing to start.
+  const sessionStore = flags["session-store"] ?? (flags.http ? envValue("MCP_SESSION_STORE") : undefined);
+  if (sessionStore !== undefined) {
+    const parsed = parseStoreUrl(sessionStore);
+    if ("error" in parsed)
+      return usageError(
+        `${flags["session-store"] === undefined ? "MCP_SESSION_STORE" : "--session-store"} ${parsed.error}`,
+      );
+  }
   // MCP_MAX_SESSIONS matters only for HTTP: a stdio server ignores it rather than refusing to start.
   const maxSessions = wholeNumber(
     "max-sessions",
@@ -209,12 +232,17 @@ export async function runSpecServer(
       ...(token ? { bearerToken: token } : {}),
       ...(maxSessions === undefined ? {} : { maxSessions }),
       ...(grace === undefined ? {} : { shutdownGraceMs: grace }),
+      ...(sessionStore === undefined ? {} : { sessionStore }),
     });
     process.stderr.write(`${manifest.server.name} listening on ${handle.url}\n`);
     const stop = () => void handle.close().then(() => process.exit(0));
     process.once("SIGTERM", stop);
     process.once("SIGINT", stop);
   } catch (error) {
+    if (error instanceof SessionStoreStartError) {
+      process.stderr.write(`${error.message}\n(start Redis, or check --session-store / MCP_SESSION_STORE)\n`);
+      process.exit(1);
+    }
     process.stderr.write(`cannot listen on ${flags.host ?? "127.0.0.1"}:${port}: ${(error as Error).message}\n`);
     process.exit(1);
   }

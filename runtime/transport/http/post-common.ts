@@ -8,11 +8,11 @@ import type { McpServer } from "../../server/server.ts";
 import { acceptsMediaType } from "./media-type.ts";
 import type { ProtectedResource } from "./protected-resource.ts";
 import { requestAuth } from "./request-auth.ts";
-import type { SessionStore } from "./session-store.ts";
+import type { Sessions } from "./session-store.ts";
 
 export type PostContext = {
   server: McpServer;
-  sessions: SessionStore;
+  sessions: Sessions;
   keepAliveMs: number;
   /** The SSE `retry` delay announced on resumable (2025-era) streams. */
   retryMs: number;

@@ -16,7 +16,13 @@ import { setRequestAuth } from "./request-auth.ts";
 import { sendJson } from "./responder.ts";
 import { admit, BodyTooLargeError, principalOf, readBody } from "./security.ts";
 import type { HttpSession } from "./session.ts";
-import { DEFAULT_MAX_SESSIONS, SessionStore } from "./session-store.ts";
+import {
+  DEFAULT_MAX_SESSIONS,
+  SessionStore,
+  SessionStoreUnavailableError,
+  type Sessions,
+  sendStoreUnavailable,
+} from "./session-store.ts";
 import { startSse } from "./sse.ts";
 import { parseEventId } from "./sse-replay.ts";
 
@@ -53,6 +59,9 @@ export type HttpServerOptions = {
   /** OAuth 2.1 protected resource (--auth-issuer, issue 17): tokens validated, RFC 9728 metadata served.
    * Not together with `bearerToken`. */
   auth?: AuthConfig;
+  /** A Redis URL (redis:// or rediss://): 2025-era sessions are kept there, shared by every instance using
+   * it (--session-store, issue 18). Unreachable at start: serveHttp rejects with SessionStoreStartError. */
+  sessionStore?: string;
   /** Where the auth layer's operator messages go (default: stderr). */
   log?: (line: string) => void;
 };
@@ -63,9 +72,19 @@ export async function serveHttp(server: McpServer, options: HttpServerOptions = 
   const host = options.host ?? "127.0.0.1";
   const path = options.path ?? "/mcp";
   const maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;
-  const sessions = new SessionStore(options.maxSessions ?? DEFAULT_MAX_SESSIONS);
   if (options.auth && options.bearerToken !== undefined)
     throw new Error("a static bearer token and OAuth (auth) cannot both protect the server; choose one");
+  const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
+  const sessionIdleMs = options.sessionIdleMs ?? 30 * 60_000;
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  // Loaded only when asked for: a server without a shared store never loads the Redis client.
+  const sessions: Sessions = options.sessionStore
+    ? await (await import("./redis-sessions.ts")).openRedisSessions(options.sessionStore, server, {
+        maxSessions,
+        idleMs: sessionIdleMs,
+        log,
+      })
+    : new SessionStore(maxSessions);
   const context: PostContext = {
     server,
     sessions,
@@ -135,11 +154,11 @@ export async function serveHttp(server: McpServer, options: HttpServerOptions = 
     await handlePost(context, req, res, decoded.message);
   };
 
-  const openStandaloneStream = (req: IncomingMessage, res: ServerResponse) => {
+  const openStandaloneStream = async (req: IncomingMessage, res: ServerResponse) => {
     const sessionId = header(req, "mcp-session-id");
     // 2026-07-28 has no GET stream; only 2025-era sessions may open one.
     if (!sessionId) return sendJson(res, 405, undefined, { Allow: "POST" });
-    const session = sessions.use(sessionId, principalOf(req));
+    const session = await sessions.use(sessionId, principalOf(req));
     if (!session)
       return sendJson(
         res,
@@ -148,7 +167,7 @@ export async function serveHttp(server: McpServer, options: HttpServerOptions = 
       );
     if (!acceptsSse(req)) return sendJson(res, 406, undefined);
     const lastEventId = header(req, "last-event-id");
-    if (lastEventId !== undefined) return resumeStream(session, lastEventId, res);
+    if (lastEventId !== undefined) return await resumeStream(session, lastEventId, res);
     if (session.standaloneStream && !session.standaloneStream.closed) {
       const error = { code: ErrorCode.InvalidRequest, message: "A stream is already open for this session" };
       return sendJson(res, 409, errorResponse(undefined, error));
@@ -157,20 +176,22 @@ export async function serveHttp(server: McpServer, options: HttpServerOptions = 
   };
 
   /** 2025-era resumption: replay what the dropped connection missed, then keep delivering if still running. */
-  const resumeStream = (session: HttpSession, lastEventId: string, res: ServerResponse) => {
+  const resumeStream = async (session: HttpSession, lastEventId: string, res: ServerResponse) => {
     const position = parseEventId(lastEventId);
+    const open = () => startSse(res, { "Mcp-Session-Id": session.id }, context.keepAliveMs);
     const stream = position ? session.resumableStreams.get(position.streamId) : undefined;
-    if (!position || !stream) {
-      const error = { code: ErrorCode.InvalidRequest, message: "Unknown Last-Event-ID" };
-      return sendJson(res, 404, errorResponse(undefined, error));
-    }
-    stream.attach(startSse(res, { "Mcp-Session-Id": session.id }, context.keepAliveMs), position.seq);
+    if (position && stream) return stream.attach(open(), position.seq);
+    // Another process may have run the stream (shared store): it replays from there.
+    if (position && (await sessions.resume?.(session, position.streamId, position.seq, open))) return;
+    const error = { code: ErrorCode.InvalidRequest, message: "Unknown Last-Event-ID" };
+    return sendJson(res, 404, errorResponse(undefined, error));
   };
 
-  const deleteSession = (req: IncomingMessage, res: ServerResponse) => {
+  const deleteSession = async (req: IncomingMessage, res: ServerResponse) => {
     const sessionId = header(req, "mcp-session-id");
     if (!sessionId) return sendJson(res, 405, undefined, { Allow: "POST" });
-    if (!sessions.use(sessionId, principalOf(req)) || !sessions.delete(sessionId)) return sendJson(res, 404, undefined);
+    if (!(await sessions.use(sessionId, principalOf(req))) || !(await sessions.delete(sessionId)))
+      return sendJson(res, 404, undefined);
     return sendJson(res, 200, undefined);
   };
 
@@ -185,13 +206,14 @@ export async function serveHttp(server: McpServer, options: HttpServerOptions = 
     },
     (req, res) => {
       handle(req, res).catch((error) => {
+        if (error instanceof SessionStoreUnavailableError && !res.headersSent)
+          return sendStoreUnavailable(res, undefined, error);
         const body = errorResponse(undefined, { code: ErrorCode.InternalError, message: String(error) });
         if (!res.headersSent) sendJson(res, 500, body);
         else res.end();
       });
     },
   );
-  const sessionIdleMs = options.sessionIdleMs ?? 30 * 60_000;
   const sweeper = setInterval(() => sessions.sweep(Date.now() - sessionIdleMs), Math.min(sessionIdleMs, 60_000));
   sweeper.unref();
 
@@ -208,7 +230,7 @@ export async function serveHttp(server: McpServer, options: HttpServerOptions = 
       serverUrl: `http://${urlHost}:${port}${path}`,
       scopesSupported: () => gate?.all() ?? [],
       resourceName: server.options.title ?? server.options.name,
-      log: options.log ?? ((line) => process.stderr.write(`${line}\n`)),
+      log,
     });
     context.resource = resource;
   }
@@ -222,7 +244,7 @@ export async function serveHttp(server: McpServer, options: HttpServerOptions = 
       clearInterval(sweeper);
       server.close();
       await new Promise((resolve) => setImmediate(resolve)); // let ended subscriptions flush their responses
-      sessions.closeAll();
+      await sessions.closeAll();
       await new Promise<void>((resolve) => {
         httpServer.close(() => resolve());
         httpServer.closeAllConnections();
