@@ -284,7 +284,10 @@ export class RedisSessions implements Sessions, SessionRemote {
     // Every message starts with its sender's instance id: our own are skipped unparsed.
     const bar = text.indexOf("|");
     if (text.slice(0, bar) === this.instanceId) return;
-    if (channel === this.changes) return this.relay(JSON.parse(text.slice(bar + 1)) as ServerChange);
+    if (channel === this.changes) {
+      this.relay(JSON.parse(text.slice(bar + 1)) as ServerChange);
+      return;
+    }
     const view = this.views.get(channel.slice(this.prefix.length + 2));
     if (!view) return;
     const message = JSON.parse(text.slice(bar + 1)) as Bus;
@@ -302,7 +305,8 @@ export class RedisSessions implements Sessions, SessionRemote {
         return;
       }
       case "end":
-        return this.drop(view.id);
+        this.drop(view.id);
+        return;
       case "state":
         void this.reload(view);
         return;
@@ -326,7 +330,8 @@ export class RedisSessions implements Sessions, SessionRemote {
     if (event.q <= follower.last && event.d !== undefined) return; // replayed already
     if (event.d === undefined || follower.writer.closed) {
       follower.writer.close();
-      return this.unfollow(streamId, follower);
+      this.unfollow(streamId, follower);
+      return;
     }
     follower.writer.event(event.d, `${streamId}_${event.q}`);
     follower.last = event.q;
