@@ -13,6 +13,7 @@ import { renderDocs } from "./docs.ts";
 import { renderScaffolds } from "./handlers.ts";
 import { renderManifest } from "./manifest.ts";
 import { MCPB_BUNDLE_SCRIPT_FILE, MCPB_MANIFEST_FILE, mcpbBundleScript, renderMcpbManifest } from "./mcpb-manifest.ts";
+import { NGINX_CONFIG_FILE, renderNginxConfig } from "./nginx-config.ts";
 import { renderPackageJson, renderTsconfig } from "./package-files.ts";
 import { renderServerJson, SERVER_JSON_FILE } from "./registry-server-json.ts";
 import { runtimeFilesFor, type SourceFile } from "./runtime-files.ts";
@@ -99,6 +100,8 @@ export async function render(model: Model, userSources: SourceFile[] = []): Prom
     generated(MCPB_BUNDLE_SCRIPT_FILE, mcpbBundleScript()),
     generated("Dockerfile", renderDockerfile(model, `# ${header(model.specRef).slice(3).trim()}`)),
     generated(".dockerignore", renderDockerignore()),
+    // Scale-out (issue 18): nginx in front of several instances, retrying only what the spec says is safe.
+    generated(NGINX_CONFIG_FILE, renderNginxConfig(model, `# ${header(model.specRef).slice(3).trim()}`)),
     ...renderClientConfigs(model).map((file) => generated(file.path, file.content)),
     ...sources,
     ...runtime,

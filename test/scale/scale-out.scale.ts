@@ -55,7 +55,7 @@ beforeAll(async () => {
   cluster = await startCluster(PKG, 3, {
     upstream: upstream.url,
     sessionStore: redis.url,
-    args: ["--shutdown-grace", "300", "--shutdown-timeout", "10000"],
+    args: [],
   });
 });
 
@@ -288,11 +288,11 @@ describe("resumable streams across instances", () => {
 type Raw = { status: number; body: Message | undefined };
 
 /** A 2026-era tools/call as a raw POST with the routing headers nginx matches on. */
-async function modernCall(url: string, tool: string, args: Record<string, string>, param: string): Promise<Raw> {
+async function modernCall(url: string, tool: string, args: Record<string, unknown>, param: string): Promise<Raw> {
   const headers = {
     ...JSON_AND_SSE,
     ...modernHeaders("tools/call", tool),
-    [`Mcp-Param-${param}`]: Object.values(args)[0],
+    [`Mcp-Param-${param}`]: String(args[param.toLowerCase()]),
   };
   const response = await fetch(url, {
     method: "POST",
@@ -336,7 +336,7 @@ describe("an instance killed (-9) under load", () => {
       modernCall(cluster.url, "reset_station", { station: `hang-r-${i}` }, "Station"),
     );
     const reports = Array.from({ length: 12 }, (_, i) =>
-      modernCall(cluster.url, "report_observation", { station: `hang-o-${i}` }, "Station"),
+      modernCall(cluster.url, "report_observation", { station: `hang-o-${i}`, temperatureC: 1 }, "Station"),
     );
     await eventually(async () => expect(upstream.hanging()).toBe(36), 10_000);
     victim.child.kill("SIGKILL");
