@@ -115,9 +115,23 @@ const FLAG_TWINS: Twin[] = [
   {
     name: "MCP_SHUTDOWN_GRACE_MS",
     description:
-      "HTTP only: on SIGTERM, how long /readyz answers 503 while requests are still served, before the server closes.",
+      "HTTP only: on SIGTERM, how long /readyz answers 503 while requests are still served, before the listener closes (--shutdown-grace).",
     format: "number",
     default: "0",
+  },
+  // Scale-out (issue 18): graceful shutdown, the shared session store, metrics and logs.
+  {
+    name: "MCP_SHUTDOWN_TIMEOUT_MS",
+    description:
+      "HTTP only: on SIGTERM, how long requests in flight may take to finish, counted from the signal (--shutdown-timeout).",
+    format: "number",
+    default: "30000",
+  },
+  {
+    name: "MCP_SESSION_STORE",
+    description:
+      "HTTP only: a Redis URL (redis://host:port/db, rediss:// for TLS) where 2025-era sessions are kept, shared by every instance given the same URL (--session-store); unset: in the process.",
+    format: "string",
   },
   // Per-user upstream credentials: RFC 8693 token exchange (runtime/package/token-exchange-flags.ts).
   {

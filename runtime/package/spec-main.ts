@@ -18,7 +18,8 @@ import {
 } from "./token-exchange-flags.ts";
 import { DEFAULT_TOOLSET, parseToolsets } from "./tool-selection.ts";
 
-const USAGE = `usage: server [--http [--port <n>] [--host <addr>] [--max-sessions <n>] [--session-store <url>]]
+const USAGE = `usage: server [--http [--port <n>] [--host <addr>] [--max-sessions <n>] [--session-store <url>]
+                     [--shutdown-grace <ms>] [--shutdown-timeout <ms>]]
                      [--base-url <url>]
                      [--max-upstream-body <n>] [--max-redirects <n>] [--max-response-tokens <n>]
                      [--toolsets <a,b>] [--read-only] [--mode all|dynamic|code] [--allow-destructive]
@@ -35,6 +36,11 @@ const USAGE = `usage: server [--http [--port <n>] [--host <addr>] [--max-session
   --max-sessions <n>
                     live 2025-era HTTP sessions at most (default 10000; env MCP_MAX_SESSIONS):
                     the least recently used idle one makes room, else initialize gets 503
+  --shutdown-grace <ms>  on SIGTERM, how long /readyz answers 503 while requests are still served
+                    (each answer closing its connection), before the listener closes (env
+                    MCP_SHUTDOWN_GRACE_MS; default 0)
+  --shutdown-timeout <ms>  on SIGTERM, how long requests in flight may take to finish, from the signal
+                    (env MCP_SHUTDOWN_TIMEOUT_MS; default 30000); a second signal exits at once (code 1)
   --session-store <url>  keep 2025-era sessions in Redis (redis://host:port/db, rediss:// for TLS;
                     env MCP_SESSION_STORE), shared by every instance given the same URL, so any
                     instance behind a load balancer serves any session; default: in this process
@@ -77,8 +83,7 @@ Per-user upstream credentials (HTTP with --auth-issuer; off unless --upstream-to
 ${TOKEN_EXCHANGE_USAGE}
 
 Environment: MCP_HTTP_TOKEN, when set, is the bearer token HTTP clients must send;
-MCP_MAX_SESSIONS is the default of --max-sessions; MCP_SHUTDOWN_GRACE_MS (default 0): on SIGTERM,
-how long /readyz answers 503 while requests are still served, before the server closes.`;
+MCP_MAX_SESSIONS is the default of --max-sessions.`;
 
 export async function runSpecServer(
   manifest: Manifest,
@@ -91,6 +96,8 @@ export async function runSpecServer(
     host?: string;
     "max-sessions"?: string;
     "session-store"?: string;
+    "shutdown-grace"?: string;
+    "shutdown-timeout"?: string;
     "base-url"?: string;
     "max-upstream-body"?: string;
     "max-redirects"?: string;
@@ -119,6 +126,8 @@ export async function runSpecServer(
         host: { type: "string" },
         "max-sessions": { type: "string" },
         "session-store": { type: "string" },
+        "shutdown-grace": { type: "string" },
+        "shutdown-timeout": { type: "string" },
         "base-url": { type: "string" },
         "max-upstream-body": { type: "string" },
         "max-redirects": { type: "string" },
@@ -161,9 +170,11 @@ export async function runSpecServer(
     (flags.port !== undefined ||
       flags.host !== undefined ||
       flags["max-sessions"] !== undefined ||
-      flags["session-store"] !== undefined)
+      flags["session-store"] !== undefined ||
+      flags["shutdown-grace"] !== undefined ||
+      flags["shutdown-timeout"] !== undefined)
   )
-    return usageError("--port, --host, --max-sessions and --session-store need --http");
+    return usageError("--port, --host, --max-sessions, --session-store and --shutdown-* need --http");
   // MCP_SESSION_STORE matters only for HTTP: a stdio server ignores it rather than refusing to start.
   const sessionStore = flags["session-store"] ?? (flags.http ? envValue("MCP_SESSION_STORE") : undefined);
   if (sessionStore !== undefined) {
@@ -183,8 +194,20 @@ export async function runSpecServer(
   const maxBody = wholeNumber("max-upstream-body", flags["max-upstream-body"], "MCP_MAX_UPSTREAM_BODY", 1);
   const maxRedirects = wholeNumber("max-redirects", flags["max-redirects"], "MCP_MAX_REDIRECTS", 0);
   if (typeof maxSessions === "string") return usageError(maxSessions);
-  const grace = wholeNumber("", undefined, flags.http ? "MCP_SHUTDOWN_GRACE_MS" : undefined, 0);
+  const grace = wholeNumber(
+    "shutdown-grace",
+    flags["shutdown-grace"],
+    flags.http ? "MCP_SHUTDOWN_GRACE_MS" : undefined,
+    0,
+  );
   if (typeof grace === "string") return usageError(grace);
+  const shutdownTimeout = wholeNumber(
+    "shutdown-timeout",
+    flags["shutdown-timeout"],
+    flags.http ? "MCP_SHUTDOWN_TIMEOUT_MS" : undefined,
+    0,
+  );
+  if (typeof shutdownTimeout === "string") return usageError(shutdownTimeout);
   if (typeof maxBody === "string") return usageError(maxBody);
   if (typeof maxRedirects === "string") return usageError(maxRedirects);
   const serving = servingFlags(manifest, flags);
@@ -232,12 +255,20 @@ export async function runSpecServer(
       ...(token ? { bearerToken: token } : {}),
       ...(maxSessions === undefined ? {} : { maxSessions }),
       ...(grace === undefined ? {} : { shutdownGraceMs: grace }),
+      ...(shutdownTimeout === undefined ? {} : { shutdownTimeoutMs: shutdownTimeout }),
       ...(sessionStore === undefined ? {} : { sessionStore }),
     });
     process.stderr.write(`${manifest.server.name} listening on ${handle.url}\n`);
-    const stop = () => void handle.close().then(() => process.exit(0));
-    process.once("SIGTERM", stop);
-    process.once("SIGINT", stop);
+    // The first signal drains (see runtime/transport/http/drain.ts) and exits 0; a second one does not
+    // wait: exit 1, what was still running is cut off.
+    let stopping = false;
+    const stop = () => {
+      if (stopping) process.exit(1);
+      stopping = true;
+      void handle.close().then(() => process.exit(0));
+    };
+    process.on("SIGTERM", stop);
+    process.on("SIGINT", stop);
   } catch (error) {
     if (error instanceof SessionStoreStartError) {
       process.stderr.write(`${error.message}\n(start Redis, or check --session-store / MCP_SESSION_STORE)\n`);

@@ -55,7 +55,7 @@ beforeAll(async () => {
   cluster = await startCluster(PKG, 3, {
     upstream: upstream.url,
     sessionStore: redis.url,
-    args: [],
+    args: ["--shutdown-grace", "300", "--shutdown-timeout", "10000"],
   });
 });
 

@@ -8,6 +8,7 @@ import { decodeMessage, errorResponse } from "../../protocol/codec.ts";
 import { ErrorCode } from "../../protocol/constants.ts";
 import type { AuthConfig } from "../../server/auth-config.ts";
 import type { McpServer } from "../../server/server.ts";
+import { DEFAULT_SHUTDOWN_TIMEOUT_MS, Drain } from "./drain.ts";
 import { isMediaType } from "./media-type.ts";
 import { handlePost } from "./post.ts";
 import { acceptsSse, header, type PostContext, repeatedMcpHeader } from "./post-common.ts";
@@ -53,9 +54,12 @@ export type HttpServerOptions = {
   /** Live 2025-era sessions at most (default 10,000): the least recently used idle one makes room for a
    * new one; when all are busy, `initialize` is answered 503. */
   maxSessions?: number;
-  /** On close(), how long /readyz answers 503 while MCP requests are still served, so a load balancer
-   * stops routing here before the connections close (default 0: close at once). */
+  /** On close(), how long /readyz answers 503 while MCP requests are still served (each answer closing its
+   * connection), so a load balancer stops routing here before the listener closes (default 0). */
   shutdownGraceMs?: number;
+  /** On close(), how long requests in flight may take to finish, counted from the start (default 30 s);
+   * those still running then are answered with an error. See drain.ts for the whole order. */
+  shutdownTimeoutMs?: number;
   /** OAuth 2.1 protected resource (--auth-issuer, issue 17): tokens validated, RFC 9728 metadata served.
    * Not together with `bearerToken`. */
   auth?: AuthConfig;
@@ -95,6 +99,7 @@ export async function serveHttp(server: McpServer, options: HttpServerOptions = 
   let resource: ProtectedResource | undefined;
 
   let closing = false;
+  const drain = new Drain();
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const target = pathOf(req.url ?? "/");
     if (target === undefined) {
@@ -104,6 +109,8 @@ export async function serveHttp(server: McpServer, options: HttpServerOptions = 
     if (target !== path && PROBES.has(target)) return probe(req, res, target, closing);
     if (resource?.metadataPaths.has(target)) return serveMetadata(req, res, resource);
     if (target !== path) return sendJson(res, 404, undefined);
+    if (drain.phase === "stopped") return drain.refuse(res);
+    drain.admit(res, req.method === "POST");
     const rejection = admit(req, { ...options, boundHost: host });
     if (rejection) {
       const body = errorResponse(undefined, { code: ErrorCode.InvalidRequest, message: rejection.message });
@@ -173,6 +180,7 @@ export async function serveHttp(server: McpServer, options: HttpServerOptions = 
       return sendJson(res, 409, errorResponse(undefined, error));
     }
     session.standaloneStream = startSse(res, { "Mcp-Session-Id": session.id }, context.keepAliveMs);
+    drain.stream(session.standaloneStream);
   };
 
   /** 2025-era resumption: replay what the dropped connection missed, then keep delivering if still running. */
@@ -240,9 +248,13 @@ export async function serveHttp(server: McpServer, options: HttpServerOptions = 
     host,
     async close() {
       closing = true;
-      if (options.shutdownGraceMs) await new Promise((resolve) => setTimeout(resolve, options.shutdownGraceMs));
+      await drain.run(httpServer, {
+        graceMs: options.shutdownGraceMs ?? 0,
+        timeoutMs: options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS,
+        retryMs: context.retryMs,
+        onStop: () => server.close(),
+      });
       clearInterval(sweeper);
-      server.close();
       await new Promise((resolve) => setImmediate(resolve)); // let ended subscriptions flush their responses
       await sessions.closeAll();
       await new Promise<void>((resolve) => {

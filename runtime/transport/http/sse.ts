@@ -13,7 +13,8 @@ export const SSE_HEADERS = {
 export type SseWriter = {
   event(data: string, id?: string, retryMs?: number): void;
   comment(): void;
-  close(): void;
+  /** Ends the stream; with `retryMs`, first tells the client how soon to reconnect (the `retry` field). */
+  close(retryMs?: number): void;
   closed: boolean;
 };
 
@@ -33,11 +34,11 @@ export function startSse(res: ServerResponse, extraHeaders: Record<string, strin
     comment() {
       if (!writer.closed) res.write(":\n\n");
     },
-    close() {
+    close(retryMs) {
       if (writer.closed) return;
       writer.closed = true;
       clearInterval(keepAlive);
-      res.end();
+      res.end(retryMs === undefined ? undefined : `retry: ${retryMs}\n\n`);
     },
   };
   res.on("close", () => {
