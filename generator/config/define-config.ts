@@ -38,6 +38,8 @@ export type OpenApiConfig = {
   >;
   /** Per request to the API, in milliseconds. */
   timeoutMs?: number;
+  /** Send each HTTP request's id (X-Request-Id) to the API in this header; absent: none is sent. */
+  requestIdHeader?: string;
   /** Attempts on 429 and 503 answers (default 3). */
   retryAttempts?: number;
   /** More selected operations than this is an error (default 5000). */

@@ -264,6 +264,7 @@ function upstreamOf(
     ...(securitySchemes.length > 0 ? { securitySchemes } : {}),
     timeoutMs: config.timeoutMs ?? 30_000,
     retry: { attempts: config.retryAttempts, maxDelayMs: 30_000 },
+    ...(config.requestIdHeader ? { requestIdHeader: config.requestIdHeader } : {}),
   };
 }
 

@@ -42,6 +42,8 @@ export type MappingConfig = {
   /** operationId → annotations that override the method's defaults. */
   annotations: Record<string, ToolAnnotations>;
   timeoutMs?: number;
+  /** Header carrying each HTTP request's id to the API (issue 18); absent: none is sent. */
+  requestIdHeader?: string;
   retryAttempts: number;
   maxTools: number;
   /** An outputSchema larger than this (JSON bytes, $defs included) is left out: see OPENAPI_OUTPUT_SCHEMA_DROPPED. */
@@ -61,6 +63,7 @@ const KEYS = new Set([
   "headers",
   "annotations",
   "timeoutMs",
+  "requestIdHeader",
   "retryAttempts",
   "maxTools",
   "maxOutputSchemaBytes",
@@ -144,6 +147,10 @@ function readFields(
       if (typeof field !== "number" || !Number.isInteger(field) || field < min || field > max)
         bad(at, `${key} must be an integer from ${min} to ${max}`);
       else config[key] = field;
+    } else if (key === "requestIdHeader") {
+      if (typeof field !== "string" || !/^[A-Za-z][A-Za-z0-9-]{0,63}$/.test(field))
+        bad(at, "requestIdHeader must be an HTTP header name such as X-Request-Id (letters, digits, '-')");
+      else config.requestIdHeader = field;
     } else if (key === "allowRemoteRefs") {
       if (typeof field !== "boolean") bad(at, "allowRemoteRefs must be true or false");
       else config.allowRemoteRefs ||= field;

@@ -119,7 +119,7 @@ function perModel<T>(build: (model: Model) => T): (model: Model) => T {
 export const manifestData = perModel((model): ManifestData => {
   const { server } = model;
   const upstream = server.upstream && {
-    ...pick(server.upstream, ["baseUrl", "timeoutMs", "baseUrlTemplate", "variables"]),
+    ...pick(server.upstream, ["baseUrl", "timeoutMs", "baseUrlTemplate", "variables", "requestIdHeader"]),
     ...(server.upstream.securitySchemes ? { securitySchemes: server.upstream.securitySchemes.map(scheme) } : {}),
     ...pick(server.upstream, ["retry"]),
   };

@@ -133,6 +133,25 @@ const FLAG_TWINS: Twin[] = [
       "HTTP only: a Redis URL (redis://host:port/db, rediss:// for TLS) where 2025-era sessions are kept, shared by every instance given the same URL (--session-store); unset: in the process.",
     format: "string",
   },
+  {
+    name: "MCP_METRICS",
+    description:
+      "HTTP only: 1 serves Prometheus metrics at GET /metrics on the HTTP port, behind the same checks as /mcp (--metrics).",
+    format: "boolean",
+    default: "0",
+  },
+  {
+    name: "MCP_METRICS_PORT",
+    description: "HTTP only: serve the metrics on this port of their own instead, no token (--metrics-port).",
+    format: "number",
+  },
+  {
+    name: "MCP_LOG_FORMAT",
+    description:
+      "text, or json: one JSON object per stderr line plus an access line per HTTP request with its X-Request-Id (--log-format).",
+    format: "string",
+    default: "text",
+  },
   // Per-user upstream credentials: RFC 8693 token exchange (runtime/package/token-exchange-flags.ts).
   {
     name: "MCP_UPSTREAM_TOKEN_EXCHANGE",

@@ -235,6 +235,7 @@ function upstream(value: unknown, loc: (pointer: string) => SourceLoc): Upstream
   if (!isObj(value) || typeof value.baseUrl !== "string") return undefined;
   const node: UpstreamNode = { kind: "upstream", loc: loc("/upstream"), baseUrl: value.baseUrl };
   if (typeof value.timeoutMs === "number") node.timeoutMs = value.timeoutMs;
+  if (typeof value.requestIdHeader === "string") node.requestIdHeader = value.requestIdHeader;
   const scheme = authScheme(value.auth, loc("/upstream/auth"));
   if (scheme) node.securitySchemes = [scheme];
   return node;

@@ -4,6 +4,7 @@
 // Bad flags print usage and exit 2; nothing but protocol touches stdout.
 import { parseArgs } from "node:util";
 import { parseAuthConfig } from "../server/auth-config.ts";
+import { log, setLogFormat } from "../server/log.ts";
 import { serveHttp } from "../transport/http/server.ts";
 import { SessionStoreStartError } from "../transport/http/session-store.ts";
 import { parseStoreUrl } from "../transport/http/session-store-url.ts";
@@ -19,7 +20,8 @@ import {
 import { DEFAULT_TOOLSET, parseToolsets } from "./tool-selection.ts";
 
 const USAGE = `usage: server [--http [--port <n>] [--host <addr>] [--max-sessions <n>] [--session-store <url>]
-                     [--shutdown-grace <ms>] [--shutdown-timeout <ms>]]
+                     [--shutdown-grace <ms>] [--shutdown-timeout <ms>]
+                     [--metrics] [--metrics-port <n>]] [--log-format text|json]
                      [--base-url <url>]
                      [--max-upstream-body <n>] [--max-redirects <n>] [--max-response-tokens <n>]
                      [--toolsets <a,b>] [--read-only] [--mode all|dynamic|code] [--allow-destructive]
@@ -41,6 +43,12 @@ const USAGE = `usage: server [--http [--port <n>] [--host <addr>] [--max-session
                     MCP_SHUTDOWN_GRACE_MS; default 0)
   --shutdown-timeout <ms>  on SIGTERM, how long requests in flight may take to finish, from the signal
                     (env MCP_SHUTDOWN_TIMEOUT_MS; default 30000); a second signal exits at once (code 1)
+  --metrics         serve Prometheus metrics at GET /metrics on the HTTP port, behind the same
+                    Host/Origin and token checks as /mcp (env MCP_METRICS=1; default off)
+  --metrics-port <n>  serve them on a port of their own instead (same --host, no token: keep it on
+                    the operator's network; env MCP_METRICS_PORT; implies --metrics)
+  --log-format <f>  text (default) or json: one JSON object per stderr line, with an access line
+                    per HTTP request carrying its X-Request-Id (env MCP_LOG_FORMAT)
   --session-store <url>  keep 2025-era sessions in Redis (redis://host:port/db, rediss:// for TLS;
                     env MCP_SESSION_STORE), shared by every instance given the same URL, so any
                     instance behind a load balancer serves any session; default: in this process
@@ -98,6 +106,9 @@ export async function runSpecServer(
     "session-store"?: string;
     "shutdown-grace"?: string;
     "shutdown-timeout"?: string;
+    metrics?: boolean;
+    "metrics-port"?: string;
+    "log-format"?: string;
     "base-url"?: string;
     "max-upstream-body"?: string;
     "max-redirects"?: string;
@@ -128,6 +139,9 @@ export async function runSpecServer(
         "session-store": { type: "string" },
         "shutdown-grace": { type: "string" },
         "shutdown-timeout": { type: "string" },
+        metrics: { type: "boolean" },
+        "metrics-port": { type: "string" },
+        "log-format": { type: "string" },
         "base-url": { type: "string" },
         "max-upstream-body": { type: "string" },
         "max-redirects": { type: "string" },
@@ -172,9 +186,31 @@ export async function runSpecServer(
       flags["max-sessions"] !== undefined ||
       flags["session-store"] !== undefined ||
       flags["shutdown-grace"] !== undefined ||
-      flags["shutdown-timeout"] !== undefined)
+      flags["shutdown-timeout"] !== undefined ||
+      flags.metrics !== undefined ||
+      flags["metrics-port"] !== undefined)
   )
-    return usageError("--port, --host, --max-sessions, --session-store and --shutdown-* need --http");
+    return usageError("--port, --host, --max-sessions, --session-store, --shutdown-* and --metrics* need --http");
+  const logFormat = flags["log-format"] ?? envValue("MCP_LOG_FORMAT") ?? "text";
+  if (logFormat !== "text" && logFormat !== "json")
+    return usageError(
+      `${flags["log-format"] === undefined ? "MCP_LOG_FORMAT" : "--log-format"} must be text or json, not '${logFormat}'`,
+    );
+  setLogFormat(logFormat);
+  const metricsPort = wholeNumber(
+    "metrics-port",
+    flags["metrics-port"],
+    flags.http ? "MCP_METRICS_PORT" : undefined,
+    0,
+  );
+  if (typeof metricsPort === "string") return usageError(metricsPort);
+  if (metricsPort !== undefined && metricsPort > 65535)
+    return usageError(`--metrics-port must be 0-65535, not '${metricsPort}'`);
+  const metricsText = flags.http ? envValue("MCP_METRICS") : undefined;
+  if (metricsText !== undefined && !["1", "0", "true", "false"].includes(metricsText.toLowerCase()))
+    return usageError(`MCP_METRICS must be 1 (or true) to serve /metrics, or 0 (or false), not '${metricsText}'`);
+  const metrics =
+    flags.metrics === true || metricsPort !== undefined || metricsText === "1" || metricsText?.toLowerCase() === "true";
   // MCP_SESSION_STORE matters only for HTTP: a stdio server ignores it rather than refusing to start.
   const sessionStore = flags["session-store"] ?? (flags.http ? envValue("MCP_SESSION_STORE") : undefined);
   if (sessionStore !== undefined) {
@@ -257,8 +293,12 @@ export async function runSpecServer(
       ...(grace === undefined ? {} : { shutdownGraceMs: grace }),
       ...(shutdownTimeout === undefined ? {} : { shutdownTimeoutMs: shutdownTimeout }),
       ...(sessionStore === undefined ? {} : { sessionStore }),
+      ...(metrics ? { metrics } : {}),
+      ...(metricsPort === undefined ? {} : { metricsPort }),
+      log: (line) => log("warn", line),
     });
-    process.stderr.write(`${manifest.server.name} listening on ${handle.url}\n`);
+    log("info", `${manifest.server.name} listening on ${handle.url}`, { url: handle.url });
+    if (handle.metricsUrl) log("info", `metrics at ${handle.metricsUrl}`, { url: handle.metricsUrl });
     // The first signal drains (see runtime/transport/http/drain.ts) and exits 0; a second one does not
     // wait: exit 1, what was still running is cut off.
     let stopping = false;
@@ -271,10 +311,10 @@ export async function runSpecServer(
     process.on("SIGINT", stop);
   } catch (error) {
     if (error instanceof SessionStoreStartError) {
-      process.stderr.write(`${error.message}\n(start Redis, or check --session-store / MCP_SESSION_STORE)\n`);
+      log("error", `${error.message} (start Redis, or check --session-store / MCP_SESSION_STORE)`);
       process.exit(1);
     }
-    process.stderr.write(`cannot listen on ${flags.host ?? "127.0.0.1"}:${port}: ${(error as Error).message}\n`);
+    log("error", `cannot listen on ${flags.host ?? "127.0.0.1"}:${port}: ${(error as Error).message}`);
     process.exit(1);
   }
 }

@@ -5,7 +5,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 
-export type UpstreamRecord = { method: string; path: string; key: string; body: string };
+export type UpstreamRecord = { method: string; path: string; key: string; body: string; requestId?: string };
 
 export type RecordingUpstream = {
   url: string;
@@ -28,7 +28,14 @@ export async function startRecordingUpstream(): Promise<RecordingUpstream> {
     const body = await readAll(req);
     const path = new URL(req.url ?? "/", "http://upstream").pathname;
     const key = decodeURIComponent(keyOf(req.method ?? "", path, body));
-    records.push({ method: req.method ?? "", path, key, body });
+    const requestId = req.headers["x-request-id"];
+    records.push({
+      method: req.method ?? "",
+      path,
+      key,
+      body,
+      ...(typeof requestId === "string" ? { requestId } : {}),
+    });
     counts.set(key, (counts.get(key) ?? 0) + 1);
     if (key.startsWith("hang-") && !released) await new Promise<void>((resolve) => held.push(resolve));
     answer(req.method ?? "", path, key, res);

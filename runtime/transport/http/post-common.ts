@@ -8,6 +8,7 @@ import type { McpServer } from "../../server/server.ts";
 import { acceptsMediaType } from "./media-type.ts";
 import type { ProtectedResource } from "./protected-resource.ts";
 import { requestAuth } from "./request-auth.ts";
+import { requestIdOf } from "./request-record.ts";
 import type { Sessions } from "./session-store.ts";
 
 export type PostContext = {
@@ -47,8 +48,10 @@ export function header(req: IncomingMessage, name: string): string | undefined {
   return Array.isArray(value) ? value.join(", ") : value;
 }
 
-/** The channel's `auth` (ctx.auth), only when there is one: a plain server's channel stays as it was. */
-export function authOf(req: IncomingMessage): { auth?: AuthPrincipal } {
+/** The channel's `auth` (ctx.auth) and `httpRequestId`, only when there are: a plain server's channel
+ * stays as it was. */
+export function authOf(req: IncomingMessage): { auth?: AuthPrincipal; httpRequestId?: string } {
   const auth = requestAuth(req);
-  return auth ? { auth } : {};
+  const id = requestIdOf(req);
+  return auth ? { auth, ...id } : id;
 }

@@ -7,6 +7,7 @@ import type { AddressInfo } from "node:net";
 import { decodeMessage, errorResponse } from "../../protocol/codec.ts";
 import { ErrorCode } from "../../protocol/constants.ts";
 import type { AuthConfig } from "../../server/auth-config.ts";
+import { logRequest } from "../../server/log.ts";
 import type { McpServer } from "../../server/server.ts";
 import { DEFAULT_SHUTDOWN_TIMEOUT_MS, Drain } from "./drain.ts";
 import { isMediaType } from "./media-type.ts";
@@ -14,6 +15,7 @@ import { handlePost } from "./post.ts";
 import { acceptsSse, header, type PostContext, repeatedMcpHeader } from "./post-common.ts";
 import type { ProtectedResource } from "./protected-resource.ts";
 import { setRequestAuth } from "./request-auth.ts";
+import { type RequestRecord, startRecord } from "./request-record.ts";
 import { sendJson } from "./responder.ts";
 import { admit, BodyTooLargeError, principalOf, readBody } from "./security.ts";
 import type { HttpSession } from "./session.ts";
@@ -24,7 +26,7 @@ import {
   type Sessions,
   sendStoreUnavailable,
 } from "./session-store.ts";
-import { startSse } from "./sse.ts";
+import { openStreams, startSse } from "./sse.ts";
 import { parseEventId } from "./sse-replay.ts";
 
 export type HttpServerOptions = {
@@ -63,6 +65,10 @@ export type HttpServerOptions = {
   /** OAuth 2.1 protected resource (--auth-issuer, issue 17): tokens validated, RFC 9728 metadata served.
    * Not together with `bearerToken`. */
   auth?: AuthConfig;
+  /** Serve Prometheus metrics at GET /metrics (--metrics): on this port, behind the same Host/Origin and
+   * token checks as /mcp, or on `metricsPort` (a listener of its own on the same host, no token). */
+  metrics?: boolean;
+  metricsPort?: number;
   /** A Redis URL (redis:// or rediss://): 2025-era sessions are kept there, shared by every instance using
    * it (--session-store, issue 18). Unreachable at start: serveHttp rejects with SessionStoreStartError. */
   sessionStore?: string;
@@ -70,7 +76,14 @@ export type HttpServerOptions = {
   log?: (line: string) => void;
 };
 
-export type HttpServerHandle = { url: string; port: number; host: string; close(): Promise<void> };
+export type HttpServerHandle = {
+  url: string;
+  port: number;
+  host: string;
+  /** With `metricsPort`: where the metrics are served. */
+  metricsUrl?: string;
+  close(): Promise<void>;
+};
 
 export async function serveHttp(server: McpServer, options: HttpServerOptions = {}): Promise<HttpServerHandle> {
   const host = options.host ?? "127.0.0.1";
@@ -101,6 +114,8 @@ export async function serveHttp(server: McpServer, options: HttpServerOptions = 
   let closing = false;
   const drain = new Drain();
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const record = startRecord(req, res);
+    res.setHeader("X-Request-Id", record.id);
     const target = pathOf(req.url ?? "/");
     if (target === undefined) {
       const error = { code: ErrorCode.InvalidRequest, message: "Bad Request: malformed request target" };
@@ -108,9 +123,13 @@ export async function serveHttp(server: McpServer, options: HttpServerOptions = 
     }
     if (target !== path && PROBES.has(target)) return probe(req, res, target, closing);
     if (resource?.metadataPaths.has(target)) return serveMetadata(req, res, resource);
-    if (target !== path) return sendJson(res, 404, undefined);
-    if (drain.phase === "stopped") return drain.refuse(res);
-    drain.admit(res, req.method === "POST");
+    const metricsHere = metrics !== undefined && options.metricsPort === undefined && target === "/metrics";
+    if (target !== path && !metricsHere) return sendJson(res, 404, undefined);
+    if (!metricsHere) {
+      if (drain.phase === "stopped") return drain.refuse(res);
+      drain.admit(res, req.method === "POST");
+      res.once("close", () => answered(req, res, record));
+    }
     const rejection = admit(req, { ...options, boundHost: host });
     if (rejection) {
       const body = errorResponse(undefined, { code: ErrorCode.InvalidRequest, message: rejection.message });
@@ -125,6 +144,7 @@ export async function serveHttp(server: McpServer, options: HttpServerOptions = 
       }
       setRequestAuth(req, outcome.principal);
     }
+    if (metricsHere) return serveMetrics(req, res);
     const repeated = req.method === "POST" ? undefined : repeatedMcpHeader(req);
     if (repeated) {
       const error = {
@@ -137,6 +157,31 @@ export async function serveHttp(server: McpServer, options: HttpServerOptions = 
     if (req.method === "GET") return openStandaloneStream(req, res);
     if (req.method === "DELETE") return deleteSession(req, res);
     return sendJson(res, 405, undefined, { Allow: "GET, POST, DELETE" });
+  };
+
+  const metrics = options.metrics
+    ? await (await import("./metrics.ts")).createMetrics(server, {
+        sessions: () => sessions.size,
+        streams: openStreams,
+      })
+    : undefined;
+  const serveMetrics = async (req: IncomingMessage, res: ServerResponse) => {
+    if (req.method !== "GET" && req.method !== "HEAD") return sendJson(res, 405, undefined, { Allow: "GET, HEAD" });
+    await metrics?.serve(res);
+  };
+  /** After each MCP request: its metrics and, with --log-format json, its access line. */
+  const answered = (req: IncomingMessage, res: ServerResponse, record: RequestRecord) => {
+    metrics?.request(record, res.statusCode);
+    logRequest({
+      requestId: record.id,
+      http: req.method,
+      method: record.method,
+      tool: record.tool,
+      protocol: record.era,
+      status: res.statusCode,
+      errorCode: record.errorCode,
+      durationMs: Math.round((performance.now() - record.started) * 10) / 10,
+    });
   };
 
   const post = async (req: IncomingMessage, res: ServerResponse) => {
@@ -230,6 +275,20 @@ export async function serveHttp(server: McpServer, options: HttpServerOptions = 
     httpServer.listen(options.port ?? 0, host, () => resolve());
   });
   const port = (httpServer.address() as AddressInfo).port;
+  // --metrics-port: a listener of its own, for a scraper on the operator's network only.
+  const metricsServer =
+    options.metricsPort === undefined
+      ? undefined
+      : createHttpServer((req, res) => {
+          if (pathOf(req.url ?? "/") === "/metrics") void serveMetrics(req, res);
+          else sendJson(res, 404, undefined);
+        });
+  if (metricsServer) {
+    await new Promise<void>((resolve, reject) => {
+      metricsServer.once("error", reject);
+      metricsServer.listen(options.metricsPort, host, () => resolve());
+    });
+  }
   const urlHost = host.includes(":") ? `[${host}]` : host;
   if (options.auth) {
     const { createProtectedResource } = await import("./protected-resource.ts");
@@ -246,6 +305,9 @@ export async function serveHttp(server: McpServer, options: HttpServerOptions = 
     url: `http://${urlHost}:${port}${path}`,
     port,
     host,
+    ...(metricsServer
+      ? { metricsUrl: `http://${urlHost}:${(metricsServer.address() as AddressInfo).port}/metrics` }
+      : {}),
     async close() {
       closing = true;
       await drain.run(httpServer, {
@@ -257,6 +319,8 @@ export async function serveHttp(server: McpServer, options: HttpServerOptions = 
       clearInterval(sweeper);
       await new Promise((resolve) => setImmediate(resolve)); // let ended subscriptions flush their responses
       await sessions.closeAll();
+      metricsServer?.close();
+      metricsServer?.closeAllConnections();
       await new Promise<void>((resolve) => {
         httpServer.close(() => resolve());
         httpServer.closeAllConnections();

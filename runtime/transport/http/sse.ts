@@ -18,11 +18,21 @@ export type SseWriter = {
   closed: boolean;
 };
 
+let open = 0;
+/** SSE streams open in this process (the mcp_open_streams metric). */
+export const openStreams = () => open;
+
 export function startSse(res: ServerResponse, extraHeaders: Record<string, string>, keepAliveMs: number): SseWriter {
   res.writeHead(200, { ...SSE_HEADERS, ...extraHeaders });
   res.flushHeaders();
   const keepAlive = setInterval(() => writer.comment(), keepAliveMs);
   keepAlive.unref();
+  open++;
+  let counted = true;
+  const ended = () => {
+    if (counted) open--;
+    counted = false;
+  };
   const writer: SseWriter = {
     closed: false,
     event(data, id, retryMs) {
@@ -38,12 +48,14 @@ export function startSse(res: ServerResponse, extraHeaders: Record<string, strin
       if (writer.closed) return;
       writer.closed = true;
       clearInterval(keepAlive);
+      ended();
       res.end(retryMs === undefined ? undefined : `retry: ${retryMs}\n\n`);
     },
   };
   res.on("close", () => {
     writer.closed = true;
     clearInterval(keepAlive);
+    ended();
   });
   return writer;
 }
