@@ -13,6 +13,7 @@ import { DEPLOYED_URL, renderClientConfigs } from "./client-configs.ts";
 import { forwardsUpstream } from "./credentials-hook.ts";
 import { toolsetDocs } from "./docs-toolsets.ts";
 import { mdBlock, mdCode, mdText } from "./markdown.ts";
+import { retryPlan } from "./nginx-config.ts";
 import { packageVersion } from "./package-files.ts";
 import { registryName } from "./registry-name.ts";
 import { header } from "./ts.ts";
@@ -61,6 +62,12 @@ export function renderDocs(model: Model): string {
     ),
     envVars,
     perUserCredentials: forwardsUpstream(model),
+    deploy: {
+      tools: model.tools.map((tool) => ({
+        name: mdCode(tool.node.name),
+        retried: retryPlan(model).retried.includes(tool.node.name) ? "yes" : "no",
+      })),
+    },
     bin: mdCode(model.packageName),
     packageName: mdCode(model.packageName),
     // npm-safe by construction (normalize's packageNameOf: a-z 0-9 . _ -), so it can sit inside code spans.

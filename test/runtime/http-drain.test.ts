@@ -99,3 +99,33 @@ describe("close(): a graceful drain", () => {
     });
   });
 });
+
+describe("routing headers on a 2025-era request", () => {
+  test("Mcp-Method or Mcp-Name that disagree with the body are refused before anything runs (a proxy routes on them)", async () => {
+    const http = await serveHttp(buildDemoServer());
+    try {
+      const init = await rawPost(http.url, {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "0" } },
+      });
+      const headers = {
+        "Mcp-Session-Id": init.headers.get("mcp-session-id") ?? "",
+        "MCP-Protocol-Version": "2025-11-25",
+      };
+      const body = { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "explode", arguments: {} } };
+      const lying = await rawPost(http.url, body, { ...headers, "Mcp-Method": "tools/call", "Mcp-Name": "echo" });
+      expect(lying.status).toBe(400);
+      expect(lying.json).toMatchObject({
+        id: 2,
+        error: { message: expect.stringMatching(/Mcp-Name header 'echo' does not match/) },
+      });
+      const honest = await rawPost(http.url, body, { ...headers, "Mcp-Method": "tools/call", "Mcp-Name": "explode" });
+      expect(honest.status).toBe(200);
+      expect((await rawPost(http.url, body, headers)).status).toBe(200);
+    } finally {
+      await http.close();
+    }
+  });
+});

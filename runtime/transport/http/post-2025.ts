@@ -6,7 +6,15 @@ import { errorResponse, isNotification, isRequest, isResponse, resultResponse } 
 import { ErrorCode, SUPPORTED_PROTOCOL_VERSIONS } from "../../protocol/constants.ts";
 import { toJsonRpcError } from "../../protocol/errors.ts";
 import type { JsonRpcMessage, JsonRpcRequest } from "../../protocol/types.ts";
-import { acceptsSse, authOf, header, invalidRequest, isTimeout, type PostContext } from "./post-common.ts";
+import {
+  acceptsSse,
+  authOf,
+  header,
+  invalidRequest,
+  isTimeout,
+  type PostContext,
+  routingHeaderMismatch,
+} from "./post-common.ts";
 import { requestAuth } from "./request-auth.ts";
 import { PostResponder, sendJson } from "./responder.ts";
 import { principalOf } from "./security.ts";
@@ -27,6 +35,9 @@ export async function handlePost2025(
     });
     return sendJson(res, 400, errorResponse(undefined, error));
   }
+  const mismatch = isRequest(message) && routingHeaderMismatch(req, message.method, message.params ?? {});
+  if (mismatch && isRequest(message))
+    return sendJson(res, 400, errorResponse(message.id, invalidRequest(`Invalid Request: ${mismatch}`)));
   const initializing = isRequest(message) && message.method === "initialize";
   const sessionId = header(req, "mcp-session-id");
   let session: HttpSession | undefined;

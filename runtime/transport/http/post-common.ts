@@ -3,8 +3,10 @@
 import type { IncomingMessage } from "node:http";
 import { ErrorCode } from "../../protocol/constants.ts";
 import { McpError } from "../../protocol/errors.ts";
+import type { JsonObject } from "../../protocol/types.ts";
 import type { AuthPrincipal } from "../../server/auth-principal.ts";
 import type { McpServer } from "../../server/server.ts";
+import { decodeHeaderValue } from "./header-encoding.ts";
 import { acceptsMediaType } from "./media-type.ts";
 import type { ProtectedResource } from "./protected-resource.ts";
 import { requestAuth } from "./request-auth.ts";
@@ -20,6 +22,30 @@ export type PostContext = {
   /** Set when the server is an OAuth protected resource: its 403 insufficient_scope answer. */
   resource?: ProtectedResource;
 };
+
+/** The methods whose target travels in the Mcp-Name header (2026-07-28), and the param holding it. */
+export const NAMED_METHODS: Record<string, "name" | "uri"> = {
+  "tools/call": "name",
+  "prompts/get": "name",
+  "resources/read": "uri",
+};
+
+/**
+ * A 2025-era request may carry the routing headers too (they are harmless, and a proxy may route on them):
+ * when present they must match the body, as in 2026-07-28, or a client could make a proxy treat a call as
+ * one that is safe to resend (deploy/nginx.conf). Answered 400 before anything runs.
+ */
+export function routingHeaderMismatch(req: IncomingMessage, method: string, params: JsonObject): string | undefined {
+  const sentMethod = header(req, "mcp-method");
+  if (sentMethod !== undefined && sentMethod !== method)
+    return `Mcp-Method header '${sentMethod}' does not match body method '${method}'`;
+  const sentName = header(req, "mcp-name");
+  const field = Object.hasOwn(NAMED_METHODS, method) ? NAMED_METHODS[method] : undefined;
+  if (sentName === undefined) return undefined;
+  const name = decodeHeaderValue(sentName);
+  if (!field || name !== params[field]) return `Mcp-Name header '${sentName}' does not match the body`;
+  return undefined;
+}
 
 export function isTimeout(error: unknown): boolean {
   return error instanceof McpError && error.code === ErrorCode.RequestTimeout;

@@ -80,6 +80,9 @@ export type HandlerContext = {
   sessionId?: string;
   /** The authenticated caller, when the server validates OAuth access tokens (`--auth-issuer`); else absent. */
   auth?: AuthPrincipal;
+  /** The HTTP request's id (its X-Request-Id, else one the server made): for logs, and sent upstream when
+   * the spec's `upstream.requestIdHeader` asks for it. Absent on stdio. */
+  httpRequestId?: string;
   clientInfo?: Implementation;
   clientCapabilities: ClientCapabilities;
   /** Sends `notifications/progress` when the request carried a progressToken; non-increasing values are dropped. */
@@ -157,4 +160,6 @@ export type RequestChannel = {
   principal?: string;
   /** The validated OAuth principal (--auth-issuer), handed to handlers as ctx.auth. */
   auth?: AuthPrincipal;
+  /** The HTTP request's id (X-Request-Id), handed to handlers as ctx.httpRequestId. */
+  httpRequestId?: string;
 };

@@ -59,6 +59,7 @@ class RequestContext implements HandlerContext {
   declare sessionId: string | undefined;
   declare clientInfo: Implementation | undefined;
   declare auth?: AuthPrincipal;
+  declare httpRequestId?: string;
   declare clientCapabilities: ClientCapabilities;
   declare progress: HandlerContext["progress"];
   declare log: HandlerContext["log"];
@@ -94,6 +95,7 @@ class RequestContext implements HandlerContext {
     this.sessionId = scope.revision.sessionId(channel);
     this.clientInfo = scope.clientInfo;
     if (channel.auth) this.auth = channel.auth;
+    if (channel.httpRequestId) this.httpRequestId = channel.httpRequestId;
     this.clientCapabilities = scope.clientCapabilities;
 
     const progressToken = meta.progressToken;

@@ -27,6 +27,9 @@ export type PeerOptions = {
   /** Whether to tell the other side with `notifications/cancelled` when we give up on a request. */
   announceCancellation?: boolean;
   defaultTimeoutMs?: number;
+  /** Makes our request ids strings `<prefix><n>`: several processes serving one 2025-era session (a shared
+   * session store) must not both send id 1, or a client's answer could reach the wrong one. */
+  idPrefix?: string;
 };
 
 type Pending = { resolve: (result: Result) => void; reject: (error: Error) => void; cleanup: () => void };
@@ -43,7 +46,8 @@ export class JsonRpcPeer {
 
   request(method: string, params?: JsonObject, options: RequestOptions = {}): Promise<Result> {
     if (this.closedWith) return Promise.reject(this.closedWith);
-    const id = this.nextId++;
+    const n = this.nextId++;
+    const id = this.options.idPrefix === undefined ? n : `${this.options.idPrefix}${n}`;
     return this.requestWithId(id, method, params, options);
   }
 
@@ -91,6 +95,11 @@ export class JsonRpcPeer {
 
   notify(method: string, params?: JsonObject): void {
     this.options.send(notification(method, params));
+  }
+
+  /** Whether a request of ours with this id is still waiting for its answer. */
+  awaits(id: RequestId | null | undefined): boolean {
+    return id !== undefined && id !== null && this.pending.has(id);
   }
 
   /** Feeds one decoded message from the channel into the peer. */

@@ -35,6 +35,13 @@ export class LegacySession {
     return true;
   }
 
+  /** Takes the subscriptions another process saved for this session (a shared session store). */
+  replaceSubscriptions(uris: string[]): void {
+    this.subscriptions.clear();
+    this.subscriptionChars = 0;
+    for (const uri of uris) this.subscribe(uri);
+  }
+
   unsubscribe(uri: string): void {
     if (this.subscriptions.delete(uri)) this.subscriptionChars -= uri.length;
   }

@@ -57,6 +57,8 @@ export type UpstreamCall = {
   credentials?: { headers: Record<string, string>; secrets: string[] };
   /** Values that must never be sent (the caller's MCP access token): a request carrying one is refused. */
   forbidden?: readonly string[];
+  /** Headers added unless the request already has one of the name (the request id, issue 18). */
+  extraHeaders?: Record<string, string>;
 };
 
 /** A request being built: the parts each step (parameters, body, credentials) adds to. */

@@ -4,7 +4,10 @@
 // Bad flags print usage and exit 2; nothing but protocol touches stdout.
 import { parseArgs } from "node:util";
 import { parseAuthConfig } from "../server/auth-config.ts";
+import { log, setLogFormat } from "../server/log.ts";
 import { serveHttp } from "../transport/http/server.ts";
+import { SessionStoreStartError } from "../transport/http/session-store.ts";
+import { parseStoreUrl } from "../transport/http/session-store-url.ts";
 import { serveStdio } from "../transport/stdio/server.ts";
 import { MIN_RESPONSE_TOKENS } from "./response-budget.ts";
 import { createSpecServer, type Manifest, type ServeMode, type SpecServerOptions } from "./spec-server.ts";
@@ -16,7 +19,10 @@ import {
 } from "./token-exchange-flags.ts";
 import { DEFAULT_TOOLSET, parseToolsets } from "./tool-selection.ts";
 
-const USAGE = `usage: server [--http [--port <n>] [--host <addr>] [--max-sessions <n>]] [--base-url <url>]
+const USAGE = `usage: server [--http [--port <n>] [--host <addr>] [--max-sessions <n>] [--session-store <url>]
+                     [--shutdown-grace <ms>] [--shutdown-timeout <ms>]
+                     [--metrics] [--metrics-port <n>]] [--log-format text|json]
+                     [--base-url <url>]
                      [--max-upstream-body <n>] [--max-redirects <n>] [--max-response-tokens <n>]
                      [--toolsets <a,b>] [--read-only] [--mode all|dynamic|code] [--allow-destructive]
                      [--code-timeout <ms>] [--code-memory <MB>] [--code-max-calls <n>]
@@ -32,6 +38,20 @@ const USAGE = `usage: server [--http [--port <n>] [--host <addr>] [--max-session
   --max-sessions <n>
                     live 2025-era HTTP sessions at most (default 10000; env MCP_MAX_SESSIONS):
                     the least recently used idle one makes room, else initialize gets 503
+  --shutdown-grace <ms>  on SIGTERM, how long /readyz answers 503 while requests are still served
+                    (each answer closing its connection), before the listener closes (env
+                    MCP_SHUTDOWN_GRACE_MS; default 0)
+  --shutdown-timeout <ms>  on SIGTERM, how long requests in flight may take to finish, from the signal
+                    (env MCP_SHUTDOWN_TIMEOUT_MS; default 30000); a second signal exits at once (code 1)
+  --metrics         serve Prometheus metrics at GET /metrics on the HTTP port, behind the same
+                    Host/Origin and token checks as /mcp (env MCP_METRICS=1; default off)
+  --metrics-port <n>  serve them on a port of their own instead (same --host, no token: keep it on
+                    the operator's network; env MCP_METRICS_PORT; implies --metrics)
+  --log-format <f>  text (default) or json: one JSON object per stderr line, with an access line
+                    per HTTP request carrying its X-Request-Id (env MCP_LOG_FORMAT)
+  --session-store <url>  keep 2025-era sessions in Redis (redis://host:port/db, rediss:// for TLS;
+                    env MCP_SESSION_STORE), shared by every instance given the same URL, so any
+                    instance behind a load balancer serves any session; default: in this process
   --base-url <url>  upstream API base URL, overriding the spec's upstream.baseUrl (env MCP_BASE_URL)
   --max-upstream-body <n>  characters of an upstream answer passed on before it is cut
                     (env MCP_MAX_UPSTREAM_BODY; default 1000000)
@@ -71,8 +91,7 @@ Per-user upstream credentials (HTTP with --auth-issuer; off unless --upstream-to
 ${TOKEN_EXCHANGE_USAGE}
 
 Environment: MCP_HTTP_TOKEN, when set, is the bearer token HTTP clients must send;
-MCP_MAX_SESSIONS is the default of --max-sessions; MCP_SHUTDOWN_GRACE_MS (default 0): on SIGTERM,
-how long /readyz answers 503 while requests are still served, before the server closes.`;
+MCP_MAX_SESSIONS is the default of --max-sessions.`;
 
 export async function runSpecServer(
   manifest: Manifest,
@@ -84,6 +103,12 @@ export async function runSpecServer(
     port?: string;
     host?: string;
     "max-sessions"?: string;
+    "session-store"?: string;
+    "shutdown-grace"?: string;
+    "shutdown-timeout"?: string;
+    metrics?: boolean;
+    "metrics-port"?: string;
+    "log-format"?: string;
     "base-url"?: string;
     "max-upstream-body"?: string;
     "max-redirects"?: string;
@@ -111,6 +136,12 @@ export async function runSpecServer(
         port: { type: "string" },
         host: { type: "string" },
         "max-sessions": { type: "string" },
+        "session-store": { type: "string" },
+        "shutdown-grace": { type: "string" },
+        "shutdown-timeout": { type: "string" },
+        metrics: { type: "boolean" },
+        "metrics-port": { type: "string" },
+        "log-format": { type: "string" },
         "base-url": { type: "string" },
         "max-upstream-body": { type: "string" },
         "max-redirects": { type: "string" },
@@ -148,8 +179,47 @@ export async function runSpecServer(
     return usageError(
       `${flags["base-url"] === undefined ? "MCP_BASE_URL" : "--base-url"} must be an http(s) URL, not '${baseUrl}'`,
     );
-  if (!flags.http && (flags.port !== undefined || flags.host !== undefined || flags["max-sessions"] !== undefined))
-    return usageError("--port, --host and --max-sessions need --http");
+  if (
+    !flags.http &&
+    (flags.port !== undefined ||
+      flags.host !== undefined ||
+      flags["max-sessions"] !== undefined ||
+      flags["session-store"] !== undefined ||
+      flags["shutdown-grace"] !== undefined ||
+      flags["shutdown-timeout"] !== undefined ||
+      flags.metrics !== undefined ||
+      flags["metrics-port"] !== undefined)
+  )
+    return usageError("--port, --host, --max-sessions, --session-store, --shutdown-* and --metrics* need --http");
+  const logFormat = flags["log-format"] ?? envValue("MCP_LOG_FORMAT") ?? "text";
+  if (logFormat !== "text" && logFormat !== "json")
+    return usageError(
+      `${flags["log-format"] === undefined ? "MCP_LOG_FORMAT" : "--log-format"} must be text or json, not '${logFormat}'`,
+    );
+  setLogFormat(logFormat);
+  const metricsPort = wholeNumber(
+    "metrics-port",
+    flags["metrics-port"],
+    flags.http ? "MCP_METRICS_PORT" : undefined,
+    0,
+  );
+  if (typeof metricsPort === "string") return usageError(metricsPort);
+  if (metricsPort !== undefined && metricsPort > 65535)
+    return usageError(`--metrics-port must be 0-65535, not '${metricsPort}'`);
+  const metricsText = flags.http ? envValue("MCP_METRICS") : undefined;
+  if (metricsText !== undefined && !["1", "0", "true", "false"].includes(metricsText.toLowerCase()))
+    return usageError(`MCP_METRICS must be 1 (or true) to serve /metrics, or 0 (or false), not '${metricsText}'`);
+  const metrics =
+    flags.metrics === true || metricsPort !== undefined || metricsText === "1" || metricsText?.toLowerCase() === "true";
+  // MCP_SESSION_STORE matters only for HTTP: a stdio server ignores it rather than refusing to start.
+  const sessionStore = flags["session-store"] ?? (flags.http ? envValue("MCP_SESSION_STORE") : undefined);
+  if (sessionStore !== undefined) {
+    const parsed = parseStoreUrl(sessionStore);
+    if ("error" in parsed)
+      return usageError(
+        `${flags["session-store"] === undefined ? "MCP_SESSION_STORE" : "--session-store"} ${parsed.error}`,
+      );
+  }
   // MCP_MAX_SESSIONS matters only for HTTP: a stdio server ignores it rather than refusing to start.
   const maxSessions = wholeNumber(
     "max-sessions",
@@ -160,8 +230,20 @@ export async function runSpecServer(
   const maxBody = wholeNumber("max-upstream-body", flags["max-upstream-body"], "MCP_MAX_UPSTREAM_BODY", 1);
   const maxRedirects = wholeNumber("max-redirects", flags["max-redirects"], "MCP_MAX_REDIRECTS", 0);
   if (typeof maxSessions === "string") return usageError(maxSessions);
-  const grace = wholeNumber("", undefined, flags.http ? "MCP_SHUTDOWN_GRACE_MS" : undefined, 0);
+  const grace = wholeNumber(
+    "shutdown-grace",
+    flags["shutdown-grace"],
+    flags.http ? "MCP_SHUTDOWN_GRACE_MS" : undefined,
+    0,
+  );
   if (typeof grace === "string") return usageError(grace);
+  const shutdownTimeout = wholeNumber(
+    "shutdown-timeout",
+    flags["shutdown-timeout"],
+    flags.http ? "MCP_SHUTDOWN_TIMEOUT_MS" : undefined,
+    0,
+  );
+  if (typeof shutdownTimeout === "string") return usageError(shutdownTimeout);
   if (typeof maxBody === "string") return usageError(maxBody);
   if (typeof maxRedirects === "string") return usageError(maxRedirects);
   const serving = servingFlags(manifest, flags);
@@ -209,13 +291,30 @@ export async function runSpecServer(
       ...(token ? { bearerToken: token } : {}),
       ...(maxSessions === undefined ? {} : { maxSessions }),
       ...(grace === undefined ? {} : { shutdownGraceMs: grace }),
+      ...(shutdownTimeout === undefined ? {} : { shutdownTimeoutMs: shutdownTimeout }),
+      ...(sessionStore === undefined ? {} : { sessionStore }),
+      ...(metrics ? { metrics } : {}),
+      ...(metricsPort === undefined ? {} : { metricsPort }),
+      log: (line) => log("warn", line),
     });
-    process.stderr.write(`${manifest.server.name} listening on ${handle.url}\n`);
-    const stop = () => void handle.close().then(() => process.exit(0));
-    process.once("SIGTERM", stop);
-    process.once("SIGINT", stop);
+    log("info", `${manifest.server.name} listening on ${handle.url}`, { url: handle.url });
+    if (handle.metricsUrl) log("info", `metrics at ${handle.metricsUrl}`, { url: handle.metricsUrl });
+    // The first signal drains (see runtime/transport/http/drain.ts) and exits 0; a second one does not
+    // wait: exit 1, what was still running is cut off.
+    let stopping = false;
+    const stop = () => {
+      if (stopping) process.exit(1);
+      stopping = true;
+      void handle.close().then(() => process.exit(0));
+    };
+    process.on("SIGTERM", stop);
+    process.on("SIGINT", stop);
   } catch (error) {
-    process.stderr.write(`cannot listen on ${flags.host ?? "127.0.0.1"}:${port}: ${(error as Error).message}\n`);
+    if (error instanceof SessionStoreStartError) {
+      log("error", `${error.message} (start Redis, or check --session-store / MCP_SESSION_STORE)`);
+      process.exit(1);
+    }
+    log("error", `cannot listen on ${flags.host ?? "127.0.0.1"}:${port}: ${(error as Error).message}`);
     process.exit(1);
   }
 }

@@ -7,6 +7,7 @@ import { ErrorCode } from "../protocol/constants.ts";
 import { McpError } from "../protocol/errors.ts";
 import { ownValue, setOwn } from "../protocol/own-keys.ts";
 import type { ContentBlock, GetPromptResult, Validator } from "../protocol/types.ts";
+import { observeUpstream } from "../server/log.ts";
 import type { ToolGate } from "../server/scope-filter.ts";
 import { createServer, type McpServer } from "../server/server.ts";
 import type {
@@ -205,7 +206,7 @@ export function createSpecServer(manifest: Manifest, options: SpecServerOptions 
   const env = options.env ?? process.env;
   const maxTokens = options.maxResponseTokens ?? DEFAULT_MAX_RESPONSE_TOKENS;
   const exchange = options.tokenExchange && tokenExchanger(options.tokenExchange);
-  const forward = async (binding: HttpBinding, args: Record<string, unknown>, ctx: HandlerContext) => {
+  const forward = async (binding: HttpBinding, args: Record<string, unknown>, ctx: HandlerContext, target: string) => {
     if (!upstream)
       throw new McpError(ErrorCode.InternalError, "This server has http bindings but no upstream base URL");
     if (!manifest.callUpstream)
@@ -215,10 +216,20 @@ export function createSpecServer(manifest: Manifest, options: SpecServerOptions 
     (ctx as SpecContext).server = server;
     const credentials = await resolveCredentials(ctx as SpecContext, options.credentials, exchange);
     const forbidden = ctx.auth ? [ctx.auth.token] : [];
-    return manifest.callUpstream(upstream, binding, args, ctx.signal, env, {
-      ...(credentials ? { credentials } : {}),
-      forbidden,
-    });
+    const idHeader = upstream.requestIdHeader;
+    const started = performance.now();
+    try {
+      const response = await manifest.callUpstream(upstream, binding, args, ctx.signal, env, {
+        ...(credentials ? { credentials } : {}),
+        forbidden,
+        ...(idHeader && ctx.httpRequestId ? { extraHeaders: { [idHeader]: ctx.httpRequestId } } : {}),
+      });
+      observeUpstream(target, response.status, (performance.now() - started) / 1000);
+      return response;
+    } catch (error) {
+      observeUpstream(target, "error", (performance.now() - started) / 1000);
+      throw error;
+    }
   };
   const handlerFor = (table: keyof SpecHandlers, key: string) => {
     const handler = ownValue(handlers[table] as Record<string, unknown> | undefined, key) as
@@ -269,7 +280,7 @@ export function createSpecServer(manifest: Manifest, options: SpecServerOptions 
               try {
                 // `_fields` is this server's argument: split off before the request is built.
                 const { args: sent, fields } = http.fields ? takeFields(args) : { args };
-                const answer = toolAnswerFrom(await forward(http, sent, ctx));
+                const answer = toolAnswerFrom(await forward(http, sent, ctx, tool.name));
                 const result = checkedAgainstOutput(answer.result, validators?.output);
                 return await fitUpstreamResult(
                   { ...answer, result },
@@ -300,7 +311,8 @@ export function createSpecServer(manifest: Manifest, options: SpecServerOptions 
             : blob !== undefined
               ? () => ({ contents: [{ ...contents, blob }] })
               : http
-                ? async (uri, ctx) => resourceContentsFrom(uri, resource.mimeType, await forward(http, {}, ctx))
+                ? async (uri, ctx) =>
+                    resourceContentsFrom(uri, resource.mimeType, await forward(http, {}, ctx, "resource"))
                 : handlerFor("resources", resource.uri),
       });
     }
@@ -311,7 +323,7 @@ export function createSpecServer(manifest: Manifest, options: SpecServerOptions 
         ...completers(completions),
         read: http
           ? async (uri, variables, ctx) =>
-              resourceContentsFrom(uri, template.mimeType, await forward(http, variables, ctx))
+              resourceContentsFrom(uri, template.mimeType, await forward(http, variables, ctx, "resource"))
           : handlerFor("resourceTemplates", template.uriTemplate),
       });
     }

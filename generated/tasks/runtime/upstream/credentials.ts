@@ -3,7 +3,9 @@
 // turned into the headers the forwarding adds. The forwarding code never sees the request context or the
 // incoming HTTP request: only the headers resolved here, so the MCP access token cannot reach it by accident;
 // and a value that contains that token is refused here, so it cannot reach it on purpose either.
+
 import type { AuthPrincipal } from "../server/auth-principal.ts";
+import { log } from "../server/log.ts";
 import type { HandlerContext } from "../server/types.ts";
 
 /**
@@ -58,7 +60,7 @@ export async function resolveCredentials<Context extends HandlerContext>(
       if (error instanceof CredentialsError) throw new Error(`Upstream credentials: ${error.message}`);
       // The operator's log gets the cause (without the caller's token); the client a message with no secret.
       const cause = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-      process.stderr.write(`credentials hook failed: ${mcpToken ? cause.split(mcpToken).join("[REDACTED]") : cause}\n`);
+      log("error", `credentials hook failed: ${mcpToken ? cause.split(mcpToken).join("[REDACTED]") : cause}`);
       throw new Error(
         "The upstream credentials hook (src/credentials.ts) failed, so the call was not sent; the server's log names the cause.",
       );

@@ -29,6 +29,8 @@ export type ManifestUpstream = {
   variables?: Record<string, ServerVariable>;
   securitySchemes?: SecurityScheme[];
   retry?: RetryPolicy;
+  /** Send the HTTP request's id (X-Request-Id) upstream in this header (issue 18); absent: not sent. */
+  requestIdHeader?: string;
 };
 
 /** Where one parameter goes and how it is serialized (OpenAPI 3 `style`/`explode`). */

@@ -44,6 +44,10 @@ export async function callUpstream(
   if (call.credentials) withCredentials(out, call.credentials, secrets);
   else if (binding.security) await applySecurity(upstream, binding.security, out, env, secrets, signal);
   if (out.cookies.length > 0) out.headers.cookie = out.cookies.join("; ");
+  for (const [name, value] of Object.entries(call.extraHeaders ?? {})) {
+    const taken = Object.keys(out.headers).some((key) => key.toLowerCase() === name.toLowerCase());
+    if (!taken) out.headers[name] = value;
+  }
   refuseForbidden(out, call.forbidden ?? []);
   const redact = configuredRedactor(upstream, env, secrets);
 

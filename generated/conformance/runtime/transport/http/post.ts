@@ -11,6 +11,7 @@ import { handlePost2025 } from "./post-2025.ts";
 import { handlePost2026 } from "./post-2026.ts";
 import { header, invalidRequest, type PostContext, repeatedMcpHeader } from "./post-common.ts";
 import { requestAuth } from "./request-auth.ts";
+import { noteRequest } from "./request-record.ts";
 import { sendJson } from "./responder.ts";
 
 export async function handlePost(
@@ -22,6 +23,7 @@ export async function handlePost(
   const headerVersion = header(req, "mcp-protocol-version");
   const meta = isRequest(message) && isObject(message.params?._meta) ? message.params._meta : undefined;
   const modern = isModernVersion(headerVersion) || meta?.[MetaKey.protocolVersion] !== undefined;
+  noteRequest(req, message, modern ? "2026" : "2025");
   const repeated = repeatedMcpHeader(req);
   if (repeated) {
     // Joined as "a, b", a repeated header could match a body value that contains ", "; never guess.

@@ -7,17 +7,26 @@ import type { AddressInfo } from "node:net";
 import { decodeMessage, errorResponse } from "../../protocol/codec.ts";
 import { ErrorCode } from "../../protocol/constants.ts";
 import type { AuthConfig } from "../../server/auth-config.ts";
+import { logRequest } from "../../server/log.ts";
 import type { McpServer } from "../../server/server.ts";
+import { DEFAULT_SHUTDOWN_TIMEOUT_MS, Drain } from "./drain.ts";
 import { isMediaType } from "./media-type.ts";
 import { handlePost } from "./post.ts";
 import { acceptsSse, header, type PostContext, repeatedMcpHeader } from "./post-common.ts";
 import type { ProtectedResource } from "./protected-resource.ts";
 import { setRequestAuth } from "./request-auth.ts";
+import { type RequestRecord, startRecord } from "./request-record.ts";
 import { sendJson } from "./responder.ts";
 import { admit, BodyTooLargeError, principalOf, readBody } from "./security.ts";
 import type { HttpSession } from "./session.ts";
-import { DEFAULT_MAX_SESSIONS, SessionStore } from "./session-store.ts";
-import { startSse } from "./sse.ts";
+import {
+  DEFAULT_MAX_SESSIONS,
+  SessionStore,
+  SessionStoreUnavailableError,
+  type Sessions,
+  sendStoreUnavailable,
+} from "./session-store.ts";
+import { openStreams, startSse } from "./sse.ts";
 import { parseEventId } from "./sse-replay.ts";
 
 export type HttpServerOptions = {
@@ -47,25 +56,52 @@ export type HttpServerOptions = {
   /** Live 2025-era sessions at most (default 10,000): the least recently used idle one makes room for a
    * new one; when all are busy, `initialize` is answered 503. */
   maxSessions?: number;
-  /** On close(), how long /readyz answers 503 while MCP requests are still served, so a load balancer
-   * stops routing here before the connections close (default 0: close at once). */
+  /** On close(), how long /readyz answers 503 while MCP requests are still served (each answer closing its
+   * connection), so a load balancer stops routing here before the listener closes (default 0). */
   shutdownGraceMs?: number;
+  /** On close(), how long requests in flight may take to finish, counted from the start (default 30 s);
+   * those still running then are answered with an error. See drain.ts for the whole order. */
+  shutdownTimeoutMs?: number;
   /** OAuth 2.1 protected resource (--auth-issuer, issue 17): tokens validated, RFC 9728 metadata served.
    * Not together with `bearerToken`. */
   auth?: AuthConfig;
+  /** Serve Prometheus metrics at GET /metrics (--metrics): on this port, behind the same Host/Origin and
+   * token checks as /mcp, or on `metricsPort` (a listener of its own on the same host, no token). */
+  metrics?: boolean;
+  metricsPort?: number;
+  /** A Redis URL (redis:// or rediss://): 2025-era sessions are kept there, shared by every instance using
+   * it (--session-store, issue 18). Unreachable at start: serveHttp rejects with SessionStoreStartError. */
+  sessionStore?: string;
   /** Where the auth layer's operator messages go (default: stderr). */
   log?: (line: string) => void;
 };
 
-export type HttpServerHandle = { url: string; port: number; host: string; close(): Promise<void> };
+export type HttpServerHandle = {
+  url: string;
+  port: number;
+  host: string;
+  /** With `metricsPort`: where the metrics are served. */
+  metricsUrl?: string;
+  close(): Promise<void>;
+};
 
 export async function serveHttp(server: McpServer, options: HttpServerOptions = {}): Promise<HttpServerHandle> {
   const host = options.host ?? "127.0.0.1";
   const path = options.path ?? "/mcp";
   const maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;
-  const sessions = new SessionStore(options.maxSessions ?? DEFAULT_MAX_SESSIONS);
   if (options.auth && options.bearerToken !== undefined)
     throw new Error("a static bearer token and OAuth (auth) cannot both protect the server; choose one");
+  const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
+  const sessionIdleMs = options.sessionIdleMs ?? 30 * 60_000;
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  // Loaded only when asked for: a server without a shared store never loads the Redis client.
+  const sessions: Sessions = options.sessionStore
+    ? await (await import("./redis-sessions.ts")).openRedisSessions(options.sessionStore, server, {
+        maxSessions,
+        idleMs: sessionIdleMs,
+        log,
+      })
+    : new SessionStore(maxSessions);
   const context: PostContext = {
     server,
     sessions,
@@ -76,7 +112,10 @@ export async function serveHttp(server: McpServer, options: HttpServerOptions = 
   let resource: ProtectedResource | undefined;
 
   let closing = false;
+  const drain = new Drain();
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const record = startRecord(req, res);
+    res.setHeader("X-Request-Id", record.id);
     const target = pathOf(req.url ?? "/");
     if (target === undefined) {
       const error = { code: ErrorCode.InvalidRequest, message: "Bad Request: malformed request target" };
@@ -84,7 +123,13 @@ export async function serveHttp(server: McpServer, options: HttpServerOptions = 
     }
     if (target !== path && PROBES.has(target)) return probe(req, res, target, closing);
     if (resource?.metadataPaths.has(target)) return serveMetadata(req, res, resource);
-    if (target !== path) return sendJson(res, 404, undefined);
+    const metricsHere = metrics !== undefined && options.metricsPort === undefined && target === "/metrics";
+    if (target !== path && !metricsHere) return sendJson(res, 404, undefined);
+    if (!metricsHere) {
+      if (drain.phase === "stopped") return drain.refuse(res);
+      drain.admit(res, req.method === "POST");
+      res.once("close", () => answered(req, res, record));
+    }
     const rejection = admit(req, { ...options, boundHost: host });
     if (rejection) {
       const body = errorResponse(undefined, { code: ErrorCode.InvalidRequest, message: rejection.message });
@@ -99,6 +144,7 @@ export async function serveHttp(server: McpServer, options: HttpServerOptions = 
       }
       setRequestAuth(req, outcome.principal);
     }
+    if (metricsHere) return serveMetrics(req, res);
     const repeated = req.method === "POST" ? undefined : repeatedMcpHeader(req);
     if (repeated) {
       const error = {
@@ -111,6 +157,31 @@ export async function serveHttp(server: McpServer, options: HttpServerOptions = 
     if (req.method === "GET") return openStandaloneStream(req, res);
     if (req.method === "DELETE") return deleteSession(req, res);
     return sendJson(res, 405, undefined, { Allow: "GET, POST, DELETE" });
+  };
+
+  const metrics = options.metrics
+    ? await (await import("./metrics.ts")).createMetrics(server, {
+        sessions: () => sessions.size,
+        streams: openStreams,
+      })
+    : undefined;
+  const serveMetrics = async (req: IncomingMessage, res: ServerResponse) => {
+    if (req.method !== "GET" && req.method !== "HEAD") return sendJson(res, 405, undefined, { Allow: "GET, HEAD" });
+    await metrics?.serve(res);
+  };
+  /** After each MCP request: its metrics and, with --log-format json, its access line. */
+  const answered = (req: IncomingMessage, res: ServerResponse, record: RequestRecord) => {
+    metrics?.request(record, res.statusCode);
+    logRequest({
+      requestId: record.id,
+      http: req.method,
+      method: record.method,
+      tool: record.tool,
+      protocol: record.era,
+      status: res.statusCode,
+      errorCode: record.errorCode,
+      durationMs: Math.round((performance.now() - record.started) * 10) / 10,
+    });
   };
 
   const post = async (req: IncomingMessage, res: ServerResponse) => {
@@ -135,11 +206,11 @@ export async function serveHttp(server: McpServer, options: HttpServerOptions = 
     await handlePost(context, req, res, decoded.message);
   };
 
-  const openStandaloneStream = (req: IncomingMessage, res: ServerResponse) => {
+  const openStandaloneStream = async (req: IncomingMessage, res: ServerResponse) => {
     const sessionId = header(req, "mcp-session-id");
     // 2026-07-28 has no GET stream; only 2025-era sessions may open one.
     if (!sessionId) return sendJson(res, 405, undefined, { Allow: "POST" });
-    const session = sessions.use(sessionId, principalOf(req));
+    const session = await sessions.use(sessionId, principalOf(req));
     if (!session)
       return sendJson(
         res,
@@ -148,29 +219,32 @@ export async function serveHttp(server: McpServer, options: HttpServerOptions = 
       );
     if (!acceptsSse(req)) return sendJson(res, 406, undefined);
     const lastEventId = header(req, "last-event-id");
-    if (lastEventId !== undefined) return resumeStream(session, lastEventId, res);
+    if (lastEventId !== undefined) return await resumeStream(session, lastEventId, res);
     if (session.standaloneStream && !session.standaloneStream.closed) {
       const error = { code: ErrorCode.InvalidRequest, message: "A stream is already open for this session" };
       return sendJson(res, 409, errorResponse(undefined, error));
     }
     session.standaloneStream = startSse(res, { "Mcp-Session-Id": session.id }, context.keepAliveMs);
+    drain.stream(session.standaloneStream);
   };
 
   /** 2025-era resumption: replay what the dropped connection missed, then keep delivering if still running. */
-  const resumeStream = (session: HttpSession, lastEventId: string, res: ServerResponse) => {
+  const resumeStream = async (session: HttpSession, lastEventId: string, res: ServerResponse) => {
     const position = parseEventId(lastEventId);
+    const open = () => startSse(res, { "Mcp-Session-Id": session.id }, context.keepAliveMs);
     const stream = position ? session.resumableStreams.get(position.streamId) : undefined;
-    if (!position || !stream) {
-      const error = { code: ErrorCode.InvalidRequest, message: "Unknown Last-Event-ID" };
-      return sendJson(res, 404, errorResponse(undefined, error));
-    }
-    stream.attach(startSse(res, { "Mcp-Session-Id": session.id }, context.keepAliveMs), position.seq);
+    if (position && stream) return stream.attach(open(), position.seq);
+    // Another process may have run the stream (shared store): it replays from there.
+    if (position && (await sessions.resume?.(session, position.streamId, position.seq, open))) return;
+    const error = { code: ErrorCode.InvalidRequest, message: "Unknown Last-Event-ID" };
+    return sendJson(res, 404, errorResponse(undefined, error));
   };
 
-  const deleteSession = (req: IncomingMessage, res: ServerResponse) => {
+  const deleteSession = async (req: IncomingMessage, res: ServerResponse) => {
     const sessionId = header(req, "mcp-session-id");
     if (!sessionId) return sendJson(res, 405, undefined, { Allow: "POST" });
-    if (!sessions.use(sessionId, principalOf(req)) || !sessions.delete(sessionId)) return sendJson(res, 404, undefined);
+    if (!(await sessions.use(sessionId, principalOf(req))) || !(await sessions.delete(sessionId)))
+      return sendJson(res, 404, undefined);
     return sendJson(res, 200, undefined);
   };
 
@@ -185,13 +259,14 @@ export async function serveHttp(server: McpServer, options: HttpServerOptions = 
     },
     (req, res) => {
       handle(req, res).catch((error) => {
+        if (error instanceof SessionStoreUnavailableError && !res.headersSent)
+          return sendStoreUnavailable(res, undefined, error);
         const body = errorResponse(undefined, { code: ErrorCode.InternalError, message: String(error) });
         if (!res.headersSent) sendJson(res, 500, body);
         else res.end();
       });
     },
   );
-  const sessionIdleMs = options.sessionIdleMs ?? 30 * 60_000;
   const sweeper = setInterval(() => sessions.sweep(Date.now() - sessionIdleMs), Math.min(sessionIdleMs, 60_000));
   sweeper.unref();
 
@@ -200,6 +275,20 @@ export async function serveHttp(server: McpServer, options: HttpServerOptions = 
     httpServer.listen(options.port ?? 0, host, () => resolve());
   });
   const port = (httpServer.address() as AddressInfo).port;
+  // --metrics-port: a listener of its own, for a scraper on the operator's network only.
+  const metricsServer =
+    options.metricsPort === undefined
+      ? undefined
+      : createHttpServer((req, res) => {
+          if (pathOf(req.url ?? "/") === "/metrics") void serveMetrics(req, res);
+          else sendJson(res, 404, undefined);
+        });
+  if (metricsServer) {
+    await new Promise<void>((resolve, reject) => {
+      metricsServer.once("error", reject);
+      metricsServer.listen(options.metricsPort, host, () => resolve());
+    });
+  }
   const urlHost = host.includes(":") ? `[${host}]` : host;
   if (options.auth) {
     const { createProtectedResource } = await import("./protected-resource.ts");
@@ -208,7 +297,7 @@ export async function serveHttp(server: McpServer, options: HttpServerOptions = 
       serverUrl: `http://${urlHost}:${port}${path}`,
       scopesSupported: () => gate?.all() ?? [],
       resourceName: server.options.title ?? server.options.name,
-      log: options.log ?? ((line) => process.stderr.write(`${line}\n`)),
+      log,
     });
     context.resource = resource;
   }
@@ -216,13 +305,22 @@ export async function serveHttp(server: McpServer, options: HttpServerOptions = 
     url: `http://${urlHost}:${port}${path}`,
     port,
     host,
+    ...(metricsServer
+      ? { metricsUrl: `http://${urlHost}:${(metricsServer.address() as AddressInfo).port}/metrics` }
+      : {}),
     async close() {
       closing = true;
-      if (options.shutdownGraceMs) await new Promise((resolve) => setTimeout(resolve, options.shutdownGraceMs));
+      await drain.run(httpServer, {
+        graceMs: options.shutdownGraceMs ?? 0,
+        timeoutMs: options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS,
+        retryMs: context.retryMs,
+        onStop: () => server.close(),
+      });
       clearInterval(sweeper);
-      server.close();
       await new Promise((resolve) => setImmediate(resolve)); // let ended subscriptions flush their responses
-      sessions.closeAll();
+      await sessions.closeAll();
+      metricsServer?.close();
+      metricsServer?.closeAllConnections();
       await new Promise<void>((resolve) => {
         httpServer.close(() => resolve());
         httpServer.closeAllConnections();

@@ -8,15 +8,17 @@ import { toJsonRpcError } from "../../protocol/errors.ts";
 import type { JsonObject, JsonRpcMessage, JsonRpcRequest } from "../../protocol/types.ts";
 import type { McpServer } from "../../server/server.ts";
 import { checkHeaderParams, decodeHeaderValue } from "./header-encoding.ts";
-import { acceptsSse, authOf, header, invalidRequest, isTimeout, type PostContext } from "./post-common.ts";
+import {
+  acceptsSse,
+  authOf,
+  header,
+  invalidRequest,
+  isTimeout,
+  NAMED_METHODS,
+  type PostContext,
+} from "./post-common.ts";
 import { PostResponder, sendJson } from "./responder.ts";
 import { principalOf } from "./security.ts";
-
-const NAMED_METHODS: Record<string, "name" | "uri"> = {
-  "tools/call": "name",
-  "prompts/get": "name",
-  "resources/read": "uri",
-};
 
 export async function handlePost2026(
   context: PostContext,

@@ -13,15 +13,26 @@ export const SSE_HEADERS = {
 export type SseWriter = {
   event(data: string, id?: string, retryMs?: number): void;
   comment(): void;
-  close(): void;
+  /** Ends the stream; with `retryMs`, first tells the client how soon to reconnect (the `retry` field). */
+  close(retryMs?: number): void;
   closed: boolean;
 };
+
+let open = 0;
+/** SSE streams open in this process (the mcp_open_streams metric). */
+export const openStreams = () => open;
 
 export function startSse(res: ServerResponse, extraHeaders: Record<string, string>, keepAliveMs: number): SseWriter {
   res.writeHead(200, { ...SSE_HEADERS, ...extraHeaders });
   res.flushHeaders();
   const keepAlive = setInterval(() => writer.comment(), keepAliveMs);
   keepAlive.unref();
+  open++;
+  let counted = true;
+  const ended = () => {
+    if (counted) open--;
+    counted = false;
+  };
   const writer: SseWriter = {
     closed: false,
     event(data, id, retryMs) {
@@ -33,16 +44,18 @@ export function startSse(res: ServerResponse, extraHeaders: Record<string, strin
     comment() {
       if (!writer.closed) res.write(":\n\n");
     },
-    close() {
+    close(retryMs) {
       if (writer.closed) return;
       writer.closed = true;
       clearInterval(keepAlive);
-      res.end();
+      ended();
+      res.end(retryMs === undefined ? undefined : `retry: ${retryMs}\n\n`);
     },
   };
   res.on("close", () => {
     writer.closed = true;
     clearInterval(keepAlive);
+    ended();
   });
   return writer;
 }

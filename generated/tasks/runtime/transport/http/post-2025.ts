@@ -6,11 +6,20 @@ import { errorResponse, isNotification, isRequest, isResponse, resultResponse } 
 import { ErrorCode, SUPPORTED_PROTOCOL_VERSIONS } from "../../protocol/constants.ts";
 import { toJsonRpcError } from "../../protocol/errors.ts";
 import type { JsonRpcMessage, JsonRpcRequest } from "../../protocol/types.ts";
-import { acceptsSse, authOf, header, invalidRequest, isTimeout, type PostContext } from "./post-common.ts";
+import {
+  acceptsSse,
+  authOf,
+  header,
+  invalidRequest,
+  isTimeout,
+  type PostContext,
+  routingHeaderMismatch,
+} from "./post-common.ts";
 import { requestAuth } from "./request-auth.ts";
 import { PostResponder, sendJson } from "./responder.ts";
 import { principalOf } from "./security.ts";
-import { HttpSession } from "./session.ts";
+import type { HttpSession } from "./session.ts";
+import { SessionStoreUnavailableError, sendStoreUnavailable } from "./session-store.ts";
 
 export async function handlePost2025(
   context: PostContext,
@@ -26,32 +35,50 @@ export async function handlePost2025(
     });
     return sendJson(res, 400, errorResponse(undefined, error));
   }
+  const mismatch = isRequest(message) && routingHeaderMismatch(req, message.method, message.params ?? {});
+  if (mismatch && isRequest(message))
+    return sendJson(res, 400, errorResponse(message.id, invalidRequest(`Invalid Request: ${mismatch}`)));
   const initializing = isRequest(message) && message.method === "initialize";
   const sessionId = header(req, "mcp-session-id");
   let session: HttpSession | undefined;
   if (initializing) {
-    if (!context.sessions.reserve()) {
+    session = context.sessions.create(context.server);
+    let reserved: boolean;
+    try {
+      reserved = await context.sessions.reserve(session);
+    } catch (error) {
+      if (error instanceof SessionStoreUnavailableError) return sendStoreUnavailable(res, message.id, error);
+      throw error;
+    }
+    if (!reserved) {
       const error = {
         code: ErrorCode.InternalError,
         message: `Too many sessions: all ${context.sessions.maxSessions} sessions are busy; retry later`,
       };
       return sendJson(res, 503, errorResponse(message.id, error), { "Retry-After": "5" });
     }
-    session = new HttpSession(context.server);
     if (requestAuth(req)) session.owner = principalOf(req);
   } else {
     if (!sessionId) {
       const error = invalidRequest("Missing Mcp-Session-Id header (send initialize first, or use 2026-07-28)");
       return sendJson(res, 400, errorResponse(isRequest(message) ? message.id : undefined, error));
     }
-    session = context.sessions.use(sessionId, principalOf(req));
+    try {
+      session = await context.sessions.use(sessionId, principalOf(req));
+    } catch (error) {
+      const id = isRequest(message) ? message.id : undefined;
+      if (error instanceof SessionStoreUnavailableError) return sendStoreUnavailable(res, id, error);
+      throw error;
+    }
     if (!session) {
       const error = { code: ErrorCode.InvalidRequest, message: "Session not found" };
       return sendJson(res, 404, errorResponse(isRequest(message) ? message.id : undefined, error));
     }
   }
   if (isResponse(message)) {
-    session.peer.receive(message);
+    // With a shared store, the request this answers may have been sent by another process.
+    if (!session.peer.awaits(message.id) && session.remote) session.remote.response(session.id, message);
+    else session.peer.receive(message);
     return sendJson(res, 202, undefined);
   }
   const principal = principalOf(req);
@@ -59,7 +86,9 @@ export async function handlePost2025(
     if (message.method === "notifications/cancelled") {
       const requestId = message.params?.requestId;
       if (typeof requestId === "string" || typeof requestId === "number") {
-        session.inFlight.get(requestId)?.abort(new Error("Cancelled by the client"));
+        const running = session.inFlight.get(requestId);
+        if (running) running.abort(new Error("Cancelled by the client"));
+        else session.remote?.cancel(session.id, requestId);
         // The id is free at once, as on stdio: a handler that ignores its signal must not keep it taken.
         session.inFlight.delete(requestId);
       }
@@ -71,6 +100,7 @@ export async function handlePost2025(
       principal,
       ...authOf(req),
     });
+    await context.sessions.save?.(session);
     return sendJson(res, 202, undefined);
   }
   const request = message as JsonRpcRequest;
@@ -108,12 +138,15 @@ export async function handlePost2025(
           send: responder.canStream ? (outgoing) => responder.send(outgoing) : undefined,
         }),
     });
-    if (initializing) context.sessions.add(activeSession);
+    if (initializing) await context.sessions.add(activeSession);
+    else await context.sessions.save?.(activeSession);
     responder.finish(resultResponse(request.id, result));
   } catch (error) {
     if (initializing) {
-      context.sessions.release();
+      context.sessions.release(activeSession);
       activeSession.close();
+      // The shared store failed to record the new session: nothing ran, so the client may simply retry.
+      if (error instanceof SessionStoreUnavailableError) return sendStoreUnavailable(res, request.id, error);
     }
     // A 2025-era cancellation (notifications/cancelled) gets no response; the stream just ends.
     if (controller.signal.aborted && !isTimeout(error)) responder.abandon();

@@ -4,6 +4,7 @@
 import type { ServerResponse } from "node:http";
 import { encodeMessage, isResponse } from "../../protocol/codec.ts";
 import type { JsonRpcMessage } from "../../protocol/types.ts";
+import { noteAnswer } from "./request-record.ts";
 import { type SseWriter, startSse } from "./sse.ts";
 import type { ResumableStream } from "./sse-replay.ts";
 
@@ -77,6 +78,7 @@ export class PostResponder {
   finish(message: JsonRpcMessage): void {
     if (this.done) return;
     this.done = true;
+    noteAnswer(this.res, message);
     if (this.resumable) {
       // Even if this connection is gone, a resuming client can still collect the response.
       this.resumable.push(encodeMessage(message));
@@ -103,6 +105,7 @@ export function sendJson(
   headers: Record<string, string> = {},
 ): void {
   if (res.headersSent) return void res.end();
+  noteAnswer(res, body);
   if (body === undefined) {
     res.writeHead(status, headers);
     res.end();

@@ -4,9 +4,12 @@
 // (2026-07-28 removed resumability; its streams never go through here.)
 import type { SseWriter } from "./sse.ts";
 
-const MAX_KEPT_EVENTS = 500;
+export const MAX_KEPT_EVENTS = 500;
 /** Characters of event data kept for replay per stream; the newest event is kept whatever its size. */
 export const MAX_KEPT_CHARS = 4 * 1024 * 1024;
+
+/** Where a shared session store copies a stream's events, so another process can replay them. */
+export type StreamMirror = { push(seq: number, data: string): void; finish(seq: number): void };
 
 export class ResumableStream {
   private seq = 0;
@@ -19,7 +22,10 @@ export class ResumableStream {
     readonly id: string,
     private readonly retryMs: number,
     private readonly onDone: () => void = () => {},
-  ) {}
+    private readonly mirror?: StreamMirror,
+  ) {
+    mirror?.push(0, "");
+  }
 
   /** Starts delivering to a (new) connection: the priming event first, then everything after `afterSeq`. */
   attach(writer: SseWriter, afterSeq?: number): void {
@@ -40,12 +46,14 @@ export class ResumableStream {
     while (this.events.length > 1 && (this.events.length > MAX_KEPT_EVENTS || this.keptChars > MAX_KEPT_CHARS)) {
       this.keptChars -= this.events.shift()?.data.length ?? 0;
     }
+    this.mirror?.push(seq, data);
     this.writer?.event(data, `${this.id}_${seq}`);
   }
 
   finish(): void {
     if (this.done) return;
     this.done = true;
+    this.mirror?.finish(this.seq + 1);
     this.writer?.close();
     this.onDone();
   }

@@ -7,6 +7,7 @@ import { JsonRpcPeer } from "../../protocol/peer.ts";
 import type { JsonRpcMessage, RequestId } from "../../protocol/types.ts";
 import type { McpServer } from "../../server/server.ts";
 import { LegacySession } from "../../server/session.ts";
+import type { SessionRemote } from "./session-remote.ts";
 import type { SseWriter } from "./sse.ts";
 import { ResumableStream } from "./sse-replay.ts";
 
@@ -14,8 +15,15 @@ const RESUMABLE_RETENTION_MS = 5 * 60_000;
 /** Resumable streams kept per session (running or recently done); the oldest done one is forgotten first. */
 export const MAX_RESUMABLE_STREAMS = 16;
 
+export type HttpSessionOptions = {
+  /** A session loaded from a shared store keeps the id it was given. */
+  id?: string;
+  /** Set when other processes share the session (--session-store). */
+  remote?: SessionRemote;
+};
+
 export class HttpSession {
-  readonly id = randomUUID();
+  readonly id: string;
   readonly state: LegacySession;
   readonly peer: JsonRpcPeer;
   readonly inFlight = new Map<RequestId, AbortController>();
@@ -27,17 +35,27 @@ export class HttpSession {
   private readonly forgetTimers = new Set<NodeJS.Timeout>();
   private readonly stopChanges: () => void;
 
-  constructor(server: McpServer) {
-    this.state = new LegacySession(this.id, (message) => this.sendStandalone(message));
+  readonly remote: SessionRemote | undefined;
+
+  constructor(server: McpServer, options: HttpSessionOptions = {}) {
+    this.id = options.id ?? randomUUID();
+    this.remote = options.remote;
+    // Changes reach the client through the GET stream held here, if any: with a shared store every
+    // process hears every change and the one holding the stream delivers it, so it goes out once.
+    this.state = new LegacySession(this.id, (message) => this.sendLocal(message));
     // Server-to-client requests normally ride the originating POST's stream (chosen per request);
     // the GET stream is the fallback, and also carries our notifications/cancelled.
-    this.peer = new JsonRpcPeer({ send: (message) => this.sendStandalone(message) });
+    this.peer = new JsonRpcPeer({
+      send: (message) => this.sendStandalone(message),
+      ...(this.remote ? { idPrefix: `${this.remote.instanceId}-` } : {}),
+    });
     this.stopChanges = server.changes.subscribe((change) => this.state.deliverChange(change));
   }
 
   /** A resumable stream for one POST's SSE answer; forgotten a while after it is done. */
   openResumable(retryMs: number): ResumableStream {
-    const id = `${this.id}.${++this.streamCounter}`;
+    // Stream ids name the process too: two processes serving one session must not both make stream 1.
+    const id = `${this.id}.${this.remote ? `${this.remote.instanceId}-` : ""}${++this.streamCounter}`;
     const forget = () => {
       const timer = setTimeout(() => {
         this.forgetTimers.delete(timer);
@@ -53,7 +71,7 @@ export class HttpSession {
       const oldest = streams.find((stream) => stream.done) ?? streams[0];
       this.resumableStreams.delete(oldest.id);
     }
-    const stream = new ResumableStream(id, retryMs, forget);
+    const stream = new ResumableStream(id, retryMs, forget, this.remote?.mirror(this.id, id));
     this.resumableStreams.set(id, stream);
     return stream;
   }
@@ -81,8 +99,16 @@ export class HttpSession {
     this.standaloneStream?.close();
   }
 
+  /** Writes to the GET stream if this process holds it; true when it did. */
+  sendLocal(message: JsonRpcMessage): boolean {
+    if (!this.standaloneStream || this.standaloneStream.closed) return false;
+    this.standaloneStream.event(encodeMessage(message));
+    return true;
+  }
+
   private sendStandalone(message: JsonRpcMessage): void {
-    // Without an open GET stream there is no way to reach the client; the message is dropped (spec allows it).
-    this.standaloneStream?.event(encodeMessage(message));
+    // Without an open GET stream there is no way to reach the client; the message is dropped (spec allows
+    // it). With a shared store, the process holding the stream (if any) gets it.
+    if (!this.sendLocal(message)) this.remote?.standalone(this.id, message);
   }
 }

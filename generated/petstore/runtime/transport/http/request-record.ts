@@ -1,0 +1,60 @@
+// What the HTTP transport knows of one request for its logs and metrics (issue 18 §3): its id (the
+// client's X-Request-Id when well formed, else a new one, echoed in the response), the JSON-RPC method and
+// tool, the protocol era, and the JSON-RPC error code of a failed answer. Kept beside the request in a
+// WeakMap, like request-auth.ts, so the POST handlers' signatures stay as they are.
+import { randomUUID } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { JsonRpcMessage } from "../../protocol/types.ts";
+
+export type RequestRecord = {
+  id: string;
+  started: number;
+  method?: string;
+  tool?: string;
+  era?: "2025" | "2026";
+  errorCode?: number;
+  /** A tools/call answered with isError: true (the tool failed, the protocol did not). */
+  toolError?: boolean;
+};
+
+const records = new WeakMap<IncomingMessage | ServerResponse, RequestRecord>();
+/** Ids a proxy or client may set: long enough for a UUID or a trace id, nothing that could forge a log line. */
+const VALID_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export function startRecord(req: IncomingMessage, res: ServerResponse): RequestRecord {
+  const given = req.headers["x-request-id"];
+  const id = typeof given === "string" && VALID_ID.test(given) ? given : randomUUID();
+  const record: RequestRecord = { id, started: performance.now() };
+  records.set(req, record);
+  records.set(res, record);
+  return record;
+}
+
+/** Notes how a request was answered (called where answers are sent: sendJson, PostResponder). */
+export function noteAnswer(res: ServerResponse, message: JsonRpcMessage | undefined): void {
+  const record = records.get(res);
+  if (!record || !message) return;
+  if ("error" in message && message.error) record.errorCode = message.error.code;
+  else if ("result" in message && (message.result as { isError?: unknown }).isError === true) record.toolError = true;
+}
+
+/** The JSON-RPC method and tool of a decoded request, for the record. */
+export function noteRequest(req: IncomingMessage, message: JsonRpcMessage, era: "2025" | "2026"): void {
+  const record = records.get(req);
+  if (!record) return;
+  record.era = era;
+  if (!("method" in message)) return;
+  record.method = message.method;
+  const name = message.params?.name;
+  if (message.method === "tools/call" && typeof name === "string") record.tool = name.slice(0, 128);
+}
+
+export function recordOf(req: IncomingMessage): RequestRecord | undefined {
+  return records.get(req);
+}
+
+/** The channel's httpRequestId (ctx.httpRequestId), when the request has one. */
+export function requestIdOf(req: IncomingMessage): { httpRequestId?: string } {
+  const record = records.get(req);
+  return record ? { httpRequestId: record.id } : {};
+}

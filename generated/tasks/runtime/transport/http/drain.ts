@@ -1,0 +1,83 @@
+// Graceful shutdown of the HTTP transport (issue 18 §3), in the order a load balancer needs:
+//  1. /readyz turns 503 at once (the caller's `closing` flag), so probing balancers stop sending;
+//  2. for the grace period requests are still served, each answer with `Connection: close`, so a proxy's
+//     pool of kept-alive connections to this instance empties;
+//  3. then the listener closes (a proxy's new connections are refused: it tries another instance, the
+//     request never arrived), GET streams end with an SSE `retry` hint (the client reconnects, through the
+//     balancer, to another instance), and a request still arriving on an open connection gets 503 (it did
+//     not run: a proxy may send it elsewhere);
+//  4. requests in flight finish, up to the shutdown timeout counted from the start; any still running then
+//     get a 500 JSON-RPC error (never 503: they may have run) and their connections close.
+import type { Server, ServerResponse } from "node:http";
+import { errorResponse } from "../../protocol/codec.ts";
+import { ErrorCode } from "../../protocol/constants.ts";
+import { sendJson } from "./responder.ts";
+import type { SseWriter } from "./sse.ts";
+
+export const DEFAULT_SHUTDOWN_TIMEOUT_MS = 30_000;
+
+export class Drain {
+  phase: "serving" | "draining" | "stopped" = "serving";
+  private readonly inFlight = new Set<ServerResponse>();
+  private readonly streams = new Set<SseWriter>();
+  private idle: (() => void) | undefined;
+
+  /** Call for every MCP request: marks answers during the drain, and counts POSTs until answered. */
+  admit(res: ServerResponse, counted: boolean): void {
+    if (this.phase !== "serving") res.setHeader("Connection", "close");
+    if (!counted) return;
+    this.inFlight.add(res);
+    res.once("close", () => {
+      this.inFlight.delete(res);
+      if (this.inFlight.size === 0) this.idle?.();
+    });
+  }
+
+  /** A GET stream, ended with a reconnect hint when the listener closes. */
+  stream(writer: SseWriter): void {
+    this.streams.add(writer);
+  }
+
+  /** Once the listener is closed, a request on an already open connection gets this answer. */
+  refuse(res: ServerResponse): void {
+    const error = { code: ErrorCode.InternalError, message: "Server is shutting down; retry (another instance)" };
+    sendJson(res, 503, errorResponse(undefined, error), { "Retry-After": "1", Connection: "close" });
+  }
+
+  /** `onStop` runs as the listener closes: it ends what never finishes by itself (2026-era listen streams). */
+  async run(
+    http: Server,
+    options: { graceMs: number; timeoutMs: number; retryMs: number; onStop: () => void },
+  ): Promise<void> {
+    const started = Date.now();
+    this.phase = "draining";
+    if (options.graceMs > 0) await sleep(options.graceMs);
+    this.phase = "stopped";
+    http.close();
+    http.closeIdleConnections();
+    for (const writer of this.streams) writer.close(options.retryMs);
+    this.streams.clear();
+    options.onStop();
+    const left = options.timeoutMs - (Date.now() - started);
+    if (this.inFlight.size > 0 && left > 0) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, left);
+        this.idle = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+    }
+    for (const res of this.inFlight) {
+      if (res.headersSent) res.end();
+      else {
+        const message = `Server shut down before this request finished (shutdown timeout ${options.timeoutMs} ms)`;
+        sendJson(res, 500, errorResponse(undefined, { code: ErrorCode.InternalError, message }), {
+          Connection: "close",
+        });
+      }
+    }
+  }
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

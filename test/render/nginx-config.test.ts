@@ -1,0 +1,76 @@
+/**
+ * deploy/nginx.conf (issue 18 §2): which calls nginx may resend comes from the tools' annotations, and
+ * no tool name can write a directive. (test/scale/nginx-config.scale.ts runs `nginx -t` on it, and
+ * test/scale/scale-out.scale.ts runs it in front of real instances and kills one.)
+ */
+import { describe, expect, it } from "vitest";
+import { renderNginxConfig, retryPlan } from "../../generator/render/nginx-config.ts";
+import { model, tool } from "./model.ts";
+
+const weatherLike = model({
+  tools: [
+    tool("get_forecast", { annotations: { readOnlyHint: true } }),
+    tool("report_observation", { annotations: { readOnlyHint: false, idempotentHint: false } }),
+    tool("reset_station", { annotations: { destructiveHint: true, idempotentHint: false } }),
+    tool("put_station", { annotations: { readOnlyHint: false, idempotentHint: true } }),
+    tool("plain"),
+  ],
+});
+
+/** The map's entries: "<Mcp-Method>:<Mcp-Name>" keys that select the resending location. */
+const retried = (text: string) => [...text.matchAll(/^\s+"tools\/call:([^"]+)" 1;$/gm)].map((m) => m[1]);
+
+describe("deploy/nginx.conf", () => {
+  const text = renderNginxConfig(weatherLike, "# header");
+
+  it("resends only calls of read-only or idempotent tools, and the methods that only read", () => {
+    expect(retryPlan(weatherLike)).toEqual({
+      retried: ["get_forecast", "put_station"],
+      once: ["report_observation", "reset_station", "plain"],
+    });
+    expect(retried(text)).toEqual(["get_forecast", "put_station"]);
+    expect(text).toContain(
+      '"~^(ping|server/discover|tools/list|resources/list|resources/templates/list|resources/read|prompts/list|prompts/get|completion/complete):" 1;',
+    );
+    // Only the resending location may resend a POST already sent; the others never do.
+    const nonIdempotent = text
+      .split("\n")
+      .filter((line) => line.includes("non_idempotent") && !line.trim().startsWith("#"));
+    expect(nonIdempotent).toEqual([
+      "            proxy_next_upstream error timeout http_502 http_503 http_504 non_idempotent;",
+    ]);
+    const retryLocation = text.slice(text.indexOf("location @mcp_retry_safe"), text.indexOf("location @mcp_not_run"));
+    expect(retryLocation).toContain("non_idempotent");
+  });
+
+  it("answers a call it must not resend with a JSON-RPC 502 saying why", () => {
+    const lost = text.slice(text.indexOf("location @mcp_lost"));
+    expect(lost).toContain("default_type application/json;");
+    const body = /return 502 '([^']+)';/.exec(lost)?.[1] ?? "";
+    expect(JSON.parse(body)).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32603 } });
+    expect(JSON.parse(body).error.message).toMatch(/not retried/);
+  });
+
+  it("matches the servers: 4 MiB bodies, loopback Host, request ids, streams unbuffered", () => {
+    for (const line of [
+      "client_max_body_size 4m;",
+      "proxy_set_header Host localhost;",
+      "proxy_set_header X-Request-Id $mcp_request_id;",
+      "proxy_buffering off;",
+    ])
+      expect(text).toContain(line);
+    expect(text.match(/^\s+server 127\.0\.0\.1:300\d max_fails=1 fail_timeout=5s;$/gm)).toHaveLength(3);
+  });
+
+  it("leaves out a tool name that could write a directive, rather than quoting it", () => {
+    const hostile = model({
+      tools: [
+        tool('x" 1; } server { listen 1; } map $a $b { "', { annotations: { readOnlyHint: true } }),
+        tool("ok", { annotations: { readOnlyHint: true } }),
+      ],
+    });
+    const config = renderNginxConfig(hostile, "# header");
+    expect(retried(config)).toEqual(["ok"]);
+    expect(config).not.toContain("listen 1;");
+  });
+});
