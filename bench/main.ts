@@ -1,5 +1,5 @@
 // `npm run bench [-- <suite>...] [--rounds n] [--quick]`: runs the benchmark
-// suites (codegen, runtime, startup, huge-spec, search; all by default), prints the tables
+// suites (codegen, runtime, startup, huge-spec, search, scale; all by default), prints the tables
 // and writes them into bench/RESULTS.md. --quick shrinks call counts and rounds
 // for iterating; its figures are marked as such.
 import { parseArgs } from "node:util";
@@ -11,10 +11,11 @@ import { log } from "./lib/rounds.ts";
 import { codegenSuite } from "./suites/codegen.ts";
 import { hugeSpecSuite } from "./suites/huge-spec.ts";
 import { runtimeSuite } from "./suites/runtime.ts";
+import { scaleSuite } from "./suites/scale.ts";
 import { searchSuite } from "./suites/search.ts";
 import { startupSuite } from "./suites/startup.ts";
 
-const SUITES = ["codegen", "runtime", "startup", "huge-spec", "search"] as const;
+const SUITES = ["codegen", "runtime", "startup", "huge-spec", "search", "scale"] as const;
 type Suite = (typeof SUITES)[number];
 
 const { values, positionals } = parseArgs({
@@ -62,6 +63,8 @@ for (const suite of selected) {
       section = await startupSuite(servers, echo, { rounds: rounds ?? (quick ? 3 : 7) });
     } else if (suite === "search") {
       section = await searchSuite({ rounds: rounds ?? (quick ? 1 : 3) });
+    } else if (suite === "scale") {
+      section = await scaleSuite({ seconds: quick ? 2 : 8, warmupSeconds: quick ? 1 : 2 });
     } else if (suite === "huge-spec") {
       section = await hugeSpecSuite({ rounds: rounds ?? (quick ? 1 : 3) });
     } else {

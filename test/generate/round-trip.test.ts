@@ -71,7 +71,12 @@ for (const transport of ["stdio", "http"] as const) {
 
     it("lists exactly the spec's tools, with their schemas and annotations", async () => {
       const { tools } = await client.listTools();
-      expect(tools.map((t) => t.name)).toEqual(["get_forecast", "report_observation", "convert_temperature"]);
+      expect(tools.map((t) => t.name)).toEqual([
+        "get_forecast",
+        "report_observation",
+        "reset_station",
+        "convert_temperature",
+      ]);
       const forecast = tools[0];
       // openWorldHint: true is MCP's default: tools/list leaves it out (normalize/listed-tool.ts), meaning the same.
       expect(forecast.annotations).toEqual({ readOnlyHint: true });

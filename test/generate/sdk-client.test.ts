@@ -46,7 +46,12 @@ for (const [sdk, transport, connectSdk] of cases) {
     it("sees the spec's tools and calls them", async () => {
       expect(client.serverInfo?.name).toBe("weather");
       const { tools } = await client.peer.listTools();
-      expect(tools.map((t) => t.name)).toEqual(["get_forecast", "report_observation", "convert_temperature"]);
+      expect(tools.map((t) => t.name)).toEqual([
+        "get_forecast",
+        "report_observation",
+        "reset_station",
+        "convert_temperature",
+      ]);
       const converted = await client.peer.callTool("convert_temperature", { value: 32, from: "F" });
       expect(converted.structuredContent).toEqual({ value: 0, unit: "C" });
       const forecast = await client.peer.callTool("get_forecast", { city: "Nice" });

@@ -217,6 +217,55 @@ Clients discover all of this themselves: the server publishes its metadata at
 
 Handlers receive the caller as \`ctx.auth\` (\`subject\`, \`scopes\`, \`claims\`, \`issuer\`, \`clientId\`).
 
+## Deploy
+
+One process serves one machine. For a team, run several instances behind nginx, with their 2025-era
+sessions in Redis so that any instance serves any session (2026-07-28 clients need no session at all):
+
+\`\`\`sh
+redis-server --port 6379 --save "" &
+for port in 3001 3002 3003; do
+  node dist/server.js --http --port $port --session-store redis://127.0.0.1:6379/0 --shutdown-grace 5000 &
+done
+sudo nginx -c "$PWD/deploy/nginx.conf"   # clients connect to http://<host>:8080/mcp
+\`\`\`
+
+\`deploy/nginx.conf\` is generated from the spec. It round-robins requests over the instances and routes on the
+\`Mcp-Method\` and \`Mcp-Name\` headers that 2026-07-28 clients send: when an instance dies while it handles a
+call, nginx sends the call to another instance only if the tool cannot do harm by running twice, that is, if
+the spec marks it \`readOnlyHint\` or \`idempotentHint\` (and for the methods that only read, such as \`tools/list\`
+and \`resources/read\`). Any other call is never sent twice: its client gets HTTP 502 with a JSON-RPC error
+saying the call was not retried, and should check whether it took effect. An instance that answers 503 did
+not run the request (it is stopping, full, or cannot reach Redis), so nginx tries another one.
+
+| Tool | Retried on another instance |
+|---|---|
+| \`get_forecast\` | no |
+
+To change the instances, their ports or the listen address (TLS), copy \`deploy/nginx.conf\` and edit the copy:
+\`generate\` rewrites the original, so its retry rules follow the spec. Without \`--session-store\`, each
+instance keeps its own sessions, and 2025-era clients must stay on one instance: replace round robin with
+\`ip_hash;\` in the upstream block. The instances listen on loopback and accept loopback \`Host\` names, so nginx
+sends \`Host: localhost\`; with \`--auth-issuer\`, set \`--auth-audience\` to the public URL clients use.
+
+Redis holds each session's negotiated version, client capabilities, log level, subscriptions and owner, and
+the events of resumable streams, so a client that reconnects to another instance with \`Last-Event-ID\` gets
+the events it missed. Sessions expire after 30 idle minutes, and \`--max-sessions\` counts the sessions of
+every instance. When Redis is unreachable at start, the server exits with a message; when it goes away later,
+requests that need a session get 503 with a JSON-RPC error until it is back, and 2026-07-28 requests go on.
+A Redis restarted without persistence has forgotten every session: clients get 404 and initialize again.
+
+Stopping an instance with SIGTERM loses no request: \`/readyz\` turns 503 at once; for \`--shutdown-grace\`
+milliseconds requests are still served, each answer closing its connection; then the instance stops
+accepting, ends its GET streams with a reconnect hint, lets requests in flight finish (at most
+\`--shutdown-timeout\` milliseconds from the signal, 30000 by default) and exits 0.
+
+For monitoring, \`--metrics\` serves Prometheus metrics at \`/metrics\` (behind the same token as \`/mcp\`), or
+\`--metrics-port <n>\` on a port of their own: requests by method, tool and outcome, latency, upstream status
+codes and latency, sessions and open streams. \`--log-format json\` writes one JSON object per line on stderr,
+with an access line per request carrying its \`X-Request-Id\` (the client's, else a new one, echoed in the
+answer). Neither ever contains arguments, results or tokens.
+
 ## Toolsets
 
 Every tool belongs to one toolset. What \`tools/list\` costs an agent's context (tokens of the \`o200k_base\`
