@@ -11,6 +11,12 @@ import { freePort } from "../support/free-port.ts";
 import { type RedisServer, startRedis } from "../support/redis-server.ts";
 
 const LEGACY = "2025-11-25";
+const INITIALIZE = {
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: { protocolVersion: LEGACY, capabilities: {}, clientInfo: { name: "t", version: "0" } },
+};
 const JSON_AND_SSE = { "Content-Type": "application/json", Accept: "application/json, text/event-stream" };
 
 let redis: RedisServer;
@@ -237,12 +243,7 @@ describe("a 2025-era session shared through Redis", () => {
     const { a, b } = await pair({ maxSessions: 2 });
     await session(a.url);
     await session(b.url);
-    const third = await post(a.url, {
-      jsonrpc: "2.0",
-      id: 1,
-      method: "initialize",
-      params: { protocolVersion: LEGACY, capabilities: {}, clientInfo: { name: "t", version: "0" } },
-    });
+    const third = await post(a.url, INITIALIZE);
     expect(third.status).toBe(503);
     expect(third.messages[0].error?.message).toMatch(/Too many sessions/);
   });
@@ -307,12 +308,7 @@ describe("when Redis is not there", () => {
       error: { message: expect.stringMatching(/^Session store unavailable: /) },
     });
     expect(Date.now() - started).toBeLessThan(3_000);
-    const init = await post(http.url, {
-      jsonrpc: "2.0",
-      id: 1,
-      method: "initialize",
-      params: { protocolVersion: LEGACY, capabilities: {}, clientInfo: { name: "t", version: "0" } },
-    });
+    const init = await post(http.url, INITIALIZE);
     expect(init.status).toBe(503);
     const modern = await post(
       http.url,

@@ -145,10 +145,14 @@ export class RedisSessions implements Sessions, SessionRemote {
     }
     let view = this.views.get(id);
     if (!view) {
-      view = new HttpSession(this.server, { id, remote: this });
-      this.views.set(id, view);
-      // Before the first request runs here, so that nothing meant for this process is published unheard.
-      await this.run(() => this.subscriber.subscribe(this.channel(id)));
+      // Subscribed before the first request runs here, so that nothing meant for this process goes unheard;
+      // a view is kept only once it is (a failed subscribe is tried again on the next request).
+      await this.run(() => this.subscribe(this.channel(id)));
+      view = this.views.get(id); // another request may have made it meanwhile
+      if (!view) {
+        view = new HttpSession(this.server, { id, remote: this });
+        this.views.set(id, view);
+      }
     }
     this.apply(view, fields);
     if (view.owner !== undefined && view.owner !== principal) return undefined;
@@ -171,7 +175,7 @@ export class RedisSessions implements Sessions, SessionRemote {
     this.views.set(session.id, session);
     this.stored.set(session, state);
     await this.run(async () => {
-      await this.subscriber.subscribe(this.channel(session.id));
+      await this.subscribe(this.channel(session.id));
       const multi = this.command.multi().hset(key, "st", state, "own", session.owner ?? "");
       await multi.pexpire(key, this.options.idleMs).zadd(this.zset, Date.now(), session.id).exec();
     });
@@ -375,6 +379,15 @@ export class RedisSessions implements Sessions, SessionRemote {
     this.views.delete(id);
     view.close();
     this.subscriber.unsubscribe(this.channel(id)).catch(() => {});
+  }
+
+  /** SUBSCRIBE waits for Redis when it is away (its connection queues commands); a request must not. */
+  private subscribe(channel: string): Promise<unknown> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error("no answer to SUBSCRIBE within 2 s")), 2_000);
+    });
+    return Promise.race([this.subscriber.subscribe(channel), late]).finally(() => clearTimeout(timer));
   }
 
   /** Keeps the sessions this process is busy with (requests, streams) alive and out of eviction's reach. */
