@@ -1,6 +1,6 @@
 // Metrics, JSON logs and request ids of a real generated server process (issue 18 §3): what a scrape
 // and a log pipeline see, and what they must never see (arguments, tokens).
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -150,5 +150,25 @@ describe("request ids, JSON logs and metrics", () => {
     expect(scrape.status).toBe(200);
     expect(await scrape.text()).toContain("# TYPE mcp_requests_total counter");
     expect((await fetch(new URL("/metrics", server.url))).status).toBe(404);
+  });
+
+  test("a server whose Redis cannot be reached does not start: exit 1, naming the store without its password", async () => {
+    const port = await freePort();
+    const store = `redis://user:pw-secret-42@127.0.0.1:${port}/0`;
+    const server = join(withoutId, "dist/server.js");
+    const run = spawnSync(process.execPath, [server, "--http", "--port", "0", "--session-store", store], {
+      encoding: "utf8",
+      timeout: 15_000,
+    });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain(`cannot reach the session store redis://user:***@127.0.0.1:${port}/0`);
+    expect(run.stderr).not.toContain("pw-secret-42");
+    const bad = spawnSync(process.execPath, [server, "--http", "--session-store", "http://127.0.0.1:6379"], {
+      encoding: "utf8",
+    });
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain(
+      "--session-store must use redis:// (or rediss:// for TLS), not 'http://127.0.0.1:6379/'",
+    );
   });
 });
