@@ -37,6 +37,7 @@ export function renderDocs(model: Model): string {
     .join(", ");
 
   const toolsets = toolsetDocs(model);
+  const retried = new Set(retryPlan(model).retried);
   return template({
     header: header(model.specRef, "md").trimEnd(),
     largeApi: toolsets?.largeApi ?? "",
@@ -65,7 +66,7 @@ export function renderDocs(model: Model): string {
     deploy: {
       tools: model.tools.map((tool) => ({
         name: mdCode(tool.node.name),
-        retried: retryPlan(model).retried.includes(tool.node.name) ? "yes" : "no",
+        retried: retried.has(tool.node.name) ? "yes" : "no",
       })),
     },
     bin: mdCode(model.packageName),
