@@ -261,9 +261,7 @@ export async function serveHttp(server: McpServer, options: HttpServerOptions = 
       handle(req, res).catch((error) => {
         if (error instanceof SessionStoreUnavailableError && !res.headersSent)
           return sendStoreUnavailable(res, undefined, error);
-        const body = errorResponse(undefined, { code: ErrorCode.InternalError, message: String(error) });
-        if (!res.headersSent) sendJson(res, 500, body);
-        else res.end();
+        answerInternalError(res, error, log);
       });
     },
   );
@@ -330,6 +328,20 @@ export async function serveHttp(server: McpServer, options: HttpServerOptions = 
 }
 
 const PROBES = new Set(["/healthz", "/readyz"]);
+
+/**
+ * A failure of the transport itself (not of a handler): its text can name internal modules, paths or
+ * configuration, so it goes to the operator's log and the client gets a generic 500 with the request id
+ * that finds the log line.
+ */
+function answerInternalError(res: ServerResponse, error: unknown, log: (line: string) => void): void {
+  const requestId = String(res.getHeader("X-Request-Id") ?? "");
+  const detail = error instanceof Error ? (error.stack ?? `${error.name}: ${error.message}`) : String(error);
+  log(`internal error answering request ${requestId}: ${detail}`);
+  if (res.headersSent) return void res.end();
+  const message = `Internal error (request id ${requestId})`;
+  sendJson(res, 500, errorResponse(undefined, { code: ErrorCode.InternalError, message, data: { requestId } }));
+}
 
 /** RFC 9728 metadata: public, so no token and no Host/Origin check, and readable from browsers (CORS). */
 function serveMetadata(req: IncomingMessage, res: ServerResponse, resource: ProtectedResource): void {
