@@ -7,7 +7,7 @@ import type { AddressInfo } from "node:net";
 import { decodeMessage, errorResponse } from "../../protocol/codec.ts";
 import { ErrorCode } from "../../protocol/constants.ts";
 import type { AuthConfig } from "../../server/auth-config.ts";
-import { logRequest } from "../../server/log.ts";
+import { boundLogValue, logRequest } from "../../server/log.ts";
 import type { McpServer } from "../../server/server.ts";
 import { DEFAULT_SHUTDOWN_TIMEOUT_MS, Drain } from "./drain.ts";
 import { isMediaType } from "./media-type.ts";
@@ -328,6 +328,8 @@ export async function serveHttp(server: McpServer, options: HttpServerOptions = 
 }
 
 const PROBES = new Set(["/healthz", "/readyz"]);
+/** An error's text may carry what a client sent; its log line is bounded like every client-chosen value. */
+const MAX_ERROR_LOG_CHARS = 4_096;
 
 /**
  * A failure of the transport itself (not of a handler): its text can name internal modules, paths or
@@ -337,7 +339,7 @@ const PROBES = new Set(["/healthz", "/readyz"]);
 function answerInternalError(res: ServerResponse, error: unknown, log: (line: string) => void): void {
   const requestId = String(res.getHeader("X-Request-Id") ?? "");
   const detail = error instanceof Error ? (error.stack ?? `${error.name}: ${error.message}`) : String(error);
-  log(`internal error answering request ${requestId}: ${detail}`);
+  log(`internal error answering request ${requestId}: ${boundLogValue(detail, MAX_ERROR_LOG_CHARS)}`);
   if (res.headersSent) return void res.end();
   const message = `Internal error (request id ${requestId})`;
   sendJson(res, 500, errorResponse(undefined, { code: ErrorCode.InternalError, message, data: { requestId } }));
