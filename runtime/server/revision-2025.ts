@@ -11,13 +11,7 @@ import {
   MetaKey,
 } from "../protocol/constants.ts";
 import { invalidParams, McpError, ResourceNotFoundError } from "../protocol/errors.ts";
-import type {
-  ClientCapabilities,
-  InputResponse,
-  JsonObject,
-  LoggingLevel,
-  Result,
-} from "../protocol/types.ts";
+import type { ClientCapabilities, InputResponse, JsonObject, LoggingLevel, Result } from "../protocol/types.ts";
 import { capabilitiesTooLarge, keptClientInfo, MAX_CAPABILITIES_CHARS } from "./client-declaration.ts";
 import { sharedMethods } from "./methods.ts";
 import type { MethodCall, Revision } from "./scope.ts";

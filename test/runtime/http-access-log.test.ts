@@ -41,6 +41,8 @@ test("a 3 MB method or tool name gives an access line of bounded length", async 
   const lines = await accessLines(2);
   expect(lines).toHaveLength(2);
   for (const line of server.stderr().split("\n")) expect(line.length).toBeLessThan(1_000);
-  expect(lines[0].method).toBe(`${"m".repeat(MAX_LOG_VALUE_CHARS)}...(${HUGE.length - MAX_LOG_VALUE_CHARS} more characters)`);
+  expect(lines[0].method).toBe(
+    `${"m".repeat(MAX_LOG_VALUE_CHARS)}...(${HUGE.length - MAX_LOG_VALUE_CHARS} more characters)`,
+  );
   expect(lines[1]).toMatchObject({ method: "tools/call", tool: expect.stringMatching(/^m{128}\.\.\.\(/) });
 });

@@ -9,9 +9,12 @@ const LEAK = "Cannot find module '/srv/app/node_modules/secret-dep/index.js'";
 
 test("an internal error answers 500 with the request id only; the detail goes to the log", async () => {
   const server = createServer({ name: "broken", version: "1.0.0" });
-  server.defer(() => {
-    throw new Error(LEAK);
-  }, { tools: true });
+  server.defer(
+    () => {
+      throw new Error(LEAK);
+    },
+    { tools: true },
+  );
   const lines: string[] = [];
   const handle = await serveHttp(server, { log: (line) => lines.push(line) });
   try {

@@ -14,7 +14,7 @@ import { buildDemoServer } from "./fixtures/demo-server.ts";
 import { rawPost } from "./helpers.ts";
 
 /** Just under the 4 MiB body cap once wrapped in an initialize request. */
-export const BIG = "x".repeat(4 * 1024 * 1024 - 4_096);
+const BIG = "x".repeat(4 * 1024 * 1024 - 4_096);
 
 let handle: HttpServerHandle;
 
@@ -74,7 +74,11 @@ test("capabilities over the limit fail initialize with -32602; within it they ar
   expect(capabilitiesTooLarge(deep)).toBe(true);
   const wide = { experimental: Object.fromEntries(Array.from({ length: 100_000 }, (_, i) => [`k${i}`, {}])) };
   expect(capabilitiesTooLarge(wide)).toBe(true);
-  const fine = { roots: { listChanged: true }, elicitation: { form: {} }, experimental: { x: { y: "z".repeat(1_000) } } };
+  const fine = {
+    roots: { listChanged: true },
+    elicitation: { form: {} },
+    experimental: { x: { y: "z".repeat(1_000) } },
+  };
   expect(capabilitiesTooLarge(fine)).toBe(false);
   expect(JSON.stringify(fine).length).toBeLessThan(MAX_CAPABILITIES_CHARS);
   expect((await initialize({ name: "c", version: "1" }, fine)).status).toBe(200);
