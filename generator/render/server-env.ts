@@ -134,6 +134,13 @@ const FLAG_TWINS: Twin[] = [
     format: "string",
   },
   {
+    name: "MCP_SEALING_SECRET",
+    description:
+      "Secret(s) of at least 32 characters sealing 2026-era requestState and list cursors, the same on every instance behind a load balancer; comma-separated to rotate (the first seals, all open); unset: the session store's, else random per process.",
+    format: "string",
+    secret: true,
+  },
+  {
     name: "MCP_METRICS",
     description:
       "HTTP only: 1 serves Prometheus metrics at GET /metrics on the HTTP port, behind the same checks as /mcp (--metrics).",

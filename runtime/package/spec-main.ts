@@ -10,6 +10,7 @@ import { SessionStoreStartError } from "../transport/http/session-store.ts";
 import { parseStoreUrl } from "../transport/http/session-store-url.ts";
 import { serveStdio } from "../transport/stdio/server.ts";
 import { MIN_RESPONSE_TOKENS } from "./response-budget.ts";
+import { SEALING_SECRET_USAGE, sealingSecrets } from "./sealing-secret.ts";
 import { createSpecServer, type Manifest, type ServeMode, type SpecServerOptions } from "./spec-server.ts";
 import {
   TOKEN_EXCHANGE_OPTIONS,
@@ -91,7 +92,8 @@ Per-user upstream credentials (HTTP with --auth-issuer; off unless --upstream-to
 ${TOKEN_EXCHANGE_USAGE}
 
 Environment: MCP_HTTP_TOKEN, when set, is the bearer token HTTP clients must send;
-MCP_MAX_SESSIONS is the default of --max-sessions.`;
+MCP_MAX_SESSIONS is the default of --max-sessions.
+${SEALING_SECRET_USAGE}`;
 
 export async function runSpecServer(
   manifest: Manifest,
@@ -268,8 +270,12 @@ export async function runSpecServer(
       "--upstream-token-exchange needs --auth-issuer (or MCP_AUTH_ISSUER): it exchanges each caller's validated token",
     );
 
+  const secret = sealingSecrets();
+  if (typeof secret === "string") return usageError(secret);
+
   const server = createSpecServer(manifest, {
     ...options,
+    ...(secret ? { serverOptions: { ...options.serverOptions, secret } } : {}),
     ...serving,
     ...(baseUrl ? { baseUrl } : {}),
     ...(maxBody !== undefined ? { maxUpstreamBody: maxBody } : {}),

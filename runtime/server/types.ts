@@ -50,8 +50,9 @@ export type ServerOptions = {
   cache?: { ttlMs?: number; cacheScope?: CacheScope };
   /** Compiles a JSON Schema into a validator, for tools registered without precompiled validators. */
   compileSchema?: (schema: object) => Validator;
-  /** Key for sealing MRTR requestState and cursors; share it between replicas behind a load balancer. */
-  secret?: Uint8Array;
+  /** Key for sealing MRTR requestState and cursors; share it between replicas behind a load balancer
+   * (default: random, this process only). Several keys rotate: the first seals, every one opens. */
+  secret?: Uint8Array | readonly Uint8Array[];
   /** How long an MRTR requestState stays valid (default 10 min). */
   requestStateTtlMs?: number;
   /** Extra capabilities merged over the computed ones (e.g. `experimental`, `extensions`). */

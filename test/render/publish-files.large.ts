@@ -71,7 +71,7 @@ describe("server.json (MCP Registry, schema 2025-12-11)", () => {
   });
 
   it("lists every env twin the server's flags read (runtime/package/spec-main.ts and its helpers), and only those", () => {
-    const main = ["spec-main.ts", "token-exchange-flags.ts"]
+    const main = ["spec-main.ts", "token-exchange-flags.ts", "sealing-secret.ts"]
       .map((file) => readFileSync(join(ROOT, "runtime/package", file), "utf8"))
       .join("\n");
     const read = [...new Set(main.match(/\bMCP_[A-Z_]+\b/g))].sort();

@@ -19,7 +19,13 @@ export type Instance = {
   restart(): Promise<void>;
 };
 
-export type InstanceOptions = { upstream: string; sessionStore?: string; args?: string[] };
+export type InstanceOptions = {
+  upstream: string;
+  sessionStore?: string;
+  args?: string[];
+  /** Added to this process's environment for the instance. */
+  env?: Record<string, string>;
+};
 
 /** Starts `node <pkg>/dist/server.js --http` on the given port and waits for its "listening on" line. */
 export async function startInstance(pkg: string, port: number, options: InstanceOptions): Promise<Instance> {
@@ -38,7 +44,7 @@ export async function startInstance(pkg: string, port: number, options: Instance
     let stderr = "";
     const child = spawn(process.execPath, args, {
       stdio: ["ignore", "ignore", "pipe"],
-      env: { ...process.env, WEATHER_TOKEN: "scale-test-token" },
+      env: { ...process.env, WEATHER_TOKEN: "scale-test-token", ...options.env },
     });
     instance.child = child;
     instance.stderr = () => stderr;
