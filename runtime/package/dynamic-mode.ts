@@ -174,6 +174,11 @@ export function registerDynamicTools(server: McpServer, catalog: DynamicCatalog)
 
   server.tool({
     ...definition("call_tool"),
+    // The inner call's Mcp-Param-* headers are checked as a direct call of the tool would have them.
+    forwardsTo: (args) =>
+      typeof args.name === "string" && served.has(args.name)
+        ? { name: args.name, arguments: args.arguments ?? {} }
+        : undefined,
     handler: (args) => {
       const bad =
         badArgument(typeof args.name === "string", "name must be a string: the tool to call") ??
