@@ -8,7 +8,7 @@ import { existsSync } from "node:fs";
 import type { CallToolResult, JsonObject } from "../protocol/types.ts";
 import { callToolInProcess } from "../server/features.ts";
 import { InputRequiredSignal } from "../server/mrtr.ts";
-import { visibleTo } from "../server/scope-filter.ts";
+import { insufficientScopeMessage, missingScopes, visibleTo } from "../server/scope-filter.ts";
 import type { McpServer } from "../server/server.ts";
 import type { ToolHandlerResult } from "../server/types.ts";
 import type { CodeApiFile } from "./code-api-types.ts";
@@ -16,7 +16,7 @@ import { type ConfirmState, confirmCall } from "./code-confirm.ts";
 import type { CodeBridge, CodeCallOutcome, CodeLimits, CodeRunResult, CodeSandbox } from "./code-sandbox-types.ts";
 import { CODE_TOOLS, DOCS_LIMIT } from "./code-tools.ts";
 import { didYouMean } from "./did-you-mean.ts";
-import type { DynamicCatalog } from "./dynamic-mode.ts";
+import { type DynamicCatalog, visibleNames } from "./dynamic-mode.ts";
 import type { ManifestTool } from "./manifest-types.ts";
 import { fitHandlerResult, RESPONSE_META } from "./response-budget.ts";
 import type { ToolSearch } from "./tool-search.ts";
@@ -83,14 +83,20 @@ export function registerCodeTools(server: McpServer, catalog: DynamicCatalog, op
       const stop = () => run.abort();
       ctx.signal.addEventListener("abort", stop, { once: true });
       const state: RunState = { destructiveRan: false, used: new Map(), notes: [] };
+      // `api` holds what this caller may see; a tool its scopes hide is refused as a direct call is.
+      const seen = (name: string) => visibleTo(server.options.toolGate, name, ctx.auth);
+      const unavailable = (name: string) => {
+        const missing = served.has(name) ? missingScopes(server.options.toolGate, name, ctx.auth) : [];
+        return missing.length > 0 ? insufficientScopeMessage(name, missing) : unknownToolText(name, catalog, seen);
+      };
       const bridge: CodeBridge = {
-        names: [...served.keys()],
+        names: visibleNames(catalog, seen),
         call: (name, callArgs, signal) => bridgedCall(name, callArgs, signal),
-        unavailable: (name) => unknownToolText(name, catalog),
+        unavailable,
       };
       const bridgedCall = async (name: string, callArgs: unknown, signal: AbortSignal): Promise<CodeCallOutcome> => {
         const tool = served.get(name);
-        if (!tool) return refusal(unknownToolText(name, catalog));
+        if (!tool) return refusal(unavailable(name));
         if (signal.aborted) return refusal("execute has ended");
         if (isDestructive(tool)) {
           const refused = await confirmCall(tool, callArgs, ctx, options.allowDestructive, state);
@@ -209,10 +215,11 @@ function packageFile(name: string): URL | undefined {
   return existsSync(file) ? file : undefined;
 }
 
-function unknownToolText(name: string, catalog: DynamicCatalog): string {
+/** Close names come only from the tools `visible` to this caller, so a suggestion names no hidden tool. */
+function unknownToolText(name: string, catalog: DynamicCatalog, visible: (name: string) => boolean): string {
   const reason = catalog.notEnabled(name);
   if (reason) return `${reason}.`;
-  return `Unknown API function api.${name}${didYouMean(name, catalog.served.keys())}. Use search_docs to find one by what it does.`;
+  return `Unknown API function api.${name}${didYouMean(name, visibleNames(catalog, visible))}. Use search_docs to find one by what it does.`;
 }
 
 const refusal = (message: string): CodeCallOutcome => ({ ok: false, error: { message } });
