@@ -191,12 +191,25 @@ export function registerDynamicTools(server: McpServer, catalog: DynamicCatalog)
       const name = String(args.name);
       const tool = served.get(name);
       if (!tool) return failure(unknownToolText(name, catalog, (n) => visibleTo(server.options.toolGate, n, ctx.auth)));
-      // Every hint stated, MCP's default where the tool leaves one out (tools/list omits defaults to save
-      // tokens): an agent calling through call_tool sees what the tool may do without a describe_tools.
-      const meta = { [ANNOTATIONS_META_KEY]: { ...DEFAULT_TOOL_HINTS, ...tool.annotations } };
+      const meta = { [ANNOTATIONS_META_KEY]: statedHints(tool.annotations) };
       return forwardTo({ name, arguments: args.arguments ?? {}, meta });
     },
   });
+}
+
+/**
+ * The hints call_tool reports: every one stated, MCP's default where the tool leaves one out (tools/list
+ * omits defaults to save tokens), so an agent calling through call_tool sees what the tool may do without
+ * a describe_tools. destructiveHint and idempotentHint mean something only for a tool that writes (MCP),
+ * so a read-only tool is reported without them rather than as "destructive".
+ */
+function statedHints(annotations: ManifestTool["annotations"]): Record<string, unknown> {
+  const hints: Record<string, unknown> = { ...DEFAULT_TOOL_HINTS, ...annotations };
+  if (hints.readOnlyHint === true) {
+    delete hints.destructiveHint;
+    delete hints.idempotentHint;
+  }
+  return hints;
 }
 
 /** Where `mcpgen generate` writes the search index: src/search-index.json, beside src/manifest.json (this
