@@ -35,7 +35,13 @@ export type MapContext = {
   report: Report;
 };
 
-/** Annotations from the HTTP method (README "Mapping rules"); x-mcp and the config override them. */
+/**
+ * Annotations from the HTTP method (README "Mapping rules"); x-mcp and the config override them. A hint
+ * is claimed only where the method makes it true by definition (RFC 9110: GET/HEAD/OPTIONS are safe, PUT
+ * and DELETE idempotent): anything else gets MCP's default for a tool that writes, destructive and not
+ * idempotent, since clients (and code mode) skip confirmation for `destructiveHint: false`. A POST that
+ * is harmless says so in `x-mcp.annotations` or the config.
+ */
 export function methodAnnotations(method: string): ToolAnnotations {
   switch (method.toUpperCase()) {
     case "GET":
@@ -49,7 +55,7 @@ export function methodAnnotations(method: string): ToolAnnotations {
     case "PATCH":
       return { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true };
     default:
-      return { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true };
+      return { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true };
   }
 }
 

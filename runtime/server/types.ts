@@ -112,6 +112,12 @@ export type ToolDefinition<Args = Record<string, unknown>> = Tool & {
   validateOutput?: Validator;
   /** Callable by `tools/call` but left out of `tools/list` (dynamic mode serves a large API's tools so). */
   unlisted?: boolean;
+  /**
+   * For a tool whose handler forwards (server/tool-forward.ts, dynamic mode's call_tool): the tool and
+   * arguments a call with `args` runs, so checks made before any handler runs (the HTTP transport's
+   * `Mcp-Param-*` headers) hold the call to the target's rules too, as a direct call of it would be.
+   */
+  forwardsTo?: (args: Record<string, unknown>) => { name: string; arguments: unknown } | undefined;
   handler: (args: Args, ctx: HandlerContext) => ToolHandlerResult | Promise<ToolHandlerResult>;
 };
 

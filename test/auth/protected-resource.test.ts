@@ -234,6 +234,36 @@ describe("protected resource", () => {
     expect(upstream.requests.some((request) => request.method === "POST")).toBe(false);
   }, 60_000);
 
+  it("'did you mean' names only tools the token may see: describe_tools, call_tool, code mode's api", async () => {
+    const dynamic = await serve(["--mode", "dynamic"]);
+    const code = await serve(["--mode", "code"]);
+    const callAs = async (server: ServerProcess, scope: string, name: string, args: Record<string, unknown>) => {
+      const as = await token(server, scope);
+      const params = { name, arguments: args };
+      const answer = await post(
+        server.url,
+        { id: 1, method: "tools/call", params },
+        {
+          token: as,
+          session: await openSession(server.url, as),
+        },
+      );
+      return JSON.stringify(resultOf(answer));
+    };
+    const reader = "things:read";
+    const writer = "things:read things:write";
+    const typo = { name: "add_thin", arguments: { name: "x" } };
+    expect(await callAs(dynamic, reader, "call_tool", typo)).not.toContain("add_thing");
+    expect(await callAs(dynamic, writer, "call_tool", typo)).toContain("did you mean 'add_thing'");
+    // The exact name of a hidden tool is not offered back to the caller as a suggestion either.
+    expect(await callAs(dynamic, reader, "describe_tools", { names: ["add_thing"] })).not.toContain("did you mean");
+    const tryTypo = "try { await api.add_thin({ name: 'x' }); } catch (e) { return [e.message, Object.keys(api)]; }";
+    const readerSees = await callAs(code, reader, "execute", { code: tryTypo });
+    expect(readerSees).toContain("Unknown API function api.add_thin");
+    expect(readerSees).not.toContain("add_thing");
+    expect(await callAs(code, writer, "execute", { code: tryTypo })).toContain("did you mean 'add_thing'");
+  }, 60_000);
+
   it("refuses to start with both MCP_HTTP_TOKEN and --auth-issuer, and on bad values (exit 2)", async () => {
     const both = await startFailure(pkg, ["--auth-issuer", op.issuer], { MCP_HTTP_TOKEN: "static" });
     expect(both.code).toBe(2);

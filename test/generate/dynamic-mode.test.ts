@@ -140,7 +140,8 @@ for (const [sdk, transport, connectSdk] of cases) {
       const ok = await call("call_tool", { name: "get_order", arguments: { id: 12 } });
       expect(ok.isError).toBeFalsy();
       expect(ok.structuredContent).toEqual({ id: 12, status: "shipped" });
-      expect(ok._meta).toMatchObject({ [ANNOTATIONS_META_KEY]: { readOnlyHint: true } });
+      // A read-only tool is not reported "destructive": the write hints do not apply to it (MCP).
+      expect((ok._meta as Obj)[ANNOTATIONS_META_KEY]).toEqual({ readOnlyHint: true, openWorldHint: true });
       const direct = await call("get_order", { id: 12 });
       expect(direct.structuredContent).toEqual(ok.structuredContent);
       expect(direct.content).toEqual(ok.content);

@@ -179,13 +179,25 @@ describe("outputSchema and annotations", () => {
       operationId: arr
       responses: { '201': { description: ok, content: { application/json: { schema: { type: array } } } } }
     delete: { operationId: del, ${ok} }
+    put: { operationId: put, ${ok} }
     patch: { operationId: pat, x-mcp: { annotations: { destructiveHint: false } }, ${ok} }
+  /b:
+    post: { operationId: harmless, x-mcp: { annotations: { destructiveHint: false, idempotentHint: true } }, ${ok} }
 `);
     expect(tool(server, "obj").outputSchema).toEqual({ type: "object", properties: { n: { type: "integer" } } });
     expect(tool(server, "arr").outputSchema).toBeUndefined();
     expect(tool(server, "obj").annotations).toEqual({ readOnlyHint: true, openWorldHint: true });
-    expect(tool(server, "arr").annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false });
+    // A POST the document says nothing about is MCP's default for a tool that writes: destructive, not
+    // idempotent (code mode asks before running it); only the document's own x-mcp hints claim less.
+    expect(tool(server, "arr").annotations).toEqual({
+      readOnlyHint: false,
+      destructiveHint: true,
+      idempotentHint: false,
+      openWorldHint: true,
+    });
+    expect(tool(server, "harmless").annotations).toMatchObject({ destructiveHint: false, idempotentHint: true });
     expect(tool(server, "del").annotations).toMatchObject({ destructiveHint: true, idempotentHint: true });
+    expect(tool(server, "put").annotations).toMatchObject({ destructiveHint: true, idempotentHint: true });
     expect(tool(server, "pat").annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false });
   });
 });
