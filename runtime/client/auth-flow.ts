@@ -19,6 +19,7 @@ import {
   registerClient,
   tokenRequest,
 } from "./auth-grants.ts";
+import { awaitState } from "./auth-loopback.ts";
 import {
   type AuthOptions,
   type AuthorizationCallback,
@@ -283,12 +284,18 @@ async function authorizeWithCode(
     scope,
   };
   for (const [name, value] of Object.entries(query)) if (value !== undefined) url.searchParams.set(name, value);
-  const answer = readCallback(await options.onAuthorizationUrl(url));
-  if (answer.error)
-    throw new OAuthError(
-      `Authorization refused: ${answer.error}${answer.errorDescription ? `: ${answer.errorDescription}` : ""}`,
-    );
+  const stopWaiting = awaitState(redirectUri, expectedState);
+  let callback: AuthorizationCallback;
+  try {
+    callback = await options.onAuthorizationUrl(url);
+  } finally {
+    stopWaiting();
+  }
+  const answer = readCallback(callback);
+  // State first: a response without our state is not from our login (any local page can reach a loopback
+  // redirect), so nothing else in it, an error text least of all, is believed or repeated.
   if (answer.state !== expectedState) throw new OAuthError("Authorization response has the wrong state; ignoring it");
+  if (answer.error) throw new OAuthError(`Authorization refused: ${describeRefusal(answer)}`);
   // RFC 9207: iss is compared byte for byte whenever present, and required where the server promises it.
   if (
     answer.iss !== undefined
@@ -305,6 +312,16 @@ async function authorizeWithCode(
     code_verifier: pkce.verifier,
     resource,
   }).then((tokens) => ({ ...tokens, scope: tokens.scope ?? scope }));
+}
+
+// RFC 6749 §4.1.2.1: `error` and `error_description` are printable ASCII without quote and backslash; anything else is
+// left out, and the description is quoted and cut, so the authorization server's text cannot pose as ours.
+const ERROR_TEXT = /^[\x20\x21\x23-\x5B\x5D-\x7E]+$/;
+
+function describeRefusal(answer: CallbackParts): string {
+  const code = answer.error && /^[\w.-]{1,64}$/.test(answer.error) ? answer.error : "(an invalid error code)";
+  const text = answer.errorDescription;
+  return text && ERROR_TEXT.test(text) ? `${code}: ${JSON.stringify(text.slice(0, 200))}` : code;
 }
 
 type CallbackParts = { code?: string; state?: string; iss?: string; error?: string; errorDescription?: string };

@@ -163,6 +163,37 @@ describe("runtime client with OAuth", () => {
     }
   });
 
+  it("a stray request to the loopback callback (no or wrong state) neither ends nor fails the login", async () => {
+    const loopback = await startLoopbackRedirect({ timeoutMs: 20_000 });
+    const strays: number[] = [];
+    const client = await connect({
+      url: mcp.url,
+      auth: {
+        redirectUrl: loopback.redirectUrl,
+        onAuthorizationUrl: async (url) => {
+          const waiting = loopback.callback();
+          // Any local page can request the callback first (issue 27 item 10).
+          for (const query of [
+            "?error=access_denied&error_description=Call%20support",
+            "?error=x&state=guess",
+            "?code=c",
+          ])
+            strays.push((await fetch(`${loopback.redirectUrl}${query}`)).status);
+          const landed = await authorize(url, loopback.redirectUrl);
+          await (await fetch(landed)).text();
+          return waiting;
+        },
+      },
+    });
+    try {
+      expect(strays).toEqual([400, 400, 400]);
+      expect((await client.callTool("server_time", {})).isError).not.toBe(true);
+    } finally {
+      await client.close();
+      await loopback.close();
+    }
+  });
+
   it("fails with a clear error when the client credentials are wrong", async () => {
     await expect(
       connect({ url: mcp.url, auth: { clientCredentials: { clientId: clients.machine, clientSecret: "wrong" } } }),
@@ -280,6 +311,39 @@ describe("refusals", () => {
     } finally {
       await fake.close();
     }
+  });
+});
+
+describe("error responses of the authorization request", () => {
+  const refusal = async (query: (state: string) => string) => {
+    const fake = await fakeAuthServer({ code_challenge_methods_supported: ["S256"] });
+    const auth: AuthOptions = {
+      redirectUrl: "http://127.0.0.1:1/callback",
+      onAuthorizationUrl: async (url) => `http://127.0.0.1:1/callback?${query(url.searchParams.get("state") ?? "")}`,
+    };
+    try {
+      return await connect({ url: fake.url, auth }).then(
+        () => "connected",
+        (error: Error) => error.message,
+      );
+    } finally {
+      await fake.close();
+    }
+  };
+
+  it("state is checked before error: an error without our state is dropped, its text never repeated", async () => {
+    const message = await refusal(() => "error=access_denied&error_description=Re-login%20at%20https://evil.example");
+    expect(message).toMatch(/wrong state/);
+    expect(message).not.toContain("evil.example");
+  });
+
+  it("an error with our state names the code, and the description only quoted and when it is RFC 6749 text", async () => {
+    expect(await refusal((state) => `state=${state}&error=access_denied&error_description=User%20said%20no`)).toMatch(
+      /Authorization refused: access_denied: "User said no"/,
+    );
+    const forged = await refusal((state) => `state=${state}&error=access_denied&error_description=no%0AError:%20FAKE`);
+    expect(forged).toMatch(/Authorization refused: access_denied$/);
+    expect(forged).not.toContain("FAKE");
   });
 });
 
