@@ -4,7 +4,9 @@
 // only ever goes to the MCP server's URL, as a header.
 import {
   canonicalUrl,
+  checkEndpoint,
   checkResource,
+  checkServerEndpoints,
   discoverResourceMetadata,
   discoverServerMetadata,
   fallbackServerMetadata,
@@ -73,6 +75,18 @@ export function createAuthorizer(serverUrl: URL, options: AuthOptions): Authoriz
   };
 
   const discover = async (challenge: Record<string, string>): Promise<Discovered> => {
+    const found = await discoverAuthorizationServer(challenge);
+    checkServerEndpoints(found.metadata);
+    return found;
+  };
+
+  const discoverAuthorizationServer = async (challenge: Record<string, string>): Promise<Discovered> => {
+    const named = challenge.resource_metadata;
+    if (named !== undefined)
+      checkEndpoint(
+        URL.canParse(named, serverUrl) ? new URL(named, serverUrl).href : named,
+        "challenge's resource_metadata",
+      );
     const prm = await discoverResourceMetadata(serverUrl, challenge.resource_metadata);
     if (!prm) {
       // A 2025-03-26 server: it is its own authorization server.
@@ -85,6 +99,7 @@ export function createAuthorizer(serverUrl: URL, options: AuthOptions): Authoriz
     const resource = checkResource(serverUrl, prm);
     const issuer = prm.authorization_servers?.[0];
     if (!issuer) throw new OAuthError(`The protected resource metadata of ${key} names no authorization server`);
+    checkEndpoint(issuer, "authorization server the protected resource metadata names");
     const metadata = await discoverServerMetadata(issuer);
     if (!metadata) throw new OAuthError(`No authorization server metadata found for ${issuer}`);
     return { resource, metadata, prmScopes: prm.scopes_supported };
@@ -125,6 +140,7 @@ export function createAuthorizer(serverUrl: URL, options: AuthOptions): Authoriz
     const metadata = discovered?.metadata ?? (await discoverServerMetadata(current.issuer).catch(() => undefined));
     if (!metadata) return false;
     try {
+      checkServerEndpoints(metadata);
       const tokens = await tokenRequest(metadata, current.client, {
         grant_type: "refresh_token",
         refresh_token: current.tokens.refreshToken,

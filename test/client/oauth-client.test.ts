@@ -314,6 +314,63 @@ describe("refusals", () => {
   });
 });
 
+describe("endpoints from metadata (issue 27 item 5)", () => {
+  const hostile = [
+    "javascript:alert(document.domain)",
+    "file:///etc/passwd",
+    "ms-msdt:/id PCWDiagnostic /skip force /param",
+    "smb://attacker.example/share",
+    "http://attacker.example/authorize",
+    "http://127.0.0.1.nip.io/authorize",
+  ];
+
+  it("never opens an authorization endpoint that is not https (or http to this machine)", async () => {
+    for (const endpoint of hostile) {
+      const fake = await fakeAuthServer({
+        code_challenge_methods_supported: ["S256"],
+        authorization_endpoint: endpoint,
+      });
+      const opened: string[] = [];
+      const auth: AuthOptions = {
+        redirectUrl: "http://127.0.0.1:1/callback",
+        onAuthorizationUrl: async (url) => {
+          opened.push(url.href);
+          return "http://127.0.0.1:1/callback?code=x";
+        },
+      };
+      try {
+        await expect(connect({ url: fake.url, auth }), endpoint).rejects.toThrow(
+          /authorization_endpoint is not an https URL/,
+        );
+        expect(opened).toEqual([]);
+        // Refused before anything was sent: no registration at a server whose metadata is hostile.
+        expect(fake.seen.some((request) => request.path === "/register")).toBe(false);
+      } finally {
+        await fake.close();
+      }
+    }
+  });
+
+  it("sends nothing to a token or registration endpoint that is not https (or http to this machine)", async () => {
+    for (const field of ["token_endpoint", "registration_endpoint"]) {
+      const fake = await fakeAuthServer({
+        code_challenge_methods_supported: ["S256"],
+        [field]: "smb://attacker.example/x",
+      });
+      const auth: AuthOptions = {
+        clientCredentials: { clientId: "machine", clientSecret: "s3cret" },
+      };
+      try {
+        await expect(connect({ url: fake.url, auth }), field).rejects.toThrow(
+          new RegExp(`${field} is not an https URL`),
+        );
+      } finally {
+        await fake.close();
+      }
+    }
+  });
+});
+
 describe("error responses of the authorization request", () => {
   const refusal = async (query: (state: string) => string) => {
     const fake = await fakeAuthServer({ code_challenge_methods_supported: ["S256"] });
