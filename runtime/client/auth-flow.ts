@@ -57,6 +57,8 @@ export function createAuthorizer(serverUrl: URL, options: AuthOptions): Authoriz
   let stepUps = 0;
   let unauthorizedInARow = 0;
   let inFlight: Promise<unknown> | undefined;
+  // The issuer configured credentials were first used with, for a token store that forgets it.
+  let pinnedIssuer: string | undefined;
 
   // Read on every request, so a store shared with other processes (or edited by the user) is honoured.
   const load = async () => {
@@ -158,6 +160,7 @@ export function createAuthorizer(serverUrl: URL, options: AuthOptions): Authoriz
     discovered = await discover(challenge);
     const { metadata, resource } = discovered;
     const current = await load();
+    pinnedIssuer = checkPinnedIssuer(options, metadata.issuer, pinnedIssuer ?? current.issuer);
     // Credentials belong to the authorization server that issued them (the server may have moved).
     const sameIssuer = current.issuer === metadata.issuer;
     const granted = sameIssuer ? current.tokens?.scope : undefined;
@@ -246,6 +249,31 @@ export function createAuthorizer(serverUrl: URL, options: AuthOptions): Authoriz
       return true;
     },
   };
+}
+
+/**
+ * Configured client credentials belong to one authorization server: the `issuer` configured with them,
+ * else the first one they were used with (`pinned`: the stored issuer). The MCP server names the
+ * authorization server, so a compromised or hostile one could otherwise have the secret (or a signed
+ * assertion) posted to a token endpoint of its choosing. Returns the issuer to pin.
+ */
+function checkPinnedIssuer(options: AuthOptions, issuer: string, pinned: string | undefined): string | undefined {
+  const configured =
+    "clientCredentials" in options
+      ? options.clientCredentials
+      : "enterprise" in options
+        ? options.enterprise
+        : options.clientId
+          ? options
+          : undefined;
+  if (!configured) return pinned; // a registration made here (DCR, metadata document) is made again elsewhere
+  const owner = configured.issuer ?? pinned;
+  if (owner !== undefined && owner !== issuer) {
+    throw new OAuthError(
+      `The server now names the authorization server ${new URL(issuer).origin}, but the configured client credentials belong to ${owner}; they are not sent elsewhere (set auth's issuer to move them deliberately)`,
+    );
+  }
+  return issuer;
 }
 
 /** Spec order: a pre-registered client, else a Client ID Metadata Document, else Dynamic Client Registration. */

@@ -201,6 +201,93 @@ describe("runtime client with OAuth", () => {
   });
 });
 
+/** A rogue authorization server: metadata naming itself, and a token endpoint that records what it is sent. */
+async function rogueAuthorizationServer() {
+  const seen: { path: string; authorization?: string; body: string }[] = [];
+  const server: Server = createHttpServer((req, res) => {
+    let body = "";
+    req.on("data", (chunk: Buffer) => {
+      body += chunk.toString();
+    });
+    req.on("end", () => {
+      const path = (req.url ?? "/").split("?")[0];
+      seen.push({ path, authorization: req.headers.authorization, body });
+      const json = (status: number, value: unknown) =>
+        res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(value));
+      if (path === "/.well-known/oauth-authorization-server" || path === "/.well-known/openid-configuration")
+        return json(200, {
+          issuer,
+          token_endpoint: `${issuer}/token`,
+          jwks_uri: `${issuer}/jwks`,
+          code_challenge_methods_supported: ["S256"],
+        });
+      if (path === "/jwks") return json(200, { keys: [] });
+      if (path === "/token") return json(200, { access_token: "rogue", token_type: "Bearer" });
+      json(404, {});
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { issuer, seen, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+describe("configured client credentials are pinned to their issuer (issue 27 item 6)", () => {
+  const thingsServer = () => {
+    const server = createServer({ name: "things", version: "1.0.0" });
+    server.tool({ name: "server_time", inputSchema: { type: "object" }, handler: () => ({ content: [] }) });
+    return server;
+  };
+  const machine = { clientId: clients.machine, clientSecret: secretOf(clients.machine) };
+
+  it("after the server switches to another authorization server, the secret is not sent there", async () => {
+    const store = memoryTokenStore();
+    const first = await serveHttp(thingsServer(), {
+      auth: { issuers: [op.issuer], cacheSeconds: 0, listAllTools: false },
+      log: () => {},
+    });
+    const port = first.port;
+    const client = await connect({ url: first.url, auth: { clientCredentials: machine, tokenStore: store } });
+    await client.close();
+    await first.close();
+    // The same MCP URL now names a rogue authorization server in its resource metadata.
+    const rogue = await rogueAuthorizationServer();
+    const second = await serveHttp(thingsServer(), {
+      port,
+      auth: { issuers: [rogue.issuer], cacheSeconds: 0, listAllTools: false },
+      log: () => {},
+    });
+    try {
+      expect(second.url).toBe(first.url);
+      await expect(
+        connect({ url: second.url, auth: { clientCredentials: machine, tokenStore: store } }),
+      ).rejects.toThrow(/the configured client credentials belong to/);
+      expect(rogue.seen.filter((request) => request.path === "/token")).toEqual([]);
+      expect(JSON.stringify(rogue.seen)).not.toContain(
+        Buffer.from(`${machine.clientId}:`).toString("base64").slice(0, 8),
+      );
+    } finally {
+      await second.close();
+      await rogue.close();
+    }
+  });
+
+  it("credentials configured with their issuer are never sent to another one, even on first use", async () => {
+    const rogue = await rogueAuthorizationServer();
+    const server = await serveHttp(thingsServer(), {
+      auth: { issuers: [rogue.issuer], cacheSeconds: 0, listAllTools: false },
+      log: () => {},
+    });
+    try {
+      const auth = { clientCredentials: { ...machine, issuer: op.issuer } };
+      await expect(connect({ url: server.url, auth })).rejects.toThrow(/belong to http:\/\/127\.0\.0\.1/);
+      expect(rogue.seen.filter((request) => request.path === "/token")).toEqual([]);
+    } finally {
+      await server.close();
+      await rogue.close();
+    }
+  });
+});
+
 describe("step-up on insufficient_scope", () => {
   it("re-authorizes with the union of scopes when a tool needs more, then the call goes through", async () => {
     // A fresh authorization server: the harness grants every scope it has seen asked for.
