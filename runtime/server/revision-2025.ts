@@ -19,6 +19,7 @@ import type {
   LoggingLevel,
   Result,
 } from "../protocol/types.ts";
+import { checkResourceScopes, resourceScopes } from "./features.ts";
 import { sharedMethods } from "./methods.ts";
 import type { MethodCall, Revision } from "./scope.ts";
 import { MAX_SUBSCRIPTION_CHARS, MAX_SUBSCRIPTIONS } from "./session.ts";
@@ -105,8 +106,10 @@ async function setLogLevel({ params, channel }: MethodCall): Promise<Result> {
   return {};
 }
 
-async function toggleSubscription({ params, channel }: MethodCall, subscribe: boolean): Promise<Result> {
+async function toggleSubscription({ server, params, channel, ctx }: MethodCall, subscribe: boolean): Promise<Result> {
   if (typeof params.uri !== "string") throw invalidParams("uri must be a string");
+  // Updates of a resource tell that it changed: only for a caller who may read it.
+  if (subscribe) checkResourceScopes(resourceScopes(server, params.uri), params.uri, ctx.auth);
   const session = channel.session;
   if (!subscribe) session?.unsubscribe(params.uri);
   else if (session && !session.subscribe(params.uri)) {
