@@ -86,7 +86,7 @@ export function createAuthorizer(serverUrl: URL, options: AuthOptions): Authoriz
     const named = challenge.resource_metadata;
     if (named !== undefined)
       checkEndpoint(
-        URL.canParse(named, serverUrl) ? new URL(named, serverUrl).href : named,
+        URL.canParse(named, serverUrl.href) ? new URL(named, serverUrl).href : named,
         "challenge's resource_metadata",
       );
     const prm = await discoverResourceMetadata(serverUrl, challenge.resource_metadata);
