@@ -84,6 +84,8 @@ export type ResourceNode = Pick<Resource, "uri" | "name" | "title" | "descriptio
   /** Static content served as is; absent when `http` or a user handler provides it. */
   content?: ResourceContent;
   http?: HttpBindingNode;
+  /** OAuth scopes a caller's token must grant to read it (`scopes:` in the spec language). */
+  scopes?: string[];
 };
 
 export type ResourceTemplateNode = Pick<
@@ -95,6 +97,9 @@ export type ResourceTemplateNode = Pick<
   http?: HttpBindingNode;
   /** Values completion/complete offers per template variable. */
   completions?: StaticCompletions;
+  /** OAuth scopes a caller's token must grant to read its resources: `scopes:` in the spec language; OpenAPI:
+   * its operation's, as the operation's tool would need (issue 27). */
+  scopes?: string[];
 };
 
 export type PromptArgumentNode = PromptArgument & {

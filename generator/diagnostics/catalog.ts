@@ -276,8 +276,8 @@ export const catalog = {
   ),
   // OAuth scopes on tools (issue 17, auth-server)
   TOOL_SCOPE_INVALID: error(
-    "Invalid OAuth scope on a tool",
-    "A tool's `scopes:` entries are OAuth scope tokens (RFC 6749 §3.3): the generated server names them in a WWW-Authenticate challenge and compares them with an access token's scopes, so they cannot be empty or hold spaces, double quotes, backslashes or non-ASCII characters.",
+    "Invalid OAuth scope on a tool or resource",
+    "A tool's, resource's or resource template's `scopes:` entries are OAuth scope tokens (RFC 6749 §3.3): the generated server names them in a WWW-Authenticate challenge and compares them with an access token's scopes, so they cannot be empty or hold spaces, double quotes, backslashes or non-ASCII characters.",
     "Write each scope as one token, e.g. scopes: [forecast:read]; a scope with a space is two scopes.",
   ),
   // Renamed tools (renamedFrom / x-mcp-renamed-from)

@@ -131,6 +131,8 @@ export function templateFrom(input: OperationInput, ctx: MapContext): ResourceTe
     name: typeof options.name === "string" ? options.name : input.name,
     ...(description ? { description } : {}),
     mimeType: typeof options.mimeType === "string" ? options.mimeType : "application/json",
+    // The operation's scopes, exactly as its tool would need them: a template is no way around them.
+    ...scopesField(operationScopes(input.op, input.root)),
     http: {
       kind: "httpBinding",
       loc: input.loc,

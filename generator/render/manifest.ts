@@ -83,8 +83,13 @@ function tool({ node, listed }: ToolModel): ManifestTool {
     ...http(node.http),
     // Absent means `default`: a spec without toolsets keeps the manifest it had.
     ...(node.toolset && node.toolset !== DEFAULT_TOOLSET ? { toolset: node.toolset } : {}),
-    ...(node.scopes && node.scopes.length > 0 ? { scopes: [...new Set(node.scopes)] } : {}),
+    ...scopes(node.scopes),
   };
+}
+
+/** OAuth scopes as the manifest states them: each once; none means no entry. */
+function scopes(list: string[] | undefined): { scopes?: string[] } {
+  return list && list.length > 0 ? { scopes: [...new Set(list)] } : {};
 }
 
 /** Every toolset a tool is in, sorted, with its description; absent when every tool is in `default`. */
@@ -132,10 +137,12 @@ export const manifestData = perModel((model): ManifestData => {
       ...(node.content?.type === "text" ? { text: node.content.text } : {}),
       ...(node.content?.type === "blob" ? { blob: node.content.blob } : {}),
       ...http(node.http),
+      ...scopes(node.scopes),
     })),
     resourceTemplates: model.templates.map(({ node }) => ({
       ...pick(node, ["uriTemplate", "name", "title", "description", "mimeType", "icons", "completions"]),
       ...http(node.http),
+      ...scopes(node.scopes),
     })),
     prompts: model.prompts.map(
       ({ node }): ManifestPrompt => ({

@@ -30,6 +30,9 @@ type Obj = { [key: string]: unknown };
 
 const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
 const str = (o: Obj, key: string): string | undefined => (typeof o[key] === "string" ? (o[key] as string) : undefined);
+/** `scopes:` of a tool, resource or template: its strings, each once. */
+const scopeList = (o: Obj): string[] | undefined =>
+  Array.isArray(o.scopes) ? [...new Set(o.scopes.filter((s): s is string => typeof s === "string"))] : undefined;
 const list = (o: Obj, key: string): unknown[] => (Array.isArray(o[key]) ? (o[key] as unknown[]) : []);
 
 /** Copies the optional string fields that exist, so absent fields stay absent (not `undefined`). */
@@ -105,10 +108,7 @@ export function loadSpec(source: SourceDoc): ServerNode | undefined {
       ...icons(o),
       ...optional("http", http(o, pointer)),
       ...optional("toolset", str(o, "toolset")),
-      ...optional(
-        "scopes",
-        Array.isArray(o.scopes) ? [...new Set(o.scopes.filter((s): s is string => typeof s === "string"))] : undefined,
-      ),
+      ...optional("scopes", scopeList(o)),
       ...optional("renamedFrom", str(o, "renamedFrom")),
     };
   });
@@ -137,6 +137,7 @@ export function loadSpec(source: SourceDoc): ServerNode | undefined {
       ...icons(o),
       ...optional("content", content),
       ...optional("http", content ? undefined : http(o, pointer)),
+      ...optional("scopes", scopeList(o)),
     };
   });
 
@@ -153,6 +154,7 @@ export function loadSpec(source: SourceDoc): ServerNode | undefined {
       ...icons(o),
       ...optional("http", http(o, pointer)),
       ...optional("completions", isObj(o.completions) ? stringLists(o.completions) : undefined),
+      ...optional("scopes", scopeList(o)),
     };
   });
 

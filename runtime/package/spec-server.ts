@@ -182,10 +182,16 @@ export function createSpecServer(manifest: Manifest, options: SpecServerOptions 
     scopeTable ??= tableOf(manifest.catalog().tools);
     return scopeTable;
   };
+  // Resources and templates carry their own scopes (registered with them below); they count for
+  // scopes_supported too.
+  const resourceScopes = () => {
+    const { resources, resourceTemplates } = manifest.catalog();
+    return [...resources, ...resourceTemplates].flatMap((entry) => entry.scopes ?? []);
+  };
   const toolGate: ToolGate = {
     required: (name) => scopesOf().get(name),
     listAll: options.listAllTools === true,
-    all: () => [...scopesOf().values()].flat(),
+    all: () => [...new Set([...[...scopesOf().values()].flat(), ...resourceScopes()])],
   };
   const server = createServer({
     ...options.serverOptions,

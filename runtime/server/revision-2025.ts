@@ -13,6 +13,7 @@ import {
 import { invalidParams, McpError, ResourceNotFoundError } from "../protocol/errors.ts";
 import type { ClientCapabilities, InputResponse, JsonObject, LoggingLevel, Result } from "../protocol/types.ts";
 import { capabilitiesTooLarge, keptClientInfo, MAX_CAPABILITIES_CHARS } from "./client-declaration.ts";
+import { checkResourceScopes, resourceScopes } from "./features.ts";
 import { sharedMethods } from "./methods.ts";
 import type { MethodCall, Revision } from "./scope.ts";
 import { MAX_SUBSCRIPTION_CHARS, MAX_SUBSCRIPTIONS } from "./session.ts";
@@ -103,8 +104,10 @@ async function setLogLevel({ params, channel }: MethodCall): Promise<Result> {
   return {};
 }
 
-async function toggleSubscription({ params, channel }: MethodCall, subscribe: boolean): Promise<Result> {
+async function toggleSubscription({ server, params, channel, ctx }: MethodCall, subscribe: boolean): Promise<Result> {
   if (typeof params.uri !== "string") throw invalidParams("uri must be a string");
+  // Updates of a resource tell that it changed: only for a caller who may read it.
+  if (subscribe) checkResourceScopes(resourceScopes(server, params.uri), params.uri, ctx.auth);
   const session = channel.session;
   if (!subscribe) session?.unsubscribe(params.uri);
   else if (session && !session.subscribe(params.uri)) {

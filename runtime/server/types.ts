@@ -124,6 +124,8 @@ export type ToolDefinition<Args = Record<string, unknown>> = Tool & {
 export type ResourceReadResult = Omit<ReadResourceResult, "resultType"> & { resultType?: string };
 
 export type ResourceDefinition = Resource & {
+  /** OAuth scopes a caller's token must grant to read it (and see it listed); checked only with a caller. */
+  scopes?: readonly string[];
   read: (uri: string, ctx: HandlerContext) => ResourceReadResult | Promise<ResourceReadResult>;
 };
 
@@ -134,6 +136,8 @@ export type CompleteFunction = (
 ) => string[] | Completion | Promise<string[] | Completion>;
 
 export type ResourceTemplateDefinition = ResourceTemplate & {
+  /** OAuth scopes a caller's token must grant to read its resources (and see it listed, complete it). */
+  scopes?: readonly string[];
   read: (
     uri: string,
     variables: Record<string, string>,

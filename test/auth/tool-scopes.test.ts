@@ -76,4 +76,23 @@ tools:
       dropPets: undefined,
     });
   });
+
+  it("spec language: scopes: on resources and templates reach the manifest (issue 27), and must be scope tokens", () => {
+    const spec = `server: { name: t, version: 1.0.0 }
+resources:
+  - { uri: "t://a", name: a, text: hi, scopes: [a:read, a:read] }
+resourceTemplates:
+  - { uriTemplate: "t://b/{id}", name: b, scopes: [b:read] }
+  - { uriTemplate: "t://c/{id}", name: c }
+`;
+    const catalog = JSON.parse(renderManifest(modelOf("r.yaml", spec)).json) as {
+      resources: { scopes?: string[] }[];
+      resourceTemplates: { scopes?: string[] }[];
+    };
+    expect(catalog.resources.map((r) => r.scopes)).toEqual([["a:read"]]);
+    expect(catalog.resourceTemplates.map((t) => t.scopes)).toEqual([["b:read"], undefined]);
+    const path = join(mkdtempSync(join(tmpdir(), "scopes-")), "bad.yaml");
+    writeFileSync(path, spec.replace("[b:read]", '["b read"]'));
+    expect(buildModel(path).diagnostics.map((d) => d.code)).toContain("TOOL_SCOPE_INVALID");
+  });
 });

@@ -163,10 +163,128 @@ describe("runtime client with OAuth", () => {
     }
   });
 
+  it("a stray request to the loopback callback (no or wrong state) neither ends nor fails the login", async () => {
+    const loopback = await startLoopbackRedirect({ timeoutMs: 20_000 });
+    const strays: number[] = [];
+    const client = await connect({
+      url: mcp.url,
+      auth: {
+        redirectUrl: loopback.redirectUrl,
+        onAuthorizationUrl: async (url) => {
+          const waiting = loopback.callback();
+          // Any local page can request the callback first (issue 27 item 10).
+          for (const query of [
+            "?error=access_denied&error_description=Call%20support",
+            "?error=x&state=guess",
+            "?code=c",
+          ])
+            strays.push((await fetch(`${loopback.redirectUrl}${query}`)).status);
+          const landed = await authorize(url, loopback.redirectUrl);
+          await (await fetch(landed)).text();
+          return waiting;
+        },
+      },
+    });
+    try {
+      expect(strays).toEqual([400, 400, 400]);
+      expect((await client.callTool("server_time", {})).isError).not.toBe(true);
+    } finally {
+      await client.close();
+      await loopback.close();
+    }
+  });
+
   it("fails with a clear error when the client credentials are wrong", async () => {
     await expect(
       connect({ url: mcp.url, auth: { clientCredentials: { clientId: clients.machine, clientSecret: "wrong" } } }),
     ).rejects.toThrow(/Token request \(client_credentials\) failed: HTTP 401 invalid_client/);
+  });
+});
+
+/** A rogue authorization server: metadata naming itself, and a token endpoint that records what it is sent. */
+async function rogueAuthorizationServer() {
+  const seen: { path: string; authorization?: string; body: string }[] = [];
+  const server: Server = createHttpServer((req, res) => {
+    let body = "";
+    req.on("data", (chunk: Buffer) => {
+      body += chunk.toString();
+    });
+    req.on("end", () => {
+      const path = (req.url ?? "/").split("?")[0];
+      seen.push({ path, authorization: req.headers.authorization, body });
+      const json = (status: number, value: unknown) =>
+        res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(value));
+      if (path === "/.well-known/oauth-authorization-server" || path === "/.well-known/openid-configuration")
+        return json(200, {
+          issuer,
+          token_endpoint: `${issuer}/token`,
+          jwks_uri: `${issuer}/jwks`,
+          code_challenge_methods_supported: ["S256"],
+        });
+      if (path === "/jwks") return json(200, { keys: [] });
+      if (path === "/token") return json(200, { access_token: "rogue", token_type: "Bearer" });
+      json(404, {});
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { issuer, seen, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+describe("configured client credentials are pinned to their issuer (issue 27 item 6)", () => {
+  const thingsServer = () => {
+    const server = createServer({ name: "things", version: "1.0.0" });
+    server.tool({ name: "server_time", inputSchema: { type: "object" }, handler: () => ({ content: [] }) });
+    return server;
+  };
+  const machine = { clientId: clients.machine, clientSecret: secretOf(clients.machine) };
+
+  it("after the server switches to another authorization server, the secret is not sent there", async () => {
+    const store = memoryTokenStore();
+    const first = await serveHttp(thingsServer(), {
+      auth: { issuers: [op.issuer], cacheSeconds: 0, listAllTools: false },
+      log: () => {},
+    });
+    const port = first.port;
+    const client = await connect({ url: first.url, auth: { clientCredentials: machine, tokenStore: store } });
+    await client.close();
+    await first.close();
+    // The same MCP URL now names a rogue authorization server in its resource metadata.
+    const rogue = await rogueAuthorizationServer();
+    const second = await serveHttp(thingsServer(), {
+      port,
+      auth: { issuers: [rogue.issuer], cacheSeconds: 0, listAllTools: false },
+      log: () => {},
+    });
+    try {
+      expect(second.url).toBe(first.url);
+      await expect(
+        connect({ url: second.url, auth: { clientCredentials: machine, tokenStore: store } }),
+      ).rejects.toThrow(/the configured client credentials belong to/);
+      expect(rogue.seen.filter((request) => request.path === "/token")).toEqual([]);
+      expect(JSON.stringify(rogue.seen)).not.toContain(
+        Buffer.from(`${machine.clientId}:`).toString("base64").slice(0, 8),
+      );
+    } finally {
+      await second.close();
+      await rogue.close();
+    }
+  });
+
+  it("credentials configured with their issuer are never sent to another one, even on first use", async () => {
+    const rogue = await rogueAuthorizationServer();
+    const server = await serveHttp(thingsServer(), {
+      auth: { issuers: [rogue.issuer], cacheSeconds: 0, listAllTools: false },
+      log: () => {},
+    });
+    try {
+      const auth = { clientCredentials: { ...machine, issuer: op.issuer } };
+      await expect(connect({ url: server.url, auth })).rejects.toThrow(/belong to http:\/\/127\.0\.0\.1/);
+      expect(rogue.seen.filter((request) => request.path === "/token")).toEqual([]);
+    } finally {
+      await server.close();
+      await rogue.close();
+    }
   });
 });
 
@@ -280,6 +398,96 @@ describe("refusals", () => {
     } finally {
       await fake.close();
     }
+  });
+});
+
+describe("endpoints from metadata (issue 27 item 5)", () => {
+  const hostile = [
+    "javascript:alert(document.domain)",
+    "file:///etc/passwd",
+    "ms-msdt:/id PCWDiagnostic /skip force /param",
+    "smb://attacker.example/share",
+    "http://attacker.example/authorize",
+    "http://127.0.0.1.nip.io/authorize",
+  ];
+
+  it("never opens an authorization endpoint that is not https (or http to this machine)", async () => {
+    for (const endpoint of hostile) {
+      const fake = await fakeAuthServer({
+        code_challenge_methods_supported: ["S256"],
+        authorization_endpoint: endpoint,
+      });
+      const opened: string[] = [];
+      const auth: AuthOptions = {
+        redirectUrl: "http://127.0.0.1:1/callback",
+        onAuthorizationUrl: async (url) => {
+          opened.push(url.href);
+          return "http://127.0.0.1:1/callback?code=x";
+        },
+      };
+      try {
+        await expect(connect({ url: fake.url, auth }), endpoint).rejects.toThrow(
+          /authorization_endpoint is not an https URL/,
+        );
+        expect(opened).toEqual([]);
+        // Refused before anything was sent: no registration at a server whose metadata is hostile.
+        expect(fake.seen.some((request) => request.path === "/register")).toBe(false);
+      } finally {
+        await fake.close();
+      }
+    }
+  });
+
+  it("sends nothing to a token or registration endpoint that is not https (or http to this machine)", async () => {
+    for (const field of ["token_endpoint", "registration_endpoint"]) {
+      const fake = await fakeAuthServer({
+        code_challenge_methods_supported: ["S256"],
+        [field]: "smb://attacker.example/x",
+      });
+      const auth: AuthOptions = {
+        clientCredentials: { clientId: "machine", clientSecret: "s3cret" },
+      };
+      try {
+        await expect(connect({ url: fake.url, auth }), field).rejects.toThrow(
+          new RegExp(`${field} is not an https URL`),
+        );
+      } finally {
+        await fake.close();
+      }
+    }
+  });
+});
+
+describe("error responses of the authorization request", () => {
+  const refusal = async (query: (state: string) => string) => {
+    const fake = await fakeAuthServer({ code_challenge_methods_supported: ["S256"] });
+    const auth: AuthOptions = {
+      redirectUrl: "http://127.0.0.1:1/callback",
+      onAuthorizationUrl: async (url) => `http://127.0.0.1:1/callback?${query(url.searchParams.get("state") ?? "")}`,
+    };
+    try {
+      return await connect({ url: fake.url, auth }).then(
+        () => "connected",
+        (error: Error) => error.message,
+      );
+    } finally {
+      await fake.close();
+    }
+  };
+
+  it("state is checked before error: an error without our state is dropped, its text never repeated", async () => {
+    const message = await refusal(() => "error=access_denied&error_description=Re-login%20at%20https://evil.example");
+    expect(message).toMatch(/wrong state/);
+    expect(message).not.toContain("evil.example");
+  });
+
+  it("an error with our state names the code, and the description only quoted and when it is RFC 6749 text", async () => {
+    expect(await refusal((state) => `state=${state}&error=access_denied&error_description=User%20said%20no`)).toMatch(
+      /Authorization refused: access_denied: "User said no"/,
+    );
+    const forged = await refusal((state) => `state=${state}&error=access_denied&error_description=no%0AError:%20FAKE`);
+    expect(forged).toMatch(/Authorization refused: access_denied$/);
+    expect(forged).not.toContain("FAKE");
   });
 });
 
