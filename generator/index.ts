@@ -61,11 +61,23 @@ export type GenerateResult = {
   toolsList?: ToolsListCost;
 };
 
-/** generate's exit code: validate's, and with --check a handler that does not type-check fails too. */
+/**
+ * generate's exit code, the one every output format reports: validate's; nothing generated is never 0;
+ * and with --check, drift or a handler that does not type-check fails too (a CI bot reading
+ * `--format json` once read exit 0 beside `"upToDate": false`).
+ */
 export function generateExitCode(result: GenerateResult, check: boolean): ExitCode {
   const code = exitCodeOf(result.diagnostics);
-  if (code === 0 && check && result.diagnostics.some((d) => d.code === "HANDLER_TYPE_ERROR")) return 1;
-  return code;
+  if (code !== 0) return code;
+  if (result.outcome === undefined) return 1;
+  if (!check) return 0;
+  const drift = isUpToDate(result.outcome) ? 0 : 1;
+  return result.diagnostics.some((d) => d.code === "HANDLER_TYPE_ERROR") ? 1 : drift;
+}
+
+/** True when generating would change no file: --check's question. */
+export function isUpToDate(outcome: WriteOutcome): boolean {
+  return outcome.changed.length + outcome.created.length + outcome.removed.length + outcome.renamed.length === 0;
 }
 
 /** How many files a diagnostic names before it says "and N more". */
