@@ -21,6 +21,7 @@ import {
   writeFingerprint,
 } from "./output/fingerprint.ts";
 import { OutputDir } from "./output/output-dir.ts";
+import { OWNERSHIP_FILE } from "./output/ownership.ts";
 import { checkServerJsonVersion } from "./output/server-json-drift.ts";
 import type { SurfaceChange } from "./output/surface-diff.ts";
 import { userSources } from "./output/user-sources.ts";
@@ -235,6 +236,7 @@ function writePackage(
   try {
     const inputs = [specPath, options.openapi?.config ?? ""].filter(Boolean).map((p) => dir.relative(p));
     const plan = planWrite(dir, files, options.force === true, inputs);
+    if (reportOutside(dir, plan, report)) return undefined;
     if (plan.conflicts.length > 0) {
       const named = plan.conflicts.slice(0, LISTED).join(", ");
       const more = plan.conflicts.length > LISTED ? ` and ${plan.conflicts.length - LISTED} more` : "";
@@ -248,6 +250,22 @@ function writePackage(
     report("WRITE_FAILED", "", `cannot write into '${dir.shown}': ${(error as Error).message}`);
     return undefined;
   }
+}
+
+/** A hostile ownership record or a symbolic link out of `--out`: nothing is written (not even with --force). */
+function reportOutside(dir: OutputDir, plan: WritePlan, report: ReturnType<typeof outputReport>): boolean {
+  const record = dir.display(OWNERSHIP_FILE);
+  const refused = plan.refused.map(
+    (path) => `'${record}' lists '${path}', which is not a plain path inside '${dir.shown}'`,
+  );
+  const linked = plan.linkedOut.map(
+    (path) => `'${dir.display(path)}' leads out of '${dir.shown}' through a symbolic link`,
+  );
+  const messages = [...refused, ...linked];
+  for (const message of messages.slice(0, LISTED)) report("OUTPUT_PATH_OUTSIDE", "", message);
+  if (messages.length > LISTED)
+    report("OUTPUT_PATH_OUTSIDE", "", `and ${messages.length - LISTED} more paths out of '${dir.shown}'`);
+  return messages.length > 0;
 }
 
 /** Handlers scaffolded for entries the spec no longer has: kept (they are the user's), and named. */

@@ -557,6 +557,11 @@ export const catalog = {
     "The output directory holds files mcpgen has no record of writing (.mcpgen/files.json), and generating would overwrite them or mix a package into a folder that is not one.",
     "Generate into a new or empty directory, move those files away, or pass --force to let mcpgen overwrite them (from then on they are mcpgen's).",
   ),
+  OUTPUT_PATH_OUTSIDE: error(
+    "A path to write or remove leads outside --out",
+    "The package's ownership record (.mcpgen/files.json, committed with the package, so a clone or a pull request can change it) names a path that is not a plain path inside the package (`../x`, `/x`), or a symbolic link in the package (a folder linked to another place) would make mcpgen write or remove a file outside --out. Nothing is written, even with --force.",
+    "Remove the entry from .mcpgen/files.json (or delete the file: mcpgen then recognises its own files by their header), or replace the symbolic link with a real folder. Check where the change came from: a record naming files outside the package is not one mcpgen writes.",
+  ),
 } satisfies Record<string, CatalogEntry>;
 
 export type Code = keyof typeof catalog;
