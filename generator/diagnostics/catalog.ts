@@ -253,6 +253,11 @@ export const catalog = {
     "Two tools (or two prompts) share a name; names are case-sensitive and must be unique.",
     "Rename one of them.",
   ),
+  NAME_CASE_CLASH: warning(
+    "Tool names differ only in case",
+    "Two tools have names that differ only in letter case (purge and PURGE). MCP names are case-sensitive, but a model or a person easily calls the wrong one, and tools that compare names ignoring case mix them up.",
+    "Rename one of them so the names differ in more than case.",
+  ),
   NAME_LONG: warning(
     "Name longer than 64 characters",
     "Many clients cut tool names at 64 characters, which can make two tools collide or the name unusable.",
