@@ -22,6 +22,7 @@ import {
 } from "./output/fingerprint.ts";
 import { OutputDir } from "./output/output-dir.ts";
 import { OWNERSHIP_FILE } from "./output/ownership.ts";
+import { cacheDirectory, cacheDirectoryProblem } from "./output/runtime-js-cache.ts";
 import { checkServerJsonVersion } from "./output/server-json-drift.ts";
 import type { SurfaceChange } from "./output/surface-diff.ts";
 import { userSources } from "./output/user-sources.ts";
@@ -141,6 +142,7 @@ function unchangedSinceLastRun(dir: OutputDir, key: string): GenerateResult | un
  */
 async function compileDist(dir: OutputDir, removed: string[], bag: DiagnosticBag): Promise<void> {
   progress.stage("compiling dist/");
+  reportUnsafeCache(bag);
   try {
     const { writeDist } = await import("./output/compile-dist.ts");
     writeDist(dir, removed);
@@ -220,6 +222,18 @@ function reportPlaceholderRegistryName(loaded: Loaded, packageName: string): voi
     "REGISTRY_NAME_PLACEHOLDER",
     openapi ? "/info" : "/server",
     `server.json names the server 'io.github.OWNER/${packageName}', a placeholder the MCP Registry refuses: set ${field} (e.g. io.github.<your GitHub user>/${packageName}) before publishing`,
+  );
+}
+
+/** A runtime cache folder others can write is not used (its JavaScript would run at start): say so, once per run. */
+function reportUnsafeCache(bag: DiagnosticBag): void {
+  const folder = cacheDirectory();
+  const problem = folder === undefined ? undefined : cacheDirectoryProblem(folder);
+  if (folder === undefined || problem === undefined) return;
+  bag.reporter(folder, () => ({ line: 1, col: 1 }))(
+    "CACHE_DIR_UNSAFE",
+    "",
+    `the runtime cache '${folder}' ${problem}: not used (dist/ is transpiled afresh)`,
   );
 }
 

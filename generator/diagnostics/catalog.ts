@@ -562,6 +562,11 @@ export const catalog = {
     "The output directory holds files mcpgen has no record of writing (.mcpgen/files.json), and generating would overwrite them or mix a package into a folder that is not one.",
     "Generate into a new or empty directory, move those files away, or pass --force to let mcpgen overwrite them (from then on they are mcpgen's).",
   ),
+  CACHE_DIR_UNSAFE: warning(
+    "Runtime cache folder not used",
+    "The folder mcpgen keeps the runtime's compiled JavaScript in (MCPGEN_CACHE_DIR, else $XDG_CACHE_HOME/mcpgen or ~/.cache/mcpgen) is owned by another user or writable by group or others. What it holds goes into dist/ and runs when the server starts, so another user could plant code there; mcpgen neither reads nor writes it.",
+    "Point MCPGEN_CACHE_DIR at a folder only you can write (chmod 700), or set MCPGEN_CACHE=off. Generating works without the cache, only slower.",
+  ),
   OUTPUT_PATH_OUTSIDE: error(
     "A path to write or remove leads outside --out",
     "The package's ownership record (.mcpgen/files.json, committed with the package, so a clone or a pull request can change it) names a path that is not a plain path inside the package (`../x`, `/x`), or a symbolic link in the package (a folder linked to another place) would make mcpgen write or remove a file outside --out. Nothing is written, even with --force.",

@@ -62,10 +62,10 @@ function runtimeScripts(dir: OutputDir): RuntimeJs {
   );
   const folder = cacheDirectory();
   const file = folder === undefined ? undefined : runtimeJsFile(folder, COMPILER, sources);
-  const cached = file === undefined ? undefined : readRuntimeJs(file);
-  if (cached !== undefined && [...sources.keys()].every((path) => cached.has(path))) return cached;
+  const cached = file === undefined || folder === undefined ? undefined : readRuntimeJs(file, folder, sources);
+  if (cached !== undefined) return cached;
   const js: RuntimeJs = new Map([...sources].map(([path, content]) => [path, transpile(path, content)]));
-  if (file !== undefined && folder !== undefined) writeRuntimeJs(file, folder, js);
+  if (file !== undefined && folder !== undefined) writeRuntimeJs(file, folder, sources, js);
   return js;
 }
 
