@@ -11,14 +11,14 @@ import {
   mkdirSync,
   readdirSync,
   readFileSync,
-  realpathSync,
   renameSync,
   rmdirSync,
   rmSync,
   statSync,
   writeFileSync,
 } from "node:fs";
-import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { dirname, join, relative, resolve, sep } from "node:path";
+import { isWithin, realOf } from "./real-path.ts";
 
 /** Folders never listed as package content: version control, and mcpgen's own records. */
 const NOT_CONTENT = new Set([".git", ".mcpgen"]);
@@ -155,24 +155,6 @@ export class OutputDir {
 export function isPlainPath(path: string): boolean {
   if (path === "" || path.includes("\\") || path.includes("\0") || /^[A-Za-z]:/.test(path)) return false;
   return path.split("/").every((segment) => segment !== "" && segment !== "." && segment !== "..");
-}
-
-function isWithin(path: string, root: string): boolean {
-  const rel = relative(root, path);
-  return rel === "" || (!isAbsolute(rel) && rel !== ".." && !rel.startsWith(`..${sep}`));
-}
-
-/** The real path of `path`, for a path not created yet that of its nearest existing ancestor plus the rest. */
-function realOf(path: string): string {
-  const rest: string[] = [];
-  for (let current = path; ; current = dirname(current)) {
-    try {
-      return join(realpathSync(current), ...rest);
-    } catch {
-      if (dirname(current) === current) return path;
-      rest.unshift(basename(current));
-    }
-  }
 }
 
 /**
