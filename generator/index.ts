@@ -21,6 +21,8 @@ import {
   writeFingerprint,
 } from "./output/fingerprint.ts";
 import { OutputDir } from "./output/output-dir.ts";
+import { OWNERSHIP_FILE } from "./output/ownership.ts";
+import { cacheDirectory, cacheDirectoryProblem } from "./output/runtime-js-cache.ts";
 import { checkServerJsonVersion } from "./output/server-json-drift.ts";
 import type { SurfaceChange } from "./output/surface-diff.ts";
 import { userSources } from "./output/user-sources.ts";
@@ -61,11 +63,23 @@ export type GenerateResult = {
   toolsList?: ToolsListCost;
 };
 
-/** generate's exit code: validate's, and with --check a handler that does not type-check fails too. */
+/**
+ * generate's exit code, the one every output format reports: validate's; nothing generated is never 0;
+ * and with --check, drift or a handler that does not type-check fails too (a CI bot reading
+ * `--format json` once read exit 0 beside `"upToDate": false`).
+ */
 export function generateExitCode(result: GenerateResult, check: boolean): ExitCode {
   const code = exitCodeOf(result.diagnostics);
-  if (code === 0 && check && result.diagnostics.some((d) => d.code === "HANDLER_TYPE_ERROR")) return 1;
-  return code;
+  if (code !== 0) return code;
+  if (result.outcome === undefined) return 1;
+  if (!check) return 0;
+  const drift = isUpToDate(result.outcome) ? 0 : 1;
+  return result.diagnostics.some((d) => d.code === "HANDLER_TYPE_ERROR") ? 1 : drift;
+}
+
+/** True when generating would change no file: --check's question. */
+export function isUpToDate(outcome: WriteOutcome): boolean {
+  return outcome.changed.length + outcome.created.length + outcome.removed.length + outcome.renamed.length === 0;
 }
 
 /** How many files a diagnostic names before it says "and N more". */
@@ -128,6 +142,7 @@ function unchangedSinceLastRun(dir: OutputDir, key: string): GenerateResult | un
  */
 async function compileDist(dir: OutputDir, removed: string[], bag: DiagnosticBag): Promise<void> {
   progress.stage("compiling dist/");
+  reportUnsafeCache(bag);
   try {
     const { writeDist } = await import("./output/compile-dist.ts");
     writeDist(dir, removed);
@@ -210,6 +225,18 @@ function reportPlaceholderRegistryName(loaded: Loaded, packageName: string): voi
   );
 }
 
+/** A runtime cache folder others can write is not used (its JavaScript would run at start): say so, once per run. */
+function reportUnsafeCache(bag: DiagnosticBag): void {
+  const folder = cacheDirectory();
+  const problem = folder === undefined ? undefined : cacheDirectoryProblem(folder);
+  if (folder === undefined || problem === undefined) return;
+  bag.reporter(folder, () => ({ line: 1, col: 1 }))(
+    "CACHE_DIR_UNSAFE",
+    "",
+    `the runtime cache '${folder}' ${problem}: not used (dist/ is transpiled afresh)`,
+  );
+}
+
 /** Plans the write, refusing files in `--out` mcpgen did not write, and carries it out unless --check. */
 function writePackage(
   dir: OutputDir,
@@ -223,6 +250,7 @@ function writePackage(
   try {
     const inputs = [specPath, options.openapi?.config ?? ""].filter(Boolean).map((p) => dir.relative(p));
     const plan = planWrite(dir, files, options.force === true, inputs);
+    if (reportOutside(dir, plan, report)) return undefined;
     if (plan.conflicts.length > 0) {
       const named = plan.conflicts.slice(0, LISTED).join(", ");
       const more = plan.conflicts.length > LISTED ? ` and ${plan.conflicts.length - LISTED} more` : "";
@@ -236,6 +264,22 @@ function writePackage(
     report("WRITE_FAILED", "", `cannot write into '${dir.shown}': ${(error as Error).message}`);
     return undefined;
   }
+}
+
+/** A hostile ownership record or a symbolic link out of `--out`: nothing is written (not even with --force). */
+function reportOutside(dir: OutputDir, plan: WritePlan, report: ReturnType<typeof outputReport>): boolean {
+  const record = dir.display(OWNERSHIP_FILE);
+  const refused = plan.refused.map(
+    (path) => `'${record}' lists '${path}', which is not a plain path inside '${dir.shown}'`,
+  );
+  const linked = plan.linkedOut.map(
+    (path) => `'${dir.display(path)}' leads out of '${dir.shown}' through a symbolic link`,
+  );
+  const messages = [...refused, ...linked];
+  for (const message of messages.slice(0, LISTED)) report("OUTPUT_PATH_OUTSIDE", "", message);
+  if (messages.length > LISTED)
+    report("OUTPUT_PATH_OUTSIDE", "", `and ${messages.length - LISTED} more paths out of '${dir.shown}'`);
+  return messages.length > 0;
 }
 
 /** Handlers scaffolded for entries the spec no longer has: kept (they are the user's), and named. */

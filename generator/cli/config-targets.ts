@@ -12,6 +12,10 @@ export const CONFIG_FILE_FLAG: Flags = {
     value: "<file>",
     help: "the mcpgen config to run when no spec is given (default: mcpgen.config.{ts,mjs,json,yaml} here)",
   },
+  "allow-paths-outside-config": {
+    type: "boolean",
+    help: "let a JSON or YAML config name input, output and mappingFile outside its own folder (default: refused)",
+  },
 };
 
 export async function configuredTargets(
@@ -26,7 +30,7 @@ export async function configuredTargets(
     fail(`no spec given and no config file here (${names}); 'mcpgen init' writes a starter`, command);
   }
   const bag = new DiagnosticBag();
-  const targets = await loadConfig(file, bag);
+  const targets = await loadConfig(file, bag, values["allow-paths-outside-config"] === true);
   if (!targets) {
     const diagnostics = bag.sorted();
     printDiagnostics(diagnostics, common.format);

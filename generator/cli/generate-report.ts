@@ -4,7 +4,7 @@
  * Pure functions of the result: the CLI only prints them.
  */
 import { type Diagnostic, formatJson, formatText, summary } from "../diagnostics/diagnostic.ts";
-import { type GenerateResult, generateExitCode } from "../index.ts";
+import { type GenerateResult, generateExitCode, isUpToDate } from "../index.ts";
 import { type SurfaceChange, surfaceLine } from "../output/surface-diff.ts";
 import { CREDENTIALS_FILE } from "../render/credentials-hook.ts";
 import { mdCode } from "../render/markdown.ts";
@@ -27,13 +27,12 @@ export function generateReport(result: GenerateResult, context: ReportContext): 
   const outcome = result.outcome;
   if (!outcome) {
     err.push(`nothing generated: ${summary(result.diagnostics)}`);
-    return { stdout: diagnostics, stderr: lines(err), exitCode: exitCode || 1 };
+    return { stdout: diagnostics, stderr: lines(err), exitCode };
   }
   const surface = result.surface.map(surfaceLine);
   const { out: dir, spec } = context;
   if (context.check) {
-    const drift = [...outcome.changed, ...outcome.created, ...outcome.removed, ...outcome.renamed];
-    if (drift.length === 0) {
+    if (isUpToDate(outcome)) {
       const broken = result.diagnostics.filter((d) => d.code === "HANDLER_TYPE_ERROR").length;
       err.push(
         broken === 0
@@ -50,7 +49,7 @@ export function generateReport(result: GenerateResult, context: ReportContext): 
     for (const path of outcome.removed) out.push(`removed ${path}`);
     if (surface.length > 0) err.push("MCP surface changes:", ...oneScreen(surface).map((l) => `  ${l}`));
     err.push(`run: mcpgen generate ${spec} --out ${dir}`);
-    return { stdout: diagnostics + lines(out), stderr: lines(err), exitCode: 1 };
+    return { stdout: diagnostics + lines(out), stderr: lines(err), exitCode };
   }
   const { changed, unchanged, removed } = outcome;
   err.push(`${dir}: ${changed.length} written, ${unchanged.length} unchanged, ${removed.length} removed`);
@@ -93,9 +92,7 @@ function jsonReport(result: GenerateResult, context: ReportContext, exitCode: nu
     check: context.check,
     exitCode,
     generated: outcome !== undefined,
-    upToDate:
-      outcome !== undefined &&
-      outcome.changed.length + outcome.created.length + outcome.removed.length + outcome.renamed.length === 0,
+    upToDate: outcome !== undefined && isUpToDate(outcome),
     written: outcome?.changed ?? [],
     missing: outcome?.missing ?? [],
     created: outcome?.created ?? [],

@@ -2,7 +2,7 @@
  * `mcpgen init`: asks nothing. Writes a commented starter spec, or with --from-openapi a config file
  * pointing at an OpenAPI document; never overwrites a file; prints the next two commands.
  */
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, writeFileSync } from "node:fs";
 import { basename, dirname, extname, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { CONFIG_FILES } from "../config/load-config.ts";
@@ -28,7 +28,7 @@ mcpgen.config.ts pointing at the document instead. Never overwrites an existing 
     const schema = relative(dirname(resolve(file)), fileURLToPath(SPEC_SCHEMA_PATH))
       .split("\\")
       .join("/");
-    writeFileSync(file, starterSpec(schema));
+    writeNew(file, starterSpec(schema));
     const out = `${basename(file, extname(file))}-server`;
     done(file, [`mcpgen generate ${file} --out ${out}`, serve(out)]);
   },
@@ -45,7 +45,7 @@ function fromOpenApi(document: string, given: string | undefined): never {
     .split("\\")
     .join("/");
   const output = `${basename(document, extname(document)).replace(/[^A-Za-z0-9_-]+/g, "-")}-mcp`;
-  writeFileSync(file, starterConfig(input, output));
+  writeNew(file, starterConfig(input, output));
   const run = given ? `mcpgen generate --config-file ${file}` : "mcpgen generate";
   done(file, [run, serve(output)]);
 }
@@ -55,8 +55,19 @@ function serve(dir: string): string {
   return `cd ${dir} && npm install && npm run start:http`;
 }
 
+/** lstat, not exists: a dangling symbolic link is a file that exists (writing through it would create its target). */
 function refuseExisting(file: string): void {
-  if (existsSync(file)) fail(`${file} already exists; init never overwrites a file`, initCommand);
+  if (lstatSync(file, { throwIfNoEntry: false }) !== undefined)
+    fail(`${file} already exists; init never overwrites a file`, initCommand);
+}
+
+/** Created exclusively (O_EXCL: never through a link, nor over a file that appeared since the check). */
+function writeNew(file: string, content: string): void {
+  try {
+    writeFileSync(file, content, { flag: "wx" });
+  } catch (error) {
+    fail(`cannot write ${file}: ${(error as Error).message}`, initCommand);
+  }
 }
 
 function done(file: string, next: string[]): never {

@@ -4,6 +4,7 @@ import type { Locator, Report } from "../diagnostics/diagnostic.ts";
 import { closest } from "../diagnostics/spelling.ts";
 import type { LoadOptions } from "../load.ts";
 import { toolsetNameProblem } from "../normalize/toolset-names.ts";
+import { isReallyWithin } from "../output/real-path.ts";
 import { childPointer } from "../source/json-pointer.ts";
 
 /** One package to generate, with paths resolved against the config file's directory. */
@@ -12,7 +13,12 @@ export type Target = { input: string; output: string; options: LoadOptions };
 const TARGET_KEYS = ["input", "output", "maxSize", "openapi", "toolsets"];
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
-type Where = { file: string; dir: string; locate: Locator; report: Report };
+/**
+ * `confined`: the config is data (JSON, YAML: the format for configs from elsewhere), so its input,
+ * output and mappingFile must lie inside its own folder, judged by real path; `--allow-paths-outside-config`
+ * lifts that. A TypeScript config is code, trusted like the person running mcpgen, and is not confined.
+ */
+type Where = { file: string; dir: string; locate: Locator; report: Report; confined: boolean };
 
 export function checkConfig(value: unknown, where: Where): Target[] | undefined {
   const { report } = where;
@@ -45,7 +51,7 @@ export function checkConfig(value: unknown, where: Where): Target[] | undefined 
   return ok ? targets : undefined;
 }
 
-function checkTarget(entry: unknown, at: string, { file, dir, locate, report }: Where): Target | undefined {
+function checkTarget(entry: unknown, at: string, { file, dir, locate, report, confined }: Where): Target | undefined {
   const bad = (pointer: string, message: string, hint?: string) =>
     report("CONFIG_INVALID", pointer, message, { at: "key", ...(hint ? { hint } : {}) });
   if (!isObject(entry)) {
@@ -65,7 +71,11 @@ function checkTarget(entry: unknown, at: string, { file, dir, locate, report }: 
   }
   const path = (key: "input" | "output"): string | undefined => {
     const text = entry[key];
-    if (typeof text === "string" && text !== "") return fromHere(dir, text);
+    if (typeof text === "string" && text !== "") {
+      if (!confined || isReallyWithin(resolve(dir, text), dir)) return fromHere(dir, text);
+      bad(childPointer(at, key), `'${key}' names '${text}', outside the config file's folder`, OUTSIDE_HINT);
+      return undefined;
+    }
     bad(
       text === undefined ? at : childPointer(at, key),
       text === undefined ? `missing '${key}'` : `'${key}' must be a non-empty path`,
@@ -92,6 +102,13 @@ function checkTarget(entry: unknown, at: string, { file, dir, locate, report }: 
       const { mappingFile, ...settings } = openapi;
       if (mappingFile !== undefined && typeof mappingFile !== "string") {
         bad(`${at}/openapi/mappingFile`, "openapi.mappingFile must be a path");
+        ok = false;
+      } else if (typeof mappingFile === "string" && confined && !isReallyWithin(resolve(dir, mappingFile), dir)) {
+        bad(
+          `${at}/openapi/mappingFile`,
+          `'mappingFile' names '${mappingFile}', outside the config file's folder`,
+          OUTSIDE_HINT,
+        );
         ok = false;
       }
       options.openapi = {
@@ -131,6 +148,9 @@ function checkToolsets(
   }
   return ok ? (value as Record<string, string>) : undefined;
 }
+
+const OUTSIDE_HINT =
+  "a JSON or YAML config reads and writes only inside its own folder; if you trust this config, pass --allow-paths-outside-config";
 
 /** A path from the config file's directory, as the user would type it from the current one. */
 function fromHere(dir: string, path: string): string {

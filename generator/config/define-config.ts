@@ -17,8 +17,8 @@ export type OpenApiConfig = {
   exclude?: string[];
   /** A separate mapping options file (what `--config` takes), relative to the config file. */
   mappingFile?: string;
-  /** Let `$ref`s fetch http(s) URLs. Off by default: a document cannot make mcpgen fetch URLs. */
-  allowRemoteRefs?: boolean;
+  /** Only `false`: whether `$ref`s may fetch URLs is decided on the command line (`--allow-remote-refs`), never by a file. */
+  allowRemoteRefs?: false;
   /** Longest tool name, 16-128 (default 64); longer names are cut and given a hash. */
   maxNameLength?: number;
   /** Longest tool description (default 1024); longer ones are cut at a word. */

@@ -34,7 +34,8 @@ export function findConfig(dir: string): string | undefined {
 
 export type { Target } from "./check-config.ts";
 
-export async function loadConfig(file: string, bag: DiagnosticBag): Promise<Target[] | undefined> {
+/** `anywhere`: --allow-paths-outside-config, a data config's paths may leave its folder. */
+export async function loadConfig(file: string, bag: DiagnosticBag, anywhere = false): Promise<Target[] | undefined> {
   const atStart = bag.reporter(file, () => ({ line: 1, col: 1 }));
   const ext = extname(file).toLowerCase();
   let value: unknown;
@@ -58,7 +59,8 @@ export async function loadConfig(file: string, bag: DiagnosticBag): Promise<Targ
     atStart("CONFIG_INVALID", "", `'${file}' is not a config file: use .ts, .mjs, .json or .yaml`);
     return undefined;
   }
-  return checkConfig(value, { file, dir: dirname(resolve(file)), locate, report });
+  const confined = !anywhere && [".json", ".yaml", ".yml"].includes(ext);
+  return checkConfig(value, { file, dir: dirname(resolve(file)), locate, report, confined });
 }
 
 /**

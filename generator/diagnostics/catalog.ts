@@ -253,6 +253,11 @@ export const catalog = {
     "Two tools (or two prompts) share a name; names are case-sensitive and must be unique.",
     "Rename one of them.",
   ),
+  NAME_CASE_CLASH: warning(
+    "Tool names differ only in case",
+    "Two tools have names that differ only in letter case (purge and PURGE). MCP names are case-sensitive, but a model or a person easily calls the wrong one, and tools that compare names ignoring case mix them up.",
+    "Rename one of them so the names differ in more than case.",
+  ),
   NAME_LONG: warning(
     "Name longer than 64 characters",
     "Many clients cut tool names at 64 characters, which can make two tools collide or the name unusable.",
@@ -556,6 +561,16 @@ export const catalog = {
     "--out holds files mcpgen did not write",
     "The output directory holds files mcpgen has no record of writing (.mcpgen/files.json), and generating would overwrite them or mix a package into a folder that is not one.",
     "Generate into a new or empty directory, move those files away, or pass --force to let mcpgen overwrite them (from then on they are mcpgen's).",
+  ),
+  CACHE_DIR_UNSAFE: warning(
+    "Runtime cache folder not used",
+    "The folder mcpgen keeps the runtime's compiled JavaScript in (MCPGEN_CACHE_DIR, else $XDG_CACHE_HOME/mcpgen or ~/.cache/mcpgen) is owned by another user or writable by group or others. What it holds goes into dist/ and runs when the server starts, so another user could plant code there; mcpgen neither reads nor writes it.",
+    "Point MCPGEN_CACHE_DIR at a folder only you can write (chmod 700), or set MCPGEN_CACHE=off. Generating works without the cache, only slower.",
+  ),
+  OUTPUT_PATH_OUTSIDE: error(
+    "A path to write or remove leads outside --out",
+    "The package's ownership record (.mcpgen/files.json, committed with the package, so a clone or a pull request can change it) names a path that is not a plain path inside the package (`../x`, `/x`), or a symbolic link in the package (a folder linked to another place) would make mcpgen write or remove a file outside --out. Nothing is written, even with --force.",
+    "Remove the entry from .mcpgen/files.json (or delete the file: mcpgen then recognises its own files by their header), or replace the symbolic link with a real folder. Check where the change came from: a record naming files outside the package is not one mcpgen writes.",
   ),
 } satisfies Record<string, CatalogEntry>;
 

@@ -152,8 +152,10 @@ function readFields(
         bad(at, "requestIdHeader must be an HTTP header name such as X-Request-Id (letters, digits, '-')");
       else config.requestIdHeader = field;
     } else if (key === "allowRemoteRefs") {
-      if (typeof field !== "boolean") bad(at, "allowRemoteRefs must be true or false");
-      else config.allowRemoteRefs ||= field;
+      // A file can come from elsewhere (a cloned repository): whether $refs may fetch URLs is decided on
+      // the command line only (--allow-remote-refs). `false`, the default, is accepted as it changes nothing.
+      if (field !== false)
+        bad(at, "allowRemoteRefs is a command-line decision: remove it and pass --allow-remote-refs");
     } else if (key === "headers") readHeaders(field, config, (p, m) => bad(`${at}${p}`, m));
     else if (key === "annotations") readAnnotations(field, config, (p, m) => bad(`${at}${p}`, m));
   }

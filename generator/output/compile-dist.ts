@@ -10,7 +10,7 @@
  * `--check`, and only files with other bytes are rewritten. The runtime's JavaScript, the same in every
  * package, is kept across runs (output/runtime-js-cache.ts): most of the transpiling is done once per machine.
  */
-import { chmodSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import { ts } from "ts-morph";
 import { DIST_ENTRY, DIST_ENTRY_SOURCE } from "../render/package-files.ts";
 import { distPathOf, SOURCE } from "./dist-paths.ts";
@@ -62,10 +62,10 @@ function runtimeScripts(dir: OutputDir): RuntimeJs {
   );
   const folder = cacheDirectory();
   const file = folder === undefined ? undefined : runtimeJsFile(folder, COMPILER, sources);
-  const cached = file === undefined ? undefined : readRuntimeJs(file);
-  if (cached !== undefined && [...sources.keys()].every((path) => cached.has(path))) return cached;
+  const cached = file === undefined || folder === undefined ? undefined : readRuntimeJs(file, folder, sources);
+  if (cached !== undefined) return cached;
   const js: RuntimeJs = new Map([...sources].map(([path, content]) => [path, transpile(path, content)]));
-  if (file !== undefined && folder !== undefined) writeRuntimeJs(file, folder, js);
+  if (file !== undefined && folder !== undefined) writeRuntimeJs(file, folder, sources, js);
   return js;
 }
 
@@ -116,7 +116,7 @@ export function writeDist(dir: OutputDir, removed: string[] = []): void {
     if (dir.read(path) !== content) dir.write(path, content);
   }
   // The bin: npm sets the mode when it installs the package; this is for running it from here.
-  chmodSync(dir.abs(DIST_ENTRY), 0o755);
+  dir.makeExecutable(DIST_ENTRY);
   for (const path of removed) {
     const twin = distPathOf(path);
     if (twin !== undefined && dir.exists(twin)) dir.remove(twin);

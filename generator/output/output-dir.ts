@@ -5,7 +5,9 @@
  * user typed, for messages.
  */
 import {
+  chmodSync,
   existsSync,
+  lstatSync,
   mkdirSync,
   readdirSync,
   readFileSync,
@@ -16,6 +18,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
+import { isWithin, realOf } from "./real-path.ts";
 
 /** Folders never listed as package content: version control, and mcpgen's own records. */
 const NOT_CONTENT = new Set([".git", ".mcpgen"]);
@@ -63,8 +66,26 @@ export class OutputDir {
     return existsSync(this.abs(path));
   }
 
+  /**
+   * True when writing or removing `path` would touch something outside the package: a path that is not
+   * plain (`../x`, `/x`: a hostile `.mcpgen/files.json`), or a symbolic link on the way out of it
+   * (`deploy -> /elsewhere`, committed in a cloned repository). Judged by real path, so a link that stays
+   * inside is fine. The file itself may be a link: rename and unlink replace or remove the link, never
+   * what it points to.
+   */
+  leadsOutside(path: string): boolean {
+    if (!isPlainPath(path)) return true;
+    return !isWithin(realOf(dirname(this.abs(path))), realOf(this.root));
+  }
+
+  /** Every writer and remover asks first, so no stage can be led out of the package. */
+  private guard(path: string): void {
+    if (this.leadsOutside(path)) throw new Error(`'${path}' leads outside '${this.shown}'`);
+  }
+
   /** Writes to a temporary file first and renames it into place: an interrupted run leaves no half file. */
   write(path: string, content: string): void {
+    this.guard(path);
     const target = this.abs(path);
     makeDirectory(dirname(target));
     const temporary = `${target}.mcpgen-${process.pid}.tmp`;
@@ -75,6 +96,7 @@ export class OutputDir {
   /** Removes a file, then the folders it leaves empty (up to the root): a runtime module dropped from a
    * package takes its folder with it. A folder that still holds anything stays. */
   remove(path: string): void {
+    this.guard(path);
     rmSync(this.abs(path), { force: true });
     for (let folder = dirname(path); folder !== "." && folder !== "/"; folder = dirname(folder)) {
       try {
@@ -85,8 +107,17 @@ export class OutputDir {
     }
   }
 
+  /** chmod, never through a symbolic link (chmod follows one: a linked `dist/server.js` could lead anywhere). */
+  makeExecutable(path: string): void {
+    this.guard(path);
+    if (lstatSync(this.abs(path)).isSymbolicLink()) throw new Error(`'${path}' is a symbolic link`);
+    chmodSync(this.abs(path), 0o755);
+  }
+
   /** Moves a file unless the target exists: never overwrites. True when it moved. */
   move(from: string, to: string): boolean {
+    this.guard(from);
+    this.guard(to);
     if (this.exists(to) || !this.exists(from)) return false;
     makeDirectory(dirname(this.abs(to)));
     renameSync(this.abs(from), this.abs(to));
@@ -97,7 +128,7 @@ export class OutputDir {
   topLevelFiles(): string[] {
     if (!existsSync(this.root) || !statSync(this.root).isDirectory()) return [];
     return readdirSync(this.root)
-      .filter((name) => statSync(this.abs(name)).isFile())
+      .filter((name) => statSync(this.abs(name), { throwIfNoEntry: false })?.isFile() === true)
       .sort();
   }
 
@@ -107,16 +138,23 @@ export class OutputDir {
     if (!existsSync(start) || !statSync(start).isDirectory()) return [];
     const found: string[] = [];
     const walk = (dir: string) => {
-      for (const name of readdirSync(dir)) {
-        if (dir === this.root && NOT_CONTENT.has(name)) continue;
-        const path = join(dir, name);
-        if (statSync(path).isDirectory()) walk(path);
+      // A linked folder is listed as an entry, never walked: it may lead out of the package, or loop.
+      for (const entry of readdirSync(dir, { withFileTypes: true })) {
+        if (dir === this.root && NOT_CONTENT.has(entry.name)) continue;
+        const path = join(dir, entry.name);
+        if (entry.isDirectory()) walk(path);
         else found.push(relative(this.root, path).split(sep).join("/"));
       }
     };
     walk(start);
     return found.sort();
   }
+}
+
+/** A package path as mcpgen writes them: relative, `/`-separated, no empty, `.` or `..` segment. */
+export function isPlainPath(path: string): boolean {
+  if (path === "" || path.includes("\\") || path.includes("\0") || /^[A-Za-z]:/.test(path)) return false;
+  return path.split("/").every((segment) => segment !== "" && segment !== "." && segment !== "..");
 }
 
 /**

@@ -6,21 +6,64 @@
  * version, compiler options and runtime (a hash of every runtime file's path and bytes names it), so a
  * changed runtime or compiler can never be served stale output.
  *
+ * What the cache holds goes into dist/ and runs when the server starts, so it is trusted only as far as
+ * its folder is: one owned by another user, or writable by group or others (a shared `/tmp` folder named
+ * in `MCPGEN_CACHE_DIR`), is neither read nor written (cacheDirectoryProblem; generate warns
+ * CACHE_DIR_UNSAFE), nor is a cache file so owned or writable. Each entry also carries the hash of the
+ * TypeScript it was made from, and is used only for that exact source.
+ *
  * Where: `MCPGEN_CACHE_DIR`, else `$XDG_CACHE_HOME/mcpgen`, else `~/.cache/mcpgen`; `MCPGEN_CACHE=off`
- * turns it off. A cache that cannot be read or written is skipped without a word: it only saves time.
+ * turns it off. A cache that cannot be read or written is otherwise skipped without a word: it only saves time.
  */
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  fstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  type Stats,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 
 export type RuntimeJs = Map<string, string>;
+
+/** The file's format; another version is not read. */
+const FORMAT = 2;
+
+type Entry = { source: string; js: string };
 
 export function cacheDirectory(env: NodeJS.ProcessEnv = process.env): string | undefined {
   if (env.MCPGEN_CACHE === "off") return undefined;
   if (env.MCPGEN_CACHE_DIR) return env.MCPGEN_CACHE_DIR;
   return join(env.XDG_CACHE_HOME || join(homedir(), ".cache"), "mcpgen");
 }
+
+/** Why a cache folder cannot be trusted, or undefined when it is ours alone (or not there yet: we make it 0700). */
+export function cacheDirectoryProblem(dir: string): string | undefined {
+  let stat: Stats | undefined;
+  try {
+    stat = statSync(dir, { throwIfNoEntry: false });
+  } catch {
+    return undefined; // Unreadable: nothing is read from it either.
+  }
+  if (stat === undefined) return undefined;
+  if (!stat.isDirectory()) return "is not a directory";
+  return ownershipProblem(stat);
+}
+
+function ownershipProblem(stat: Stats): string | undefined {
+  const uid = process.getuid?.();
+  if (uid !== undefined && stat.uid !== uid) return `is owned by another user (uid ${stat.uid})`;
+  if ((stat.mode & 0o022) !== 0) return "is writable by other users";
+  return undefined;
+}
+
+const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 
 /** The cache file for this compiler, these options and this runtime (`files`: path → TypeScript). */
 export function runtimeJsFile(dir: string, compiler: string, files: ReadonlyMap<string, string>): string {
@@ -31,23 +74,48 @@ export function runtimeJsFile(dir: string, compiler: string, files: ReadonlyMap<
   return join(dir, `runtime-js-${hash.digest("hex").slice(0, 32)}.json`);
 }
 
-export function readRuntimeJs(file: string): RuntimeJs | undefined {
+/**
+ * The stored JavaScript for `sources` (path → TypeScript), or undefined: every source must have an entry
+ * made from exactly its bytes, and the folder and the file must be trusted.
+ */
+export function readRuntimeJs(file: string, dir: string, sources: ReadonlyMap<string, string>): RuntimeJs | undefined {
+  if (cacheDirectoryProblem(dir) !== undefined) return undefined;
   try {
-    const parsed: unknown = JSON.parse(readFileSync(file, "utf8"));
-    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return undefined;
-    const entries = Object.entries(parsed);
-    return entries.every(([, js]) => typeof js === "string") ? new Map(entries as [string, string][]) : undefined;
+    const parsed = JSON.parse(readTrusted(file)) as { format?: unknown; files?: Record<string, Partial<Entry>> };
+    if (parsed.format !== FORMAT || typeof parsed.files !== "object" || parsed.files === null) return undefined;
+    const js: RuntimeJs = new Map();
+    for (const [path, source] of sources) {
+      const entry = Object.hasOwn(parsed.files, path) ? parsed.files[path] : undefined;
+      if (typeof entry?.js !== "string" || entry.source !== sha256(source)) return undefined;
+      js.set(path, entry.js);
+    }
+    return js;
   } catch {
     return undefined;
   }
 }
 
+/** The file's text, if it is ours alone (checked on the open file, so it cannot be swapped in between). */
+function readTrusted(file: string): string {
+  const fd = openSync(file, "r");
+  try {
+    if (ownershipProblem(fstatSync(fd)) !== undefined) throw new Error("untrusted cache file");
+    return readFileSync(fd, "utf8");
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** Written under a temporary name and renamed, so a concurrent generate never reads half a file. */
-export function writeRuntimeJs(file: string, dir: string, js: RuntimeJs): void {
+export function writeRuntimeJs(file: string, dir: string, sources: ReadonlyMap<string, string>, js: RuntimeJs): void {
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
+    if (cacheDirectoryProblem(dir) !== undefined) return;
+    const files = Object.fromEntries(
+      [...js].map(([path, text]) => [path, { source: sha256(sources.get(path) ?? ""), js: text }]),
+    );
     const temporary = `${file}.${process.pid}.tmp`;
-    writeFileSync(temporary, JSON.stringify(Object.fromEntries(js)), { mode: 0o600 });
+    writeFileSync(temporary, JSON.stringify({ format: FORMAT, files }), { mode: 0o600 });
     renameSync(temporary, file);
   } catch {
     // Read-only home, full disk: the next run transpiles again.

@@ -7,7 +7,7 @@
 
 import type { RenderedFile } from "../render/index.ts";
 import type { OutputDir } from "./output-dir.ts";
-import { type Ownership, readOwnership, writeOwnership } from "./ownership.ts";
+import { OWNERSHIP_FILE, type Ownership, readOwnership, writeOwnership } from "./ownership.ts";
 
 export type WriteOutcome = {
   /** Generated files whose content changes, or that are new. */
@@ -31,11 +31,15 @@ export type WritePlan = {
    * package yet, every file there): the run is refused unless --force. */
   conflicts: string[];
   ownership: Ownership;
+  /** Entries of the ownership record that are not plain paths inside the package: never trusted. */
+  refused: string[];
+  /** Paths this run would write or remove through a symbolic link that leads out of the package. */
+  linkedOut: string[];
 };
 
 /** `inputs`: the spec and config file, package-relative: inside --out they are the user's input, no conflict. */
 export function planWrite(dir: OutputDir, files: RenderedFile[], force: boolean, inputs: string[] = []): WritePlan {
-  const { ownership: before, source } = readOwnership(dir);
+  const { ownership: before, source, refused } = readOwnership(dir);
   const owned = new Set(before.generated);
   const scaffolded = { ...before.scaffolded };
   const outcome: WriteOutcome = {
@@ -88,7 +92,15 @@ export function planWrite(dir: OutputDir, files: RenderedFile[], force: boolean,
   }
   outcome.obsolete.sort();
   const ownership = { generated: files.filter((f) => f.owner === "mcpgen").map((f) => f.path), scaffolded };
-  return { outcome, conflicts: force ? [] : conflicts, ownership };
+  const linkedOut = touched(outcome).filter((path) => dir.leadsOutside(path));
+  return { outcome, conflicts: force ? [] : conflicts, ownership, refused, linkedOut };
+}
+
+/** Every path applyWrite would write, move or remove: none may lead out of the package (--force or not). */
+function touched(outcome: WriteOutcome): string[] {
+  const moved = outcome.renamed.flatMap(({ from, to }) => [from, to]);
+  const paths = [...outcome.changed, ...outcome.created, ...moved, ...outcome.removed, OWNERSHIP_FILE];
+  return [...new Set(paths)].sort();
 }
 
 /** Carries out a plan: moves, writes, removals, then the new ownership record. */

@@ -5,7 +5,7 @@
  * read; every other call is never resent once an instance has received it (nginx's default for POST,
  * kept by leaving `non_idempotent` out), so a tool that can do harm runs at most once. A 503 from an
  * instance means it did not run the request (shutting down, full, its session store away): nginx tries
- * another one for any request. Tool names pass mcpgen's naming rules ([A-Za-z0-9_.-]); any other name
+ * another one for any request. The keys are case-sensitive (regular expressions). Tool names pass mcpgen's naming rules ([A-Za-z0-9_.-]); any other name
  * is left out of the file rather than quoted, so no spec can write nginx directives.
  */
 import type { Model } from "../normalize/normalize.ts";
@@ -43,9 +43,34 @@ export function retryPlan(model: Model): { retried: string[]; once: string[] } {
   return { retried, once };
 }
 
+/** Under nginx's limit for one configuration token (4096 bytes, "too long parameter"), with room to spare. */
+const KEY_CHARACTERS = 2000;
+
+/**
+ * The map keys for the tools nginx may resend: regular expressions, because nginx compares a map's plain
+ * string keys ignoring case, so a key for read-only `purge` also matched `Mcp-Name: PURGE`, another
+ * (destructive) tool, which was then resent. A `~` key is case-sensitive; names go into alternations, a
+ * few hundred per key, so a large API costs a handful of regex matches rather than one per tool.
+ */
+export function retryKeys(names: string[]): string[] {
+  const keys: string[] = [];
+  let group: string[] = [];
+  const flush = () => {
+    if (group.length > 0) keys.push(`"~^tools/call:(${group.join("|")})$"`);
+    group = [];
+  };
+  for (const name of names.filter((n) => SAFE_NAME.test(n))) {
+    const escaped = name.replaceAll(".", "\\.");
+    if (group.join("|").length + escaped.length + 1 > KEY_CHARACTERS) flush();
+    group.push(escaped);
+  }
+  flush();
+  return keys;
+}
+
 export function renderNginxConfig(model: Model, header: string): string {
   const { retried } = retryPlan(model);
-  const toolLines = retried.filter((name) => SAFE_NAME.test(name)).map((name) => `        "tools/call:${name}" 1;`);
+  const toolLines = retryKeys(retried).map((key) => `        ${key} 1;`);
   const methods = RETRY_SAFE_METHODS.join("|");
   return `${header}
 # nginx in front of ${DEPLOY_PORTS.length} instances of this server (see the README's "Deploy" section):
@@ -63,7 +88,8 @@ events {
 
 http {
     # MCP 2026-07-28 clients send the method and tool in headers, so nginx can tell a call it may resend
-    # (the tool is read-only or idempotent, as the spec annotates it) from one it must not.
+    # (the tool is read-only or idempotent, as the spec annotates it) from one it must not. Every key is a
+    # case-sensitive regular expression: nginx matches plain keys ignoring case, and tool names are not.
     map "$http_mcp_method:$http_mcp_name" $mcp_retry_safe {
         default 0;
 ${toolLines.join("\n")}

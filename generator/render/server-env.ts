@@ -132,6 +132,8 @@ const FLAG_TWINS: Twin[] = [
     description:
       "HTTP only: a Redis URL (redis://host:port/db, rediss:// for TLS) where 2025-era sessions are kept, shared by every instance given the same URL (--session-store); unset: in the process.",
     format: "string",
+    // The URL carries the Redis password (redis://user:pass@host): stored as a secret by registries and clients.
+    secret: true,
   },
   {
     name: "MCP_SEALING_SECRET",

@@ -37,6 +37,7 @@ export const nameRules: Rule = (server, report) => {
       else seen.set(node.name, node);
     }
   }
+  caseRules(server, report);
   renameRules(server, report);
   for (const node of [...server.resources, ...server.resourceTemplates]) {
     if (node.name.trim() === "") report("RESOURCE_NAME_MISSING", `${node.loc.pointer}/name`, "resource name is empty");
@@ -46,6 +47,26 @@ export const nameRules: Rule = (server, report) => {
 function describeBad(name: string): string {
   const bad = [...new Set([...name].filter((c) => !/[A-Za-z0-9_.-]/.test(c)))];
   return bad.map((c) => (c === " " ? "a space" : JSON.stringify(c))).join(", ");
+}
+
+/**
+ * Tools whose names differ only in case: legal in MCP (names are case-sensitive), but easy to call by
+ * mistake, and anything that compares names ignoring case (nginx's plain map keys once did, in
+ * deploy/nginx.conf) mixes a harmless tool up with another.
+ */
+function caseRules(server: ServerNode, report: Report): void {
+  const seen = new Map<string, string>();
+  for (const tool of server.tools) {
+    const folded = tool.name.toLowerCase();
+    const first = seen.get(folded);
+    if (first === undefined) seen.set(folded, tool.name);
+    else if (first !== tool.name)
+      report(
+        "NAME_CASE_CLASH",
+        `${tool.loc.pointer}/name`,
+        `tool '${tool.name}' differs from tool '${first}' only in case`,
+      );
+  }
 }
 
 /** A tool renamed from a name that is still in use, or two tools claiming one former name. */

@@ -1,5 +1,5 @@
 /** Issue 12, "A config file": mcpgen.config.{ts,mjs,json,yaml}, read by generate and validate without arguments. */
-import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { mcpgen, NO_TRACE, ROOT, tempDir } from "./run.ts";
@@ -112,6 +112,51 @@ describe("mcpgen.config.ts", () => {
     // The flag on the command line, without a config.
     expect(mcpgen(dir, "generate", "api/petstore.yaml", "--out", "flag", "--config", "mapping.yaml").code).toBe(0);
     expect(toolNames(join(dir, "flag"))).not.toContain("deletePet");
+  });
+});
+
+describe("a JSON or YAML config from elsewhere (issue 27)", () => {
+  it("reads and writes only inside its own folder unless --allow-paths-outside-config", () => {
+    const dir = project("confined");
+    const outside = tempDir("config-outside");
+    const cases = [
+      { input: "notes.yaml", output: join(outside, "pkg") },
+      { input: join(outside, "..", "x.yaml"), output: "pkg" },
+      { input: "notes.yaml", output: "../escaped" },
+    ];
+    for (const config of cases) {
+      writeFileSync(join(dir, "mcpgen.config.json"), JSON.stringify(config));
+      const run = mcpgen(dir, "generate");
+      expect(run.code, run.stdout + run.stderr).toBe(1);
+      expect(run.stdout).toMatch(/error CONFIG_INVALID: '(input|output)' names '.+', outside the config file's folder/);
+    }
+    expect(existsSync(join(outside, "pkg"))).toBe(false);
+    expect(existsSync(join(dir, "../escaped"))).toBe(false);
+    // A link inside the folder that leads out counts as outside.
+    symlinkSync(outside, join(dir, "linked"));
+    writeFileSync(join(dir, "mcpgen.config.yaml"), "input: notes.yaml\noutput: linked/pkg\n");
+    expect(mcpgen(dir, "generate", "--config-file", "mcpgen.config.yaml").code).toBe(1);
+    expect(existsSync(join(outside, "pkg"))).toBe(false);
+    // The person running mcpgen may allow it.
+    writeFileSync(join(dir, "mcpgen.config.json"), JSON.stringify(cases[0]));
+    const allowed = mcpgen(dir, "generate", "--allow-paths-outside-config");
+    expect(allowed.code, allowed.stdout + allowed.stderr).toBe(0);
+    expect(existsSync(join(outside, "pkg/package.json"))).toBe(true);
+  });
+
+  it("cannot turn on remote $refs: that is --allow-remote-refs on the command line only", () => {
+    const dir = project("remote");
+    writeFileSync(
+      join(dir, "mcpgen.config.json"),
+      JSON.stringify({ input: "api/petstore.yaml", output: "pets", openapi: { allowRemoteRefs: true } }),
+    );
+    const run = mcpgen(dir, "generate");
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain("error OPENAPI_CONFIG_INVALID: allowRemoteRefs is a command-line decision");
+    writeFileSync(join(dir, "mapping.yaml"), "allowRemoteRefs: true\n");
+    const mapping = mcpgen(dir, "generate", "api/petstore.yaml", "--out", "flag", "--config", "mapping.yaml");
+    expect(mapping.code).toBe(1);
+    expect(mapping.stdout).toContain("allowRemoteRefs is a command-line decision");
   });
 });
 

@@ -1,5 +1,5 @@
 /** Issue 12, "mcpgen init": asks nothing, writes a valid commented starter, never overwrites, prints what next. */
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { mcpgen, ROOT, tempDir } from "./run.ts";
@@ -18,6 +18,17 @@ describe("mcpgen init", () => {
     const generate = mcpgen(dir, "generate", "spec.yaml", "--out", "spec-server");
     expect(generate.code, generate.stdout + generate.stderr).toBe(0);
     expect(existsSync(join(dir, "spec-server/src/handlers/tools/greet.ts"))).toBe(true);
+  });
+
+  it("never writes through a dangling spec.yaml link (it would create the link's target)", () => {
+    const dir = tempDir("init-link");
+    mkdirSync(join(dir, "elsewhere"));
+    symlinkSync(join(dir, "elsewhere/planted.sh"), join(dir, "spec.yaml"));
+    const run = mcpgen(dir, "init");
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("spec.yaml already exists");
+    expect(existsSync(join(dir, "elsewhere/planted.sh"))).toBe(false);
+    expect(lstatSync(join(dir, "spec.yaml")).isSymbolicLink()).toBe(true);
   });
 
   it("never overwrites a file (exit 2, the file unchanged)", () => {

@@ -41,6 +41,29 @@ describe("mcpgen generate", () => {
     expect(readFileSync(join(out, "src/manifest.json"), "utf8")).toBe(manifestBefore);
   });
 
+  it("--check --format json exits 1 on drift, alone and from a config file (a CI bot reads the JSON)", () => {
+    const project = mkdtempSync(join(tmpdir(), "mcpgen-gen-json-"));
+    writeFileSync(join(project, "spec.yaml"), base);
+    expect(mcpgen("generate", join(project, "spec.yaml"), "--out", join(project, "pkg")).code).toBe(0);
+    writeFileSync(join(project, "spec.yaml"), base.replace("name: ping", "name: pinged"));
+    const direct = mcpgen(
+      "generate",
+      join(project, "spec.yaml"),
+      "--out",
+      join(project, "pkg"),
+      "--check",
+      "--format",
+      "json",
+    );
+    expect(direct.code).toBe(1);
+    expect(JSON.parse(direct.stdout)).toMatchObject({ upToDate: false, exitCode: 1 });
+    writeFileSync(join(project, "mcpgen.config.json"), JSON.stringify({ input: "spec.yaml", output: "pkg" }));
+    const config = join(project, "mcpgen.config.json");
+    const configured = mcpgen("generate", "--config-file", config, "--check", "--format", "json");
+    expect(configured.code).toBe(1);
+    expect(JSON.parse(configured.stdout)).toMatchObject([{ upToDate: false, exitCode: 1 }]);
+  });
+
   it("a spec with errors generates nothing and exits 1 with the same diagnostics as validate", () => {
     const bad = join(dir, "bad.yaml");
     writeFileSync(

@@ -1,9 +1,10 @@
 /**
  * The runtime's JavaScript is kept across runs (generator/output/runtime-js-cache.ts): a second
  * generate reads what the first transpiled, a changed runtime file is never served stale output, a
- * damaged cache file is ignored, and MCPGEN_CACHE=off writes nothing.
+ * damaged cache file is ignored, and MCPGEN_CACHE=off writes nothing. What it holds runs at start, so a
+ * folder others can write is never used, and an entry is used only for the TypeScript it was made from.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { renderDist, transpileFile } from "../../generator/output/compile-dist.ts";
@@ -59,7 +60,7 @@ describe("the runtime's JavaScript cache", () => {
     // Mark the stored output: a second package with the same runtime gets the marked text, so it was read.
     const file = join(cache, cacheFiles()[0] as string);
     const stored = JSON.parse(readFileSync(file, "utf8"));
-    stored[RUNTIME_FILE] = "// from the cache\n";
+    stored.files[RUNTIME_FILE].js = "// from the cache\n";
     writeFileSync(file, JSON.stringify(stored));
     expect(jsOf(fakePackage("second"), RUNTIME_FILE)).toBe("// from the cache\n");
   });
@@ -77,6 +78,33 @@ describe("the runtime's JavaScript cache", () => {
     writeFileSync(file, "{ not json");
     expect(jsOf(fakePackage("two"), RUNTIME_FILE)).toBe(transpileFile(RUNTIME_FILE, "export const own = 1;\n"));
     expect(() => JSON.parse(readFileSync(file, "utf8"))).not.toThrow();
+  });
+
+  it("a folder others can write is neither read nor written (issue 27: planted JavaScript ran at start)", () => {
+    jsOf(fakePackage("planted"), RUNTIME_FILE);
+    const file = join(cache, cacheFiles()[0] as string);
+    const stored = JSON.parse(readFileSync(file, "utf8"));
+    stored.files[RUNTIME_FILE].js = "process.exit(66); // planted\n";
+    writeFileSync(file, JSON.stringify(stored));
+    chmodSync(cache, 0o777);
+    expect(jsOf(fakePackage("victim"), RUNTIME_FILE)).toBe(transpileFile(RUNTIME_FILE, "export const own = 1;\n"));
+    // Nor is a cache file others can write, in a folder that is ours.
+    chmodSync(cache, 0o700);
+    chmodSync(file, 0o666);
+    expect(jsOf(fakePackage("victim-2"), RUNTIME_FILE)).toBe(transpileFile(RUNTIME_FILE, "export const own = 1;\n"));
+    chmodSync(cache, 0o777);
+    jsOf(fakePackage("other", "export const own = 3;\n"), RUNTIME_FILE);
+    expect(cacheFiles()).toHaveLength(1);
+  });
+
+  it("an entry is used only for the TypeScript it was made from", () => {
+    jsOf(fakePackage("mixed"), RUNTIME_FILE);
+    const file = join(cache, cacheFiles()[0] as string);
+    const stored = JSON.parse(readFileSync(file, "utf8"));
+    // Another file's entry under this file's name: its source hash gives it away.
+    stored.files[RUNTIME_FILE] = stored.files["runtime/protocol/codec.ts"];
+    writeFileSync(file, JSON.stringify(stored));
+    expect(jsOf(fakePackage("mixed-2"), RUNTIME_FILE)).toBe(transpileFile(RUNTIME_FILE, "export const own = 1;\n"));
   });
 
   it("MCPGEN_CACHE=off writes nothing", () => {

@@ -4,7 +4,7 @@
  * test/scale/scale-out.scale.ts runs it in front of real instances and kills one.)
  */
 import { describe, expect, it } from "vitest";
-import { renderNginxConfig, retryPlan } from "../../generator/render/nginx-config.ts";
+import { renderNginxConfig, retryKeys, retryPlan } from "../../generator/render/nginx-config.ts";
 import { model, tool } from "./model.ts";
 
 const weatherLike = model({
@@ -17,8 +17,9 @@ const weatherLike = model({
   ],
 });
 
-/** The map's entries: "<Mcp-Method>:<Mcp-Name>" keys that select the resending location. */
-const retried = (text: string) => [...text.matchAll(/^\s+"tools\/call:([^"]+)" 1;$/gm)].map((m) => m[1]);
+/** The map's tool entries: "~^tools/call:(a|b)$" keys that select the resending location. */
+const retried = (text: string) =>
+  [...text.matchAll(/^\s+"~\^tools\/call:\(([^"]+)\)\$" 1;$/gm)].flatMap((m) => m[1].replaceAll("\\.", ".").split("|"));
 
 describe("deploy/nginx.conf", () => {
   const text = renderNginxConfig(weatherLike, "# header");
@@ -60,6 +61,33 @@ describe("deploy/nginx.conf", () => {
     ])
       expect(text).toContain(line);
     expect(text.match(/^\s+server 127\.0\.0\.1:300\d max_fails=1 fail_timeout=5s;$/gm)).toHaveLength(3);
+  });
+
+  it("routes tools case-sensitively: regex keys (nginx folds the case of plain keys), dots escaped", () => {
+    const clash = model({
+      tools: [
+        tool("purge", { annotations: { readOnlyHint: true } }),
+        tool("PURGE"),
+        tool("a.b", { annotations: { readOnlyHint: true } }),
+      ],
+    });
+    const config = renderNginxConfig(clash, "# header");
+    expect(config).toContain('        "~^tools/call:(purge|a\\.b)$" 1;');
+    expect(config).not.toMatch(/^\s+"tools\/call:/m);
+    // What nginx's PCRE does with the key, here with JavaScript's equivalent syntax.
+    const key = new RegExp(retryKeys(["purge", "a.b"])[0].slice(2, -1));
+    expect(["tools/call:purge", "tools/call:a.b"].map((s) => key.test(s))).toEqual([true, true]);
+    expect(
+      ["tools/call:PURGE", "tools/call:Purge", "tools/call:aXb", "tools/call:purge2"].map((s) => key.test(s)),
+    ).toEqual([false, false, false, false]);
+  });
+
+  it("splits many tools over keys nginx accepts (a token is at most 4096 bytes)", () => {
+    const names = Array.from({ length: 1500 }, (_, i) => `tool_number_${i}_of_a_large_api`);
+    const keys = retryKeys(names);
+    expect(keys.length).toBeGreaterThan(1);
+    expect(Math.max(...keys.map((k) => k.length))).toBeLessThan(4096);
+    expect(keys.flatMap((k) => k.slice(15, -3).split("|"))).toEqual(names);
   });
 
   it("leaves out a tool name that could write a directive, rather than quoting it", () => {

@@ -64,6 +64,8 @@ describe("server.json (MCP Registry, schema 2025-12-11)", () => {
       for (const name of credentialEnvs(model)) expect(vars.find((v) => v.name === name)?.isSecret).toBe(true);
       expect(vars.find((v) => v.name === "MCP_READ_ONLY")).toMatchObject({ isSecret: false, default: "false" });
       expect(vars.find((v) => v.name === "MCP_HTTP_TOKEN")?.isSecret).toBe(true);
+      // Its URL holds the Redis password (redis://user:pass@host), issue 27.
+      expect(vars.find((v) => v.name === "MCP_SESSION_STORE")?.isSecret).toBe(true);
     }
     const petstore = JSON.parse(renderServerJson(modelOf("petstore.yaml"))).packages[0].environmentVariables;
     expect(petstore.find((v: EnvVar) => v.name === "PETSTORE_API_KEY")).toMatchObject({ isSecret: true });

@@ -50,6 +50,12 @@ export const ruleCases: RuleCase[] = [
     at: "2:32",
   },
   {
+    code: "NAME_CASE_CLASH",
+    fail: `${head}tools:\n  - { name: purge, inputSchema: { type: object } }\n  - { name: PURGE, inputSchema: { type: object } }\n`,
+    pass: `${head}tools:\n  - { name: purge, inputSchema: { type: object } }\n  - { name: purge_all, inputSchema: { type: object } }\n`,
+    at: "4:13",
+  },
+  {
     code: "NAME_LONG",
     fail: `${head}prompts: [{ name: ${"x".repeat(65)} }]\n`,
     pass: `${head}prompts: [{ name: ${"x".repeat(64)} }]\n`,

@@ -36,6 +36,10 @@ const GENERATE_CODES: Code[] = [
   "HANDLER_OBSOLETE",
   "HANDLER_TYPE_ERROR",
   "OUTPUT_NOT_OWNED",
+  // test/generate/output-escape.large.ts
+  "OUTPUT_PATH_OUTSIDE",
+  // test/generate/runtime-js-cache.large.ts
+  "CACHE_DIR_UNSAFE",
   // Publishing (issue 16): test/render/publish-files.large.ts
   "REGISTRY_NAME_PLACEHOLDER",
   "SERVER_JSON_VERSION_DRIFT",
