@@ -7,6 +7,7 @@ import { serveHttp } from "../transport/http/server.ts";
 import { SessionStoreStartError } from "../transport/http/session-store.ts";
 import { parseStoreUrl } from "../transport/http/session-store-url.ts";
 import { serveStdio } from "../transport/stdio/server.ts";
+import { type Feature, type FeatureName, httpFeatures, modeFeature } from "./feature.ts";
 import { type FlagValue, type ParsedFlags, parseFlags, usageText } from "./flag-parser.ts";
 import { SERVER_FLAGS } from "./server-flags.ts";
 import { createSpecServer, type Manifest, type ServeMode, type SpecServerOptions } from "./spec-server.ts";
@@ -57,6 +58,8 @@ export async function runSpecServer(
     return usageError(
       "--upstream-token-exchange needs --auth-issuer (or MCP_AUTH_ISSUER): it exchanges each caller's validated token",
     );
+  const missing = missingFeature(options.features ?? [], values, auth !== undefined);
+  if (missing) return featureError(missing);
   const maxBody = values["max-upstream-body"] as number | undefined;
   const maxRedirects = values["max-redirects"] as number | undefined;
   const maxResponseTokens = values["max-response-tokens"] as number | undefined;
@@ -89,6 +92,7 @@ export async function runSpecServer(
       ...(metrics ? { metrics } : {}),
       ...(metricsPort === undefined ? {} : { metricsPort }),
       log: (line) => log("warn", line),
+      features: httpFeatures(options.features ?? []),
     });
     log("info", `${manifest.server.name} listening on ${handle.url}`, { url: handle.url });
     if (handle.metricsUrl) log("info", `metrics at ${handle.metricsUrl}`, { url: handle.metricsUrl });
@@ -152,6 +156,30 @@ function servingFlags(
     ...(values["read-only"] === true ? { readOnly: true } : {}),
     ...(values.mode ? { mode: values.mode as ServeMode } : {}),
   };
+}
+
+/** The first flag given whose feature the package lacks, as `[flag, feature]`. */
+function missingFeature(
+  features: readonly Feature[],
+  values: ParsedFlags["values"],
+  auth: boolean,
+): [string, FeatureName] | undefined {
+  const has = (name: FeatureName) => features.some((feature) => feature.name === name);
+  const mode = values.mode as string | undefined;
+  if (mode && mode !== "all" && !modeFeature(features, mode)) return [`--mode ${mode}`, mode as FeatureName];
+  if (values["session-store"] !== undefined && !has("redis")) return ["--session-store", "redis"];
+  if ((values.metrics !== undefined || values["metrics-port"] !== undefined) && !has("metrics"))
+    return ["--metrics", "metrics"];
+  if (auth && !has("oauth")) return ["--auth-issuer", "oauth"];
+  return undefined;
+}
+
+/** One line naming the feature a flag needs and how to add it; exit 2. */
+function featureError([flag, feature]: [string, FeatureName]): void {
+  process.stderr.write(
+    `${flag} needs the '${feature}' feature, which this package was generated without (runtime/features/${feature}.ts is not in it)\n`,
+  );
+  process.exit(2);
 }
 
 function usageError(message: string): void {
