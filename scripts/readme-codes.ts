@@ -1,13 +1,13 @@
 /**
- * The README's table of diagnostic codes, made from the catalog so the two never disagree.
- * `npm run docs` rewrites the table in place; test/readme.test.ts fails when it is stale.
+ * The README's tables made from the code, so the two never disagree: the diagnostic codes (from the
+ * catalog) and the flags of a generated server (from runtime/package/server-flags.ts).
+ * `npm run docs` rewrites them in place; test/readme.test.ts fails when one is stale.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { catalog } from "../generator/diagnostics/catalog.ts";
+import { flagTable } from "../generator/render/flag-docs.ts";
 
 export const README_PATH = new URL("../README.md", import.meta.url);
-const START = "<!-- diagnostic-codes:start -->";
-const END = "<!-- diagnostic-codes:end -->";
 
 const cell = (text: string) => text.replaceAll("|", "\\|");
 
@@ -19,12 +19,17 @@ export function codesTable(): string {
   return ["| code | severity | what | how to fix |", "| --- | --- | --- | --- |", ...rows].join("\n");
 }
 
-/** The README with its code table replaced by the catalog's current one. */
+/** The text between `<!-- name:start -->` and `<!-- name:end -->` replaced by `table`. */
+function replaced(readme: string, name: string, table: string): string {
+  const start = readme.indexOf(`<!-- ${name}:start -->`);
+  const end = readme.indexOf(`<!-- ${name}:end -->`);
+  if (start < 0 || end < start) throw new Error(`README.md lacks the <!-- ${name}:start/end --> markers`);
+  return `${readme.slice(0, start + `<!-- ${name}:start -->`.length)}\n${table}\n${readme.slice(end)}`;
+}
+
+/** The README with its code and flag tables replaced by the current ones. */
 export function readmeWithCodes(readme: string): string {
-  const start = readme.indexOf(START);
-  const end = readme.indexOf(END);
-  if (start < 0 || end < start) throw new Error(`README.md lacks the ${START} ... ${END} markers`);
-  return `${readme.slice(0, start + START.length)}\n${codesTable()}\n${readme.slice(end)}`;
+  return replaced(replaced(readme, "diagnostic-codes", codesTable()), "server-flags", flagTable());
 }
 
 if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split("/").pop()!)) {

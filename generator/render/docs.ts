@@ -12,6 +12,7 @@ import type { Model } from "../normalize/normalize.ts";
 import { DEPLOYED_URL, renderClientConfigs } from "./client-configs.ts";
 import { forwardsUpstream } from "./credentials-hook.ts";
 import { toolsetDocs } from "./docs-toolsets.ts";
+import { flagTable } from "./flag-docs.ts";
 import { mdBlock, mdCode, mdText } from "./markdown.ts";
 import { retryPlan } from "./nginx-config.ts";
 import { packageVersion } from "./package-files.ts";
@@ -63,6 +64,7 @@ export function renderDocs(model: Model): string {
     ),
     envVars,
     perUserCredentials: forwardsUpstream(model),
+    flagTables: { oauth: flagTable(["oauth"]), tokenExchange: flagTable(["token-exchange"]) },
     deploy: {
       tools: model.tools.map((tool) => ({
         name: mdCode(tool.node.name),

@@ -16,8 +16,8 @@ import { MCPB_BUNDLE_SCRIPT_FILE, MCPB_MANIFEST_FILE, mcpbBundleScript, renderMc
 import { NGINX_CONFIG_FILE, renderNginxConfig } from "./nginx-config.ts";
 import { renderPackageJson, renderTsconfig } from "./package-files.ts";
 import { renderServerJson, SERVER_JSON_FILE } from "./registry-server-json.ts";
-import { runtimeFilesFor, type SourceFile } from "./runtime-files.ts";
-import { renderSearchIndex, SEARCH_INDEX_FILE, SEARCH_RUNTIME_FILE } from "./search-index.ts";
+import { importedPackages, runtimeFilesFor, type SourceFile } from "./runtime-files.ts";
+import { renderSearchIndex, SEARCH_INDEX_FILE } from "./search-index.ts";
 import { renderApp, renderHandlersType, renderServerEntry } from "./server.ts";
 import { escapeInvisible, header } from "./ts.ts";
 import { pruneTypeImports, tidyBlankLines } from "./ts-style.ts";
@@ -88,10 +88,7 @@ export async function render(model: Model, userSources: SourceFile[] = []): Prom
   // The runtime, byte for byte (no header: it is the same file in every package and in this repository).
   const runtime = runtimeFilesFor(importers).map((f): RenderedFile => ({ ...f, owner: "mcpgen" }));
   return [
-    generated(
-      "package.json",
-      renderPackageJson(model, model.tools.length > 0 || runtime.some((f) => f.path === SEARCH_RUNTIME_FILE)),
-    ),
+    generated("package.json", renderPackageJson(model, importedPackages([...sources, ...runtime]))),
     generated("tsconfig.json", renderTsconfig(model)),
     generated("README.md", renderDocs(model)),
     // Publishing (issue 16): the MCP Registry's server.json, the MCPB bundle's manifest and packer, the image.

@@ -33,12 +33,19 @@ export function packageVersion(model: Model): string {
 }
 
 /**
- * `search`: the package's runtime holds tool search (runtime/package/search-*.ts, which import minisearch
- * and stemmer), or the package has tools to search.
+ * `imported`: the npm packages the package's files import (runtime-files.ts's importedPackages), each
+ * given the exact version mcpgen is tested with; a name mcpgen does not depend on is a defect of the
+ * runtime and throws.
  */
-export function renderPackageJson(model: Model, search = model.tools.length > 0): string {
+export function renderPackageJson(model: Model, imported: readonly string[] = []): string {
   const versions = pinned();
-  const pick = (names: string[]) => Object.fromEntries(names.map((name) => [name, versions[name]]));
+  const pick = (names: readonly string[]) =>
+    Object.fromEntries(
+      names.map((name) => {
+        if (!versions[name]) throw new Error(`the package's code imports '${name}', which mcpgen does not depend on`);
+        return [name, versions[name]];
+      }),
+    );
   const pkg = {
     "//": header(model.specRef).slice(3).trim(),
     name: model.packageName,
@@ -83,20 +90,8 @@ export function renderPackageJson(model: Model, search = model.tools.length > 0)
       // <name>.mcpb for Claude Desktop: manifest.json (MCPB), the compiled code, node_modules.
       bundle: "npm run build && node scripts/mcpb-bundle.mjs",
     },
-    // minisearch and stemmer: dynamic mode's tool search (runtime/package/tool-search.ts); gpt-tokenizer:
-    // the response budget (--max-response-tokens), loaded only for an answer over it; quickjs-emscripten:
-    // code mode's sandbox (runtime/package/code-sandbox.ts), loaded on the first execute; jose: OAuth token
-    // validation (runtime/transport/http/token-verifier.ts), loaded only with --auth-issuer; ioredis: the
-    // shared session store (--session-store), prom-client: --metrics; each loaded only when asked for.
-    dependencies: pick([
-      "ajv",
-      "ajv-formats",
-      "gpt-tokenizer",
-      "ioredis",
-      "jose",
-      "prom-client",
-      ...(search ? ["minisearch", "quickjs-emscripten", "stemmer"] : []),
-    ]),
+    // Read off the files the package carries: a library comes only with the code that loads it.
+    dependencies: pick(imported),
     devDependencies: pick(["@types/node", "tsx", "typescript"]),
   };
   return `${JSON.stringify(pkg, null, 2)}\n`;

@@ -137,3 +137,32 @@ export function runtimeFilesFor(files: SourceFile[], read: RuntimeReader = runti
     .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
     .map(({ path, content }) => ({ path: `${RUNTIME_FOLDER}/${path}`, content }));
 }
+
+/** `require("x")` with a literal specifier (the precompiled validator chunks are CommonJS). */
+const REQUIRE = /(?<![\w$.])require[ \t]*\([ \t]*(["'])([^"'\n]+)\1[ \t]*\)/g;
+
+/** The npm package a bare specifier names (`a/b` → `a`, `@s/a/b` → `@s/a`); undefined for relative ones and node builtins. */
+export function packageOf(specifier: string): string | undefined {
+  if (/^(\.|\/|node:)/.test(specifier)) return undefined;
+  const parts = specifier.split("/");
+  return specifier.startsWith("@") ? parts.slice(0, 2).join("/") : parts[0];
+}
+
+/**
+ * The npm packages the package's code imports or requires (runtime, src/ and scripts alike), sorted: a
+ * package's dependencies are read off the files it carries, never kept by hand, so a feature's library
+ * reaches only the packages whose files use it.
+ */
+export function importedPackages(files: SourceFile[]): string[] {
+  const found = new Set<string>();
+  for (const file of files) {
+    if (!/\.(?:[cm]?[jt]sx?)$/.test(file.path)) continue;
+    const specifiers = importSpecifiers(file.content);
+    if (/\.c?js$/.test(file.path)) for (const match of file.content.matchAll(REQUIRE)) specifiers.push(match[2]);
+    for (const specifier of specifiers) {
+      const name = packageOf(specifier);
+      if (name) found.add(name);
+    }
+  }
+  return [...found].sort();
+}

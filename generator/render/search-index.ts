@@ -11,9 +11,6 @@ import { header } from "./ts.ts";
 /** The file's path in a package, beside manifest.json. */
 export const SEARCH_INDEX_FILE = "src/search-index.json";
 
-/** The runtime module that imports minisearch and stemmer: a package that carries it depends on them. */
-export const SEARCH_RUNTIME_FILE = "runtime/package/search-index.ts";
-
 /** The index of the package's tools; undefined for a package without tools. */
 export function renderSearchIndex(model: Model): string | undefined {
   const { tools } = manifestData(model).catalog;

@@ -4,6 +4,7 @@
  */
 import type { HandlerRef, Model } from "../normalize/normalize.ts";
 import { forwardsUpstream } from "./credentials-hook.ts";
+import { packageFeatures } from "./features.ts";
 import { ANY_OBJECT } from "./format-types.ts";
 import { header } from "./ts.ts";
 import { argumentList, fits, importLine, objectKey, propKey, sortImports, str } from "./ts-style.ts";
@@ -43,7 +44,13 @@ export function renderApp(model: Model): string {
   });
 
   const upstream = forwardsUpstream(model);
+  const features = packageFeatures();
   const imports = sortImports([
+    ...features.map((feature) => ({
+      source: `../runtime/features/${feature.file}`,
+      text: `import { ${feature.exportName} } from "../runtime/features/${feature.file}";`,
+    })),
+    { source: "../runtime/package/feature.ts", text: 'import type { Feature } from "../runtime/package/feature.ts";' },
     { source: "../runtime/index.ts", text: 'import type { McpServer } from "../runtime/index.ts";' },
     {
       source: "../runtime/package/spec-server.ts",
@@ -81,13 +88,16 @@ export function renderApp(model: Model): string {
     validators.length > 0 ? `  return {\n${validators.join("\n")}\n  };` : "  return {};",
     "}",
     "",
+    "/** The runtime features this package was generated with (modes, HTTP parts). */",
+    `export const features: readonly Feature[] = [${features.map((feature) => feature.exportName).join(", ")}];`,
+    "",
     upstream ? "export { credentials, manifest };" : "export { manifest };",
     "",
     "/** The server, ready for a transport (serveStdio or serveHttp from the runtime). */",
     'export function createAppServer(options: Omit<SpecServerOptions, "handlers" | "validators"> = {}): McpServer {',
     upstream
-      ? "  return createSpecServer(manifest, { credentials, ...options, handlers, validators: toolValidators });"
-      : "  return createSpecServer(manifest, { ...options, handlers, validators: toolValidators });",
+      ? "  return createSpecServer(manifest, { credentials, features, ...options, handlers, validators: toolValidators });"
+      : "  return createSpecServer(manifest, { features, ...options, handlers, validators: toolValidators });",
     "}",
     "",
   ].join("\n");
@@ -101,12 +111,12 @@ export function renderServerEntry(model: Model): string {
     "// Serves MCP over stdio, or Streamable HTTP with --http --port <n> [--host <addr>]; --base-url <url> retargets the upstream.",
     'import { runSpecServer } from "../runtime/package/spec-main.ts";',
     upstream
-      ? 'import { credentials, handlers, manifest, toolValidators } from "./app.ts";'
-      : 'import { handlers, manifest, toolValidators } from "./app.ts";',
+      ? 'import { credentials, features, handlers, manifest, toolValidators } from "./app.ts";'
+      : 'import { features, handlers, manifest, toolValidators } from "./app.ts";',
     "",
     upstream
-      ? "await runSpecServer(manifest, { handlers, validators: toolValidators, credentials });"
-      : "await runSpecServer(manifest, { handlers, validators: toolValidators });",
+      ? "await runSpecServer(manifest, { handlers, validators: toolValidators, credentials, features });"
+      : "await runSpecServer(manifest, { handlers, validators: toolValidators, features });",
     "",
   ].join("\n");
 }

@@ -15,6 +15,7 @@ import { forwardTo } from "../server/tool-forward.ts";
 import type { ToolHandlerResult } from "../server/types.ts";
 import { didYouMean } from "./did-you-mean.ts";
 import { DESCRIBE_LIMIT, DYNAMIC_TOOLS, SEARCH_LIMIT, SUMMARY_CHARS } from "./dynamic-tools.ts";
+import type { ModeCatalog } from "./feature.ts";
 import type { ManifestTool, ManifestToolset } from "./manifest-types.ts";
 import type { ToolSearch } from "./tool-search.ts";
 import { toolsetOf } from "./tool-selection.ts";
@@ -25,15 +26,8 @@ export const LIST_PAGE_SIZE = 50;
  * as the MCP spec asks of implementation-defined keys). */
 export const ANNOTATIONS_META_KEY = "dev.mcpgen/annotations";
 
-export type DynamicCatalog = {
-  /** Every tool of the catalog, served or not (the search index covers them all). */
-  all: readonly ManifestTool[];
-  /** The tools --toolsets and --read-only serve. */
-  served: ReadonlyMap<string, ManifestTool>;
-  toolsets: readonly ManifestToolset[];
-  /** Why a tool of the catalog that is not served cannot be reached. */
-  notEnabled: (name: string) => string | undefined;
-};
+/** What dynamic (and code) mode see of the catalog. */
+export type DynamicCatalog = ModeCatalog;
 
 type ToolSummary = { name: string; title?: string; description: string; toolset: string };
 

@@ -6,10 +6,6 @@ export const SEALING_SECRET_ENV = "MCP_SEALING_SECRET";
 /** Characters of each secret at least: 32 random characters hold more than 128 bits. */
 export const MIN_SEALING_SECRET_CHARS = 32;
 
-export const SEALING_SECRET_USAGE = `${SEALING_SECRET_ENV}: the secret(s) sealing 2026-era requestState and list cursors, the same
-on every instance behind a load balancer (default: the --session-store's, else random per process);
-comma-separated to rotate (the first seals, all open); each at least ${MIN_SEALING_SECRET_CHARS} characters.`;
-
 /** The secrets as keys, undefined when unset, or the usage error. */
 export function sealingSecrets(env: NodeJS.ProcessEnv = process.env): Uint8Array[] | undefined | string {
   const text = env[SEALING_SECRET_ENV];

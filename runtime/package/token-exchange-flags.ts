@@ -5,22 +5,6 @@
 import { isSecureOrLoopback } from "../protocol/loopback-url.ts";
 import type { TokenExchangeConfig } from "../upstream/token-exchange.ts";
 
-export const TOKEN_EXCHANGE_USAGE = `  --upstream-token-exchange <url>  exchange each caller's validated MCP token (RFC 8693) at this
-                    token endpoint for an upstream token, sent upstream instead of the spec's
-                    credentials; the MCP token itself is never sent upstream
-                    (env MCP_UPSTREAM_TOKEN_EXCHANGE; default off; needs --http and --auth-issuer;
-                    the server's client: MCP_UPSTREAM_CLIENT_ID, MCP_UPSTREAM_CLIENT_SECRET)
-  --upstream-audience <aud>  the upstream API's audience asked for in the exchange
-                    (env MCP_UPSTREAM_AUDIENCE; required with --upstream-token-exchange)
-  --upstream-scope <scopes>  scopes asked for the upstream token, space-separated
-                    (env MCP_UPSTREAM_SCOPE; default: the authorization server's)`;
-
-export const TOKEN_EXCHANGE_OPTIONS = {
-  "upstream-token-exchange": { type: "string" },
-  "upstream-audience": { type: "string" },
-  "upstream-scope": { type: "string" },
-} as const;
-
 export type TokenExchangeFlags = {
   "upstream-token-exchange"?: string;
   "upstream-audience"?: string;

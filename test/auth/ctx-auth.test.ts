@@ -2,6 +2,7 @@
 // flood of distinct invalid tokens. Real HTTP on 127.0.0.1 and a real oidc-provider; the server in process.
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { oauthFeature } from "../../runtime/features/oauth.ts";
 import type { AuthPrincipal } from "../../runtime/server/auth-principal.ts";
 import { createServer } from "../../runtime/server/server.ts";
 import { type HttpServerHandle, serveHttp } from "../../runtime/transport/http/server.ts";
@@ -26,6 +27,7 @@ beforeAll(async () => {
   });
   handle = await serveHttp(server, {
     auth: { issuers: [op.issuer], cacheSeconds: 30, listAllTools: false },
+    features: oauthFeature.http,
     log: () => {},
   });
 }, 60_000);

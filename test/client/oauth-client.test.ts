@@ -4,6 +4,7 @@
 import { createServer as createHttpServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { oauthFeature } from "../../runtime/features/oauth.ts";
 import {
   type AuthOptions,
   connect,
@@ -49,6 +50,7 @@ beforeAll(async () => {
   }
   mcp = await serveHttp(server, {
     auth: { issuers: [op.issuer], cacheSeconds: 0, listAllTools: false },
+    features: oauthFeature.http,
     log: () => {},
   });
 }, 60_000);
@@ -301,6 +303,7 @@ describe("step-up on insufficient_scope", () => {
     server.tool({ name: "read_things", inputSchema: { type: "object" }, handler: () => ({ content: [] }) });
     const mcp2 = await serveHttp(server, {
       auth: { issuers: [op2.issuer], cacheSeconds: 0, listAllTools: false },
+      features: oauthFeature.http,
       log: () => {},
     });
     const scopesAsked: string[] = [];

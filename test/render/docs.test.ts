@@ -197,13 +197,16 @@ Issuer URLs look like \`https://your-tenant.eu.auth0.com/\` (Auth0), \`https://s
 (Keycloak) or \`https://login.microsoftonline.com/<tenant-id>/v2.0\` (Microsoft Entra ID). The server finds the
 issuer's signing keys through its metadata (RFC 8414, else OpenID Connect discovery).
 
-| flag | env twin | what it does |
-| --- | --- | --- |
-| \`--auth-issuer <url>\` | \`MCP_AUTH_ISSUER\` | an authorization server whose tokens are accepted (repeat it, or a comma list, for several); OAuth is off without it |
-| \`--auth-audience <url>\` | \`MCP_AUTH_AUDIENCE\` | the resource tokens must be issued for (their \`aud\`); default \`http://<host>:<port>/mcp\` |
-| \`--auth-jwks <url>\` | \`MCP_AUTH_JWKS\` | the signing keys' URL, when discovery does not find it |
-| \`--auth-introspection <url>\` | \`MCP_AUTH_INTROSPECTION\` | RFC 7662 introspection for opaque tokens, with \`MCP_AUTH_CLIENT_ID\` and \`MCP_AUTH_CLIENT_SECRET\`; answers reused for \`MCP_AUTH_CACHE_SECONDS\` (default 30) |
-| \`--list-all-tools\` | \`MCP_LIST_ALL_TOOLS=1\` | list every tool, not only those the token's scopes allow (calls still need them) |
+| flag | env twin | default | what it does |
+| --- | --- | --- | --- |
+| \`--auth-issuer <url>\` | \`MCP_AUTH_ISSUER\` | OAuth off | serve as an OAuth 2.1 protected resource that accepts access tokens from these authorization servers (repeat it, or a comma list): RFC 9728 metadata at \`/.well-known/oauth-protected-resource[/mcp]\`, 401 \`WWW-Authenticate: Bearer resource_metadata="..."\` without a valid token, 403 \`insufficient_scope\` for a tool whose \`scopes\` the token lacks. Both this and \`MCP_HTTP_TOKEN\` set: start-up error, exit 2. https only, except loopback |
+| \`--auth-audience <url>\` | \`MCP_AUTH_AUDIENCE\` | the server's http://&lt;host&gt;:&lt;port&gt;/mcp | the resource tokens must be issued for (RFC 8707 audience); set it to the public URL behind a proxy |
+| \`--auth-jwks <url>\` | \`MCP_AUTH_JWKS\` | jwks_uri from the issuer's RFC 8414 / OIDC metadata | the issuer's signing keys, when its RFC 8414 / OpenID Connect metadata does not name them |
+| \`--auth-introspection <url>\` | \`MCP_AUTH_INTROSPECTION\` | unset | RFC 7662 introspection for opaque tokens, as the client MCP_AUTH_CLIENT_ID / MCP_AUTH_CLIENT_SECRET |
+|  | \`MCP_AUTH_CLIENT_ID\` | unset | this server's client id at the introspection endpoint |
+|  | \`MCP_AUTH_CLIENT_SECRET\` | unset | this server's client secret at the introspection endpoint |
+|  | \`MCP_AUTH_CACHE_SECONDS\` | 30 | seconds an introspection answer is reused (0: never) |
+| \`--list-all-tools\` | \`MCP_LIST_ALL_TOOLS=1\` | off | list every tool whatever the token's scopes (and dynamic/code mode's search); calls still need them |
 
 Clients discover all of this themselves: the server publishes its metadata at
 \`/.well-known/oauth-protected-resource/mcp\` (RFC 9728). What the answers mean:

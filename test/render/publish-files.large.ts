@@ -11,7 +11,6 @@ import type { Model } from "../../generator/normalize/normalize.ts";
 import { BUNDLE_ENTRY_POINT, renderMcpbManifest } from "../../generator/render/mcpb-manifest.ts";
 import { renderPackageJson } from "../../generator/render/package-files.ts";
 import { REGISTRY_SCHEMA_URL, renderServerJson } from "../../generator/render/registry-server-json.ts";
-import { FLAG_TWIN_NAMES } from "../../generator/render/server-env.ts";
 import { AjvDraft07, addFormats } from "../../generator/schema/ajv.ts";
 import { ROOT, scratchDir } from "../generate/support.ts";
 
@@ -70,14 +69,6 @@ describe("server.json (MCP Registry, schema 2025-12-11)", () => {
     const petstore = JSON.parse(renderServerJson(modelOf("petstore.yaml"))).packages[0].environmentVariables;
     expect(petstore.find((v: EnvVar) => v.name === "PETSTORE_API_KEY")).toMatchObject({ isSecret: true });
     expect(petstore.find((v: EnvVar) => v.name === "PETSTORE_SERVER_REGION")).toMatchObject({ default: "eu" });
-  });
-
-  it("lists every env twin the server's flags read (runtime/package/spec-main.ts and its helpers), and only those", () => {
-    const main = ["spec-main.ts", "token-exchange-flags.ts", "sealing-secret.ts"]
-      .map((file) => readFileSync(join(ROOT, "runtime/package", file), "utf8"))
-      .join("\n");
-    const read = [...new Set(main.match(/\bMCP_[A-Z_]+\b/g))].sort();
-    expect([...FLAG_TWIN_NAMES].sort()).toEqual(read);
   });
 
   it("cuts the description to the registry's 100 characters and uses the spec's registry name", () => {

@@ -1,7 +1,9 @@
 // Dynamic mode over an API that has a tool named like one of dynamic mode's own (`search_tools`): the
 // dynamic tool keeps the name, and the API's tool is reported as hidden, with how to reach it, instead
 // of call_tool silently running the dynamic tool in its place.
+
 import { expect, test } from "vitest";
+import { dynamicFeature } from "../../runtime/features/dynamic.ts";
 import { DYNAMIC_TOOLS } from "../../runtime/package/dynamic-tools.ts";
 import { createSpecServer, type Manifest } from "../../runtime/package/spec-server.ts";
 import { modernMeta } from "./helpers.ts";
@@ -23,6 +25,7 @@ const manifest: Manifest = {
 test("an API tool named like a dynamic tool is hidden in dynamic mode, and call_tool says so", async () => {
   const server = createSpecServer(manifest, {
     mode: "dynamic",
+    features: [dynamicFeature],
     handlers: {
       tools: {
         search_tools: () => ({ content: [{ type: "text", text: "the API's own search" }] }),

@@ -2,6 +2,7 @@
 // real redis-server stand for two instances behind a load balancer. Each test opens its session on one
 // and carries on with it on the other. (scale-out.scale.ts runs real processes behind nginx.)
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
+import { redisFeature } from "../../runtime/features/redis.ts";
 import { type HttpServerHandle, type McpServer, serveHttp } from "../../runtime/index.ts";
 import { openRedisSessions } from "../../runtime/transport/http/redis-sessions.ts";
 import { SessionStoreStartError } from "../../runtime/transport/http/session-store.ts";
@@ -36,7 +37,9 @@ type Pair = { a: HttpServerHandle; b: HttpServerHandle; servers: McpServer[] };
 
 async function pair(options: { maxSessions?: number; sessionIdleMs?: number } = {}): Promise<Pair> {
   const servers = [buildDemoServer(), buildDemoServer()];
-  const [a, b] = await Promise.all(servers.map((server) => serveHttp(server, { ...options, sessionStore: redis.url })));
+  const [a, b] = await Promise.all(
+    servers.map((server) => serveHttp(server, { ...options, sessionStore: redis.url, features: redisFeature.http })),
+  );
   running.push(a, b);
   return { a, b, servers };
 }
@@ -285,6 +288,7 @@ describe("when Redis is not there", () => {
     const started = Date.now();
     const failure = await serveHttp(buildDemoServer(), {
       sessionStore: `redis://user:s3cret@127.0.0.1:${port}/0`,
+      features: redisFeature.http,
     }).catch((e) => e);
     expect(failure).toBeInstanceOf(SessionStoreStartError);
     expect(failure.message).toContain(`cannot reach the session store redis://user:***@127.0.0.1:${port}/0`);
@@ -295,7 +299,11 @@ describe("when Redis is not there", () => {
   test("while running: 2025-era requests fail fast with 503 and a JSON-RPC error, 2026-era ones go on, and service returns by itself", async () => {
     const lines: string[] = [];
     const server = buildDemoServer();
-    const http = await serveHttp(server, { sessionStore: redis.url, log: (line) => lines.push(line) });
+    const http = await serveHttp(server, {
+      sessionStore: redis.url,
+      features: redisFeature.http,
+      log: (line) => lines.push(line),
+    });
     running.push(http);
     const headers = await session(http.url);
     await redis.kill();

@@ -10,10 +10,10 @@ import type { AuthConfig } from "../../server/auth-config.ts";
 import { boundLogValue, logRequest } from "../../server/log.ts";
 import type { McpServer } from "../../server/server.ts";
 import { DEFAULT_SHUTDOWN_TIMEOUT_MS, Drain } from "./drain.ts";
+import { type HttpFeatures, missingFeature, type ProtectedResource } from "./http-features.ts";
 import { isMediaType } from "./media-type.ts";
 import { handlePost } from "./post.ts";
 import { acceptsSse, header, type PostContext, repeatedMcpHeader } from "./post-common.ts";
-import type { ProtectedResource } from "./protected-resource.ts";
 import { setRequestAuth } from "./request-auth.ts";
 import { type RequestRecord, startRecord } from "./request-record.ts";
 import { sendJson } from "./responder.ts";
@@ -74,6 +74,8 @@ export type HttpServerOptions = {
   sessionStore?: string;
   /** Where the auth layer's operator messages go (default: stderr). */
   log?: (line: string) => void;
+  /** The code of the features `auth`, `metrics` and `sessionStore` need (runtime/features/*.ts `http`). */
+  features?: HttpFeatures;
 };
 
 export type HttpServerHandle = {
@@ -94,14 +96,15 @@ export async function serveHttp(server: McpServer, options: HttpServerOptions = 
   const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
   const sessionIdleMs = options.sessionIdleMs ?? 30 * 60_000;
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
-  // Loaded only when asked for: a server without a shared store never loads the Redis client.
-  const sessions: Sessions = options.sessionStore
-    ? await (await import("./redis-sessions.ts")).openRedisSessions(options.sessionStore, server, {
-        maxSessions,
-        idleMs: sessionIdleMs,
-        log,
-      })
-    : new SessionStore(maxSessions);
+  const features = options.features ?? {};
+  // A feature's code comes from the package's entry point: the transport imports none of it.
+  if (options.sessionStore && !features.openSessionStore) throw missingFeature("sessionStore", "redis");
+  if (options.metrics && !features.createMetrics) throw missingFeature("metrics", "metrics");
+  if (options.auth && !features.createProtectedResource) throw missingFeature("auth", "oauth");
+  const sessions: Sessions =
+    options.sessionStore && features.openSessionStore
+      ? await features.openSessionStore(options.sessionStore, server, { maxSessions, idleMs: sessionIdleMs, log })
+      : new SessionStore(maxSessions);
   const context: PostContext = {
     server,
     sessions,
@@ -159,12 +162,10 @@ export async function serveHttp(server: McpServer, options: HttpServerOptions = 
     return sendJson(res, 405, undefined, { Allow: "GET, POST, DELETE" });
   };
 
-  const metrics = options.metrics
-    ? await (await import("./metrics.ts")).createMetrics(server, {
-        sessions: () => sessions.size,
-        streams: openStreams,
-      })
-    : undefined;
+  const metrics =
+    options.metrics && features.createMetrics
+      ? await features.createMetrics(server, { sessions: () => sessions.size, streams: openStreams })
+      : undefined;
   const serveMetrics = async (req: IncomingMessage, res: ServerResponse) => {
     if (req.method !== "GET" && req.method !== "HEAD") return sendJson(res, 405, undefined, { Allow: "GET, HEAD" });
     await metrics?.serve(res);
@@ -288,10 +289,9 @@ export async function serveHttp(server: McpServer, options: HttpServerOptions = 
     });
   }
   const urlHost = host.includes(":") ? `[${host}]` : host;
-  if (options.auth) {
-    const { createProtectedResource } = await import("./protected-resource.ts");
+  if (options.auth && features.createProtectedResource) {
     const gate = server.options.toolGate;
-    resource = createProtectedResource(options.auth, {
+    resource = features.createProtectedResource(options.auth, {
       serverUrl: `http://${urlHost}:${port}${path}`,
       scopesSupported: () => gate?.all() ?? [],
       resourceName: server.options.title ?? server.options.name,

@@ -1,0 +1,45 @@
+/**
+ * The Markdown tables of a generated server's flags, made from their one table
+ * (runtime/package/server-flags.ts): the root README's "Flags of a generated server" and the package
+ * README's per-feature tables. The records are mcpgen's own text, not a spec's, so they are not escaped
+ * beyond table pipes.
+ */
+import { type FlagGroup, SERVER_FLAGS, type ServerFlag } from "../../runtime/package/server-flags.ts";
+
+/** A table cell: pipes escaped, and `<`/`>` outside code spans as entities (`<host>` is no HTML tag). */
+const cell = (text: string) =>
+  text
+    .replaceAll("|", "\\|")
+    .split("`")
+    .map((part, index) => (index % 2 === 1 ? part : part.replaceAll("<", "&lt;").replaceAll(">", "&gt;")))
+    .join("`");
+
+function flagCell(entry: ServerFlag): string {
+  if (!entry.flag) return "";
+  return `\`--${entry.flag}${entry.arg ? ` ${entry.arg.replaceAll("|", "\\|")}` : ""}\``;
+}
+
+function envCell(entry: ServerFlag): string {
+  if (!entry.env) return "";
+  return `\`${entry.env}${entry.kind === "boolean" ? "=1" : ""}\``;
+}
+
+function defaultCell(entry: ServerFlag): string {
+  if (entry.kind === "boolean") return "off";
+  if (entry.default !== undefined) return entry.default;
+  return entry.defaultText === undefined ? "unset" : cell(entry.defaultText);
+}
+
+function whatCell(entry: ServerFlag): string {
+  const text = entry.doc ?? entry.help;
+  const scope = entry.http && !/^HTTP only/.test(text) ? "HTTP only: " : "";
+  return cell(`${scope}${text}`);
+}
+
+/** Every flag and env variable of the given groups (all by default): flag, env twin, default, what. */
+export function flagTable(groups?: readonly FlagGroup[]): string {
+  const rows = SERVER_FLAGS.filter((entry) => !groups || groups.includes(entry.group)).map(
+    (entry) => `| ${flagCell(entry)} | ${envCell(entry)} | ${defaultCell(entry)} | ${whatCell(entry)} |`,
+  );
+  return ["| flag | env twin | default | what it does |", "| --- | --- | --- | --- |", ...rows].join("\n");
+}
