@@ -2,6 +2,6 @@
 
 // Serves MCP over stdio, or Streamable HTTP with --http --port <n> [--host <addr>]; --base-url <url> retargets the upstream.
 import { runSpecServer } from "../runtime/package/spec-main.ts";
-import { credentials, handlers, manifest, toolValidators } from "./app.ts";
+import { credentials, features, handlers, manifest, toolValidators } from "./app.ts";
 
-await runSpecServer(manifest, { handlers, validators: toolValidators, credentials });
+await runSpecServer(manifest, { handlers, validators: toolValidators, credentials, features });

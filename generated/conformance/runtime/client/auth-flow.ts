@@ -4,7 +4,9 @@
 // only ever goes to the MCP server's URL, as a header.
 import {
   canonicalUrl,
+  checkEndpoint,
   checkResource,
+  checkServerEndpoints,
   discoverResourceMetadata,
   discoverServerMetadata,
   fallbackServerMetadata,
@@ -19,6 +21,7 @@ import {
   registerClient,
   tokenRequest,
 } from "./auth-grants.ts";
+import { awaitState } from "./auth-loopback.ts";
 import {
   type AuthOptions,
   type AuthorizationCallback,
@@ -54,6 +57,8 @@ export function createAuthorizer(serverUrl: URL, options: AuthOptions): Authoriz
   let stepUps = 0;
   let unauthorizedInARow = 0;
   let inFlight: Promise<unknown> | undefined;
+  // The issuer configured credentials were first used with, for a token store that forgets it.
+  let pinnedIssuer: string | undefined;
 
   // Read on every request, so a store shared with other processes (or edited by the user) is honoured.
   const load = async () => {
@@ -72,6 +77,18 @@ export function createAuthorizer(serverUrl: URL, options: AuthOptions): Authoriz
   };
 
   const discover = async (challenge: Record<string, string>): Promise<Discovered> => {
+    const found = await discoverAuthorizationServer(challenge);
+    checkServerEndpoints(found.metadata);
+    return found;
+  };
+
+  const discoverAuthorizationServer = async (challenge: Record<string, string>): Promise<Discovered> => {
+    const named = challenge.resource_metadata;
+    if (named !== undefined)
+      checkEndpoint(
+        URL.canParse(named, serverUrl.href) ? new URL(named, serverUrl).href : named,
+        "challenge's resource_metadata",
+      );
     const prm = await discoverResourceMetadata(serverUrl, challenge.resource_metadata);
     if (!prm) {
       // A 2025-03-26 server: it is its own authorization server.
@@ -84,6 +101,7 @@ export function createAuthorizer(serverUrl: URL, options: AuthOptions): Authoriz
     const resource = checkResource(serverUrl, prm);
     const issuer = prm.authorization_servers?.[0];
     if (!issuer) throw new OAuthError(`The protected resource metadata of ${key} names no authorization server`);
+    checkEndpoint(issuer, "authorization server the protected resource metadata names");
     const metadata = await discoverServerMetadata(issuer);
     if (!metadata) throw new OAuthError(`No authorization server metadata found for ${issuer}`);
     return { resource, metadata, prmScopes: prm.scopes_supported };
@@ -124,6 +142,7 @@ export function createAuthorizer(serverUrl: URL, options: AuthOptions): Authoriz
     const metadata = discovered?.metadata ?? (await discoverServerMetadata(current.issuer).catch(() => undefined));
     if (!metadata) return false;
     try {
+      checkServerEndpoints(metadata);
       const tokens = await tokenRequest(metadata, current.client, {
         grant_type: "refresh_token",
         refresh_token: current.tokens.refreshToken,
@@ -141,6 +160,7 @@ export function createAuthorizer(serverUrl: URL, options: AuthOptions): Authoriz
     discovered = await discover(challenge);
     const { metadata, resource } = discovered;
     const current = await load();
+    pinnedIssuer = checkPinnedIssuer(options, metadata.issuer, pinnedIssuer ?? current.issuer);
     // Credentials belong to the authorization server that issued them (the server may have moved).
     const sameIssuer = current.issuer === metadata.issuer;
     const granted = sameIssuer ? current.tokens?.scope : undefined;
@@ -231,6 +251,31 @@ export function createAuthorizer(serverUrl: URL, options: AuthOptions): Authoriz
   };
 }
 
+/**
+ * Configured client credentials belong to one authorization server: the `issuer` configured with them,
+ * else the first one they were used with (`pinned`: the stored issuer). The MCP server names the
+ * authorization server, so a compromised or hostile one could otherwise have the secret (or a signed
+ * assertion) posted to a token endpoint of its choosing. Returns the issuer to pin.
+ */
+function checkPinnedIssuer(options: AuthOptions, issuer: string, pinned: string | undefined): string | undefined {
+  const configured =
+    "clientCredentials" in options
+      ? options.clientCredentials
+      : "enterprise" in options
+        ? options.enterprise
+        : options.clientId
+          ? options
+          : undefined;
+  if (!configured) return pinned; // a registration made here (DCR, metadata document) is made again elsewhere
+  const owner = configured.issuer ?? pinned;
+  if (owner !== undefined && owner !== issuer) {
+    throw new OAuthError(
+      `The server now names the authorization server ${new URL(issuer).origin}, but the configured client credentials belong to ${owner}; they are not sent elsewhere (set auth's issuer to move them deliberately)`,
+    );
+  }
+  return issuer;
+}
+
 /** Spec order: a pre-registered client, else a Client ID Metadata Document, else Dynamic Client Registration. */
 async function chooseClient(options: InteractiveAuth, metadata: ServerMetadata): Promise<OAuthClientRegistration> {
   if (options.clientId) return { clientId: options.clientId, clientSecret: options.clientSecret };
@@ -283,12 +328,18 @@ async function authorizeWithCode(
     scope,
   };
   for (const [name, value] of Object.entries(query)) if (value !== undefined) url.searchParams.set(name, value);
-  const answer = readCallback(await options.onAuthorizationUrl(url));
-  if (answer.error)
-    throw new OAuthError(
-      `Authorization refused: ${answer.error}${answer.errorDescription ? `: ${answer.errorDescription}` : ""}`,
-    );
+  const stopWaiting = awaitState(redirectUri, expectedState);
+  let callback: AuthorizationCallback;
+  try {
+    callback = await options.onAuthorizationUrl(url);
+  } finally {
+    stopWaiting();
+  }
+  const answer = readCallback(callback);
+  // State first: a response without our state is not from our login (any local page can reach a loopback
+  // redirect), so nothing else in it, an error text least of all, is believed or repeated.
   if (answer.state !== expectedState) throw new OAuthError("Authorization response has the wrong state; ignoring it");
+  if (answer.error) throw new OAuthError(`Authorization refused: ${describeRefusal(answer)}`);
   // RFC 9207: iss is compared byte for byte whenever present, and required where the server promises it.
   if (
     answer.iss !== undefined
@@ -305,6 +356,16 @@ async function authorizeWithCode(
     code_verifier: pkce.verifier,
     resource,
   }).then((tokens) => ({ ...tokens, scope: tokens.scope ?? scope }));
+}
+
+// RFC 6749 §4.1.2.1: `error` and `error_description` are printable ASCII without quote and backslash; anything else is
+// left out, and the description is quoted and cut, so the authorization server's text cannot pose as ours.
+const ERROR_TEXT = /^[\x20\x21\x23-\x5B\x5D-\x7E]+$/;
+
+function describeRefusal(answer: CallbackParts): string {
+  const code = answer.error && /^[\w.-]{1,64}$/.test(answer.error) ? answer.error : "(an invalid error code)";
+  const text = answer.errorDescription;
+  return text && ERROR_TEXT.test(text) ? `${code}: ${JSON.stringify(text.slice(0, 200))}` : code;
 }
 
 type CallbackParts = { code?: string; state?: string; iss?: string; error?: string; errorDescription?: string };

@@ -15,6 +15,7 @@ import { forwardTo } from "../server/tool-forward.ts";
 import type { ToolHandlerResult } from "../server/types.ts";
 import { didYouMean } from "./did-you-mean.ts";
 import { DESCRIBE_LIMIT, DYNAMIC_TOOLS, SEARCH_LIMIT, SUMMARY_CHARS } from "./dynamic-tools.ts";
+import type { ModeCatalog } from "./feature.ts";
 import type { ManifestTool, ManifestToolset } from "./manifest-types.ts";
 import type { ToolSearch } from "./tool-search.ts";
 import { toolsetOf } from "./tool-selection.ts";
@@ -25,15 +26,8 @@ export const LIST_PAGE_SIZE = 50;
  * as the MCP spec asks of implementation-defined keys). */
 export const ANNOTATIONS_META_KEY = "dev.mcpgen/annotations";
 
-export type DynamicCatalog = {
-  /** Every tool of the catalog, served or not (the search index covers them all). */
-  all: readonly ManifestTool[];
-  /** The tools --toolsets and --read-only serve. */
-  served: ReadonlyMap<string, ManifestTool>;
-  toolsets: readonly ManifestToolset[];
-  /** Why a tool of the catalog that is not served cannot be reached. */
-  notEnabled: (name: string) => string | undefined;
-};
+/** What dynamic (and code) mode see of the catalog. */
+export type DynamicCatalog = ModeCatalog;
 
 type ToolSummary = { name: string; title?: string; description: string; toolset: string };
 
@@ -159,9 +153,10 @@ export function registerDynamicTools(server: McpServer, catalog: DynamicCatalog)
         if (registered) tools.push(toolListing(registered));
         else unknown.push(name);
       }
+      const seen = (name: string) => visibleTo(server.options.toolGate, name, ctx.auth);
       if (tools.length === 0)
-        return failure(`No such tool: ${unknown.map((name) => unknownToolText(name, catalog)).join("; ")}`);
-      const notes = unknown.map((name) => unknownToolText(name, catalog));
+        return failure(`No such tool: ${unknown.map((name) => unknownToolText(name, catalog, seen)).join("; ")}`);
+      const notes = unknown.map((name) => unknownToolText(name, catalog, seen));
       return {
         structuredContent: { tools, ...(unknown.length > 0 ? { unknown } : {}) },
         content: [
@@ -174,7 +169,12 @@ export function registerDynamicTools(server: McpServer, catalog: DynamicCatalog)
 
   server.tool({
     ...definition("call_tool"),
-    handler: (args) => {
+    // The inner call's Mcp-Param-* headers are checked as a direct call of the tool would have them.
+    forwardsTo: (args) =>
+      typeof args.name === "string" && served.has(args.name)
+        ? { name: args.name, arguments: args.arguments ?? {} }
+        : undefined,
+    handler: (args, ctx) => {
       const bad =
         badArgument(typeof args.name === "string", "name must be a string: the tool to call") ??
         badArgument(
@@ -184,13 +184,26 @@ export function registerDynamicTools(server: McpServer, catalog: DynamicCatalog)
       if (bad) return bad;
       const name = String(args.name);
       const tool = served.get(name);
-      if (!tool) return failure(unknownToolText(name, catalog));
-      // Every hint stated, MCP's default where the tool leaves one out (tools/list omits defaults to save
-      // tokens): an agent calling through call_tool sees what the tool may do without a describe_tools.
-      const meta = { [ANNOTATIONS_META_KEY]: { ...DEFAULT_TOOL_HINTS, ...tool.annotations } };
+      if (!tool) return failure(unknownToolText(name, catalog, (n) => visibleTo(server.options.toolGate, n, ctx.auth)));
+      const meta = { [ANNOTATIONS_META_KEY]: statedHints(tool.annotations) };
       return forwardTo({ name, arguments: args.arguments ?? {}, meta });
     },
   });
+}
+
+/**
+ * The hints call_tool reports: every one stated, MCP's default where the tool leaves one out (tools/list
+ * omits defaults to save tokens), so an agent calling through call_tool sees what the tool may do without
+ * a describe_tools. destructiveHint and idempotentHint mean something only for a tool that writes (MCP),
+ * so a read-only tool is reported without them rather than as "destructive".
+ */
+function statedHints(annotations: ManifestTool["annotations"]): Record<string, unknown> {
+  const hints: Record<string, unknown> = { ...DEFAULT_TOOL_HINTS, ...annotations };
+  if (hints.readOnlyHint === true) {
+    delete hints.destructiveHint;
+    delete hints.idempotentHint;
+  }
+  return hints;
 }
 
 /** Where `mcpgen generate` writes the search index: src/search-index.json, beside src/manifest.json (this
@@ -200,11 +213,20 @@ function searchIndexFile(): URL | undefined {
   return existsSync(file) ? file : undefined;
 }
 
-/** What a name that is no served tool gets told: whether it exists but is disabled, close names, and how to find tools. */
-function unknownToolText(name: string, catalog: DynamicCatalog): string {
+/**
+ * What a name that is no served tool gets told: whether it exists but is disabled, close names, and how
+ * to find tools. Close names come only from the tools `visible` to this caller (its token's scopes): a
+ * suggestion must not name a tool the caller's listing hides.
+ */
+function unknownToolText(name: string, catalog: DynamicCatalog, visible: (name: string) => boolean): string {
   const reason = catalog.notEnabled(name);
   if (reason) return `${reason}.`;
-  return `Unknown tool '${name}'${didYouMean(name, catalog.served.keys())}. Use search_tools to find a tool by what it does.`;
+  return `Unknown tool '${name}'${didYouMean(name, visibleNames(catalog, visible))}. Use search_tools to find a tool by what it does.`;
+}
+
+/** The served tools a caller may see, for suggestions. */
+export function visibleNames(catalog: DynamicCatalog, visible: (name: string) => boolean): string[] {
+  return [...catalog.served.keys()].filter(visible);
 }
 
 /** A tool's one-line entry in search and browse results. */

@@ -24,9 +24,26 @@ export function log(level: LogLevel, msg: string, fields: LogFields = {}): void 
   process.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), level, msg, ...fields })}\n`);
 }
 
-/** The access line of one HTTP request; JSON logs only (text mode keeps stderr as quiet as before). */
+/** Characters of one client-chosen value (a method, a tool name) the request record keeps for the log. */
+export const MAX_LOG_VALUE_CHARS = 128;
+/** Every string field of an access line at most (the cut value and its note fit): a backstop for fields
+ * added later. */
+const MAX_LOG_FIELD_CHARS = 256;
+
+/** The access line of one HTTP request; JSON logs only (text mode keeps stderr as quiet as before). A client
+ * chooses most of its values, and one 3 MB method name must not become a 3 MB log line. */
 export function logRequest(fields: LogFields): void {
-  if (format === "json") log("info", "request", fields);
+  if (format !== "json") return;
+  const bounded: LogFields = {};
+  for (const [key, value] of Object.entries(fields))
+    bounded[key] = typeof value === "string" ? boundLogValue(value, MAX_LOG_FIELD_CHARS) : value;
+  log("info", "request", bounded);
+}
+
+/** A client-chosen text cut for a log line, saying how much was left out. */
+export function boundLogValue(text: string, max = MAX_LOG_VALUE_CHARS): string {
+  if (text.length <= max) return text;
+  return `${text.slice(0, max)}...(${text.length - max} more characters)`;
 }
 
 /** Upstream calls, for metrics (set by --metrics; a no-op otherwise). */

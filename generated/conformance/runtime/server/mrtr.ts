@@ -17,6 +17,9 @@ export class InputRequiredSignal extends Error {
   }
 }
 
+/** Keys of inputs answered only through the sealed requestState, never by an answer sent without it. */
+export const CONFIRMATION_KEY_PREFIX = "confirm-";
+
 type StatePayload = {
   v: 1;
   m: string;
@@ -33,12 +36,15 @@ export type MrtrBinding = { method: string; params: JsonObject; principal: strin
 export function collectAnswers(sealer: TokenSealer, binding: MrtrBinding): Record<string, InputResponse> {
   const { requestState, inputResponses } = binding.params;
   if (requestState === undefined) {
-    // Answers are client-supplied data either way; without state there are simply no earlier rounds to trust.
+    // Answers are client-supplied data either way; without state there are simply no earlier rounds to
+    // trust (MRTR lets a stateless server take them). A confirmation is the exception: it must answer a
+    // question this server asked, which only the sealed state proves, or a client could skip the question.
     return isObject(inputResponses)
-      ? (Object.fromEntries(Object.entries(inputResponses).filter(([, answer]) => isObject(answer))) as Record<
-          string,
-          InputResponse
-        >)
+      ? (Object.fromEntries(
+          Object.entries(inputResponses).filter(
+            ([key, answer]) => isObject(answer) && !key.startsWith(CONFIRMATION_KEY_PREFIX),
+          ),
+        ) as Record<string, InputResponse>)
       : {};
   }
   const payload = typeof requestState === "string" ? sealer.open(requestState) : undefined;
@@ -88,7 +94,8 @@ function principalDigest(principal: string): string {
   return createHash("sha256").update(principal).digest("base64url").slice(0, 22);
 }
 
-function canonicalJson(value: unknown): string {
+/** JSON with sorted keys, so equal values always give equal text (and digests). */
+export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
   if (isObject(value)) {
     const keys = Object.keys(value)

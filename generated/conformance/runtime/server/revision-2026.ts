@@ -8,9 +8,11 @@ import { ErrorCode, isModernVersion, MetaKey, SUPPORTED_PROTOCOL_VERSIONS } from
 import { invalidParams, McpError, ResourceNotFoundError } from "../protocol/errors.ts";
 import type { ClientCapabilities, Implementation, Result, SubscriptionFilter } from "../protocol/types.ts";
 import { notificationForFilter } from "./changes.ts";
+import { resourceScopes } from "./features.ts";
 import { sharedMethods } from "./methods.ts";
 import { collectAnswers, InputRequiredSignal } from "./mrtr.ts";
 import type { MethodCall, Revision } from "./scope.ts";
+import { missingResourceScopes } from "./scope-filter.ts";
 
 const CACHEABLE_METHODS = new Set([
   "server/discover",
@@ -93,7 +95,10 @@ async function listen({ server, params, channel, ctx }: MethodCall): Promise<Res
     if (requested[key] === true) filter[key] = true;
   }
   if (Array.isArray(requested.resourceSubscriptions)) {
-    filter.resourceSubscriptions = requested.resourceSubscriptions.filter((uri) => typeof uri === "string");
+    // Only resources the caller may read: the acknowledgement then shows which subscriptions were taken.
+    filter.resourceSubscriptions = requested.resourceSubscriptions.filter(
+      (uri) => typeof uri === "string" && missingResourceScopes(resourceScopes(server, uri), ctx.auth).length === 0,
+    );
   }
   const tag = { [MetaKey.subscriptionId]: ctx.requestId };
   channel.notify(notification("notifications/subscriptions/acknowledged", { _meta: tag, notifications: filter }));

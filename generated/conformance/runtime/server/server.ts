@@ -132,6 +132,22 @@ export class McpServer implements ServerCore {
     return this.headerParams.get(toolName);
   }
 
+  /**
+   * The `x-mcp-header` checks a tools/call of `toolName` with `args` must pass: the tool's own, and those
+   * of the tool it forwards to with the arguments it forwards (one hop, as forwarding itself), so a
+   * gateway's policy keyed on `Mcp-Param-*` cannot be bypassed by calling through call_tool.
+   */
+  headerChecksFor(toolName: string, args: JsonObject): Array<{ params: HeaderParam[]; args: JsonObject }> {
+    const checks: Array<{ params: HeaderParam[]; args: JsonObject }> = [];
+    const own = this.headerParamsFor(toolName);
+    if (own) checks.push({ params: own, args });
+    const target = this.tools.get(toolName)?.forwardsTo?.(args);
+    const targetParams = target && this.headerParamsFor(target.name);
+    if (target && targetParams)
+      checks.push({ params: targetParams, args: isObject(target.arguments) ? target.arguments : {} });
+    return checks;
+  }
+
   /** A validator for a schema: the precompiled one if given, else compiled once via `options.compileSchema`. */
   validatorFor(schema: object | undefined, precompiled: Validator | undefined): Validator | undefined {
     if (precompiled || !schema || !this.options.compileSchema) return precompiled;

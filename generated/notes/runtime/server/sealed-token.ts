@@ -1,33 +1,51 @@
 // Integrity-protected opaque tokens (MRTR `requestState`, pagination cursors).
 // The payload is JSON, HMAC-SHA256-signed with a secret that by default lives
 // only in this process, so a client can carry the token but cannot alter it.
+// Instances behind a load balancer share their secrets (MCP_SEALING_SECRET, or
+// the session store's), so a token one issued opens on any other. Several secrets
+// allow rotation: the first seals, every one opens.
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 
 export type TokenSealer = {
   seal(payload: unknown): string;
   /** The payload, or undefined when the token was tampered with or is malformed. */
   open(token: string): unknown;
+  /** Replaces the secrets (e.g. by the one a shared session store holds): the first seals, all open. */
+  rekey(secrets: readonly Uint8Array[]): void;
 };
 
-export function createTokenSealer(secret: Uint8Array = randomBytes(32)): TokenSealer {
-  const sign = (body: string) => createHmac("sha256", secret).update(body).digest("base64url");
+export function createTokenSealer(secret: Uint8Array | readonly Uint8Array[] = randomBytes(32)): TokenSealer {
+  let secrets = secretList(secret);
+  const sign = (key: Uint8Array, body: string) => createHmac("sha256", key).update(body).digest("base64url");
   return {
     seal(payload) {
       const body = Buffer.from(JSON.stringify(payload), "utf8").toString("base64url");
-      return `${body}.${sign(body)}`;
+      return `${body}.${sign(secrets[0], body)}`;
     },
     open(token) {
       if (typeof token !== "string") return undefined;
       const [body, mac, extra] = token.split(".");
       if (!body || !mac || extra !== undefined) return undefined;
-      const expected = Buffer.from(sign(body));
       const given = Buffer.from(mac);
-      if (expected.length !== given.length || !timingSafeEqual(expected, given)) return undefined;
+      const valid = secrets.some((key) => {
+        const expected = Buffer.from(sign(key, body));
+        return expected.length === given.length && timingSafeEqual(expected, given);
+      });
+      if (!valid) return undefined;
       try {
         return JSON.parse(Buffer.from(body, "base64url").toString("utf8"));
       } catch {
         return undefined;
       }
     },
+    rekey(next) {
+      secrets = secretList(next);
+    },
   };
+}
+
+function secretList(secret: Uint8Array | readonly Uint8Array[]): readonly Uint8Array[] {
+  const list = secret instanceof Uint8Array ? [secret] : [...secret];
+  if (list.length === 0) throw new RangeError("a token sealer needs at least one secret");
+  return list;
 }

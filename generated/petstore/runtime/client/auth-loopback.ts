@@ -18,6 +18,21 @@ export type LoopbackRedirect = {
 };
 
 const PAGE = "<!doctype html><title>Signed in</title><p>You can close this window and return to the terminal.</p>";
+const STRANGER =
+  "<!doctype html><title>Not this login</title><p>This is not the redirect of the login in progress.</p>";
+
+// The `state` of the login each redirect URL waits for, set by the authorizer (auth-flow.ts) while it shows
+// the authorization URL. Any local program or web page can request the callback; one without that state is
+// not the authorization server's redirect, so it is answered 400 and neither ends nor fails the login.
+const awaited = new Map<string, string>();
+
+/** Registers the state a login expects at `redirectUrl`; the returned function forgets it. */
+export function awaitState(redirectUrl: string, state: string): () => void {
+  awaited.set(redirectUrl, state);
+  return () => {
+    if (awaited.get(redirectUrl) === state) awaited.delete(redirectUrl);
+  };
+}
 
 /** Starts the listener; `timeoutMs` (default 5 minutes) bounds each wait for the browser. */
 export async function startLoopbackRedirect(
@@ -37,7 +52,13 @@ export async function startLoopbackRedirect(
         response.writeHead(404).end();
         return;
       }
-      response.writeHead(200, { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" }).end(PAGE);
+      const headers = { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" };
+      const state = awaited.get(redirectUrl);
+      if (state !== undefined && url.searchParams.get("state") !== state) {
+        response.writeHead(400, headers).end(STRANGER);
+        return;
+      }
+      response.writeHead(200, headers).end(PAGE);
       const landed = new URL(`${redirectUrl}${url.search}`);
       if (waiter) waiter(landed);
       else early ??= landed;

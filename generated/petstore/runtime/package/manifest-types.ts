@@ -77,10 +77,16 @@ export type ManifestTool = Tool & {
 };
 /** A toolset's name (what `--toolsets` takes) and what it is about (OpenAPI: the tag's description). */
 export type ManifestToolset = { name: string; description?: string };
-export type ManifestResource = Resource & { text?: string; blob?: string; http?: HttpBinding };
+/** `scopes`: OAuth scopes a caller's token must grant to read it (issue 27: OpenAPI `security`, or `scopes:`). */
+export type ManifestResource = Resource & { text?: string; blob?: string; http?: HttpBinding; scopes?: string[] };
 /** Values completion/complete offers, by argument or template variable name. */
 export type StaticCompletions = { [name: string]: string[] };
-export type ManifestTemplate = ResourceTemplate & { http?: HttpBinding; completions?: StaticCompletions };
+export type ManifestTemplate = ResourceTemplate & {
+  http?: HttpBinding;
+  completions?: StaticCompletions;
+  /** OAuth scopes a caller's token must grant to read its resources (its operation's, as a tool's). */
+  scopes?: string[];
+};
 /** A prompt message whose text may hold `{{argument}}` placeholders. */
 export type PromptMessageTemplate = { role: Role; content: ContentBlock };
 export type ManifestPrompt = Prompt & { messages?: PromptMessageTemplate[]; completions?: StaticCompletions };

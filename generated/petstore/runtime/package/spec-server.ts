@@ -21,11 +21,8 @@ import { type CredentialsHook, resolveCredentials } from "../upstream/credential
 import { resourceContentsFrom, toolAnswerFrom } from "../upstream/response.ts";
 import { type TokenExchangeConfig, tokenExchanger } from "../upstream/token-exchange.ts";
 import type { CallUpstream, UpstreamConfig } from "../upstream/types.ts";
-import { registerCodeTools } from "./code-mode.ts";
-import { CODE_LIMIT_DEFAULTS, type CodeLimits } from "./code-sandbox-types.ts";
-import { CODE_TOOLS } from "./code-tools.ts";
-import { registerDynamicTools } from "./dynamic-mode.ts";
-import { DYNAMIC_TOOLS } from "./dynamic-tools.ts";
+import type { CodeLimits } from "./code-sandbox-types.ts";
+import { type Feature, modeFeature } from "./feature.ts";
 import { takeFields } from "./field-select.ts";
 import type {
   HttpBinding,
@@ -131,6 +128,8 @@ export type SpecServerOptions = {
   codeConcurrency?: number;
   /** With OAuth on (--auth-issuer): list every tool whatever the token's scopes (--list-all-tools). */
   listAllTools?: boolean;
+  /** The features the package was generated with (runtime/features/*.ts): modes, HTTP parts. */
+  features?: readonly Feature[];
   /** The package's src/credentials.ts hook: per-user upstream credentials, consulted before the rest. */
   credentials?: CredentialsHook<SpecContext>;
   /** RFC 8693 token exchange of the caller's MCP token for an upstream token (--upstream-token-exchange). */
@@ -182,10 +181,16 @@ export function createSpecServer(manifest: Manifest, options: SpecServerOptions 
     scopeTable ??= tableOf(manifest.catalog().tools);
     return scopeTable;
   };
+  // Resources and templates carry their own scopes (registered with them below); they count for
+  // scopes_supported too.
+  const resourceScopes = () => {
+    const { resources, resourceTemplates } = manifest.catalog();
+    return [...resources, ...resourceTemplates].flatMap((entry) => entry.scopes ?? []);
+  };
   const toolGate: ToolGate = {
     required: (name) => scopesOf().get(name),
     listAll: options.listAllTools === true,
-    all: () => [...scopesOf().values()].flat(),
+    all: () => [...new Set([...[...scopesOf().values()].flat(), ...resourceScopes()])],
   };
   const server = createServer({
     ...options.serverOptions,
@@ -254,19 +259,22 @@ export function createSpecServer(manifest: Manifest, options: SpecServerOptions 
       if (selects(selection, tool)) served.set(tool.name, tool);
       else leftOut.set(tool.name, tool);
     }
-    if (options.mode === "dynamic") {
-      for (const { name } of DYNAMIC_TOOLS) if (served.delete(name)) shadowed.add(name);
-      registerDynamicTools(server, { all: catalog.tools, served, toolsets: catalog.toolsets ?? [], notEnabled });
-    }
-    if (options.mode === "code") {
-      for (const { name } of CODE_TOOLS) if (served.delete(name)) shadowed.add(name);
-      const dynamicCatalog = { all: catalog.tools, served, toolsets: catalog.toolsets ?? [], notEnabled };
-      registerCodeTools(server, dynamicCatalog, {
-        limits: { ...CODE_LIMIT_DEFAULTS, ...options.codeLimits },
-        allowDestructive: options.allowDestructive === true,
-        ...(options.codeConcurrency !== undefined ? { concurrency: options.codeConcurrency } : {}),
-        maxTokens,
-      });
+    // Dynamic and code mode are features: the package passes their code in, the core imports none of it.
+    const mode = options.mode && options.mode !== "all" ? modeFeature(options.features ?? [], options.mode) : undefined;
+    if (options.mode && options.mode !== "all" && !mode)
+      throw new Error(`--mode ${options.mode} needs the ${options.mode} feature, which this package does not have`);
+    if (mode) {
+      for (const { name } of mode.tools) if (served.delete(name)) shadowed.add(name);
+      mode.register(
+        server,
+        { all: catalog.tools, served, toolsets: catalog.toolsets ?? [], notEnabled },
+        {
+          ...(options.codeLimits ? { limits: options.codeLimits } : {}),
+          allowDestructive: options.allowDestructive === true,
+          ...(options.codeConcurrency !== undefined ? { concurrency: options.codeConcurrency } : {}),
+          maxTokens,
+        },
+      );
     }
     for (const { http, toolset: _toolset, scopes: _scopes, ...tool } of served.values()) {
       const validators = ownValue(validatorTable, tool.name);

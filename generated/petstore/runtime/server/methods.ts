@@ -5,7 +5,7 @@ import type { Result } from "../protocol/types.ts";
 import { callTool, complete, getPrompt, readResource } from "./features.ts";
 import { paginate } from "./pagination.ts";
 import type { MethodCall, MethodSpec } from "./scope.ts";
-import { visibleTo } from "./scope-filter.ts";
+import { resourceVisibleTo, visibleTo } from "./scope-filter.ts";
 
 const DEFAULT_PAGE_SIZE = 100;
 // Wire fields per schema.ts (both revisions; `execution` is 2025-11-25's tasks hint).
@@ -32,7 +32,9 @@ export const sharedMethods: Record<string, MethodSpec> = {
       listPage(
         call,
         "resources",
-        [...call.server.resources.values()].map((resource) => pick(resource, RESOURCE_FIELDS)),
+        [...call.server.resources.values()]
+          .filter((resource) => resourceVisibleTo(call.server.options.toolGate, resource.scopes, call.ctx.auth))
+          .map((resource) => pick(resource, RESOURCE_FIELDS)),
       ),
   },
   "resources/templates/list": {
@@ -40,7 +42,9 @@ export const sharedMethods: Record<string, MethodSpec> = {
       listPage(
         call,
         "resourceTemplates",
-        [...call.server.templates.values()].map((entry) => pick(entry.definition, TEMPLATE_FIELDS)),
+        [...call.server.templates.values()]
+          .filter(({ definition }) => resourceVisibleTo(call.server.options.toolGate, definition.scopes, call.ctx.auth))
+          .map((entry) => pick(entry.definition, TEMPLATE_FIELDS)),
       ),
   },
   "resources/read": { mrtr: true, run: readResource },

@@ -27,6 +27,34 @@ export function visibleTo(gate: ToolGate | undefined, name: string, auth: AuthPr
   return !gate || gate.listAll || missingScopes(gate, name, auth).length === 0;
 }
 
+/**
+ * The scopes a resource or template requires that the caller lacks (issue 27: a resource template made from
+ * an OpenAPI operation needs the operation's scopes, as the tool would). Its own list, not the tool gate's
+ * table, and empty without a principal, as for tools.
+ */
+export function missingResourceScopes(
+  required: readonly string[] | undefined,
+  auth: AuthPrincipal | undefined,
+): string[] {
+  if (!auth || !required || required.length === 0) return [];
+  const granted = new Set(auth.scopes);
+  return required.filter((scope) => !granted.has(scope));
+}
+
+/** Whether resources/list or resources/templates/list shows it: as tools, unless --list-all-tools. */
+export function resourceVisibleTo(
+  gate: ToolGate | undefined,
+  required: readonly string[] | undefined,
+  auth: AuthPrincipal | undefined,
+): boolean {
+  return gate?.listAll === true || missingResourceScopes(required, auth).length === 0;
+}
+
+/** The error text of a resource read (or subscription, completion) the caller's token lacks scopes for. */
+export function insufficientResourceScopeMessage(uri: string, missing: readonly string[]): string {
+  return `Insufficient scope: the resource '${uri.slice(0, 200)}' needs the OAuth scope(s) ${missing.join(" ")}; authorize again with them`;
+}
+
 /** The error text of a call the caller's token lacks scopes for (in-process calls, e.g. code mode). */
 export function insufficientScopeMessage(name: string, missing: readonly string[]): string {
   return `Insufficient scope: the tool '${name}' needs the OAuth scope(s) ${missing.join(" ")}; authorize again with them`;

@@ -1,6 +1,7 @@
 // Discovery for the OAuth client: the MCP server's Protected Resource Metadata (RFC 9728) and its
 // authorization server's metadata (RFC 8414, then OpenID Connect Discovery), in the order the MCP
 // authorization spec gives. No request here carries the access token.
+import { isSecureOrLoopback } from "../protocol/loopback-url.ts";
 import { OAuthError } from "./auth-types.ts";
 
 export type ResourceMetadata = { resource?: string; authorization_servers?: string[]; scopes_supported?: string[] };
@@ -129,6 +130,28 @@ export async function discoverServerMetadata(issuer: string, legacy = false): Pr
     return body as ServerMetadata;
   }
   return undefined;
+}
+
+const ENDPOINTS = ["issuer", "authorization_endpoint", "token_endpoint", "registration_endpoint"] as const;
+
+/**
+ * Every URL the client takes from metadata (a hostile MCP or authorization server writes it) must be https,
+ * or http to this machine: the authorization endpoint is opened in the user's browser or OS (a `file:`,
+ * `javascript:`, `ms-msdt:` or `smb:` URL there runs or leaks something, CVE-2025-6514's class), and the
+ * others receive codes, secrets and tokens. Throws naming the field; the URL's text is not repeated.
+ */
+export function checkEndpoint(value: unknown, what: string): void {
+  if (value === undefined) return;
+  const url = typeof value === "string" && URL.canParse(value) ? new URL(value) : undefined;
+  if (!url || !isSecureOrLoopback(url)) {
+    const scheme = url && /^[a-z][a-z0-9+.-]{0,20}:$/.test(url.protocol) ? ` (${url.protocol})` : "";
+    throw new OAuthError(`The ${what} is not an https URL (or http to this machine)${scheme}; refusing to use it`);
+  }
+}
+
+/** The endpoints of authorization server metadata, each held to checkEndpoint. */
+export function checkServerEndpoints(metadata: ServerMetadata): void {
+  for (const field of ENDPOINTS) checkEndpoint(metadata[field], `authorization server's ${field}`);
 }
 
 /** 2025-03-26 servers without metadata: the MCP server's origin is the authorization server, default paths. */

@@ -8,14 +8,15 @@ import { existsSync } from "node:fs";
 import type { CallToolResult, JsonObject } from "../protocol/types.ts";
 import { callToolInProcess } from "../server/features.ts";
 import { InputRequiredSignal } from "../server/mrtr.ts";
-import { visibleTo } from "../server/scope-filter.ts";
+import { insufficientScopeMessage, missingScopes, visibleTo } from "../server/scope-filter.ts";
 import type { McpServer } from "../server/server.ts";
-import type { HandlerContext, ToolHandlerResult } from "../server/types.ts";
+import type { ToolHandlerResult } from "../server/types.ts";
 import type { CodeApiFile } from "./code-api-types.ts";
+import { type ConfirmState, confirmCall } from "./code-confirm.ts";
 import type { CodeBridge, CodeCallOutcome, CodeLimits, CodeRunResult, CodeSandbox } from "./code-sandbox-types.ts";
 import { CODE_TOOLS, DOCS_LIMIT } from "./code-tools.ts";
 import { didYouMean } from "./did-you-mean.ts";
-import type { DynamicCatalog } from "./dynamic-mode.ts";
+import { type DynamicCatalog, visibleNames } from "./dynamic-mode.ts";
 import type { ManifestTool } from "./manifest-types.ts";
 import { fitHandlerResult, RESPONSE_META } from "./response-budget.ts";
 import type { ToolSearch } from "./tool-search.ts";
@@ -81,18 +82,24 @@ export function registerCodeTools(server: McpServer, catalog: DynamicCatalog, op
       const run = new AbortController();
       const stop = () => run.abort();
       ctx.signal.addEventListener("abort", stop, { once: true });
-      const state: RunState = { destructiveRan: false, notes: [] };
+      const state: RunState = { destructiveRan: false, used: new Map(), notes: [] };
+      // `api` holds what this caller may see; a tool its scopes hide is refused as a direct call is.
+      const seen = (name: string) => visibleTo(server.options.toolGate, name, ctx.auth);
+      const unavailable = (name: string) => {
+        const missing = served.has(name) ? missingScopes(server.options.toolGate, name, ctx.auth) : [];
+        return missing.length > 0 ? insufficientScopeMessage(name, missing) : unknownToolText(name, catalog, seen);
+      };
       const bridge: CodeBridge = {
-        names: [...served.keys()],
+        names: visibleNames(catalog, seen),
         call: (name, callArgs, signal) => bridgedCall(name, callArgs, signal),
-        unavailable: (name) => unknownToolText(name, catalog),
+        unavailable,
       };
       const bridgedCall = async (name: string, callArgs: unknown, signal: AbortSignal): Promise<CodeCallOutcome> => {
         const tool = served.get(name);
-        if (!tool) return refusal(unknownToolText(name, catalog));
+        if (!tool) return refusal(unavailable(name));
         if (signal.aborted) return refusal("execute has ended");
         if (isDestructive(tool)) {
-          const refused = await confirm(tool, callArgs, ctx, options.allowDestructive, state);
+          const refused = await confirmCall(tool, callArgs, ctx, options.allowDestructive, state);
           if (refused instanceof InputRequiredSignal) {
             state.pending = refused;
             run.abort();
@@ -130,39 +137,11 @@ export function registerCodeTools(server: McpServer, catalog: DynamicCatalog, op
 }
 
 /** `notes`: what the response budget said of the answers it cut, for execute's result. */
-type RunState = { destructiveRan: boolean; notes: string[]; pending?: InputRequiredSignal };
+type RunState = ConfirmState & { notes: string[]; pending?: InputRequiredSignal };
 
 /** What MCP reads a tool's hints as: destructive unless it says read-only or destructiveHint: false. */
 export const isDestructive = (tool: ManifestTool): boolean =>
   tool.annotations?.readOnlyHint !== true && tool.annotations?.destructiveHint !== false;
-
-/**
- * Asks the client to confirm a destructive call: undefined when it may run, the reason it may not, or
- * the 2026-era signal that the question must go to the client first (an MRTR round).
- */
-async function confirm(
-  tool: ManifestTool,
-  args: unknown,
-  ctx: HandlerContext,
-  allowDestructive: boolean,
-  state: RunState,
-): Promise<string | InputRequiredSignal | undefined> {
-  if (allowDestructive) return undefined;
-  if (!ctx.clientCapabilities.elicitation)
-    return `${tool.name} is a destructive tool: this client cannot confirm it (no elicitation), so the server must run with --allow-destructive (MCP_ALLOW_DESTRUCTIVE=1) for code to call it`;
-  const message = `The code wants to call the destructive tool ${tool.name} with ${JSON.stringify(args ?? {})}. Allow it?`;
-  try {
-    const answer = await ctx.elicit({ message, requestedSchema: { type: "object", properties: {} } });
-    if (answer.action === "accept") return undefined;
-    return `The user declined the call of the destructive tool ${tool.name} (${answer.action})`;
-  } catch (error) {
-    if (!(error instanceof InputRequiredSignal)) throw error;
-    // The retry runs the code again from the start: a destructive call made before this one would run twice.
-    if (state.destructiveRan)
-      return `${tool.name} needs confirmation after another destructive call in the same execute, which this client's protocol (MRTR) cannot give without running that call again: make one destructive call per execute, or run the server with --allow-destructive`;
-    return error;
-  }
-}
 
 /**
  * A tool's result as the sandbox sees it: its structured result (or text), or `{ status?, message }`.
@@ -236,10 +215,11 @@ function packageFile(name: string): URL | undefined {
   return existsSync(file) ? file : undefined;
 }
 
-function unknownToolText(name: string, catalog: DynamicCatalog): string {
+/** Close names come only from the tools `visible` to this caller, so a suggestion names no hidden tool. */
+function unknownToolText(name: string, catalog: DynamicCatalog, visible: (name: string) => boolean): string {
   const reason = catalog.notEnabled(name);
   if (reason) return `${reason}.`;
-  return `Unknown API function api.${name}${didYouMean(name, catalog.served.keys())}. Use search_docs to find one by what it does.`;
+  return `Unknown API function api.${name}${didYouMean(name, visibleNames(catalog, visible))}. Use search_docs to find one by what it does.`;
 }
 
 const refusal = (message: string): CodeCallOutcome => ({ ok: false, error: { message } });

@@ -11,14 +11,9 @@ import {
   MetaKey,
 } from "../protocol/constants.ts";
 import { invalidParams, McpError, ResourceNotFoundError } from "../protocol/errors.ts";
-import type {
-  ClientCapabilities,
-  Implementation,
-  InputResponse,
-  JsonObject,
-  LoggingLevel,
-  Result,
-} from "../protocol/types.ts";
+import type { ClientCapabilities, InputResponse, JsonObject, LoggingLevel, Result } from "../protocol/types.ts";
+import { capabilitiesTooLarge, keptClientInfo, MAX_CAPABILITIES_CHARS } from "./client-declaration.ts";
+import { checkResourceScopes, resourceScopes } from "./features.ts";
 import { sharedMethods } from "./methods.ts";
 import type { MethodCall, Revision } from "./scope.ts";
 import { MAX_SUBSCRIPTION_CHARS, MAX_SUBSCRIPTIONS } from "./session.ts";
@@ -84,12 +79,16 @@ async function initialize({ server, params, channel }: MethodCall): Promise<Resu
   if (params.capabilities !== undefined && !isObject(params.capabilities)) {
     throw invalidParams("initialize: capabilities must be an object");
   }
+  // The session keeps them as long as it lives: bounded, or refused whole (cutting would change them).
+  if (capabilitiesTooLarge(params.capabilities)) {
+    throw invalidParams(`initialize: capabilities exceed ${MAX_CAPABILITIES_CHARS} characters as JSON`);
+  }
   // Echo a version we speak; otherwise offer our latest initialize-era version and let the client decide.
   session.protocolVersion = isLegacyVersion(params.protocolVersion)
     ? params.protocolVersion
     : LATEST_LEGACY_PROTOCOL_VERSION;
   session.clientCapabilities = (params.capabilities ?? {}) as ClientCapabilities;
-  session.clientInfo = isObject(params.clientInfo) ? (params.clientInfo as Implementation) : undefined;
+  session.clientInfo = keptClientInfo(params.clientInfo);
   const result: Result = {
     protocolVersion: session.protocolVersion,
     capabilities: server.capabilities(),
@@ -105,8 +104,10 @@ async function setLogLevel({ params, channel }: MethodCall): Promise<Result> {
   return {};
 }
 
-async function toggleSubscription({ params, channel }: MethodCall, subscribe: boolean): Promise<Result> {
+async function toggleSubscription({ server, params, channel, ctx }: MethodCall, subscribe: boolean): Promise<Result> {
   if (typeof params.uri !== "string") throw invalidParams("uri must be a string");
+  // Updates of a resource tell that it changed: only for a caller who may read it.
+  if (subscribe) checkResourceScopes(resourceScopes(server, params.uri), params.uri, ctx.auth);
   const session = channel.session;
   if (!subscribe) session?.unsubscribe(params.uri);
   else if (session && !session.subscribe(params.uri)) {

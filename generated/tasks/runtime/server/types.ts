@@ -50,8 +50,9 @@ export type ServerOptions = {
   cache?: { ttlMs?: number; cacheScope?: CacheScope };
   /** Compiles a JSON Schema into a validator, for tools registered without precompiled validators. */
   compileSchema?: (schema: object) => Validator;
-  /** Key for sealing MRTR requestState and cursors; share it between replicas behind a load balancer. */
-  secret?: Uint8Array;
+  /** Key for sealing MRTR requestState and cursors; share it between replicas behind a load balancer
+   * (default: random, this process only). Several keys rotate: the first seals, every one opens. */
+  secret?: Uint8Array | readonly Uint8Array[];
   /** How long an MRTR requestState stays valid (default 10 min). */
   requestStateTtlMs?: number;
   /** Extra capabilities merged over the computed ones (e.g. `experimental`, `extensions`). */
@@ -111,12 +112,20 @@ export type ToolDefinition<Args = Record<string, unknown>> = Tool & {
   validateOutput?: Validator;
   /** Callable by `tools/call` but left out of `tools/list` (dynamic mode serves a large API's tools so). */
   unlisted?: boolean;
+  /**
+   * For a tool whose handler forwards (server/tool-forward.ts, dynamic mode's call_tool): the tool and
+   * arguments a call with `args` runs, so checks made before any handler runs (the HTTP transport's
+   * `Mcp-Param-*` headers) hold the call to the target's rules too, as a direct call of it would be.
+   */
+  forwardsTo?: (args: Record<string, unknown>) => { name: string; arguments: unknown } | undefined;
   handler: (args: Args, ctx: HandlerContext) => ToolHandlerResult | Promise<ToolHandlerResult>;
 };
 
 export type ResourceReadResult = Omit<ReadResourceResult, "resultType"> & { resultType?: string };
 
 export type ResourceDefinition = Resource & {
+  /** OAuth scopes a caller's token must grant to read it (and see it listed); checked only with a caller. */
+  scopes?: readonly string[];
   read: (uri: string, ctx: HandlerContext) => ResourceReadResult | Promise<ResourceReadResult>;
 };
 
@@ -127,6 +136,8 @@ export type CompleteFunction = (
 ) => string[] | Completion | Promise<string[] | Completion>;
 
 export type ResourceTemplateDefinition = ResourceTemplate & {
+  /** OAuth scopes a caller's token must grant to read its resources (and see it listed, complete it). */
+  scopes?: readonly string[];
   read: (
     uri: string,
     variables: Record<string, string>,

@@ -68,6 +68,11 @@ export type InteractiveAuth = {
   clientId?: string;
   /** With `clientId`, for a confidential client. */
   clientSecret?: string;
+  /**
+   * The issuer `clientId`/`clientSecret` were registered at. They are never sent to another authorization
+   * server; unset, they are pinned to the first one used with them (kept in the token store).
+   */
+  issuer?: string;
   /** An https URL serving this client's Client ID Metadata Document; used as client_id where the server supports it. */
   clientMetadataUrl?: string;
   /** Scopes to ask for; default: the server's challenge, else its metadata's scopes_supported, else none. */
@@ -91,6 +96,8 @@ export type ClientCredentialsAuth = {
     /** The assertion's JWS algorithm (default ES256). */
     signingAlgorithm?: string;
     scopes?: string[];
+    /** The issuer these credentials belong to; unset: the first one used with them (see InteractiveAuth.issuer). */
+    issuer?: string;
   };
   tokenStore?: TokenStore;
   maxStepUps?: number;
@@ -112,6 +119,8 @@ export type EnterpriseAuth = {
     clientId: string;
     clientSecret: string;
     scopes?: string[];
+    /** The issuer clientId/clientSecret belong to; unset: the first one used with them (see InteractiveAuth.issuer). */
+    issuer?: string;
   };
   tokenStore?: TokenStore;
   maxStepUps?: number;

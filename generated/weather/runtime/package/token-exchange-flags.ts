@@ -2,31 +2,14 @@
 // --upstream-token-exchange, --upstream-audience, --upstream-scope, and the server's own client at the
 // authorization server in MCP_UPSTREAM_CLIENT_ID / MCP_UPSTREAM_CLIENT_SECRET (env only: secrets stay
 // out of the process list).
+import { isSecureOrLoopback } from "../protocol/loopback-url.ts";
 import type { TokenExchangeConfig } from "../upstream/token-exchange.ts";
-
-export const TOKEN_EXCHANGE_USAGE = `  --upstream-token-exchange <url>  exchange each caller's validated MCP token (RFC 8693) at this
-                    token endpoint for an upstream token, sent upstream instead of the spec's
-                    credentials; the MCP token itself is never sent upstream
-                    (env MCP_UPSTREAM_TOKEN_EXCHANGE; default off; needs --http and --auth-issuer;
-                    the server's client: MCP_UPSTREAM_CLIENT_ID, MCP_UPSTREAM_CLIENT_SECRET)
-  --upstream-audience <aud>  the upstream API's audience asked for in the exchange
-                    (env MCP_UPSTREAM_AUDIENCE; required with --upstream-token-exchange)
-  --upstream-scope <scopes>  scopes asked for the upstream token, space-separated
-                    (env MCP_UPSTREAM_SCOPE; default: the authorization server's)`;
-
-export const TOKEN_EXCHANGE_OPTIONS = {
-  "upstream-token-exchange": { type: "string" },
-  "upstream-audience": { type: "string" },
-  "upstream-scope": { type: "string" },
-} as const;
 
 export type TokenExchangeFlags = {
   "upstream-token-exchange"?: string;
   "upstream-audience"?: string;
   "upstream-scope"?: string;
 };
-
-const LOOPBACK = new Set(["127.0.0.1", "localhost", "[::1]"]);
 
 /** The exchange's configuration, undefined when it is off, or the usage error. */
 export function tokenExchangeConfig(
@@ -47,7 +30,7 @@ export function tokenExchangeConfig(
   const named = source("upstream-token-exchange", "MCP_UPSTREAM_TOKEN_EXCHANGE");
   const url = URL.canParse(endpoint) ? new URL(endpoint) : undefined;
   // The subject token and the client secret go to this URL: over TLS, or to this machine.
-  if (!url || !(url.protocol === "https:" || (url.protocol === "http:" && LOOPBACK.has(url.hostname))))
+  if (!url || !isSecureOrLoopback(url))
     return `${named} must be an https URL (or http on 127.0.0.1/localhost), not '${endpoint}'`;
   if (!http) return `${named} needs --http (with --auth-issuer): it exchanges the token each HTTP caller presents`;
   if (audience === undefined)

@@ -1,5 +1,6 @@
 // The OAuth resource-server settings of a generated HTTP server (issue 17): --auth-issuer and friends, or
 // their MCP_AUTH_* twins. Parsing only: a bad value is a usage error (exit 2), like every other flag.
+import { isSecureOrLoopback } from "../protocol/loopback-url.ts";
 
 export type AuthConfig = {
   /** Authorization servers whose tokens are accepted (a token's `iss` must be one of them). */
@@ -95,11 +96,7 @@ function urlProblem(text: string, source: string, calledByUs: boolean): string |
   }
   if (url.protocol !== "https:" && url.protocol !== "http:") return `${source} must be an http(s) URL, not '${text}'`;
   if (url.hash || text.includes("#")) return `${source} must not have a #fragment: '${text}'`;
-  if (calledByUs && url.protocol === "http:" && !isLoopback(url.hostname))
+  if (calledByUs && !isSecureOrLoopback(url))
     return `${source} must use https (plain http is accepted for loopback addresses only), not '${text}'`;
   return undefined;
-}
-
-function isLoopback(host: string): boolean {
-  return host === "localhost" || host === "[::1]" || /^127\./.test(host);
 }

@@ -1,13 +1,20 @@
 // tools/call, resources/read, prompts/get and completion/complete: argument
 // checks, handler invocation, MRTR interception and result shaping.
 import { isObject } from "../protocol/codec.ts";
+import { ErrorCode } from "../protocol/constants.ts";
 import { errorMessage, invalidParams, McpError, ResourceNotFoundError } from "../protocol/errors.ts";
 import { ownValue, protoKeyPointer } from "../protocol/own-keys.ts";
 import type { CallToolResult, Completion, Result, ValidatorError } from "../protocol/types.ts";
 import { MAX_TEMPLATE_URI_LENGTH } from "../protocol/uri-template-match.ts";
+import type { AuthPrincipal } from "./auth-principal.ts";
 import { InputRequiredSignal, inputRequiredResult } from "./mrtr.ts";
 import type { MethodCall, ServerCore } from "./scope.ts";
-import { insufficientScopeMessage, missingScopes } from "./scope-filter.ts";
+import {
+  insufficientResourceScopeMessage,
+  insufficientScopeMessage,
+  missingResourceScopes,
+  missingScopes,
+} from "./scope-filter.ts";
 import { forwardOf, type ToolForward } from "./tool-forward.ts";
 import type { CompleteFunction, HandlerContext, ToolDefinition, ToolHandlerResult } from "./types.ts";
 
@@ -133,16 +140,35 @@ async function forwardedCall(call: MethodCall, via: string, forward: ToolForward
   return forward.meta ? { ...result, _meta: { ...(result._meta as object | undefined), ...forward.meta } } : result;
 }
 
+/** The scopes reading `uri` needs: its resource's, else those of the first template matching it (as read does). */
+export function resourceScopes(server: ServerCore, uri: string): readonly string[] | undefined {
+  const resource = server.resources.get(uri);
+  if (resource) return resource.scopes;
+  for (const { definition, matcher } of server.templates.values()) if (matcher.match(uri)) return definition.scopes;
+  return undefined;
+}
+
+/** Refuses a caller whose token lacks what `required` names (the HTTP transport answers 403 before this). */
+export function checkResourceScopes(required: readonly string[] | undefined, uri: string, auth?: AuthPrincipal) {
+  const missing = missingResourceScopes(required, auth);
+  if (missing.length > 0) throw new McpError(ErrorCode.InvalidRequest, insufficientResourceScopeMessage(uri, missing));
+}
+
 export async function readResource(call: MethodCall): Promise<Result> {
   const { server, params, ctx, scope } = call;
   if (typeof params.uri !== "string") throw invalidParams("resources/read: uri must be a string");
   const uri = params.uri;
   try {
     const resource = server.resources.get(uri);
-    if (resource) return await withInputs(call, () => resource.read(uri, ctx));
+    if (resource) {
+      checkResourceScopes(resource.scopes, uri, ctx.auth);
+      return await withInputs(call, () => resource.read(uri, ctx));
+    }
     for (const { definition, matcher } of server.templates.values()) {
       const variables = matcher.match(uri);
-      if (variables) return await withInputs(call, () => definition.read(uri, variables, ctx));
+      if (!variables) continue;
+      checkResourceScopes(definition.scopes, uri, ctx.auth);
+      return await withInputs(call, () => definition.read(uri, variables, ctx));
     }
   } catch (error) {
     // A handler's notFound(uri) answers with the code of this request's era, whichever it was made for.
@@ -197,6 +223,7 @@ export async function complete({ server, params, ctx }: MethodCall): Promise<Res
   } else if (ref.type === "ref/resource") {
     const template = server.templates.get(String(ref.uri));
     if (!template) throw invalidParams(`Unknown resource template: ${ref.uri}`);
+    checkResourceScopes(template.definition.scopes, String(ref.uri), ctx.auth);
     completer = ownValue(template.definition.complete, argument.name);
   } else {
     throw invalidParams(`Unknown completion reference type: ${ref.type}`);

@@ -1,9 +1,10 @@
 // OAuth 2.0 Token Exchange (RFC 8693) for per-user upstream credentials (issue 17): the caller's validated
 // MCP access token is the subject token, presented to the configured token endpoint by this server (a
 // confidential client), which answers with a token for the upstream's audience. That token, never the MCP
-// one, goes upstream. Tokens are cached per issuer, subject and audience until shortly before they (or the
-// MCP token they came from) expire; the cache is bounded, and concurrent calls of one subject share one
-// exchange.
+// one, goes upstream. Tokens are cached per incoming MCP token (its SHA-256), audience and scope until
+// shortly before they (or the MCP token they came from) expire; the cache is bounded, and concurrent calls
+// with one token share one exchange.
+import { createHash } from "node:crypto";
 import type { AuthPrincipal } from "../server/auth-principal.ts";
 import { DEFAULT_MAX_BODY_CHARS, discard, readCapped } from "./body.ts";
 import { describe } from "./send.ts";
@@ -18,7 +19,7 @@ export type TokenExchangeConfig = {
   /** This server's client at the authorization server (MCP_UPSTREAM_CLIENT_ID / MCP_UPSTREAM_CLIENT_SECRET). */
   clientId: string;
   clientSecret?: string;
-  /** Cached subjects at most (default 1000): the least recently used one makes room. */
+  /** Cached caller tokens at most (default 1000): the least recently used one makes room. */
   maxEntries?: number;
 };
 
@@ -36,7 +37,11 @@ export function tokenExchanger(config: TokenExchangeConfig): (principal: AuthPri
   const pending = new Map<string, Promise<Entry>>();
   const max = Math.max(1, config.maxEntries ?? 1000);
   return async (principal) => {
-    const key = `${principal.issuer}\0${principal.subject}\0${config.audience}\0${config.scope ?? ""}`;
+    // Keyed by the token the caller presented, not its subject: two clients of one user hold different
+    // tokens (other scopes, other client), and the authorization server judges each exchange on the token,
+    // so one that it refused must never get the upstream token another one was given. A hash, never the token.
+    const presented = createHash("sha256").update(principal.token).digest("base64url");
+    const key = `${principal.issuer}\0${presented}\0${config.audience}\0${config.scope ?? ""}`;
     const cached = cache.get(key);
     if (cached && cached.expires > Date.now()) {
       // Map order is insertion order: re-inserting marks the entry most recently used.
@@ -89,7 +94,7 @@ async function exchange(config: TokenExchangeConfig, principal: AuthPrincipal): 
       method: "POST",
       headers,
       body: form,
-      // Shared by every caller of this subject: one caller's cancellation does not cancel it for the others.
+      // Shared by every call with this token: one call's cancellation does not cancel it for the others.
       signal: AbortSignal.timeout(30_000),
       // The subject token and the client secret are in this request: a redirect never carries them elsewhere.
       redirect: "manual",

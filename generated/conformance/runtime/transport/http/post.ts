@@ -6,7 +6,8 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { errorResponse, isObject, isRequest } from "../../protocol/codec.ts";
 import { ErrorCode, isModernVersion, MetaKey } from "../../protocol/constants.ts";
 import type { JsonRpcMessage } from "../../protocol/types.ts";
-import { missingScopes } from "../../server/scope-filter.ts";
+import { resourceScopes } from "../../server/features.ts";
+import { missingResourceScopes, missingScopes } from "../../server/scope-filter.ts";
 import { handlePost2025 } from "./post-2025.ts";
 import { handlePost2026 } from "./post-2026.ts";
 import { header, invalidRequest, type PostContext, repeatedMcpHeader } from "./post-common.ts";
@@ -50,7 +51,10 @@ export async function handlePost(
  * client can step up. Code mode's execute calls tools from inside a run; those are refused per call.
  */
 function scopeCheck(context: PostContext, req: IncomingMessage, message: JsonRpcMessage) {
-  if (!isRequest(message) || message.method !== "tools/call") return undefined;
+  if (!isRequest(message)) return undefined;
+  if (message.method === "resources/read" || message.method === "resources/subscribe")
+    return resourceScopeCheck(context, req, message.params?.uri);
+  if (message.method !== "tools/call") return undefined;
   const gate = context.server.options.toolGate;
   const name = message.params?.name;
   if (!gate || typeof name !== "string") return undefined;
@@ -62,4 +66,16 @@ function scopeCheck(context: PostContext, req: IncomingMessage, message: JsonRpc
       return context.resource?.insufficientScope(gate.required(tool) ?? [], `the tool '${tool}'`);
   }
   return undefined;
+}
+
+/** A resources/read (or subscribe) of a resource or template whose scopes the token lacks: the same 403. */
+function resourceScopeCheck(context: PostContext, req: IncomingMessage, uri: unknown) {
+  const auth = requestAuth(req);
+  if (typeof uri !== "string" || !auth) return undefined;
+  context.server.settle(); // a generated server registers its resources on first need
+  const required = resourceScopes(context.server, uri);
+  if (missingResourceScopes(required, auth).length === 0) return undefined;
+  // The URI is the client's text and goes into a header: printable ASCII only, cut.
+  const shown = uri.slice(0, 200).replace(/[^\x20-\x7E]/g, "?");
+  return context.resource?.insufficientScope(required ?? [], `the resource '${shown}'`);
 }

@@ -121,6 +121,7 @@ export class RedisSessions implements Sessions, SessionRemote {
 
   async start(): Promise<void> {
     await this.subscriber.subscribe(this.changes);
+    await this.shareSealingSecret();
     const scripts = this.command as unknown as { defineCommand(name: string, spec: object): void };
     scripts.defineCommand("mcpUse", { numberOfKeys: 2, lua: USE_SCRIPT });
     scripts.defineCommand("mcpReserve", { numberOfKeys: 1, lua: RESERVE_SCRIPT });
@@ -128,6 +129,19 @@ export class RedisSessions implements Sessions, SessionRemote {
 
   get size(): number {
     return this.views.size;
+  }
+
+  /**
+   * Without a secret of its own (MCP_SEALING_SECRET), the server seals requestState and cursors with the
+   * one kept in the store, made by the first instance to start: every instance sharing the store opens
+   * what any of them sealed. It lives until deleted (deleting it and restarting every instance rotates it).
+   */
+  private async shareSealingSecret(): Promise<void> {
+    if (this.server.options.secret !== undefined) return;
+    const key = `${this.prefix}sealing-secret`;
+    await this.command.set(key, randomBytes(32).toString("base64url"), "NX");
+    const secret = await this.command.get(key);
+    if (secret) this.server.sealer.rekey([Buffer.from(secret, "utf8")]);
   }
 
   create(server: McpServer): HttpSession {

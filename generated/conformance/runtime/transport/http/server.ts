@@ -7,13 +7,13 @@ import type { AddressInfo } from "node:net";
 import { decodeMessage, errorResponse } from "../../protocol/codec.ts";
 import { ErrorCode } from "../../protocol/constants.ts";
 import type { AuthConfig } from "../../server/auth-config.ts";
-import { logRequest } from "../../server/log.ts";
+import { boundLogValue, logRequest } from "../../server/log.ts";
 import type { McpServer } from "../../server/server.ts";
 import { DEFAULT_SHUTDOWN_TIMEOUT_MS, Drain } from "./drain.ts";
+import { type HttpFeatures, missingFeature, type ProtectedResource } from "./http-features.ts";
 import { isMediaType } from "./media-type.ts";
 import { handlePost } from "./post.ts";
 import { acceptsSse, header, type PostContext, repeatedMcpHeader } from "./post-common.ts";
-import type { ProtectedResource } from "./protected-resource.ts";
 import { setRequestAuth } from "./request-auth.ts";
 import { type RequestRecord, startRecord } from "./request-record.ts";
 import { sendJson } from "./responder.ts";
@@ -74,6 +74,8 @@ export type HttpServerOptions = {
   sessionStore?: string;
   /** Where the auth layer's operator messages go (default: stderr). */
   log?: (line: string) => void;
+  /** The code of the features `auth`, `metrics` and `sessionStore` need (runtime/features/*.ts `http`). */
+  features?: HttpFeatures;
 };
 
 export type HttpServerHandle = {
@@ -94,14 +96,15 @@ export async function serveHttp(server: McpServer, options: HttpServerOptions = 
   const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
   const sessionIdleMs = options.sessionIdleMs ?? 30 * 60_000;
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
-  // Loaded only when asked for: a server without a shared store never loads the Redis client.
-  const sessions: Sessions = options.sessionStore
-    ? await (await import("./redis-sessions.ts")).openRedisSessions(options.sessionStore, server, {
-        maxSessions,
-        idleMs: sessionIdleMs,
-        log,
-      })
-    : new SessionStore(maxSessions);
+  const features = options.features ?? {};
+  // A feature's code comes from the package's entry point: the transport imports none of it.
+  if (options.sessionStore && !features.openSessionStore) throw missingFeature("sessionStore", "redis");
+  if (options.metrics && !features.createMetrics) throw missingFeature("metrics", "metrics");
+  if (options.auth && !features.createProtectedResource) throw missingFeature("auth", "oauth");
+  const sessions: Sessions =
+    options.sessionStore && features.openSessionStore
+      ? await features.openSessionStore(options.sessionStore, server, { maxSessions, idleMs: sessionIdleMs, log })
+      : new SessionStore(maxSessions);
   const context: PostContext = {
     server,
     sessions,
@@ -159,12 +162,10 @@ export async function serveHttp(server: McpServer, options: HttpServerOptions = 
     return sendJson(res, 405, undefined, { Allow: "GET, POST, DELETE" });
   };
 
-  const metrics = options.metrics
-    ? await (await import("./metrics.ts")).createMetrics(server, {
-        sessions: () => sessions.size,
-        streams: openStreams,
-      })
-    : undefined;
+  const metrics =
+    options.metrics && features.createMetrics
+      ? await features.createMetrics(server, { sessions: () => sessions.size, streams: openStreams })
+      : undefined;
   const serveMetrics = async (req: IncomingMessage, res: ServerResponse) => {
     if (req.method !== "GET" && req.method !== "HEAD") return sendJson(res, 405, undefined, { Allow: "GET, HEAD" });
     await metrics?.serve(res);
@@ -261,9 +262,7 @@ export async function serveHttp(server: McpServer, options: HttpServerOptions = 
       handle(req, res).catch((error) => {
         if (error instanceof SessionStoreUnavailableError && !res.headersSent)
           return sendStoreUnavailable(res, undefined, error);
-        const body = errorResponse(undefined, { code: ErrorCode.InternalError, message: String(error) });
-        if (!res.headersSent) sendJson(res, 500, body);
-        else res.end();
+        answerInternalError(res, error, log);
       });
     },
   );
@@ -290,10 +289,9 @@ export async function serveHttp(server: McpServer, options: HttpServerOptions = 
     });
   }
   const urlHost = host.includes(":") ? `[${host}]` : host;
-  if (options.auth) {
-    const { createProtectedResource } = await import("./protected-resource.ts");
+  if (options.auth && features.createProtectedResource) {
     const gate = server.options.toolGate;
-    resource = createProtectedResource(options.auth, {
+    resource = features.createProtectedResource(options.auth, {
       serverUrl: `http://${urlHost}:${port}${path}`,
       scopesSupported: () => gate?.all() ?? [],
       resourceName: server.options.title ?? server.options.name,
@@ -330,6 +328,22 @@ export async function serveHttp(server: McpServer, options: HttpServerOptions = 
 }
 
 const PROBES = new Set(["/healthz", "/readyz"]);
+/** An error's text may carry what a client sent; its log line is bounded like every client-chosen value. */
+const MAX_ERROR_LOG_CHARS = 4_096;
+
+/**
+ * A failure of the transport itself (not of a handler): its text can name internal modules, paths or
+ * configuration, so it goes to the operator's log and the client gets a generic 500 with the request id
+ * that finds the log line.
+ */
+function answerInternalError(res: ServerResponse, error: unknown, log: (line: string) => void): void {
+  const requestId = String(res.getHeader("X-Request-Id") ?? "");
+  const detail = error instanceof Error ? (error.stack ?? `${error.name}: ${error.message}`) : String(error);
+  log(`internal error answering request ${requestId}: ${boundLogValue(detail, MAX_ERROR_LOG_CHARS)}`);
+  if (res.headersSent) return void res.end();
+  const message = `Internal error (request id ${requestId})`;
+  sendJson(res, 500, errorResponse(undefined, { code: ErrorCode.InternalError, message, data: { requestId } }));
+}
 
 /** RFC 9728 metadata: public, so no token and no Host/Origin check, and readable from browsers (CORS). */
 function serveMetadata(req: IncomingMessage, res: ServerResponse, resource: ProtectedResource): void {

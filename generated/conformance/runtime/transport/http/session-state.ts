@@ -2,6 +2,7 @@
 // `initialize` negotiated, the log level and the resource subscriptions. Comparing two such strings tells
 // whether a request changed anything worth writing back.
 import type { ClientCapabilities, Implementation, LoggingLevel } from "../../protocol/types.ts";
+import { keptClientInfo } from "../../server/client-declaration.ts";
 import type { LegacySession } from "../../server/session.ts";
 
 export type SessionState = {
@@ -27,7 +28,8 @@ export function sessionState(session: LegacySession): string {
 
 export function applySessionState(session: LegacySession, state: SessionState): void {
   session.protocolVersion = state.version;
-  session.clientInfo = state.clientInfo;
+  // Stored by an instance of any version: held to what a session may keep here too.
+  session.clientInfo = keptClientInfo(state.clientInfo);
   session.clientCapabilities = state.capabilities ?? {};
   session.logLevel = state.logLevel;
   session.initialized = state.initialized === true;

@@ -142,6 +142,8 @@ export async function handlePost2025(
     else await context.sessions.save?.(activeSession);
     responder.finish(resultResponse(request.id, result));
   } catch (error) {
+    // Read before a failed initialize closes its session, which aborts this request too.
+    const cancelled = controller.signal.aborted && !isTimeout(error);
     if (initializing) {
       context.sessions.release(activeSession);
       activeSession.close();
@@ -149,7 +151,7 @@ export async function handlePost2025(
       if (error instanceof SessionStoreUnavailableError) return sendStoreUnavailable(res, request.id, error);
     }
     // A 2025-era cancellation (notifications/cancelled) gets no response; the stream just ends.
-    if (controller.signal.aborted && !isTimeout(error)) responder.abandon();
+    if (cancelled) responder.abandon();
     else responder.finish(errorResponse(request.id, toJsonRpcError(error)));
   } finally {
     if (activeSession.inFlight.get(request.id) === controller) activeSession.inFlight.delete(request.id);

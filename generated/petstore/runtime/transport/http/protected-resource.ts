@@ -5,6 +5,7 @@
 import type { IncomingMessage } from "node:http";
 import type { AuthConfig } from "../../server/auth-config.ts";
 import type { AuthPrincipal } from "../../server/auth-principal.ts";
+import type { ProtectedResource, ProtectedResourceOptions } from "./http-features.ts";
 import type { Rejection } from "./security.ts";
 import { TokenVerifier } from "./token-verifier.ts";
 
@@ -12,25 +13,10 @@ import { TokenVerifier } from "./token-verifier.ts";
 export const MAX_AUTHORIZATION_BYTES = 8192;
 const WELL_KNOWN = "/.well-known/oauth-protected-resource";
 
-export type ProtectedResource = {
-  /** The request paths that serve the metadata document. */
-  metadataPaths: ReadonlySet<string>;
-  metadata(): Record<string, unknown>;
-  authenticate(req: IncomingMessage): Promise<{ principal: AuthPrincipal } | { rejection: Rejection }>;
-  /** The 403 answer for a call lacking scopes: `scope` names all the operation needs (one challenge). */
-  insufficientScope(required: readonly string[], what: string): Rejection;
-  verifier: TokenVerifier;
-};
-
 export function createProtectedResource(
   config: AuthConfig,
-  options: {
-    serverUrl: string;
-    scopesSupported: () => readonly string[];
-    resourceName?: string;
-    log: (line: string) => void;
-  },
-): ProtectedResource {
+  options: ProtectedResourceOptions,
+): ProtectedResource & { verifier: TokenVerifier } {
   const audience = config.audience ?? options.serverUrl;
   const resource = new URL(audience);
   const suffix = resource.pathname === "/" ? "" : resource.pathname;

@@ -5,6 +5,7 @@
 import type { ServerResponse } from "node:http";
 import { observeUpstreamWith } from "../../server/log.ts";
 import type { McpServer } from "../../server/server.ts";
+import type { Metrics } from "./http-features.ts";
 import type { RequestRecord } from "./request-record.ts";
 
 const METHODS = new Set([
@@ -26,11 +27,6 @@ const METHODS = new Set([
   "notifications/initialized",
   "notifications/cancelled",
 ]);
-
-export type Metrics = {
-  request(record: RequestRecord, status: number): void;
-  serve(res: ServerResponse): Promise<void>;
-};
 
 export async function createMetrics(
   server: McpServer,

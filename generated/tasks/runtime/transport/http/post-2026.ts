@@ -106,9 +106,11 @@ function headerMismatch(
       return `Mcp-Name header value '${name}' does not match body value '${String(params[nameField])}'`;
   }
   if (request.method === "tools/call" && typeof params.name === "string") {
-    const headerParams = server.headerParamsFor(params.name);
     const args = isObject(params.arguments) ? params.arguments : {};
-    if (headerParams) return checkHeaderParams(headerParams, args, (name) => header(req, name.toLowerCase()));
+    for (const check of server.headerChecksFor(params.name, args)) {
+      const problem = checkHeaderParams(check.params, check.args, (name) => header(req, name.toLowerCase()));
+      if (problem) return problem;
+    }
   }
   return undefined;
 }

@@ -5,6 +5,7 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { JsonRpcMessage } from "../../protocol/types.ts";
+import { boundLogValue } from "../../server/log.ts";
 
 export type RequestRecord = {
   id: string;
@@ -44,9 +45,10 @@ export function noteRequest(req: IncomingMessage, message: JsonRpcMessage, era: 
   if (!record) return;
   record.era = era;
   if (!("method" in message)) return;
-  record.method = message.method;
+  // Both are the client's text: kept bounded (they live as long as the request and feed logs and metrics).
+  record.method = boundLogValue(message.method);
   const name = message.params?.name;
-  if (message.method === "tools/call" && typeof name === "string") record.tool = name.slice(0, 128);
+  if (message.method === "tools/call" && typeof name === "string") record.tool = boundLogValue(name);
 }
 
 export function recordOf(req: IncomingMessage): RequestRecord | undefined {

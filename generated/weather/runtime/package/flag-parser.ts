@@ -1,0 +1,152 @@
+// The command line of a generated server, read from the flag table (server-flags.ts): node:util's parseArgs
+// with options made from it, each flag else its env twin, kinds checked with one message per kind, and the
+// usage text written from the same records. A bad value is a message naming whichever of flag or env twin
+// held it; the caller prints it with the usage and exits 2.
+import { parseArgs } from "node:util";
+import { FLAG_GROUP_TITLES, type FlagGroup, type ServerFlag } from "./server-flags.ts";
+
+export type FlagValue = string | number | boolean | string[];
+
+export type ParsedFlags = {
+  help: boolean;
+  http: boolean;
+  /** Each flag's value from the command line, else its env twin; keyed by flag name (env name when it has none). */
+  values: Record<string, FlagValue>;
+  /** Where each value came from: `--flag` or the env twin's name. */
+  sources: Record<string, string>;
+  /** The flags as given on the command line, unchecked (for parsers of a whole group, as auth-config.ts). */
+  given: Record<string, string | boolean | string[] | undefined>;
+};
+
+/** Groups whose values are read and checked as a whole by their own module (they read the same records). */
+const SELF_PARSED: ReadonlySet<FlagGroup> = new Set(["oauth", "token-exchange"]);
+
+/** The key a record's value is filed under. */
+export const flagKey = (entry: ServerFlag) => (entry.flag ?? entry.env) as string;
+
+export function parseFlags(
+  table: readonly ServerFlag[],
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv,
+): ParsedFlags | { error: string } {
+  let given: ParsedFlags["given"];
+  try {
+    given = parseArgs({ args: [...argv], options: parseOptions(table), strict: true }).values as ParsedFlags["given"];
+  } catch (error) {
+    return { error: (error as Error).message };
+  }
+  const http = given.http === true;
+  const needHttp = table.filter((entry) => entry.http && entry.flag && given[entry.flag] !== undefined);
+  if (!http && needHttp.length > 0)
+    return {
+      error: `${needHttp.map((entry) => `--${entry.flag}`).join(", ")} need${needHttp.length > 1 ? "" : "s"} --http`,
+    };
+  const parsed: ParsedFlags = { help: given.help === true, http, values: {}, sources: {}, given };
+  for (const entry of table) {
+    if (SELF_PARSED.has(entry.group)) continue;
+    const raw = rawValue(entry, given, env, http);
+    if (raw === undefined) continue;
+    const value = checked(entry, raw.value, raw.source);
+    if (typeof value === "object" && "error" in value) return value;
+    parsed.values[flagKey(entry)] = value;
+    parsed.sources[flagKey(entry)] = raw.source;
+  }
+  return parsed;
+}
+
+function parseOptions(table: readonly ServerFlag[]) {
+  const options: Record<string, { type: "string" | "boolean"; multiple?: boolean; short?: string }> = {
+    help: { type: "boolean", short: "h" },
+  };
+  for (const { flag, kind } of table) {
+    if (flag) options[flag] = kind === "boolean" ? { type: "boolean" } : { type: "string", multiple: kind === "list" };
+  }
+  return options;
+}
+
+/** The flag as given, else its env twin (empty counts as unset; an HTTP-only twin only over HTTP). */
+function rawValue(entry: ServerFlag, given: ParsedFlags["given"], env: NodeJS.ProcessEnv, http: boolean) {
+  const fromFlag = entry.flag === undefined ? undefined : given[entry.flag];
+  if (fromFlag !== undefined) return { value: fromFlag, source: `--${entry.flag}` };
+  if (entry.env === undefined || (entry.http && !http)) return undefined;
+  const text = env[entry.env];
+  return text === undefined || text === "" ? undefined : { value: text, source: entry.env };
+}
+
+function checked(entry: ServerFlag, value: string | boolean | string[], source: string): FlagValue | { error: string } {
+  if (typeof value !== "string") return value;
+  switch (entry.kind) {
+    case "boolean": {
+      const text = value.toLowerCase();
+      if (text === "1" || text === "true") return true;
+      if (text === "0" || text === "false") return false;
+      return { error: `${source} must be 1 (or true) to ${entry.turnsOn}, or 0 (or false), not '${value}'` };
+    }
+    case "whole": {
+      const number = Number(value);
+      const min = entry.min ?? 0;
+      if (value.trim() !== "" && Number.isSafeInteger(number) && number >= min && number <= (entry.max ?? Infinity))
+        return number;
+      return entry.max === undefined
+        ? { error: `${source} must be a whole number >= ${min}, not '${value}'` }
+        : { error: `${source} must be ${min}-${entry.max}, not '${value}'` };
+    }
+    case "choice":
+      return entry.choices?.includes(value)
+        ? value
+        : { error: `${source} must be one of ${entry.choices?.join(", ")}, not '${value}'` };
+    case "list":
+      return [value];
+    default:
+      return value;
+  }
+}
+
+const HELP_COLUMN = 20;
+const HELP_WIDTH = 100;
+
+/** The usage text: a synopsis line, then each group's flags with their env twins and defaults. */
+export function usageText(table: readonly ServerFlag[]): string {
+  const lines = ["usage: server [flags]   (no flags: serve MCP over stdio; a flag wins over its env twin)", ""];
+  let group: FlagGroup | undefined;
+  for (const entry of table) {
+    if (entry.group !== group) {
+      if (group !== undefined) lines.push("");
+      group = entry.group;
+      lines.push(`${FLAG_GROUP_TITLES[group]}:`);
+    }
+    lines.push(...helpEntry(entry));
+  }
+  return lines.join("\n");
+}
+
+function helpEntry(entry: ServerFlag): string[] {
+  const head = entry.flag ? `  --${entry.flag}${entry.arg ? ` ${entry.arg}` : ""}` : `  ${entry.env}`;
+  const notes = [
+    entry.flag && entry.env ? `env ${entry.env}` : undefined,
+    entry.default !== undefined
+      ? `default ${entry.default}`
+      : entry.defaultText
+        ? `default: ${entry.defaultText}`
+        : undefined,
+    entry.http && entry.flag ? "needs --http" : undefined,
+  ].filter(Boolean);
+  const text = `${entry.help}${notes.length ? ` (${notes.join("; ")})` : ""}`;
+  const words = text.split(" ");
+  const lines: string[] = [];
+  let line = head.length + 2 <= HELP_COLUMN ? head.padEnd(HELP_COLUMN) : `${head}  `;
+  for (const word of words) {
+    if (line.length + word.length > HELP_WIDTH && line.trim().length > 0 && line.length > HELP_COLUMN) {
+      lines.push(line.trimEnd());
+      line = " ".repeat(HELP_COLUMN);
+    }
+    line += `${word} `;
+  }
+  lines.push(line.trimEnd());
+  return lines;
+}
+
+function defaultNote(entry: ServerFlag): string | undefined {
+  if (entry.default !== undefined) return `default ${entry.default}`;
+  return entry.defaultText === undefined ? undefined : `default: ${entry.defaultText}`;
+}
