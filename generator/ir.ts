@@ -139,6 +139,9 @@ export type ServerNode = ManifestServer & {
   upstream?: UpstreamNode;
   /** The spec's `package: { private: true }`: the generated package.json says "private" (npm will not publish it). */
   packagePrivate?: true;
+  /** The runtime features asked for (the spec's `features`, else generate's --features or the config's); unset:
+   * the defaults (render/features.ts). `all` stands for every one. */
+  features?: string[];
   tools: ToolNode[];
   resources: ResourceNode[];
   resourceTemplates: ResourceTemplateNode[];

@@ -7,12 +7,19 @@ import type { OpenApiOptions } from "./openapi/options.ts";
 import { type ReadOptions, readSource } from "./source/read-source.ts";
 import { loadSpec } from "./spec/load-spec.ts";
 
-/** `toolsets`: the config file's renames and merges of toolsets (config/toolset-map.ts). */
-export type LoadOptions = ReadOptions & { openapi?: OpenApiOptions; toolsets?: ToolsetMap };
+/** `toolsets`: the config file's renames and merges of toolsets (config/toolset-map.ts); `features`: the
+ * runtime features (generate's --features, else the config's), which win over the spec's own list. */
+export type LoadOptions = ReadOptions & { openapi?: OpenApiOptions; toolsets?: ToolsetMap; features?: string[] };
 /** The IR plus a reporter that points into the file it came from, for the stages that follow. */
 export type Loaded = { server: ServerNode; report: Report };
 
 export function load(file: string, bag: DiagnosticBag, options: LoadOptions = {}): Loaded | undefined {
+  const loaded = loadServer(file, bag, options);
+  if (loaded && options.features) loaded.server.features = options.features;
+  return loaded;
+}
+
+function loadServer(file: string, bag: DiagnosticBag, options: LoadOptions): Loaded | undefined {
   const source = readSource(file, bag, options);
   if (!source) return undefined;
   const top = source.value as { [key: string]: unknown };

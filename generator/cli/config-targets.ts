@@ -55,7 +55,16 @@ export async function configuredTargets(
       ...(flags.refTimeoutMs ? { refTimeoutMs: flags.refTimeoutMs } : {}),
     };
     const maxBytes = common.maxBytes ?? target.options.maxBytes;
-    return { ...target, options: { ...(maxBytes ? { maxBytes } : {}), openapi } };
+    const features = common.features ?? target.options.features;
+    return {
+      ...target,
+      options: {
+        ...target.options,
+        ...(maxBytes ? { maxBytes } : {}),
+        openapi,
+        ...(features ? { features } : {}),
+      },
+    };
   });
   return { exitCode: 0, list };
 }

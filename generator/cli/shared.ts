@@ -3,6 +3,7 @@ import { parseArgs } from "node:util";
 import type { Diagnostic } from "../diagnostics/diagnostic.ts";
 import { formatJson, formatText } from "../diagnostics/diagnostic.ts";
 import type { OpenApiOptions } from "../openapi/options.ts";
+import { featuresProblem } from "../render/features.ts";
 import { type Command, type Flags, HELP_FLAG, type Parsed } from "./command.ts";
 
 /** A usage error: the message and how to get help, on stderr, exit 2 (CONTRACT §1). */
@@ -66,7 +67,7 @@ export function parse(command: Command, args: string[]): Parsed {
   }
 }
 
-export type CommonFlags = { format: "text" | "json"; maxBytes?: number; openapi?: OpenApiOptions };
+export type CommonFlags = { format: "text" | "json"; maxBytes?: number; openapi?: OpenApiOptions; features?: string[] };
 
 export function commonFlags(values: Parsed["values"], command: Command): CommonFlags {
   const timeout = values["ref-timeout"];
@@ -77,10 +78,15 @@ export function commonFlags(values: Parsed["values"], command: Command): CommonF
   const maxSize = values["max-size"] === undefined ? undefined : Number(values["max-size"]);
   if (maxSize !== undefined && !(maxSize > 0))
     fail(`--max-size must be a positive number of MiB, not '${values["max-size"]}'`, command);
+  const features =
+    typeof values.features === "string" ? values.features.split(",").map((name) => name.trim()) : undefined;
+  const problem = features && featuresProblem(features);
+  if (problem) fail(`--features: ${problem}`, command);
   return {
     format,
     ...(maxSize ? { maxBytes: maxSize * 1024 * 1024 } : {}),
     openapi: openApiOptions(values),
+    ...(features ? { features } : {}),
   };
 }
 

@@ -1,16 +1,18 @@
 /** Checks the value a config file exports and turns it into targets, reporting each mistake at its key. */
+
 import { isAbsolute, relative, resolve } from "node:path";
 import type { Locator, Report } from "../diagnostics/diagnostic.ts";
 import { closest } from "../diagnostics/spelling.ts";
 import type { LoadOptions } from "../load.ts";
 import { toolsetNameProblem } from "../normalize/toolset-names.ts";
 import { isReallyWithin } from "../output/real-path.ts";
+import { FEATURE_NAMES, featuresProblem } from "../render/features.ts";
 import { childPointer } from "../source/json-pointer.ts";
 
 /** One package to generate, with paths resolved against the config file's directory. */
 export type Target = { input: string; output: string; options: LoadOptions };
 
-const TARGET_KEYS = ["input", "output", "maxSize", "openapi", "toolsets"];
+const TARGET_KEYS = ["input", "output", "maxSize", "openapi", "toolsets", "features"];
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /**
@@ -121,6 +123,17 @@ function checkTarget(entry: unknown, at: string, { file, dir, locate, report, co
     const map = checkToolsets(entry.toolsets, childPointer(at, "toolsets"), bad);
     if (map) options.toolsets = { map, file, locate, pointer: childPointer(at, "toolsets") };
     else ok = false;
+  }
+  if (entry.features !== undefined) {
+    const names = entry.features;
+    const problem =
+      !Array.isArray(names) || names.some((name) => typeof name !== "string")
+        ? "features must be a list of feature names"
+        : featuresProblem(names as string[]);
+    if (problem) {
+      bad(childPointer(at, "features"), problem, `e.g. features: ["dynamic", "oauth"]; ${FEATURE_NAMES.join(", ")}`);
+      ok = false;
+    } else options.features = names as string[];
   }
   return ok && input && output ? { input, output, options } : undefined;
 }

@@ -63,6 +63,8 @@ export type GenerateTarget = {
    * e.g. `{ pulls: "code", git: "code" }`. Targets follow the toolset-name rule (lowercase a-z, 0-9, `_`, `-`).
    */
   toolsets?: Record<string, string>;
+  /** The runtime features beside the core (`all` for every one); `mcpgen generate --features` wins. */
+  features?: Array<"all" | "none" | "code" | "dynamic" | "metrics" | "oauth" | "redis">;
 };
 
 /** One package, or several generated in order by one `mcpgen generate`. */

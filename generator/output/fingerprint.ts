@@ -69,8 +69,8 @@ export function fingerprintKey(specPath: string, specRef: string, options: LoadO
     if (!read.ok) return undefined;
     hash.update(read.bytes);
   }
-  const { maxBytes, openapi } = options;
-  hash.update(JSON.stringify({ specRef, maxBytes, openapi: { ...openapi, config: undefined } }));
+  const { maxBytes, openapi, features } = options;
+  hash.update(JSON.stringify({ specRef, maxBytes, openapi: { ...openapi, config: undefined }, features }));
   hash.update(mcpgenSources());
   return hash.digest("hex");
 }

@@ -12,6 +12,7 @@ import type { Model } from "../normalize/normalize.ts";
 import { DEPLOYED_URL, renderClientConfigs } from "./client-configs.ts";
 import { forwardsUpstream } from "./credentials-hook.ts";
 import { toolsetDocs } from "./docs-toolsets.ts";
+import { FEATURE_MODULES, packageFeatures } from "./features.ts";
 import { flagTable } from "./flag-docs.ts";
 import { mdBlock, mdCode, mdText } from "./markdown.ts";
 import { retryPlan } from "./nginx-config.ts";
@@ -65,6 +66,11 @@ export function renderDocs(model: Model): string {
     envVars,
     perUserCredentials: forwardsUpstream(model),
     flagTables: { oauth: flagTable(["oauth"]), tokenExchange: flagTable(["token-exchange"]) },
+    // Each feature's sections appear only in a package that has it.
+    features: Object.fromEntries(packageFeatures(model.server.features).map((feature) => [feature.name, true])),
+    missingFeatures: FEATURE_MODULES.filter((f) => !packageFeatures(model.server.features).includes(f))
+      .map((feature) => `\`${feature.name}\` (${feature.summary})`)
+      .join(", "),
     deploy: {
       tools: model.tools.map((tool) => ({
         name: mdCode(tool.node.name),

@@ -6,12 +6,21 @@
  */
 import { type FlagGroup, SERVER_FLAGS, type ServerFlag } from "../../runtime/package/server-flags.ts";
 
-/** A table cell: pipes escaped, and `<`/`>` outside code spans as entities (`<host>` is no HTML tag). */
+/** Outside code spans: flags and words with underscores (env names, `jwks_uri`) become code, so Markdown
+ * reads no emphasis into them; `<`/`>` become entities (`<host>` is no HTML tag). */
+function prose(text: string): string {
+  return text
+    .replace(/(^|[\s(])(--[a-z][a-z0-9-]*|[A-Za-z0-9.]*_[A-Za-z0-9_]+)/g, "$1`$2`")
+    .replaceAll("<", "&lt;")
+    .replaceAll(">", "&gt;");
+}
+
+/** A table cell: pipes escaped, prose outside code spans made safe. */
 const cell = (text: string) =>
   text
     .replaceAll("|", "\\|")
     .split("`")
-    .map((part, index) => (index % 2 === 1 ? part : part.replaceAll("<", "&lt;").replaceAll(">", "&gt;")))
+    .map((part, index) => (index % 2 === 1 ? part : prose(part)))
     .join("`");
 
 function flagCell(entry: ServerFlag): string {

@@ -88,7 +88,16 @@ export async function render(model: Model, userSources: SourceFile[] = []): Prom
   // The runtime, byte for byte (no header: it is the same file in every package and in this repository).
   const runtime = runtimeFilesFor(importers).map((f): RenderedFile => ({ ...f, owner: "mcpgen" }));
   return [
-    generated("package.json", renderPackageJson(model, importedPackages([...sources, ...runtime]))),
+    generated(
+      "package.json",
+      renderPackageJson(
+        model,
+        importedPackages(
+          runtime,
+          sources.filter((file) => file.path.endsWith(".cjs")),
+        ),
+      ),
+    ),
     generated("tsconfig.json", renderTsconfig(model)),
     generated("README.md", renderDocs(model)),
     // Publishing (issue 16): the MCP Registry's server.json, the MCPB bundle's manifest and packer, the image.

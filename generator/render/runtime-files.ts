@@ -8,6 +8,7 @@
  * and the runtime is our own code.
  */
 import { readFileSync, statSync } from "node:fs";
+import { isBuiltin } from "node:module";
 import { posix } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -138,31 +139,30 @@ export function runtimeFilesFor(files: SourceFile[], read: RuntimeReader = runti
     .map(({ path, content }) => ({ path: `${RUNTIME_FOLDER}/${path}`, content }));
 }
 
-/** `require("x")` with a literal specifier (the precompiled validator chunks are CommonJS). */
-const REQUIRE = /(?<![\w$.])require[ \t]*\([ \t]*(["'])([^"'\n]+)\1[ \t]*\)/g;
+/** A validator chunk's `const name = require("x")...;`, alone on its line: the precompiled validators are
+ * CommonJS, and only the generator's own code starts a line this way (spec strings sit inside literals). */
+const REQUIRE_LINE = /^const [\w$]+ = require\("([^"\n]+)"\)/gm;
 
 /** The npm package a bare specifier names (`a/b` → `a`, `@s/a/b` → `@s/a`); undefined for relative ones and node builtins. */
 export function packageOf(specifier: string): string | undefined {
-  if (/^(\.|\/|node:)/.test(specifier)) return undefined;
+  if (/^(\.|\/|node:)/.test(specifier) || isBuiltin(specifier)) return undefined;
   const parts = specifier.split("/");
   return specifier.startsWith("@") ? parts.slice(0, 2).join("/") : parts[0];
 }
 
 /**
- * The npm packages the package's code imports or requires (runtime, src/ and scripts alike), sorted: a
- * package's dependencies are read off the files it carries, never kept by hand, so a feature's library
- * reaches only the packages whose files use it.
+ * The npm packages a package's code loads, sorted: the bare imports of its runtime files (mcpgen's own
+ * code) and the requires of its validator chunks. A package's dependencies are read off the files it
+ * carries, never kept by hand, so a feature's library reaches only the packages whose runtime uses it.
+ * Files with spec text in them (src/) are not scanned for imports: a spec string is never a dependency.
  */
-export function importedPackages(files: SourceFile[]): string[] {
+export function importedPackages(runtime: SourceFile[], validatorChunks: SourceFile[]): string[] {
   const found = new Set<string>();
-  for (const file of files) {
-    if (!/\.(?:[cm]?[jt]sx?)$/.test(file.path)) continue;
-    const specifiers = importSpecifiers(file.content);
-    if (/\.c?js$/.test(file.path)) for (const match of file.content.matchAll(REQUIRE)) specifiers.push(match[2]);
-    for (const specifier of specifiers) {
-      const name = packageOf(specifier);
-      if (name) found.add(name);
-    }
-  }
+  const add = (specifier: string) => {
+    const name = packageOf(specifier);
+    if (name) found.add(name);
+  };
+  for (const file of runtime) if (/\.[cm]?tsx?$/.test(file.path)) importSpecifiers(file.content).forEach(add);
+  for (const file of validatorChunks) for (const match of file.content.matchAll(REQUIRE_LINE)) add(match[1]);
   return [...found].sort();
 }

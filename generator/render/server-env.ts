@@ -6,6 +6,7 @@
  */
 import { SERVER_FLAGS } from "../../runtime/package/server-flags.ts";
 import type { Model } from "../normalize/normalize.ts";
+import { type FeatureModule, packageFeatures, servesGroup } from "./features.ts";
 
 export type ServerEnvVar = {
   name: string;
@@ -23,10 +24,10 @@ export type ServerEnvVar = {
 };
 
 /** The flags' env twins and the env-only settings, from the server's one flag table. */
-function flagTwins(upstream: boolean): ServerEnvVar[] {
+function flagTwins(upstream: boolean, features: readonly FeatureModule[]): ServerEnvVar[] {
   const twins: ServerEnvVar[] = [];
   for (const entry of SERVER_FLAGS) {
-    if (entry.env === undefined || (entry.upstream && !upstream)) continue;
+    if (entry.env === undefined || (entry.upstream && !upstream) || !servesGroup(features, entry.group)) continue;
     const format = entry.kind === "whole" ? "number" : entry.kind === "boolean" ? "boolean" : "string";
     twins.push({
       name: entry.env,
@@ -77,7 +78,7 @@ export function serverEnvVars(model: Model): ServerEnvVar[] {
       setting: { title: `Server ${name}` },
     });
   }
-  vars.push(...flagTwins(upstream !== undefined));
+  vars.push(...flagTwins(upstream !== undefined, packageFeatures(model.server.features)));
   const seen = new Set<string>();
   return vars.filter((v) => !seen.has(v.name) && seen.add(v.name));
 }

@@ -44,7 +44,7 @@ export function renderApp(model: Model): string {
   });
 
   const upstream = forwardsUpstream(model);
-  const features = packageFeatures();
+  const features = packageFeatures(model.server.features);
   const imports = sortImports([
     ...features.map((feature) => ({
       source: `../runtime/features/${feature.file}`,

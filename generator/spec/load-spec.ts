@@ -213,6 +213,9 @@ export function loadSpec(source: SourceDoc): ServerNode | undefined {
     ...icons(server),
     ...optional("upstream", upstreamNode),
     ...(isObj(root.package) && root.package.private === true ? { packagePrivate: true as const } : {}),
+    ...(Array.isArray(root.features)
+      ? { features: root.features.filter((f): f is string => typeof f === "string") }
+      : {}),
     tools,
     resources,
     resourceTemplates,

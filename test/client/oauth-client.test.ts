@@ -245,6 +245,7 @@ describe("configured client credentials are pinned to their issuer (issue 27 ite
     const store = memoryTokenStore();
     const first = await serveHttp(thingsServer(), {
       auth: { issuers: [op.issuer], cacheSeconds: 0, listAllTools: false },
+      features: oauthFeature.http,
       log: () => {},
     });
     const port = first.port;
@@ -256,6 +257,7 @@ describe("configured client credentials are pinned to their issuer (issue 27 ite
     const second = await serveHttp(thingsServer(), {
       port,
       auth: { issuers: [rogue.issuer], cacheSeconds: 0, listAllTools: false },
+      features: oauthFeature.http,
       log: () => {},
     });
     try {
@@ -277,6 +279,7 @@ describe("configured client credentials are pinned to their issuer (issue 27 ite
     const rogue = await rogueAuthorizationServer();
     const server = await serveHttp(thingsServer(), {
       auth: { issuers: [rogue.issuer], cacheSeconds: 0, listAllTools: false },
+      features: oauthFeature.http,
       log: () => {},
     });
     try {

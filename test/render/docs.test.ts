@@ -201,8 +201,8 @@ issuer's signing keys through its metadata (RFC 8414, else OpenID Connect discov
 | --- | --- | --- | --- |
 | \`--auth-issuer <url>\` | \`MCP_AUTH_ISSUER\` | OAuth off | serve as an OAuth 2.1 protected resource that accepts access tokens from these authorization servers (repeat it, or a comma list): RFC 9728 metadata at \`/.well-known/oauth-protected-resource[/mcp]\`, 401 \`WWW-Authenticate: Bearer resource_metadata="..."\` without a valid token, 403 \`insufficient_scope\` for a tool whose \`scopes\` the token lacks. Both this and \`MCP_HTTP_TOKEN\` set: start-up error, exit 2. https only, except loopback |
 | \`--auth-audience <url>\` | \`MCP_AUTH_AUDIENCE\` | the server's http://&lt;host&gt;:&lt;port&gt;/mcp | the resource tokens must be issued for (RFC 8707 audience); set it to the public URL behind a proxy |
-| \`--auth-jwks <url>\` | \`MCP_AUTH_JWKS\` | jwks_uri from the issuer's RFC 8414 / OIDC metadata | the issuer's signing keys, when its RFC 8414 / OpenID Connect metadata does not name them |
-| \`--auth-introspection <url>\` | \`MCP_AUTH_INTROSPECTION\` | unset | RFC 7662 introspection for opaque tokens, as the client MCP_AUTH_CLIENT_ID / MCP_AUTH_CLIENT_SECRET |
+| \`--auth-jwks <url>\` | \`MCP_AUTH_JWKS\` | \`jwks_uri\` from the issuer's RFC 8414 / OIDC metadata | the issuer's signing keys, when its RFC 8414 / OpenID Connect metadata does not name them |
+| \`--auth-introspection <url>\` | \`MCP_AUTH_INTROSPECTION\` | unset | RFC 7662 introspection for opaque tokens, as the client \`MCP_AUTH_CLIENT_ID\` / \`MCP_AUTH_CLIENT_SECRET\` |
 |  | \`MCP_AUTH_CLIENT_ID\` | unset | this server's client id at the introspection endpoint |
 |  | \`MCP_AUTH_CLIENT_SECRET\` | unset | this server's client secret at the introspection endpoint |
 |  | \`MCP_AUTH_CACHE_SECONDS\` | 30 | seconds an introspection answer is reused (0: never) |

@@ -3,7 +3,9 @@
 // the code again; code that then picks another target is asked again, an answer sent without the sealed
 // requestState answers nothing, one "yes" allows one call, and what the question shows is made visible
 // (no bidi overrides, no padding) and bounded.
+
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { codeFeature } from "../../runtime/features/code.ts";
 import { MAX_SHOWN_ARGUMENTS } from "../../runtime/package/code-confirm.ts";
 import { createSpecServer, type Manifest } from "../../runtime/package/spec-server.ts";
 import { type HttpServerHandle, serveHttp } from "../../runtime/transport/http/server.ts";
@@ -33,6 +35,7 @@ let http: HttpServerHandle;
 beforeAll(async () => {
   const server = createSpecServer(manifest, {
     mode: "code",
+    features: [codeFeature],
     handlers: {
       tools: {
         pick_target: () => ({ structuredContent: { id: picks++ === 0 ? "harmless" : "important" } }),

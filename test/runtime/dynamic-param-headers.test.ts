@@ -2,7 +2,9 @@
 // `Mcp-Param-*` rules a direct tools/call of the tool has (header present and equal to the argument,
 // absent when the argument is), so a gateway policy keyed on those headers cannot be bypassed by
 // calling through call_tool. A real server on 127.0.0.1, raw POSTs.
+
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { dynamicFeature } from "../../runtime/features/dynamic.ts";
 import { createSpecServer, type Manifest } from "../../runtime/package/spec-server.ts";
 import { ErrorCode } from "../../runtime/protocol/constants.ts";
 import { type HttpServerHandle, serveHttp } from "../../runtime/transport/http/server.ts";
@@ -33,6 +35,7 @@ let http: HttpServerHandle;
 beforeAll(async () => {
   const server = createSpecServer(manifest, {
     mode: "dynamic",
+    features: [dynamicFeature],
     handlers: {
       tools: {
         delete_repo: (args: Record<string, unknown>) => {

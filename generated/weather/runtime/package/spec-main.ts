@@ -181,7 +181,7 @@ function missingFeature(
 /** One line naming the feature a flag needs and how to add it; exit 2. */
 function featureError([flag, feature]: [string, FeatureName]): void {
   process.stderr.write(
-    `${flag} needs the '${feature}' feature, which this package was generated without (runtime/features/${feature}.ts is not in it)\n`,
+    `${flag} needs the '${feature}' feature, which this package was generated without: add it to the spec's features: list, or to mcpgen generate's --features, and generate again\n`,
   );
   process.exit(2);
 }

@@ -1,0 +1,106 @@
+/**
+ * Features chosen at generate time (issue 28 §3): `--features` (or the spec's `features:`, or the config's)
+ * decides which runtime/features/ modules src/app.ts imports, so a package carries only their runtime files
+ * and libraries, documents only their flags, and a flag of a feature it lacks exits 2 naming the feature.
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { mcpgen, NO_TRACE } from "../cli/run.ts";
+import { ROOT, scratchDir } from "./support.ts";
+
+const WEATHER = join(ROOT, "specs/weather.yaml");
+const HEAVY = ["ioredis", "prom-client", "quickjs-emscripten", "minisearch", "stemmer"];
+
+function generated(...args: string[]): string {
+  const out = scratchDir("features");
+  const run = mcpgen(ROOT, "generate", WEATHER, "--out", out, ...args);
+  expect(run.code, run.stderr + run.stdout).toBe(0);
+  return out;
+}
+
+const serve = (dir: string, ...args: string[]) =>
+  spawnSync(process.execPath, [join(dir, "dist/server.js"), ...args], { encoding: "utf8", timeout: 20_000, input: "" });
+
+describe("mcpgen generate --features", () => {
+  it("none: the core alone, without any feature's files, libraries, docs or variables", () => {
+    const dir = generated("--features", "none");
+    expect(existsSync(join(dir, "runtime/features"))).toBe(false);
+    expect(existsSync(join(dir, "runtime/package/code-mode.ts"))).toBe(false);
+    expect(existsSync(join(dir, "runtime/transport/http/redis-sessions.ts"))).toBe(false);
+    const deps = Object.keys(JSON.parse(readFileSync(join(dir, "package.json"), "utf8")).dependencies);
+    for (const name of HEAVY) expect(deps).not.toContain(name);
+    const readme = readFileSync(join(dir, "README.md"), "utf8");
+    expect(readme).not.toContain("### Authorization (OAuth)");
+    expect(readme).toContain("Generated without these runtime features: `code`");
+    const serverJson = readFileSync(join(dir, "server.json"), "utf8");
+    for (const name of ["MCP_AUTH_ISSUER", "MCP_SESSION_STORE", "MCP_METRICS", "MCP_CODE_TIMEOUT"])
+      expect(serverJson).not.toContain(name);
+    expect(serverJson).toContain("MCP_BASE_URL");
+
+    for (const [args, flag, feature] of [
+      [["--mode", "code"], "--mode code", "code"],
+      [["--mode", "dynamic"], "--mode dynamic", "dynamic"],
+      [["--http", "--port", "0", "--session-store", "redis://127.0.0.1:1/0"], "--session-store", "redis"],
+      [["--http", "--port", "0", "--metrics"], "--metrics", "metrics"],
+      [["--http", "--port", "0", "--auth-issuer", "https://as.example/"], "--auth-issuer", "oauth"],
+    ] as const) {
+      const run = serve(dir, ...args);
+      expect(run.status, run.stderr).toBe(2);
+      expect(run.stderr.trim()).toBe(
+        `${flag} needs the '${feature}' feature, which this package was generated without: add it to the spec's features: list, or to mcpgen generate's --features, and generate again`,
+      );
+      expect(run.stderr).not.toMatch(NO_TRACE);
+    }
+  }, 120_000);
+
+  it("a subset: only those modules are imported; the flag wins over the spec's features", () => {
+    const spec = join(scratchDir("features-spec"), "weather.yaml");
+    writeFileSync(spec, `features: [code, redis]\n${readFileSync(WEATHER, "utf8")}`);
+    const fromSpec = scratchDir("features");
+    const run = mcpgen(ROOT, "generate", spec, "--out", fromSpec);
+    expect(run.code, run.stderr).toBe(0);
+    const imports = (dir: string) =>
+      [...readFileSync(join(dir, "src/app.ts"), "utf8").matchAll(/from "\.\.\/runtime\/features\/(\w+)\.ts"/g)].map(
+        (m) => m[1],
+      );
+    expect(imports(fromSpec)).toEqual(["code", "redis"]);
+    const flag = scratchDir("features");
+    expect(mcpgen(ROOT, "generate", spec, "--out", flag, "--features", "dynamic").code).toBe(0);
+    expect(imports(flag)).toEqual(["dynamic"]);
+    expect(imports(generated())).toEqual(["code", "dynamic", "metrics", "oauth", "redis"]);
+  }, 120_000);
+
+  it("an unknown name is a usage error naming the closest, in the flag and in the spec", () => {
+    const run = mcpgen(ROOT, "generate", WEATHER, "--out", scratchDir("features"), "--features", "dynamik");
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("--features: unknown feature 'dynamik' (did you mean 'dynamic'?)");
+    const spec = join(scratchDir("features-spec"), "weather.yaml");
+    writeFileSync(spec, `features: [redis, postgres]\n${readFileSync(WEATHER, "utf8")}`);
+    const bad = mcpgen(ROOT, "validate", spec);
+    expect(bad.code).toBe(1);
+    expect(bad.stdout).toMatch(/weather\.yaml:1:\d+: error \w+: .*features/);
+    expect(bad.stdout + bad.stderr).not.toMatch(NO_TRACE);
+  }, 60_000);
+
+  it("a config file's features: applied per entry, and checked with a pointer", () => {
+    const dir = scratchDir("features-config");
+    writeFileSync(join(dir, "weather.yaml"), readFileSync(WEATHER, "utf8"));
+    writeFileSync(
+      join(dir, "mcpgen.config.json"),
+      JSON.stringify({ input: "weather.yaml", output: "pkg", features: ["metrics"] }),
+    );
+    const run = mcpgen(dir, "generate");
+    expect(run.code, run.stderr + run.stdout).toBe(0);
+    expect(readFileSync(join(dir, "pkg/src/app.ts"), "utf8")).toContain('from "../runtime/features/metrics.ts"');
+    writeFileSync(
+      join(dir, "mcpgen.config.json"),
+      JSON.stringify({ input: "weather.yaml", output: "pkg", features: ["metric"] }),
+    );
+    const bad = mcpgen(dir, "generate");
+    expect(bad.code).not.toBe(0);
+    expect(bad.stdout + bad.stderr).toMatch(/unknown feature 'metric' \(did you mean 'metrics'\?\)/);
+    expect(bad.stdout + bad.stderr).not.toMatch(NO_TRACE);
+  }, 60_000);
+});
