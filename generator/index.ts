@@ -4,6 +4,7 @@
  *   package model, buildModel) → render (files) → write.
  * Stages report into a DiagnosticBag and never throw; the CLI decides the exit code.
  */
+
 import { existsSync, statSync } from "node:fs";
 import { loadValid, reportRenderFailure } from "./build-model.ts";
 import { catalog } from "./diagnostics/catalog.ts";
@@ -20,6 +21,7 @@ import {
   userFiles,
   writeFingerprint,
 } from "./output/fingerprint.ts";
+import { checkHandlerImports } from "./output/handler-imports.ts";
 import { OutputDir } from "./output/output-dir.ts";
 import { OWNERSHIP_FILE } from "./output/ownership.ts";
 import { cacheDirectory, cacheDirectoryProblem } from "./output/runtime-js-cache.ts";
@@ -122,6 +124,7 @@ export async function generate(
   if (options.check !== true) await compileDist(dir, plan.outcome.removed, bag);
   if (options.check === true) checkServerJsonVersion(dir, bag);
   await checkUserHandlers(dir, files, bag, options.check === true);
+  checkHandlerImports(dir, files, bag);
   if (options.check !== true) recordRun(dir, key, files, plan.outcome, bag, loaded, toolsList);
   return done(plan.outcome, surface, toolsList);
 }

@@ -528,6 +528,11 @@ export const catalog = {
     "A handler you wrote no longer matches the types generated from the spec (its arguments or result changed). generate warns; generate --check fails on it.",
     "Update the handler to the new types in src/types.ts.",
   ),
+  HANDLER_RUNTIME_IMPORT: warning(
+    "Handler imports runtime internals",
+    "A file of yours (a handler, src/credentials.ts) imports a runtime module other than runtime/handler-api.ts. The runtime's other modules are mcpgen's: they move between versions, and a package carries only the features it was generated with, so the import can break on a later generate.",
+    "Import from runtime/handler-api.ts instead: it exports SpecContext, ToolResult, ResourceReadResult, GetPromptResult, McpError, ErrorCode, notFound and the rest a handler uses.",
+  ),
   // Publishing: server.json for the MCP Registry (issue 16, ship-it-publish)
   REGISTRY_NAME_PLACEHOLDER: warning(
     "No MCP Registry name",

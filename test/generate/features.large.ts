@@ -103,4 +103,23 @@ describe("mcpgen generate --features", () => {
     expect(bad.stdout + bad.stderr).toMatch(/unknown feature 'metric' \(did you mean 'metrics'\?\)/);
     expect(bad.stdout + bad.stderr).not.toMatch(NO_TRACE);
   }, 60_000);
+
+  it("warns where a handler imports a runtime module other than handler-api.ts (HANDLER_RUNTIME_IMPORT)", () => {
+    const dir = generated("--features", "none");
+    const fresh = mcpgen(ROOT, "generate", WEATHER, "--out", dir, "--features", "none");
+    expect(fresh.stdout).not.toContain("HANDLER_RUNTIME_IMPORT");
+    const handler = join(dir, "src/handlers/tools/convert_temperature.ts");
+    const source = readFileSync(handler, "utf8");
+    expect(source).toContain('from "../../../runtime/handler-api.ts"');
+    writeFileSync(
+      handler,
+      `// mine\nimport type { McpServer } from "../../../runtime/server/server.ts";\n${source}\nexport type S = McpServer;\n`,
+    );
+    const run = mcpgen(ROOT, "generate", WEATHER, "--out", dir, "--features", "none");
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(
+      /src\/handlers\/tools\/convert_temperature\.ts:2:\d+: warning HANDLER_RUNTIME_IMPORT: imports '\.\.\/\.\.\/\.\.\/runtime\/server\/server\.ts'/,
+    );
+    expect(run.stdout).toContain("import what the handler needs from '../../../runtime/handler-api.ts'");
+  }, 60_000);
 });

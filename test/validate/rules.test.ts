@@ -36,6 +36,8 @@ const GENERATE_CODES: Code[] = [
   "HANDLER_OBSOLETE",
   "HANDLER_TYPE_ERROR",
   "OUTPUT_NOT_OWNED",
+  // test/generate/features.large.ts
+  "HANDLER_RUNTIME_IMPORT",
   // test/generate/output-escape.large.ts
   "OUTPUT_PATH_OUTSIDE",
   // test/generate/runtime-js-cache.large.ts

@@ -1,7 +1,6 @@
 // Handler for the prompt "test_input_required_result_prompt".
 // Written once by mcpgen and yours from now on: regenerating never overwrites this file.
-import type { SpecContext } from "../../../runtime/package/spec-server.ts";
-import type { GetPromptResult } from "../../../runtime/protocol/types.ts";
+import type { GetPromptResult, SpecContext } from "../../../runtime/handler-api.ts";
 import { contentField, elicit } from "../../fixture-data.ts";
 import type { TestInputRequiredResultPromptPromptArgs } from "../../types.ts";
 

@@ -1,6 +1,6 @@
 // Handler for the prompt "test_prompt_with_embedded_resource".
 // Written once by mcpgen and yours from now on: regenerating never overwrites this file.
-import type { GetPromptResult } from "../../../runtime/protocol/types.ts";
+import type { GetPromptResult } from "../../../runtime/handler-api.ts";
 import type { TestPromptWithEmbeddedResourcePromptArgs } from "../../types.ts";
 
 export default async function promptTestPromptWithEmbeddedResource(

@@ -1,6 +1,5 @@
 // Handler for the resource template "test://template/{id}/data".
 // Written once by mcpgen and yours from now on: regenerating never overwrites this file.
-import type { ResourceReadResult } from "../../../runtime/server/types.ts";
 
 export default async function resourceTemplateTemplate(
   uri: string,
@@ -9,3 +8,5 @@ export default async function resourceTemplateTemplate(
   const data = { id: variables.id, templateTest: true, data: `Data for ID: ${variables.id}` };
   return { contents: [{ uri, mimeType: "application/json", text: JSON.stringify(data) }] };
 }
+
+import type { ResourceReadResult } from "../../../runtime/handler-api.ts";

@@ -1,6 +1,6 @@
 // Handler for the tool "json_schema_2020_12_tool".
 // Written once by mcpgen and yours from now on: regenerating never overwrites this file.
-import type { SpecContext, ToolResult } from "../../../runtime/package/spec-server.ts";
+import type { SpecContext, ToolResult } from "../../../runtime/handler-api.ts";
 import { text } from "../../fixture-data.ts";
 import type { JsonSchema202012ToolInput } from "../../types.ts";
 

@@ -1,7 +1,6 @@
 // Handler for the tool "test_input_required_result_capabilities".
 // Written once by mcpgen and yours from now on: regenerating never overwrites this file.
-import type { InputRequest } from "../../../runtime/index.ts";
-import type { SpecContext, ToolResult } from "../../../runtime/package/spec-server.ts";
+import type { InputRequest, SpecContext, ToolResult } from "../../../runtime/handler-api.ts";
 import { elicit, sample, text } from "../../fixture-data.ts";
 import type { TestInputRequiredResultCapabilitiesInput } from "../../types.ts";
 

@@ -1,7 +1,6 @@
 // Handler for the tool "test_missing_capability".
 // Written once by mcpgen and yours from now on: regenerating never overwrites this file.
-import { ErrorCode, McpError } from "../../../runtime/index.ts";
-import type { SpecContext, ToolResult } from "../../../runtime/package/spec-server.ts";
+import { ErrorCode, McpError, type SpecContext, type ToolResult } from "../../../runtime/handler-api.ts";
 import { text } from "../../fixture-data.ts";
 import type { TestMissingCapabilityInput } from "../../types.ts";
 

@@ -1,6 +1,6 @@
 // Handler for the tool "test_multiple_content_types".
 // Written once by mcpgen and yours from now on: regenerating never overwrites this file.
-import type { SpecContext, ToolResult } from "../../../runtime/package/spec-server.ts";
+import type { SpecContext, ToolResult } from "../../../runtime/handler-api.ts";
 import { TEST_IMAGE_BASE64 } from "../../fixture-data.ts";
 import type { TestMultipleContentTypesInput } from "../../types.ts";
 

@@ -1,6 +1,6 @@
 // Handler for the tool "test_reconnection".
 // Written once by mcpgen and yours from now on: regenerating never overwrites this file.
-import type { SpecContext, ToolResult } from "../../../runtime/package/spec-server.ts";
+import type { SpecContext, ToolResult } from "../../../runtime/handler-api.ts";
 import { sleep, text } from "../../fixture-data.ts";
 import type { TestReconnectionInput } from "../../types.ts";
 

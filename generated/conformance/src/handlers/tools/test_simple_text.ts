@@ -1,6 +1,6 @@
 // Handler for the tool "test_simple_text".
 // Written once by mcpgen and yours from now on: regenerating never overwrites this file.
-import type { SpecContext, ToolResult } from "../../../runtime/package/spec-server.ts";
+import type { SpecContext, ToolResult } from "../../../runtime/handler-api.ts";
 import { text } from "../../fixture-data.ts";
 import type { TestSimpleTextInput } from "../../types.ts";
 

@@ -1,13 +1,12 @@
 // Handler for the prompt "weekly_review".
 // Written once by mcpgen and yours from now on: regenerating never overwrites this file.
-import type { HandlerContext } from "../../../runtime/index.ts";
-import type { GetPromptResult } from "../../../runtime/protocol/types.ts";
+import type { GetPromptResult, SpecContext } from "../../../runtime/handler-api.ts";
 import { allNotes } from "../../notes-store.ts";
 import type { WeeklyReviewPromptArgs } from "../../types.ts";
 
 export default async function promptWeeklyReview(
   args: WeeklyReviewPromptArgs,
-  _ctx: HandlerContext,
+  _ctx: SpecContext,
 ): Promise<GetPromptResult> {
   const weekAgo = Date.now() - 7 * 24 * 3600 * 1000;
   const recent = allNotes().filter((note) => Date.parse(note.createdAt) >= weekAgo);

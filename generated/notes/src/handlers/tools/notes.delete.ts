@@ -1,13 +1,12 @@
 // Handler for the tool "notes.delete".
 // Written once by mcpgen and yours from now on: regenerating never overwrites this file.
-import type { HandlerContext } from "../../../runtime/index.ts";
-import type { ToolResult } from "../../../runtime/package/spec-server.ts";
+import type { SpecContext, ToolResult } from "../../../runtime/handler-api.ts";
 import { deleteNote } from "../../notes-store.ts";
 import type { NotesDeleteInput } from "../../types.ts";
 
 export default async function toolNotesDelete(
   args: NotesDeleteInput,
-  _ctx: HandlerContext,
+  _ctx: SpecContext,
 ): Promise<ToolResult<{ [key: string]: unknown }>> {
   // Deleting twice is not an error: the tool is declared idempotent.
   const existed = deleteNote(args.id);

@@ -1,12 +1,11 @@
 // Handler for the prompt "packing_list".
 // Written once by mcpgen and yours from now on: regenerating never overwrites this file.
-import type { HandlerContext } from "../../../runtime/index.ts";
-import type { GetPromptResult } from "../../../runtime/protocol/types.ts";
+import type { GetPromptResult, SpecContext } from "../../../runtime/handler-api.ts";
 import type { PackingListPromptArgs } from "../../types.ts";
 
 export default async function promptPackingList(
   args: PackingListPromptArgs,
-  _ctx: HandlerContext,
+  _ctx: SpecContext,
 ): Promise<GetPromptResult> {
   const days = Number.parseInt(args.days ?? "", 10);
   const length = Number.isFinite(days) && days > 0 ? `${days} days` : "a few days";

@@ -1,10 +1,9 @@
 // Handler for the resource "weather://about".
 // Written once by mcpgen and yours from now on: regenerating never overwrites this file.
-import type { HandlerContext } from "../../../runtime/index.ts";
-import type { ResourceReadResult } from "../../../runtime/server/types.ts";
+import type { ResourceReadResult, SpecContext } from "../../../runtime/handler-api.ts";
 import { manifest } from "../../manifest.ts";
 
-export default async function resourceAbout(uri: string, _ctx: HandlerContext): Promise<ResourceReadResult> {
+export default async function resourceAbout(uri: string, _ctx: SpecContext): Promise<ResourceReadResult> {
   const tools = manifest
     .catalog()
     .tools.map((tool) => `- ${tool.name}: ${tool.description ?? ""}`)
