@@ -61,8 +61,8 @@ function resolveRelative(from: string, specifier: string): string | undefined {
 }
 
 /**
- * The runtime-relative paths that package files import (`src/a.ts` importing `../runtime/x/y.ts` gives
- * `x/y.ts`), sorted. Specifiers that lead elsewhere, or to a file the runtime lacks, are not ours to follow.
+ * The runtime-relative paths that package files import (`src/a.ts` importing `../runtime/<dir>/<file>.ts` gives
+ * `<dir>/<file>.ts`), sorted. Specifiers that lead elsewhere, or to a file the runtime lacks, are not ours to follow.
  */
 export function runtimeRoots(files: SourceFile[], read: RuntimeReader): string[] {
   const roots = new Set<string>();

@@ -7,7 +7,7 @@
  * It never guesses. Anything outside the subset (block scalars, anchors, aliases, tags, multi-line
  * scalars or flow collections, escapes beyond JSON's, numbers other than plain decimals, odd keys,
  * duplicate keys, tabs, CRLF) returns undefined, and the caller parses that piece with `yaml`. Where it
- * does answer, it answers as `yaml` (YAML 1.2 core schema) does: test/generate/yaml-fast.test.ts
+ * does answer, it answers as `yaml` (YAML 1.2 core schema) does: test/validate/large-yaml.test.ts
  * compares the two on the example specs and on generated ones.
  */
 

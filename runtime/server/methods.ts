@@ -1,5 +1,5 @@
 // The methods both protocol revisions share: the list methods, and the feature calls of
-// server-features.ts. Each revision adds its own (revision-2025.ts, revision-2026.ts).
+// features.ts. Each revision adds its own (revision-2025.ts, revision-2026.ts).
 
 import type { Result } from "../protocol/types.ts";
 import { callTool, complete, getPrompt, readResource } from "./features.ts";
@@ -8,7 +8,7 @@ import type { MethodCall, MethodSpec } from "./scope.ts";
 import { resourceVisibleTo, visibleTo } from "./scope-filter.ts";
 
 const DEFAULT_PAGE_SIZE = 100;
-// Wire fields per schema.ts (both revisions; `execution` is 2025-11-25's tasks hint).
+// Wire fields per the MCP specification's schema (both revisions; `execution` is 2025-11-25's tasks hint).
 const DESCRIPTIVE = ["name", "title", "description", "icons", "_meta"] as const;
 const TOOL_FIELDS = [...DESCRIPTIVE, "inputSchema", "outputSchema", "annotations", "execution"];
 const RESOURCE_FIELDS = ["uri", ...DESCRIPTIVE, "mimeType", "annotations", "size"];

@@ -1,8 +1,8 @@
 // Forwarding tool calls and resource reads to an upstream REST API (the `http` bindings of a spec):
-// building the request (upstream-request.ts), adding credentials (upstream-auth.ts), sending it with a
-// timeout, same-origin redirects and a body cap (upstream-send.ts), retries on 429/503, and mapping the
-// answer (upstream-response.ts). Credentials come from environment variables at call time and never
-// appear in results, errors or logs: answers are redacted (upstream-redact.ts), error texts name
+// building the request (request.ts), adding credentials (auth.ts), sending it with a
+// timeout, same-origin redirects and a body cap (send.ts), retries on 429/503, and mapping the
+// answer (response.ts). Credentials come from environment variables at call time and never
+// appear in results, errors or logs: answers are redacted (redact.ts), error texts name
 // variables and URLs without their query.
 import { setTimeout as wait } from "node:timers/promises";
 import type { HttpBinding } from "../package/manifest-types.ts";

@@ -1,6 +1,6 @@
 // Sending one upstream request: redirects are followed by hand, and only within the origin the request
 // went to (scheme, host and port), so credentials (headers, query keys, cookies) never reach another host;
-// the body is read up to a cap (upstream-body.ts); a failure names its cause (ECONNREFUSED 127.0.0.1:4010).
+// the body is read up to a cap (body.ts); a failure names its cause (ECONNREFUSED 127.0.0.1:4010).
 import { DEFAULT_MAX_BODY_CHARS, discard, readCapped } from "./body.ts";
 import type { Redactor } from "./redact.ts";
 import { isTextual } from "./response.ts";

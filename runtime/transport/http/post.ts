@@ -1,7 +1,7 @@
 // POST /mcp: one JSON-RPC message per request. The protocol revision is read from the
 // request itself: 2026-07-28 requests carry their version (header and `_meta`) and are
-// served statelessly (http-post-2026.ts); everything else belongs to an initialize-based
-// session identified by `Mcp-Session-Id` (http-post-2025.ts).
+// served statelessly (post-2026.ts); everything else belongs to an initialize-based
+// session identified by `Mcp-Session-Id` (post-2025.ts).
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { errorResponse, isObject, isRequest } from "../../protocol/codec.ts";
 import { ErrorCode, isModernVersion, MetaKey } from "../../protocol/constants.ts";

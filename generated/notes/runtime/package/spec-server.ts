@@ -48,7 +48,7 @@ export type {
 } from "./manifest-types.ts";
 
 /**
- * A generated src/manifest.ts: the data the generator writes, plus, beside an upstream, upstream.ts's
+ * A generated src/manifest.ts: the data the generator writes, plus, beside an upstream, upstream/forward.ts's
  * `callUpstream`. It is passed in rather than imported so a package without an upstream carries none of it.
  */
 export type Manifest = ManifestData & { callUpstream?: CallUpstream };

@@ -1,6 +1,6 @@
 // Upstream answers as MCP results: JSON objects become structuredContent (plus text), other text stays
 // text, images become image content, non-2xx answers become errors. A body longer than the cap arrives
-// cut (upstream-body.ts) and is passed on as text with a note; cut JSON is never structuredContent.
+// cut (body.ts) and is passed on as text with a note; cut JSON is never structuredContent.
 
 import type { ContentBlock, ReadResourceResult } from "../protocol/types.ts";
 import type { ToolHandlerResult } from "../server/types.ts";

@@ -13,7 +13,7 @@ export type UpstreamConfig = ManifestUpstream & {
   maxRedirects?: number;
 };
 
-/** Removes configured credentials from an upstream answer (made by upstream-redact.ts). */
+/** Removes configured credentials from an upstream answer (made by redact.ts). */
 export type Redactor = {
   (text: string): string;
   /** True when no credential is configured: nothing to search, so callers skip decoding bodies. */
@@ -39,7 +39,7 @@ export type UpstreamResponse = {
 };
 
 /**
- * Sends one request for a binding (upstream.ts's `callUpstream`). A manifest with an upstream carries it,
+ * Sends one request for a binding (forward.ts's `callUpstream`). A manifest with an upstream carries it,
  * so the spec server imports none of the upstream code and a package without an upstream carries none.
  */
 export type CallUpstream = (

@@ -139,7 +139,7 @@ export class McpClient<Tools extends ToolTypes = AnyTools, Prompts extends Promp
     return this.revision.era;
   }
 
-  /** Detects the era and version (see client-negotiation.ts); `connect()` calls this. */
+  /** Detects the era and version (see negotiation.ts); `connect()` calls this. */
   async start(): Promise<void> {
     const outcome = await negotiateEra(this.transport, {
       clientInfo: this.clientInfo,

@@ -1,5 +1,5 @@
 // The Streamable HTTP transport, server side, on node:http. One endpoint
-// (default /mcp): POST carries messages (see http-post.ts), GET opens the
+// (default /mcp): POST carries messages (see post.ts), GET opens the
 // 2025-era standalone stream, DELETE ends a 2025-era session. Beside it, the
 // probes of a container platform: GET /healthz (liveness) and /readyz (readiness).
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from "node:http";

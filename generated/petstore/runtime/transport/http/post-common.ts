@@ -1,4 +1,4 @@
-// What both POST handlers (http-post-2025.ts, http-post-2026.ts) and the HTTP server share: the
+// What both POST handlers (post-2025.ts, post-2026.ts) and the HTTP server share: the
 // context a POST is handled in, and small readers of the request and error forms.
 import type { IncomingMessage } from "node:http";
 import { ErrorCode } from "../../protocol/constants.ts";
