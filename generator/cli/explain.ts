@@ -1,17 +1,23 @@
 /** `mcpgen explain <CODE>`: what a diagnostic means, why it happens, how to fix it (from the catalog). */
 import { catalog, isCode } from "../diagnostics/catalog.ts";
 import { closest } from "../diagnostics/spelling.ts";
+import { FEATURE_MODULES } from "../render/features.ts";
 import type { Command } from "./command.ts";
 import { fail } from "./shared.ts";
 
 export const explainCommand: Command = {
   name: "explain",
-  synopsis: "<CODE>",
-  summary: "Say what a diagnostic code means, why it happens and how to fix it.",
-  details: "The code is matched without regard to case (header_type and HEADER_TYPE are the same).",
+  synopsis: "<CODE> | features",
+  summary: "Say what a diagnostic code means, why it happens and how to fix it; or list the runtime features.",
+  details:
+    "The code is matched without regard to case (header_type and HEADER_TYPE are the same). `explain features` lists what `generate --features` takes.",
   flags: {},
   run({ positionals }) {
-    if (positionals.length !== 1) fail("explain takes one diagnostic code", explainCommand);
+    if (positionals.length !== 1) fail("explain takes one diagnostic code, or 'features'", explainCommand);
+    if (positionals[0].trim().toLowerCase() === "features") {
+      process.stdout.write(featuresText());
+      process.exit(0);
+    }
     const code = positionals[0].trim().toUpperCase().replaceAll("-", "_");
     if (!isCode(code)) {
       const guess = closest(code, Object.keys(catalog));
@@ -23,3 +29,10 @@ export const explainCommand: Command = {
     process.exit(0);
   },
 };
+
+/** The runtime features, one a line, as `generate --features` and the spec's `features:` take them. */
+function featuresText(): string {
+  const width = Math.max(...FEATURE_MODULES.map((feature) => feature.name.length));
+  const lines = FEATURE_MODULES.map((feature) => `  ${feature.name.padEnd(width)}  ${feature.summary}`);
+  return `Runtime features beside the core (generate --features a,b; all; none):\n${lines.join("\n")}\nWithout a choice a package gets every feature.\n`;
+}

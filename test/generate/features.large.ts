@@ -122,4 +122,11 @@ describe("mcpgen generate --features", () => {
     );
     expect(run.stdout).toContain("import what the handler needs from '../../../runtime/handler-api.ts'");
   }, 60_000);
+
+  it("mcpgen explain features lists every feature", () => {
+    const run = mcpgen(ROOT, "explain", "features");
+    expect(run.code).toBe(0);
+    for (const name of ["dynamic", "code", "oauth", "redis", "metrics"])
+      expect(run.stdout).toMatch(new RegExp(`^  ${name} +--`, "m"));
+  });
 });
