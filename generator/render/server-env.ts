@@ -36,7 +36,14 @@ function flagTwins(upstream: boolean, features: readonly FeatureModule[]): Serve
       required: false,
       format,
       ...(entry.default !== undefined ? { default: entry.default } : {}),
-      ...(entry.choices ? { choices: [...entry.choices] } : {}),
+      // --mode offers only the modes the package has (a mode is a feature of the same name).
+      ...(entry.choices
+        ? {
+            choices: entry.choices.filter(
+              (choice) => entry.flag !== "mode" || choice === "all" || features.some((f) => f.name === choice),
+            ),
+          }
+        : {}),
       ...(entry.setting ? { setting: { title: entry.setting } } : {}),
     });
   }

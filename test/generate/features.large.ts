@@ -38,6 +38,8 @@ describe("mcpgen generate --features", () => {
     for (const name of ["MCP_AUTH_ISSUER", "MCP_SESSION_STORE", "MCP_METRICS", "MCP_CODE_TIMEOUT"])
       expect(serverJson).not.toContain(name);
     expect(serverJson).toContain("MCP_BASE_URL");
+    const variables = JSON.parse(serverJson).packages[0].environmentVariables as { name: string; choices?: string[] }[];
+    expect(variables.find((v) => v.name === "MCP_MODE")?.choices).toEqual(["all"]);
 
     for (const [args, flag, feature] of [
       [["--mode", "code"], "--mode code", "code"],
