@@ -2,6 +2,7 @@
 // memory does (it kept all 4 MiB of a clientInfo per session). A real redis-server and real HTTP.
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, expect, test } from "vitest";
+import { redisFeature } from "../../runtime/features/redis.ts";
 import { type HttpServerHandle, serveHttp } from "../../runtime/index.ts";
 import { buildDemoServer } from "../runtime/fixtures/demo-server.ts";
 import { rawPost } from "../runtime/helpers.ts";
@@ -13,7 +14,7 @@ let handle: HttpServerHandle;
 
 beforeAll(async () => {
   redis = await startRedis();
-  handle = await serveHttp(buildDemoServer(), { sessionStore: redis.url });
+  handle = await serveHttp(buildDemoServer(), { sessionStore: redis.url, features: redisFeature.http });
 });
 
 afterAll(async () => {
