@@ -27,11 +27,10 @@ tools:
     outputSchema: { type: object, properties: { greeting: { type: string } }, required: [greeting] }
 `;
 
-const implementation = `import type { HandlerContext } from "../../../runtime/index.ts";
-import type { ToolResult } from "../../../runtime/package/spec-server.ts";
+const implementation = `import type { SpecContext, ToolResult } from "../../../runtime/handler-api.ts";
 import type { GreetInput, GreetOutput } from "../../types.ts";
 
-export default async function greet(args: GreetInput, _ctx: HandlerContext): Promise<ToolResult<GreetOutput>> {
+export default async function greet(args: GreetInput, _ctx: SpecContext): Promise<ToolResult<GreetOutput>> {
   return { structuredContent: { greeting: \`Hello, \${args.name}!\` } };
 }
 `;
@@ -41,7 +40,7 @@ const HANDLER = "pkg/src/handlers/tools/greet.ts";
 describe("handler type errors with a relative --out (defect 1)", { timeout: 120_000 }, () => {
   const cwd = scratchDir("workflow-handlers");
   const typeError = (text: string) =>
-    text.match(/^pkg\/src\/handlers\/tools\/greet\.ts:6:\d+: warning HANDLER_TYPE_ERROR/m);
+    text.match(/^pkg\/src\/handlers\/tools\/greet\.ts:5:\d+: warning HANDLER_TYPE_ERROR/m);
 
   it("reports a handler the spec change broke, at its relative path", () => {
     writeFileSync(join(cwd, "spec.yaml"), greeter("name"));

@@ -21,7 +21,7 @@ const PKG = join(OUT, "weather");
 
 // convert_temperature is a handler (user-owned); this one also logs five steps 150 ms apart when asked
 // for 451 degrees, so a 2025-era SSE answer has events to miss and resume.
-const HANDLER = `import type { SpecContext, ToolResult } from "../../../runtime/package/spec-server.ts";
+const HANDLER = `import type { SpecContext, ToolResult } from "../../../runtime/handler-api.ts";
 import type { ConvertTemperatureInput, ConvertTemperatureOutput } from "../../types.ts";
 
 export default async function toolConvertTemperature(
