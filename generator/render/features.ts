@@ -5,6 +5,7 @@
  */
 import type { FeatureName } from "../../runtime/package/feature.ts";
 import type { FlagGroup } from "../../runtime/package/server-flags.ts";
+import { closest } from "../diagnostics/spelling.ts";
 
 export type FeatureModule = { name: FeatureName; file: string; exportName: string; summary: string };
 
@@ -23,7 +24,7 @@ export const FEATURE_NAMES: readonly string[] = ["all", "none", ...FEATURE_MODUL
 export function featuresProblem(names: readonly string[]): string | undefined {
   const unknown = names.find((name) => !FEATURE_NAMES.includes(name));
   if (unknown === undefined) return undefined;
-  const close = FEATURE_NAMES.find((name) => name.startsWith(unknown.slice(0, 3).toLowerCase()));
+  const close = closest(unknown, FEATURE_NAMES);
   return `unknown feature '${unknown}'${close ? ` (did you mean '${close}'?)` : ""}; the features are ${FEATURE_NAMES.join(", ")}`;
 }
 
