@@ -7,7 +7,7 @@ import MiniSearch from "minisearch";
 import { parse } from "yaml";
 import type { ManifestTool } from "../../runtime/package/manifest-types.ts";
 import { readCatalog } from "../../runtime/package/spec-server.ts";
-import { createToolSearch } from "../../runtime/package/tool-search.ts";
+import { createToolSearch } from "../../runtime/search/tool-search.ts";
 
 export type SearchQuery = { query: string; expect: string[] };
 /** A ranker: tool names, best first. */

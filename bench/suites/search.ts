@@ -4,7 +4,7 @@
 // createToolSearch reading that package's src/search-index.json, the code path search_tools takes.
 import { spawnSync } from "node:child_process";
 import { mkdirSync, statSync } from "node:fs";
-import { buildSearchIndex, serializeSearchIndex } from "../../runtime/package/search-index.ts";
+import { buildSearchIndex, serializeSearchIndex } from "../../runtime/search/search-index.ts";
 import { bytes, ms } from "../lib/format.ts";
 import { BIN, CORPORA, NODE, ROOT, SCRATCH } from "../lib/paths.ts";
 import type { Section, Table } from "../lib/results-file.ts";
@@ -126,7 +126,7 @@ export async function searchSuite(options: { rounds: number }): Promise<Section>
     id: "search",
     title: "Tool search: does search_tools find the right tool?",
     intro: [
-      "Each query is a task in plain words (bench/search/queries-*.yaml, written on their own branch without the search implementation); a hit is any expected tool among the first k results. `mcpgen search` is runtime/package/tool-search.ts over the generated package's src/search-index.json (BM25+ via MiniSearch over name words, title, description, toolset, path segments, argument names and method verbs, with Porter stemming and a general synonym table; a tool ranks higher the more of the query's words it matches and the more of its own name the query covers); the baseline is MiniSearch with default options over titles and descriptions.",
+      "Each query is a task in plain words (bench/search/queries-*.yaml, written on their own branch without the search implementation); a hit is any expected tool among the first k results. `mcpgen search` is runtime/search/tool-search.ts over the generated package's src/search-index.json (BM25+ via MiniSearch over name words, title, description, toolset, path segments, argument names and method verbs, with Porter stemming and a general synonym table; a tool ranks higher the more of the query's words it matches and the more of its own name the query covers); the baseline is MiniSearch with default options over titles and descriptions.",
       "Tuning: the GitHub set was used to tune the search (synonyms, weights); the Stripe set is held out: measured, never used to choose a change (one general change followed a look at Stripe's tool descriptions, not its queries: HTML tags are stripped from descriptions; Stripe's recall@5 was the same before and after; and when tools/list descriptions were cut to 300 characters, the held-out Stripe figure fell from 54% to 50% at @5, so the index was made to read each tool's whole description, which no agent pays for: GitHub 84% → 84%, Stripe 50% → 57%). A tuning set flatters: read the held-out figures as what to expect of an API nobody tuned for. The rules allow general vocabulary only (copy → fork, remove → delete, my → authenticated), never an entry for one query or one tool.",
     ],
     tables: [recall, index],

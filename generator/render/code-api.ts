@@ -1,5 +1,5 @@
 /**
- * src/code-api.json (shape CodeApiFile, runtime/package/code-api-types.ts): what code mode's `search_docs`
+ * src/code-api.json (shape CodeApiFile, runtime/features/code/code-api-types.ts): what code mode's `search_docs`
  * answers with, one TypeScript declaration per tool plus the named types they use, each with the names it
  * references so the runtime prints only what a match needs. Built from src/types.ts as rendered (the
  * json-schema-to-typescript pipeline, so the agent's types and the package's are the same types), reread
@@ -9,7 +9,7 @@
  * (printer below). A tool whose JSON answer is no object (a list) is typed by its result schema; one
  * whose answer the spec does not describe resolves to `unknown`.
  */
-import type { CodeApiFile } from "../../runtime/package/code-api-types.ts";
+import type { CodeApiFile } from "../../runtime/features/code/code-api-types.ts";
 import { setOwn } from "../../runtime/protocol/own-keys.ts";
 import type { Model } from "../normalize/normalize.ts";
 import { ANY_OBJECT } from "./format-types.ts";

@@ -3,7 +3,7 @@
  * start-up (GitHub's 1,223 tools take a quarter of a second to index, and the file is read on the first search). The runtime reads it on the first search;
  * documents and options come from the runtime's own module, so both sides turn text into the same terms.
  */
-import { buildSearchIndex, serializeSearchIndex } from "../../runtime/package/search-index.ts";
+import { buildSearchIndex, serializeSearchIndex } from "../../runtime/search/search-index.ts";
 import type { Model } from "../normalize/normalize.ts";
 import { manifestData } from "./manifest.ts";
 import { header } from "./ts.ts";

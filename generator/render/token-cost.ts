@@ -9,7 +9,7 @@
  * lists every tool pays for all pages.
  */
 import { createRequire } from "node:module";
-import { DYNAMIC_TOOLS } from "../../runtime/package/dynamic-tools.ts";
+import { DYNAMIC_TOOLS } from "../../runtime/features/dynamic/dynamic-tools.ts";
 import type { ManifestTool, ManifestToolset } from "../../runtime/package/manifest-types.ts";
 import type { Tool } from "../../runtime/protocol/types.ts";
 

@@ -2,11 +2,11 @@
 // flood of distinct invalid tokens. Real HTTP on 127.0.0.1 and a real oidc-provider; the server in process.
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { oauthFeature } from "../../runtime/features/oauth.ts";
+import { oauthFeature } from "../../runtime/features/oauth/feature.ts";
+import { MAX_CACHED_ANSWERS, TokenVerifier } from "../../runtime/features/oauth/token-verifier.ts";
 import type { AuthPrincipal } from "../../runtime/server/auth-principal.ts";
 import { createServer } from "../../runtime/server/server.ts";
 import { type HttpServerHandle, serveHttp } from "../../runtime/transport/http/server.ts";
-import { MAX_CACHED_ANSWERS, TokenVerifier } from "../../runtime/transport/http/token-verifier.ts";
 import { clients, type OidcTestProvider, secretOf, startOidcProvider } from "../support/oidc-provider.ts";
 import { openSession, post } from "./support.ts";
 

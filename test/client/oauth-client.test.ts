@@ -4,7 +4,7 @@
 import { createServer as createHttpServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { oauthFeature } from "../../runtime/features/oauth.ts";
+import { oauthFeature } from "../../runtime/features/oauth/feature.ts";
 import {
   type AuthOptions,
   connect,

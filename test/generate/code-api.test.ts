@@ -9,8 +9,8 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import { generate } from "../../generator/index.ts";
-import { declarationLine, declarationsFor, loadCodeApi, parseCodeApi } from "../../runtime/package/code-api.ts";
-import type { CodeApiFile } from "../../runtime/package/code-api-types.ts";
+import { declarationLine, declarationsFor, loadCodeApi, parseCodeApi } from "../../runtime/features/code/code-api.ts";
+import type { CodeApiFile } from "../../runtime/features/code/code-api-types.ts";
 import { scratchDir } from "./support.ts";
 import { errorsOn, errorsOutside, typeCheck } from "./type-check.ts";
 

@@ -11,7 +11,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CODE_TOOLS } from "../../runtime/package/code-tools.ts";
+import { CODE_TOOLS } from "../../runtime/features/code/code-tools.ts";
 import { type ConnectedClient, connectSdkV2 } from "../interop/sdk-clients.ts";
 import { ROOT, type RunningHttpServer, serverCommand, startHttpServer } from "./support.ts";
 import { generateShop, type ShopUpstream, startShopUpstream } from "./toolsets-fixture.ts";

@@ -6,8 +6,8 @@
  */
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ANNOTATIONS_META_KEY, LIST_PAGE_SIZE } from "../../runtime/package/dynamic-mode.ts";
-import { DYNAMIC_TOOLS } from "../../runtime/package/dynamic-tools.ts";
+import { ANNOTATIONS_META_KEY, LIST_PAGE_SIZE } from "../../runtime/features/dynamic/dynamic-mode.ts";
+import { DYNAMIC_TOOLS } from "../../runtime/features/dynamic/dynamic-tools.ts";
 import { readCatalog } from "../../runtime/package/spec-server.ts";
 import { type ConnectedClient, connectSdkV1, connectSdkV2, type Endpoint } from "../interop/sdk-clients.ts";
 import { type RunningHttpServer, startHttpServer } from "./support.ts";

@@ -27,8 +27,8 @@ describe("mcpgen generate --features", () => {
   it("none: the core alone, without any feature's files, libraries, docs or variables", () => {
     const dir = generated("--features", "none");
     expect(existsSync(join(dir, "runtime/features"))).toBe(false);
-    expect(existsSync(join(dir, "runtime/package/code-mode.ts"))).toBe(false);
-    expect(existsSync(join(dir, "runtime/transport/http/redis-sessions.ts"))).toBe(false);
+    expect(existsSync(join(dir, "runtime/features/code/code-mode.ts"))).toBe(false);
+    expect(existsSync(join(dir, "runtime/features/redis/redis-sessions.ts"))).toBe(false);
     const deps = Object.keys(JSON.parse(readFileSync(join(dir, "package.json"), "utf8")).dependencies);
     for (const name of HEAVY) expect(deps).not.toContain(name);
     const readme = readFileSync(join(dir, "README.md"), "utf8");
@@ -95,7 +95,9 @@ describe("mcpgen generate --features", () => {
     );
     const run = mcpgen(dir, "generate");
     expect(run.code, run.stderr + run.stdout).toBe(0);
-    expect(readFileSync(join(dir, "pkg/src/app.ts"), "utf8")).toContain('from "../runtime/features/metrics.ts"');
+    expect(readFileSync(join(dir, "pkg/src/app.ts"), "utf8")).toContain(
+      'from "../runtime/features/metrics/feature.ts"',
+    );
     writeFileSync(
       join(dir, "mcpgen.config.json"),
       JSON.stringify({ input: "weather.yaml", output: "pkg", features: ["metric"] }),

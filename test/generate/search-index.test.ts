@@ -8,9 +8,9 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { generate } from "../../generator/index.ts";
-import { parseSearchIndex } from "../../runtime/package/search-index.ts";
 import { readCatalog } from "../../runtime/package/spec-server.ts";
-import { createToolSearch } from "../../runtime/package/tool-search.ts";
+import { parseSearchIndex } from "../../runtime/search/search-index.ts";
+import { createToolSearch } from "../../runtime/search/tool-search.ts";
 import { ROOT, scratchDir } from "./support.ts";
 
 const PETSTORE = join(ROOT, "bench/specs/petstore.openapi.yaml");
@@ -70,7 +70,7 @@ describe("src/search-index.json", () => {
     expect(existsSync(join(out, "src/search-index.json"))).toBe(false);
     // Every spec-server package can be started with --mode dynamic, so its runtime carries tool search
     // (loaded on the first search only) and package.json lists what that needs.
-    expect(existsSync(join(out, "runtime/package/tool-search.ts"))).toBe(true);
+    expect(existsSync(join(out, "runtime/search/tool-search.ts"))).toBe(true);
     const pkg = JSON.parse(readFileSync(join(out, "package.json"), "utf8"));
     expect(Object.keys(pkg.dependencies)).toEqual(expect.arrayContaining(["minisearch", "stemmer"]));
   });

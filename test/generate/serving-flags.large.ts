@@ -6,7 +6,7 @@
 import { spawnSync } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connect } from "../../runtime/client/client.ts";
-import { DYNAMIC_TOOLS } from "../../runtime/package/dynamic-tools.ts";
+import { DYNAMIC_TOOLS } from "../../runtime/features/dynamic/dynamic-tools.ts";
 import { ROOT, serverCommand } from "./support.ts";
 import { CATALOG_TOOLS, generateShop, type ShopUpstream, startShopUpstream } from "./toolsets-fixture.ts";
 

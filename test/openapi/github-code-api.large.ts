@@ -10,7 +10,7 @@ import { pathToFileURL } from "node:url";
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
 import { describe, expect, it } from "vitest";
 import { generate } from "../../generator/index.ts";
-import { declarationsFor, loadCodeApi } from "../../runtime/package/code-api.ts";
+import { declarationsFor, loadCodeApi } from "../../runtime/features/code/code-api.ts";
 import { ROOT, scratchDir } from "../generate/support.ts";
 import { errorsOn, errorsOutside, typeCheck } from "../generate/type-check.ts";
 

@@ -5,7 +5,7 @@
  * two of them, returning the combined answer in one call. Run by `npm run test:large`.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CODE_TOOLS } from "../../runtime/package/code-tools.ts";
+import { CODE_TOOLS } from "../../runtime/features/code/code-tools.ts";
 import { scratchDir } from "../generate/support.ts";
 import { type GithubSession, githubSession } from "./github-session.ts";
 

@@ -5,8 +5,8 @@
  * through call_tool. Run by `npm run test:large`.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ANNOTATIONS_META_KEY } from "../../runtime/package/dynamic-mode.ts";
-import { DYNAMIC_TOOLS } from "../../runtime/package/dynamic-tools.ts";
+import { ANNOTATIONS_META_KEY } from "../../runtime/features/dynamic/dynamic-mode.ts";
+import { DYNAMIC_TOOLS } from "../../runtime/features/dynamic/dynamic-tools.ts";
 import { scratchDir } from "../generate/support.ts";
 import { type GithubSession, githubSession } from "./github-session.ts";
 

@@ -19,7 +19,7 @@ import {
   toolListCost,
 } from "../../generator/render/token-cost.ts";
 import { connect } from "../../runtime/client/client.ts";
-import { DYNAMIC_TOOLS } from "../../runtime/package/dynamic-tools.ts";
+import { DYNAMIC_TOOLS } from "../../runtime/features/dynamic/dynamic-tools.ts";
 import type { ManifestTool } from "../../runtime/package/manifest-types.ts";
 import { createSpecServer, readCatalog } from "../../runtime/package/spec-server.ts";
 import { serveHttp } from "../../runtime/transport/http/server.ts";

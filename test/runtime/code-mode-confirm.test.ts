@@ -5,8 +5,8 @@
 // (no bidi overrides, no padding) and bounded.
 
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { codeFeature } from "../../runtime/features/code.ts";
-import { MAX_SHOWN_ARGUMENTS } from "../../runtime/package/code-confirm.ts";
+import { MAX_SHOWN_ARGUMENTS } from "../../runtime/features/code/code-confirm.ts";
+import { codeFeature } from "../../runtime/features/code/feature.ts";
 import { createSpecServer, type Manifest } from "../../runtime/package/spec-server.ts";
 import { type HttpServerHandle, serveHttp } from "../../runtime/transport/http/server.ts";
 import { modernHeaders, modernMeta, rawPost } from "./helpers.ts";

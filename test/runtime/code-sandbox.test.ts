@@ -1,13 +1,13 @@
 /**
- * Issue 15, the sandbox (runtime/package/code-sandbox.ts): the agent's code in QuickJS-wasm against a fake
+ * Issue 15, the sandbox (runtime/features/code/code-sandbox.ts): the agent's code in QuickJS-wasm against a fake
  * host bridge (an in-process function; the real server is code mode's own end-to-end test). Values, logs
  * and API calls first, then the hostile corpus as a table: each row ends with a clear result within its
  * limit, and the next run still works. Small limits (8 MB; 300 ms where a run is meant to time out) keep
  * the file fast; a run meant to end some other way gets 10 s, so a loaded machine never turns it into a timeout.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createCodeSandbox } from "../../runtime/package/code-sandbox.ts";
-import { GRACE_MS } from "../../runtime/package/code-sandbox-thread.ts";
+import { createCodeSandbox } from "../../runtime/features/code/code-sandbox.ts";
+import { GRACE_MS } from "../../runtime/features/code/code-sandbox-thread.ts";
 import {
   CODE_LIMIT_DEFAULTS,
   type CodeBridge,
@@ -15,7 +15,7 @@ import {
   type CodeFailureKind,
   type CodeLimits,
   type CodeSandbox,
-} from "../../runtime/package/code-sandbox-types.ts";
+} from "../../runtime/features/code/code-sandbox-types.ts";
 
 const limits: CodeLimits = { timeoutMs: 10_000, memoryBytes: 8 * 1024 * 1024, maxCalls: 20, maxOutputChars: 20_000 };
 /** The limits of a run that is meant to time out. */

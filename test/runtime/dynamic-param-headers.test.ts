@@ -4,7 +4,7 @@
 // calling through call_tool. A real server on 127.0.0.1, raw POSTs.
 
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { dynamicFeature } from "../../runtime/features/dynamic.ts";
+import { dynamicFeature } from "../../runtime/features/dynamic/feature.ts";
 import { createSpecServer, type Manifest } from "../../runtime/package/spec-server.ts";
 import { ErrorCode } from "../../runtime/protocol/constants.ts";
 import { type HttpServerHandle, serveHttp } from "../../runtime/transport/http/server.ts";

@@ -3,8 +3,8 @@
 // of call_tool silently running the dynamic tool in its place.
 
 import { expect, test } from "vitest";
-import { dynamicFeature } from "../../runtime/features/dynamic.ts";
-import { DYNAMIC_TOOLS } from "../../runtime/package/dynamic-tools.ts";
+import { DYNAMIC_TOOLS } from "../../runtime/features/dynamic/dynamic-tools.ts";
+import { dynamicFeature } from "../../runtime/features/dynamic/feature.ts";
 import { createSpecServer, type Manifest } from "../../runtime/package/spec-server.ts";
 import { modernMeta } from "./helpers.ts";
 

@@ -1,5 +1,5 @@
 /**
- * Tool search (runtime/package/tool-search.ts and the modules it shares with the generator): how text
+ * Tool search (runtime/search/tool-search.ts and the modules it shares with the generator): how text
  * becomes terms, how a query is expanded, that `allowed` and `toolset` restrict what a search returns
  * while still filling `limit`, and that a missing or corrupt index file falls back to an in-memory build.
  */
@@ -8,10 +8,10 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import type { ManifestTool } from "../../runtime/package/manifest-types.ts";
-import { buildSearchIndex, SEARCH_INDEX_FORMAT, serializeSearchIndex } from "../../runtime/package/search-index.ts";
-import { parseQuery, QUERY_WORDS, SYNONYM_WEIGHT } from "../../runtime/package/search-query.ts";
-import { splitIdentifier, splitWords, termOf, termsOf, verbsOf } from "../../runtime/package/search-text.ts";
-import { createToolSearch } from "../../runtime/package/tool-search.ts";
+import { buildSearchIndex, SEARCH_INDEX_FORMAT, serializeSearchIndex } from "../../runtime/search/search-index.ts";
+import { parseQuery, QUERY_WORDS, SYNONYM_WEIGHT } from "../../runtime/search/search-query.ts";
+import { splitIdentifier, splitWords, termOf, termsOf, verbsOf } from "../../runtime/search/search-text.ts";
+import { createToolSearch } from "../../runtime/search/tool-search.ts";
 import { scratchDir } from "../generate/support.ts";
 
 const tool = (

@@ -2,9 +2,9 @@
 // real redis-server stand for two instances behind a load balancer. Each test opens its session on one
 // and carries on with it on the other. (scale-out.scale.ts runs real processes behind nginx.)
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
-import { redisFeature } from "../../runtime/features/redis.ts";
+import { redisFeature } from "../../runtime/features/redis/feature.ts";
+import { openRedisSessions } from "../../runtime/features/redis/redis-sessions.ts";
 import { type HttpServerHandle, type McpServer, serveHttp } from "../../runtime/index.ts";
-import { openRedisSessions } from "../../runtime/transport/http/redis-sessions.ts";
 import { SessionStoreStartError } from "../../runtime/transport/http/session-store.ts";
 import { type SseEvent, SseParser } from "../../runtime/transport/http/sse.ts";
 import { buildDemoServer, events } from "../runtime/fixtures/demo-server.ts";

@@ -2,7 +2,7 @@
 // memory does (it kept all 4 MiB of a clientInfo per session). A real redis-server and real HTTP.
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { redisFeature } from "../../runtime/features/redis.ts";
+import { redisFeature } from "../../runtime/features/redis/feature.ts";
 import { type HttpServerHandle, serveHttp } from "../../runtime/index.ts";
 import { buildDemoServer } from "../runtime/fixtures/demo-server.ts";
 import { rawPost } from "../runtime/helpers.ts";

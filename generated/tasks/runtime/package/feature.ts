@@ -2,9 +2,10 @@
 // runtime/features/ exporting one `Feature` record; the package's src/app.ts imports the ones it was
 // generated with and hands them to createSpecServer and runSpecServer. Nothing in the core imports a
 // feature module, so a package carries (and installs the libraries of) only the features it enabled.
+
+import type { CodeLimits } from "../features/code/code-sandbox-types.ts";
 import type { McpServer } from "../server/server.ts";
 import type { HttpFeatures } from "../transport/http/http-features.ts";
-import type { CodeLimits } from "./code-sandbox-types.ts";
 import type { ManifestTool, ManifestToolset } from "./manifest-types.ts";
 
 /** The features a package can be generated with (the core needs no name). */

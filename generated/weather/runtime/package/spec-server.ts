@@ -3,6 +3,7 @@
 // user's handlers. This module turns them into a running server: http bindings forward to the
 // upstream, static resources and prompt templates serve themselves, the rest call handlers.
 import { readFileSync } from "node:fs";
+import type { CodeLimits } from "../features/code/code-sandbox-types.ts";
 import { ErrorCode } from "../protocol/constants.ts";
 import { McpError } from "../protocol/errors.ts";
 import { ownValue, setOwn } from "../protocol/own-keys.ts";
@@ -21,7 +22,6 @@ import { type CredentialsHook, resolveCredentials } from "../upstream/credential
 import { resourceContentsFrom, toolAnswerFrom } from "../upstream/response.ts";
 import { type TokenExchangeConfig, tokenExchanger } from "../upstream/token-exchange.ts";
 import type { CallUpstream, UpstreamConfig } from "../upstream/types.ts";
-import type { CodeLimits } from "./code-sandbox-types.ts";
 import { type Feature, modeFeature } from "./feature.ts";
 import { takeFields } from "./field-select.ts";
 import type {

@@ -7,8 +7,14 @@
 //     balancer, to another instance), and a request still arriving on an open connection gets 503 (it did
 //     not run: a proxy may send it elsewhere);
 //  4. requests in flight finish, up to the shutdown timeout counted from the start; any still running then
-//     get a 500 JSON-RPC error (never 503: they may have run) and their connections close.
+//     get a 500 JSON-RPC error (never 503: they may have run) and their connections close;
+//  5. with a grace period, connections still open are kept up to one more grace period before they are
+//     closed. Closing a kept-alive connection races a proxy sending on it: the request is lost after it
+//     was sent, and a proxy does not retry a POST then (it may have run). Kept open, such a request gets
+//     the 503 of step 3 instead, and the proxy's next, refused connection marks this instance down.
+
 import type { Server, ServerResponse } from "node:http";
+import { Server as NetServer } from "node:net";
 import { errorResponse } from "../../protocol/codec.ts";
 import { ErrorCode } from "../../protocol/constants.ts";
 import { sendJson } from "./responder.ts";
@@ -53,8 +59,9 @@ export class Drain {
     this.phase = "draining";
     if (options.graceMs > 0) await sleep(options.graceMs);
     this.phase = "stopped";
-    http.close();
-    http.closeIdleConnections();
+    // http.Server#close would also drop idle kept-alive connections at once (step 5 says why not yet).
+    const allClosed = new Promise<void>((resolve) => NetServer.prototype.close.call(http, () => resolve()));
+    if (options.graceMs === 0) http.closeIdleConnections();
     for (const writer of this.streams) writer.close(options.retryMs);
     this.streams.clear();
     options.onStop();
@@ -77,6 +84,9 @@ export class Drain {
         });
       }
     }
+    const linger = Math.min(options.graceMs, options.timeoutMs - (Date.now() - started));
+    if (linger > 0) await Promise.race([allClosed, sleep(linger)]);
+    http.closeIdleConnections();
   }
 }
 

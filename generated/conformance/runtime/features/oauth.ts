@@ -1,6 +1,0 @@
-// The `oauth` feature: with --auth-issuer the HTTP server is an OAuth 2.1 protected resource, validating
-// access tokens (jose) and serving RFC 9728 metadata (runtime/transport/http/protected-resource.ts).
-import type { Feature } from "../package/feature.ts";
-import { createProtectedResource } from "../transport/http/protected-resource.ts";
-
-export const oauthFeature: Feature = { name: "oauth", http: { createProtectedResource } };
