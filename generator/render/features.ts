@@ -10,11 +10,26 @@ import { closest } from "../diagnostics/spelling.ts";
 export type FeatureModule = { name: FeatureName; file: string; exportName: string; summary: string };
 
 export const FEATURE_MODULES: readonly FeatureModule[] = [
-  { name: "code", file: "code.ts", exportName: "codeFeature", summary: "--mode code: search_docs and execute" },
-  { name: "dynamic", file: "dynamic.ts", exportName: "dynamicFeature", summary: "--mode dynamic: tool search" },
-  { name: "metrics", file: "metrics.ts", exportName: "metricsFeature", summary: "--metrics: Prometheus metrics" },
-  { name: "oauth", file: "oauth.ts", exportName: "oauthFeature", summary: "--auth-issuer: OAuth protected resource" },
-  { name: "redis", file: "redis.ts", exportName: "redisFeature", summary: "--session-store: sessions in Redis" },
+  { name: "code", file: "code/feature.ts", exportName: "codeFeature", summary: "--mode code: search_docs and execute" },
+  { name: "dynamic", file: "dynamic/feature.ts", exportName: "dynamicFeature", summary: "--mode dynamic: tool search" },
+  {
+    name: "metrics",
+    file: "metrics/feature.ts",
+    exportName: "metricsFeature",
+    summary: "--metrics: Prometheus metrics",
+  },
+  {
+    name: "oauth",
+    file: "oauth/feature.ts",
+    exportName: "oauthFeature",
+    summary: "--auth-issuer: OAuth protected resource",
+  },
+  {
+    name: "redis",
+    file: "redis/feature.ts",
+    exportName: "redisFeature",
+    summary: "--session-store: sessions in Redis",
+  },
 ];
 
 /** The names `--features` and the spec's `features` take: each feature, `all` for every one, `none` for the core alone. */

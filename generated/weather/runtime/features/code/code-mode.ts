@@ -1,0 +1,235 @@
+// `--mode code` (CONTRACT §4): tools/list gives only search_docs and execute (code-tools.ts). search_docs
+// runs dynamic mode's search and answers with the TypeScript declarations of the hits (code-api.ts);
+// execute runs the agent's program in a WebAssembly sandbox (code-sandbox.ts) where `api.<tool>(args)`
+// calls the tool in process exactly as a direct tools/call would (server/features.ts callToolInProcess:
+// validation, auth, upstream, response budget), so credentials never enter the sandbox. The real tools
+// stay registered, unlisted. A destructive tool asks the client first (elicitation), or needs --allow-destructive.
+import { existsSync } from "node:fs";
+import { didYouMean } from "../../package/did-you-mean.ts";
+import type { ManifestTool } from "../../package/manifest-types.ts";
+import { fitHandlerResult, RESPONSE_META } from "../../package/response-budget.ts";
+import type { CallToolResult, JsonObject } from "../../protocol/types.ts";
+import type { ToolSearch } from "../../search/tool-search.ts";
+import { callToolInProcess } from "../../server/features.ts";
+import { InputRequiredSignal } from "../../server/mrtr.ts";
+import { insufficientScopeMessage, missingScopes, visibleTo } from "../../server/scope-filter.ts";
+import type { McpServer } from "../../server/server.ts";
+import type { ToolHandlerResult } from "../../server/types.ts";
+import { type DynamicCatalog, visibleNames } from "../dynamic/dynamic-mode.ts";
+import type { CodeApiFile } from "./code-api-types.ts";
+import { type ConfirmState, confirmCall } from "./code-confirm.ts";
+import type { CodeBridge, CodeCallOutcome, CodeLimits, CodeRunResult, CodeSandbox } from "./code-sandbox-types.ts";
+import { CODE_TOOLS, DOCS_LIMIT } from "./code-tools.ts";
+
+export type CodeModeOptions = {
+  limits: CodeLimits;
+  /** Destructive tools run without asking (--allow-destructive); else the client must confirm each. */
+  allowDestructive: boolean;
+  /** The response budget (--max-response-tokens) of execute's and search_docs's results. */
+  maxTokens: number;
+  /** Executes that run at once (--code-concurrency; default: the cores, at most 4). */
+  concurrency?: number;
+};
+
+export function registerCodeTools(server: McpServer, catalog: DynamicCatalog, options: CodeModeOptions): void {
+  const { served } = catalog;
+  let search: ToolSearch | undefined;
+  let api: CodeApiFile | undefined;
+  // One sandbox per server, made on the first execute (its first thread and wasm engine cost tens of ms).
+  let sandbox: Promise<CodeSandbox> | undefined;
+  server.onClose(() => void sandbox?.then((s) => s.dispose()).catch(() => undefined));
+  const startSandbox = () => {
+    sandbox ??= import("./code-sandbox.ts").then((module) =>
+      module.createCodeSandbox(options.concurrency ? { threads: options.concurrency } : {}),
+    );
+    return sandbox;
+  };
+  const definition = (name: string) => CODE_TOOLS.find((tool) => tool.name === name) as (typeof CODE_TOOLS)[number];
+
+  server.tool({
+    ...definition("search_docs"),
+    handler: async (args, ctx) => {
+      if (typeof args.query !== "string" || args.query.trim() === "")
+        return failure("Invalid arguments: query must be a non-empty string");
+      const limit = args.limit ?? DOCS_LIMIT.default;
+      if (!Number.isInteger(limit) || Number(limit) < 1 || Number(limit) > DOCS_LIMIT.max)
+        return failure(`Invalid arguments: limit must be a whole number from 1 to ${DOCS_LIMIT.max}`);
+      // An agent searches before it executes: the sandbox's thread starts meanwhile (a failure shows at execute).
+      startSandbox().catch(() => undefined);
+      search ??= (await import("../../search/tool-search.ts")).createToolSearch(
+        catalog.all,
+        packageFile("search-index.json"),
+      );
+      const names = search.search(args.query, {
+        limit: Number(limit),
+        allowed: (name) => served.has(name) && visibleTo(server.options.toolGate, name, ctx.auth),
+      });
+      if (names.length === 0) return failure(`No API function matches '${args.query}'. Try other words.`, false);
+      const { loadCodeApi, declarationsFor } = await import("./code-api.ts");
+      const file = packageFile("code-api.json");
+      api ??= (file && loadCodeApi(file)) || plainCodeApi(served);
+      const text = declarationsFor(api, names);
+      return fitHandlerResult(
+        { structuredContent: { tools: names }, content: [{ type: "text", text }] },
+        options.maxTokens,
+      );
+    },
+  });
+
+  server.tool({
+    ...definition("execute"),
+    handler: async (args, ctx) => {
+      if (typeof args.code !== "string" || args.code.trim() === "")
+        return failure("Invalid arguments: code must be a non-empty string: the body of an async function");
+      const ready = startSandbox();
+      const run = new AbortController();
+      const stop = () => run.abort();
+      ctx.signal.addEventListener("abort", stop, { once: true });
+      const state: RunState = { destructiveRan: false, used: new Map(), notes: [] };
+      // `api` holds what this caller may see; a tool its scopes hide is refused as a direct call is.
+      const seen = (name: string) => visibleTo(server.options.toolGate, name, ctx.auth);
+      const unavailable = (name: string) => {
+        const missing = served.has(name) ? missingScopes(server.options.toolGate, name, ctx.auth) : [];
+        return missing.length > 0 ? insufficientScopeMessage(name, missing) : unknownToolText(name, catalog, seen);
+      };
+      const bridge: CodeBridge = {
+        names: visibleNames(catalog, seen),
+        call: (name, callArgs, signal) => bridgedCall(name, callArgs, signal),
+        unavailable,
+      };
+      const bridgedCall = async (name: string, callArgs: unknown, signal: AbortSignal): Promise<CodeCallOutcome> => {
+        const tool = served.get(name);
+        if (!tool) return refusal(unavailable(name));
+        if (signal.aborted) return refusal("execute has ended");
+        if (isDestructive(tool)) {
+          const refused = await confirmCall(tool, callArgs, ctx, options.allowDestructive, state);
+          if (refused instanceof InputRequiredSignal) {
+            state.pending = refused;
+            run.abort();
+            return refusal("waiting for the client's confirmation");
+          }
+          if (refused) return refusal(refused);
+          state.destructiveRan = true;
+        }
+        try {
+          return outcomeOf(name, await callToolInProcess(server, name, callArgs ?? {}, ctx), state.notes);
+        } catch (error) {
+          // 2026 era: the tool itself asks the client something; the retry runs the code again.
+          if (error instanceof InputRequiredSignal) {
+            state.pending = error;
+            run.abort();
+            return refusal("waiting for the client's answer");
+          }
+          return refusal(`${name} did not run: ${(error as Error).message}`);
+        }
+      };
+      let result: CodeRunResult;
+      try {
+        result = await (await ready).run(args.code, bridge, options.limits, run.signal);
+      } catch (error) {
+        sandbox = undefined; // the next execute tries again
+        return failure(`The sandbox could not start: ${(error as Error).message}`);
+      } finally {
+        ctx.signal.removeEventListener("abort", stop);
+      }
+      // 2026 era: the client must confirm a destructive call first; the retry runs the code again.
+      if (state.pending) throw state.pending;
+      return fitHandlerResult(executeResult(result, state.notes), options.maxTokens);
+    },
+  });
+}
+
+/** `notes`: what the response budget said of the answers it cut, for execute's result. */
+type RunState = ConfirmState & { notes: string[]; pending?: InputRequiredSignal };
+
+/** What MCP reads a tool's hints as: destructive unless it says read-only or destructiveHint: false. */
+export const isDestructive = (tool: ManifestTool): boolean =>
+  tool.annotations?.readOnlyHint !== true && tool.annotations?.destructiveHint !== false;
+
+/**
+ * A tool's result as the sandbox sees it: its structured result (or text), or `{ status?, message }`.
+ * An answer the response budget cut or narrowed is its first block (the JSON, shorter); the budget's
+ * notes after it (how much is left out, which arguments fetch the rest) go to `notes`.
+ */
+function outcomeOf(name: string, result: CallToolResult, notes: string[]): CodeCallOutcome {
+  const texts = (result.content ?? []).flatMap((block) => (block.type === "text" ? [block.text] : []));
+  const text = texts.join("\n");
+  if (result.isError) {
+    const status = /Upstream API answered (\d{3})/.exec(text)?.[1];
+    return { ok: false, error: { ...(status ? { status: Number(status) } : {}), message: text || "error" } };
+  }
+  if (result._meta?.[RESPONSE_META] !== undefined && texts.length > 0) {
+    for (const note of texts.slice(1)) notes.push(`api.${name}: ${note}`);
+    return { ok: true, value: result.structuredContent ?? parsedOrText(texts[0]) };
+  }
+  return { ok: true, value: result.structuredContent ?? parsedOrText(text) };
+}
+
+/** A text result that is JSON (an upstream's array answer, say) as its value; other text as is. */
+function parsedOrText(text: string): unknown {
+  if (!/^\s*[[{]/.test(text)) return text;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * execute's result: the returned value as JSON, then the response budget's notes on the answers the
+ * code got shortened (so the agent knows its data is partial), then the logs; an error with its kind and line.
+ */
+function executeResult(result: CodeRunResult, notes: string[]): ToolHandlerResult {
+  const block = (title: string, lines: string[]) =>
+    lines.length > 0 ? [{ type: "text" as const, text: `${title}:\n${lines.join("\n")}` }] : [];
+  const logs = [...block("response budget", notes), ...block("console.log", result.logs)];
+  if (result.ok) {
+    const text = JSON.stringify(result.value === undefined ? null : result.value) ?? "null";
+    return { content: [{ type: "text", text }, ...logs] };
+  }
+  const where = result.line !== undefined ? ` at line ${result.line}` : "";
+  const text = `${KIND_TEXT[result.kind]}${where}: ${result.message}`;
+  return { isError: true, content: [{ type: "text", text }, ...logs] };
+}
+
+const KIND_TEXT: Record<Exclude<CodeRunResult, { ok: true }>["kind"], string> = {
+  error: "Error",
+  syntax: "Syntax error",
+  timeout: "Time limit (--code-timeout)",
+  memory: "Memory limit (--code-memory)",
+  calls: "API call limit (--code-max-calls)",
+  output: "Output limit",
+};
+
+/** When the package has no src/code-api.json: each tool's arguments as its JSON Schema, typed loosely. */
+function plainCodeApi(served: ReadonlyMap<string, ManifestTool>): CodeApiFile {
+  const tools: CodeApiFile["tools"] = {};
+  for (const tool of served.values()) {
+    const doc = (tool.description ?? tool.title ?? "").split("\n")[0].replaceAll("*/", "*\\/");
+    const declaration = `/** ${doc} Arguments: ${JSON.stringify(tool.inputSchema)} */\n${tool.name}(args: Record<string, unknown>): Promise<unknown>;`;
+    tools[tool.name] = { declaration, types: [] };
+  }
+  return { tools, types: {} };
+}
+
+/** A file `mcpgen generate` writes beside src/manifest.json (this file is <package>/runtime/features/code/code-mode.ts). */
+function packageFile(name: string): URL | undefined {
+  const file = new URL(`../../src/${name}`, import.meta.url);
+  return existsSync(file) ? file : undefined;
+}
+
+/** Close names come only from the tools `visible` to this caller, so a suggestion names no hidden tool. */
+function unknownToolText(name: string, catalog: DynamicCatalog, visible: (name: string) => boolean): string {
+  const reason = catalog.notEnabled(name);
+  if (reason) return `${reason}.`;
+  return `Unknown API function api.${name}${didYouMean(name, visibleNames(catalog, visible))}. Use search_docs to find one by what it does.`;
+}
+
+const refusal = (message: string): CodeCallOutcome => ({ ok: false, error: { message } });
+
+function failure(text: string, isError = true): ToolHandlerResult {
+  return {
+    ...(isError ? { isError: true } : {}),
+    content: [{ type: "text", text }],
+  } as JsonObject as ToolHandlerResult;
+}
