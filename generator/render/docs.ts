@@ -39,6 +39,7 @@ export function renderDocs(model: Model): string {
     .join(", ");
 
   const toolsets = toolsetDocs(model);
+  const features = packageFeatures(server.features);
   const retried = new Set(retryPlan(model).retried);
   return template({
     header: header(model.specRef, "md").trimEnd(),
@@ -67,8 +68,8 @@ export function renderDocs(model: Model): string {
     perUserCredentials: forwardsUpstream(model),
     flagTables: { oauth: flagTable(["oauth"]), tokenExchange: flagTable(["token-exchange"]) },
     // Each feature's sections appear only in a package that has it.
-    features: Object.fromEntries(packageFeatures(model.server.features).map((feature) => [feature.name, true])),
-    missingFeatures: FEATURE_MODULES.filter((f) => !packageFeatures(model.server.features).includes(f))
+    features: Object.fromEntries(features.map((feature) => [camel(feature.name), true])),
+    missingFeatures: FEATURE_MODULES.filter((feature) => !features.includes(feature))
       .map((feature) => `\`${feature.name}\` (${feature.summary})`)
       .join(", "),
     deploy: {
@@ -221,3 +222,6 @@ function exampleValue(schema: JsonSchema): unknown {
           : "example";
   }
 }
+
+/** A feature's name as a template key (`token-exchange` → `tokenExchange`). */
+const camel = (name: string) => name.replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase());

@@ -3,34 +3,83 @@
  * `Feature` record, which src/app.ts imports when the package has the feature. A package carries the
  * runtime files (and the libraries) of its features only, found by the import walk (runtime-files.ts).
  */
+import { codeFlags } from "../../runtime/features/code/flags.ts";
+import { metricsFlags } from "../../runtime/features/metrics/flags.ts";
+import { oauthFlags } from "../../runtime/features/oauth/flags.ts";
+import { redisFlags } from "../../runtime/features/redis/flags.ts";
+import { tokenExchangeFlags } from "../../runtime/features/token-exchange/flags.ts";
 import type { FeatureName } from "../../runtime/package/feature.ts";
-import type { FlagGroup } from "../../runtime/package/server-flags.ts";
+import { CORE_FLAG_SETS, type FlagSet, packageFlagSets } from "../../runtime/package/server-flags.ts";
+import type { AbsentFeature } from "../../runtime/package/spec-main.ts";
 import { closest } from "../diagnostics/spelling.ts";
 
-export type FeatureModule = { name: FeatureName; file: string; exportName: string; summary: string };
+export type FeatureModule = {
+  name: FeatureName;
+  /** Its Feature record, under runtime/features/. */
+  file: string;
+  exportName: string;
+  summary: string;
+  /** Its flags (the same data its record holds, read here without loading the feature's code). */
+  flags?: FlagSet;
+  /** It is a serving mode of the same name (--mode <name>). */
+  mode?: true;
+  /** Features it works on, added with it. */
+  requires?: readonly FeatureName[];
+};
 
+const feature = (name: FeatureName, exportName: string, summary: string, more: Partial<FeatureModule> = {}) => ({
+  name,
+  file: `${name}/feature.ts`,
+  exportName,
+  summary,
+  ...more,
+});
+
+// In the order their flags appear in --help and the READMEs.
 export const FEATURE_MODULES: readonly FeatureModule[] = [
-  { name: "code", file: "code/feature.ts", exportName: "codeFeature", summary: "--mode code: search_docs and execute" },
-  { name: "dynamic", file: "dynamic/feature.ts", exportName: "dynamicFeature", summary: "--mode dynamic: tool search" },
-  {
-    name: "metrics",
-    file: "metrics/feature.ts",
-    exportName: "metricsFeature",
-    summary: "--metrics: Prometheus metrics",
-  },
-  {
-    name: "oauth",
-    file: "oauth/feature.ts",
-    exportName: "oauthFeature",
-    summary: "--auth-issuer: OAuth protected resource",
-  },
-  {
-    name: "redis",
-    file: "redis/feature.ts",
-    exportName: "redisFeature",
-    summary: "--session-store: sessions in Redis",
-  },
+  feature("dynamic", "dynamicFeature", "--mode dynamic: tool search", { mode: true }),
+  feature("code", "codeFeature", "--mode code: search_docs and execute", { mode: true, flags: codeFlags }),
+  feature("oauth", "oauthFeature", "--auth-issuer: OAuth protected resource", { flags: oauthFlags }),
+  feature("token-exchange", "tokenExchangeFeature", "--upstream-token-exchange: per-user upstream tokens", {
+    flags: tokenExchangeFlags,
+    requires: ["oauth"],
+  }),
+  feature("redis", "redisFeature", "--session-store: sessions in Redis", { flags: redisFlags }),
+  feature("metrics", "metricsFeature", "--metrics: Prometheus metrics", { flags: metricsFlags }),
 ];
+
+/** Every flag set a package can have: the core's and every feature's (the root README documents them all). */
+export const ALL_FLAG_SETS: readonly FlagSet[] = [
+  ...CORE_FLAG_SETS,
+  ...FEATURE_MODULES.flatMap((feature) => (feature.flags ? [feature.flags] : [])),
+];
+
+/** The flag sets of a package with `features`: the core's, --mode offering their modes, then theirs. */
+export function featureFlagSets(features: readonly FeatureModule[]): FlagSet[] {
+  return packageFlagSets(
+    features.flatMap((feature) => (feature.flags ? [feature.flags] : [])),
+    features.filter((feature) => feature.mode).map((feature) => feature.name),
+  );
+}
+
+/** The features a package lacks, each with the flags and env twins that name it (src/server.ts lists them). */
+export function absentFeatures(features: readonly FeatureModule[]): AbsentFeature[] {
+  return FEATURE_MODULES.filter((feature) => !features.includes(feature)).map(({ name, flags }) => {
+    const entries = flags?.flags ?? [];
+    const envNames = (http: boolean) =>
+      entries.flatMap((entry) => (entry.env && !!entry.http === http ? [entry.env] : []));
+    const list = (key: string, values: string[]) => (values.length ? { [key]: values } : {});
+    return {
+      feature: name,
+      ...list(
+        "flags",
+        entries.flatMap((entry) => (entry.flag ? [entry.flag] : [])),
+      ),
+      ...list("env", envNames(false)),
+      ...list("httpEnv", envNames(true)),
+    };
+  });
+}
 
 /** The names `--features` and the spec's `features` take: each feature, `all` for every one, `none` for the core alone. */
 export const FEATURE_NAMES: readonly string[] = ["all", "none", ...FEATURE_MODULES.map((feature) => feature.name)];
@@ -50,21 +99,8 @@ export function featuresProblem(names: readonly string[]): string | undefined {
  */
 export function packageFeatures(asked?: readonly string[]): readonly FeatureModule[] {
   if (asked === undefined || asked.includes("all")) return FEATURE_MODULES;
-  return FEATURE_MODULES.filter((feature) => asked.includes(feature.name));
-}
-
-/** The flag groups that belong to a feature: a package without it documents none of their flags. */
-const GROUP_FEATURE: Partial<Record<FlagGroup, FeatureName>> = {
-  code: "code",
-  oauth: "oauth",
-  // The exchange works on the caller's validated token, so it is documented with OAuth.
-  "token-exchange": "oauth",
-  redis: "redis",
-  metrics: "metrics",
-};
-
-/** Whether a package with `features` serves the flags of `group`. */
-export function servesGroup(features: readonly FeatureModule[], group: FlagGroup): boolean {
-  const feature = GROUP_FEATURE[group];
-  return feature === undefined || features.some((f) => f.name === feature);
+  const names = new Set(
+    asked.flatMap((name) => [name, ...(FEATURE_MODULES.find((f) => f.name === name)?.requires ?? [])]),
+  );
+  return FEATURE_MODULES.filter((feature) => names.has(feature.name));
 }

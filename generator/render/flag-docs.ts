@@ -1,10 +1,11 @@
 /**
- * The Markdown tables of a generated server's flags, made from their one table
- * (runtime/package/server-flags.ts): the root README's "Flags of a generated server" and the package
+ * The Markdown tables of a generated server's flags, made from their records (the core's,
+ * runtime/package/server-flags.ts, and each feature's flags.ts): the root README's "Flags of a generated server" and the package
  * README's per-feature tables. The records are mcpgen's own text, not a spec's, so they are not escaped
  * beyond table pipes.
  */
-import { type FlagGroup, SERVER_FLAGS, type ServerFlag } from "../../runtime/package/server-flags.ts";
+import { type FlagGroup, flagsOf, type ServerFlag } from "../../runtime/package/server-flags.ts";
+import { ALL_FLAG_SETS } from "./features.ts";
 
 /** Outside code spans: flags and words with underscores (env names, `jwks_uri`) become code, so Markdown
  * reads no emphasis into them; `<`/`>` become entities (`<host>` is no HTML tag). */
@@ -47,7 +48,7 @@ function whatCell(entry: ServerFlag): string {
 
 /** Every flag and env variable of the given groups (all by default): flag, env twin, default, what. */
 export function flagTable(groups?: readonly FlagGroup[]): string {
-  const rows = SERVER_FLAGS.filter((entry) => !groups || groups.includes(entry.group)).map(
+  const rows = flagsOf(ALL_FLAG_SETS.filter((set) => !groups || groups.includes(set.group))).map(
     (entry) => `| ${flagCell(entry)} | ${envCell(entry)} | ${defaultCell(entry)} | ${whatCell(entry)} |`,
   );
   return ["| flag | env twin | default | what it does |", "| --- | --- | --- | --- |", ...rows].join("\n");

@@ -1,12 +1,12 @@
 /**
  * Every environment variable a generated server reads, with what an installer needs to ask for it: the
  * upstream's credentials (secret), its server URL variables, and the env twins of the server's flags (from
- * their one table, runtime/package/server-flags.ts). One list for the MCP Registry's server.json and the
+ * records: the core's and the package's features', features.ts). One list for the MCP Registry's server.json and the
  * MCPB manifest, so the two never disagree.
  */
-import { SERVER_FLAGS } from "../../runtime/package/server-flags.ts";
+import { flagsOf } from "../../runtime/package/server-flags.ts";
 import type { Model } from "../normalize/normalize.ts";
-import { type FeatureModule, packageFeatures, servesGroup } from "./features.ts";
+import { type FeatureModule, featureFlagSets, packageFeatures } from "./features.ts";
 
 export type ServerEnvVar = {
   name: string;
@@ -23,11 +23,11 @@ export type ServerEnvVar = {
   setting?: { title: string };
 };
 
-/** The flags' env twins and the env-only settings, from the server's one flag table. */
+/** The flags' env twins and the env-only settings of a package with `features`. */
 function flagTwins(upstream: boolean, features: readonly FeatureModule[]): ServerEnvVar[] {
   const twins: ServerEnvVar[] = [];
-  for (const entry of SERVER_FLAGS) {
-    if (entry.env === undefined || (entry.upstream && !upstream) || !servesGroup(features, entry.group)) continue;
+  for (const entry of flagsOf(featureFlagSets(features))) {
+    if (entry.env === undefined || (entry.upstream && !upstream)) continue;
     const format = entry.kind === "whole" ? "number" : entry.kind === "boolean" ? "boolean" : "string";
     twins.push({
       name: entry.env,
@@ -36,14 +36,7 @@ function flagTwins(upstream: boolean, features: readonly FeatureModule[]): Serve
       required: false,
       format,
       ...(entry.default !== undefined ? { default: entry.default } : {}),
-      // --mode offers only the modes the package has (a mode is a feature of the same name).
-      ...(entry.choices
-        ? {
-            choices: entry.choices.filter(
-              (choice) => entry.flag !== "mode" || choice === "all" || features.some((f) => f.name === choice),
-            ),
-          }
-        : {}),
+      ...(entry.choices ? { choices: [...entry.choices] } : {}),
       ...(entry.setting ? { setting: { title: entry.setting } } : {}),
     });
   }

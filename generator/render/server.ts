@@ -4,9 +4,10 @@
  */
 import type { HandlerRef, Model } from "../normalize/normalize.ts";
 import { forwardsUpstream } from "./credentials-hook.ts";
-import { packageFeatures } from "./features.ts";
+import { absentFeatures, packageFeatures } from "./features.ts";
 import { ANY_OBJECT } from "./format-types.ts";
 import { header } from "./ts.ts";
+import { dataLiteral } from "./ts-data-literal.ts";
 import { argumentList, fits, importLine, objectKey, propKey, sortImports, str } from "./ts-style.ts";
 import { chunkOfTool } from "./validators.ts";
 
@@ -106,17 +107,21 @@ export function renderApp(model: Model): string {
 export function renderServerEntry(model: Model): string {
   // A package that forwards upstream passes its credentials hook (src/credentials.ts, the user's file).
   const upstream = forwardsUpstream(model);
+  const absent = absentFeatures(packageFeatures(model.server.features));
+  const options = ["handlers", "validators: toolValidators", ...(upstream ? ["credentials"] : []), "features"];
   return [
     header(model.specRef),
     "// Serves MCP over stdio, or Streamable HTTP with --http --port <n> [--host <addr>]; --base-url <url> retargets the upstream.",
-    'import { runSpecServer } from "../runtime/package/spec-main.ts";',
-    upstream
-      ? 'import { credentials, features, handlers, manifest, toolValidators } from "./app.ts";'
-      : 'import { features, handlers, manifest, toolValidators } from "./app.ts";',
+    importLine(["type AbsentFeature", "runSpecServer"], "../runtime/package/spec-main.ts"),
+    importLine(
+      [...(upstream ? ["credentials"] : []), "features", "handlers", "manifest", "toolValidators"],
+      "./app.ts",
+    ),
     "",
-    upstream
-      ? "await runSpecServer(manifest, { handlers, validators: toolValidators, credentials, features });"
-      : "await runSpecServer(manifest, { handlers, validators: toolValidators, features });",
+    "/** The features this package was generated without: a flag or env twin of one exits 2 naming it. */",
+    `const absentFeatures: AbsentFeature[] = ${dataLiteral(absent, "", 40, ";")};`,
+    "",
+    `await runSpecServer(manifest, { ${[...options, "absentFeatures"].join(", ")} });`,
     "",
   ].join("\n");
 }

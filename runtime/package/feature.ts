@@ -1,15 +1,19 @@
-// The seam between a generated server's core and its features. A feature is a module of
-// runtime/features/ exporting one `Feature` record; the package's src/app.ts imports the ones it was
+// The seam between a generated server's core and its features. A feature is a folder of
+// runtime/features/ whose feature.ts exports one `Feature` record: its flags (flags.ts, pure data, which
+// the generator reads too), how it turns their values into options of the server and the HTTP transport,
+// and what it adds (a serving mode, HTTP parts). The package's src/app.ts imports the features it was
 // generated with and hands them to createSpecServer and runSpecServer. Nothing in the core imports a
-// feature module, so a package carries (and installs the libraries of) only the features it enabled.
-
-import type { CodeLimits } from "../features/code/code-sandbox-types.ts";
+// feature, so a package carries (and installs the libraries of) only the features it enabled.
 import type { McpServer } from "../server/server.ts";
 import type { HttpFeatures } from "../transport/http/http-features.ts";
+import type { HttpServerOptions } from "../transport/http/server.ts";
+import type { ParsedFlags } from "./flag-parser.ts";
 import type { ManifestTool, ManifestToolset } from "./manifest-types.ts";
+import type { FlagSet } from "./server-flags.ts";
+import type { SpecServerOptions } from "./spec-server.ts";
 
 /** The features a package can be generated with (the core needs no name). */
-export type FeatureName = "dynamic" | "code" | "oauth" | "redis" | "metrics";
+export type FeatureName = "dynamic" | "code" | "oauth" | "token-exchange" | "redis" | "metrics";
 
 /** What a serving mode sees of the catalog: every tool, the served ones, and why the rest cannot be called. */
 export type ModeCatalog = {
@@ -20,6 +24,18 @@ export type ModeCatalog = {
   toolsets: readonly ManifestToolset[];
   /** Why a tool of the catalog that is not served cannot be reached. */
   notEnabled: (name: string) => string | undefined;
+};
+
+/** Limits of one code-mode `execute` (the `code` feature's flags). */
+export type CodeLimits = {
+  /** Wall time of the whole execute, API calls included (default 30 s). */
+  timeoutMs: number;
+  /** Heap of the sandbox (default 64 MB). */
+  memoryBytes: number;
+  /** API calls one execute may make (default 50). */
+  maxCalls: number;
+  /** Characters of the returned value's JSON and of the captured logs together, before the response budget. */
+  maxOutputChars: number;
 };
 
 /** The settings a mode may read (code mode's flags; the response budget). */
@@ -38,8 +54,25 @@ export type ServingMode = {
   register(server: McpServer, catalog: ModeCatalog, settings: ModeSettings): void;
 };
 
+/** What a feature reads its flags from: the parsed command line and environment, and what came before it. */
+export type FeatureInput = ParsedFlags & {
+  env: NodeJS.ProcessEnv;
+  /** What the features before it in the package's list set (token exchange reads OAuth's). */
+  earlier: FeatureSetup;
+};
+
+/** What a feature's flags make of the server and its HTTP transport (merged over the core's options). */
+export type FeatureSetup = {
+  server?: Partial<SpecServerOptions>;
+  http?: Partial<HttpServerOptions>;
+};
+
 export type Feature = {
   name: FeatureName;
+  /** Its flags, in its own group of --help. */
+  flags?: FlagSet;
+  /** Its flags' values as options; a string is a usage error (exit 2). Features whose flags are unset add nothing. */
+  configure?(input: FeatureInput): FeatureSetup | string;
   /** A serving mode (--mode <name>). */
   mode?: ServingMode;
   /** What it adds to the HTTP transport (serveHttp's `features`). */

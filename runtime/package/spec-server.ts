@@ -3,7 +3,6 @@
 // user's handlers. This module turns them into a running server: http bindings forward to the
 // upstream, static resources and prompt templates serve themselves, the rest call handlers.
 import { readFileSync } from "node:fs";
-import type { CodeLimits } from "../features/code/code-sandbox-types.ts";
 import { ErrorCode } from "../protocol/constants.ts";
 import { McpError } from "../protocol/errors.ts";
 import { ownValue, setOwn } from "../protocol/own-keys.ts";
@@ -18,11 +17,10 @@ import type {
   ServerOptions,
   ToolHandlerResult,
 } from "../server/types.ts";
-import { type CredentialsHook, resolveCredentials } from "../upstream/credentials.ts";
+import { type CredentialsHook, type Exchange, resolveCredentials } from "../upstream/credentials.ts";
 import { resourceContentsFrom, toolAnswerFrom } from "../upstream/response.ts";
-import { type TokenExchangeConfig, tokenExchanger } from "../upstream/token-exchange.ts";
 import type { CallUpstream, UpstreamConfig } from "../upstream/types.ts";
-import { type Feature, modeFeature } from "./feature.ts";
+import { type CodeLimits, type Feature, modeFeature } from "./feature.ts";
 import { takeFields } from "./field-select.ts";
 import type {
   HttpBinding,
@@ -128,12 +126,12 @@ export type SpecServerOptions = {
   codeConcurrency?: number;
   /** With OAuth on (--auth-issuer): list every tool whatever the token's scopes (--list-all-tools). */
   listAllTools?: boolean;
-  /** The features the package was generated with (runtime/features/*.ts): modes, HTTP parts. */
+  /** The features the package was generated with (runtime/features/<name>/feature.ts): modes, HTTP parts. */
   features?: readonly Feature[];
   /** The package's src/credentials.ts hook: per-user upstream credentials, consulted before the rest. */
   credentials?: CredentialsHook<SpecContext>;
-  /** RFC 8693 token exchange of the caller's MCP token for an upstream token (--upstream-token-exchange). */
-  tokenExchange?: TokenExchangeConfig;
+  /** Exchanges the caller's MCP token for an upstream token (the `token-exchange` feature). */
+  exchangeToken?: Exchange;
 };
 
 /** What tools/list gives: every served tool (`all`), dynamic mode's five, or code mode's two. */
@@ -210,7 +208,6 @@ export function createSpecServer(manifest: Manifest, options: SpecServerOptions 
   const handlers = options.handlers ?? {};
   const env = options.env ?? process.env;
   const maxTokens = options.maxResponseTokens ?? DEFAULT_MAX_RESPONSE_TOKENS;
-  const exchange = options.tokenExchange && tokenExchanger(options.tokenExchange);
   const forward = async (binding: HttpBinding, args: Record<string, unknown>, ctx: HandlerContext, target: string) => {
     if (!upstream)
       throw new McpError(ErrorCode.InternalError, "This server has http bindings but no upstream base URL");
@@ -219,7 +216,7 @@ export function createSpecServer(manifest: Manifest, options: SpecServerOptions 
     // Only what resolveCredentials makes of the caller goes on: the forwarding never sees ctx, and the
     // caller's MCP token is forbidden anywhere in the request (the spec forbids token passthrough).
     (ctx as SpecContext).server = server;
-    const credentials = await resolveCredentials(ctx as SpecContext, options.credentials, exchange);
+    const credentials = await resolveCredentials(ctx as SpecContext, options.credentials, options.exchangeToken);
     const forbidden = ctx.auth ? [ctx.auth.token] : [];
     const idHeader = upstream.requestIdHeader;
     const started = performance.now();

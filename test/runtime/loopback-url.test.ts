@@ -2,9 +2,9 @@
 // exchange flag apply it (issue 27 item 9): the host must be a loopback literal or `localhost`, never a
 // public name that merely starts like one.
 import { describe, expect, test } from "vitest";
-import { tokenExchangeConfig } from "../../runtime/package/token-exchange-flags.ts";
+import { parseAuthConfig } from "../../runtime/features/oauth/auth-flags.ts";
+import { tokenExchangeConfig } from "../../runtime/features/token-exchange/token-exchange-config.ts";
 import { isSecureOrLoopback } from "../../runtime/protocol/loopback-url.ts";
-import { parseAuthConfig } from "../../runtime/server/auth-config.ts";
 
 const LOOKALIKES = [
   "http://127.evil.example/",

@@ -1,17 +1,20 @@
 /**
- * A generated server's flags have one table (runtime/package/server-flags.ts): the parser, --help, the
- * env twins in server.json and the MCPB manifest and the README tables are all made from it. These tests
+ * A generated server's flags are records: the core's (runtime/package/server-flags.ts) and each feature's
+ * (runtime/features/<name>/flags.ts). The parser, --help, the env twins in server.json and the MCPB
+ * manifest and the README tables are all made from them. These tests
  * hold the runtime's env reads and the rendered documents to that table, and the parser to its rules.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { ALL_FLAG_SETS } from "../../generator/render/features.ts";
 import { flagTable } from "../../generator/render/flag-docs.ts";
 import { parseFlags, usageText } from "../../runtime/package/flag-parser.ts";
-import { SERVER_FLAGS } from "../../runtime/package/server-flags.ts";
+import { flagsOf } from "../../runtime/package/server-flags.ts";
 import { README_PATH, readmeWithCodes } from "../../scripts/readme-codes.ts";
 import { ROOT } from "../generate/support.ts";
 
+const SERVER_FLAGS = flagsOf(ALL_FLAG_SETS);
 const ENV_NAMES = new Set(SERVER_FLAGS.flatMap((entry) => (entry.env ? [entry.env] : [])));
 
 function runtimeSources(dir = join(ROOT, "runtime")): { file: string; text: string }[] {
@@ -38,7 +41,7 @@ describe("the flag table", () => {
   });
 
   it("is what --help prints: every flag and every env twin", () => {
-    const usage = usageText(SERVER_FLAGS);
+    const usage = usageText(ALL_FLAG_SETS);
     for (const entry of SERVER_FLAGS) {
       if (entry.flag) expect(usage).toContain(`--${entry.flag}`);
       if (entry.env) expect(usage).toContain(entry.env);
@@ -48,7 +51,7 @@ describe("the flag table", () => {
 });
 
 describe("parseFlags", () => {
-  const parse = (argv: string[], env: NodeJS.ProcessEnv = {}) => parseFlags(SERVER_FLAGS, argv, env);
+  const parse = (argv: string[], env: NodeJS.ProcessEnv = {}) => parseFlags(ALL_FLAG_SETS, argv, env);
 
   it("takes a flag over its env twin and says which one held a bad value", () => {
     expect(parse(["--max-redirects", "2"], { MCP_MAX_REDIRECTS: "9" })).toMatchObject({

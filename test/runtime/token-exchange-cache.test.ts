@@ -1,12 +1,12 @@
-// The RFC 8693 exchange's cache (runtime/upstream/token-exchange.ts; issue 27 item 8): two clients of one
+// The RFC 8693 exchange's cache (runtime/features/token-exchange/token-exchange.ts; issue 27 item 8): two clients of one
 // user hold different MCP tokens; the authorization server (a real HTTP token endpoint on 127.0.0.1) grants
 // the exchange for one and refuses it for the other, which must then get the refusal, not the first one's
 // cached upstream token.
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { tokenExchanger } from "../../runtime/features/token-exchange/token-exchange.ts";
 import type { AuthPrincipal } from "../../runtime/server/auth-principal.ts";
-import { tokenExchanger } from "../../runtime/upstream/token-exchange.ts";
 
 let server: Server;
 let endpoint: string;

@@ -1,7 +1,7 @@
-// The token exchange's flags and env twins (runtime/package/token-exchange-flags.ts): off unless asked for,
+// The token exchange's flags and env twins (runtime/features/token-exchange/token-exchange-config.ts): off unless asked for,
 // the token endpoint over TLS or on this machine, the audience and the client required, flags before env.
 import { describe, expect, test } from "vitest";
-import { tokenExchangeConfig } from "../../runtime/package/token-exchange-flags.ts";
+import { tokenExchangeConfig } from "../../runtime/features/token-exchange/token-exchange-config.ts";
 
 const client = { MCP_UPSTREAM_CLIENT_ID: "mcp-server", MCP_UPSTREAM_CLIENT_SECRET: "s3cret-value" };
 

@@ -4,13 +4,13 @@
 // these tests hold without the HTTP token validation; test/auth/upstream-exchange-e2e.test.ts runs the
 // whole path with real processes.
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
+import { type TokenExchangeConfig, tokenExchanger } from "../../runtime/features/token-exchange/token-exchange.ts";
 import type { AuthPrincipal } from "../../runtime/handler-api.ts";
 import { CredentialsError } from "../../runtime/handler-api.ts";
 import { createSpecServer, type SpecServerOptions } from "../../runtime/package/spec-server.ts";
 import { callToolInProcess } from "../../runtime/server/features.ts";
 import type { HandlerContext } from "../../runtime/server/types.ts";
 import { callUpstream } from "../../runtime/upstream/forward.ts";
-import type { TokenExchangeConfig } from "../../runtime/upstream/token-exchange.ts";
 import { type HostileUpstream, startHostile, tool } from "../hardening/hostile-upstream.ts";
 import { type OidcTestProvider, startOidcProvider } from "../support/oidc-provider.ts";
 import { claimsOf, exchangeClient, tokenExchangeGrant } from "../support/oidc-token-exchange.ts";
@@ -54,6 +54,9 @@ const exchangeConfig = (over: Partial<TokenExchangeConfig> = {}): TokenExchangeC
   clientSecret: exchangeClient.client_secret,
   ...over,
 });
+
+/** The token-exchange feature's exchanger for that configuration (what its configure hands the server). */
+const exchanger = (over: Partial<TokenExchangeConfig> = {}) => tokenExchanger(exchangeConfig(over));
 
 /** A spec server with one forwarding tool `me` (GET /me) and one whose header parameter the caller fills. */
 async function server(options: SpecServerOptions) {
@@ -102,7 +105,7 @@ const everyHeader = () => JSON.stringify(upstream.requests.map((r) => r.headers)
 
 describe("token exchange (RFC 8693) against oidc-provider", () => {
   test("the upstream gets the exchanged token for its audience, never the MCP token; cached per subject", async () => {
-    const call = await server({ tokenExchange: exchangeConfig() });
+    const call = await server({ exchangeToken: exchanger() });
     const alice = await principal("alice");
     const bob = await principal("bob");
 
@@ -130,7 +133,7 @@ describe("token exchange (RFC 8693) against oidc-provider", () => {
   });
 
   test("the exchanged token is redacted from what the upstream answers", async () => {
-    const call = await server({ tokenExchange: exchangeConfig() });
+    const call = await server({ exchangeToken: exchanger() });
     const result = await call("tell", await principal("rae"));
     const issued = grant.exchanges[0].issued;
     expect(JSON.stringify(result)).toContain("[REDACTED]");
@@ -138,7 +141,7 @@ describe("token exchange (RFC 8693) against oidc-provider", () => {
   });
 
   test("concurrent calls of one subject share one exchange", async () => {
-    const call = await server({ tokenExchange: exchangeConfig() });
+    const call = await server({ exchangeToken: exchanger() });
     const carol = await principal("carol");
     const results = await Promise.all(Array.from({ length: 8 }, () => call("me", carol)));
     expect(results.every((r) => r.isError !== true)).toBe(true);
@@ -147,7 +150,7 @@ describe("token exchange (RFC 8693) against oidc-provider", () => {
   });
 
   test("the cache is bounded: the least recently used subject is exchanged again", async () => {
-    const call = await server({ tokenExchange: exchangeConfig({ maxEntries: 2 }) });
+    const call = await server({ exchangeToken: exchanger({ maxEntries: 2 }) });
     const [a, b, c] = await Promise.all(["u1", "u2", "u3"].map(principal));
     for (const p of [a, b, c, a]) await call("me", p);
     expect(grant.exchanges.map((e) => e.subject)).toEqual(["u1", "u2", "u3", "u1"]);
@@ -156,7 +159,7 @@ describe("token exchange (RFC 8693) against oidc-provider", () => {
   test("an upstream token is exchanged again shortly before it expires, and never outlives the MCP token", async () => {
     grant.ttlSeconds = 1;
     try {
-      const call = await server({ tokenExchange: exchangeConfig() });
+      const call = await server({ exchangeToken: exchanger() });
       const pat = await principal("pat");
       await call("me", pat);
       await call("me", pat);
@@ -168,7 +171,7 @@ describe("token exchange (RFC 8693) against oidc-provider", () => {
     } finally {
       grant.ttlSeconds = 300;
     }
-    const call = await server({ tokenExchange: exchangeConfig() });
+    const call = await server({ exchangeToken: exchanger() });
     const expiring = { ...(await principal("quinn")), expiresAt: Math.floor(Date.now() / 1000) };
     await call("me", expiring);
     await call("me", expiring);
@@ -176,7 +179,7 @@ describe("token exchange (RFC 8693) against oidc-provider", () => {
   });
 
   test("a refused exchange is a clear tool error without a secret, and nothing is sent upstream", async () => {
-    const call = await server({ tokenExchange: exchangeConfig({ clientSecret: "wrong-secret-value" }) });
+    const call = await server({ exchangeToken: exchanger({ clientSecret: "wrong-secret-value" }) });
     const dave = await principal("dave");
     const result = await call("me", dave);
     expect(result.isError).toBe(true);
@@ -189,7 +192,7 @@ describe("token exchange (RFC 8693) against oidc-provider", () => {
   });
 
   test("a token endpoint that does not answer is a clear tool error", async () => {
-    const call = await server({ tokenExchange: exchangeConfig({ tokenEndpoint: "http://127.0.0.1:9/token" }) });
+    const call = await server({ exchangeToken: exchanger({ tokenEndpoint: "http://127.0.0.1:9/token" }) });
     const result = await call("me", await principal("erin"));
     expect(result.isError).toBe(true);
     expect(text(result)).toMatch(
@@ -198,7 +201,7 @@ describe("token exchange (RFC 8693) against oidc-provider", () => {
   });
 
   test("without a validated caller the exchange refuses instead of falling back to shared credentials", async () => {
-    const call = await server({ tokenExchange: exchangeConfig() });
+    const call = await server({ exchangeToken: exchanger() });
     const result = await call("me", undefined);
     expect(result.isError).toBe(true);
     expect(text(result)).toContain("--auth-issuer");
@@ -227,7 +230,7 @@ describe("the credentials(ctx) hook", () => {
 
   test("the hook comes first; undefined leaves the call to the token exchange", async () => {
     const call = await server({
-      tokenExchange: exchangeConfig(),
+      exchangeToken: exchanger(),
       credentials: (ctx) => (ctx.auth?.subject === "ivy" ? { bearer: "ivy-own-token" } : undefined),
     });
     await call("me", await principal("ivy"));

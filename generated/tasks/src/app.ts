@@ -5,6 +5,7 @@ import { dynamicFeature } from "../runtime/features/dynamic/feature.ts";
 import { metricsFeature } from "../runtime/features/metrics/feature.ts";
 import { oauthFeature } from "../runtime/features/oauth/feature.ts";
 import { redisFeature } from "../runtime/features/redis/feature.ts";
+import { tokenExchangeFeature } from "../runtime/features/token-exchange/feature.ts";
 import type { McpServer } from "../runtime/index.ts";
 import type { Feature } from "../runtime/package/feature.ts";
 import { createSpecServer, type SpecServerOptions, type ToolValidators } from "../runtime/package/spec-server.ts";
@@ -34,7 +35,7 @@ export function toolValidators(): ToolValidators {
 }
 
 /** The runtime features this package was generated with (modes, HTTP parts). */
-export const features: readonly Feature[] = [codeFeature, dynamicFeature, metricsFeature, oauthFeature, redisFeature];
+export const features: readonly Feature[] = [dynamicFeature, codeFeature, oauthFeature, tokenExchangeFeature, redisFeature, metricsFeature];
 
 export { credentials, manifest };
 

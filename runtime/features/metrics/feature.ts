@@ -1,6 +1,12 @@
-// The `metrics` feature: --metrics, Prometheus metrics at /metrics (runtime/features/metrics/metrics.ts,
-// prom-client).
-import type { Feature } from "../../package/feature.ts";
+// The `metrics` feature: --metrics, Prometheus metrics at /metrics (metrics.ts, prom-client).
+import type { Feature, FeatureInput, FeatureSetup } from "../../package/feature.ts";
+import { metricsFlags } from "./flags.ts";
 import { createMetrics } from "./metrics.ts";
 
-export const metricsFeature: Feature = { name: "metrics", http: { createMetrics } };
+export const metricsFeature: Feature = { name: "metrics", flags: metricsFlags, configure, http: { createMetrics } };
+
+function configure({ values }: FeatureInput): FeatureSetup {
+  const metricsPort = values["metrics-port"] as number | undefined;
+  if (values.metrics !== true && metricsPort === undefined) return {};
+  return { http: { metrics: true, ...(metricsPort === undefined ? {} : { metricsPort }) } };
+}

@@ -1,9 +1,10 @@
-// The command line of a generated server, read from the flag table (server-flags.ts): node:util's parseArgs
+// The command line of a generated server, read from its flag sets (the core's, server-flags.ts, and its
+// features'): node:util's parseArgs
 // with options made from it, each flag else its env twin, kinds checked with one message per kind, and the
 // usage text written from the same records. A bad value is a message naming whichever of flag or env twin
 // held it; the caller prints it with the usage and exits 2.
 import { parseArgs } from "node:util";
-import { FLAG_GROUP_TITLES, type FlagGroup, type ServerFlag } from "./server-flags.ts";
+import { type FlagSet, flagsOf, type ServerFlag } from "./server-flags.ts";
 
 export type FlagValue = string | number | boolean | string[];
 
@@ -18,17 +19,15 @@ export type ParsedFlags = {
   given: Record<string, string | boolean | string[] | undefined>;
 };
 
-/** Groups whose values are read and checked as a whole by their own module (they read the same records). */
-const SELF_PARSED: ReadonlySet<FlagGroup> = new Set(["oauth", "token-exchange"]);
-
 /** The key a record's value is filed under. */
 export const flagKey = (entry: ServerFlag) => (entry.flag ?? entry.env) as string;
 
 export function parseFlags(
-  table: readonly ServerFlag[],
+  sets: readonly FlagSet[],
   argv: readonly string[],
   env: NodeJS.ProcessEnv,
 ): ParsedFlags | { error: string } {
+  const table = flagsOf(sets);
   let given: ParsedFlags["given"];
   try {
     given = parseArgs({ args: [...argv], options: parseOptions(table), strict: true }).values as ParsedFlags["given"];
@@ -42,8 +41,7 @@ export function parseFlags(
       error: `${needHttp.map((entry) => `--${entry.flag}`).join(", ")} need${needHttp.length > 1 ? "" : "s"} --http`,
     };
   const parsed: ParsedFlags = { help: given.help === true, http, values: {}, sources: {}, given };
-  for (const entry of table) {
-    if (SELF_PARSED.has(entry.group)) continue;
+  for (const entry of flagsOf(sets.filter((set) => !set.wholeSet))) {
     const raw = rawValue(entry, given, env, http);
     if (raw === undefined) continue;
     const value = checked(entry, raw.value, raw.source);
@@ -106,17 +104,9 @@ const HELP_COLUMN = 20;
 const HELP_WIDTH = 100;
 
 /** The usage text: a synopsis line, then each group's flags with their env twins and defaults. */
-export function usageText(table: readonly ServerFlag[]): string {
-  const lines = ["usage: server [flags]   (no flags: serve MCP over stdio; a flag wins over its env twin)", ""];
-  let group: FlagGroup | undefined;
-  for (const entry of table) {
-    if (entry.group !== group) {
-      if (group !== undefined) lines.push("");
-      group = entry.group;
-      lines.push(`${FLAG_GROUP_TITLES[group]}:`);
-    }
-    lines.push(...helpEntry(entry));
-  }
+export function usageText(sets: readonly FlagSet[]): string {
+  const lines = ["usage: server [flags]   (no flags: serve MCP over stdio; a flag wins over its env twin)"];
+  for (const set of sets) lines.push("", `${set.title}:`, ...set.flags.flatMap(helpEntry));
   return lines.join("\n");
 }
 
@@ -124,11 +114,7 @@ function helpEntry(entry: ServerFlag): string[] {
   const head = entry.flag ? `  --${entry.flag}${entry.arg ? ` ${entry.arg}` : ""}` : `  ${entry.env}`;
   const notes = [
     entry.flag && entry.env ? `env ${entry.env}` : undefined,
-    entry.default !== undefined
-      ? `default ${entry.default}`
-      : entry.defaultText
-        ? `default: ${entry.defaultText}`
-        : undefined,
+    defaultNote(entry),
     entry.http && entry.flag ? "needs --http" : undefined,
   ].filter(Boolean);
   const text = `${entry.help}${notes.length ? ` (${notes.join("; ")})` : ""}`;
@@ -148,5 +134,10 @@ function helpEntry(entry: ServerFlag): string[] {
 
 function defaultNote(entry: ServerFlag): string | undefined {
   if (entry.default !== undefined) return `default ${entry.default}`;
-  return entry.defaultText === undefined ? undefined : `default: ${entry.defaultText}`;
+  return entry.defaultText ? `default: ${entry.defaultText}` : undefined;
+}
+
+/** `{ [key]: value }` when the value is set, else nothing (options keep their defaults). */
+export function optional<K extends string>(key: K, value: FlagValue | undefined): { [k in K]?: number } {
+  return (value === undefined ? {} : { [key]: value }) as { [k in K]?: number };
 }

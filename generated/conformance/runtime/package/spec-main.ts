@@ -1,102 +1,71 @@
-// The command line of a generated server: stdio by default, or `--http` for Streamable HTTP at /mcp; every
-// flag and env twin is a record of server-flags.ts, read by flag-parser.ts. Bad flags print the usage and
-// exit 2; nothing but protocol touches stdout.
-import { type AuthFlags, parseAuthConfig } from "../server/auth-config.ts";
+// The command line of a generated server: stdio by default, or `--http` for Streamable HTTP at /mcp. Its
+// flags are the core's sets (server-flags.ts) and those of the package's features, read by flag-parser.ts;
+// each feature makes its own flags into options (its `configure`). Bad flags print the usage and exit 2; a
+// flag of a feature the package lacks exits 2 naming it; nothing but protocol touches stdout.
 import { log, setLogFormat } from "../server/log.ts";
 import { serveHttp } from "../transport/http/server.ts";
 import { SessionStoreStartError } from "../transport/http/session-store.ts";
-import { parseStoreUrl } from "../transport/http/session-store-url.ts";
 import { serveStdio } from "../transport/stdio/server.ts";
-import { type Feature, type FeatureName, httpFeatures, modeFeature } from "./feature.ts";
-import { type FlagValue, type ParsedFlags, parseFlags, usageText } from "./flag-parser.ts";
+import { type Feature, type FeatureName, type FeatureSetup, httpFeatures } from "./feature.ts";
+import { optional, type ParsedFlags, parseFlags, usageText } from "./flag-parser.ts";
 import { sealingSecrets } from "./sealing-secret.ts";
-import { SERVER_FLAGS } from "./server-flags.ts";
+import { type FlagSet, packageFlagSets } from "./server-flags.ts";
 import { createSpecServer, type Manifest, type ServeMode, type SpecServerOptions } from "./spec-server.ts";
-import { type TokenExchangeFlags, tokenExchangeConfig } from "./token-exchange-flags.ts";
 import { DEFAULT_TOOLSET, parseToolsets } from "./tool-selection.ts";
 
-export async function runSpecServer(
-  manifest: Manifest,
-  options: SpecServerOptions,
-  argv = process.argv.slice(2),
-): Promise<void> {
-  const parsed = parseFlags(SERVER_FLAGS, argv, process.env);
-  if ("error" in parsed) return usageError(parsed.error);
+/** The flags and env twins of a feature the package was generated without (its src/server.ts lists them). */
+export type AbsentFeature = {
+  feature: FeatureName;
+  flags?: readonly string[];
+  /** Env twins that count on either transport. */
+  env?: readonly string[];
+  /** Env twins that count over HTTP only. */
+  httpEnv?: readonly string[];
+};
+
+export type RunOptions = SpecServerOptions & { absentFeatures?: readonly AbsentFeature[] };
+
+export async function runSpecServer(manifest: Manifest, options: RunOptions, argv = process.argv.slice(2)) {
+  const { absentFeatures = [], ...serverOptions } = options;
+  const features = options.features ?? [];
+  const sets = flagSets(features);
+  const absent = absentFeatureUse(absentFeatures, argv, process.env);
+  if (absent) return featureError(absent);
+  const parsed = parseFlags(sets, argv, process.env);
+  if ("error" in parsed) return usageError(sets, parsed.error);
   if (parsed.help) {
-    process.stderr.write(`${usageText(SERVER_FLAGS)}\n`);
+    process.stderr.write(`${usageText(sets)}\n`);
     return;
   }
-  const { values, given } = parsed;
-  const http = parsed.http;
-  const flags = given as AuthFlags & TokenExchangeFlags;
-  const port = (values.port as number | undefined) ?? 3000;
-  const host = (values.host as string | undefined) ?? "127.0.0.1";
-  const baseUrl = values["base-url"] as string | undefined;
-  if (baseUrl !== undefined && !/^https?:\/\/./i.test(baseUrl))
-    return usageError(`${parsed.sources["base-url"]} must be an http(s) URL, not '${baseUrl}'`);
+  const { values, http } = parsed;
   setLogFormat((values["log-format"] as "text" | "json" | undefined) ?? "text");
-  const metricsPort = values["metrics-port"] as number | undefined;
-  const metrics = values.metrics === true || metricsPort !== undefined;
-  const sessionStore = values["session-store"] as string | undefined;
-  if (sessionStore !== undefined) {
-    const store = parseStoreUrl(sessionStore);
-    if ("error" in store) return usageError(`${parsed.sources["session-store"]} ${store.error}`);
+  const core = coreOptions(manifest, parsed, options.serverOptions);
+  if (typeof core === "string") return usageError(sets, core);
+  let setup: FeatureSetup = {};
+  for (const feature of features) {
+    const made = feature.configure?.({ ...parsed, env: process.env, earlier: setup });
+    if (typeof made === "string") return usageError(sets, made);
+    setup = { server: { ...setup.server, ...made?.server }, http: { ...setup.http, ...made?.http } };
   }
-  const serving = servingFlags(manifest, parsed);
-  if (typeof serving === "string") return usageError(serving);
-  const auth = parseAuthConfig(flags, http ? process.env : {});
-  if (typeof auth === "string") return usageError(auth);
-  if (!http && flags["auth-issuer"]?.length)
-    return usageError("--auth-issuer needs --http: OAuth protects the HTTP transport");
-  const token = process.env.MCP_HTTP_TOKEN;
-  if (auth && token)
-    return usageError(
-      "MCP_HTTP_TOKEN and --auth-issuer (or MCP_AUTH_ISSUER) are both set: the static token is for local use, OAuth for remote; unset one",
-    );
-  const tokenExchange = tokenExchangeConfig(flags, http);
-  if (typeof tokenExchange === "string") return usageError(tokenExchange);
-  if (tokenExchange && !auth)
-    return usageError(
-      "--upstream-token-exchange needs --auth-issuer (or MCP_AUTH_ISSUER): it exchanges each caller's validated token",
-    );
-  const missing = missingFeature(options.features ?? [], values, auth !== undefined);
-  if (missing) return featureError(missing);
-  const secret = sealingSecrets();
-  if (typeof secret === "string") return usageError(secret);
-  const maxBody = values["max-upstream-body"] as number | undefined;
-  const maxRedirects = values["max-redirects"] as number | undefined;
-  const maxResponseTokens = values["max-response-tokens"] as number | undefined;
-
-  const server = createSpecServer(manifest, {
-    ...options,
-    ...(secret ? { serverOptions: { ...options.serverOptions, secret } } : {}),
-    ...serving,
-    ...(baseUrl ? { baseUrl } : {}),
-    ...(maxBody !== undefined ? { maxUpstreamBody: maxBody } : {}),
-    ...(maxRedirects !== undefined ? { maxRedirects } : {}),
-    ...(maxResponseTokens !== undefined ? { maxResponseTokens } : {}),
-    ...codeFlags(values),
-    ...(auth?.listAllTools ? { listAllTools: true } : {}),
-    ...(tokenExchange ? { tokenExchange } : {}),
-  });
+  const server = createSpecServer(manifest, { ...serverOptions, ...core, ...setup.server });
   if (!http) {
     serveStdio(server);
     return;
   }
+  const port = (values.port as number | undefined) ?? 3000;
+  const host = (values.host as string | undefined) ?? "127.0.0.1";
+  const token = process.env.MCP_HTTP_TOKEN;
   try {
     const handle = await serveHttp(server, {
-      ...(auth ? { auth } : {}),
       port,
       host,
       ...(token ? { bearerToken: token } : {}),
       ...optional("maxSessions", values["max-sessions"]),
       ...optional("shutdownGraceMs", values["shutdown-grace"]),
       ...optional("shutdownTimeoutMs", values["shutdown-timeout"]),
-      ...(sessionStore === undefined ? {} : { sessionStore }),
-      ...(metrics ? { metrics } : {}),
-      ...(metricsPort === undefined ? {} : { metricsPort }),
+      ...setup.http,
       log: (line) => log("warn", line),
-      features: httpFeatures(options.features ?? []),
+      features: httpFeatures(features),
     });
     log("info", `${manifest.server.name} listening on ${handle.url}`, { url: handle.url });
     if (handle.metricsUrl) log("info", `metrics at ${handle.metricsUrl}`, { url: handle.metricsUrl });
@@ -120,25 +89,36 @@ export async function runSpecServer(
   }
 }
 
-/** `{ [key]: value }` when the value is set, else nothing (options keep their defaults). */
-function optional<K extends string>(key: K, value: FlagValue | undefined): { [k in K]?: number } {
-  return (value === undefined ? {} : { [key]: value }) as { [k in K]?: number };
+/** The package's flag sets: the core's (--mode offering the package's modes only), then each feature's. */
+export function flagSets(features: readonly Feature[]): FlagSet[] {
+  const modes = features.flatMap((feature) => (feature.mode ? [feature.mode.name] : []));
+  return packageFlagSets(
+    features.flatMap((feature) => (feature.flags ? [feature.flags] : [])),
+    modes,
+  );
 }
 
-/** Code mode's flags (or their env twins) as server options. */
-function codeFlags(
-  values: ParsedFlags["values"],
-): Pick<SpecServerOptions, "codeLimits" | "allowDestructive" | "codeConcurrency"> {
-  const memoryMb = values["code-memory"] as number | undefined;
-  const codeLimits = {
-    ...optional("timeoutMs", values["code-timeout"]),
-    ...(memoryMb !== undefined ? { memoryBytes: memoryMb * 1024 * 1024 } : {}),
-    ...optional("maxCalls", values["code-max-calls"]),
-  };
+/** The core's flags (or their env twins) as server options, or the usage error. */
+function coreOptions(
+  manifest: Manifest,
+  parsed: ParsedFlags,
+  serverOptions: SpecServerOptions["serverOptions"],
+): Partial<SpecServerOptions> | string {
+  const { values, sources } = parsed;
+  const baseUrl = values["base-url"] as string | undefined;
+  if (baseUrl !== undefined && !/^https?:\/\/./i.test(baseUrl))
+    return `${sources["base-url"]} must be an http(s) URL, not '${baseUrl}'`;
+  const serving = servingFlags(manifest, parsed);
+  if (typeof serving === "string") return serving;
+  const secret = sealingSecrets();
+  if (typeof secret === "string") return secret;
   return {
-    ...(Object.keys(codeLimits).length > 0 ? { codeLimits } : {}),
-    ...(values["allow-destructive"] === true ? { allowDestructive: true } : {}),
-    ...optional("codeConcurrency", values["code-concurrency"]),
+    ...(secret ? { serverOptions: { ...serverOptions, secret } } : {}),
+    ...serving,
+    ...(baseUrl ? { baseUrl } : {}),
+    ...optional("maxUpstreamBody", values["max-upstream-body"]),
+    ...optional("maxRedirects", values["max-redirects"]),
+    ...optional("maxResponseTokens", values["max-response-tokens"]),
   };
 }
 
@@ -162,31 +142,35 @@ function servingFlags(
   };
 }
 
-/** The first flag given whose feature the package lacks, as `[flag, feature]`. */
-function missingFeature(
-  features: readonly Feature[],
-  values: ParsedFlags["values"],
-  auth: boolean,
+/** The first flag (or set env twin) of a feature the package lacks, as `[what, feature]`. */
+function absentFeatureUse(
+  absent: readonly AbsentFeature[],
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv,
 ): [string, FeatureName] | undefined {
-  const has = (name: FeatureName) => features.some((feature) => feature.name === name);
-  const mode = values.mode as string | undefined;
-  if (mode && mode !== "all" && !modeFeature(features, mode)) return [`--mode ${mode}`, mode as FeatureName];
-  if (values["session-store"] !== undefined && !has("redis")) return ["--session-store", "redis"];
-  if ((values.metrics !== undefined || values["metrics-port"] !== undefined) && !has("metrics"))
-    return ["--metrics", "metrics"];
-  if (auth && !has("oauth")) return ["--auth-issuer", "oauth"];
+  const http = argv.includes("--http");
+  const given = new Set(argv.flatMap((arg) => (arg.startsWith("--") ? [arg.slice(2).split("=")[0]] : [])));
+  const at = argv.map((arg) => arg === "--mode" || arg.startsWith("--mode=")).lastIndexOf(true);
+  const mode = at < 0 ? env.MCP_MODE : argv[at].startsWith("--mode=") ? argv[at].slice(7) : argv[at + 1];
+  for (const { feature, flags = [], env: names = [], httpEnv = [] } of absent) {
+    if (mode === feature) return [at < 0 ? `MCP_MODE=${mode}` : `--mode ${mode}`, feature];
+    const flag = flags.find((name) => given.has(name));
+    if (flag) return [`--${flag}`, feature];
+    const set = [...names, ...(http ? httpEnv : [])].find((name) => env[name]);
+    if (set) return [set, feature];
+  }
   return undefined;
 }
 
 /** One line naming the feature a flag needs and how to add it; exit 2. */
-function featureError([flag, feature]: [string, FeatureName]): void {
+function featureError([what, feature]: [string, FeatureName]): void {
   process.stderr.write(
-    `${flag} needs the '${feature}' feature, which this package was generated without: add it to the spec's features: list, or to mcpgen generate's --features, and generate again\n`,
+    `${what} needs the '${feature}' feature, which this package was generated without: add it to the spec's features: list, or to mcpgen generate's --features, and generate again\n`,
   );
   process.exit(2);
 }
 
-function usageError(message: string): void {
-  process.stderr.write(`${message}\n\n${usageText(SERVER_FLAGS)}\n`);
+function usageError(sets: readonly FlagSet[], message: string): void {
+  process.stderr.write(`${message}\n\n${usageText(sets)}\n`);
   process.exit(2);
 }

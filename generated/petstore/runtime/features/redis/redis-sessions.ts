@@ -17,11 +17,11 @@ import {
   SessionStoreUnavailableError,
   type Sessions,
 } from "../../transport/http/session-store.ts";
-import { parseStoreUrl } from "../../transport/http/session-store-url.ts";
 import type { SseWriter } from "../../transport/http/sse.ts";
 import { MAX_KEPT_EVENTS } from "../../transport/http/sse-replay.ts";
 import { RESERVE_SCRIPT, USE_SCRIPT } from "./redis-scripts.ts";
 import { applySessionState, type SessionState, sessionState } from "./session-state.ts";
+import { parseStoreUrl } from "./session-store-url.ts";
 
 /** A session used within this long counts as busy (never evicted for the cap); a process refreshes the
  * sessions it is busy with every third of it, so a crashed process pins nothing for longer. */

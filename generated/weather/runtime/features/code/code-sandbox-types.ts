@@ -1,17 +1,8 @@
 // SEAM for code mode (issue #15): the contract between the sandbox (code-sandbox.ts, a QuickJS-wasm
 // isolate), the typed API docs (code-api.ts) and the two code-mode tools (code-mode.ts). Types only.
+import type { CodeLimits } from "../../package/feature.ts";
 
-/** Limits of one `execute`, all configurable by flags; defaults in CODE_LIMIT_DEFAULTS. */
-export type CodeLimits = {
-  /** Wall time of the whole execute, API calls included (default 30 s). */
-  timeoutMs: number;
-  /** Heap of the QuickJS runtime (default 64 MB). */
-  memoryBytes: number;
-  /** API calls one execute may make (default 50). */
-  maxCalls: number;
-  /** Characters of the returned value's JSON and of the captured logs together, before the response budget. */
-  maxOutputChars: number;
-};
+export type { CodeLimits };
 
 export const CODE_LIMIT_DEFAULTS: CodeLimits = {
   timeoutMs: 30_000,

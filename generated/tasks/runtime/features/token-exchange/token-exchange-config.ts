@@ -2,8 +2,8 @@
 // --upstream-token-exchange, --upstream-audience, --upstream-scope, and the server's own client at the
 // authorization server in MCP_UPSTREAM_CLIENT_ID / MCP_UPSTREAM_CLIENT_SECRET (env only: secrets stay
 // out of the process list).
-import { isSecureOrLoopback } from "../protocol/loopback-url.ts";
-import type { TokenExchangeConfig } from "../upstream/token-exchange.ts";
+import { isSecureOrLoopback } from "../../protocol/loopback-url.ts";
+import type { TokenExchangeConfig } from "./token-exchange.ts";
 
 export type TokenExchangeFlags = {
   "upstream-token-exchange"?: string;

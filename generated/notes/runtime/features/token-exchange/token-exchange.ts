@@ -5,9 +5,9 @@
 // shortly before they (or the MCP token they came from) expire; the cache is bounded, and concurrent calls
 // with one token share one exchange.
 import { createHash } from "node:crypto";
-import type { AuthPrincipal } from "../server/auth-principal.ts";
-import { DEFAULT_MAX_BODY_CHARS, discard, readCapped } from "./body.ts";
-import { describe } from "./send.ts";
+import type { AuthPrincipal } from "../../server/auth-principal.ts";
+import { DEFAULT_MAX_BODY_CHARS, discard, readCapped } from "../../upstream/body.ts";
+import { describe } from "../../upstream/send.ts";
 
 export type TokenExchangeConfig = {
   /** The authorization server's token endpoint (--upstream-token-exchange). */
