@@ -90,7 +90,7 @@ export function renderApp(model: Model): string {
     "}",
     "",
     "/** The runtime features this package was generated with (modes, HTTP parts). */",
-    `export const features: readonly Feature[] = [${features.map((feature) => feature.exportName).join(", ")}];`,
+    featureList(features.map((feature) => feature.exportName)),
     "",
     upstream ? "export { credentials, manifest };" : "export { manifest };",
     "",
@@ -156,4 +156,11 @@ export function renderHandlersType(model: Model): string {
     "};",
     "",
   ].join("\n");
+}
+
+/** `export const features = [...]` on one line when it fits, else one feature a line. */
+function featureList(names: string[]): string {
+  const head = "export const features: readonly Feature[] = [";
+  const flat = `${head}${names.join(", ")}];`;
+  return fits(flat) ? flat : `${head}\n${names.map((name) => `  ${name},`).join("\n")}\n];`;
 }

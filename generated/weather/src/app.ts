@@ -51,7 +51,14 @@ export function toolValidators(): ToolValidators {
 }
 
 /** The runtime features this package was generated with (modes, HTTP parts). */
-export const features: readonly Feature[] = [dynamicFeature, codeFeature, oauthFeature, tokenExchangeFeature, redisFeature, metricsFeature];
+export const features: readonly Feature[] = [
+  dynamicFeature,
+  codeFeature,
+  oauthFeature,
+  tokenExchangeFeature,
+  redisFeature,
+  metricsFeature,
+];
 
 export { credentials, manifest };
 
