@@ -6,7 +6,8 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+import { FEATURE_MODULES } from "../../generator/render/features.ts";
 import { mcpgen, NO_TRACE } from "../cli/run.ts";
 import { ROOT, scratchDir } from "./support.ts";
 
@@ -33,7 +34,7 @@ describe("mcpgen generate --features", () => {
     for (const name of HEAVY) expect(deps).not.toContain(name);
     const readme = readFileSync(join(dir, "README.md"), "utf8");
     expect(readme).not.toContain("### Authorization (OAuth)");
-    expect(readme).toContain("Generated without these runtime features: `code`");
+    expect(readme).toContain("Generated without these runtime features: `dynamic`");
     const serverJson = readFileSync(join(dir, "server.json"), "utf8");
     for (const name of ["MCP_AUTH_ISSUER", "MCP_SESSION_STORE", "MCP_METRICS", "MCP_CODE_TIMEOUT"])
       expect(serverJson).not.toContain(name);
@@ -64,14 +65,27 @@ describe("mcpgen generate --features", () => {
     const run = mcpgen(ROOT, "generate", spec, "--out", fromSpec);
     expect(run.code, run.stderr).toBe(0);
     const imports = (dir: string) =>
-      [...readFileSync(join(dir, "src/app.ts"), "utf8").matchAll(/from "\.\.\/runtime\/features\/(\w+)\.ts"/g)].map(
-        (m) => m[1],
-      );
+      [
+        ...readFileSync(join(dir, "src/app.ts"), "utf8").matchAll(
+          /from "\.\.\/runtime\/features\/([\w-]+)\/feature\.ts"/g,
+        ),
+      ].map((m) => m[1]);
     expect(imports(fromSpec)).toEqual(["code", "redis"]);
     const flag = scratchDir("features");
     expect(mcpgen(ROOT, "generate", spec, "--out", flag, "--features", "dynamic").code).toBe(0);
     expect(imports(flag)).toEqual(["dynamic"]);
-    expect(imports(generated())).toEqual(["code", "dynamic", "metrics", "oauth", "redis"]);
+    expect(imports(generated("--features", "all"))).toEqual([
+      "code",
+      "dynamic",
+      "metrics",
+      "oauth",
+      "redis",
+      "token-exchange",
+    ]);
+    // token-exchange works on the token oauth validated: asking for it brings oauth.
+    const exchange = scratchDir("features");
+    expect(mcpgen(ROOT, "generate", WEATHER, "--out", exchange, "--features", "token-exchange").code).toBe(0);
+    expect(imports(exchange)).toEqual(["oauth", "token-exchange"]);
   }, 120_000);
 
   it("an unknown name is a usage error naming the closest, in the flag and in the spec", () => {
@@ -130,7 +144,42 @@ describe("mcpgen generate --features", () => {
   it("mcpgen explain features lists every feature", () => {
     const run = mcpgen(ROOT, "explain", "features");
     expect(run.code).toBe(0);
-    for (const name of ["dynamic", "code", "oauth", "redis", "metrics"])
-      expect(run.stdout).toMatch(new RegExp(`^  ${name} +--`, "m"));
+    for (const { name } of FEATURE_MODULES) expect(run.stdout).toMatch(new RegExp(`^  ${name} +--`, "m"));
   });
+});
+
+/**
+ * Each feature against a package generated with it and one without it: with it, its folder is copied, its
+ * flags are in --help and its env twins in server.json; without it, each of its flags exits 2 naming it.
+ */
+describe("each feature, with and without it", () => {
+  let without: string;
+  beforeAll(() => {
+    without = generated("--features", "none");
+  });
+  for (const feature of FEATURE_MODULES) {
+    it(`${feature.name}`, () => {
+      const dir = generated("--features", feature.name);
+      expect(existsSync(join(dir, "runtime/features", feature.file))).toBe(true);
+      expect(existsSync(join(without, "runtime/features", feature.file))).toBe(false);
+      const help = serve(dir, "--help");
+      expect(help.status).toBe(0);
+      const serverJson = readFileSync(join(dir, "server.json"), "utf8");
+      for (const flag of feature.flags?.flags ?? []) {
+        if (flag.flag) expect(help.stderr).toContain(`--${flag.flag}`);
+        if (flag.env && !flag.upstream) expect(serverJson).toContain(flag.env);
+        if (!flag.flag) continue;
+        const args = flag.kind === "boolean" ? [`--${flag.flag}`] : [`--${flag.flag}`, "x"];
+        const run = serve(without, "--http", ...args);
+        expect(run.status, `${flag.flag}: ${run.stderr}`).toBe(2);
+        expect(run.stderr).toContain(`--${flag.flag} needs the '${feature.name}' feature`);
+      }
+      if (feature.mode) {
+        expect(help.stderr).toMatch(new RegExp(`--mode all\\|${feature.name} `));
+        const run = serve(without, "--mode", feature.name);
+        expect(run.stderr).toContain(`--mode ${feature.name} needs the '${feature.name}' feature`);
+      }
+      expect(serve(without, "--help").stderr).not.toContain(feature.flags?.title ?? "--mode all|");
+    }, 120_000);
+  }
 });
