@@ -64,9 +64,11 @@ describe("mcpgen generate --features", () => {
     const run = mcpgen(ROOT, "generate", spec, "--out", fromSpec);
     expect(run.code, run.stderr).toBe(0);
     const imports = (dir: string) =>
-      [...readFileSync(join(dir, "src/app.ts"), "utf8").matchAll(/from "\.\.\/runtime\/features\/(\w+)\.ts"/g)].map(
-        (m) => m[1],
-      );
+      [
+        ...readFileSync(join(dir, "src/app.ts"), "utf8").matchAll(
+          /from "\.\.\/runtime\/features\/(\w+)\/feature\.ts"/g,
+        ),
+      ].map((m) => m[1]);
     expect(imports(fromSpec)).toEqual(["code", "redis"]);
     const flag = scratchDir("features");
     expect(mcpgen(ROOT, "generate", spec, "--out", flag, "--features", "dynamic").code).toBe(0);
