@@ -1,13 +1,18 @@
 /**
  * src/client.ts (CONTRACT §3): `connect()` resolving to the runtime client typed by ToolMap and PromptMap,
- * holding each tool's result to its outputSchema with the package's precompiled validators.
+ * holding each tool's result to its outputSchema with the package's precompiled validators. With the oauth
+ * feature it also takes `{ url, auth }` (the feature's client, runtime/features/oauth/client/); without it,
+ * the file imports nothing of OAuth, so the package carries no login code and no jose.
  */
+
 import type { Model } from "../normalize/normalize.ts";
+import { packageFeatures } from "./features.ts";
 import { header, lit } from "./ts.ts";
 import { objectKey } from "./ts-style.ts";
 import { chunkOfTool } from "./validators.ts";
 
 export function renderClient(model: Model): string {
+  const oauth = oauthParts(packageFeatures(model.server.features).some((feature) => feature.name === "oauth"));
   const outputs = model.tools.flatMap((tool, index) =>
     tool.validateOutput
       ? [`    ${objectKey(tool.node.name)}: validator(${chunkOfTool(index)}, ${lit(tool.validateOutput)}),`]
@@ -24,7 +29,7 @@ ${outputs.join("\n")}
   };
 }
 `;
-  return `${header(model.specRef)}import {
+  return `${header(model.specRef)}${oauth.imports}import {
   type ClientOptions,
   type ConnectTarget,
   connect as connectRuntime,
@@ -32,16 +37,7 @@ ${outputs.join("\n")}
   type ToolCallResult,
 } from "../runtime/index.ts";
 import type { PromptMap, ToolMap } from "./types.ts";${outputs.length > 0 ? '\nimport { validator } from "./validators.ts";' : ""}
-
-/** OAuth for a protected server: \`connect({ url, auth })\`; see "Connecting to a protected server" in README.md. */
-export {
-  type AuthOptions,
-  type AuthorizationCallback,
-  memoryTokenStore,
-  OAuthError,
-  startLoopbackRedirect,
-  type TokenStore,
-} from "../runtime/index.ts";
+${oauth.exports}
 export type { PromptMap, ToolMap };
 
 /** A tool's result, with structuredContent typed by its outputSchema. */
@@ -51,13 +47,39 @@ export type TypedToolResult<N extends keyof ToolMap> = ToolCallResult<ToolMap, N
 export type Client = McpClient<ToolMap, PromptMap>;
 ${validators}
 /**
- * Connects to a server: \`{ url }\` for Streamable HTTP (\`{ url, auth }\` when it is OAuth-protected),
+ * Connects to a server: \`{ url }\` for Streamable HTTP${oauth.urlNote},
  * \`{ command, args?, env? }\` to spawn one over stdio.
  * Tries the 2026-07-28 protocol first and falls back to initialize (2025 era) when the server is older.
  * A tool result whose structuredContent breaks its outputSchema rejects with a ToolOutputError.
  */
-export function connect(target: ConnectTarget, options: ClientOptions = {}): Promise<Client> {
-  return connectRuntime<ToolMap, PromptMap>(target, ${outputs.length > 0 ? "{ outputValidators, ...options }" : "options"});
+export ${oauth.async}function connect(target: ${oauth.target}, options: ClientOptions = {}): Promise<Client> {
+  return connectRuntime<ToolMap, PromptMap>(${oauth.connected}, ${outputs.length > 0 ? "{ outputValidators, ...options }" : "options"});
 }
 `;
+}
+
+const OAUTH_CLIENT = "../runtime/features/oauth/client/index.ts";
+
+/** What src/client.ts adds with the oauth feature: the import, the re-exports, and the target type. */
+function oauthParts(enabled: boolean) {
+  if (!enabled)
+    return { imports: "", exports: "", target: "ConnectTarget", connected: "target", async: "", urlNote: "" };
+  return {
+    imports: `import { type OAuthTarget, withOAuth } from "${OAUTH_CLIENT}";\n`,
+    exports: `
+/** OAuth for a protected server: \`connect({ url, auth })\`; see "Connecting to a protected server" in README.md. */
+export {
+  type AuthOptions,
+  type AuthorizationCallback,
+  memoryTokenStore,
+  OAuthError,
+  startLoopbackRedirect,
+  type TokenStore,
+} from "${OAUTH_CLIENT}";`,
+    target: "ConnectTarget | OAuthTarget",
+    connected: "withOAuth(target)",
+    // async: a bad URL in withOAuth rejects the promise, as any other connect failure does.
+    async: "async ",
+    urlNote: " (`{ url, auth }` when it is OAuth-protected)",
+  };
 }

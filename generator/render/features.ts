@@ -39,7 +39,9 @@ const feature = (name: FeatureName, exportName: string, summary: string, more: P
 export const FEATURE_MODULES: readonly FeatureModule[] = [
   feature("dynamic", "dynamicFeature", "--mode dynamic: tool search", { mode: true }),
   feature("code", "codeFeature", "--mode code: search_docs and execute", { mode: true, flags: codeFlags }),
-  feature("oauth", "oauthFeature", "--auth-issuer: OAuth protected resource", { flags: oauthFlags }),
+  feature("oauth", "oauthFeature", "--auth-issuer: OAuth protected resource; the client's OAuth login", {
+    flags: oauthFlags,
+  }),
   feature("token-exchange", "tokenExchangeFeature", "--upstream-token-exchange: per-user upstream tokens", {
     flags: tokenExchangeFlags,
     requires: ["oauth"],

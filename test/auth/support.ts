@@ -30,13 +30,13 @@ tools:
     http: { method: GET, path: /time }
 `;
 
-/** Generates the test package once per test file; returns its directory. */
-export async function thingsPackage(): Promise<string> {
+/** Generates the test package once per test file (with `features`, as generate's --features); returns its directory. */
+export async function thingsPackage(features?: string[]): Promise<string> {
   const dir = scratchDir("auth");
   const spec = join(dir, "things.yaml");
   writeFileSync(spec, SPEC);
   const pkg = join(dir, "pkg");
-  const result = await generate(spec, pkg);
+  const result = await generate(spec, pkg, features ? { features } : {});
   const errors = result.diagnostics.filter((d) => d.severity === "error");
   if (errors.length > 0) throw new Error(JSON.stringify(errors));
   return pkg;

@@ -4,16 +4,18 @@
 import { createServer as createHttpServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { oauthFeature } from "../../runtime/features/oauth/feature.ts";
 import {
   type AuthOptions,
-  connect,
   memoryTokenStore,
   OAuthError,
+  type OAuthTarget,
   type StoredAuth,
   startLoopbackRedirect,
   type TokenStore,
-} from "../../runtime/index.ts";
+  withOAuth,
+} from "../../runtime/features/oauth/client/index.ts";
+import { oauthFeature } from "../../runtime/features/oauth/feature.ts";
+import { type ClientOptions, connect as connectRuntime } from "../../runtime/index.ts";
 import { createServer } from "../../runtime/server/server.ts";
 import { type HttpServerHandle, serveHttp } from "../../runtime/transport/http/server.ts";
 import { authorize, clients, type OidcTestProvider, secretOf, startOidcProvider } from "../support/oidc-provider.ts";
@@ -58,6 +60,9 @@ afterAll(async () => {
   await mcp?.close();
   await op?.stop();
 });
+
+/** connect() as a generated client with the oauth feature has it: `auth` becomes the transport's authorizer. */
+const connect = async (target: OAuthTarget, options?: ClientOptions) => connectRuntime(withOAuth(target), options);
 
 /** A user who consents to everything, through the loopback redirect helper as a CLI would. */
 async function interactive(extra: Partial<AuthOptions> = {}, counter = { logins: 0 }) {

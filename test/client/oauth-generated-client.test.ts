@@ -5,6 +5,8 @@
 // token exchange (RFC 8693): the upstream sees the exchanged token, never the MCP one.
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { OAuthTarget } from "../../runtime/features/oauth/client/index.ts";
+import type { McpClient } from "../../runtime/index.ts";
 import { type ServerProcess, startServer, thingsPackage } from "../auth/support.ts";
 import { startUpstream } from "../generate/support.ts";
 import { authorize, type OidcTestProvider, startOidcProvider } from "../support/oidc-provider.ts";
@@ -24,7 +26,8 @@ beforeAll(async () => {
     "GET /things": () => ({ json: { things: ["a"] } }),
     "POST /things": () => ({ json: { ok: true } }),
   });
-  pkg = await thingsPackage();
+  // OAuth (its client half, runtime/features/oauth/client/, is what src/client.ts logs in with) and token exchange.
+  pkg = await thingsPackage(["oauth", "token-exchange"]);
   server = await startServer(pkg, ["--auth-issuer", op.issuer, "--base-url", upstream.url], {
     THINGS_TOKEN: "upstream-secret",
   });
@@ -35,7 +38,13 @@ afterAll(async () => {
   await op?.stop();
 });
 
-type Generated = typeof import("../../runtime/index.ts");
+/** What the generated src/client.ts exports with the oauth feature (its connect takes `{ url, auth }`). */
+type Generated = Pick<
+  typeof import("../../runtime/features/oauth/client/index.ts"),
+  "memoryTokenStore" | "startLoopbackRedirect"
+> & {
+  connect(target: OAuthTarget): Promise<McpClient>;
+};
 
 /** connect() of the generated client, logging in through the loopback helper with the test's consent. */
 async function loginAndConnect(

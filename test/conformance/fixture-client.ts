@@ -2,7 +2,8 @@
 // client. The suite appends the mock server's URL and sets MCP_CONFORMANCE_SCENARIO, optionally
 // MCP_CONFORMANCE_PROTOCOL_VERSION (0.2.x) and MCP_CONFORMANCE_CONTEXT (scenario data).
 // Exit code 0 means the flow ran; the suite itself judges the traffic it saw.
-import type { AuthOptions, ClientHandlers, HttpTarget, McpClient } from "../../runtime/index.ts";
+import { type AuthOptions, type OAuthTarget, withOAuth } from "../../runtime/features/oauth/client/index.ts";
+import type { ClientHandlers, McpClient } from "../../runtime/index.ts";
 import { connect, LATEST_LEGACY_PROTOCOL_VERSION } from "../../runtime/index.ts";
 
 type ToolCall = { name: string; arguments: Record<string, unknown> };
@@ -176,8 +177,8 @@ async function main(): Promise<void> {
   if (!serverUrl) throw new Error("usage: fixture-client.ts <server-url>");
   const flow = scenario.startsWith("auth/") ? authFlow : flows[scenario];
   if (!flow) throw new Error(`fixture-client has no flow for scenario "${scenario}"`);
-  const target: HttpTarget = { url: serverUrl, auth: authFor(scenario) };
-  const client = await connect(target, {
+  const target: OAuthTarget = { url: serverUrl, auth: authFor(scenario) };
+  const client = await connect(withOAuth(target), {
     protocolVersion,
     clientInfo: { name: "mcpgen-conformance-client", version: "1.0.0" },
     handlers,
