@@ -18,8 +18,8 @@
 //                     pagination.ts + sealed-token.ts (cursors and request state).
 //   client/           client.ts (McpClient, connect), negotiation.ts (era probe), handlers.ts
 //                     (sampling/elicitation/roots answers), transport.ts, tool-output.ts
-//                     (structuredContent checked against outputSchema), auth-*.ts (OAuth client:
-//                     discovery, grants, flow, loopback redirect).
+//                     (structuredContent checked against outputSchema), authorizer.ts (the seam a
+//                     login plugs into; OAuth's is features/oauth/client/, imported only with that feature).
 //   transport/stdio/  server.ts / client.ts over line-channel.ts (newline-delimited JSON).
 //   transport/http/   server.ts + post.ts (post-2025.ts sessions, post-2026.ts stateless header
 //                     rules) + session*.ts + responder.ts + security.ts + sse*.ts (Streamable HTTP on
@@ -31,20 +31,7 @@
 // validators; hand-written servers and clients may pass `compileSchema` from
 // protocol/compile-schema.ts, which is deliberately not re-exported here.
 
-export { type LoopbackRedirect, startLoopbackRedirect } from "./client/auth-loopback.ts";
-export {
-  type AuthOptions,
-  type AuthorizationCallback,
-  type ClientCredentialsAuth,
-  type EnterpriseAuth,
-  type InteractiveAuth,
-  memoryTokenStore,
-  type OAuthClientRegistration,
-  OAuthError,
-  type OAuthTokens,
-  type StoredAuth,
-  type TokenStore,
-} from "./client/auth-types.ts";
+export { AuthorizationError, type Authorizer } from "./client/authorizer.ts";
 export type {
   AnyPrompts,
   AnyTools,

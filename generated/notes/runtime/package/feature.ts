@@ -7,13 +7,13 @@
 import type { McpServer } from "../server/server.ts";
 import type { HttpFeatures } from "../transport/http/http-features.ts";
 import type { HttpServerOptions } from "../transport/http/server.ts";
+import type { Exchange } from "../upstream/credentials.ts";
+import type { FeatureName } from "./feature-name.ts";
 import type { ParsedFlags } from "./flag-parser.ts";
 import type { ManifestTool, ManifestToolset } from "./manifest-types.ts";
 import type { FlagSet } from "./server-flags.ts";
-import type { SpecServerOptions } from "./spec-server.ts";
 
-/** The features a package can be generated with (the core needs no name). */
-export type FeatureName = "dynamic" | "code" | "oauth" | "token-exchange" | "redis" | "metrics";
+export type { FeatureName };
 
 /** What a serving mode sees of the catalog: every tool, the served ones, and why the rest cannot be called. */
 export type ModeCatalog = {
@@ -61,9 +61,25 @@ export type FeatureInput = ParsedFlags & {
   earlier: FeatureSetup;
 };
 
+/** The options of createSpecServer that features set (spec-server.ts takes them with its own). */
+export type FeatureServerOptions = {
+  /** Tokens of a tool result before it is cut (--max-response-tokens; default 25,000). */
+  maxResponseTokens?: number;
+  /** Code mode's limits per execute (--code-timeout, --code-memory, --code-max-calls). */
+  codeLimits?: Partial<CodeLimits>;
+  /** Code mode: destructive tools run without the client's confirmation (--allow-destructive). */
+  allowDestructive?: boolean;
+  /** Code mode: executes that run at once, one sandbox thread each (--code-concurrency). */
+  codeConcurrency?: number;
+  /** With OAuth on (--auth-issuer): list every tool whatever the token's scopes (--list-all-tools). */
+  listAllTools?: boolean;
+  /** Exchanges the caller's MCP token for an upstream token (the `token-exchange` feature). */
+  exchangeToken?: Exchange;
+};
+
 /** What a feature's flags make of the server and its HTTP transport (merged over the core's options). */
 export type FeatureSetup = {
-  server?: Partial<SpecServerOptions>;
+  server?: FeatureServerOptions;
   http?: Partial<HttpServerOptions>;
 };
 

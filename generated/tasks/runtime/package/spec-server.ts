@@ -17,10 +17,10 @@ import type {
   ServerOptions,
   ToolHandlerResult,
 } from "../server/types.ts";
-import { type CredentialsHook, type Exchange, resolveCredentials } from "../upstream/credentials.ts";
+import { type CredentialsHook, resolveCredentials } from "../upstream/credentials.ts";
 import { resourceContentsFrom, toolAnswerFrom } from "../upstream/response.ts";
 import type { CallUpstream, UpstreamConfig } from "../upstream/types.ts";
-import { type CodeLimits, type Feature, modeFeature } from "./feature.ts";
+import { type Feature, type FeatureServerOptions, modeFeature } from "./feature.ts";
 import { takeFields } from "./field-select.ts";
 import type {
   HttpBinding,
@@ -108,8 +108,6 @@ export type SpecServerOptions = {
   maxUpstreamBody?: number;
   /** Same-origin upstream redirects followed (--max-redirects; default 5). */
   maxRedirects?: number;
-  /** Tokens of a tool result before it is cut (--max-response-tokens; default 25,000). */
-  maxResponseTokens?: number;
   env?: NodeJS.ProcessEnv;
   serverOptions?: Omit<ServerOptions, "name" | "version">;
   /** Only these toolsets (--toolsets; undefined: all of them). Names are checked by the caller (spec-main.ts). */
@@ -118,21 +116,11 @@ export type SpecServerOptions = {
   readOnly?: boolean;
   /** `dynamic`: tools/list gives the five tools of dynamic-tools.ts instead of the catalog's (--mode). */
   mode?: ServeMode;
-  /** Code mode's limits per execute (--code-timeout, --code-memory, --code-max-calls). */
-  codeLimits?: Partial<CodeLimits>;
-  /** Code mode: destructive tools run without the client's confirmation (--allow-destructive). */
-  allowDestructive?: boolean;
-  /** Code mode: executes that run at once, one sandbox thread each (--code-concurrency). */
-  codeConcurrency?: number;
-  /** With OAuth on (--auth-issuer): list every tool whatever the token's scopes (--list-all-tools). */
-  listAllTools?: boolean;
   /** The features the package was generated with (runtime/features/<name>/feature.ts): modes, HTTP parts. */
   features?: readonly Feature[];
   /** The package's src/credentials.ts hook: per-user upstream credentials, consulted before the rest. */
   credentials?: CredentialsHook<SpecContext>;
-  /** Exchanges the caller's MCP token for an upstream token (the `token-exchange` feature). */
-  exchangeToken?: Exchange;
-};
+} & FeatureServerOptions;
 
 /** What tools/list gives: every served tool (`all`), dynamic mode's five, or code mode's two. */
 export type ServeMode = "all" | "dynamic" | "code";

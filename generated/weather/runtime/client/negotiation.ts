@@ -16,7 +16,7 @@ import {
 } from "../protocol/constants.ts";
 import { McpError } from "../protocol/errors.ts";
 import type { ClientCapabilities, Implementation, JsonObject, Result, ServerCapabilities } from "../protocol/types.ts";
-import { OAuthError } from "./auth-types.ts";
+import { AuthorizationError } from "./authorizer.ts";
 import type { ClientRevision } from "./revision.ts";
 import { revision2025 } from "./revision-2025.ts";
 import { revision2026 } from "./revision-2026.ts";
@@ -69,7 +69,8 @@ export async function negotiateEra(transport: ClientTransport, input: Negotiatio
 
 function isAuthFailure(error: unknown): boolean {
   return (
-    error instanceof OAuthError || (error instanceof TransportError && (error.status === 401 || error.status === 403))
+    error instanceof AuthorizationError ||
+    (error instanceof TransportError && (error.status === 401 || error.status === 403))
   );
 }
 

@@ -5,8 +5,7 @@
 // `retry` delay; 2026 streams are not resumable (a drop fails the request).
 
 import { setTimeout as wait } from "node:timers/promises";
-import { createAuthorizer } from "../../client/auth-flow.ts";
-import { type AuthOptions, OAuthError } from "../../client/auth-types.ts";
+import { AUTH_NEEDS_OAUTH, type Authorizer, asAuthorizationError } from "../../client/authorizer.ts";
 import type { ClientRevision } from "../../client/revision.ts";
 import { revision2026 } from "../../client/revision-2026.ts";
 import {
@@ -35,8 +34,11 @@ export type HttpTarget = {
   headers?: Record<string, string>;
   /** A static bearer token (a server started with MCP_HTTP_TOKEN). */
   bearerToken?: string;
-  /** OAuth for a protected server: log in on the first 401, refresh, step up on insufficient_scope. */
-  auth?: AuthOptions;
+  /**
+   * Logs in for a protected server: headers per request, and a say on each 401 (or 403 insufficient_scope).
+   * OAuth's is runtime/features/oauth/client/ (a generated client with the oauth feature turns `auth` into one).
+   */
+  authorizer?: Authorizer;
 };
 
 /** Sends of one request at most: the first try plus re-authorizations (401) and step-ups (403). */
@@ -69,7 +71,9 @@ export function createHttpTransport(
   let closed = false;
   let listeningSession: string | undefined;
   const lifetime = new AbortController();
-  const authorizer = target.auth ? createAuthorizer(url, target.auth) : undefined;
+  // `auth` is the oauth feature's option; arriving here, it was not turned into an authorizer.
+  if ((target as { auth?: unknown }).auth !== undefined && !target.authorizer) throw new Error(AUTH_NEEDS_OAUTH);
+  const authorizer = target.authorizer;
   // The header the last POST carried; GET streams and DELETE reuse it.
   let authorization = target.bearerToken ? `Bearer ${target.bearerToken}` : undefined;
 
@@ -95,21 +99,21 @@ export function createHttpTransport(
       signal,
     });
 
-  /** A POST; with OAuth, a 401/403 runs the authorizer and the same message is sent again. */
+  /** A POST; with an authorizer, a 401/403 goes to it and the same message is sent again when it says so. */
   const post = async (message: JsonRpcMessage, headers: Record<string, string>, signal: AbortSignal) => {
     const body = encodeMessage(message);
     if (!authorizer) return send(body, headers, signal);
     for (let attempt = 1; ; attempt++) {
-      authorization = (await asOAuthError(authorizer.authorization())) ?? authorization;
+      authorization = (await asAuthorizationError(authorizer.authorization())) ?? authorization;
       const response = await send(body, headers, signal);
       // Only a 401, or a 403 asking for more scopes (step-up), is the authorizer's; any other answer is the caller's.
       const stepUp =
         response.status === 403 && /insufficient_scope/.test(response.headers.get("www-authenticate") ?? "");
       if (response.status !== 401 && !stepUp) {
-        authorizer.succeeded();
+        authorizer.succeeded?.();
         return response;
       }
-      if (attempt >= MAX_AUTH_ATTEMPTS || !(await asOAuthError(authorizer.challenge(response)))) {
+      if (attempt >= MAX_AUTH_ATTEMPTS || !(await asAuthorizationError(authorizer.challenge(response)))) {
         await response.body?.cancel().catch(() => {});
         throw new TransportError(
           response.status === 403
@@ -339,17 +343,5 @@ async function pump(body: ReadableStream<Uint8Array>, parser: SseParser, done: (
     }
   } finally {
     await reader.cancel().catch(() => {});
-  }
-}
-
-/** Whatever breaks a login (the user's callback, the network) is an OAuthError, so nothing mistakes it for an era problem. */
-async function asOAuthError<T>(work: Promise<T>): Promise<T> {
-  try {
-    return await work;
-  } catch (error) {
-    if (error instanceof OAuthError) throw error;
-    const wrapped = new OAuthError(`Authorization failed: ${error instanceof Error ? error.message : String(error)}`);
-    wrapped.cause = error;
-    throw wrapped;
   }
 }

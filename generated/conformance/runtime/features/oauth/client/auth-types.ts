@@ -1,5 +1,6 @@
 // The OAuth options a client passes to `connect({ url, auth })`, and what it stores between runs.
 // The flow itself is in auth-flow.ts; discovery in auth-discovery.ts.
+import { AuthorizationError } from "../../../client/authorizer.ts";
 
 /** Tokens from the authorization server, with the absolute time they expire (ms since epoch). */
 export type OAuthTokens = {
@@ -128,8 +129,11 @@ export type EnterpriseAuth = {
 
 export type AuthOptions = InteractiveAuth | ClientCredentialsAuth | EnterpriseAuth;
 
-/** An authorization failure the client cannot recover from by itself (no retry will help). */
-export class OAuthError extends Error {
+/**
+ * An authorization failure the client cannot recover from by itself (no retry will help). The core's
+ * AuthorizationError, so the client does not mistake it for an older server and fall back.
+ */
+export class OAuthError extends AuthorizationError {
   constructor(message: string) {
     super(message);
     this.name = "OAuthError";

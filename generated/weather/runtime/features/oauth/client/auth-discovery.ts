@@ -1,7 +1,7 @@
 // Discovery for the OAuth client: the MCP server's Protected Resource Metadata (RFC 9728) and its
 // authorization server's metadata (RFC 8414, then OpenID Connect Discovery), in the order the MCP
 // authorization spec gives. No request here carries the access token.
-import { isSecureOrLoopback } from "../protocol/loopback-url.ts";
+import { isSecureOrLoopback } from "../../../protocol/loopback-url.ts";
 import { OAuthError } from "./auth-types.ts";
 
 export type ResourceMetadata = { resource?: string; authorization_servers?: string[]; scopes_supported?: string[] };
@@ -172,4 +172,42 @@ function sameOrigin(named: unknown, issuer: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** Where a protected server's tokens come from: its resource, its authorization server's metadata, its scopes. */
+export type Discovered = { resource: string; metadata: ServerMetadata; prmScopes?: string[] };
+
+/**
+ * The authorization server of the MCP server at `serverUrl`, from its RFC 9728 metadata (the challenge's
+ * `resource_metadata`, else the well-known URLs), every endpoint held to checkEndpoint.
+ */
+export async function discoverAuthorization(serverUrl: URL, challenge: Record<string, string>): Promise<Discovered> {
+  const found = await discoverAuthorizationServer(serverUrl, challenge);
+  checkServerEndpoints(found.metadata);
+  return found;
+}
+
+async function discoverAuthorizationServer(serverUrl: URL, challenge: Record<string, string>): Promise<Discovered> {
+  const named = challenge.resource_metadata;
+  if (named !== undefined)
+    checkEndpoint(
+      URL.canParse(named, serverUrl.href) ? new URL(named, serverUrl).href : named,
+      "challenge's resource_metadata",
+    );
+  const prm = await discoverResourceMetadata(serverUrl, challenge.resource_metadata);
+  if (!prm) {
+    // A 2025-03-26 server: it is its own authorization server.
+    return {
+      resource: canonicalUrl(serverUrl),
+      metadata: (await discoverServerMetadata(serverUrl.origin, true)) ?? fallbackServerMetadata(serverUrl),
+    };
+  }
+  const resource = checkResource(serverUrl, prm);
+  const issuer = prm.authorization_servers?.[0];
+  if (!issuer)
+    throw new OAuthError(`The protected resource metadata of ${canonicalUrl(serverUrl)} names no authorization server`);
+  checkEndpoint(issuer, "authorization server the protected resource metadata names");
+  const metadata = await discoverServerMetadata(issuer);
+  if (!metadata) throw new OAuthError(`No authorization server metadata found for ${issuer}`);
+  return { resource, metadata, prmScopes: prm.scopes_supported };
 }
