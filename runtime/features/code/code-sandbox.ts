@@ -21,6 +21,7 @@ export type CodeSandboxOptions = {
 
 export const defaultSandboxThreads = (): number => Math.max(1, Math.min(4, availableParallelism()));
 
+// long: one thread pool, whose acquire, release and close share its idle, busy and waiting state
 export async function createCodeSandbox(options: CodeSandboxOptions = {}): Promise<CodeSandbox> {
   const max = options.threads ?? defaultSandboxThreads();
   const idle: SandboxThread[] = [];

@@ -7,7 +7,7 @@
 import { existsSync } from "node:fs";
 import { didYouMean } from "../../package/did-you-mean.ts";
 import type { ModeCatalog } from "../../package/feature.ts";
-import type { ManifestTool, ManifestToolset } from "../../package/manifest-types.ts";
+import type { ManifestTool } from "../../package/manifest-types.ts";
 import { toolsetOf } from "../../package/tool-selection.ts";
 import { isObject } from "../../protocol/codec.ts";
 import { DEFAULT_TOOL_HINTS } from "../../protocol/constants.ts";
@@ -31,164 +31,168 @@ export type DynamicCatalog = ModeCatalog;
 
 type ToolSummary = { name: string; title?: string; description: string; toolset: string };
 
+/** What the five tools share: the served tools by toolset, and the search, loaded on first use. */
+type DynamicState = {
+  server: McpServer;
+  catalog: DynamicCatalog;
+  byToolset: Map<string, ManifestTool[]>;
+  toolsetNames: string[];
+  search?: ToolSearch;
+};
+
+type Args = Record<string, unknown>;
+type Ctx = Parameters<Parameters<McpServer["tool"]>[0]["handler"]>[1];
+
 export function registerDynamicTools(server: McpServer, catalog: DynamicCatalog): void {
-  const { served } = catalog;
   const byToolset = new Map<string, ManifestTool[]>();
-  for (const tool of served.values()) {
+  for (const tool of catalog.served.values()) {
     const list = byToolset.get(toolsetOf(tool)) ?? [];
     list.push(tool);
     byToolset.set(toolsetOf(tool), list);
   }
-  const toolsetNames = [...byToolset.keys()].sort();
-  const unknownToolset = (name: string) =>
-    failure(
-      `Unknown toolset '${name}'${didYouMean(name, toolsetNames)}; this server's toolsets are: ${toolsetNames.join(", ")} (see list_toolsets)`,
-    );
-  let search: ToolSearch | undefined;
+  const state: DynamicState = { server, catalog, byToolset, toolsetNames: [...byToolset.keys()].sort() };
   const definition = (name: string) => {
     const tool = DYNAMIC_TOOLS.find((t) => t.name === name);
     if (!tool) throw new Error(`no dynamic tool ${name}`);
     return tool;
   };
-
-  server.tool({
-    ...definition("search_tools"),
-    handler: async (args, ctx) => {
-      const bad =
-        badArgument(typeof args.query === "string" && args.query.trim() !== "", "query must be a non-empty string") ??
-        badArgument(
-          args.limit === undefined ||
-            (Number.isInteger(args.limit) && Number(args.limit) >= 1 && Number(args.limit) <= SEARCH_LIMIT.max),
-          `limit must be a whole number from 1 to ${SEARCH_LIMIT.max}`,
-        ) ??
-        badArgument(args.toolset === undefined || typeof args.toolset === "string", "toolset must be a string");
-      if (bad) return bad;
-      const query = String(args.query);
-      const limit = typeof args.limit === "number" ? args.limit : SEARCH_LIMIT.default;
-      const toolset = typeof args.toolset === "string" ? args.toolset : undefined;
-      if (toolset !== undefined && !byToolset.has(toolset)) return unknownToolset(toolset);
-      // Loaded on the first search, not at start-up: the ranking library and the index cost 10-80 ms.
-      search ??= (await import("../../search/tool-search.ts")).createToolSearch(catalog.all, searchIndexFile());
-      const names = search.search(query, {
-        limit,
-        allowed: (name) => served.has(name) && visibleTo(server.options.toolGate, name, ctx.auth),
-        ...(toolset !== undefined ? { toolset } : {}),
-      });
-      const tools = names.flatMap((name) => {
-        const tool = served.get(name);
-        return tool ? [summaryOf(tool)] : [];
-      });
-      const text =
-        tools.length === 0
-          ? `No tool matches '${query}'. Try other words, or browse with list_toolsets and list_tools.`
-          : summaryText(tools);
-      return { structuredContent: { tools }, content: [{ type: "text", text }] };
-    },
-  });
-
-  server.tool({
-    ...definition("list_toolsets"),
-    handler: () => {
-      const described = new Map(catalog.toolsets.map((t) => [t.name, t.description]));
-      const toolsets = toolsetNames.map((name) => {
-        const description = described.get(name);
-        return { name, ...(description ? { description } : {}), tools: byToolset.get(name)?.length ?? 0 };
-      });
-      const text = toolsets
-        .map(
-          (t) => `${t.name} (${t.tools} tool${t.tools === 1 ? "" : "s"})${t.description ? `: ${t.description}` : ""}`,
-        )
-        .join("\n");
-      return { structuredContent: { toolsets }, content: [{ type: "text", text: text || "No tools are enabled." }] };
-    },
-  });
-
-  server.tool({
-    ...definition("list_tools"),
-    handler: (args, ctx) => {
-      const bad =
-        badArgument(typeof args.toolset === "string", "toolset must be a string (see list_toolsets)") ??
-        badArgument(args.cursor === undefined || typeof args.cursor === "string", "cursor must be a string");
-      if (bad) return bad;
-      const toolset = String(args.toolset);
-      const inToolset = byToolset.get(toolset);
-      if (!inToolset) return unknownToolset(toolset);
-      const tools = inToolset.filter((tool) => visibleTo(server.options.toolGate, tool.name, ctx.auth));
-      let offset = 0;
-      if (args.cursor !== undefined) {
-        const opened = server.sealer.open(String(args.cursor));
-        if (!isObject(opened) || opened.kind !== "list_tools" || opened.toolset !== toolset || !isOffset(opened.offset))
-          return failure(
-            `Invalid cursor for toolset '${toolset}': pass back the nextCursor of the previous list_tools call, unchanged, with the same toolset`,
-          );
-        offset = opened.offset;
-      }
-      const page = tools.slice(offset, offset + LIST_PAGE_SIZE).map(summaryOf);
-      const next = offset + LIST_PAGE_SIZE < tools.length ? offset + LIST_PAGE_SIZE : undefined;
-      const structured: JsonObject = { tools: page };
-      if (next !== undefined) structured.nextCursor = server.sealer.seal({ kind: "list_tools", toolset, offset: next });
-      const more =
-        next === undefined ? "" : `\n(${tools.length - next} more: call list_tools again with this nextCursor)`;
-      return { structuredContent: structured, content: [{ type: "text", text: `${summaryText(page)}${more}` }] };
-    },
-  });
-
-  server.tool({
-    ...definition("describe_tools"),
-    handler: (args, ctx) => {
-      const bad = badArgument(
-        Array.isArray(args.names) &&
-          args.names.length >= 1 &&
-          args.names.length <= DESCRIBE_LIMIT &&
-          args.names.every((name) => typeof name === "string"),
-        `names must be a list of 1 to ${DESCRIBE_LIMIT} tool names`,
-      );
-      if (bad) return bad;
-      const names = (args.names as string[]).slice(0, DESCRIBE_LIMIT);
-      const tools: unknown[] = [];
-      const unknown: string[] = [];
-      for (const name of names) {
-        const visible = served.has(name) && visibleTo(server.options.toolGate, name, ctx.auth);
-        const registered = visible ? server.tools.get(name) : undefined;
-        if (registered) tools.push(toolListing(registered));
-        else unknown.push(name);
-      }
-      const seen = (name: string) => visibleTo(server.options.toolGate, name, ctx.auth);
-      if (tools.length === 0)
-        return failure(`No such tool: ${unknown.map((name) => unknownToolText(name, catalog, seen)).join("; ")}`);
-      const notes = unknown.map((name) => unknownToolText(name, catalog, seen));
-      return {
-        structuredContent: { tools, ...(unknown.length > 0 ? { unknown } : {}) },
-        content: [
-          { type: "text", text: JSON.stringify(tools) },
-          ...(notes.length > 0 ? [{ type: "text" as const, text: `Not found: ${notes.join("; ")}` }] : []),
-        ],
-      };
-    },
-  });
-
+  server.tool({ ...definition("search_tools"), handler: (args, ctx) => searchTools(state, args, ctx) });
+  server.tool({ ...definition("list_toolsets"), handler: () => listToolsets(state) });
+  server.tool({ ...definition("list_tools"), handler: (args, ctx) => listTools(state, args, ctx) });
+  server.tool({ ...definition("describe_tools"), handler: (args, ctx) => describeTools(state, args, ctx) });
   server.tool({
     ...definition("call_tool"),
     // The inner call's Mcp-Param-* headers are checked as a direct call of the tool would have them.
     forwardsTo: (args) =>
-      typeof args.name === "string" && served.has(args.name)
+      typeof args.name === "string" && catalog.served.has(args.name)
         ? { name: args.name, arguments: args.arguments ?? {} }
         : undefined,
-    handler: (args, ctx) => {
-      const bad =
-        badArgument(typeof args.name === "string", "name must be a string: the tool to call") ??
-        badArgument(
-          args.arguments === undefined || isObject(args.arguments),
-          "arguments must be an object: the tool's arguments, as describe_tools states them",
-        );
-      if (bad) return bad;
-      const name = String(args.name);
-      const tool = served.get(name);
-      if (!tool) return failure(unknownToolText(name, catalog, (n) => visibleTo(server.options.toolGate, n, ctx.auth)));
-      const meta = { [ANNOTATIONS_META_KEY]: statedHints(tool.annotations) };
-      return forwardTo({ name, arguments: args.arguments ?? {}, meta });
-    },
+    handler: (args, ctx) => callTool(state, args, ctx),
   });
+}
+
+function unknownToolset(state: DynamicState, name: string): ToolHandlerResult {
+  return failure(
+    `Unknown toolset '${name}'${didYouMean(name, state.toolsetNames)}; this server's toolsets are: ${state.toolsetNames.join(", ")} (see list_toolsets)`,
+  );
+}
+
+async function searchTools(state: DynamicState, args: Args, ctx: Ctx): Promise<ToolHandlerResult> {
+  const bad =
+    badArgument(typeof args.query === "string" && args.query.trim() !== "", "query must be a non-empty string") ??
+    badArgument(
+      args.limit === undefined ||
+        (Number.isInteger(args.limit) && Number(args.limit) >= 1 && Number(args.limit) <= SEARCH_LIMIT.max),
+      `limit must be a whole number from 1 to ${SEARCH_LIMIT.max}`,
+    ) ??
+    badArgument(args.toolset === undefined || typeof args.toolset === "string", "toolset must be a string");
+  if (bad) return bad;
+  const query = String(args.query);
+  const limit = typeof args.limit === "number" ? args.limit : SEARCH_LIMIT.default;
+  const toolset = typeof args.toolset === "string" ? args.toolset : undefined;
+  if (toolset !== undefined && !state.byToolset.has(toolset)) return unknownToolset(state, toolset);
+  // Loaded on the first search, not at start-up: the ranking library and the index cost 10-80 ms.
+  state.search ??= (await import("../../search/tool-search.ts")).createToolSearch(state.catalog.all, searchIndexFile());
+  const names = state.search.search(query, {
+    limit,
+    allowed: (name) => state.catalog.served.has(name) && visibleTo(state.server.options.toolGate, name, ctx.auth),
+    ...(toolset !== undefined ? { toolset } : {}),
+  });
+  const tools = names.flatMap((name) => {
+    const tool = state.catalog.served.get(name);
+    return tool ? [summaryOf(tool)] : [];
+  });
+  const text =
+    tools.length === 0
+      ? `No tool matches '${query}'. Try other words, or browse with list_toolsets and list_tools.`
+      : summaryText(tools);
+  return { structuredContent: { tools }, content: [{ type: "text", text }] };
+}
+
+function listToolsets(state: DynamicState): ToolHandlerResult {
+  const described = new Map(state.catalog.toolsets.map((t) => [t.name, t.description]));
+  const toolsets = state.toolsetNames.map((name) => {
+    const description = described.get(name);
+    return { name, ...(description ? { description } : {}), tools: state.byToolset.get(name)?.length ?? 0 };
+  });
+  const text = toolsets
+    .map((t) => `${t.name} (${t.tools} tool${t.tools === 1 ? "" : "s"})${t.description ? `: ${t.description}` : ""}`)
+    .join("\n");
+  return { structuredContent: { toolsets }, content: [{ type: "text", text: text || "No tools are enabled." }] };
+}
+
+function listTools(state: DynamicState, args: Args, ctx: Ctx): ToolHandlerResult {
+  const bad =
+    badArgument(typeof args.toolset === "string", "toolset must be a string (see list_toolsets)") ??
+    badArgument(args.cursor === undefined || typeof args.cursor === "string", "cursor must be a string");
+  if (bad) return bad;
+  const toolset = String(args.toolset);
+  const inToolset = state.byToolset.get(toolset);
+  if (!inToolset) return unknownToolset(state, toolset);
+  const tools = inToolset.filter((tool) => visibleTo(state.server.options.toolGate, tool.name, ctx.auth));
+  let offset = 0;
+  if (args.cursor !== undefined) {
+    const opened = state.server.sealer.open(String(args.cursor));
+    if (!isObject(opened) || opened.kind !== "list_tools" || opened.toolset !== toolset || !isOffset(opened.offset))
+      return failure(
+        `Invalid cursor for toolset '${toolset}': pass back the nextCursor of the previous list_tools call, unchanged, with the same toolset`,
+      );
+    offset = opened.offset;
+  }
+  const page = tools.slice(offset, offset + LIST_PAGE_SIZE).map(summaryOf);
+  const next = offset + LIST_PAGE_SIZE < tools.length ? offset + LIST_PAGE_SIZE : undefined;
+  const structured: JsonObject = { tools: page };
+  if (next !== undefined)
+    structured.nextCursor = state.server.sealer.seal({ kind: "list_tools", toolset, offset: next });
+  const more = next === undefined ? "" : `\n(${tools.length - next} more: call list_tools again with this nextCursor)`;
+  return { structuredContent: structured, content: [{ type: "text", text: `${summaryText(page)}${more}` }] };
+}
+
+function describeTools(state: DynamicState, args: Args, ctx: Ctx): ToolHandlerResult {
+  const bad = badArgument(
+    Array.isArray(args.names) &&
+      args.names.length >= 1 &&
+      args.names.length <= DESCRIBE_LIMIT &&
+      args.names.every((name) => typeof name === "string"),
+    `names must be a list of 1 to ${DESCRIBE_LIMIT} tool names`,
+  );
+  if (bad) return bad;
+  const names = (args.names as string[]).slice(0, DESCRIBE_LIMIT);
+  const tools: unknown[] = [];
+  const unknown: string[] = [];
+  for (const name of names) {
+    const visible = state.catalog.served.has(name) && visibleTo(state.server.options.toolGate, name, ctx.auth);
+    const registered = visible ? state.server.tools.get(name) : undefined;
+    if (registered) tools.push(toolListing(registered));
+    else unknown.push(name);
+  }
+  const seen = (name: string) => visibleTo(state.server.options.toolGate, name, ctx.auth);
+  if (tools.length === 0)
+    return failure(`No such tool: ${unknown.map((name) => unknownToolText(name, state.catalog, seen)).join("; ")}`);
+  const notes = unknown.map((name) => unknownToolText(name, state.catalog, seen));
+  return {
+    structuredContent: { tools, ...(unknown.length > 0 ? { unknown } : {}) },
+    content: [
+      { type: "text", text: JSON.stringify(tools) },
+      ...(notes.length > 0 ? [{ type: "text" as const, text: `Not found: ${notes.join("; ")}` }] : []),
+    ],
+  };
+}
+
+function callTool(state: DynamicState, args: Args, ctx: Ctx): ToolHandlerResult {
+  const bad =
+    badArgument(typeof args.name === "string", "name must be a string: the tool to call") ??
+    badArgument(
+      args.arguments === undefined || isObject(args.arguments),
+      "arguments must be an object: the tool's arguments, as describe_tools states them",
+    );
+  if (bad) return bad;
+  const name = String(args.name);
+  const tool = state.catalog.served.get(name);
+  if (!tool)
+    return failure(unknownToolText(name, state.catalog, (n) => visibleTo(state.server.options.toolGate, n, ctx.auth)));
+  const meta = { [ANNOTATIONS_META_KEY]: statedHints(tool.annotations) };
+  return forwardTo({ name, arguments: args.arguments ?? {}, meta });
 }
 
 /**

@@ -52,32 +52,9 @@ export function createProtectedResource(
     metadata,
     verifier,
     async authenticate(req) {
-      // OAuth 2.1 §5.1 and the MCP spec: never a token in the URI, where logs and Referer headers keep it.
-      if (/(?:^|[?&])access_token=/.test((req.url ?? "").split("?")[1] ?? ""))
-        return reject(400, "Access tokens are not accepted in the query string; send Authorization: Bearer", {
-          error: "invalid_request",
-          error_description: "access tokens are accepted in the Authorization header only",
-        });
-      const header = req.headersDistinct.authorization ?? [];
-      if (header.length > 1) return reject(400, "More than one Authorization header", { error: "invalid_request" });
-      const value = header[0] ?? "";
-      if (Buffer.byteLength(value) > MAX_AUTHORIZATION_BYTES)
-        return reject(400, `Authorization header over ${MAX_AUTHORIZATION_BYTES} bytes`, {
-          error: "invalid_request",
-          error_description: "the Authorization header is too large",
-        });
-      const match = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i.exec(value);
-      if (!value || !/^Bearer\b/i.test(value))
-        // RFC 6750 §3.1: a request with no credentials gets the challenge without an error code.
-        return reject(401, "Authorization required: send an OAuth access token as Authorization: Bearer", {
-          scope: scopeHint(),
-        });
-      if (!match)
-        return reject(401, "Malformed bearer token", {
-          error: "invalid_token",
-          error_description: "the token is malformed",
-        });
-      const verdict = await verifier.verify(match[1]);
+      const bearer = readBearer(req, scopeHint);
+      if ("status" in bearer) return reject(bearer.status, bearer.message, bearer.params);
+      const verdict = await verifier.verify(bearer.token);
       if (verdict.ok) return { principal: verdict.principal };
       if (verdict.status === 503)
         return {
@@ -101,4 +78,45 @@ export function createProtectedResource(
       }).rejection;
     },
   };
+}
+
+type Refusal = { status: number; message: string; params: Record<string, string | undefined> };
+
+/** The request's bearer token, or why it has none a resource server may read (RFC 6750, OAuth 2.1 §5.1). */
+function readBearer(req: IncomingMessage, scopeHint: () => string | undefined): { token: string } | Refusal {
+  // OAuth 2.1 §5.1 and the MCP spec: never a token in the URI, where logs and Referer headers keep it.
+  if (/(?:^|[?&])access_token=/.test((req.url ?? "").split("?")[1] ?? ""))
+    return {
+      status: 400,
+      message: "Access tokens are not accepted in the query string; send Authorization: Bearer",
+      params: {
+        error: "invalid_request",
+        error_description: "access tokens are accepted in the Authorization header only",
+      },
+    };
+  const header = req.headersDistinct.authorization ?? [];
+  if (header.length > 1)
+    return { status: 400, message: "More than one Authorization header", params: { error: "invalid_request" } };
+  const value = header[0] ?? "";
+  if (Buffer.byteLength(value) > MAX_AUTHORIZATION_BYTES)
+    return {
+      status: 400,
+      message: `Authorization header over ${MAX_AUTHORIZATION_BYTES} bytes`,
+      params: { error: "invalid_request", error_description: "the Authorization header is too large" },
+    };
+  if (!value || !/^Bearer\b/i.test(value))
+    // RFC 6750 §3.1: a request with no credentials gets the challenge without an error code.
+    return {
+      status: 401,
+      message: "Authorization required: send an OAuth access token as Authorization: Bearer",
+      params: { scope: scopeHint() },
+    };
+  const match = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i.exec(value);
+  if (!match)
+    return {
+      status: 401,
+      message: "Malformed bearer token",
+      params: { error: "invalid_token", error_description: "the token is malformed" },
+    };
+  return { token: match[1] };
 }
