@@ -33,7 +33,7 @@ array of them for a config file with several entries).`,
     features: {
       type: "string",
       value: "<a,b>",
-      help: "the runtime features beside the core: dynamic, code, oauth, redis, metrics; all, or none (wins over the spec's and the config's features)",
+      help: "the runtime features beside the core: dynamic, code, budget, oauth, redis, metrics; all, or none (wins over the spec's and the config's features)",
     },
     ...COMMON_FLAGS,
     ...OPENAPI_FLAGS,

@@ -64,7 +64,7 @@ export type GenerateTarget = {
    */
   toolsets?: Record<string, string>;
   /** The runtime features beside the core (`all` for every one); `mcpgen generate --features` wins. */
-  features?: Array<"all" | "none" | "code" | "dynamic" | "metrics" | "oauth" | "redis" | "token-exchange">;
+  features?: Array<"all" | "none" | "budget" | "code" | "dynamic" | "metrics" | "oauth" | "redis" | "token-exchange">;
 };
 
 /** One package, or several generated in order by one `mcpgen generate`. */

@@ -3,6 +3,7 @@
  * `Feature` record, which src/app.ts imports when the package has the feature. A package carries the
  * runtime files (and the libraries) of its features only, found by the import walk (runtime-files.ts).
  */
+import { budgetFlags } from "../../runtime/features/budget/flags.ts";
 import { codeFlags } from "../../runtime/features/code/flags.ts";
 import { metricsFlags } from "../../runtime/features/metrics/flags.ts";
 import { oauthFlags } from "../../runtime/features/oauth/flags.ts";
@@ -38,6 +39,9 @@ const feature = (name: FeatureName, exportName: string, summary: string, more: P
 // In the order their flags appear in --help and the READMEs.
 export const FEATURE_MODULES: readonly FeatureModule[] = [
   feature("dynamic", "dynamicFeature", "--mode dynamic: tool search", { mode: true }),
+  feature("budget", "budgetFeature", "--max-response-tokens: tool results cut to a token budget", {
+    flags: budgetFlags,
+  }),
   feature("code", "codeFeature", "--mode code: search_docs and execute", { mode: true, flags: codeFlags }),
   feature("oauth", "oauthFeature", "--auth-issuer: OAuth protected resource; the client's OAuth login", {
     flags: oauthFlags,

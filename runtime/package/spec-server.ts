@@ -20,8 +20,8 @@ import type {
 import { type CredentialsHook, resolveCredentials } from "../upstream/credentials.ts";
 import { resourceContentsFrom, toolAnswerFrom } from "../upstream/response.ts";
 import type { CallUpstream, UpstreamConfig } from "../upstream/types.ts";
-import { type Feature, type FeatureServerOptions, modeFeature } from "./feature.ts";
-import { takeFields } from "./field-select.ts";
+import { type Feature, type FeatureServerOptions, modeFeature, type ResultFitter, resultFitter } from "./feature.ts";
+import { selectAnswer, takeFields } from "./field-select.ts";
 import type {
   HttpBinding,
   ManifestCatalog,
@@ -30,7 +30,6 @@ import type {
   StaticCompletions,
   StoredCatalog,
 } from "./manifest-types.ts";
-import { DEFAULT_MAX_RESPONSE_TOKENS, fitHandlerResult, fitUpstreamResult } from "./response-budget.ts";
 import { filters, notEnabledReason, selects, type ToolSelection } from "./tool-selection.ts";
 
 // The manifest's types are the contract with the generator (manifest-types.ts); generated code names them here.
@@ -195,7 +194,9 @@ export function createSpecServer(manifest: Manifest, options: SpecServerOptions 
   };
   const handlers = options.handlers ?? {};
   const env = options.env ?? process.env;
-  const maxTokens = options.maxResponseTokens ?? DEFAULT_MAX_RESPONSE_TOKENS;
+  // The features shaping tool results (the response budget); without any, results pass as they are.
+  const fitResult = resultFitter(options.features ?? []);
+  const maxTokens = options.maxResponseTokens === undefined ? {} : { maxTokens: options.maxResponseTokens };
   const forward = async (binding: HttpBinding, args: Record<string, unknown>, ctx: HandlerContext, target: string) => {
     if (!upstream)
       throw new McpError(ErrorCode.InternalError, "This server has http bindings but no upstream base URL");
@@ -257,7 +258,9 @@ export function createSpecServer(manifest: Manifest, options: SpecServerOptions 
           ...(options.codeLimits ? { limits: options.codeLimits } : {}),
           allowDestructive: options.allowDestructive === true,
           ...(options.codeConcurrency !== undefined ? { concurrency: options.codeConcurrency } : {}),
-          maxTokens,
+          ...(fitResult
+            ? { fitResult: (result: ToolHandlerResult) => fitResult(result, { kind: "handler", ...maxTokens }) }
+            : {}),
         },
       );
     }
@@ -275,22 +278,28 @@ export function createSpecServer(manifest: Manifest, options: SpecServerOptions 
                 const { args: sent, fields } = http.fields ? takeFields(args) : { args };
                 const answer = toolAnswerFrom(await forward(http, sent, ctx, tool.name));
                 const result = checkedAgainstOutput(answer.result, validators?.output);
-                return await fitUpstreamResult(
-                  { ...answer, result },
-                  {
-                    maxTokens,
-                    inputSchema: tool.inputSchema,
-                    args: sent,
-                    offersFields: http.fields === true,
-                    ...(fields ? { fields } : {}),
-                    ...(validators?.output ? { validateOutput: validators.output } : {}),
-                  },
-                );
+                const selected = selectAnswer({ ...answer, result }, fields, validators?.output);
+                const fitted = fitResult
+                  ? await fitResult(selected.result, {
+                      kind: "upstream",
+                      ...maxTokens,
+                      answer: { json: selected.json, ...(answer.link ? { link: answer.link } : {}) },
+                      call: {
+                        inputSchema: tool.inputSchema,
+                        args: sent,
+                        offersFields: http.fields === true,
+                        ...(validators?.output ? { validateOutput: validators.output } : {}),
+                      },
+                    })
+                  : selected.result;
+                return selected.note ? withNote(fitted, selected.note) : fitted;
               } catch (error) {
                 return { isError: true, content: [{ type: "text", text: (error as Error).message }] };
               }
             }
-          : budgeted(handlerFor("tools", tool.name), maxTokens),
+          : fitResult
+            ? budgeted(handlerFor("tools", tool.name), (result) => fitResult(result, { kind: "handler", ...maxTokens }))
+            : handlerFor("tools", tool.name),
       });
     }
 
@@ -340,14 +349,23 @@ export function createSpecServer(manifest: Manifest, options: SpecServerOptions 
   return server;
 }
 
-/** A tool handler whose text content is held to the response budget (response-budget.ts). */
-function budgeted(handler: (...args: unknown[]) => unknown, maxTokens: number) {
+/** A tool handler whose result the features shape (the response budget: Feature.fitResult). */
+function budgeted(
+  handler: (...args: unknown[]) => unknown,
+  fitResult: (result: ToolHandlerResult) => ReturnType<ResultFitter>,
+) {
   return async (...args: unknown[]): Promise<ToolHandlerResult> => {
     const result = (await handler(...args)) as ToolHandlerResult;
     // An input_required result (MRTR) asks the client something: it is no answer to cut.
-    return result.resultType === "input_required" ? result : fitHandlerResult(result, maxTokens);
+    return result.resultType === "input_required" ? result : fitResult(result);
   };
 }
+
+/** A result with one more text block after its content. */
+const withNote = (result: ToolHandlerResult, text: string): ToolHandlerResult => ({
+  ...result,
+  content: [...(result.content ?? []), { type: "text", text }],
+});
 
 /** Static value lists as completion functions: the values that start with what was typed, case-insensitively. */
 function completers(completions: StaticCompletions | undefined): { complete?: Record<string, CompleteFunction> } {

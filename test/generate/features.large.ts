@@ -12,7 +12,7 @@ import { mcpgen, NO_TRACE } from "../cli/run.ts";
 import { ROOT, scratchDir } from "./support.ts";
 
 const WEATHER = join(ROOT, "specs/weather.yaml");
-const HEAVY = ["ioredis", "prom-client", "quickjs-emscripten", "minisearch", "stemmer"];
+const HEAVY = ["ioredis", "prom-client", "quickjs-emscripten", "minisearch", "stemmer", "gpt-tokenizer"];
 
 function generated(...args: string[]): string {
   const out = scratchDir("features");
@@ -30,13 +30,20 @@ describe("mcpgen generate --features", () => {
     expect(existsSync(join(dir, "runtime/features"))).toBe(false);
     expect(existsSync(join(dir, "runtime/features/code/code-mode.ts"))).toBe(false);
     expect(existsSync(join(dir, "runtime/features/redis/redis-sessions.ts"))).toBe(false);
+    expect(existsSync(join(dir, "runtime/features/budget/o200k-ranks.ts"))).toBe(false);
     const deps = Object.keys(JSON.parse(readFileSync(join(dir, "package.json"), "utf8")).dependencies);
     for (const name of HEAVY) expect(deps).not.toContain(name);
     const readme = readFileSync(join(dir, "README.md"), "utf8");
     expect(readme).not.toContain("### Authorization (OAuth)");
     expect(readme).toContain("Generated without these runtime features: `dynamic`");
     const serverJson = readFileSync(join(dir, "server.json"), "utf8");
-    for (const name of ["MCP_AUTH_ISSUER", "MCP_SESSION_STORE", "MCP_METRICS", "MCP_CODE_TIMEOUT"])
+    for (const name of [
+      "MCP_AUTH_ISSUER",
+      "MCP_SESSION_STORE",
+      "MCP_METRICS",
+      "MCP_CODE_TIMEOUT",
+      "MCP_MAX_RESPONSE_TOKENS",
+    ])
       expect(serverJson).not.toContain(name);
     expect(serverJson).toContain("MCP_BASE_URL");
     const variables = JSON.parse(serverJson).packages[0].environmentVariables as { name: string; choices?: string[] }[];
@@ -75,6 +82,7 @@ describe("mcpgen generate --features", () => {
     expect(mcpgen(ROOT, "generate", spec, "--out", flag, "--features", "dynamic").code).toBe(0);
     expect(imports(flag)).toEqual(["dynamic"]);
     expect(imports(generated("--features", "all"))).toEqual([
+      "budget",
       "code",
       "dynamic",
       "metrics",

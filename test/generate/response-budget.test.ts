@@ -3,7 +3,9 @@
  * upstream on 127.0.0.1 answering 5,000-item lists, driven by the official SDK client (which checks
  * structuredContent against each tool's outputSchema). `--max-response-tokens 1000` (and its env twin)
  * cuts answers at whole items with a note naming the arguments that fetch the rest; `_fields` selects
- * fields and never reaches the upstream; the tokenizer is not even loaded for small answers.
+ * fields and never reaches the upstream; the tokenizer's vocabulary is not even loaded for small answers.
+ * The budget is the `budget` feature (issue 28): a package generated without it serves answers whole,
+ * still applies `_fields` (a core part), and refuses --max-response-tokens naming the feature.
  */
 import { spawnSync } from "node:child_process";
 import { once } from "node:events";
@@ -193,7 +195,7 @@ async function startUpstream() {
   return { url: base, requests, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
-/** A module-resolution hook that logs every gpt-tokenizer import of the process to a file. */
+/** A module-resolution hook that logs every import of the token vocabulary (o200k-ranks.ts) or of gpt-tokenizer. */
 function tokenizerLog(dir: string): { nodeArgs: string[]; file: string } {
   const file = join(dir, "tokenizer.log");
   writeFileSync(
@@ -202,7 +204,7 @@ function tokenizerLog(dir: string): { nodeArgs: string[]; file: string } {
 let log;
 export function initialize(data) { log = data.log; }
 export async function resolve(specifier, context, next) {
-  if (specifier.includes("gpt-tokenizer")) appendFileSync(log, specifier + "\\n");
+  if (/o200k-ranks|gpt-tokenizer/.test(specifier)) appendFileSync(log, specifier + "\\n");
   return next(specifier, context);
 }
 `,
@@ -246,11 +248,12 @@ describe("--max-response-tokens and _fields over real processes", () => {
     dir = scratchDir("response-budget");
     writeFileSync(join(dir, "budget.json"), JSON.stringify(OPENAPI));
     writeFileSync(join(dir, "spec.yaml"), stringify(SPEC));
-    for (const [spec, out] of [
-      ["budget.json", "pkg"],
-      ["spec.yaml", "spec-pkg"],
-    ]) {
-      const generated = await generate(join(dir, spec), join(dir, out));
+    for (const [spec, out, features] of [
+      ["budget.json", "pkg", ["budget"]],
+      ["spec.yaml", "spec-pkg", ["budget"]],
+      ["budget.json", "plain-pkg", ["none"]],
+    ] as const) {
+      const generated = await generate(join(dir, spec), join(dir, out), { features: [...features] });
       expect(generated.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
     }
     upstream = await startUpstream();
@@ -278,7 +281,10 @@ describe("--max-response-tokens and _fields over real processes", () => {
     expect((await sdk.call("list_things")).content[0].text).toBe('[{"a":1}]');
     expect(existsSync(log.file)).toBe(false);
     await sdk.call("list_issues", {});
-    expect(readFileSync(log.file, "utf8")).toMatch(/gpt-tokenizer\/encoding\/o200k_base/);
+    // Its own packed vocabulary, never a tokenizer library (the package does not depend on one).
+    expect(readFileSync(log.file, "utf8")).toBe("./o200k-ranks.ts\n");
+    const deps = JSON.parse(readFileSync(join(dir, "pkg/package.json"), "utf8")).dependencies;
+    expect(Object.keys(deps)).not.toContain("gpt-tokenizer");
   });
 
   it("a top-level array is cut at whole items, with counts and the page/per_page continuation", async () => {
@@ -427,5 +433,42 @@ describe("--max-response-tokens and _fields over real processes", () => {
     const env = run([], { MCP_MAX_RESPONSE_TOKENS: "many" });
     expect(env.status).toBe(2);
     expect(env.stderr).toContain("MCP_MAX_RESPONSE_TOKENS must be a whole number >= 500, not 'many'");
+  }, 60_000);
+
+  it("without the budget feature: answers pass whole, _fields still applies, --max-response-tokens exits 2", async () => {
+    const plain = join(dir, "plain-pkg");
+    expect(existsSync(join(plain, "runtime/features/budget/response-budget.ts"))).toBe(false);
+    expect(existsSync(join(plain, "runtime/features/budget/o200k-ranks.ts"))).toBe(false);
+    expect(Object.keys(JSON.parse(readFileSync(join(plain, "package.json"), "utf8")).dependencies)).not.toContain(
+      "gpt-tokenizer",
+    );
+    const served = await startHttpProcess(
+      join(plain, "src/server.ts"),
+      {},
+      [],
+      ["--port", "0", "--base-url", upstream.url],
+    );
+    const other = await sdkClient(served.url);
+    try {
+      const whole = await other.call("list_issues", {});
+      expect(JSON.parse(whole.content[0].text!)).toEqual(ISSUES);
+      expect(whole.content).toHaveLength(1);
+      expect(whole._meta?.[META]).toBeUndefined();
+      const fields = await other.call("search_issues", { q: "crash", _fields: ["items.number"] });
+      expect(fields.structuredContent).toEqual({ items: ISSUES.map((i) => ({ number: i.number })) });
+      expect(fields._meta?.[META]).toEqual({ fields: ["items.number"] });
+    } finally {
+      await other.client.close();
+      await served.stop();
+    }
+    const run = spawnSync(
+      process.execPath,
+      ["--import", "tsx", join(plain, "src/server.ts"), "--max-response-tokens", "1000"],
+      { cwd: ROOT, encoding: "utf8", input: "" },
+    );
+    expect(run.status).toBe(2);
+    expect(run.stderr.trim()).toBe(
+      "--max-response-tokens needs the 'budget' feature, which this package was generated without: add it to the spec's features: list, or to mcpgen generate's --features, and generate again",
+    );
   }, 60_000);
 });

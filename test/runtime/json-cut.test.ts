@@ -1,18 +1,14 @@
 /**
- * Issue 14 §4: cutting an answer to a token budget (runtime/package/json-cut.ts) with the real o200k
+ * Issue 14 §4: cutting an answer to a token budget (runtime/features/budget/json-cut.ts) with the real o200k
  * tokenizer. A JSON answer loses whole items of its main list, never half a string or object; text loses
  * whole lines. Given/want tables, then the `_fields` selection and the next-page arguments.
  */
 import { describe, expect, it } from "vitest";
-import { selectFields, takeFields } from "../../runtime/package/field-select.ts";
-import { cutJson, cutLines, mainList } from "../../runtime/package/json-cut.ts";
-import { nextPage } from "../../runtime/package/pagination-hint.ts";
-import {
-  fitHandlerResult,
-  fitUpstreamResult,
-  RESPONSE_META,
-  tokenCounter,
-} from "../../runtime/package/response-budget.ts";
+import { cutJson, cutLines, mainList } from "../../runtime/features/budget/json-cut.ts";
+import { nextPage } from "../../runtime/features/budget/pagination-hint.ts";
+import { fitHandlerResult, fitUpstreamResult } from "../../runtime/features/budget/response-budget.ts";
+import { tokenCounter } from "../../runtime/features/budget/token-counter.ts";
+import { RESPONSE_META, selectFields, takeFields } from "../../runtime/package/field-select.ts";
 
 const issue = (i: number): unknown => ({ id: i, title: `Issue number ${i}`, user: { login: `u${i}` } });
 const items = (n: number, make = issue) => Array.from({ length: n }, (_, i) => make(i));

@@ -1,10 +1,10 @@
 // Cutting an answer to a token budget at boundaries a reader can trust: a JSON answer loses whole items
 // of its main list (never half a string or half an object), a text answer loses whole lines. Pure: the
-// token counting is passed in (response-budget.ts loads the tokenizer only for answers that need it).
+// token counting is passed in (token-counter.ts; response-budget.ts counts only answers that may be over).
 
-import { setOwn } from "../protocol/own-keys.ts";
+import { setOwn } from "../../protocol/own-keys.ts";
 
-/** Token counting, as response-budget.ts makes it from gpt-tokenizer's o200k encoding. */
+/** Token counting, as token-counter.ts makes it from the o200k encoding (o200k.ts). */
 export type TokenCounter = {
   count(text: string): number;
   /** Whether `text` is at most `limit` tokens (stops counting at the limit). */

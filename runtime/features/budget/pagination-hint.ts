@@ -3,7 +3,7 @@
 // allows it, the arguments continue right after the last item shown, so the items the cut left out are
 // not lost; where it does not (a cursor, a Link URL), the hint says so.
 
-import { setOwn } from "../protocol/own-keys.ts";
+import { setOwn } from "../../protocol/own-keys.ts";
 
 /** Arguments to pass, and a sentence saying what they do. */
 export type NextPage = { arguments: Record<string, string | number>; text: string };

@@ -6,8 +6,8 @@
 // stay registered, unlisted. A destructive tool asks the client first (elicitation), or needs --allow-destructive.
 import { existsSync } from "node:fs";
 import { didYouMean } from "../../package/did-you-mean.ts";
+import { RESPONSE_META } from "../../package/field-select.ts";
 import type { ManifestTool } from "../../package/manifest-types.ts";
-import { fitHandlerResult, RESPONSE_META } from "../../package/response-budget.ts";
 import type { CallToolResult, JsonObject } from "../../protocol/types.ts";
 import type { ToolSearch } from "../../search/tool-search.ts";
 import { callToolInProcess } from "../../server/features.ts";
@@ -25,8 +25,11 @@ export type CodeModeOptions = {
   limits: CodeLimits;
   /** Destructive tools run without asking (--allow-destructive); else the client must confirm each. */
   allowDestructive: boolean;
-  /** The response budget (--max-response-tokens) of execute's and search_docs's results. */
-  maxTokens: number;
+  /**
+   * The response budget (--max-response-tokens) of execute's and search_docs's results, when the package
+   * has the `budget` feature: taken as a function so code mode carries none of the budget's files.
+   */
+  fitResult?: (result: ToolHandlerResult) => Promise<ToolHandlerResult>;
   /** Executes that run at once (--code-concurrency; default: the cores, at most 4). */
   concurrency?: number;
 };
@@ -69,10 +72,7 @@ export function registerCodeTools(server: McpServer, catalog: DynamicCatalog, op
       const file = packageFile("code-api.json");
       api ??= (file && loadCodeApi(file)) || plainCodeApi(served);
       const text = declarationsFor(api, names);
-      return fitHandlerResult(
-        { structuredContent: { tools: names }, content: [{ type: "text", text }] },
-        options.maxTokens,
-      );
+      return fitted({ structuredContent: { tools: names }, content: [{ type: "text", text }] }, options);
     },
   });
 
@@ -134,10 +134,13 @@ export function registerCodeTools(server: McpServer, catalog: DynamicCatalog, op
       }
       // 2026 era: the client must confirm a destructive call first; the retry runs the code again.
       if (state.pending) throw state.pending;
-      return fitHandlerResult(executeResult(result, state.notes), options.maxTokens);
+      return fitted(executeResult(result, state.notes), options);
     },
   });
 }
+
+/** A result of code mode's own tools within the response budget, when the package has one. */
+const fitted = (result: ToolHandlerResult, { fitResult }: CodeModeOptions) => (fitResult ? fitResult(result) : result);
 
 /** `notes`: what the response budget said of the answers it cut, for execute's result. */
 type RunState = ConfirmState & { notes: string[]; pending?: InputRequiredSignal };

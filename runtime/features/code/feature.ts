@@ -19,7 +19,7 @@ export const codeFeature: Feature = {
         limits: { ...CODE_LIMIT_DEFAULTS, ...settings.limits },
         allowDestructive: settings.allowDestructive,
         ...(settings.concurrency !== undefined ? { concurrency: settings.concurrency } : {}),
-        maxTokens: settings.maxTokens,
+        ...(settings.fitResult ? { fitResult: settings.fitResult } : {}),
       }),
   },
 };
