@@ -62,7 +62,9 @@ function unpack(packed: string, size: number): Ranks {
 
 /** Merged pieces by their bytes, as token byte lengths: JSON answers repeat their keys and values. */
 const merged = new Map<string, number[]>();
-const MERGED_MAX = 20_000;
+/** Bytes of pieces the cache holds at most (cleared when full: an upstream's distinct long words cannot grow it). */
+const MERGED_BYTES = 1 << 20;
+let mergedBytes = 0;
 
 /** The byte lengths of the tokens `piece` (bytes, not a token itself) merges into. */
 function merge(table: Ranks, piece: string): number[] {
@@ -89,8 +91,12 @@ function merge(table: Ranks, piece: string): number[] {
     if (at > 0) pairs[at - 1] = rankAt(at - 1);
   }
   const lengths = starts.slice(1).map((end, i) => end - starts[i]);
-  if (merged.size >= MERGED_MAX) merged.clear();
+  if (mergedBytes + piece.length > MERGED_BYTES) {
+    merged.clear();
+    mergedBytes = 0;
+  }
   merged.set(piece, lengths);
+  mergedBytes += piece.length;
   return lengths;
 }
 
