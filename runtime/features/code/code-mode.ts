@@ -34,109 +34,136 @@ export type CodeModeOptions = {
   concurrency?: number;
 };
 
+/** What the two tools share: one search, one API description and one sandbox per server, each made on first use. */
+type CodeMode = {
+  server: McpServer;
+  catalog: DynamicCatalog;
+  options: CodeModeOptions;
+  search?: ToolSearch;
+  api?: CodeApiFile;
+  sandbox?: Promise<CodeSandbox>;
+};
+
+type Args = Record<string, unknown>;
+type Ctx = Parameters<Parameters<McpServer["tool"]>[0]["handler"]>[1];
+
 export function registerCodeTools(server: McpServer, catalog: DynamicCatalog, options: CodeModeOptions): void {
-  const { served } = catalog;
-  let search: ToolSearch | undefined;
-  let api: CodeApiFile | undefined;
-  // One sandbox per server, made on the first execute (its first thread and wasm engine cost tens of ms).
-  let sandbox: Promise<CodeSandbox> | undefined;
-  server.onClose(() => void sandbox?.then((s) => s.dispose()).catch(() => undefined));
-  const startSandbox = () => {
-    sandbox ??= import("./code-sandbox.ts").then((module) =>
-      module.createCodeSandbox(options.concurrency ? { threads: options.concurrency } : {}),
-    );
-    return sandbox;
-  };
+  const mode: CodeMode = { server, catalog, options };
+  server.onClose(() => void mode.sandbox?.then((s) => s.dispose()).catch(() => undefined));
   const definition = (name: string) => CODE_TOOLS.find((tool) => tool.name === name) as (typeof CODE_TOOLS)[number];
+  server.tool({ ...definition("search_docs"), handler: (args, ctx) => searchDocs(mode, args, ctx) });
+  server.tool({ ...definition("execute"), handler: (args, ctx) => execute(mode, args, ctx) });
+}
 
-  server.tool({
-    ...definition("search_docs"),
-    handler: async (args, ctx) => {
-      if (typeof args.query !== "string" || args.query.trim() === "")
-        return failure("Invalid arguments: query must be a non-empty string");
-      const limit = args.limit ?? DOCS_LIMIT.default;
-      if (!Number.isInteger(limit) || Number(limit) < 1 || Number(limit) > DOCS_LIMIT.max)
-        return failure(`Invalid arguments: limit must be a whole number from 1 to ${DOCS_LIMIT.max}`);
-      // An agent searches before it executes: the sandbox's thread starts meanwhile (a failure shows at execute).
-      startSandbox().catch(() => undefined);
-      search ??= (await import("../../search/tool-search.ts")).createToolSearch(
-        catalog.all,
-        packageFile("search-index.json"),
-      );
-      const names = search.search(args.query, {
-        limit: Number(limit),
-        allowed: (name) => served.has(name) && visibleTo(server.options.toolGate, name, ctx.auth),
-      });
-      if (names.length === 0) return failure(`No API function matches '${args.query}'. Try other words.`, false);
-      const { loadCodeApi, declarationsFor } = await import("./code-api.ts");
-      const file = packageFile("code-api.json");
-      api ??= (file && loadCodeApi(file)) || plainCodeApi(served);
-      const text = declarationsFor(api, names);
-      return fitted({ structuredContent: { tools: names }, content: [{ type: "text", text }] }, options);
-    },
-  });
+/** The sandbox, made on the first execute (its first thread and wasm engine cost tens of ms). */
+function startSandbox(mode: CodeMode): Promise<CodeSandbox> {
+  const { concurrency } = mode.options;
+  mode.sandbox ??= import("./code-sandbox.ts").then((module) =>
+    module.createCodeSandbox(concurrency ? { threads: concurrency } : {}),
+  );
+  return mode.sandbox;
+}
 
-  server.tool({
-    ...definition("execute"),
-    handler: async (args, ctx) => {
-      if (typeof args.code !== "string" || args.code.trim() === "")
-        return failure("Invalid arguments: code must be a non-empty string: the body of an async function");
-      const ready = startSandbox();
-      const run = new AbortController();
-      const stop = () => run.abort();
-      ctx.signal.addEventListener("abort", stop, { once: true });
-      const state: RunState = { destructiveRan: false, used: new Map(), notes: [] };
-      // `api` holds what this caller may see; a tool its scopes hide is refused as a direct call is.
-      const seen = (name: string) => visibleTo(server.options.toolGate, name, ctx.auth);
-      const unavailable = (name: string) => {
-        const missing = served.has(name) ? missingScopes(server.options.toolGate, name, ctx.auth) : [];
-        return missing.length > 0 ? insufficientScopeMessage(name, missing) : unknownToolText(name, catalog, seen);
-      };
-      const bridge: CodeBridge = {
-        names: visibleNames(catalog, seen),
-        call: (name, callArgs, signal) => bridgedCall(name, callArgs, signal),
-        unavailable,
-      };
-      const bridgedCall = async (name: string, callArgs: unknown, signal: AbortSignal): Promise<CodeCallOutcome> => {
-        const tool = served.get(name);
-        if (!tool) return refusal(unavailable(name));
-        if (signal.aborted) return refusal("execute has ended");
-        if (isDestructive(tool)) {
-          const refused = await confirmCall(tool, callArgs, ctx, options.allowDestructive, state);
-          if (refused instanceof InputRequiredSignal) {
-            state.pending = refused;
-            run.abort();
-            return refusal("waiting for the client's confirmation");
-          }
-          if (refused) return refusal(refused);
-          state.destructiveRan = true;
-        }
-        try {
-          return outcomeOf(name, await callToolInProcess(server, name, callArgs ?? {}, ctx), state.notes);
-        } catch (error) {
-          // 2026 era: the tool itself asks the client something; the retry runs the code again.
-          if (error instanceof InputRequiredSignal) {
-            state.pending = error;
-            run.abort();
-            return refusal("waiting for the client's answer");
-          }
-          return refusal(`${name} did not run: ${(error as Error).message}`);
-        }
-      };
-      let result: CodeRunResult;
-      try {
-        result = await (await ready).run(args.code, bridge, options.limits, run.signal);
-      } catch (error) {
-        sandbox = undefined; // the next execute tries again
-        return failure(`The sandbox could not start: ${(error as Error).message}`);
-      } finally {
-        ctx.signal.removeEventListener("abort", stop);
-      }
-      // 2026 era: the client must confirm a destructive call first; the retry runs the code again.
-      if (state.pending) throw state.pending;
-      return fitted(executeResult(result, state.notes), options);
-    },
+async function searchDocs(mode: CodeMode, args: Args, ctx: Ctx): Promise<ToolHandlerResult> {
+  const { server, catalog } = mode;
+  if (typeof args.query !== "string" || args.query.trim() === "")
+    return failure("Invalid arguments: query must be a non-empty string");
+  const limit = args.limit ?? DOCS_LIMIT.default;
+  if (!Number.isInteger(limit) || Number(limit) < 1 || Number(limit) > DOCS_LIMIT.max)
+    return failure(`Invalid arguments: limit must be a whole number from 1 to ${DOCS_LIMIT.max}`);
+  // An agent searches before it executes: the sandbox's thread starts meanwhile (a failure shows at execute).
+  startSandbox(mode).catch(() => undefined);
+  mode.search ??= (await import("../../search/tool-search.ts")).createToolSearch(
+    catalog.all,
+    packageFile("search-index.json"),
+  );
+  const names = mode.search.search(args.query, {
+    limit: Number(limit),
+    allowed: (name) => catalog.served.has(name) && visibleTo(server.options.toolGate, name, ctx.auth),
   });
+  if (names.length === 0) return failure(`No API function matches '${args.query}'. Try other words.`, false);
+  const { loadCodeApi, declarationsFor } = await import("./code-api.ts");
+  const file = packageFile("code-api.json");
+  mode.api ??= (file && loadCodeApi(file)) || plainCodeApi(catalog.served);
+  const text = declarationsFor(mode.api, names);
+  return fitted({ structuredContent: { tools: names }, content: [{ type: "text", text }] }, mode.options);
+}
+
+async function execute(mode: CodeMode, args: Args, ctx: Ctx): Promise<ToolHandlerResult> {
+  const { server, catalog } = mode;
+  if (typeof args.code !== "string" || args.code.trim() === "")
+    return failure("Invalid arguments: code must be a non-empty string: the body of an async function");
+  const ready = startSandbox(mode);
+  const run = new AbortController();
+  const stop = () => run.abort();
+  ctx.signal.addEventListener("abort", stop, { once: true });
+  const state: RunState = { destructiveRan: false, used: new Map(), notes: [] };
+  // `api` holds what this caller may see; a tool its scopes hide is refused as a direct call is.
+  const seen = (name: string) => visibleTo(server.options.toolGate, name, ctx.auth);
+  const unavailable = (name: string) => {
+    const missing = catalog.served.has(name) ? missingScopes(server.options.toolGate, name, ctx.auth) : [];
+    return missing.length > 0 ? insufficientScopeMessage(name, missing) : unknownToolText(name, catalog, seen);
+  };
+  const call = { mode, ctx, run, state, unavailable };
+  const bridge: CodeBridge = {
+    names: visibleNames(catalog, seen),
+    call: (name, callArgs, signal) => bridgedCall(call, name, callArgs, signal),
+    unavailable,
+  };
+  let result: CodeRunResult;
+  try {
+    result = await (await ready).run(args.code, bridge, mode.options.limits, run.signal);
+  } catch (error) {
+    mode.sandbox = undefined; // the next execute tries again
+    return failure(`The sandbox could not start: ${(error as Error).message}`);
+  } finally {
+    ctx.signal.removeEventListener("abort", stop);
+  }
+  // 2026 era: the client must confirm a destructive call first; the retry runs the code again.
+  if (state.pending) throw state.pending;
+  return fitted(executeResult(result, state.notes), mode.options);
+}
+
+/** One execute's view of its calls: the caller's context, the run to stop, what it has done so far. */
+type ExecuteCall = {
+  mode: CodeMode;
+  ctx: Ctx;
+  run: AbortController;
+  state: RunState;
+  unavailable: (name: string) => string;
+};
+
+/** `api.<name>(args)` from the sandbox: the tool run on the host, as a direct tools/call of it. */
+async function bridgedCall(
+  { mode, ctx, run, state, unavailable }: ExecuteCall,
+  name: string,
+  callArgs: unknown,
+  signal: AbortSignal,
+): Promise<CodeCallOutcome> {
+  const tool = mode.catalog.served.get(name);
+  if (!tool) return refusal(unavailable(name));
+  if (signal.aborted) return refusal("execute has ended");
+  if (isDestructive(tool)) {
+    const refused = await confirmCall(tool, callArgs, ctx, mode.options.allowDestructive, state);
+    if (refused instanceof InputRequiredSignal) {
+      state.pending = refused;
+      run.abort();
+      return refusal("waiting for the client's confirmation");
+    }
+    if (refused) return refusal(refused);
+    state.destructiveRan = true;
+  }
+  try {
+    return outcomeOf(name, await callToolInProcess(mode.server, name, callArgs ?? {}, ctx), state.notes);
+  } catch (error) {
+    // 2026 era: the tool itself asks the client something; the retry runs the code again.
+    if (error instanceof InputRequiredSignal) {
+      state.pending = error;
+      run.abort();
+      return refusal("waiting for the client's answer");
+    }
+    return refusal(`${name} did not run: ${(error as Error).message}`);
+  }
 }
 
 /** A result of code mode's own tools within the response budget, when the package has one. */
