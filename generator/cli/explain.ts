@@ -2,6 +2,7 @@
 import { catalog, isCode } from "../diagnostics/catalog.ts";
 import { closest } from "../diagnostics/spelling.ts";
 import { FEATURE_MODULES } from "../render/features.ts";
+import { CLIENT_TOOL_LIMIT } from "../rules/tool-count.ts";
 import type { Command } from "./command.ts";
 import { fail } from "./shared.ts";
 
@@ -34,5 +35,5 @@ export const explainCommand: Command = {
 function featuresText(): string {
   const width = Math.max(...FEATURE_MODULES.map((feature) => feature.name.length));
   const lines = FEATURE_MODULES.map((feature) => `  ${feature.name.padEnd(width)}  ${feature.summary}`);
-  return `Runtime features beside the core (generate --features a,b; all; none):\n${lines.join("\n")}\nWithout a choice a package gets every feature.\n`;
+  return `Runtime features beside the core (generate --features a,b; all; none):\n${lines.join("\n")}\nWithout a choice a package gets the core, and dynamic when it has more than ${CLIENT_TOOL_LIMIT} tools.\n`;
 }

@@ -38,8 +38,11 @@ export function renderDocs(model: Model): string {
     .map(([n, what]) => `${n} ${what}${n === 1 ? "" : "s"}`)
     .join(", ");
 
-  const toolsets = toolsetDocs(model);
-  const features = packageFeatures(server.features);
+  const features = packageFeatures(server.features, model.tools.length);
+  const toolsets = toolsetDocs(
+    model,
+    features.some((feature) => feature.name === "dynamic"),
+  );
   const retried = new Set(retryPlan(model).retried);
   return template({
     header: header(model.specRef, "md").trimEnd(),

@@ -13,6 +13,7 @@ import type { FeatureName } from "../../runtime/package/feature.ts";
 import { CORE_FLAG_SETS, type FlagSet, packageFlagSets } from "../../runtime/package/server-flags.ts";
 import type { AbsentFeature } from "../../runtime/package/spec-main.ts";
 import { closest } from "../diagnostics/spelling.ts";
+import { CLIENT_TOOL_LIMIT } from "../rules/tool-count.ts";
 
 export type FeatureModule = {
   name: FeatureName;
@@ -100,13 +101,14 @@ export function featuresProblem(names: readonly string[]): string | undefined {
 
 /**
  * The features a package is generated with: those asked for (the spec's `features`, or generate's
- * --features, which wins), every one for `all`. Unasked, every feature for now: the smaller defaults
- * (the core, plus dynamic for servers over 128 tools) wait until every test names the features it uses.
+ * --features, which wins), every one for `all`, none for `none`. Unasked, the core alone, plus `dynamic`
+ * for a server with more tools than clients accept (MANY_TOOLS): its whole tools/list would not be usable.
  */
-export function packageFeatures(asked?: readonly string[]): readonly FeatureModule[] {
-  if (asked === undefined || asked.includes("all")) return FEATURE_MODULES;
+export function packageFeatures(asked: readonly string[] | undefined, toolCount: number): readonly FeatureModule[] {
+  if (asked?.includes("all")) return FEATURE_MODULES;
+  const chosen = asked ?? (toolCount > CLIENT_TOOL_LIMIT ? ["dynamic"] : []);
   const names = new Set(
-    asked.flatMap((name) => [name, ...(FEATURE_MODULES.find((f) => f.name === name)?.requires ?? [])]),
+    chosen.flatMap((name) => [name, ...(FEATURE_MODULES.find((f) => f.name === name)?.requires ?? [])]),
   );
   return FEATURE_MODULES.filter((feature) => names.has(feature.name));
 }

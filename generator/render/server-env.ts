@@ -78,7 +78,7 @@ export function serverEnvVars(model: Model): ServerEnvVar[] {
       setting: { title: `Server ${name}` },
     });
   }
-  vars.push(...flagTwins(upstream !== undefined, packageFeatures(model.server.features)));
+  vars.push(...flagTwins(upstream !== undefined, packageFeatures(model.server.features, model.tools.length)));
   const seen = new Set<string>();
   return vars.filter((v) => !seen.has(v.name) && seen.add(v.name));
 }

@@ -45,7 +45,7 @@ export function renderApp(model: Model): string {
   });
 
   const upstream = forwardsUpstream(model);
-  const features = packageFeatures(model.server.features);
+  const features = packageFeatures(model.server.features, model.tools.length);
   const imports = sortImports([
     ...features.map((feature) => ({
       source: `../runtime/features/${feature.file}`,
@@ -107,7 +107,7 @@ export function renderApp(model: Model): string {
 export function renderServerEntry(model: Model): string {
   // A package that forwards upstream passes its credentials hook (src/credentials.ts, the user's file).
   const upstream = forwardsUpstream(model);
-  const absent = absentFeatures(packageFeatures(model.server.features));
+  const absent = absentFeatures(packageFeatures(model.server.features, model.tools.length));
   const options = ["handlers", "validators: toolValidators", ...(upstream ? ["credentials"] : []), "features"];
   return [
     header(model.specRef),

@@ -116,8 +116,9 @@ export function toolListCost(tools: readonly ManifestTool[], toolsets: readonly 
   };
 }
 
-/** What generate reports (and its fingerprint replays): the per-tool figures stay with bench. */
-export type ToolsListCost = Omit<ToolListCost, "perTool">;
+/** What generate reports (and its fingerprint replays): the per-tool figures stay with bench; the dynamic
+ * figure only for a package that has dynamic mode. */
+export type ToolsListCost = Omit<ToolListCost, "perTool" | "dynamic"> & { dynamic?: ListCost };
 
 let dynamic: ListCost | undefined;
 
@@ -147,8 +148,9 @@ export function shortCount(n: number): string {
 
 const tools = (n: number) => `${thousands(n)} tool${n === 1 ? "" : "s"}`;
 
-/** generate's line: `tools/list: 1,223 tools, 1.1M tokens (all) | 5 tools, 1,032 tokens (dynamic)`. */
-export function costLine(cost: Pick<ToolListCost, "all" | "dynamic">): string {
+/** generate's line: `tools/list: 1,223 tools, 1.1M tokens (all) | 5 tools, 1,032 tokens (dynamic)`, the
+ * second part only for a package with dynamic mode. */
+export function costLine(cost: Pick<ToolsListCost, "all" | "dynamic">): string {
   const mode = (list: ListCost, name: string) => `${tools(list.tools)}, ${shortCount(list.tokens)} tokens (${name})`;
-  return `tools/list: ${mode(cost.all, "all")} | ${mode(cost.dynamic, "dynamic")}`;
+  return `tools/list: ${mode(cost.all, "all")}${cost.dynamic ? ` | ${mode(cost.dynamic, "dynamic")}` : ""}`;
 }
