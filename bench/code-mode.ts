@@ -27,7 +27,9 @@ const github = CORPORA.find((corpus) => corpus.id === "github");
 if (!github) throw new Error("no github corpus in bench/lib/paths.ts");
 const out = `${SCRATCH}code-mode/github`;
 mkdirSync(out, { recursive: true });
-const generated = spawnSync(NODE, [BIN.mcpgen, "generate", github.file, "--out", out, "--quiet"], { encoding: "utf8" });
+// Every feature: the three modes, and the response budget that cuts large answers (the tokens measured).
+const generateArgs = ["generate", github.file, "--out", out, "--quiet", "--features", "all"];
+const generated = spawnSync(NODE, [BIN.mcpgen, ...generateArgs], { encoding: "utf8" });
 if (generated.status !== 0) throw new Error(`mcpgen generate exited ${generated.status}: ${generated.stderr}`);
 
 const prism = await startPrism(github.file, { dynamic: true, startTimeoutMs: 300_000 });

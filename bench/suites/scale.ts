@@ -58,14 +58,13 @@ export async function scaleSuite(options: { seconds: number; warmupSeconds: numb
   }
 }
 
-/** The weather package in the scratch area, with the golden package's convert_temperature handler. */
+/** The weather package in the scratch area, with the golden package's convert_temperature handler, and
+ * the redis feature: the instances share their sessions through --session-store. */
 function generateWeather(): string {
   const out = `${SCRATCH}scale-weather`;
   mkdirSync(SCRATCH, { recursive: true });
-  const generate = () =>
-    execFileSync(NODE, [BIN.mcpgen, "generate", `${ROOT}specs/weather.yaml`, "--out", out, "--force"], {
-      stdio: "ignore",
-    });
+  const args = ["generate", `${ROOT}specs/weather.yaml`, "--out", out, "--force", "--features", "redis"];
+  const generate = () => execFileSync(NODE, [BIN.mcpgen, ...args], { stdio: "ignore" });
   generate();
   const handler = "src/handlers/tools/convert_temperature.ts";
   copyFileSync(join(ROOT, "generated/weather", handler), join(out, handler));

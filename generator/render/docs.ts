@@ -73,7 +73,7 @@ export function renderDocs(model: Model): string {
     // Each feature's sections appear only in a package that has it.
     features: Object.fromEntries(features.map((feature) => [camel(feature.name), true])),
     missingFeatures: FEATURE_MODULES.filter((feature) => !features.includes(feature))
-      .map((feature) => `\`${feature.name}\` (${feature.summary})`)
+      .map((feature) => `${mdCode(feature.name)} (${featureSummary(feature.summary)})`)
       .join(", "),
     deploy: {
       tools: model.tools.map((tool) => ({
@@ -228,3 +228,9 @@ function exampleValue(schema: JsonSchema): unknown {
 
 /** A feature's name as a template key (`token-exchange` → `tokenExchange`). */
 const camel = (name: string) => name.replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase());
+
+/** "--mode code: search_docs and execute" with the flag as code and the rest as text, so no `_` formats. */
+function featureSummary(summary: string): string {
+  const colon = summary.indexOf(": ");
+  return colon < 0 ? mdText(summary) : `${mdCode(summary.slice(0, colon))}: ${mdText(summary.slice(colon + 2))}`;
+}

@@ -72,7 +72,7 @@ beforeAll(async () => {
   const dir = scratchDir("resource-scopes");
   writeFileSync(join(dir, "vault.json"), JSON.stringify(DOC));
   pkg = join(dir, "pkg");
-  const result = await generate(join(dir, "vault.json"), pkg);
+  const result = await generate(join(dir, "vault.json"), pkg, { features: ["oauth"] });
   expect(result.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
   server = await startServer(pkg, ["--auth-issuer", op.issuer, "--base-url", upstream.url]);
 }, 120_000);

@@ -7,7 +7,9 @@ import { join } from "node:path";
 import { generate } from "../../generator/index.ts";
 import { ROOT, scratchDir } from "../generate/support.ts";
 
+// The features the auth tests serve: OAuth, and the two modes whose searches and calls it filters.
 export const SPEC = `
+features: [oauth, dynamic, code]
 server: { name: things, version: 1.0.0 }
 upstream:
   baseUrl: https://api.things.example

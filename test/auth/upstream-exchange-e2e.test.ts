@@ -20,9 +20,9 @@ import { claimsOf, exchangeClient, tokenExchangeGrant } from "../support/oidc-to
 const MCP_AUDIENCE = "https://mcp.example.test/mcp";
 const UPSTREAM_AUDIENCE = "https://api.upstream.example.test";
 
-const spec = (
-  baseUrl: string,
-) => `server: { name: exchange-e2e, version: 1.0.0, registryName: io.github.mcpgen-examples/exchange-e2e }
+// Token exchange works on the caller's validated token: it comes with the oauth feature.
+const spec = (baseUrl: string) => `features: [oauth]
+server: { name: exchange-e2e, version: 1.0.0, registryName: io.github.mcpgen-examples/exchange-e2e }
 upstream:
   baseUrl: ${baseUrl}
 tools:

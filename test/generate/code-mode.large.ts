@@ -20,7 +20,8 @@ type Obj = Record<string, unknown>;
 let pkg: string;
 let upstream: ShopUpstream;
 beforeAll(async () => {
-  pkg = generateShop();
+  // Every feature: code mode, and the response budget one test cuts an answer with (--max-response-tokens).
+  pkg = generateShop(["all"]);
   upstream = await startShopUpstream();
 }, 60_000);
 afterAll(() => upstream?.close());

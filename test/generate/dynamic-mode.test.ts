@@ -17,7 +17,7 @@ type Obj = Record<string, unknown>;
 let pkg: string;
 let upstream: ShopUpstream;
 beforeAll(async () => {
-  pkg = generateShop();
+  pkg = generateShop(["dynamic"]);
   upstream = await startShopUpstream();
 }, 60_000);
 afterAll(() => upstream?.close());

@@ -14,11 +14,13 @@ import { createToolSearch } from "../../runtime/search/tool-search.ts";
 import { ROOT, scratchDir } from "./support.ts";
 
 const PETSTORE = join(ROOT, "bench/specs/petstore.openapi.yaml");
+/** Tool search serves dynamic mode: the packages here have the feature (petstore alone would not, by default). */
+const DYNAMIC = { features: ["dynamic"] };
 
 describe("src/search-index.json", () => {
   it("is written for a package with tools, and the runtime ranks with it as with an in-memory build", async () => {
     const out = scratchDir("search-index");
-    const result = await generate(PETSTORE, out);
+    const result = await generate(PETSTORE, out, DYNAMIC);
     expect(result.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
     const file = join(out, "src/search-index.json");
     const tools = readCatalog(pathToFileURL(join(out, "src/manifest.json"))).tools;
@@ -40,7 +42,7 @@ describe("src/search-index.json", () => {
 
   it("is copied by the build, and the package depends on minisearch and stemmer", async () => {
     const out = scratchDir("search-index");
-    await generate(PETSTORE, out);
+    await generate(PETSTORE, out, DYNAMIC);
     const pkg = JSON.parse(readFileSync(join(out, "package.json"), "utf8"));
     const own = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).dependencies;
     expect(pkg.dependencies.minisearch).toBe(own.minisearch);
@@ -48,7 +50,7 @@ describe("src/search-index.json", () => {
     expect(pkg.scripts.build).toContain("'search-index.json'");
   });
 
-  it("is not written for a package without tools, whose runtime still carries search for --mode dynamic", async () => {
+  it("is not written for a package without tools, whose runtime still carries search for --mode dynamic when it has the feature", async () => {
     const dir = scratchDir("search-index");
     const spec = join(dir, "no-tools.yaml");
     writeFileSync(
@@ -64,11 +66,11 @@ describe("src/search-index.json", () => {
       ].join("\n"),
     );
     const out = join(dir, "out");
-    const result = await generate(spec, out);
+    const result = await generate(spec, out, DYNAMIC);
     expect(result.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
     expect(existsSync(join(out, "src/manifest.json"))).toBe(true);
     expect(existsSync(join(out, "src/search-index.json"))).toBe(false);
-    // Every spec-server package can be started with --mode dynamic, so its runtime carries tool search
+    // A package with dynamic mode can be started with --mode dynamic even without tools, so its runtime carries tool search
     // (loaded on the first search only) and package.json lists what that needs.
     expect(existsSync(join(out, "runtime/search/tool-search.ts"))).toBe(true);
     const pkg = JSON.parse(readFileSync(join(out, "package.json"), "utf8"));

@@ -13,7 +13,7 @@ import { CATALOG_TOOLS, generateShop, type ShopUpstream, startShopUpstream } fro
 let pkg: string;
 let upstream: ShopUpstream;
 beforeAll(async () => {
-  pkg = generateShop();
+  pkg = generateShop(["dynamic"]);
   upstream = await startShopUpstream();
 }, 60_000);
 afterAll(() => upstream?.close());

@@ -96,14 +96,16 @@ export const SPEC = {
   ],
 };
 
-/** Generates the shop package into a fresh scratch directory; returns the package directory. */
-export function generateShop(): string {
+/** Generates the shop package, with these runtime features (the modes each test serves), into a fresh
+ * scratch directory; returns the package directory. */
+export function generateShop(features: string[]): string {
   const dir = scratchDir("shop");
   const spec = join(dir, "shop.yaml");
   writeFileSync(spec, stringify(SPEC));
   const out = join(dir, "pkg");
   try {
-    execFileSync(process.execPath, [join(ROOT, "bin/mcpgen.js"), "generate", spec, "--out", out], {
+    const args = ["generate", spec, "--out", out, "--features", features.join(",")];
+    execFileSync(process.execPath, [join(ROOT, "bin/mcpgen.js"), ...args], {
       cwd: ROOT,
       stdio: "pipe",
     });

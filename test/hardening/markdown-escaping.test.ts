@@ -34,6 +34,9 @@ function checkReadme(readme: string, headings: unknown[]) {
   expect(readmeHeadings(readme), "only the template's headings").toEqual(headings);
 }
 
+/** Every feature, so every section of the README that can hold a spec string is checked. */
+const EVERY_SECTION = { features: ["all"] };
+
 describe("the generated README of a hostile spec-language spec", () => {
   it("keeps every spec string from formatting, linking, opening HTML or breaking a table", async () => {
     const spec = {
@@ -81,7 +84,7 @@ describe("the generated README of a hostile spec-language spec", () => {
     const file = join(dir, "evil--->.yaml");
     writeFileSync(file, stringify(spec));
     const out = join(dir, "spec-out");
-    const result = await generate(file, out);
+    const result = await generate(file, out, EVERY_SECTION);
     expect(result.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
     const readme = readFileSync(join(out, "README.md"), "utf8");
     expect(readme.split("\n")[0].slice(4, -3)).not.toContain("--");
@@ -157,7 +160,7 @@ describe("the generated README of a hostile OpenAPI document", () => {
     const file = join(dir, "evil-openapi.json");
     writeFileSync(file, JSON.stringify(doc));
     const out = join(dir, "openapi-out");
-    const result = await generate(file, out);
+    const result = await generate(file, out, EVERY_SECTION);
     expect(result.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
     const readme = readFileSync(join(out, "README.md"), "utf8");
     expect(readme).toContain("It reads these environment variables");

@@ -20,9 +20,9 @@ function generate(name: string, spec: string): string {
   const file = join(OUT, `${name}.yaml`);
   writeFileSync(file, spec);
   const pkg = join(OUT, name);
-  execFileSync(process.execPath, [join(REPO_ROOT, "bin/mcpgen.js"), "generate", file, "--out", pkg], {
-    stdio: "ignore",
-  });
+  // The tests scrape --metrics: the metrics feature.
+  const args = ["generate", file, "--out", pkg, "--features", "metrics"];
+  execFileSync(process.execPath, [join(REPO_ROOT, "bin/mcpgen.js"), ...args], { stdio: "ignore" });
   return pkg;
 }
 

@@ -48,9 +48,11 @@ beforeAll(async () => {
   rmSync(OUT, { recursive: true, force: true });
   mkdirSync(OUT, { recursive: true });
   const mcpgen = join(REPO_ROOT, "bin/mcpgen.js");
-  execFileSync(process.execPath, [mcpgen, "generate", join(REPO_ROOT, "specs/weather.yaml"), "--out", PKG]);
+  // The instances share their 2025-era sessions through Redis: the redis feature.
+  const generate = ["generate", join(REPO_ROOT, "specs/weather.yaml"), "--out", PKG, "--features", "redis"];
+  execFileSync(process.execPath, [mcpgen, ...generate]);
   writeFileSync(join(PKG, "src/handlers/tools/convert_temperature.ts"), HANDLER);
-  execFileSync(process.execPath, [mcpgen, "generate", join(REPO_ROOT, "specs/weather.yaml"), "--out", PKG]);
+  execFileSync(process.execPath, [mcpgen, ...generate]);
   [redis, upstream] = await Promise.all([startRedis(), startRecordingUpstream()]);
   cluster = await startCluster(PKG, 3, {
     upstream: upstream.url,

@@ -33,9 +33,9 @@ beforeAll(async () => {
   rmSync(OUT, { recursive: true, force: true });
   mkdirSync(OUT, { recursive: true });
   writeFileSync(join(OUT, "many.yaml"), manyToolsSpec());
-  execFileSync(process.execPath, [join(REPO_ROOT, "bin/mcpgen.js"), "generate", join(OUT, "many.yaml"), "--out", PKG], {
-    stdio: "ignore",
-  });
+  // Some instances share sessions through Redis (--session-store): the redis feature.
+  const generate = ["generate", join(OUT, "many.yaml"), "--out", PKG, "--features", "redis"];
+  execFileSync(process.execPath, [join(REPO_ROOT, "bin/mcpgen.js"), ...generate], { stdio: "ignore" });
   redis = await startRedis();
 });
 
