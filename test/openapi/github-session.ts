@@ -30,7 +30,8 @@ export async function githubSession(out: string, mode: "dynamic" | "code", name:
       return started;
     });
     starting.catch(() => undefined); // awaited below; not an unhandled rejection meanwhile
-    const result = await generate(GITHUB, out);
+    // The mode served is the one feature the package needs (GitHub's 1,223 tools alone would bring dynamic).
+    const result = await generate(GITHUB, out, { features: [mode] });
     const { url } = await starting;
     expect(result.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
     server = await startHttpServer(out, ["--base-url", url, "--mode", mode], { GITHUB_V3_REST_API_TOKEN: "t" });
