@@ -213,6 +213,10 @@ describe("how generate states the figures", () => {
     expect(costLine({ all, dynamic: { tools: 5, tokens: 646 } })).toBe(line);
   });
 
+  it("a package without dynamic mode: the all figure alone", () => {
+    expect(costLine({ all: { tools: 19, tokens: 3_496 } })).toBe("tools/list: 19 tools, 3,496 tokens (all)");
+  });
+
   it("thousands separators do not depend on the locale", () => {
     expect([0, 12, 1_234, 1_234_567].map(thousands)).toEqual(["0", "12", "1,234", "1,234,567"]);
   });
