@@ -24,8 +24,8 @@ const validate = (addFormats(new AjvDraft07({ strict: false, allErrors: true }))
 type EnvVar = { name: string; isSecret?: boolean; default?: string };
 type ServerJson = { name: string; description: string; version: string; packages: Array<Record<string, unknown>> };
 
-function modelOf(spec: string): Model {
-  const built = buildModel(join(ROOT, "specs", spec));
+function modelOf(spec: string, features?: string[]): Model {
+  const built = buildModel(join(ROOT, "specs", spec), features ? { features } : {});
   expect(built.model, JSON.stringify(built.diagnostics)).toBeDefined();
   return built.model as Model;
 }
@@ -56,7 +56,8 @@ describe("server.json (MCP Registry, schema 2025-12-11)", () => {
   }
 
   it("names every credential env var of a spec with auth as a secret, and the flags' twins as not", () => {
-    const specsWithAuth = SPECS.map(modelOf).filter((m) => credentialEnvs(m).length > 0);
+    // With the redis feature, whose MCP_SESSION_STORE is checked below.
+    const specsWithAuth = SPECS.map((spec) => modelOf(spec, ["redis"])).filter((m) => credentialEnvs(m).length > 0);
     expect(specsWithAuth.length).toBeGreaterThanOrEqual(3); // petstore, weather, tasks
     for (const model of specsWithAuth) {
       const vars = JSON.parse(renderServerJson(model)).packages[0].environmentVariables as EnvVar[];
