@@ -24,6 +24,15 @@ const retried = (text: string) =>
 describe("deploy/nginx.conf", () => {
   const text = renderNginxConfig(weatherLike, "# header");
 
+  it("its instance command uses --session-store only in a package with the redis feature", () => {
+    expect(text).toContain("#   node dist/server.js --http --port 3001   (and 3002, 3003; without the redis feature");
+    expect(text).not.toContain("--session-store");
+    const withRedis = renderNginxConfig(model({ tools: [tool("t")], features: ["redis"] }), "# header");
+    expect(withRedis).toContain(
+      "#   node dist/server.js --http --port 3001 --session-store redis://127.0.0.1:6379/0   (and 3002, 3003)",
+    );
+  });
+
   it("resends only calls of read-only or idempotent tools, and the methods that only read", () => {
     expect(retryPlan(weatherLike)).toEqual({
       retried: ["get_forecast", "put_station"],
