@@ -2,6 +2,7 @@
 import { writeFileSync } from "node:fs";
 import { type ExitCode, generate } from "../index.ts";
 import { progress, startProgress } from "../progress.ts";
+import { CLIENT_TOOL_LIMIT } from "../rules/tool-count.ts";
 import type { Command } from "./command.ts";
 import { CONFIG_FILE_FLAG, configuredTargets } from "./config-targets.ts";
 import { generateReport, type Report, surfaceMarkdown } from "./generate-report.ts";
@@ -33,7 +34,7 @@ array of them for a config file with several entries).`,
     features: {
       type: "string",
       value: "<a,b>",
-      help: "the runtime features beside the core: dynamic, code, budget, oauth, redis, metrics; all, or none (wins over the spec's and the config's features)",
+      help: `the runtime features beside the core: dynamic, code, budget, oauth, token-exchange, redis, metrics; all, or none (wins over the spec's and the config's features; default: the core, and dynamic over ${CLIENT_TOOL_LIMIT} tools)`,
     },
     ...COMMON_FLAGS,
     ...OPENAPI_FLAGS,

@@ -63,7 +63,8 @@ export type GenerateTarget = {
    * e.g. `{ pulls: "code", git: "code" }`. Targets follow the toolset-name rule (lowercase a-z, 0-9, `_`, `-`).
    */
   toolsets?: Record<string, string>;
-  /** The runtime features beside the core (`all` for every one); `mcpgen generate --features` wins. */
+  /** The runtime features beside the core (`all` for every one; unset: the core, and `dynamic` over 128 tools);
+   * `mcpgen generate --features` wins. */
   features?: Array<"all" | "none" | "budget" | "code" | "dynamic" | "metrics" | "oauth" | "redis" | "token-exchange">;
 };
 
