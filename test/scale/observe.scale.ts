@@ -20,8 +20,8 @@ function generate(name: string, spec: string): string {
   const file = join(OUT, `${name}.yaml`);
   writeFileSync(file, spec);
   const pkg = join(OUT, name);
-  // The tests scrape --metrics: the metrics feature.
-  const args = ["generate", file, "--out", pkg, "--features", "metrics"];
+  // The tests scrape --metrics and start one server with an unreachable --session-store: metrics and redis.
+  const args = ["generate", file, "--out", pkg, "--features", "metrics,redis"];
   execFileSync(process.execPath, [join(REPO_ROOT, "bin/mcpgen.js"), ...args], { stdio: "ignore" });
   return pkg;
 }
