@@ -7,9 +7,10 @@ import { join } from "node:path";
 import { generate } from "../../generator/index.ts";
 import { ROOT, scratchDir } from "../generate/support.ts";
 
-// The features the auth tests serve: OAuth, and the two modes whose searches and calls it filters.
+// The features the auth tests serve: OAuth, the two modes whose searches and calls it filters, and the
+// token exchange the generated client's end-to-end test reaches the upstream with.
 export const SPEC = `
-features: [oauth, dynamic, code]
+features: [oauth, token-exchange, dynamic, code]
 server: { name: things, version: 1.0.0 }
 upstream:
   baseUrl: https://api.things.example

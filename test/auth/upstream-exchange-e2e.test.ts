@@ -20,8 +20,8 @@ import { claimsOf, exchangeClient, tokenExchangeGrant } from "../support/oidc-to
 const MCP_AUDIENCE = "https://mcp.example.test/mcp";
 const UPSTREAM_AUDIENCE = "https://api.upstream.example.test";
 
-// Token exchange works on the caller's validated token: it comes with the oauth feature.
-const spec = (baseUrl: string) => `features: [oauth]
+// Token exchange works on the caller's validated token: the feature, with oauth.
+const spec = (baseUrl: string) => `features: [oauth, token-exchange]
 server: { name: exchange-e2e, version: 1.0.0, registryName: io.github.mcpgen-examples/exchange-e2e }
 upstream:
   baseUrl: ${baseUrl}

@@ -24,6 +24,7 @@ const FEATURE_FILES = [
   "runtime/features/oauth/token-verifier.ts",
   "runtime/features/redis/redis-sessions.ts",
   "runtime/features/metrics/metrics.ts",
+  "runtime/features/token-exchange/token-exchange.ts",
 ];
 
 const manyTools = (count: number) =>
@@ -51,7 +52,7 @@ const dependencies = (dir: string) =>
   Object.keys(JSON.parse(readFileSync(join(dir, "package.json"), "utf8")).dependencies ?? {});
 const featureImports = (dir: string) =>
   [
-    ...readFileSync(join(dir, "src/app.ts"), "utf8").matchAll(/from "\.\.\/runtime\/features\/(\w+)\/feature\.ts"/g),
+    ...readFileSync(join(dir, "src/app.ts"), "utf8").matchAll(/from "\.\.\/runtime\/features\/([\w-]+)\/feature\.ts"/g),
   ].map((m) => m[1]);
 const serve = (dir: string, ...args: string[]) =>
   spawnSync(process.execPath, [join(dir, "dist/server.js"), ...args], { encoding: "utf8", timeout: 20_000, input: "" });
@@ -63,7 +64,8 @@ describe("default features", () => {
     expect(names(undefined, CLIENT_TOOL_LIMIT + 1)).toEqual(["dynamic"]);
     expect(names(["none"], 5_000)).toEqual([]);
     expect(names(["oauth"], 5_000)).toEqual(["oauth"]);
-    expect(names(["all"], 1)).toEqual(["code", "dynamic", "metrics", "oauth", "redis"]);
+    expect(names(["token-exchange"], 1)).toEqual(["oauth", "token-exchange"]);
+    expect(names(["all"], 1)).toEqual(["dynamic", "code", "oauth", "token-exchange", "redis", "metrics"]);
   });
 
   it("weather (a few tools): the core alone, without any feature's files or libraries; a feature's flag exits 2", () => {
@@ -76,7 +78,7 @@ describe("default features", () => {
     const readme = readFileSync(join(dir, "README.md"), "utf8");
     expect(readme).not.toContain("node dist/server.js --mode dynamic");
     expect(readme).not.toContain("| dynamic mode |");
-    expect(readme).toContain("Generated without these runtime features: `code`");
+    expect(readme).toContain("Generated without these runtime features: `dynamic`");
 
     const run = serve(dir, "--mode", "dynamic");
     expect(run.status, run.stderr).toBe(2);
