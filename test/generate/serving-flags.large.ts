@@ -13,7 +13,8 @@ import { CATALOG_TOOLS, generateShop, type ShopUpstream, startShopUpstream } fro
 let pkg: string;
 let upstream: ShopUpstream;
 beforeAll(async () => {
-  pkg = generateShop(["dynamic"]);
+  // Both serving modes, so --mode's choices are all three (a package lists only the modes it has).
+  pkg = generateShop(["dynamic", "code"]);
   upstream = await startShopUpstream();
 }, 60_000);
 afterAll(() => upstream?.close());
