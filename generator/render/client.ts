@@ -12,7 +12,8 @@ import { objectKey } from "./ts-style.ts";
 import { chunkOfTool } from "./validators.ts";
 
 export function renderClient(model: Model): string {
-  const oauth = oauthParts(packageFeatures(model.server.features).some((feature) => feature.name === "oauth"));
+  const features = packageFeatures(model.server.features, model.tools.length);
+  const oauth = oauthParts(features.some((feature) => feature.name === "oauth"));
   const outputs = model.tools.flatMap((tool, index) =>
     tool.validateOutput
       ? [`    ${objectKey(tool.node.name)}: validator(${chunkOfTool(index)}, ${lit(tool.validateOutput)}),`]

@@ -14,9 +14,16 @@ import { DYNAMIC_TOOLS } from "../../runtime/features/dynamic/dynamic-tools.ts";
 import { mcpgen, NO_TRACE } from "../cli/run.ts";
 import { ROOT, scratchDir } from "./support.ts";
 
-/** The libraries of the features a default package leaves out. jose and gpt-tokenizer are not here yet:
- * the typed client's OAuth and the response budget still come with the core. */
-const FEATURE_LIBRARIES = ["ioredis", "quickjs-emscripten", "prom-client", "minisearch", "stemmer"];
+/** The libraries of the features a default package leaves out (and gpt-tokenizer, which none uses now). */
+const FEATURE_LIBRARIES = [
+  "ioredis",
+  "quickjs-emscripten",
+  "prom-client",
+  "jose",
+  "gpt-tokenizer",
+  "minisearch",
+  "stemmer",
+];
 /** Runtime files only a feature uses, one per feature. */
 const FEATURE_FILES = [
   "runtime/features/dynamic/feature.ts",
@@ -25,6 +32,7 @@ const FEATURE_FILES = [
   "runtime/features/redis/redis-sessions.ts",
   "runtime/features/metrics/metrics.ts",
   "runtime/features/token-exchange/token-exchange.ts",
+  "runtime/features/budget/feature.ts",
 ];
 
 const manyTools = (count: number) =>
@@ -65,7 +73,10 @@ describe("default features", () => {
     expect(names(["none"], 5_000)).toEqual([]);
     expect(names(["oauth"], 5_000)).toEqual(["oauth"]);
     expect(names(["token-exchange"], 1)).toEqual(["oauth", "token-exchange"]);
-    expect(names(["all"], 1)).toEqual(["dynamic", "code", "oauth", "token-exchange", "redis", "metrics"]);
+    expect(names(["all"], 1)).toEqual(packageFeatures(["all"], 1).map((f) => f.name));
+    expect(names(["all"], 1)).toEqual(
+      expect.arrayContaining(["budget", "oauth", "token-exchange", "redis", "metrics"]),
+    );
   });
 
   it("weather (a few tools): the core alone, without any feature's files or libraries; a feature's flag exits 2", () => {
@@ -92,7 +103,8 @@ describe("default features", () => {
     expect(existsSync(join(dir, "runtime/features/dynamic/feature.ts"))).toBe(true);
     expect(existsSync(join(dir, "runtime/features/code/code-mode.ts"))).toBe(false);
     expect(dependencies(dir)).toEqual(expect.arrayContaining(["minisearch", "stemmer"]));
-    for (const name of ["ioredis", "quickjs-emscripten", "prom-client"]) expect(dependencies(dir)).not.toContain(name);
+    for (const name of ["ioredis", "quickjs-emscripten", "prom-client", "jose"])
+      expect(dependencies(dir)).not.toContain(name);
     expect(stderr).toMatch(/^tools\/list: 129 tools, [\d,]+ tokens \(all\) \| 5 tools, [\d,]+ tokens \(dynamic\)$/m);
     const config = JSON.parse(readFileSync(join(dir, "clients/claude_desktop_config.json"), "utf8"));
     expect(config.mcpServers.many.args).toEqual(["--mode", "dynamic"]);
