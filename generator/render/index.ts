@@ -10,6 +10,7 @@ import { CODE_API_FILE, renderCodeApi } from "./code-api.ts";
 import { renderCredentialsScaffold } from "./credentials-hook.ts";
 import { renderDockerfile, renderDockerignore } from "./dockerfile.ts";
 import { renderDocs } from "./docs.ts";
+import { packageFeatures } from "./features.ts";
 import { renderScaffolds } from "./handlers.ts";
 import { renderManifest } from "./manifest.ts";
 import { MCPB_BUNDLE_SCRIPT_FILE, MCPB_MANIFEST_FILE, mcpbBundleScript, renderMcpbManifest } from "./mcpb-manifest.ts";
@@ -51,13 +52,15 @@ export async function render(model: Model, userSources: SourceFile[] = []): Prom
   // Validators compile in worker threads while the rest renders; awaited together, so a failure on
   // either side is reported and neither is left unobserved.
   const compiling = renderValidators(model);
+  // The search index serves dynamic and code mode; the typed API docs, code mode alone.
+  const has = new Set(packageFeatures(model.server.features, model.tools.length).map((feature) => feature.name));
   const rendering = (async () => ({
     manifest: renderManifest(model),
-    searchIndex: renderSearchIndex(model),
+    searchIndex: has.has("dynamic") || has.has("code") ? renderSearchIndex(model) : undefined,
     types: pruneTypeImports(`${await renderTypes(model)}\n${renderHandlersType(model)}`),
   }))();
   const [validators, { manifest, searchIndex, types }] = await Promise.all([compiling, rendering]);
-  const codeApi = renderCodeApi(model, types);
+  const codeApi = has.has("code") ? renderCodeApi(model, types) : undefined;
   const scaffolds = [...renderScaffolds(model), ...renderCredentialsScaffold(model)].map(
     (s): RenderedFile => ({
       path: s.path,

@@ -27,9 +27,16 @@ export const toolCountRules: Rule = (server, report) => {
     "MANY_TOOLS",
     server.origin === "spec" ? "/tools" : "/paths",
     `the server has ${thousands(count)} tools, more than the ${CLIENT_TOOL_LIMIT} that clients such as VS Code Copilot and the OpenAI API accept`,
-    { hint: `Serve it with --mode dynamic (five tools that search, describe and call the others)${toolsets}.` },
+    { hint: `${dynamicAdvice(server.features)}${toolsets}.` },
   );
 };
+
+/** Dynamic mode comes by default over 128 tools; a spec that names its features must name it too. */
+function dynamicAdvice(features: readonly string[] | undefined): string {
+  const serve = "serve it with --mode dynamic (five tools that search, describe and call the others)";
+  if (!features || features.includes("all") || features.includes("dynamic")) return `S${serve.slice(1)}`;
+  return `Add dynamic to the features this package is generated with (features: [${[...features, "dynamic"].join(", ")}]) and ${serve}`;
+}
 
 /** Toolsets by tool count, largest first (ties by name). */
 export function largestToolsets(tools: readonly Pick<ToolNode, "toolset">[]): Array<{ name: string; tools: number }> {

@@ -5,6 +5,55 @@ import { type AbsentFeature, runSpecServer } from "../runtime/package/spec-main.
 import { features, handlers, manifest, toolValidators } from "./app.ts";
 
 /** The features this package was generated without: a flag or env twin of one exits 2 naming it. */
-const absentFeatures: AbsentFeature[] = [];
+const absentFeatures: AbsentFeature[] = [
+  {
+    feature: "dynamic",
+  },
+  {
+    feature: "budget",
+    flags: ["max-response-tokens"],
+    env: ["MCP_MAX_RESPONSE_TOKENS"],
+  },
+  {
+    feature: "code",
+    flags: ["allow-destructive", "code-timeout", "code-memory", "code-max-calls", "code-concurrency"],
+    env: ["MCP_ALLOW_DESTRUCTIVE", "MCP_CODE_TIMEOUT", "MCP_CODE_MEMORY", "MCP_CODE_MAX_CALLS", "MCP_CODE_CONCURRENCY"],
+  },
+  {
+    feature: "oauth",
+    flags: ["auth-issuer", "auth-audience", "auth-jwks", "auth-introspection", "list-all-tools"],
+    env: [
+      "MCP_AUTH_ISSUER",
+      "MCP_AUTH_AUDIENCE",
+      "MCP_AUTH_JWKS",
+      "MCP_AUTH_INTROSPECTION",
+      "MCP_AUTH_CLIENT_ID",
+      "MCP_AUTH_CLIENT_SECRET",
+      "MCP_AUTH_CACHE_SECONDS",
+      "MCP_LIST_ALL_TOOLS",
+    ],
+  },
+  {
+    feature: "token-exchange",
+    flags: ["upstream-token-exchange", "upstream-audience", "upstream-scope"],
+    env: [
+      "MCP_UPSTREAM_TOKEN_EXCHANGE",
+      "MCP_UPSTREAM_AUDIENCE",
+      "MCP_UPSTREAM_SCOPE",
+      "MCP_UPSTREAM_CLIENT_ID",
+      "MCP_UPSTREAM_CLIENT_SECRET",
+    ],
+  },
+  {
+    feature: "redis",
+    flags: ["session-store"],
+    httpEnv: ["MCP_SESSION_STORE"],
+  },
+  {
+    feature: "metrics",
+    flags: ["metrics", "metrics-port"],
+    httpEnv: ["MCP_METRICS", "MCP_METRICS_PORT"],
+  },
+];
 
 await runSpecServer(manifest, { handlers, validators: toolValidators, features, absentFeatures });

@@ -4,7 +4,9 @@
 // and what it adds (a serving mode, HTTP parts). The package's src/app.ts imports the features it was
 // generated with and hands them to createSpecServer and runSpecServer. Nothing in the core imports a
 // feature, so a package carries (and installs the libraries of) only the features it enabled.
+import type { Validator } from "../protocol/types.ts";
 import type { McpServer } from "../server/server.ts";
+import type { ToolHandlerResult } from "../server/types.ts";
 import type { HttpFeatures } from "../transport/http/http-features.ts";
 import type { HttpServerOptions } from "../transport/http/server.ts";
 import type { Exchange } from "../upstream/credentials.ts";
@@ -43,7 +45,8 @@ export type ModeSettings = {
   limits?: Partial<CodeLimits>;
   allowDestructive: boolean;
   concurrency?: number;
-  maxTokens: number;
+  /** The package's features' fitResult for the mode's own results (absent: they pass as they are). */
+  fitResult?: (result: ToolHandlerResult) => Promise<ToolHandlerResult>;
 };
 
 /** A value of --mode other than `all`: tools/list gives the mode's own tools, the API's stay unlisted. */
@@ -63,7 +66,7 @@ export type FeatureInput = ParsedFlags & {
 
 /** The options of createSpecServer that features set (spec-server.ts takes them with its own). */
 export type FeatureServerOptions = {
-  /** Tokens of a tool result before it is cut (--max-response-tokens; default 25,000). */
+  /** Tokens of a tool result before it is cut (--max-response-tokens; the `budget` feature's, default 25,000). */
   maxResponseTokens?: number;
   /** Code mode's limits per execute (--code-timeout, --code-memory, --code-max-calls). */
   codeLimits?: Partial<CodeLimits>;
@@ -83,6 +86,32 @@ export type FeatureSetup = {
   http?: Partial<HttpServerOptions>;
 };
 
+/** What an http tool's call tells a feature shaping its result (the response budget's cut and next-page hint). */
+export type UpstreamCall = {
+  inputSchema: { [key: string]: unknown };
+  /** The arguments as sent upstream (without `_fields`). */
+  args: Record<string, unknown>;
+  /** The tool takes `_fields` (a hint may suggest it). */
+  offersFields: boolean;
+  validateOutput?: Validator;
+};
+
+/** Where a tool result comes from, for Feature.fitResult. */
+export type FitContext = {
+  /** --max-response-tokens, when given (the feature knows its default). */
+  maxTokens?: number;
+} & (
+  | { kind: "handler" }
+  | {
+      kind: "upstream";
+      /** The answer's JSON (after `_fields`) when it is JSON, and the upstream's Link header. */
+      answer: { json?: unknown; link?: string };
+      call: UpstreamCall;
+    }
+);
+
+export type ResultFitter = (result: ToolHandlerResult, context: FitContext) => Promise<ToolHandlerResult>;
+
 export type Feature = {
   name: FeatureName;
   /** Its flags, in its own group of --help. */
@@ -93,11 +122,24 @@ export type Feature = {
   mode?: ServingMode;
   /** What it adds to the HTTP transport (serveHttp's `features`). */
   http?: HttpFeatures;
+  /** Shapes every tool result before it is sent (the response budget cuts it to --max-response-tokens). */
+  fitResult?: ResultFitter;
 };
 
 /** The HTTP parts of all `features`, merged. */
 export function httpFeatures(features: readonly Feature[]): HttpFeatures {
   return Object.assign({}, ...features.map((feature) => feature.http ?? {}));
+}
+
+/** Every feature's fitResult, in order; undefined when none has one, and tool results pass as they are. */
+export function resultFitter(features: readonly Feature[]): ResultFitter | undefined {
+  const fitters = features.flatMap((feature) => (feature.fitResult ? [feature.fitResult] : []));
+  if (fitters.length === 0) return undefined;
+  return async (result, context) => {
+    let fitted = result;
+    for (const fitter of fitters) fitted = await fitter(fitted, context);
+    return fitted;
+  };
 }
 
 /** The feature serving `mode`, if the package has it. */

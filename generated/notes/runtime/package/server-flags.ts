@@ -7,7 +7,7 @@
 import type { FeatureName } from "./feature-name.ts";
 
 /** The parts of the core a flag may belong to; a feature's flags carry the feature's name. */
-export type CoreFlagGroup = "core" | "drain" | "logs" | "upstream" | "toolsets" | "budget";
+export type CoreFlagGroup = "core" | "drain" | "logs" | "upstream" | "toolsets";
 
 /** The part of the server a flag belongs to: the help groups by it, and documents say so. */
 export type FlagGroup = CoreFlagGroup | FeatureName;
@@ -235,23 +235,6 @@ export const CORE_FLAG_SETS: readonly FlagSet[] = [
         setting: "Tool mode",
         help: "all: tools/list gives every tool; dynamic: five tools to search, browse, describe and call the others; code: search_docs and execute, which runs the agent's code calling the tools in a sandbox",
         doc: "`dynamic`: `tools/list` gives five tools to search, browse, describe and call the others; `code`: it gives `search_docs` and `execute` (see [Code mode](#code-mode))",
-      },
-    ],
-  },
-  {
-    group: "budget",
-    title: "Response budget",
-    flags: [
-      {
-        flag: "max-response-tokens",
-        env: "MCP_MAX_RESPONSE_TOKENS",
-        kind: "whole",
-        arg: "<n>",
-        min: 500,
-        default: "25000",
-        setting: "Response token budget",
-        help: "tokens (o200k) of a tool result before it is cut at whole list items or lines, with a note naming the arguments that fetch the rest",
-        doc: "tokens (o200k) of a tool result before it is cut: see [Responses within a budget](#responses-within-a-budget)",
       },
     ],
   },

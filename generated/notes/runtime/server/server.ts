@@ -148,6 +148,17 @@ export class McpServer implements ServerCore {
     return checks;
   }
 
+  /**
+   * The tools a tools/call of `toolName` with `args` runs: the tool, and the one it forwards to with those
+   * arguments (one hop, as forwarding itself). Checks made before any handler runs (the HTTP transport's
+   * 403 for missing scopes) hold the call to every one of them without knowing which tool forwards.
+   */
+  toolsOfCall(toolName: string, args: JsonObject): string[] {
+    this.settle();
+    const target = this.tools.get(toolName)?.forwardsTo?.(args);
+    return target && target.name !== toolName ? [toolName, target.name] : [toolName];
+  }
+
   /** A validator for a schema: the precompiled one if given, else compiled once via `options.compileSchema`. */
   validatorFor(schema: object | undefined, precompiled: Validator | undefined): Validator | undefined {
     if (precompiled || !schema || !this.options.compileSchema) return precompiled;

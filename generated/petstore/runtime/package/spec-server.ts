@@ -20,8 +20,8 @@ import type {
 import { type CredentialsHook, resolveCredentials } from "../upstream/credentials.ts";
 import { resourceContentsFrom, toolAnswerFrom } from "../upstream/response.ts";
 import type { CallUpstream, UpstreamConfig } from "../upstream/types.ts";
-import { type Feature, type FeatureServerOptions, modeFeature } from "./feature.ts";
-import { takeFields } from "./field-select.ts";
+import { type Feature, type FeatureServerOptions, modeFeature, type ResultFitter, resultFitter } from "./feature.ts";
+import { selectAnswer, takeFields } from "./field-select.ts";
 import type {
   HttpBinding,
   ManifestCatalog,
@@ -30,7 +30,6 @@ import type {
   StaticCompletions,
   StoredCatalog,
 } from "./manifest-types.ts";
-import { DEFAULT_MAX_RESPONSE_TOKENS, fitHandlerResult, fitUpstreamResult } from "./response-budget.ts";
 import { filters, notEnabledReason, selects, type ToolSelection } from "./tool-selection.ts";
 
 // The manifest's types are the contract with the generator (manifest-types.ts); generated code names them here.
@@ -138,216 +137,298 @@ export function notImplementedError(kind: string, name: string, file: string): M
   return new McpError(ErrorCode.InternalError, `The ${kind} '${name}' is not implemented yet: edit ${file}.`);
 }
 
+/** What the parts of a spec server share: its inputs, the server, and what the catalog left out. */
+type SpecRuntime = {
+  manifest: Manifest;
+  options: SpecServerOptions;
+  server: McpServer;
+  selection: ToolSelection;
+  /** The catalog's tools this server leaves out, by name, filled when the catalog is read: a call of one
+   * is told it exists but is not enabled, rather than that it does not exist. */
+  leftOut: Map<string, ManifestTool>;
+  /** Catalog tools named like one of dynamic (or code) mode's own, which take the name in that mode. */
+  shadowed: Set<string>;
+  upstream: UpstreamConfig | undefined;
+  /** The features shaping tool results (the response budget); without any, results pass as they are. */
+  fitResult: ResultFitter | undefined;
+  maxTokens: { maxTokens?: number };
+};
+
+/** The composer: the core server, the catalog's tools, resources and prompts, and the package's features. */
 export function createSpecServer(manifest: Manifest, options: SpecServerOptions = {}): McpServer {
   const selection: ToolSelection = {
     ...(options.toolsets ? { toolsets: options.toolsets } : {}),
     ...(options.readOnly ? { readOnly: true } : {}),
   };
-  // The catalog's tools this server leaves out, by name, filled when the catalog is read: a call of one
-  // is told it exists but is not enabled, rather than that it does not exist.
   const leftOut = new Map<string, ManifestTool>();
-  // Catalog tools named like one of dynamic (or code) mode's own, which take the name in that mode.
-  const shadowed = new Set<string>();
-  const notEnabled = (name: string) => {
-    if (shadowed.has(name))
-      return `The API's own tool '${name}' is hidden by ${options.mode} mode's tool of that name; run the server with --mode all to call it`;
-    const tool = leftOut.get(name);
-    return tool && `The tool '${name}' ${notEnabledReason(selection, tool)}`;
-  };
   // The same error as for a name that does not exist (so clients treat it alike), saying why.
   const unknownTool = (name: string) => {
     const tool = leftOut.get(name);
     return tool && `Unknown tool: ${name}: it ${notEnabledReason(selection, tool)}`;
   };
-  // Scopes per tool, filled where the catalog is read (server.defer below); read only with OAuth on.
-  let scopeTable: Map<string, string[]> | undefined;
-  const tableOf = (tools: readonly ManifestTool[]) =>
-    new Map(tools.filter((tool) => tool.scopes?.length).map((tool) => [tool.name, tool.scopes as string[]]));
-  const scopesOf = () => {
-    scopeTable ??= tableOf(manifest.catalog().tools);
-    return scopeTable;
-  };
-  // Resources and templates carry their own scopes (registered with them below); they count for
-  // scopes_supported too.
-  const resourceScopes = () => {
-    const { resources, resourceTemplates } = manifest.catalog();
-    return [...resources, ...resourceTemplates].flatMap((entry) => entry.scopes ?? []);
-  };
-  const toolGate: ToolGate = {
-    required: (name) => scopesOf().get(name),
-    listAll: options.listAllTools === true,
-    all: () => [...new Set([...[...scopesOf().values()].flat(), ...resourceScopes()])],
-  };
   const server = createServer({
     ...options.serverOptions,
     ...manifest.server,
     ...(filters(selection) ? { unknownToolMessage: (name: string) => unknownTool(name) } : {}),
-    toolGate,
+    toolGate: toolGateOf(manifest, options.listAllTools === true),
   });
-  // Dynamic and code mode list their own tools; the API's stay registered, unlisted.
-  const dynamic = options.mode === "dynamic" || options.mode === "code";
-  const upstream: UpstreamConfig | undefined = manifest.upstream && {
-    ...manifest.upstream,
-    // --base-url replaces the whole server URL, OpenAPI server variables included.
-    ...(options.baseUrl ? { baseUrl: options.baseUrl, baseUrlTemplate: undefined, pinned: true } : {}),
-    ...(options.maxUpstreamBody !== undefined ? { maxBodyChars: options.maxUpstreamBody } : {}),
-    ...(options.maxRedirects !== undefined ? { maxRedirects: options.maxRedirects } : {}),
+  const rt: SpecRuntime = {
+    manifest,
+    options,
+    server,
+    selection,
+    leftOut,
+    shadowed: new Set(),
+    upstream: upstreamOf(manifest, options),
+    fitResult: resultFitter(options.features ?? []),
+    maxTokens: options.maxResponseTokens === undefined ? {} : { maxTokens: options.maxResponseTokens },
   };
-  const handlers = options.handlers ?? {};
-  const env = options.env ?? process.env;
-  const maxTokens = options.maxResponseTokens ?? DEFAULT_MAX_RESPONSE_TOKENS;
-  const forward = async (binding: HttpBinding, args: Record<string, unknown>, ctx: HandlerContext, target: string) => {
-    if (!upstream)
-      throw new McpError(ErrorCode.InternalError, "This server has http bindings but no upstream base URL");
-    if (!manifest.callUpstream)
-      throw new McpError(ErrorCode.InternalError, "This server has http bindings but no callUpstream");
-    // Only what resolveCredentials makes of the caller goes on: the forwarding never sees ctx, and the
-    // caller's MCP token is forbidden anywhere in the request (the spec forbids token passthrough).
-    (ctx as SpecContext).server = server;
-    const credentials = await resolveCredentials(ctx as SpecContext, options.credentials, options.exchangeToken);
-    const forbidden = ctx.auth ? [ctx.auth.token] : [];
-    const idHeader = upstream.requestIdHeader;
-    const started = performance.now();
-    try {
-      const response = await manifest.callUpstream(upstream, binding, args, ctx.signal, env, {
-        ...(credentials ? { credentials } : {}),
-        forbidden,
-        ...(idHeader && ctx.httpRequestId ? { extraHeaders: { [idHeader]: ctx.httpRequestId } } : {}),
-      });
-      observeUpstream(target, response.status, (performance.now() - started) / 1000);
-      return response;
-    } catch (error) {
-      observeUpstream(target, "error", (performance.now() - started) / 1000);
-      throw error;
-    }
-  };
-  const handlerFor = (table: keyof SpecHandlers, key: string) => {
-    const handler = ownValue(handlers[table] as Record<string, unknown> | undefined, key) as
-      | ((...args: unknown[]) => never)
-      | undefined;
-    if (!handler) throw new Error(`no handler registered for ${table} '${key}'`);
-    // The context is always the last argument; handlers get it with the server added (SpecContext). Added in
-    // place (the context is made per request, for this handler alone): a copy would read `ctx.signal` and
-    // so make the AbortController the runtime only makes for handlers that use it.
-    return (...args: unknown[]) => {
-      (args[args.length - 1] as SpecContext).server = server;
-      return handler(...args);
-    };
-  };
-
   server.defer(() => {
     const catalog = manifest.catalog();
-    scopeTable ??= tableOf(catalog.tools);
-    const validatorTable = typeof options.validators === "function" ? options.validators() : options.validators;
     const served = new Map<string, ManifestTool>();
     for (const tool of catalog.tools) {
       if (selects(selection, tool)) served.set(tool.name, tool);
       else leftOut.set(tool.name, tool);
     }
-    // Dynamic and code mode are features: the package passes their code in, the core imports none of it.
-    const mode = options.mode && options.mode !== "all" ? modeFeature(options.features ?? [], options.mode) : undefined;
-    if (options.mode && options.mode !== "all" && !mode)
-      throw new Error(`--mode ${options.mode} needs the ${options.mode} feature, which this package does not have`);
-    if (mode) {
-      for (const { name } of mode.tools) if (served.delete(name)) shadowed.add(name);
-      mode.register(
-        server,
-        { all: catalog.tools, served, toolsets: catalog.toolsets ?? [], notEnabled },
-        {
-          ...(options.codeLimits ? { limits: options.codeLimits } : {}),
-          allowDestructive: options.allowDestructive === true,
-          ...(options.codeConcurrency !== undefined ? { concurrency: options.codeConcurrency } : {}),
-          maxTokens,
-        },
-      );
-    }
-    for (const { http, toolset: _toolset, scopes: _scopes, ...tool } of served.values()) {
-      const validators = ownValue(validatorTable, tool.name);
-      server.tool({
-        ...tool,
-        ...(dynamic ? { unlisted: true } : {}),
-        ...(validators ? { validateInput: validators.input } : {}),
-        ...(validators?.output ? { validateOutput: validators.output } : {}),
-        handler: http
-          ? async (args, ctx) => {
-              try {
-                // `_fields` is this server's argument: split off before the request is built.
-                const { args: sent, fields } = http.fields ? takeFields(args) : { args };
-                const answer = toolAnswerFrom(await forward(http, sent, ctx, tool.name));
-                const result = checkedAgainstOutput(answer.result, validators?.output);
-                return await fitUpstreamResult(
-                  { ...answer, result },
-                  {
-                    maxTokens,
-                    inputSchema: tool.inputSchema,
-                    args: sent,
-                    offersFields: http.fields === true,
-                    ...(fields ? { fields } : {}),
-                    ...(validators?.output ? { validateOutput: validators.output } : {}),
-                  },
-                );
-              } catch (error) {
-                return { isError: true, content: [{ type: "text", text: (error as Error).message }] };
-              }
-            }
-          : budgeted(handlerFor("tools", tool.name), maxTokens),
-      });
-    }
-
-    for (const { http, text, blob, ...resource } of catalog.resources) {
-      const contents = { uri: resource.uri, ...(resource.mimeType ? { mimeType: resource.mimeType } : {}) };
-      server.resource({
-        ...resource,
-        read:
-          text !== undefined
-            ? () => ({ contents: [{ ...contents, text }] })
-            : blob !== undefined
-              ? () => ({ contents: [{ ...contents, blob }] })
-              : http
-                ? async (uri, ctx) =>
-                    resourceContentsFrom(uri, resource.mimeType, await forward(http, {}, ctx, "resource"))
-                : handlerFor("resources", resource.uri),
-      });
-    }
-
-    for (const { http, completions, ...template } of catalog.resourceTemplates) {
-      server.resourceTemplate({
-        ...template,
-        ...completers(completions),
-        read: http
-          ? async (uri, variables, ctx) =>
-              resourceContentsFrom(uri, template.mimeType, await forward(http, variables, ctx, "resource"))
-          : handlerFor("resourceTemplates", template.uriTemplate),
-      });
-    }
-
-    for (const { messages, completions, ...prompt } of catalog.prompts) {
-      server.prompt({
-        ...prompt,
-        ...completers(completions),
-        get: messages
-          ? (args) => ({
-              ...(prompt.description ? { description: prompt.description } : {}),
-              messages: messages.map((message) => ({
-                role: message.role,
-                content: fillContent(message.content, args),
-              })),
-            })
-          : handlerFor("prompts", prompt.name),
-      });
-    }
+    registerMode(rt, catalog, served);
+    registerTools(rt, served);
+    registerResources(rt, catalog);
+    registerPrompts(rt, catalog);
   }, manifest.offers);
   return server;
 }
 
-/** A tool handler whose text content is held to the response budget (response-budget.ts). */
-function budgeted(handler: (...args: unknown[]) => unknown, maxTokens: number) {
+/** Scopes per tool (and of resources and templates, for scopes_supported), read on first need. */
+function toolGateOf(manifest: Manifest, listAll: boolean): ToolGate {
+  let scopeTable: Map<string, string[]> | undefined;
+  const scopesOf = () => {
+    scopeTable ??= new Map(
+      manifest
+        .catalog()
+        .tools.filter((tool) => tool.scopes?.length)
+        .map((tool) => [tool.name, tool.scopes as string[]]),
+    );
+    return scopeTable;
+  };
+  const resourceScopes = () => {
+    const { resources, resourceTemplates } = manifest.catalog();
+    return [...resources, ...resourceTemplates].flatMap((entry) => entry.scopes ?? []);
+  };
+  return {
+    required: (name) => scopesOf().get(name),
+    listAll,
+    all: () => [...new Set([...[...scopesOf().values()].flat(), ...resourceScopes()])],
+  };
+}
+
+/** The upstream as the spec states it, with --base-url, --max-upstream-body and --max-redirects applied. */
+function upstreamOf(manifest: Manifest, options: SpecServerOptions): UpstreamConfig | undefined {
+  return (
+    manifest.upstream && {
+      ...manifest.upstream,
+      // --base-url replaces the whole server URL, OpenAPI server variables included.
+      ...(options.baseUrl ? { baseUrl: options.baseUrl, baseUrlTemplate: undefined, pinned: true } : {}),
+      ...(options.maxUpstreamBody !== undefined ? { maxBodyChars: options.maxUpstreamBody } : {}),
+      ...(options.maxRedirects !== undefined ? { maxRedirects: options.maxRedirects } : {}),
+    }
+  );
+}
+
+/** One upstream request for a binding, with the caller's credentials and nothing else of its context. */
+async function forward(
+  rt: SpecRuntime,
+  binding: HttpBinding,
+  args: Record<string, unknown>,
+  ctx: HandlerContext,
+  target: string,
+) {
+  const { upstream, manifest, options } = rt;
+  if (!upstream) throw new McpError(ErrorCode.InternalError, "This server has http bindings but no upstream base URL");
+  if (!manifest.callUpstream)
+    throw new McpError(ErrorCode.InternalError, "This server has http bindings but no callUpstream");
+  // Only what resolveCredentials makes of the caller goes on: the forwarding never sees ctx, and the
+  // caller's MCP token is forbidden anywhere in the request (the spec forbids token passthrough).
+  (ctx as SpecContext).server = rt.server;
+  const credentials = await resolveCredentials(ctx as SpecContext, options.credentials, options.exchangeToken);
+  const idHeader = upstream.requestIdHeader;
+  const started = performance.now();
+  try {
+    const response = await manifest.callUpstream(upstream, binding, args, ctx.signal, options.env ?? process.env, {
+      ...(credentials ? { credentials } : {}),
+      forbidden: ctx.auth ? [ctx.auth.token] : [],
+      ...(idHeader && ctx.httpRequestId ? { extraHeaders: { [idHeader]: ctx.httpRequestId } } : {}),
+    });
+    observeUpstream(target, response.status, (performance.now() - started) / 1000);
+    return response;
+  } catch (error) {
+    observeUpstream(target, "error", (performance.now() - started) / 1000);
+    throw error;
+  }
+}
+
+/** The user's handler for a catalog entry, given the server in its context. */
+function handlerFor(rt: SpecRuntime, table: keyof SpecHandlers, key: string) {
+  const handler = ownValue(rt.options.handlers?.[table] as Record<string, unknown> | undefined, key) as
+    | ((...args: unknown[]) => never)
+    | undefined;
+  if (!handler) throw new Error(`no handler registered for ${table} '${key}'`);
+  // The context is always the last argument; handlers get it with the server added (SpecContext). Added in
+  // place (the context is made per request, for this handler alone): a copy would read `ctx.signal` and
+  // so make the AbortController the runtime only makes for handlers that use it.
+  return (...args: unknown[]) => {
+    (args[args.length - 1] as SpecContext).server = rt.server;
+    return handler(...args);
+  };
+}
+
+/** A serving mode (a feature: the package passes its code in, the core imports none of it). */
+function registerMode(rt: SpecRuntime, catalog: ManifestCatalog, served: Map<string, ManifestTool>): void {
+  const { options } = rt;
+  if (!options.mode || options.mode === "all") return;
+  const mode = modeFeature(options.features ?? [], options.mode);
+  if (!mode)
+    throw new Error(`--mode ${options.mode} needs the ${options.mode} feature, which this package does not have`);
+  for (const { name } of mode.tools) if (served.delete(name)) rt.shadowed.add(name);
+  const notEnabled = (name: string) => {
+    if (rt.shadowed.has(name))
+      return `The API's own tool '${name}' is hidden by ${options.mode} mode's tool of that name; run the server with --mode all to call it`;
+    const tool = rt.leftOut.get(name);
+    return tool && `The tool '${name}' ${notEnabledReason(rt.selection, tool)}`;
+  };
+  const { fitResult, maxTokens } = rt;
+  mode.register(
+    rt.server,
+    { all: catalog.tools, served, toolsets: catalog.toolsets ?? [], notEnabled },
+    {
+      ...(options.codeLimits ? { limits: options.codeLimits } : {}),
+      allowDestructive: options.allowDestructive === true,
+      ...(options.codeConcurrency !== undefined ? { concurrency: options.codeConcurrency } : {}),
+      ...(fitResult
+        ? { fitResult: (result: ToolHandlerResult) => fitResult(result, { kind: "handler", ...maxTokens }) }
+        : {}),
+    },
+  );
+}
+
+/** The served tools: forwarding upstream, or the user's handlers; unlisted while a mode lists its own. */
+function registerTools(rt: SpecRuntime, served: Map<string, ManifestTool>): void {
+  const { options, fitResult, maxTokens } = rt;
+  const validatorTable = typeof options.validators === "function" ? options.validators() : options.validators;
+  const unlisted = options.mode === "dynamic" || options.mode === "code";
+  for (const { http, toolset: _toolset, scopes: _scopes, ...tool } of served.values()) {
+    const validators = ownValue(validatorTable, tool.name);
+    rt.server.tool({
+      ...tool,
+      ...(unlisted ? { unlisted: true } : {}),
+      ...(validators ? { validateInput: validators.input } : {}),
+      ...(validators?.output ? { validateOutput: validators.output } : {}),
+      handler: http
+        ? (args, ctx) => upstreamTool(rt, { ...tool, http }, validators?.output, args, ctx)
+        : fitResult
+          ? budgeted(handlerFor(rt, "tools", tool.name), (result) =>
+              fitResult(result, { kind: "handler", ...maxTokens }),
+            )
+          : handlerFor(rt, "tools", tool.name),
+    });
+  }
+}
+
+/** A tool bound to the upstream: the request, the answer checked, `_fields` selected, the features' fit. */
+async function upstreamTool(
+  rt: SpecRuntime,
+  tool: ManifestTool & { http: HttpBinding },
+  validateOutput: Validator | undefined,
+  args: Record<string, unknown>,
+  ctx: HandlerContext,
+): Promise<ToolHandlerResult> {
+  const { http } = tool;
+  try {
+    // `_fields` is this server's argument: split off before the request is built.
+    const { args: sent, fields } = http.fields ? takeFields(args) : { args };
+    const answer = toolAnswerFrom(await forward(rt, http, sent, ctx, tool.name));
+    const result = checkedAgainstOutput(answer.result, validateOutput);
+    const selected = selectAnswer({ ...answer, result }, fields, validateOutput);
+    const fitted = rt.fitResult
+      ? await rt.fitResult(selected.result, {
+          kind: "upstream",
+          ...rt.maxTokens,
+          answer: { json: selected.json, ...(answer.link ? { link: answer.link } : {}) },
+          call: {
+            inputSchema: tool.inputSchema,
+            args: sent,
+            offersFields: http.fields === true,
+            ...(validateOutput ? { validateOutput } : {}),
+          },
+        })
+      : selected.result;
+    return selected.note ? withNote(fitted, selected.note) : fitted;
+  } catch (error) {
+    return { isError: true, content: [{ type: "text", text: (error as Error).message }] };
+  }
+}
+
+/** Static resources serve themselves; bound ones forward; the rest call handlers. */
+function registerResources(rt: SpecRuntime, catalog: ManifestCatalog): void {
+  for (const { http, text, blob, ...resource } of catalog.resources) {
+    const contents = { uri: resource.uri, ...(resource.mimeType ? { mimeType: resource.mimeType } : {}) };
+    rt.server.resource({
+      ...resource,
+      read:
+        text !== undefined
+          ? () => ({ contents: [{ ...contents, text }] })
+          : blob !== undefined
+            ? () => ({ contents: [{ ...contents, blob }] })
+            : http
+              ? async (uri, ctx) =>
+                  resourceContentsFrom(uri, resource.mimeType, await forward(rt, http, {}, ctx, "resource"))
+              : handlerFor(rt, "resources", resource.uri),
+    });
+  }
+  for (const { http, completions, ...template } of catalog.resourceTemplates) {
+    rt.server.resourceTemplate({
+      ...template,
+      ...completers(completions),
+      read: http
+        ? async (uri, variables, ctx) =>
+            resourceContentsFrom(uri, template.mimeType, await forward(rt, http, variables, ctx, "resource"))
+        : handlerFor(rt, "resourceTemplates", template.uriTemplate),
+    });
+  }
+}
+
+/** Prompts with messages in the spec fill them in; the rest call handlers. */
+function registerPrompts(rt: SpecRuntime, catalog: ManifestCatalog): void {
+  for (const { messages, completions, ...prompt } of catalog.prompts) {
+    rt.server.prompt({
+      ...prompt,
+      ...completers(completions),
+      get: messages
+        ? (args) => ({
+            ...(prompt.description ? { description: prompt.description } : {}),
+            messages: messages.map((message) => ({ role: message.role, content: fillContent(message.content, args) })),
+          })
+        : handlerFor(rt, "prompts", prompt.name),
+    });
+  }
+}
+
+/** A tool handler whose result the features shape (the response budget: Feature.fitResult). */
+function budgeted(
+  handler: (...args: unknown[]) => unknown,
+  fitResult: (result: ToolHandlerResult) => ReturnType<ResultFitter>,
+) {
   return async (...args: unknown[]): Promise<ToolHandlerResult> => {
     const result = (await handler(...args)) as ToolHandlerResult;
     // An input_required result (MRTR) asks the client something: it is no answer to cut.
-    return result.resultType === "input_required" ? result : fitHandlerResult(result, maxTokens);
+    return result.resultType === "input_required" ? result : fitResult(result);
   };
 }
+
+/** A result with one more text block after its content. */
+const withNote = (result: ToolHandlerResult, text: string): ToolHandlerResult => ({
+  ...result,
+  content: [...(result.content ?? []), { type: "text", text }],
+});
 
 /** Static value lists as completion functions: the values that start with what was typed, case-insensitively. */
 function completers(completions: StaticCompletions | undefined): { complete?: Record<string, CompleteFunction> } {

@@ -2,4 +2,4 @@
 // records (server-flags.ts), which feature.ts reads, can name them without an import cycle.
 
 /** The features a package can be generated with (the core needs no name). */
-export type FeatureName = "dynamic" | "code" | "oauth" | "token-exchange" | "redis" | "metrics";
+export type FeatureName = "dynamic" | "code" | "budget" | "oauth" | "token-exchange" | "redis" | "metrics";

@@ -118,7 +118,6 @@ function coreOptions(
     ...(baseUrl ? { baseUrl } : {}),
     ...optional("maxUpstreamBody", values["max-upstream-body"]),
     ...optional("maxRedirects", values["max-redirects"]),
-    ...optional("maxResponseTokens", values["max-response-tokens"]),
   };
 }
 

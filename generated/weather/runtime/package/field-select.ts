@@ -1,11 +1,21 @@
 // The `_fields` argument of http tools with JSON answers (generator/normalize/fields-argument.ts declares
 // it): only the named fields of the answer are returned. Paths are dotted from the answer's root, and
-// arrays are transparent: `user.login` on a list of issues keeps each issue's `user.login`.
+// arrays are transparent: `user.login` on a list of issues keeps each issue's `user.login`. A core part:
+// it works without the response budget (the `budget` feature), which then cuts the selected answer.
+//
+// structuredContent stays consistent with the outputSchema: the generator serves http tools an
+// outputSchema that allows partial answers (generator/normalize/fields-argument.ts: nothing required,
+// no minimum counts), and a selected answer is still the same JSON shape, only narrower.
 
 import { ownValue, setOwn } from "../protocol/own-keys.ts";
+import type { JsonObject, Validator } from "../protocol/types.ts";
+import type { ToolHandlerResult } from "../server/types.ts";
+import type { ToolAnswer } from "../upstream/response.ts";
 
 /** The argument's name; a tool with a real argument of this name keeps its own and gets no selection. */
 export const FIELDS_ARGUMENT = "_fields";
+/** Where results say why they are partial (a `_meta` key with our own prefix, as the spec's key rules ask). */
+export const RESPONSE_META = "dev.mcpgen/response";
 
 type FieldTree = { [key: string]: FieldTree | true };
 
@@ -55,4 +65,38 @@ export function takeFields(args: Record<string, unknown>): { args: Record<string
   const { [FIELDS_ARGUMENT]: fields, ...rest } = args;
   const paths = Array.isArray(fields) ? fields.filter((f): f is string => typeof f === "string") : [];
   return paths.length > 0 ? { args: rest, fields: paths } : { args: rest };
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === "object" && !Array.isArray(value);
+
+/**
+ * An http tool's answer with `_fields` applied: the selection as compact JSON text (and structuredContent
+ * when it is an object), `_meta` naming the fields. `note`: what to append when the answer is not JSON (after
+ * any cut, so that a budget never drops it); `json`: the answer's JSON as the result now holds it.
+ */
+export function selectAnswer(
+  answer: ToolAnswer,
+  fields: string[] | undefined,
+  validateOutput: Validator | undefined,
+): { result: ToolHandlerResult; json?: unknown; note?: string } {
+  const { result, json } = answer;
+  if (!fields || result.isError) return { result, json };
+  if (json === undefined) return { result, note: "(_fields was not applied: the answer is not JSON.)" };
+  const value = selectFields(json, fields);
+  const { structuredContent: _whole, ...rest } = result;
+  const selected: ToolHandlerResult = {
+    ...rest,
+    content: [{ type: "text", text: JSON.stringify(value) }],
+    ...(isObject(value) ? { structuredContent: value } : {}),
+    _meta: { ...result._meta, [RESPONSE_META]: { fields } as JsonObject },
+  };
+  if (validateOutput && isObject(value) && !validateOutput(value)) {
+    // A selection the served outputSchema does not allow (rare: see fields-argument.ts) cannot be
+    // structuredContent; an error result still carries it, so the model sees the data and why.
+    const why = "The selected or shortened answer does not match this tool's outputSchema; it follows as text.";
+    const { structuredContent: _dropped, ...text } = selected;
+    return { result: { ...text, isError: true, content: [{ type: "text", text: why }, ...(text.content ?? [])] } };
+  }
+  return { result: selected, json: value };
 }

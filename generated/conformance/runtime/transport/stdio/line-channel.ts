@@ -28,100 +28,137 @@ export function openLineChannel(
   handlers: LineChannelHandlers,
   maxLineLength = MAX_LINE_LENGTH,
 ): LineChannel {
-  const decoder = new StringDecoder("utf8");
-  // The text of the line being read, as pieces: appending to one string and searching it for a newline
-  // on every chunk would copy a long line once per chunk (quadratic in its length).
-  let pieces: string[] = [];
-  let pendingLength = 0;
-  // Inside a line that outgrew maxLineLength: its rest is dropped up to the next newline.
-  let discarding = false;
-  const processLine = (raw: string) => {
-    const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
-    if (line.trim() === "") return;
-    const decoded = decodeMessage(line);
-    if (decoded.ok) handlers.onMessage(decoded.message);
-    else handlers.onInvalid(decoded.error, line);
-  };
-  input.on("data", (chunk: Buffer | string) => {
-    const text = typeof chunk === "string" ? chunk : decoder.write(chunk);
-    let start = 0;
-    let newline = text.indexOf("\n");
-    while (newline >= 0) {
-      const head = text.slice(start, newline);
-      const line = pieces.length === 0 ? head : pieces.join("") + head;
-      pieces = [];
-      pendingLength = 0;
-      if (discarding) discarding = false;
-      else processLine(line);
-      start = newline + 1;
-      newline = text.indexOf("\n", start);
-    }
-    if (start === text.length || discarding) return;
-    pendingLength += text.length - start;
-    // A peer that never ends its line would otherwise grow this buffer until the process dies.
-    if (pendingLength > maxLineLength) {
-      handlers.onInvalid(tooLarge(maxLineLength), "");
-      discarding = true;
-      pieces = [];
-      pendingLength = 0;
-      return;
-    }
-    pieces.push(start === 0 ? text : text.slice(start));
-  });
+  const reader = new LineReader(handlers, maxLineLength);
+  const writer = new LineWriter(input, output, handlers.backPressure === true);
   let ended = false;
   const end = () => {
     if (ended) return;
     ended = true;
-    const rest = pieces.join("") + decoder.end();
-    if (!discarding) processLine(rest);
-    pieces = [];
+    writer.inputEnded = true;
+    reader.end();
     handlers.onEnd();
   };
+  input.on("data", (chunk: Buffer | string) => reader.feed(chunk));
   input.on("end", end);
   input.on("close", end);
   input.on("error", end);
   // A peer that stops reading (EPIPE on stdout) has gone, like one that closes stdin. Without a listener
   // the error event would crash the process with a stack trace.
-  let broken = false;
   output.on("error", () => {
-    broken = true;
+    writer.broken = true;
     end();
   });
-  // Messages sent in the same tick leave in one write. A pipe write is a syscall (synchronous for
-  // pipes on Linux), so with many requests in flight one write per message cost more than the
-  // messages themselves. The queue drains on nextTick, after the microtasks that produced it.
-  let queued = "";
+  return { send: (message) => writer.send(message), flush: () => writer.flush() };
+}
+
+/** Splits the input into lines and hands each one, decoded, to the handlers. */
+class LineReader {
+  private readonly decoder = new StringDecoder("utf8");
+  // The text of the line being read, as pieces: appending to one string and searching it for a newline
+  // on every chunk would copy a long line once per chunk (quadratic in its length).
+  private pieces: string[] = [];
+  private pendingLength = 0;
+  // Inside a line that outgrew maxLineLength: its rest is dropped up to the next newline.
+  private discarding = false;
+
+  constructor(
+    private readonly handlers: LineChannelHandlers,
+    private readonly maxLineLength: number,
+  ) {}
+
+  feed(chunk: Buffer | string): void {
+    const text = typeof chunk === "string" ? chunk : this.decoder.write(chunk);
+    let start = 0;
+    let newline = text.indexOf("\n");
+    while (newline >= 0) {
+      const head = text.slice(start, newline);
+      const line = this.pieces.length === 0 ? head : this.pieces.join("") + head;
+      this.pieces = [];
+      this.pendingLength = 0;
+      if (this.discarding) this.discarding = false;
+      else this.processLine(line);
+      start = newline + 1;
+      newline = text.indexOf("\n", start);
+    }
+    if (start === text.length || this.discarding) return;
+    this.pendingLength += text.length - start;
+    // A peer that never ends its line would otherwise grow this buffer until the process dies.
+    if (this.pendingLength > this.maxLineLength) {
+      this.handlers.onInvalid(tooLarge(this.maxLineLength), "");
+      this.discarding = true;
+      this.pieces = [];
+      this.pendingLength = 0;
+      return;
+    }
+    this.pieces.push(start === 0 ? text : text.slice(start));
+  }
+
+  /** The input ended: what is left is the last line. */
+  end(): void {
+    const rest = this.pieces.join("") + this.decoder.end();
+    if (!this.discarding) this.processLine(rest);
+    this.pieces = [];
+  }
+
+  private processLine(raw: string): void {
+    const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
+    if (line.trim() === "") return;
+    const decoded = decodeMessage(line);
+    if (decoded.ok) this.handlers.onMessage(decoded.message);
+    else this.handlers.onInvalid(decoded.error, line);
+  }
+}
+
+/**
+ * Writes messages, one per line. Messages sent in the same tick leave in one write: a pipe write is a
+ * syscall (synchronous for pipes on Linux), so with many requests in flight one write per message cost
+ * more than the messages themselves. The queue drains on nextTick, after the microtasks that produced it.
+ */
+class LineWriter {
+  /** The input has ended: back-pressure no longer resumes it. */
+  inputEnded = false;
+  /** The output failed (the peer went away): nothing more is written. */
+  broken = false;
+  private queued = "";
   // Back-pressure: while the output holds more than its high-water mark (a peer that does not read),
   // stop reading input, so unanswered requests wait in the pipe, not as queued answers in our memory.
-  let pausedInput = false;
-  const resumeInput = () => {
-    pausedInput = false;
-    if (!ended) input.resume();
-  };
-  const drain = () => {
-    const text = queued;
-    queued = "";
-    if (text === "" || broken) return;
+  private pausedInput = false;
+
+  constructor(
+    private readonly input: NodeJS.ReadableStream,
+    private readonly output: NodeJS.WritableStream,
+    private readonly backPressure: boolean,
+  ) {}
+
+  send(message: JsonRpcMessage): void {
+    const line = `${encodeMessage(message)}\n`;
+    if (this.queued === "") process.nextTick(this.drain);
+    this.queued += line;
+  }
+
+  flush(): Promise<void> {
+    this.drain();
+    if (this.broken) return Promise.resolve();
+    return new Promise((resolve) => this.output.write("", () => resolve()));
+  }
+
+  private readonly drain = () => {
+    const text = this.queued;
+    this.queued = "";
+    if (text === "" || this.broken) return;
     // write() returns false past the stream's own (16 KiB) mark even when the pipe took everything at
     // once; pausing is for output that really waits, so it also looks at what is still queued.
-    const backedUp = !output.write(text);
-    if (backedUp && handlers.backPressure && !pausedInput && waitingBytes(output) > OUTPUT_HIGH_WATER) {
-      pausedInput = true;
-      input.pause();
-      output.once("drain", resumeInput);
+    const backedUp = !this.output.write(text);
+    if (backedUp && this.backPressure && !this.pausedInput && waitingBytes(this.output) > OUTPUT_HIGH_WATER) {
+      this.pausedInput = true;
+      this.input.pause();
+      this.output.once("drain", this.resumeInput);
     }
   };
-  return {
-    send(message) {
-      const line = `${encodeMessage(message)}\n`;
-      if (queued === "") process.nextTick(drain);
-      queued += line;
-    },
-    flush() {
-      drain();
-      if (broken) return Promise.resolve();
-      return new Promise((resolve) => output.write("", () => resolve()));
-    },
+
+  private readonly resumeInput = () => {
+    this.pausedInput = false;
+    if (!this.inputEnded) this.input.resume();
   };
 }
 

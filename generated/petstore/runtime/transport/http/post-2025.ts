@@ -5,7 +5,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { errorResponse, isNotification, isRequest, isResponse, resultResponse } from "../../protocol/codec.ts";
 import { ErrorCode, SUPPORTED_PROTOCOL_VERSIONS } from "../../protocol/constants.ts";
 import { toJsonRpcError } from "../../protocol/errors.ts";
-import type { JsonRpcMessage, JsonRpcRequest } from "../../protocol/types.ts";
+import type { JsonRpcMessage, JsonRpcNotification, JsonRpcRequest } from "../../protocol/types.ts";
 import {
   acceptsSse,
   authOf,
@@ -39,68 +39,18 @@ export async function handlePost2025(
   if (mismatch && isRequest(message))
     return sendJson(res, 400, errorResponse(message.id, invalidRequest(`Invalid Request: ${mismatch}`)));
   const initializing = isRequest(message) && message.method === "initialize";
-  const sessionId = header(req, "mcp-session-id");
-  let session: HttpSession | undefined;
-  if (initializing) {
-    session = context.sessions.create(context.server);
-    let reserved: boolean;
-    try {
-      reserved = await context.sessions.reserve(session);
-    } catch (error) {
-      if (error instanceof SessionStoreUnavailableError) return sendStoreUnavailable(res, message.id, error);
-      throw error;
-    }
-    if (!reserved) {
-      const error = {
-        code: ErrorCode.InternalError,
-        message: `Too many sessions: all ${context.sessions.maxSessions} sessions are busy; retry later`,
-      };
-      return sendJson(res, 503, errorResponse(message.id, error), { "Retry-After": "5" });
-    }
-    if (requestAuth(req)) session.owner = principalOf(req);
-  } else {
-    if (!sessionId) {
-      const error = invalidRequest("Missing Mcp-Session-Id header (send initialize first, or use 2026-07-28)");
-      return sendJson(res, 400, errorResponse(isRequest(message) ? message.id : undefined, error));
-    }
-    try {
-      session = await context.sessions.use(sessionId, principalOf(req));
-    } catch (error) {
-      const id = isRequest(message) ? message.id : undefined;
-      if (error instanceof SessionStoreUnavailableError) return sendStoreUnavailable(res, id, error);
-      throw error;
-    }
-    if (!session) {
-      const error = { code: ErrorCode.InvalidRequest, message: "Session not found" };
-      return sendJson(res, 404, errorResponse(isRequest(message) ? message.id : undefined, error));
-    }
-  }
+  const session = initializing
+    ? await openSession(context, req, res, message as JsonRpcRequest)
+    : await findSession(context, req, res, message);
+  if (!session) return; // answered
   if (isResponse(message)) {
     // With a shared store, the request this answers may have been sent by another process.
     if (!session.peer.awaits(message.id) && session.remote) session.remote.response(session.id, message);
     else session.peer.receive(message);
     return sendJson(res, 202, undefined);
   }
-  const principal = principalOf(req);
   if (isNotification(message)) {
-    if (message.method === "notifications/cancelled") {
-      const requestId = message.params?.requestId;
-      if (typeof requestId === "string" || typeof requestId === "number") {
-        const running = session.inFlight.get(requestId);
-        if (running) running.abort(new Error("Cancelled by the client"));
-        else session.remote?.cancel(session.id, requestId);
-        // The id is free at once, as on stdio: a handler that ignores its signal must not keep it taken.
-        session.inFlight.delete(requestId);
-      }
-    }
-    context.server.handleNotification(message, {
-      signal: new AbortController().signal,
-      notify: () => {},
-      session: session.state,
-      principal,
-      ...authOf(req),
-    });
-    await context.sessions.save?.(session);
+    await receiveNotification(context, req, session, message);
     return sendJson(res, 202, undefined);
   }
   const request = message as JsonRpcRequest;
@@ -112,14 +62,103 @@ export async function handlePost2025(
     );
     return sendJson(res, 400, errorResponse(request.id, error));
   }
-  const activeSession = session;
-  const sessionHeaders: Record<string, string> = { "Mcp-Session-Id": session.id };
+  await runRequest(context, req, res, session, request, initializing);
+}
+
+/** initialize: a new session, reserved in the table (or the store) before it runs; undefined when answered. */
+async function openSession(
+  context: PostContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  message: JsonRpcRequest,
+): Promise<HttpSession | undefined> {
+  const session = context.sessions.create(context.server);
+  let reserved: boolean;
+  try {
+    reserved = await context.sessions.reserve(session);
+  } catch (error) {
+    if (error instanceof SessionStoreUnavailableError) return void sendStoreUnavailable(res, message.id, error);
+    throw error;
+  }
+  if (!reserved) {
+    const error = {
+      code: ErrorCode.InternalError,
+      message: `Too many sessions: all ${context.sessions.maxSessions} sessions are busy; retry later`,
+    };
+    return void sendJson(res, 503, errorResponse(message.id, error), { "Retry-After": "5" });
+  }
+  if (requestAuth(req)) session.owner = principalOf(req);
+  return session;
+}
+
+/** Any other message: the session its `Mcp-Session-Id` names, owned by this caller; undefined when answered. */
+async function findSession(
+  context: PostContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  message: JsonRpcMessage,
+): Promise<HttpSession | undefined> {
+  const id = isRequest(message) ? message.id : undefined;
+  const sessionId = header(req, "mcp-session-id");
+  if (!sessionId) {
+    const error = invalidRequest("Missing Mcp-Session-Id header (send initialize first, or use 2026-07-28)");
+    return void sendJson(res, 400, errorResponse(id, error));
+  }
+  let session: HttpSession | undefined;
+  try {
+    session = await context.sessions.use(sessionId, principalOf(req));
+  } catch (error) {
+    if (error instanceof SessionStoreUnavailableError) return void sendStoreUnavailable(res, id, error);
+    throw error;
+  }
+  if (!session) {
+    const error = { code: ErrorCode.InvalidRequest, message: "Session not found" };
+    return void sendJson(res, 404, errorResponse(id, error));
+  }
+  return session;
+}
+
+async function receiveNotification(
+  context: PostContext,
+  req: IncomingMessage,
+  session: HttpSession,
+  message: JsonRpcNotification,
+): Promise<void> {
+  if (message.method === "notifications/cancelled") {
+    const requestId = message.params?.requestId;
+    if (typeof requestId === "string" || typeof requestId === "number") {
+      const running = session.inFlight.get(requestId);
+      if (running) running.abort(new Error("Cancelled by the client"));
+      else session.remote?.cancel(session.id, requestId);
+      // The id is free at once, as on stdio: a handler that ignores its signal must not keep it taken.
+      session.inFlight.delete(requestId);
+    }
+  }
+  context.server.handleNotification(message, {
+    signal: new AbortController().signal,
+    notify: () => {},
+    session: session.state,
+    principal: principalOf(req),
+    ...authOf(req),
+  });
+  await context.sessions.save?.(session);
+}
+
+/** A request of the session: answered as JSON or on an SSE stream that server-to-client requests share. */
+async function runRequest(
+  context: PostContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  session: HttpSession,
+  request: JsonRpcRequest,
+  initializing: boolean,
+): Promise<void> {
   const responder = new PostResponder(res, {
     acceptsSse: acceptsSse(req),
-    headers: sessionHeaders,
+    headers: { "Mcp-Session-Id": session.id },
     keepAliveMs: context.keepAliveMs,
     statusFor: () => 200,
-    openResumable: () => activeSession.openResumable(context.retryMs),
+    openResumable: () => session.openResumable(context.retryMs),
   });
   const controller = new AbortController();
   session.inFlight.set(request.id, controller);
@@ -127,26 +166,26 @@ export async function handlePost2025(
     const result = await context.server.handleRequest(request, {
       signal: controller.signal,
       session: session.state,
-      principal,
+      principal: principalOf(req),
       ...authOf(req),
       notify: (notification) => responder.send(notification),
       // Server-to-client requests go out on this POST's stream, so the client sees them in context.
       request: (method, params, signal) =>
-        activeSession.peer.request(method, params, {
+        session.peer.request(method, params, {
           signal,
           // Without SSE on this POST, the session's GET stream (the peer's default channel) is the only way out.
           send: responder.canStream ? (outgoing) => responder.send(outgoing) : undefined,
         }),
     });
-    if (initializing) await context.sessions.add(activeSession);
-    else await context.sessions.save?.(activeSession);
+    if (initializing) await context.sessions.add(session);
+    else await context.sessions.save?.(session);
     responder.finish(resultResponse(request.id, result));
   } catch (error) {
     // Read before a failed initialize closes its session, which aborts this request too.
     const cancelled = controller.signal.aborted && !isTimeout(error);
     if (initializing) {
-      context.sessions.release(activeSession);
-      activeSession.close();
+      context.sessions.release(session);
+      session.close();
       // The shared store failed to record the new session: nothing ran, so the client may simply retry.
       if (error instanceof SessionStoreUnavailableError) return sendStoreUnavailable(res, request.id, error);
     }
@@ -154,6 +193,6 @@ export async function handlePost2025(
     if (cancelled) responder.abandon();
     else responder.finish(errorResponse(request.id, toJsonRpcError(error)));
   } finally {
-    if (activeSession.inFlight.get(request.id) === controller) activeSession.inFlight.delete(request.id);
+    if (session.inFlight.get(request.id) === controller) session.inFlight.delete(request.id);
   }
 }

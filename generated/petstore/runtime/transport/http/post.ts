@@ -46,9 +46,10 @@ export async function handlePost(
 }
 
 /**
- * A tools/call (or dynamic mode's call_tool naming a tool) whose token lacks the tool's scopes: HTTP 403 with
- * the insufficient_scope challenge (MCP basic/authorization, "Runtime Insufficient Scope Errors"), so the
- * client can step up. Code mode's execute calls tools from inside a run; those are refused per call.
+ * A tools/call whose token lacks the scopes of a tool it runs (the named one, or the one a forwarding tool
+ * hands the call to: McpServer.toolsOfCall): HTTP 403 with the insufficient_scope challenge (MCP
+ * basic/authorization, "Runtime Insufficient Scope Errors"), so the client can step up. Calls made from
+ * inside a run (code mode's execute) are refused per call by the server.
  */
 function scopeCheck(context: PostContext, req: IncomingMessage, message: JsonRpcMessage) {
   if (!isRequest(message)) return undefined;
@@ -58,10 +59,9 @@ function scopeCheck(context: PostContext, req: IncomingMessage, message: JsonRpc
   const gate = context.server.options.toolGate;
   const name = message.params?.name;
   if (!gate || typeof name !== "string") return undefined;
-  const args = message.params?.arguments;
-  const inner = name === "call_tool" && isObject(args) && typeof args.name === "string" ? args.name : undefined;
+  const args = isObject(message.params?.arguments) ? message.params.arguments : {};
   const auth = requestAuth(req);
-  for (const tool of inner === undefined ? [name] : [name, inner]) {
+  for (const tool of context.server.toolsOfCall(name, args)) {
     if (missingScopes(gate, tool, auth).length > 0)
       return context.resource?.insufficientScope(gate.required(tool) ?? [], `the tool '${tool}'`);
   }

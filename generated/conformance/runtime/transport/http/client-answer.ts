@@ -1,0 +1,153 @@
+// Reading the answer to one POST: a JSON body, or an SSE stream that may carry notifications and, in the
+// 2025 era, server-to-client requests before the response. 2025-era streams that drop are resumed with
+// GET + Last-Event-ID after the server's `retry` delay; 2026 streams are not resumable (a drop fails it).
+import { setTimeout as wait } from "node:timers/promises";
+import { TransportError, type TransportRequestOptions } from "../../client/transport.ts";
+import { errorResponse, isNotification, isRequest, resultResponse, validateMessage } from "../../protocol/codec.ts";
+import { ErrorCode } from "../../protocol/constants.ts";
+import { McpError, toJsonRpcError } from "../../protocol/errors.ts";
+import type { JsonRpcMessage, RequestId, Result } from "../../protocol/types.ts";
+import { baseHeaders, type HttpConnection, post } from "./client-connection.ts";
+import { SseParser } from "./sse.ts";
+
+export const DEFAULT_RETRY_MS = 1_000;
+const MAX_RESUME_ATTEMPTS = 5;
+
+/** A JSON-RPC error that came with an HTTP status (the era probe looks at both). */
+export class HttpMcpError extends McpError {
+  constructor(
+    error: McpError,
+    readonly status: number,
+  ) {
+    super(error.code, error.message, error.data);
+  }
+}
+
+export async function readAnswer(
+  connection: HttpConnection,
+  response: Response,
+  id: RequestId,
+  options: TransportRequestOptions,
+  signal: AbortSignal,
+): Promise<Result> {
+  const contentType = response.headers.get("content-type") ?? "";
+  if (contentType.includes("text/event-stream") && response.body) {
+    return readEventStream(connection, response, id, options, signal);
+  }
+  const text = await response.text();
+  let parsed: unknown;
+  try {
+    parsed = text === "" ? undefined : JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
+  const validated = parsed === undefined ? undefined : validateMessage(parsed);
+  if (validated?.ok && "error" in validated.message) {
+    throw new HttpMcpError(McpError.fromJson(validated.message.error), response.status);
+  }
+  if (validated?.ok && "result" in validated.message && validated.message.id === id && response.ok) {
+    return validated.message.result;
+  }
+  throw new TransportError(`Unexpected HTTP ${response.status} response to request ${id}`, response.status);
+}
+
+async function readEventStream(
+  connection: HttpConnection,
+  first: Response,
+  id: RequestId,
+  options: TransportRequestOptions,
+  signal: AbortSignal,
+): Promise<Result> {
+  let answer: Result | McpError | undefined;
+  const parser = new SseParser((event) => {
+    const message = eventMessage(event.data);
+    if (message && !("method" in message) && message.id === id) {
+      answer = "error" in message ? McpError.fromJson(message.error) : message.result;
+    } else if (message) {
+      dispatchIncoming(connection, message, options);
+    }
+  });
+  let response: Response | undefined = first;
+  for (let attempt = 0; ; attempt++) {
+    if (response?.body) await pump(response.body, parser, () => answer !== undefined).catch(() => {});
+    if (answer instanceof McpError) throw answer;
+    if (answer !== undefined) return answer;
+    if (signal.aborted) throw new Error("Request aborted");
+    // The stream ended early. Only resumable (2025) streams with an event id can be resumed.
+    if (!connection.revision.resumableStreams || parser.lastEventId === undefined || attempt >= MAX_RESUME_ATTEMPTS) {
+      throw new TransportError(`The response stream for request ${id} ended before the response`);
+    }
+    await wait(parser.retryMs ?? DEFAULT_RETRY_MS, undefined, { signal });
+    response = await resume(connection, parser.lastEventId, signal);
+  }
+}
+
+/** The GET that picks a dropped 2025-era stream up after `lastEventId`; undefined when it fails. */
+async function resume(connection: HttpConnection, lastEventId: string, signal: AbortSignal) {
+  const headers = { ...baseHeaders(connection), Accept: "text/event-stream", "Last-Event-ID": lastEventId };
+  const response = await fetch(connection.url, { method: "GET", headers, signal }).catch(() => undefined);
+  if (response && !response.ok) {
+    await response.body?.cancel().catch(() => {});
+    return undefined;
+  }
+  return response;
+}
+
+/** The JSON-RPC message an SSE event carries; undefined for a priming event (only an id) or anything else. */
+export function eventMessage(data: string): JsonRpcMessage | undefined {
+  if (data.trim() === "") return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(data);
+  } catch {
+    return undefined;
+  }
+  const validated = validateMessage(parsed);
+  return validated.ok ? validated.message : undefined;
+}
+
+/** Handles a message that is not the awaited response: a notification or a 2025-era server request. */
+export function dispatchIncoming(
+  connection: HttpConnection,
+  message: JsonRpcMessage,
+  options: TransportRequestOptions,
+): void {
+  if (isNotification(message)) {
+    options.onNotification?.(message);
+    connection.handlers?.onNotification(message);
+  } else if (isRequest(message)) {
+    void answerServerRequest(connection, message);
+  }
+}
+
+async function answerServerRequest(
+  connection: HttpConnection,
+  message: JsonRpcMessage & { id: RequestId; method: string },
+) {
+  const { handlers, lifetime } = connection;
+  let reply: JsonRpcMessage;
+  try {
+    if (!handlers) throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${message.method}`);
+    reply = resultResponse(message.id, await handlers.onRequest(message, lifetime.signal));
+  } catch (error) {
+    reply = errorResponse(message.id, toJsonRpcError(error));
+  }
+  if (connection.closed) return;
+  const response = await post(connection, reply, {}, lifetime.signal).catch(() => undefined);
+  await response?.body?.cancel().catch(() => {});
+}
+
+/** Feeds `body` to `parser` until it ends or `done()` says the reader has what it waited for. */
+export async function pump(body: ReadableStream<Uint8Array>, parser: SseParser, done: () => boolean): Promise<void> {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  try {
+    while (!done()) {
+      const { value, done: ended } = await reader.read();
+      if (ended) break;
+      parser.feed(decoder.decode(value, { stream: true }));
+    }
+  } finally {
+    await reader.cancel().catch(() => {});
+  }
+}

@@ -1,0 +1,107 @@
+// The Streamable HTTP client's state (one per connected client) and its POSTs: the headers every request
+// carries, a POST with the authorizer's retries, and notifications. client.ts builds the state; the
+// readers of answers (client-answer.ts) and the standalone stream (client-stream.ts) share it.
+import { type Authorizer, asAuthorizationError } from "../../client/authorizer.ts";
+import type { ClientRevision } from "../../client/revision.ts";
+import { type IncomingHandlers, TransportError } from "../../client/transport.ts";
+import { encodeMessage } from "../../protocol/codec.ts";
+import type { JsonObject, JsonRpcMessage } from "../../protocol/types.ts";
+
+export type HttpTarget = {
+  url: string | URL;
+  headers?: Record<string, string>;
+  /** A static bearer token (a server started with MCP_HTTP_TOKEN). */
+  bearerToken?: string;
+  /**
+   * Logs in for a protected server: headers per request, and a say on each 401 (or 403 insufficient_scope).
+   * OAuth's is runtime/features/oauth/client/ (a generated client with the oauth feature turns `auth` into one).
+   */
+  authorizer?: Authorizer;
+};
+
+export type HttpConnection = {
+  url: URL;
+  target: HttpTarget;
+  defaultTimeoutMs: number;
+  handlers?: IncomingHandlers;
+  /** Until negotiation says otherwise, requests are 2026 ones (the server/discover probe). */
+  revision: ClientRevision;
+  protocolVersion?: string;
+  /** The 2025-era session (from initialize's answer). */
+  sessionId?: string;
+  /** The session whose standalone GET stream is open (client-stream.ts). */
+  listeningSession?: string;
+  nextId: number;
+  closed: boolean;
+  /** Aborted by close(): every request and stream of the connection ends. */
+  lifetime: AbortController;
+  authorizer?: Authorizer;
+  /** The header the last POST carried; GET streams and DELETE reuse it. */
+  authorization?: string;
+};
+
+/** Sends of one request at most: the first try plus re-authorizations (401) and step-ups (403). */
+const MAX_AUTH_ATTEMPTS = 6;
+
+export function baseHeaders(connection: HttpConnection): Record<string, string> {
+  const headers: Record<string, string> = { ...connection.target.headers };
+  // Only ever sent to the MCP server's own URL (never to discovery or authorization endpoints).
+  if (connection.authorization) headers.Authorization = connection.authorization;
+  if (connection.protocolVersion) headers["MCP-Protocol-Version"] = connection.protocolVersion;
+  if (connection.sessionId && connection.revision.httpSession) headers["Mcp-Session-Id"] = connection.sessionId;
+  return headers;
+}
+
+/** A POST; with an authorizer, a 401/403 goes to it and the same message is sent again when it says so. */
+export async function post(
+  connection: HttpConnection,
+  message: JsonRpcMessage,
+  headers: Record<string, string>,
+  signal: AbortSignal,
+): Promise<Response> {
+  const body = encodeMessage(message);
+  const { authorizer } = connection;
+  if (!authorizer) return send(connection, body, headers, signal);
+  for (let attempt = 1; ; attempt++) {
+    connection.authorization = (await asAuthorizationError(authorizer.authorization())) ?? connection.authorization;
+    const response = await send(connection, body, headers, signal);
+    // Only a 401, or a 403 asking for more scopes (step-up), is the authorizer's; any other answer is the caller's.
+    const stepUp = response.status === 403 && /insufficient_scope/.test(response.headers.get("www-authenticate") ?? "");
+    if (response.status !== 401 && !stepUp) {
+      authorizer.succeeded?.();
+      return response;
+    }
+    if (attempt >= MAX_AUTH_ATTEMPTS || !(await asAuthorizationError(authorizer.challenge(response)))) {
+      await response.body?.cancel().catch(() => {});
+      throw new TransportError(
+        response.status === 403
+          ? "HTTP 403: the server refused the request even after re-authorizing for the scopes it asked for"
+          : "HTTP 401: the server did not accept the tokens obtained by logging in",
+        response.status,
+      );
+    }
+  }
+}
+
+function send(connection: HttpConnection, body: string, headers: Record<string, string>, signal: AbortSignal) {
+  return fetch(connection.url, {
+    method: "POST",
+    headers: {
+      ...baseHeaders(connection),
+      ...headers,
+      "Content-Type": "application/json",
+      Accept: "application/json, text/event-stream",
+    },
+    body,
+    signal,
+  });
+}
+
+export async function notify(connection: HttpConnection, method: string, params?: JsonObject): Promise<void> {
+  const headers = connection.revision.notificationHeaders(method);
+  const message = { jsonrpc: "2.0" as const, method, ...(params ? { params } : {}) };
+  const response = await post(connection, message, headers, connection.lifetime.signal);
+  await response.body?.cancel().catch(() => {});
+  if (response.status !== 202 && !response.ok)
+    throw new TransportError(`Notification rejected: HTTP ${response.status}`, response.status);
+}
