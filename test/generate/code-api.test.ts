@@ -177,7 +177,7 @@ describe("src/code-api.json and search_docs' declarations", () => {
     dir = scratchDir("code-api");
     const spec = join(dir, "tracker.openapi.json");
     writeFileSync(spec, JSON.stringify(SPEC));
-    const result = await generate(spec, join(dir, "out"));
+    const result = await generate(spec, join(dir, "out"), { features: ["code"] });
     expect(result.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
     api = loadCodeApi(pathToFileURL(join(dir, "out/src/code-api.json")));
   }, 120_000);
