@@ -5,7 +5,7 @@
  * transpiled on its own with TypeScript's transpiler (no type check: deterministic, and byte for byte
  * what `npm run build`'s tsc emits, which stays the type-checked way and writes the same layout); a
  * file whose JavaScript is newer than it is left as it is, so a regenerate transpiles only what changed. The data files the code
- * reads beside itself (src/manifest.json, src/search-index.json, src/validators/) are copied, as
+ * reads beside itself (src/catalog.json, src/search-index.json, src/validators/) are copied, as
  * `npm run build` copies them. dist/ is build output: not in the ownership record, never compared by
  * `--check`, and only files with other bytes are rewritten. The runtime's JavaScript, the same in every
  * package, is kept across runs (output/runtime-js-cache.ts): most of the transpiling is done once per machine.

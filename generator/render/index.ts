@@ -8,10 +8,10 @@ import { renderClient } from "./client.ts";
 import { renderClientConfigs } from "./client-configs.ts";
 import { CODE_API_FILE, renderCodeApi } from "./code-api.ts";
 import { renderCredentialsScaffold } from "./credentials-hook.ts";
+import { renderDefinition } from "./definition.ts";
 import { renderDockerfile, renderDockerignore } from "./dockerfile.ts";
 import { renderDocs } from "./docs.ts";
 import { renderScaffolds } from "./handlers.ts";
-import { renderManifest } from "./manifest.ts";
 import { MCPB_BUNDLE_SCRIPT_FILE, MCPB_MANIFEST_FILE, mcpbBundleScript, renderMcpbManifest } from "./mcpb-manifest.ts";
 import { NGINX_CONFIG_FILE, renderNginxConfig } from "./nginx-config.ts";
 import { renderPackageJson, renderTsconfig } from "./package-files.ts";
@@ -52,11 +52,11 @@ export async function render(model: Model, userSources: SourceFile[] = []): Prom
   // either side is reported and neither is left unobserved.
   const compiling = renderValidators(model);
   const rendering = (async () => ({
-    manifest: renderManifest(model),
+    definition: renderDefinition(model),
     searchIndex: renderSearchIndex(model),
     types: pruneTypeImports(`${await renderTypes(model)}\n${renderHandlersType(model)}`),
   }))();
-  const [validators, { manifest, searchIndex, types }] = await Promise.all([compiling, rendering]);
+  const [validators, { definition, searchIndex, types }] = await Promise.all([compiling, rendering]);
   const codeApi = renderCodeApi(model, types);
   const scaffolds = [...renderScaffolds(model), ...renderCredentialsScaffold(model)].map(
     (s): RenderedFile => ({
@@ -70,8 +70,8 @@ export async function render(model: Model, userSources: SourceFile[] = []): Prom
   const sources = [
     generated("src/app.ts", renderApp(model)),
     generated("src/client.ts", renderClient(model)),
-    generated("src/manifest.ts", manifest.ts),
-    generated("src/manifest.json", manifest.json),
+    generated("src/definition.ts", definition.ts),
+    generated("src/catalog.json", definition.json),
     ...(searchIndex === undefined ? [] : [generated(SEARCH_INDEX_FILE, searchIndex)]),
     ...(codeApi === undefined ? [] : [generated(CODE_API_FILE, codeApi)]),
     generated("src/server.ts", renderServerEntry(model)),

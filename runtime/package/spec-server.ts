@@ -1,4 +1,4 @@
-// A server described by data: what `mcpgen generate` emits is a manifest (the spec's tools,
+// A server described by data: what `mcpgen generate` emits is a definition and a catalog (the spec's tools,
 // resources, templates and prompts as plain JSON), precompiled validators and a table of the
 // user's handlers. This module turns them into a running server: http bindings forward to the
 // upstream, static resources and prompt templates serve themselves, the rest call handlers.
@@ -20,38 +20,38 @@ import type {
 import { type CredentialsHook, resolveCredentials } from "../upstream/credentials.ts";
 import { resourceContentsFrom, toolAnswerFrom } from "../upstream/response.ts";
 import type { CallUpstream, UpstreamConfig } from "../upstream/types.ts";
-import { type Feature, type FeatureServerOptions, modeFeature, type ResultFitter, resultFitter } from "./feature.ts";
-import { selectAnswer, takeFields } from "./field-select.ts";
 import type {
+  Catalog,
+  CatalogTool,
+  ServerDefinition as DefinitionData,
   HttpBinding,
-  ManifestCatalog,
-  Manifest as ManifestData,
-  ManifestTool,
   StaticCompletions,
   StoredCatalog,
-} from "./manifest-types.ts";
+} from "./catalog-types.ts";
+import { type Feature, type FeatureServerOptions, modeFeature, type ResultFitter, resultFitter } from "./feature.ts";
+import { selectAnswer, takeFields } from "./field-select.ts";
 import { filters, notEnabledReason, selects, type ToolSelection } from "./tool-selection.ts";
 
-// The manifest's types are the contract with the generator (manifest-types.ts); generated code names them here.
+// The catalog's types are the contract with the generator (catalog-types.ts); generated code names them here.
 export type {
-  ManifestCatalog,
-  ManifestPrompt,
-  ManifestResource,
-  ManifestTemplate,
-  ManifestTool,
+  Catalog,
+  CatalogPrompt,
+  CatalogResource,
+  CatalogTemplate,
+  CatalogTool,
   PromptMessageTemplate,
   StaticCompletions,
   StoredCatalog,
-} from "./manifest-types.ts";
+} from "./catalog-types.ts";
 
 /**
- * A generated src/manifest.ts: the data the generator writes, plus, beside an upstream, upstream/forward.ts's
+ * A generated src/definition.ts: the data the generator writes, plus, beside an upstream, upstream/forward.ts's
  * `callUpstream`. It is passed in rather than imported so a package without an upstream carries none of it.
  */
-export type Manifest = ManifestData & { callUpstream?: CallUpstream };
+export type ServerDefinition = DefinitionData & { callUpstream?: CallUpstream };
 
-/** A catalog file written by `mcpgen generate` (src/manifest.json), each tool schema whole again. */
-export function readCatalog(file: URL): ManifestCatalog {
+/** A catalog file written by `mcpgen generate` (src/catalog.json), each tool schema whole again. */
+export function readCatalog(file: URL): Catalog {
   const stored = JSON.parse(readFileSync(file, "utf8")) as StoredCatalog;
   const defs = stored.defs ?? {};
   // The definitions stay shared objects: tools/list serializes each schema whole, and nothing changes them.
@@ -137,14 +137,14 @@ export function notImplementedError(kind: string, name: string, file: string): M
   return new McpError(ErrorCode.InternalError, `The ${kind} '${name}' is not implemented yet: edit ${file}.`);
 }
 
-export function createSpecServer(manifest: Manifest, options: SpecServerOptions = {}): McpServer {
+export function createSpecServer(definition: ServerDefinition, options: SpecServerOptions = {}): McpServer {
   const selection: ToolSelection = {
     ...(options.toolsets ? { toolsets: options.toolsets } : {}),
     ...(options.readOnly ? { readOnly: true } : {}),
   };
   // The catalog's tools this server leaves out, by name, filled when the catalog is read: a call of one
   // is told it exists but is not enabled, rather than that it does not exist.
-  const leftOut = new Map<string, ManifestTool>();
+  const leftOut = new Map<string, CatalogTool>();
   // Catalog tools named like one of dynamic (or code) mode's own, which take the name in that mode.
   const shadowed = new Set<string>();
   const notEnabled = (name: string) => {
@@ -160,16 +160,16 @@ export function createSpecServer(manifest: Manifest, options: SpecServerOptions 
   };
   // Scopes per tool, filled where the catalog is read (server.defer below); read only with OAuth on.
   let scopeTable: Map<string, string[]> | undefined;
-  const tableOf = (tools: readonly ManifestTool[]) =>
+  const tableOf = (tools: readonly CatalogTool[]) =>
     new Map(tools.filter((tool) => tool.scopes?.length).map((tool) => [tool.name, tool.scopes as string[]]));
   const scopesOf = () => {
-    scopeTable ??= tableOf(manifest.catalog().tools);
+    scopeTable ??= tableOf(definition.catalog().tools);
     return scopeTable;
   };
   // Resources and templates carry their own scopes (registered with them below); they count for
   // scopes_supported too.
   const resourceScopes = () => {
-    const { resources, resourceTemplates } = manifest.catalog();
+    const { resources, resourceTemplates } = definition.catalog();
     return [...resources, ...resourceTemplates].flatMap((entry) => entry.scopes ?? []);
   };
   const toolGate: ToolGate = {
@@ -179,14 +179,14 @@ export function createSpecServer(manifest: Manifest, options: SpecServerOptions 
   };
   const server = createServer({
     ...options.serverOptions,
-    ...manifest.server,
+    ...definition.server,
     ...(filters(selection) ? { unknownToolMessage: (name: string) => unknownTool(name) } : {}),
     toolGate,
   });
   // Dynamic and code mode list their own tools; the API's stay registered, unlisted.
   const dynamic = options.mode === "dynamic" || options.mode === "code";
-  const upstream: UpstreamConfig | undefined = manifest.upstream && {
-    ...manifest.upstream,
+  const upstream: UpstreamConfig | undefined = definition.upstream && {
+    ...definition.upstream,
     // --base-url replaces the whole server URL, OpenAPI server variables included.
     ...(options.baseUrl ? { baseUrl: options.baseUrl, baseUrlTemplate: undefined, pinned: true } : {}),
     ...(options.maxUpstreamBody !== undefined ? { maxBodyChars: options.maxUpstreamBody } : {}),
@@ -200,7 +200,7 @@ export function createSpecServer(manifest: Manifest, options: SpecServerOptions 
   const forward = async (binding: HttpBinding, args: Record<string, unknown>, ctx: HandlerContext, target: string) => {
     if (!upstream)
       throw new McpError(ErrorCode.InternalError, "This server has http bindings but no upstream base URL");
-    if (!manifest.callUpstream)
+    if (!definition.callUpstream)
       throw new McpError(ErrorCode.InternalError, "This server has http bindings but no callUpstream");
     // Only what resolveCredentials makes of the caller goes on: the forwarding never sees ctx, and the
     // caller's MCP token is forbidden anywhere in the request (the spec forbids token passthrough).
@@ -210,7 +210,7 @@ export function createSpecServer(manifest: Manifest, options: SpecServerOptions 
     const idHeader = upstream.requestIdHeader;
     const started = performance.now();
     try {
-      const response = await manifest.callUpstream(upstream, binding, args, ctx.signal, env, {
+      const response = await definition.callUpstream(upstream, binding, args, ctx.signal, env, {
         ...(credentials ? { credentials } : {}),
         forbidden,
         ...(idHeader && ctx.httpRequestId ? { extraHeaders: { [idHeader]: ctx.httpRequestId } } : {}),
@@ -237,10 +237,10 @@ export function createSpecServer(manifest: Manifest, options: SpecServerOptions 
   };
 
   server.defer(() => {
-    const catalog = manifest.catalog();
+    const catalog = definition.catalog();
     scopeTable ??= tableOf(catalog.tools);
     const validatorTable = typeof options.validators === "function" ? options.validators() : options.validators;
-    const served = new Map<string, ManifestTool>();
+    const served = new Map<string, CatalogTool>();
     for (const tool of catalog.tools) {
       if (selects(selection, tool)) served.set(tool.name, tool);
       else leftOut.set(tool.name, tool);
@@ -345,7 +345,7 @@ export function createSpecServer(manifest: Manifest, options: SpecServerOptions 
           : handlerFor("prompts", prompt.name),
       });
     }
-  }, manifest.offers);
+  }, definition.offers);
   return server;
 }
 

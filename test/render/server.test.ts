@@ -27,12 +27,12 @@ import type { McpServer } from "../runtime/index.ts";
 import type { Feature } from "../runtime/package/feature.ts";
 import { createSpecServer, type SpecServerOptions, type ToolValidators } from "../runtime/package/spec-server.ts";
 import credentials from "./credentials.ts";
+import { definition } from "./definition.ts";
 import promptReview from "./handlers/prompts/review.ts";
 import resourceTemplateNote from "./handlers/resource-templates/note.ts";
 import resourceAbout from "./handlers/resources/about.ts";
 import toolGetForecast from "./handlers/tools/get_forecast.ts";
 import toolNotesCreate from "./handlers/tools/notes.create.ts";
-import { manifest } from "./manifest.ts";
 import type { Handlers } from "./types.ts";
 import { validator } from "./validators.ts";
 
@@ -79,11 +79,11 @@ export const features: readonly Feature[] = [
   metricsFeature,
 ];
 
-export { credentials, manifest };
+export { credentials, definition };
 
 /** The server, ready for a transport (serveStdio or serveHttp from the runtime). */
 export function createAppServer(options: Omit<SpecServerOptions, "handlers" | "validators"> = {}): McpServer {
-  return createSpecServer(manifest, { credentials, features, ...options, handlers, validators: toolValidators });
+  return createSpecServer(definition, { credentials, features, ...options, handlers, validators: toolValidators });
 }
 `,
     },
@@ -101,7 +101,7 @@ import { tokenExchangeFeature } from "../runtime/features/token-exchange/feature
 import type { McpServer } from "../runtime/index.ts";
 import type { Feature } from "../runtime/package/feature.ts";
 import { createSpecServer, type SpecServerOptions, type ToolValidators } from "../runtime/package/spec-server.ts";
-import { manifest } from "./manifest.ts";
+import { definition } from "./definition.ts";
 import type { Handlers } from "./types.ts";
 
 /** Your handlers, typed per tool, resource and prompt: a wrong signature fails to compile here. */
@@ -131,11 +131,11 @@ export const features: readonly Feature[] = [
   metricsFeature,
 ];
 
-export { manifest };
+export { definition };
 
 /** The server, ready for a transport (serveStdio or serveHttp from the runtime). */
 export function createAppServer(options: Omit<SpecServerOptions, "handlers" | "validators"> = {}): McpServer {
-  return createSpecServer(manifest, { features, ...options, handlers, validators: toolValidators });
+  return createSpecServer(definition, { features, ...options, handlers, validators: toolValidators });
 }
 `,
     },
@@ -167,20 +167,20 @@ describe("renderServerEntry", () => {
 
 // Serves MCP over stdio, or Streamable HTTP with --http --port <n> [--host <addr>]; --base-url <url> retargets the upstream.
 import { type AbsentFeature, runSpecServer } from "../runtime/package/spec-main.ts";
-import { features, handlers, manifest, toolValidators } from "./app.ts";
+import { definition, features, handlers, toolValidators } from "./app.ts";
 
 /** The features this package was generated without: a flag or env twin of one exits 2 naming it. */
 const absentFeatures: AbsentFeature[] = [];
 
-await runSpecServer(manifest, { handlers, validators: toolValidators, features, absentFeatures });
+await runSpecServer(definition, { handlers, validators: toolValidators, features, absentFeatures });
 `);
   });
 
   it("passes the credentials hook (src/credentials.ts) where the package forwards upstream", () => {
     const entry = renderServerEntry(mixedModel());
-    expect(entry).toContain('import { credentials, features, handlers, manifest, toolValidators } from "./app.ts";');
+    expect(entry).toContain('import { credentials, definition, features, handlers, toolValidators } from "./app.ts";');
     expect(entry).toContain(
-      "await runSpecServer(manifest, { handlers, validators: toolValidators, credentials, features, absentFeatures });",
+      "await runSpecServer(definition, { handlers, validators: toolValidators, credentials, features, absentFeatures });",
     );
   });
 });
