@@ -13,7 +13,7 @@
 import { statSync } from "node:fs";
 import { ts } from "ts-morph";
 import { DIST_ENTRY, DIST_ENTRY_SOURCE } from "../render/package-files.ts";
-import { distPathOf, SOURCE } from "./dist-paths.ts";
+import { distPathOf, removedTwinOf, SOURCE } from "./dist-paths.ts";
 import type { OutputDir } from "./output-dir.ts";
 import { cacheDirectory, type RuntimeJs, readRuntimeJs, runtimeJsFile, writeRuntimeJs } from "./runtime-js-cache.ts";
 
@@ -118,7 +118,7 @@ export function writeDist(dir: OutputDir, removed: string[] = []): void {
   // The bin: npm sets the mode when it installs the package; this is for running it from here.
   dir.makeExecutable(DIST_ENTRY);
   for (const path of removed) {
-    const twin = distPathOf(path);
+    const twin = removedTwinOf(path);
     if (twin !== undefined && dir.exists(twin)) dir.remove(twin);
   }
 }
