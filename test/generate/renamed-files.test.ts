@@ -3,7 +3,8 @@
  * src/manifest.ts (now src/definition.ts), src/manifest.json (now src/catalog.json) and
  * runtime/package/manifest-types.ts (now runtime/package/catalog-types.ts). A regenerate removes them
  * because the package's ownership record says mcpgen wrote them (never a file of those names it did not
- * write), with their dist/ copies, and reads the old catalog for the surface summary.
+ * write), reads the old catalog for the surface summary, and tells a handler that imported
+ * src/manifest.ts where it went.
  */
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -90,5 +91,27 @@ describe("the files renamed so that 'manifest' means the MCPB manifest only", ()
     const run = await generate(spec, out);
     expect(run.outcome?.removed).toEqual([]);
     for (const [path, text] of Object.entries(mine)) expect(readFileSync(join(out, path), "utf8")).toBe(text);
+  });
+
+  it("tells a handler that imports src/manifest.ts that it is src/definition.ts now", async () => {
+    const { spec, out } = await freshPackage("renamed-files-handler");
+    const handler = join(out, "src/handlers/tools/hello.ts");
+    const scaffold = readFileSync(handler, "utf8");
+    const written = scaffold
+      .replace(/\n\n/, '\nimport { manifest } from "../../manifest.ts";\n\n')
+      .replace(
+        /return notImplemented\([^)]*\);/,
+        'return { content: [{ type: "text", text: manifest.server.name }] };',
+      );
+    expect(written).not.toBe(scaffold);
+    writeFileSync(handler, written);
+    const run = await generate(spec, out);
+    const moved = run.diagnostics.find(
+      (d) => d.code === "HANDLER_TYPE_ERROR" && d.message.includes("Cannot find module"),
+    );
+    expect(moved?.message).toContain("Cannot find module '../../manifest.ts'");
+    expect(moved?.hint).toBe(
+      "src/manifest.ts is src/definition.ts now: import { definition } from '../../definition.ts' (what src/manifest.ts exported as `manifest`)",
+    );
   });
 });
