@@ -45,12 +45,12 @@ function measure(corpus: Corpus): Measured {
   if (run.status !== 0) throw new Error(`mcpgen generate ${corpus.file} exited ${run.status}: ${run.stderr}`);
   const summary = run.stderr.split("\n").find((line) => line.startsWith("tools/list:"));
   process.stderr.write(`${corpus.title}: ${summary ?? "no tools/list line"}\n`);
-  return countCatalog(corpus, `${out}/src/manifest.json`);
+  return countCatalog(corpus, `${out}/src/catalog.json`);
 }
 
 /** Reads the catalog as the server does (the runtime's readCatalog), and counts it. */
-function countCatalog(corpus: Corpus, manifest: string): Measured {
-  const catalog = readCatalog(pathToFileURL(manifest));
+function countCatalog(corpus: Corpus, catalogFile: string): Measured {
+  const catalog = readCatalog(pathToFileURL(catalogFile));
   countTokens(""); // load the encoding outside the timing
   const started = performance.now();
   const cost = toolListCost(catalog.tools, catalog.toolsets ?? []);

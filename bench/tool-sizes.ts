@@ -1,12 +1,12 @@
 // What each tool costs an agent in tools/list, in o200k tokens: per API the median, the largest tools
 // and the total, and for GitHub the `issues` toolset (operations whose first tag is `issues`). Builds
 // the package model in process (load → validate → normalize), so nothing is written and nothing is
-// compiled; the tools are what manifest.json stores, as readCatalog gives them back to tools/list.
+// compiled; the tools are what catalog.json stores, as readCatalog gives them back to tools/list.
 // Run: `npx tsx bench/tool-sizes.ts [github|stripe|petstore|<file>]...` (default: github stripe).
 import { readFileSync } from "node:fs";
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
 import { buildModel } from "../generator/build-model.ts";
-import { manifestData } from "../generator/render/manifest.ts";
+import { definitionData } from "../generator/render/definition.ts";
 
 const SPECS: Record<string, string> = {
   github: "node_modules/@octokit/openapi/generated/api.github.com.json",
@@ -29,7 +29,7 @@ function sizes(spec: string): Sized[] | undefined {
       console.error(`${d.code}: ${d.message}`);
     return undefined;
   }
-  return manifestData(model).catalog.tools.map((tool) => ({
+  return definitionData(model).catalog.tools.map((tool) => ({
     name: tool.name,
     tokens: servedTokens(tool),
     method: tool.http?.method,

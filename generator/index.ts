@@ -192,7 +192,7 @@ async function renderPackage(loaded: Loaded, specRef: string, dir: OutputDir): P
   // The heavy stages load only when there is work for them (ts-morph alone takes 0.4 s).
   const [{ render }, { catalogData }, { surfaceDiff, surfaceOnDisk }, { packageCost }] = await Promise.all([
     import("./render/index.ts"),
-    import("./render/manifest.ts"),
+    import("./render/definition.ts"),
     import("./output/surface-diff.ts"),
     import("./render/package-cost.ts"),
   ]);

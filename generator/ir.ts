@@ -6,18 +6,18 @@
  * the source location it came from, so any stage can point a diagnostic back at the user's file.
  * Field names follow MCP's own (`inputSchema`, `uriTemplate`, `mimeType`...), so a `tools/list`
  * result reads like the spec that produced it. Where a node and the runtime describe the same data,
- * the node is the runtime's type (runtime/package/manifest-types.ts, runtime/protocol/types.ts) plus `kind` and `loc`.
+ * the node is the runtime's type (runtime/package/catalog-types.ts, runtime/protocol/types.ts) plus `kind` and `loc`.
  */
 
 import type {
   HttpBinding,
   HttpBody,
   HttpParameter,
-  ManifestServer,
-  ManifestUpstream,
   SecurityScheme,
+  ServerIdentity,
   StaticCompletions,
-} from "../runtime/package/manifest-types.ts";
+  UpstreamDefinition,
+} from "../runtime/package/catalog-types.ts";
 import type { Prompt, PromptArgument, Resource, ResourceTemplate, Tool } from "../runtime/protocol/types.ts";
 
 /** Where a node came from: the file, the JSON pointer into the parsed document, and 1-based line/col. */
@@ -26,20 +26,20 @@ export type SourceLoc = { file: string; pointer: string; line: number; col: numb
 /** A JSON Schema object as written by the user (dialect 2020-12 unless its `$schema` says draft-07). */
 export type JsonSchema = { [key: string]: unknown };
 
-export type { RetryPolicy, ServerVariable } from "../runtime/package/manifest-types.ts";
+export type { RetryPolicy, ServerVariable } from "../runtime/package/catalog-types.ts";
 export type { Icon, ToolAnnotations } from "../runtime/protocol/types.ts";
 
 /** A credential an http binding may use. `loc` is set for the spec language's `upstream.auth`, which the
  * loader lowers to this, OpenAPI's form (its schemes point at the document by id instead). */
 export type SecuritySchemeNode = SecurityScheme & { loc?: SourceLoc };
 
-export type UpstreamNode = Omit<ManifestUpstream, "securitySchemes"> & {
+export type UpstreamNode = Omit<UpstreamDefinition, "securitySchemes"> & {
   kind: "upstream";
   loc: SourceLoc;
   securitySchemes?: SecuritySchemeNode[];
 };
 
-/** The IR always says which argument holds a parameter (`arg`); the manifest leaves out the default `[name]`. */
+/** The IR always says which argument holds a parameter (`arg`); the catalog leaves out the default `[name]`. */
 export type HttpParameterNode = HttpParameter & { arg: string[] };
 
 export type HttpBodyNode = HttpBody;
@@ -111,7 +111,7 @@ export type PromptArgumentNode = PromptArgument & {
 };
 
 /** One message template as written (the prompt rules check the role and that `content` is an MCP content
- * block, which the manifest's PromptMessageTemplate requires); its text may hold `{{argument}}` placeholders. */
+ * block, which the catalog's PromptMessageTemplate requires); its text may hold `{{argument}}` placeholders. */
 export type PromptMessageNode = {
   kind: "promptMessage";
   loc: SourceLoc;
@@ -127,8 +127,8 @@ export type PromptNode = Pick<Prompt, "name" | "title" | "description" | "icons"
   messages?: PromptMessageNode[];
 };
 
-/** The server as the manifest states it, plus what the generator alone needs. */
-export type ServerNode = ManifestServer & {
+/** The server as its definition states it, plus what the generator alone needs. */
+export type ServerNode = ServerIdentity & {
   kind: "server";
   loc: SourceLoc;
   /** Which front end produced this IR; OpenAPI-derived names and schemas get extra hints. */

@@ -1,7 +1,7 @@
 /**
- * Checks a search query set against a generated package's manifest:
- *   npx tsx bench/search/check-queries.ts bench/search/queries-github.yaml /tmp/sq-github/src/manifest.json
- * Errors (exit 1): a malformed entry, an expected tool name the manifest does not have, a repeated query.
+ * Checks a search query set against a generated package's catalog:
+ *   npx tsx bench/search/check-queries.ts bench/search/queries-github.yaml /tmp/sq-github/src/catalog.json
+ * Errors (exit 1): a malformed entry, an expected tool name the catalog does not have, a repeated query.
  * Review hints (no failure): queries whose words cover most of an expected tool's title or first
  * sentence, i.e. that may copy the summary instead of phrasing the need as a user would.
  */
@@ -9,7 +9,7 @@ import { readFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { loadQuerySet } from "./query-set.ts";
 
-export type ManifestEntry = { name: string; title?: string; description?: string };
+export type CatalogEntry = { name: string; title?: string; description?: string };
 
 export type QuerySetCheck = { queries: number; problems: string[]; hints: string[] };
 
@@ -33,15 +33,15 @@ function contentWords(text: string): Set<string> {
  * The texts a copying author would have started from: the title and the description's first sentence
  * (a generated description repeats the title as its first line; that line is skipped).
  */
-function summariesOf(tool: ManifestEntry): string[] {
+function summariesOf(tool: CatalogEntry): string[] {
   let plain = (tool.description ?? "").replace(/<[^>]*>/g, " ").trim();
   if (tool.title && plain.startsWith(tool.title)) plain = plain.slice(tool.title.length).trim();
   const firstSentence = plain.split(/(?<=[.!?])\s/)[0] ?? "";
   return [tool.title ?? "", firstSentence].filter((text) => text !== "");
 }
 
-export function checkQuerySet(queryFile: string, manifestTools: readonly ManifestEntry[]): QuerySetCheck {
-  const tools = new Map(manifestTools.map((tool) => [tool.name, tool]));
+export function checkQuerySet(queryFile: string, catalogTools: readonly CatalogEntry[]): QuerySetCheck {
+  const tools = new Map(catalogTools.map((tool) => [tool.name, tool]));
   const { queries, problems } = loadQuerySet(queryFile);
   const seen = new Set<string>();
   const hints: string[] = [];
@@ -63,13 +63,13 @@ export function checkQuerySet(queryFile: string, manifestTools: readonly Manifes
   return { queries: queries.length, problems, hints };
 }
 
-function main(queryFile: string | undefined, manifestFile: string | undefined): number {
-  if (!queryFile || !manifestFile) {
-    console.error("usage: npx tsx bench/search/check-queries.ts <queries.yaml> <generated>/src/manifest.json");
+function main(queryFile: string | undefined, catalogFile: string | undefined): number {
+  if (!queryFile || !catalogFile) {
+    console.error("usage: npx tsx bench/search/check-queries.ts <queries.yaml> <generated>/src/catalog.json");
     return 2;
   }
-  const manifest = JSON.parse(readFileSync(manifestFile, "utf8")) as { tools: ManifestEntry[] };
-  const { queries, problems, hints } = checkQuerySet(queryFile, manifest.tools);
+  const catalog = JSON.parse(readFileSync(catalogFile, "utf8")) as { tools: CatalogEntry[] };
+  const { queries, problems, hints } = checkQuerySet(queryFile, catalog.tools);
   for (const hint of hints) console.log(`review: ${hint}`);
   for (const problem of problems) console.error(`error: ${problem}`);
   console.log(`${queries} queries, ${problems.length} error(s), ${hints.length} review hint(s)`);

@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import MiniSearch from "minisearch";
 import { parse } from "yaml";
-import type { ManifestTool } from "../../runtime/package/manifest-types.ts";
+import type { CatalogTool } from "../../runtime/package/catalog-types.ts";
 import { readCatalog } from "../../runtime/package/spec-server.ts";
 import { createToolSearch } from "../../runtime/search/tool-search.ts";
 
@@ -29,18 +29,18 @@ export function readQueries(file: string): SearchQuery[] {
 }
 
 /** The tools of a generated package, as its server reads them. */
-export function packageTools(packageDir: string): ManifestTool[] {
-  return readCatalog(new URL(`file://${packageDir}/src/manifest.json`)).tools;
+export function packageTools(packageDir: string): CatalogTool[] {
+  return readCatalog(new URL(`file://${packageDir}/src/catalog.json`)).tools;
 }
 
 /** The runtime's search over a generated package, from its prebuilt index. */
-export function runtimeRanker(packageDir: string, tools: readonly ManifestTool[]): Ranker {
+export function runtimeRanker(packageDir: string, tools: readonly CatalogTool[]): Ranker {
   const search = createToolSearch(tools, new URL(`file://${packageDir}/src/search-index.json`));
   return (query, limit) => search.search(query, { limit, allowed: () => true });
 }
 
 /** The baseline: BM25 (MiniSearch, default options) over each tool's title and description. */
-export function naiveRanker(tools: readonly ManifestTool[]): Ranker {
+export function naiveRanker(tools: readonly CatalogTool[]): Ranker {
   const index = new MiniSearch({ fields: ["title", "description"] });
   index.addAll(tools.map((tool) => ({ id: tool.name, title: tool.title ?? "", description: tool.description ?? "" })));
   return (query, limit) =>
@@ -69,7 +69,7 @@ export function measureRecall(rank: Ranker, queries: readonly SearchQuery[]): Re
 }
 
 /** Expected names that are no tool of the package: a query set written against another version of the API. */
-export function unknownExpectations(queries: readonly SearchQuery[], tools: readonly ManifestTool[]): string[] {
+export function unknownExpectations(queries: readonly SearchQuery[], tools: readonly CatalogTool[]): string[] {
   const names = new Set(tools.map((tool) => tool.name));
   return [...new Set(queries.flatMap((q) => q.expect).filter((name) => !names.has(name)))];
 }

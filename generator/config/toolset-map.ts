@@ -1,7 +1,7 @@
 /**
  * The config file's `toolsets` entry (issue 14 §1): `{ pulls: "code", git: "code" }` renames toolset
  * `pulls` to `code` and merges `git` into it. Applied to the IR right after loading, so every later stage
- * (rules, manifest, README) sees the final names. A source naming no toolset of the spec is a warning
+ * (rules, catalog, README) sees the final names. A source naming no toolset of the spec is a warning
  * with a did-you-mean: the entry would do nothing, likely a typo.
  */
 import { ownValue } from "../../runtime/protocol/own-keys.ts";

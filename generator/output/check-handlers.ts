@@ -9,7 +9,7 @@ import { Project, ts } from "ts-morph";
 import type { DiagnosticBag } from "../diagnostics/diagnostic.ts";
 import type { RenderedFile } from "../render/index.ts";
 import type { OutputDir } from "./output-dir.ts";
-import { RUNTIME_MOVES } from "./runtime-moves.ts";
+import { PACKAGE_MOVES, RUNTIME_MOVES } from "./runtime-moves.ts";
 
 export function checkHandlers(
   dir: OutputDir,
@@ -41,12 +41,21 @@ export function checkHandlers(
   }
 }
 
-/** The fix for a handler that imports a runtime file from before runtime/ became folders by role. */
+/**
+ * The fix for a handler that imports a runtime file from before runtime/ became folders by role, or a
+ * package file renamed since (runtime-moves.ts).
+ */
 export function movedRuntimeImport(dir: OutputDir, file: string, message: string): string | undefined {
   const specifier = /^Cannot find module '(\.[^']*)'/.exec(message)?.[1];
   if (specifier === undefined) return undefined;
   const from = dirname(dir.abs(file));
   const target = dir.relative(join(from, specifier));
+  if (Object.hasOwn(PACKAGE_MOVES, target)) {
+    const moved = PACKAGE_MOVES[target];
+    const now = relative(from, dir.abs(moved.path)).split("\\").join("/");
+    const specifierNow = now.startsWith(".") ? now : `./${now}`;
+    return `${target} is ${moved.path} now: import { ${moved.exports} } from '${specifierNow}' (what ${target} exported as \`${moved.formerly}\`)`;
+  }
   const name = target.startsWith("runtime/") ? target.slice("runtime/".length) : "";
   if (!Object.hasOwn(RUNTIME_MOVES, name)) return undefined;
   const runtime = relative(from, dir.abs("runtime")).split("\\").join("/");

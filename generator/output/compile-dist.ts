@@ -5,7 +5,7 @@
  * transpiled on its own with TypeScript's transpiler (no type check: deterministic, and byte for byte
  * what `npm run build`'s tsc emits, which stays the type-checked way and writes the same layout); a
  * file whose JavaScript is newer than it is left as it is, so a regenerate transpiles only what changed. The data files the code
- * reads beside itself (src/manifest.json, src/search-index.json, src/validators/) are copied, as
+ * reads beside itself (src/catalog.json, src/search-index.json, src/validators/) are copied, as
  * `npm run build` copies them. dist/ is build output: not in the ownership record, never compared by
  * `--check`, and only files with other bytes are rewritten. The runtime's JavaScript, the same in every
  * package, is kept across runs (output/runtime-js-cache.ts): most of the transpiling is done once per machine.
@@ -13,7 +13,7 @@
 import { statSync } from "node:fs";
 import { ts } from "ts-morph";
 import { DIST_ENTRY, DIST_ENTRY_SOURCE } from "../render/package-files.ts";
-import { distPathOf, SOURCE } from "./dist-paths.ts";
+import { distPathOf, removedTwinOf, SOURCE } from "./dist-paths.ts";
 import type { OutputDir } from "./output-dir.ts";
 import { cacheDirectory, type RuntimeJs, readRuntimeJs, runtimeJsFile, writeRuntimeJs } from "./runtime-js-cache.ts";
 
@@ -118,7 +118,7 @@ export function writeDist(dir: OutputDir, removed: string[] = []): void {
   // The bin: npm sets the mode when it installs the package; this is for running it from here.
   dir.makeExecutable(DIST_ENTRY);
   for (const path of removed) {
-    const twin = distPathOf(path);
+    const twin = removedTwinOf(path);
     if (twin !== undefined && dir.exists(twin)) dir.remove(twin);
   }
 }

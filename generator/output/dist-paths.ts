@@ -14,6 +14,17 @@ export function distPathOf(path: string): string | undefined {
     : undefined;
 }
 
+/**
+ * Data files an earlier mcpgen copied into dist/src/ under a name it no longer writes: src/manifest.json,
+ * now src/catalog.json (issue 28: "manifest" is only the MCPB manifest). distPathOf no longer knows them.
+ */
+const FORMER_DIST_DATA = ["manifest.json"];
+
+/** The dist/ file that goes with a package file generate removed: its twin, under a former name too. */
+export function removedTwinOf(path: string): string | undefined {
+  return distPathOf(path) ?? (FORMER_DIST_DATA.some((data) => path === `src/${data}`) ? `dist/${path}` : undefined);
+}
+
 /** True when dist/ has the entry and a file for every source: a run that changed nothing can skip writeDist. */
 export function distIsComplete(dir: OutputDir, sources: string[]): boolean {
   if (!dir.exists(DIST_ENTRY)) return false;

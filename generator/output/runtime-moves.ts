@@ -56,3 +56,11 @@ export const RUNTIME_MOVES: Readonly<Record<string, string>> = {
   "uri-template-match.ts": "protocol/uri-template-match.ts",
   "uri-template.ts": "protocol/uri-template.ts",
 };
+
+/**
+ * Files a package has under another name now (issue 28: "manifest" is only the MCPB manifest). A handler
+ * importing the old one gets the new one's path from check-handlers.ts, and what it exports.
+ */
+export const PACKAGE_MOVES: Readonly<Record<string, { path: string; exports: string; formerly: string }>> = {
+  "src/manifest.ts": { path: "src/definition.ts", exports: "definition", formerly: "manifest" },
+};

@@ -2,14 +2,14 @@
  * What changed in the MCP surface between the package on disk and the one about to be written:
  * tools, resources, templates and prompts added, removed or changed. Shown by `generate --check`.
  */
-import type { ManifestCatalog } from "../../runtime/package/manifest-types.ts";
+import type { Catalog } from "../../runtime/package/catalog-types.ts";
 import type { OutputDir } from "./output-dir.ts";
 
 // A catalog read back from disk may come from any mcpgen version: its entries are only known to be objects.
 type Entry = { [key: string]: unknown };
-/** The catalog's four lists (the runtime's ManifestCatalog is one), compared entry by entry as JSON. */
+/** The catalog's four lists (the runtime's Catalog is one), compared entry by entry as JSON. */
 // Toolsets are a grouping of tools, not an MCP surface of their own: a tool's move between them shows as "~".
-type Surface = { [K in Exclude<keyof ManifestCatalog, "toolsets">]: Entry[] };
+type Surface = { [K in Exclude<keyof Catalog, "toolsets">]: Entry[] };
 
 const KINDS: Array<[keyof Surface, string, string]> = [
   ["tools", "tool", "name"],
@@ -21,7 +21,7 @@ const KINDS: Array<[keyof Surface, string, string]> = [
 /** The catalog of a package on disk, or an empty surface when there is none (or it is unreadable). */
 export function surfaceOnDisk(dir: OutputDir): Surface {
   const empty: Surface = { tools: [], resources: [], resourceTemplates: [], prompts: [] };
-  const stored = dir.read("src/manifest.json");
+  const stored = dir.read("src/catalog.json") ?? dir.read("src/manifest.json");
   let surface: unknown;
   try {
     surface = stored === undefined ? legacySurface(dir) : JSON.parse(stored);
@@ -31,7 +31,10 @@ export function surfaceOnDisk(dir: OutputDir): Surface {
   return { ...empty, ...(surface as Partial<Surface>) };
 }
 
-/** Packages from mcpgen before the catalog moved to manifest.json held it all in src/manifest.ts. */
+/**
+ * Packages from mcpgen before the catalog had a file of its own (src/manifest.json, now src/catalog.json)
+ * held it all in src/manifest.ts (now src/definition.ts).
+ */
 function legacySurface(dir: OutputDir): unknown {
   const source = dir.read("src/manifest.ts");
   if (source === undefined) return undefined;

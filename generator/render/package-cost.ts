@@ -1,11 +1,11 @@
 /**
  * The token cost of a package's tools/list (render/token-cost.ts), from the catalog exactly as
- * manifest.json stores it and readCatalog rebuilds it, so what is counted is what the server sends.
+ * catalog.json stores it and readCatalog rebuilds it, so what is counted is what the server sends.
  * Counted once per model: the README and generate's cost line both ask.
  */
-import type { ManifestTool, StoredCatalog } from "../../runtime/package/manifest-types.ts";
+import type { CatalogTool, StoredCatalog } from "../../runtime/package/catalog-types.ts";
 import type { Model } from "../normalize/normalize.ts";
-import { catalogData, manifestData } from "./manifest.ts";
+import { catalogData, definitionData } from "./definition.ts";
 import { type ToolListCost, toolListCost } from "./token-cost.ts";
 
 const counted = new WeakMap<Model, ToolListCost>();
@@ -14,19 +14,19 @@ export function packageCost(model: Model): ToolListCost {
   let cost = counted.get(model);
   if (!cost) {
     const stored = catalogData(model);
-    // A tool's toolset as the manifest states it, else as the model does (`default` when neither).
+    // A tool's toolset as the catalog states it, else as the model does (`default` when neither).
     const tools = servedTools(stored).map((tool, index) => {
       const toolset = tool.toolset ?? model.tools[index]?.node.toolset;
       return toolset === undefined ? tool : { ...tool, toolset };
     });
-    cost = toolListCost(tools, stored.toolsets ?? manifestData(model).catalog.toolsets ?? []);
+    cost = toolListCost(tools, stored.toolsets ?? definitionData(model).catalog.toolsets ?? []);
     counted.set(model, cost);
   }
   return cost;
 }
 
 /** readCatalog's rebuilding of each schema's `$defs`, without changing the stored catalog. */
-export function servedTools(stored: StoredCatalog): ManifestTool[] {
+export function servedTools(stored: StoredCatalog): CatalogTool[] {
   const defs = stored.defs ?? {};
   const joined = (names: Record<string, string>) =>
     Object.fromEntries(Object.entries(names).map(([name, id]) => [name, defs[id]]));

@@ -13,7 +13,7 @@ function pinned(): Record<string, string> {
 }
 
 /** The files under src/ that dist/ code reads beside itself (both absent without tools): copied, not compiled. */
-export const DIST_DATA = ["manifest.json", "search-index.json", "code-api.json", "validators"];
+export const DIST_DATA = ["catalog.json", "search-index.json", "code-api.json", "validators"];
 
 /** The start command's file and the package's bin: dist/ mirrors the package (dist/src, dist/runtime). */
 export const DIST_ENTRY = "dist/server.js";
@@ -81,7 +81,7 @@ export function renderPackageJson(model: Model, imported: readonly string[] = []
       start: `node ${DIST_ENTRY}`,
       "start:http": `node ${DIST_ENTRY} --http --port 3000`,
       // tsc neither checks nor copies the validator chunks (allowJs would make it type-check megabytes
-      // of generated JavaScript) or the catalog (manifest.json), so the build copies them beside the
+      // of generated JavaScript) or the catalog (catalog.json), so the build copies them beside the
       // emitted code. `generate` writes dist/ too (transpiled, not type-checked): after editing a
       // handler, `npm run build` (or generate) brings dist/ up to date.
       build: `tsc && node -e "${COPY_DATA}"`,

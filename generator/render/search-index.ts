@@ -5,15 +5,15 @@
  */
 import { buildSearchIndex, serializeSearchIndex } from "../../runtime/search/search-index.ts";
 import type { Model } from "../normalize/normalize.ts";
-import { manifestData } from "./manifest.ts";
+import { definitionData } from "./definition.ts";
 import { header } from "./ts.ts";
 
-/** The file's path in a package, beside manifest.json. */
+/** The file's path in a package, beside catalog.json. */
 export const SEARCH_INDEX_FILE = "src/search-index.json";
 
 /** The index of the package's tools; undefined for a package without tools. */
 export function renderSearchIndex(model: Model): string | undefined {
-  const { tools } = manifestData(model).catalog;
+  const { tools } = definitionData(model).catalog;
   if (tools.length === 0) return undefined;
   // The whole description, not the one tools/list serves cut short: the index costs no agent tokens.
   const whole = new Map(model.tools.map(({ node }) => [node.name, node.description]));

@@ -1,5 +1,5 @@
 /**
- * src/app.ts wires the manifest, validators and user handlers into a server (importable by tests and
+ * src/app.ts wires the definition, validators and user handlers into a server (importable by tests and
  * by other programs); src/server.ts is the entry point that serves it over stdio or HTTP.
  */
 import type { HandlerRef, Model } from "../normalize/normalize.ts";
@@ -62,7 +62,7 @@ export function renderApp(model: Model): string {
     },
     ...refs.map((ref) => ({ source: importPath(ref), text: `import ${ref.importName} from ${str(importPath(ref))};` })),
     ...(upstream ? [{ source: "./credentials.ts", text: 'import credentials from "./credentials.ts";' }] : []),
-    { source: "./manifest.ts", text: 'import { manifest } from "./manifest.ts";' },
+    { source: "./definition.ts", text: 'import { definition } from "./definition.ts";' },
     { source: "./types.ts", text: 'import type { Handlers } from "./types.ts";' },
     ...(validators.length > 0
       ? [{ source: "./validators.ts", text: 'import { validator } from "./validators.ts";' }]
@@ -92,13 +92,13 @@ export function renderApp(model: Model): string {
     "/** The runtime features this package was generated with (modes, HTTP parts). */",
     featureList(features.map((feature) => feature.exportName)),
     "",
-    upstream ? "export { credentials, manifest };" : "export { manifest };",
+    upstream ? "export { credentials, definition };" : "export { definition };",
     "",
     "/** The server, ready for a transport (serveStdio or serveHttp from the runtime). */",
     'export function createAppServer(options: Omit<SpecServerOptions, "handlers" | "validators"> = {}): McpServer {',
     upstream
-      ? "  return createSpecServer(manifest, { credentials, features, ...options, handlers, validators: toolValidators });"
-      : "  return createSpecServer(manifest, { features, ...options, handlers, validators: toolValidators });",
+      ? "  return createSpecServer(definition, { credentials, features, ...options, handlers, validators: toolValidators });"
+      : "  return createSpecServer(definition, { features, ...options, handlers, validators: toolValidators });",
     "}",
     "",
   ].join("\n");
@@ -114,14 +114,14 @@ export function renderServerEntry(model: Model): string {
     "// Serves MCP over stdio, or Streamable HTTP with --http --port <n> [--host <addr>]; --base-url <url> retargets the upstream.",
     importLine(["type AbsentFeature", "runSpecServer"], "../runtime/package/spec-main.ts"),
     importLine(
-      [...(upstream ? ["credentials"] : []), "features", "handlers", "manifest", "toolValidators"],
+      [...(upstream ? ["credentials"] : []), "definition", "features", "handlers", "toolValidators"],
       "./app.ts",
     ),
     "",
     "/** The features this package was generated without: a flag or env twin of one exits 2 naming it. */",
     `const absentFeatures: AbsentFeature[] = ${dataLiteral(absent, "", 40, ";")};`,
     "",
-    `await runSpecServer(manifest, { ${[...options, "absentFeatures"].join(", ")} });`,
+    `await runSpecServer(definition, { ${[...options, "absentFeatures"].join(", ")} });`,
     "",
   ].join("\n");
 }

@@ -10,7 +10,7 @@
  */
 import { createRequire } from "node:module";
 import { DYNAMIC_TOOLS } from "../../runtime/features/dynamic/dynamic-tools.ts";
-import type { ManifestTool, ManifestToolset } from "../../runtime/package/manifest-types.ts";
+import type { CatalogTool, CatalogToolset } from "../../runtime/package/catalog-types.ts";
 import type { Tool } from "../../runtime/protocol/types.ts";
 
 /** The tool fields tools/list sends, in its order (runtime/server/methods.ts's TOOL_FIELDS). */
@@ -42,7 +42,7 @@ export function countTokens(text: string): number {
 }
 
 /** A tool as tools/list sends it: wire fields only, in the server's order, each `$defs` last. */
-export function servedTool(tool: ManifestTool | Tool): Tool {
+export function servedTool(tool: CatalogTool | Tool): Tool {
   const source = tool as Record<string, unknown>;
   const out: Record<string, unknown> = {};
   for (const field of TOOL_FIELDS) {
@@ -81,7 +81,7 @@ const END = "]}";
 const EMPTY_LIST = '{"tools":[]}';
 
 /** The cost of tools/list for these tools, per toolset, and in dynamic mode. */
-export function toolListCost(tools: readonly ManifestTool[], toolsets: readonly ManifestToolset[] = []): ToolListCost {
+export function toolListCost(tools: readonly CatalogTool[], toolsets: readonly CatalogToolset[] = []): ToolListCost {
   const bodies = tools.map((tool) => {
     const json = JSON.stringify(servedTool(tool));
     if (!json.startsWith('{"name":')) throw new Error(`tool '${tool.name}' does not serialize with its name first`);
@@ -95,7 +95,7 @@ export function toolListCost(tools: readonly ManifestTool[], toolsets: readonly 
     for (const index of members) sum += shares[index];
     return sum;
   };
-  const toolsetOf = (tool: ManifestTool) => tool.toolset ?? DEFAULT_TOOLSET;
+  const toolsetOf = (tool: CatalogTool) => tool.toolset ?? DEFAULT_TOOLSET;
   const members = new Map<string, number[]>();
   tools.forEach((tool, index) => {
     const list = members.get(toolsetOf(tool)) ?? [];

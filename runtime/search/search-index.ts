@@ -3,7 +3,7 @@
 // in memory when it is missing. Both sides take the options from here, so they cannot disagree on how text
 // becomes terms.
 import MiniSearch, { type AsPlainObject, type Options } from "minisearch";
-import type { ManifestTool } from "../package/manifest-types.ts";
+import type { CatalogTool } from "../package/catalog-types.ts";
 import { splitIdentifier, splitWords, termOf, verbsOf } from "./search-text.ts";
 
 /** Bumped whenever the documents or the options change: an index of another format is rebuilt, not read. */
@@ -66,7 +66,7 @@ function sentences(text: string): string[] {
  * authentication scopes or pagination to hundreds of operations): they say nothing about what a tool
  * does, and would make every tool match "token" or "access". At least 1% of the tools, and at least 5.
  */
-export function boilerplateOf(tools: readonly ManifestTool[]): Set<string> {
+export function boilerplateOf(tools: readonly CatalogTool[]): Set<string> {
   const counts = new Map<string, number>();
   for (const tool of tools) {
     for (const sentence of new Set(sentences(plainText(tool.description ?? ""))))
@@ -76,7 +76,7 @@ export function boilerplateOf(tools: readonly ManifestTool[]): Set<string> {
   return new Set([...counts].filter(([, count]) => count >= threshold).map(([sentence]) => sentence));
 }
 
-export function toolDocument(tool: ManifestTool, boilerplate: ReadonlySet<string> = new Set()): ToolDocument {
+export function toolDocument(tool: CatalogTool, boilerplate: ReadonlySet<string> = new Set()): ToolDocument {
   const description = sentences(plainText(tool.description ?? ""))
     .filter((sentence) => !boilerplate.has(sentence))
     .join(" ");
@@ -108,7 +108,7 @@ export const SEARCH_INDEX_OPTIONS: Options<ToolDocument> = {
 };
 
 /** The index of `tools`, built in memory. */
-export function buildSearchIndex(tools: readonly ManifestTool[]): MiniSearch<ToolDocument> {
+export function buildSearchIndex(tools: readonly CatalogTool[]): MiniSearch<ToolDocument> {
   const index = new MiniSearch<ToolDocument>(SEARCH_INDEX_OPTIONS);
   const boilerplate = boilerplateOf(tools);
   index.addAll(tools.map((tool) => toolDocument(tool, boilerplate)));

@@ -4,7 +4,7 @@
 // search, never a failure.
 import { readFileSync } from "node:fs";
 import type { default as MiniSearch, SearchResult } from "minisearch";
-import type { ManifestTool } from "../package/manifest-types.ts";
+import type { CatalogTool } from "../package/catalog-types.ts";
 import { buildSearchIndex, parseSearchIndex, type ToolDocument } from "./search-index.ts";
 import { coverage, parseQuery } from "./search-query.ts";
 import { splitIdentifier, termOf } from "./search-text.ts";
@@ -26,7 +26,7 @@ const NAMING_FIELDS = ["name", "title", "toolset", "path"];
 const AS_IS = { tokenize: (text: string) => text.split(" "), processTerm: (term: string) => term };
 
 /** The prebuilt index when it is readable and indexes exactly these tools; else undefined. */
-function readIndex(file: URL, tools: readonly ManifestTool[]): MiniSearch<ToolDocument> | undefined {
+function readIndex(file: URL, tools: readonly CatalogTool[]): MiniSearch<ToolDocument> | undefined {
   try {
     const index = parseSearchIndex(readFileSync(file, "utf8"));
     if (index?.documentCount !== tools.length) return undefined;
@@ -89,7 +89,7 @@ export function rankTools(
 }
 
 /** A search over `tools`; `indexFile`, when the package has one, is the prebuilt index. */
-export function createToolSearch(tools: readonly ManifestTool[], indexFile?: URL): ToolSearch {
+export function createToolSearch(tools: readonly CatalogTool[], indexFile?: URL): ToolSearch {
   let index: MiniSearch<ToolDocument> | undefined;
   const toolsets = new Map(tools.map((tool) => [tool.name, tool.toolset ?? "default"]));
   return {

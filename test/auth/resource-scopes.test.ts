@@ -91,8 +91,8 @@ const templates = async (token: string, session: string) =>
   ).resourceTemplates.map((template) => template.uriTemplate);
 
 describe("a resource template inherits its operation's scopes", () => {
-  it("the manifest states them", () => {
-    const catalog = JSON.parse(readFileSync(join(pkg, "src/manifest.json"), "utf8")) as {
+  it("the catalog states them", () => {
+    const catalog = JSON.parse(readFileSync(join(pkg, "src/catalog.json"), "utf8")) as {
       resourceTemplates: { uriTemplate: string; scopes?: string[] }[];
     };
     expect(Object.fromEntries(catalog.resourceTemplates.map((t) => [t.uriTemplate, t.scopes]))).toEqual({

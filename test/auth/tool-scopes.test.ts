@@ -1,12 +1,12 @@
-// Scopes per tool reach the manifest (issue 17): `scopes:` in the spec language, and OpenAPI's oauth2 /
+// Scopes per tool reach the catalog (issue 17): `scopes:` in the spec language, and OpenAPI's oauth2 /
 // openIdConnect security requirements of an operation (its own, else the document's).
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { buildModel } from "../../generator/index.ts";
+import { renderDefinition } from "../../generator/render/definition.ts";
 import { renderDocs } from "../../generator/render/docs.ts";
-import { renderManifest } from "../../generator/render/manifest.ts";
 
 function modelOf(file: string, text: string) {
   const path = join(mkdtempSync(join(tmpdir(), "scopes-")), file);
@@ -18,13 +18,13 @@ function modelOf(file: string, text: string) {
 
 function scopesOf(file: string, text: string): Record<string, string[] | undefined> {
   const model = modelOf(file, text);
-  const catalog = JSON.parse(renderManifest(model).json) as {
+  const catalog = JSON.parse(renderDefinition(model).json) as {
     tools: { name: string; scopes?: string[] }[];
   };
   return Object.fromEntries(catalog.tools.map((tool) => [tool.name, tool.scopes]));
 }
 
-describe("tool scopes in the manifest", () => {
+describe("tool scopes in the catalog", () => {
   it("spec language: scopes: on a tool, duplicates dropped; none means no entry", () => {
     const spec = `server: { name: t, version: 1.0.0 }
 tools:
@@ -77,7 +77,7 @@ tools:
     });
   });
 
-  it("spec language: scopes: on resources and templates reach the manifest (issue 27), and must be scope tokens", () => {
+  it("spec language: scopes: on resources and templates reach the catalog (issue 27), and must be scope tokens", () => {
     const spec = `server: { name: t, version: 1.0.0 }
 resources:
   - { uri: "t://a", name: a, text: hi, scopes: [a:read, a:read] }
@@ -85,7 +85,7 @@ resourceTemplates:
   - { uriTemplate: "t://b/{id}", name: b, scopes: [b:read] }
   - { uriTemplate: "t://c/{id}", name: c }
 `;
-    const catalog = JSON.parse(renderManifest(modelOf("r.yaml", spec)).json) as {
+    const catalog = JSON.parse(renderDefinition(modelOf("r.yaml", spec)).json) as {
       resources: { scopes?: string[] }[];
       resourceTemplates: { scopes?: string[] }[];
     };

@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { checkQuerySet, type ManifestEntry } from "../../bench/search/check-queries.ts";
+import { type CatalogEntry, checkQuerySet } from "../../bench/search/check-queries.ts";
 import { generate } from "../../generator/index.ts";
 import { ROOT, scratchDir } from "../generate/support.ts";
 
@@ -19,8 +19,8 @@ describe.each(SETS)("the $api query set", ({ api, spec }) => {
     const out = scratchDir(`search-queries-${api}`);
     const result = await generate(join(ROOT, spec), out);
     expect(result.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
-    const manifest = JSON.parse(readFileSync(join(out, "src/manifest.json"), "utf8")) as { tools: ManifestEntry[] };
-    const { queries, problems } = checkQuerySet(join(ROOT, `bench/search/queries-${api}.yaml`), manifest.tools);
+    const catalog = JSON.parse(readFileSync(join(out, "src/catalog.json"), "utf8")) as { tools: CatalogEntry[] };
+    const { queries, problems } = checkQuerySet(join(ROOT, `bench/search/queries-${api}.yaml`), catalog.tools);
     expect(problems).toEqual([]);
     expect(queries).toBeGreaterThanOrEqual(api === "github" ? 50 : 20);
   });

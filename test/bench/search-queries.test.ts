@@ -1,7 +1,7 @@
 /**
  * The evaluation query sets for dynamic mode's search (bench/search/queries-*.yaml) are well formed,
  * big enough (issue #14 asks for at least 40 GitHub and 15 Stripe queries; we keep 50 and 20), mix
- * easy, medium and hard queries, and the checker catches a name the manifest does not have. That every
+ * easy, medium and hard queries, and the checker catches a name the catalog does not have. That every
  * expected name exists in the generated GitHub and Stripe packages is checked in search-queries.large.ts.
  */
 import { writeFileSync } from "node:fs";
@@ -34,7 +34,7 @@ describe.each(SETS)("query set $file", ({ file, atLeast }) => {
 });
 
 describe("check-queries", () => {
-  it("reports an expected name the manifest lacks, a repeated query and a malformed entry", () => {
+  it("reports an expected name the catalog lacks, a repeated query and a malformed entry", () => {
     const file = join(scratchDir("search-queries"), "queries.yaml");
     writeFileSync(
       file,

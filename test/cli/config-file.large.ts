@@ -27,7 +27,7 @@ export default defineConfig([
 `;
 
 function toolNames(dir: string): string[] {
-  const catalog = JSON.parse(readFileSync(join(dir, "src/manifest.json"), "utf8"));
+  const catalog = JSON.parse(readFileSync(join(dir, "src/catalog.json"), "utf8"));
   return catalog.tools.map((tool: { name: string }) => tool.name);
 }
 

@@ -63,7 +63,7 @@ describe("npm install -g of the packed tarball", () => {
     );
     const run = mcpgen("generate");
     expect(run.code, run.stdout + run.stderr).toBe(0);
-    const catalog = JSON.parse(readFileSync(join(work, "pets/src/manifest.json"), "utf8"));
+    const catalog = JSON.parse(readFileSync(join(work, "pets/src/catalog.json"), "utf8"));
     const names = catalog.tools.map((tool: { name: string }) => tool.name);
     expect(names).toContain("listPets");
     expect(names).not.toContain("deletePet");

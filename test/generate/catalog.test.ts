@@ -1,5 +1,5 @@
 /**
- * src/manifest.json stores each shared `$defs` entry once; the runtime's readCatalog must give every
+ * src/catalog.json stores each shared `$defs` entry once; the runtime's readCatalog must give every
  * tool its whole, self-contained schemas back, exactly as the model has them (what tools/list sends).
  */
 import { writeFileSync } from "node:fs";
@@ -7,7 +7,7 @@ import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { buildModel, type Model } from "../../generator/index.ts";
-import { catalogData, manifestData } from "../../generator/render/manifest.ts";
+import { catalogData, definitionData } from "../../generator/render/definition.ts";
 import { readCatalog } from "../../runtime/package/spec-server.ts";
 import { ROOT, scratchDir } from "./support.ts";
 
@@ -21,8 +21,8 @@ describe("the stored catalog", () => {
   for (const name of ["petstore", "conformance", "weather"]) {
     it(`${name}: readCatalog gives back every tool's schemas whole`, () => {
       const model = modelOf(`specs/${name}.yaml`);
-      const catalog = readCatalog(pathToFileURL(join(ROOT, `generated/${name}/src/manifest.json`)));
-      const expected = manifestData(model).catalog;
+      const catalog = readCatalog(pathToFileURL(join(ROOT, `generated/${name}/src/catalog.json`)));
+      const expected = definitionData(model).catalog;
       expect(catalog.tools).toEqual(expected.tools);
       expect(catalog.prompts).toEqual(expected.prompts);
       expect(catalog).not.toHaveProperty("defs");

@@ -29,16 +29,16 @@ describe("mcpgen generate", () => {
   });
 
   it("--check exits 1 on drift, lists the files and the surface changes, and writes nothing", () => {
-    const manifestBefore = readFileSync(join(out, "src/manifest.json"), "utf8");
+    const catalogBefore = readFileSync(join(out, "src/catalog.json"), "utf8");
     writeFileSync(
       specFile,
       `${base}  - { name: pong, description: new, inputSchema: { type: object }, http: { method: POST, path: /pong } }\n`,
     );
     const check = mcpgen("generate", specFile, "--out", out, "--check");
     expect(check.code).toBe(1);
-    expect(check.stdout.split("\n")).toContain("changed src/manifest.json");
+    expect(check.stdout.split("\n")).toContain("changed src/catalog.json");
     expect(check.stderr).toContain("+ tool pong");
-    expect(readFileSync(join(out, "src/manifest.json"), "utf8")).toBe(manifestBefore);
+    expect(readFileSync(join(out, "src/catalog.json"), "utf8")).toBe(catalogBefore);
   });
 
   it("--check --format json exits 1 on drift, alone and from a config file (a CI bot reads the JSON)", () => {

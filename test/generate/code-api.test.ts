@@ -316,7 +316,7 @@ describe("src/code-api.json and search_docs' declarations", () => {
     writeFileSync(spec, [...lines, "    name: readme", "    mimeType: text/plain", "    text: Hello", ""].join("\n"));
     const result = await generate(spec, join(dir, "docs-only"));
     expect(result.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
-    expect(existsSync(join(dir, "docs-only/src/manifest.json"))).toBe(true);
+    expect(existsSync(join(dir, "docs-only/src/catalog.json"))).toBe(true);
     expect(existsSync(join(dir, "docs-only/src/code-api.json"))).toBe(false);
   }, 60_000);
 });

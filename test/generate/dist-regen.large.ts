@@ -38,7 +38,7 @@ describe("generated packages over time", () => {
     writeFileSync(runtimeJs, `${readFileSync(runtimeJs, "utf8")}// mark\n`);
     writeFileSync(spec, readFileSync(spec, "utf8").replace("title: Weather", "title: Weather Two"));
     await generate(spec, pkg);
-    expect(readFileSync(join(pkg, "dist/src/manifest.js"), "utf8")).toContain("Weather Two");
+    expect(readFileSync(join(pkg, "dist/src/definition.js"), "utf8")).toContain("Weather Two");
     expect(readFileSync(runtimeJs, "utf8")).toMatch(/\/\/ mark\n$/);
     // Its source touched after: transpiled again.
     const later = new Date(statSync(runtimeJs).mtimeMs + 1000);

@@ -22,9 +22,9 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => upstream?.close());
 
-/** A tool as tools/list in `all` mode gives it: the manifest's entry without the http binding and toolset. */
+/** A tool as tools/list in `all` mode gives it: the catalog's entry without the http binding and toolset. */
 function listedInAllMode(name: string): Obj {
-  const tool = readCatalog(new URL(`file://${join(pkg, "src/manifest.json")}`)).tools.find((t) => t.name === name);
+  const tool = readCatalog(new URL(`file://${join(pkg, "src/catalog.json")}`)).tools.find((t) => t.name === name);
   const { http: _http, toolset: _toolset, ...listed } = tool ?? {};
   return listed;
 }

@@ -106,7 +106,7 @@ describe("no-change regeneration", () => {
   it("regenerates after the spec changes", async () => {
     writeFileSync(spec, SPEC.replace("Says hello.", "Says hello, politely."));
     const result = await generate(spec, out);
-    expect(result.outcome?.changed).toEqual(expect.arrayContaining(["src/manifest.json", "README.md"]));
+    expect(result.outcome?.changed).toEqual(expect.arrayContaining(["src/catalog.json", "README.md"]));
   });
 
   it("keys on the spec's bytes, its path from the package and the options; an unreadable spec has none", () => {

@@ -69,7 +69,7 @@ describe("determinism", () => {
     for (const file of [
       "src/app.ts",
       "src/client.ts",
-      "src/manifest.ts",
+      "src/definition.ts",
       "src/server.ts",
       "src/types.ts",
       "src/validators.ts",

@@ -152,7 +152,7 @@ export default async function (args: EvilToolInput): Promise<ToolResult<EvilTool
     const invisible = /[\u2028\u2029\u202a-\u202e\u2066-\u2069\u0000]/;
     for (const file of [
       "src/types.ts",
-      "src/manifest.ts",
+      "src/definition.ts",
       "src/validators.ts",
       "src/validators/0.cjs",
       "src/app.ts",

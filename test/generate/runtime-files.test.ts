@@ -101,7 +101,7 @@ describe("the runtime import graph", () => {
         content: 'import type { Wire } from "../../../runtime/protocol/types.ts";\nimport "node:fs";\n',
       },
       // Not a source file; and a specifier the runtime has no file for is not followed.
-      { path: "src/manifest.json", content: '{"a": "import x from \\"../runtime/unused.ts\\""}' },
+      { path: "src/catalog.json", content: '{"a": "import x from \\"../runtime/unused.ts\\""}' },
       { path: "src/other.ts", content: 'import { nothing } from "../runtime/missing.ts";\n' },
     ];
     expect(runtimeRoots(sources, read)).toEqual(["index.ts", "protocol/types.ts"]);
@@ -154,10 +154,10 @@ describe("the runtime of a generated package", () => {
       expect(runtime, spec).toEqual(["runtime/README.md", ...reached].sort());
       expect(runtime, spec).not.toContain("runtime/protocol/compile-schema.ts");
       expect(files.find((f) => f.path === "tsconfig.json")?.content, spec).not.toContain("exclude");
-      // The upstream forwarding code only where the spec has an upstream: the manifest passes callUpstream.
+      // The upstream forwarding code only where the spec has an upstream: the definition passes callUpstream.
       const withUpstream = loaded!.server.upstream !== undefined;
       expect(runtime.includes("runtime/upstream/forward.ts"), spec).toBe(withUpstream);
-      expect(files.find((f) => f.path === "src/manifest.ts")?.content.includes("  callUpstream,\n"), spec).toBe(
+      expect(files.find((f) => f.path === "src/definition.ts")?.content.includes("  callUpstream,\n"), spec).toBe(
         withUpstream,
       );
       carried.set(spec.split("/").pop()!, runtime.length);

@@ -23,7 +23,7 @@ describe("src/search-index.json", () => {
     const result = await generate(PETSTORE, out, DYNAMIC);
     expect(result.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
     const file = join(out, "src/search-index.json");
-    const tools = readCatalog(pathToFileURL(join(out, "src/manifest.json"))).tools;
+    const tools = readCatalog(pathToFileURL(join(out, "src/catalog.json"))).tools;
     expect(tools.length).toBeGreaterThan(2);
 
     const index = parseSearchIndex(readFileSync(file, "utf8"));
@@ -68,7 +68,7 @@ describe("src/search-index.json", () => {
     const out = join(dir, "out");
     const result = await generate(spec, out, DYNAMIC);
     expect(result.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
-    expect(existsSync(join(out, "src/manifest.json"))).toBe(true);
+    expect(existsSync(join(out, "src/catalog.json"))).toBe(true);
     expect(existsSync(join(out, "src/search-index.json"))).toBe(false);
     // A package with dynamic mode can be started with --mode dynamic even without tools, so its runtime carries tool search
     // (loaded on the first search only) and package.json lists what that needs.

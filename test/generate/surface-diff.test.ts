@@ -1,5 +1,6 @@
 /** The MCP surface summary of `generate`: read back from a package on disk, from its catalog
- * (src/manifest.json) or, for packages from an older mcpgen, from either form of src/manifest.ts. */
+ * (src/catalog.json, src/manifest.json in packages from before the rename) or, for packages from an
+ * older mcpgen still, from either form of src/manifest.ts. */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -16,19 +17,27 @@ const surface = {
   prompts: [{ name: "p" }],
 };
 
-function packageWith(manifestSource: string): OutputDir {
+function packageWith(source: string, path = "src/manifest.ts"): OutputDir {
   const dir = scratchDir("surface");
   mkdirSync(join(dir, "src"));
-  writeFileSync(join(dir, "src/manifest.ts"), manifestSource);
+  writeFileSync(join(dir, path), source);
   return new OutputDir(dir);
 }
 
 describe("surface diff", () => {
-  it("reads the catalog, src/manifest.json", () => {
-    const dir = packageWith("// a manifest.ts that only points at the catalog\n");
-    writeFileSync(dir.abs("src/manifest.json"), JSON.stringify({ "//": "header", ...surface }));
+  it("reads the catalog, src/catalog.json", () => {
+    const dir = packageWith("// a definition.ts that only points at the catalog\n", "src/definition.ts");
+    writeFileSync(dir.abs("src/catalog.json"), JSON.stringify({ "//": "header", ...surface }));
     expect(surfaceOnDisk(dir)).toEqual({ "//": "header", ...surface });
     expect(surfaceChanges(surfaceOnDisk(dir), surface)).toEqual([]);
+  });
+
+  it("reads a package's catalog under the name it had before, src/manifest.json, when there is no src/catalog.json", () => {
+    const dir = packageWith("// a manifest.ts that only points at the catalog\n");
+    writeFileSync(dir.abs("src/manifest.json"), JSON.stringify(surface));
+    expect(surfaceOnDisk(dir)).toEqual(surface);
+    writeFileSync(dir.abs("src/catalog.json"), JSON.stringify({ ...surface, prompts: [] }));
+    expect(surfaceOnDisk(dir).prompts).toEqual([]);
   });
 
   it("reads an older package's object-literal manifest and a JSON.parse one (large APIs) alike", () => {

@@ -1,16 +1,16 @@
 /**
  * Pieces for attacking the upstream path of a runtime server: a hostile upstream (a real http.Server on
  * 127.0.0.1 that records every request, answers however a test says, and counts the bytes it managed to
- * write), and a spec server built from an in-memory manifest, served over real Streamable HTTP.
+ * write), and a spec server built from an in-memory definition, served over real Streamable HTTP.
  */
 import { once } from "node:events";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { connect, type McpClient, serveHttp } from "../../runtime/index.ts";
 import {
+  type CatalogTemplate,
+  type CatalogTool,
   createSpecServer,
-  type ManifestTemplate,
-  type ManifestTool,
   type SpecServerOptions,
 } from "../../runtime/package/spec-server.ts";
 import { callUpstream, type UpstreamConfig } from "../../runtime/upstream/forward.ts";
@@ -114,8 +114,8 @@ export type McpUnderTest = { client: McpClient; close(): Promise<void> };
 /** A runtime spec server (what a generated package runs) with these tools, on 127.0.0.1, and a client. */
 export async function startMcp(
   upstream: UpstreamConfig,
-  tools: ManifestTool[],
-  options: SpecServerOptions & { templates?: ManifestTemplate[] } = {},
+  tools: CatalogTool[],
+  options: SpecServerOptions & { templates?: CatalogTemplate[] } = {},
 ): Promise<McpUnderTest> {
   const { templates = [], ...rest } = options;
   const server = createSpecServer(
@@ -139,7 +139,7 @@ export async function startMcp(
   };
 }
 
-export const tool = (name: string, http: ManifestTool["http"]): ManifestTool => ({
+export const tool = (name: string, http: CatalogTool["http"]): CatalogTool => ({
   name,
   inputSchema: { type: "object" },
   http,

@@ -205,7 +205,7 @@ describe("secrets never leak", () => {
     expect(findLeaks()).toEqual([]);
   });
 
-  it("the generated packages (docs, code, manifest) hold no secret", () => {
+  it("the generated packages (docs, code, catalog) hold no secret", () => {
     leaks.length = 0;
     for (const name of Object.keys(specs)) {
       for (const file of listFiles(join(dir, name))) seen(file, readFileSync(file, "utf8"));

@@ -14,7 +14,7 @@ import { compactSchema, cutText, firstSentence, withoutLinkTargets } from "../..
 import { LARGE_INPUT_SCHEMA, listedTool } from "../../generator/normalize/listed-tool.ts";
 import { servedOutputSchema } from "../../generator/normalize/loosen-output.ts";
 import { shareRepeats } from "../../generator/normalize/share-repeats.ts";
-import { manifestData } from "../../generator/render/manifest.ts";
+import { definitionData } from "../../generator/render/definition.ts";
 import { ROOT } from "../generate/support.ts";
 import { checkSameMeaning, corpusOf, disagreements, type Pair, validatorOf } from "./schema-corpus.ts";
 
@@ -511,7 +511,7 @@ describe("same meaning on random schemas (fast-check)", () => {
 describe("what tools/list serves", () => {
   it("petstore's createPet no longer carries the unreferenced $defs.NewPet", () => {
     const { model } = buildModel(join(ROOT, "specs/petstore.yaml"));
-    const createPet = manifestData(model!).catalog.tools.find((t) => t.name === "createPet")!;
+    const createPet = definitionData(model!).catalog.tools.find((t) => t.name === "createPet")!;
     expect(createPet.inputSchema.$defs).toBeUndefined();
     expect(JSON.stringify(createPet.inputSchema)).not.toContain("NewPet");
     // Types and validators still compile the IR's schema.

@@ -1,6 +1,6 @@
 /**
  * Toolsets (issue 14 §1): which toolset each tool is in, from both front ends, through the real
- * load → validate → normalize → manifest; the toolset-name rule; the config file's renames and merges.
+ * load → validate → normalize → catalog; the toolset-name rule; the config file's renames and merges.
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -9,19 +9,19 @@ import { loadConfig } from "../../generator/config/load-config.ts";
 import { DiagnosticBag } from "../../generator/diagnostics/diagnostic.ts";
 import { buildModel } from "../../generator/index.ts";
 import { toolsetName } from "../../generator/normalize/toolset-names.ts";
-import { manifestData } from "../../generator/render/manifest.ts";
+import { definitionData } from "../../generator/render/definition.ts";
 import { scratchDir } from "../generate/support.ts";
 
 type Built = ReturnType<typeof buildModel>;
 const object = { type: "object" };
 
-/** Each tool's toolset as the manifest states it, the catalog's toolsets, and every diagnostic. */
+/** Each tool's toolset as the catalog states it, the catalog's toolsets, and every diagnostic. */
 function toolsets(built: Built) {
-  const data = built.model && manifestData(built.model);
+  const data = built.model && definitionData(built.model);
   return {
     tools: Object.fromEntries((data?.catalog.tools ?? []).map((t) => [t.name, t.toolset ?? "(default)"])),
     toolsets: data?.catalog.toolsets ?? "(absent)",
-    names: data?.manifest.toolsetNames ?? "(absent)",
+    names: data?.definition.toolsetNames ?? "(absent)",
     diagnostics: built.diagnostics.map((d) => `${d.severity} ${d.code} ${d.pointer}: ${d.message}`),
   };
 }
@@ -112,7 +112,7 @@ describe("toolsets: OpenAPI", () => {
 describe("toolsets: spec language", () => {
   const cases: Array<{ why: string; given: object; want: Partial<ReturnType<typeof toolsets>> }> = [
     {
-      why: "toolset: on a tool, else default; no toolset at all leaves the manifest as it was",
+      why: "toolset: on a tool, else default; no toolset at all leaves the catalog as it was",
       given: spec([
         { name: "a", inputSchema: object },
         { name: "b", inputSchema: object },

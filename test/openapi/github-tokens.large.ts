@@ -21,7 +21,7 @@ describe("GitHub's tools/list cost", () => {
     expect(result.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
     const warning = result.diagnostics.find((d) => d.code === "MANY_TOOLS");
     expect(warning?.message).toMatch(/^the server has 1,\d{3} tools, more than the 128/);
-    const catalog = readCatalog(pathToFileURL(join(out, "src/manifest.json")));
+    const catalog = readCatalog(pathToFileURL(join(out, "src/catalog.json")));
     const whole = countTokens(JSON.stringify({ tools: catalog.tools.map(servedTool) }));
     expect(result.toolsList?.all).toEqual({ tools: catalog.tools.length, tokens: whole });
     expect(result.toolsList?.toolsets.reduce((n, t) => n + t.tools, 0)).toBe(catalog.tools.length);

@@ -7,7 +7,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { catalogData, manifestData, renderManifest } from "../../generator/render/manifest.ts";
+import { catalogData, definitionData, renderDefinition } from "../../generator/render/definition.ts";
 import { packageCost, servedTools } from "../../generator/render/package-cost.ts";
 import {
   costLine,
@@ -20,13 +20,13 @@ import {
 } from "../../generator/render/token-cost.ts";
 import { connect } from "../../runtime/client/client.ts";
 import { DYNAMIC_TOOLS } from "../../runtime/features/dynamic/dynamic-tools.ts";
-import type { ManifestTool } from "../../runtime/package/manifest-types.ts";
+import type { CatalogTool } from "../../runtime/package/catalog-types.ts";
 import { createSpecServer, readCatalog } from "../../runtime/package/spec-server.ts";
 import { serveHttp } from "../../runtime/transport/http/server.ts";
 import { scratchDir } from "../generate/support.ts";
 import { model, tool } from "./model.ts";
 
-const wholeList = (tools: readonly ManifestTool[]) => countTokens(JSON.stringify({ tools: tools.map(servedTool) }));
+const wholeList = (tools: readonly CatalogTool[]) => countTokens(JSON.stringify({ tools: tools.map(servedTool) }));
 
 /** Text whose pieces meet tool boundaries in every way o200k can split them. */
 const TRICKY = [
@@ -40,7 +40,7 @@ const TRICKY = [
   "",
 ];
 
-const trickyTools = (): ManifestTool[] =>
+const trickyTools = (): CatalogTool[] =>
   TRICKY.map((description, i) => ({
     name: `t${i}`,
     ...(description ? { description } : {}),
@@ -111,7 +111,7 @@ describe("toolListCost: lists counted from per-tool pieces", () => {
     });
     fc.assert(
       fc.property(fc.array(arbitraryTool, { maxLength: 6 }), (drawn) => {
-        const tools: ManifestTool[] = drawn.map((t) => ({
+        const tools: CatalogTool[] = drawn.map((t) => ({
           name: t.name,
           ...(t.description === undefined ? {} : { description: t.description }),
           inputSchema: { type: "object", properties: { [t.property]: { type: "string" } } },
@@ -154,18 +154,21 @@ describe("packageCost: what a real server sends", () => {
   });
 
   it("rebuilds each schema's $defs as readCatalog does", () => {
-    const file = join(dir, "manifest.json");
-    writeFileSync(file, renderManifest(pkg).json);
+    const file = join(dir, "catalog.json");
+    writeFileSync(file, renderDefinition(pkg).json);
     const read = readCatalog(new URL(`file://${file}`));
     expect(JSON.stringify(servedTools(catalogData(pkg)))).toBe(JSON.stringify(read.tools));
   });
 
   it("counts the tools/list result the runtime serves, per toolset too", async () => {
     const file = join(dir, "served.json");
-    writeFileSync(file, renderManifest(pkg).json);
-    const { manifest } = manifestData(pkg);
+    writeFileSync(file, renderDefinition(pkg).json);
+    const { definition } = definitionData(pkg);
     const handlers = { tools: Object.fromEntries(pkg.tools.map(({ node }) => [node.name, () => ({ content: [] })])) };
-    const app = createSpecServer({ ...manifest, catalog: () => readCatalog(new URL(`file://${file}`)) }, { handlers });
+    const app = createSpecServer(
+      { ...definition, catalog: () => readCatalog(new URL(`file://${file}`)) },
+      { handlers },
+    );
     const handle = await serveHttp(app, { host: "127.0.0.1", port: 0 });
     const client = await connect({ url: handle.url });
     try {

@@ -7,14 +7,14 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { MAX_SHOWN_ARGUMENTS } from "../../runtime/features/code/code-confirm.ts";
 import { codeFeature } from "../../runtime/features/code/feature.ts";
-import { createSpecServer, type Manifest } from "../../runtime/package/spec-server.ts";
+import { createSpecServer, type ServerDefinition } from "../../runtime/package/spec-server.ts";
 import { type HttpServerHandle, serveHttp } from "../../runtime/transport/http/server.ts";
 import { modernHeaders, modernMeta, rawPost } from "./helpers.ts";
 
 type Obj = Record<string, unknown>;
 type InputRequests = Record<string, { method: string; params: { message: string } }>;
 
-const manifest: Manifest = {
+const definition: ServerDefinition = {
   server: { name: "items", version: "1.0.0" },
   offers: { tools: true },
   catalog: () => ({
@@ -33,7 +33,7 @@ let picks = 0;
 const deleted: string[] = [];
 let http: HttpServerHandle;
 beforeAll(async () => {
-  const server = createSpecServer(manifest, {
+  const server = createSpecServer(definition, {
     mode: "code",
     features: [codeFeature],
     handlers: {

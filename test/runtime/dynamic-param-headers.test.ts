@@ -5,12 +5,12 @@
 
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { dynamicFeature } from "../../runtime/features/dynamic/feature.ts";
-import { createSpecServer, type Manifest } from "../../runtime/package/spec-server.ts";
+import { createSpecServer, type ServerDefinition } from "../../runtime/package/spec-server.ts";
 import { ErrorCode } from "../../runtime/protocol/constants.ts";
 import { type HttpServerHandle, serveHttp } from "../../runtime/transport/http/server.ts";
 import { modernHeaders, modernMeta, rawPost } from "./helpers.ts";
 
-const manifest: Manifest = {
+const definition: ServerDefinition = {
   server: { name: "repos", version: "1.0.0" },
   offers: { tools: true },
   catalog: () => ({
@@ -33,7 +33,7 @@ const manifest: Manifest = {
 const deleted: string[] = [];
 let http: HttpServerHandle;
 beforeAll(async () => {
-  const server = createSpecServer(manifest, {
+  const server = createSpecServer(definition, {
     mode: "dynamic",
     features: [dynamicFeature],
     handlers: {

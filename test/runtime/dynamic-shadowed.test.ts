@@ -5,10 +5,10 @@
 import { expect, test } from "vitest";
 import { DYNAMIC_TOOLS } from "../../runtime/features/dynamic/dynamic-tools.ts";
 import { dynamicFeature } from "../../runtime/features/dynamic/feature.ts";
-import { createSpecServer, type Manifest } from "../../runtime/package/spec-server.ts";
+import { createSpecServer, type ServerDefinition } from "../../runtime/package/spec-server.ts";
 import { modernMeta } from "./helpers.ts";
 
-const manifest: Manifest = {
+const definition: ServerDefinition = {
   server: { name: "clash", version: "1.0.0" },
   offers: { tools: true },
   catalog: () => ({
@@ -23,7 +23,7 @@ const manifest: Manifest = {
 };
 
 test("an API tool named like a dynamic tool is hidden in dynamic mode, and call_tool says so", async () => {
-  const server = createSpecServer(manifest, {
+  const server = createSpecServer(definition, {
     mode: "dynamic",
     features: [dynamicFeature],
     handlers: {

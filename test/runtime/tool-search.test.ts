@@ -7,7 +7,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
-import type { ManifestTool } from "../../runtime/package/manifest-types.ts";
+import type { CatalogTool } from "../../runtime/package/catalog-types.ts";
 import { buildSearchIndex, SEARCH_INDEX_FORMAT, serializeSearchIndex } from "../../runtime/search/search-index.ts";
 import { parseQuery, QUERY_WORDS, SYNONYM_WEIGHT } from "../../runtime/search/search-query.ts";
 import { splitIdentifier, splitWords, termOf, termsOf, verbsOf } from "../../runtime/search/search-text.ts";
@@ -21,7 +21,7 @@ const tool = (
   path: string,
   toolset?: string,
   params: string[] = [],
-): ManifestTool => ({
+): CatalogTool => ({
   name,
   title,
   description: `${title}.`,
@@ -30,7 +30,7 @@ const tool = (
   ...(toolset ? { toolset } : {}),
 });
 
-const TOOLS: ManifestTool[] = [
+const TOOLS: CatalogTool[] = [
   tool("users_get-authenticated", "Get the authenticated user", "GET", "/user", "users"),
   tool("users_get-by-username", "Get a user", "GET", "/users/{username}", "users", ["username"]),
   tool("repos_create-fork", "Create a fork", "POST", "/repos/{owner}/{repo}/forks", "repos", ["owner", "repo"]),

@@ -5,7 +5,7 @@
 // (an upstream read, Math.random) makes another key, so the user is asked again rather than the first
 // "yes" being spent on a call nobody saw.
 import { createHash } from "node:crypto";
-import type { ManifestTool } from "../../package/manifest-types.ts";
+import type { CatalogTool } from "../../package/catalog-types.ts";
 import type { ElicitResult } from "../../protocol/types.ts";
 import { CONFIRMATION_KEY_PREFIX, canonicalJson, InputRequiredSignal } from "../../server/mrtr.ts";
 import type { HandlerContext } from "../../server/types.ts";
@@ -21,7 +21,7 @@ export type ConfirmState = { destructiveRan: boolean; used: Map<string, number> 
  * the 2026-era signal that the question must go to the client first (an MRTR round).
  */
 export async function confirmCall(
-  tool: ManifestTool,
+  tool: CatalogTool,
   args: unknown,
   ctx: HandlerContext,
   allowDestructive: boolean,

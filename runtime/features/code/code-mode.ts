@@ -5,9 +5,9 @@
 // validation, auth, upstream, response budget), so credentials never enter the sandbox. The real tools
 // stay registered, unlisted. A destructive tool asks the client first (elicitation), or needs --allow-destructive.
 import { existsSync } from "node:fs";
+import type { CatalogTool } from "../../package/catalog-types.ts";
 import { didYouMean } from "../../package/did-you-mean.ts";
 import { RESPONSE_META } from "../../package/field-select.ts";
-import type { ManifestTool } from "../../package/manifest-types.ts";
 import type { CallToolResult, JsonObject } from "../../protocol/types.ts";
 import type { ToolSearch } from "../../search/tool-search.ts";
 import { callToolInProcess } from "../../server/features.ts";
@@ -173,7 +173,7 @@ const fitted = (result: ToolHandlerResult, { fitResult }: CodeModeOptions) => (f
 type RunState = ConfirmState & { notes: string[]; pending?: InputRequiredSignal };
 
 /** What MCP reads a tool's hints as: destructive unless it says read-only or destructiveHint: false. */
-export const isDestructive = (tool: ManifestTool): boolean =>
+export const isDestructive = (tool: CatalogTool): boolean =>
   tool.annotations?.readOnlyHint !== true && tool.annotations?.destructiveHint !== false;
 
 /**
@@ -232,7 +232,7 @@ const KIND_TEXT: Record<Exclude<CodeRunResult, { ok: true }>["kind"], string> = 
 };
 
 /** When the package has no src/code-api.json: each tool's arguments as its JSON Schema, typed loosely. */
-function plainCodeApi(served: ReadonlyMap<string, ManifestTool>): CodeApiFile {
+function plainCodeApi(served: ReadonlyMap<string, CatalogTool>): CodeApiFile {
   const tools: CodeApiFile["tools"] = {};
   for (const tool of served.values()) {
     const doc = (tool.description ?? tool.title ?? "").split("\n")[0].replaceAll("*/", "*\\/");
@@ -242,7 +242,7 @@ function plainCodeApi(served: ReadonlyMap<string, ManifestTool>): CodeApiFile {
   return { tools, types: {} };
 }
 
-/** A file `mcpgen generate` writes beside src/manifest.json (this file is <package>/runtime/features/code/code-mode.ts). */
+/** A file `mcpgen generate` writes beside src/catalog.json (this file is <package>/runtime/features/code/code-mode.ts). */
 function packageFile(name: string): URL | undefined {
   const file = new URL(`../../src/${name}`, import.meta.url);
   return existsSync(file) ? file : undefined;

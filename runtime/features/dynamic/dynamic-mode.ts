@@ -5,9 +5,9 @@
 // the result are the tool's own. The real tools stay registered, unlisted, so a direct tools/call of
 // their names works too. Everything here sees only the tools --toolsets and --read-only serve.
 import { existsSync } from "node:fs";
+import type { CatalogTool } from "../../package/catalog-types.ts";
 import { didYouMean } from "../../package/did-you-mean.ts";
 import type { ModeCatalog } from "../../package/feature.ts";
-import type { ManifestTool } from "../../package/manifest-types.ts";
 import { toolsetOf } from "../../package/tool-selection.ts";
 import { isObject } from "../../protocol/codec.ts";
 import { DEFAULT_TOOL_HINTS } from "../../protocol/constants.ts";
@@ -35,7 +35,7 @@ type ToolSummary = { name: string; title?: string; description: string; toolset:
 type DynamicState = {
   server: McpServer;
   catalog: DynamicCatalog;
-  byToolset: Map<string, ManifestTool[]>;
+  byToolset: Map<string, CatalogTool[]>;
   toolsetNames: string[];
   search?: ToolSearch;
 };
@@ -44,7 +44,7 @@ type Args = Record<string, unknown>;
 type Ctx = Parameters<Parameters<McpServer["tool"]>[0]["handler"]>[1];
 
 export function registerDynamicTools(server: McpServer, catalog: DynamicCatalog): void {
-  const byToolset = new Map<string, ManifestTool[]>();
+  const byToolset = new Map<string, CatalogTool[]>();
   for (const tool of catalog.served.values()) {
     const list = byToolset.get(toolsetOf(tool)) ?? [];
     list.push(tool);
@@ -201,7 +201,7 @@ function callTool(state: DynamicState, args: Args, ctx: Ctx): ToolHandlerResult 
  * a describe_tools. destructiveHint and idempotentHint mean something only for a tool that writes (MCP),
  * so a read-only tool is reported without them rather than as "destructive".
  */
-function statedHints(annotations: ManifestTool["annotations"]): Record<string, unknown> {
+function statedHints(annotations: CatalogTool["annotations"]): Record<string, unknown> {
   const hints: Record<string, unknown> = { ...DEFAULT_TOOL_HINTS, ...annotations };
   if (hints.readOnlyHint === true) {
     delete hints.destructiveHint;
@@ -210,7 +210,7 @@ function statedHints(annotations: ManifestTool["annotations"]): Record<string, u
   return hints;
 }
 
-/** Where `mcpgen generate` writes the search index: src/search-index.json, beside src/manifest.json (this
+/** Where `mcpgen generate` writes the search index: src/search-index.json, beside src/catalog.json (this
  * file is <package>/runtime/features/dynamic/dynamic-mode.ts). Undefined when the package has none. */
 function searchIndexFile(): URL | undefined {
   const file = new URL("../../src/search-index.json", import.meta.url);
@@ -234,7 +234,7 @@ export function visibleNames(catalog: DynamicCatalog, visible: (name: string) =>
 }
 
 /** A tool's one-line entry in search and browse results. */
-function summaryOf(tool: ManifestTool): ToolSummary {
+function summaryOf(tool: CatalogTool): ToolSummary {
   return {
     name: tool.name,
     ...(tool.title ? { title: tool.title } : {}),

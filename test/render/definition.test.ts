@@ -1,6 +1,6 @@
 /**
- * The manifest renderer: a small IR in, the exact manifest value out (given/want), built of the
- * runtime's own types (runtime/package/manifest-types.ts), so a manifest the runtime does not read does not
+ * The definition renderer: a small IR in, the exact definition and catalog out (given/want), built of the
+ * runtime's own types (runtime/package/catalog-types.ts), so a definition the runtime does not read does not
  * compile. The `@ts-expect-error` lines are the type-level half: tsc fails if any of them compiles.
  */
 import { describe, expect, it } from "vitest";
@@ -13,14 +13,14 @@ import type {
   ToolNode,
 } from "../../generator/ir.ts";
 import { normalize } from "../../generator/normalize/normalize.ts";
-import { catalogData, type ManifestData, manifestData } from "../../generator/render/manifest.ts";
+import { catalogData, type DefinitionData, definitionData } from "../../generator/render/definition.ts";
 import { connect } from "../../runtime/client/client.ts";
 import type {
-  Manifest,
-  ManifestTool,
-  ManifestUpstream,
+  CatalogTool,
   PromptMessageTemplate,
-} from "../../runtime/package/manifest-types.ts";
+  ServerDefinition,
+  UpstreamDefinition,
+} from "../../runtime/package/catalog-types.ts";
 import { createSpecServer } from "../../runtime/package/spec-server.ts";
 import { serveHttp } from "../../runtime/transport/http/server.ts";
 
@@ -59,11 +59,11 @@ const binding = (method: string, path: string, extra: object = {}) => ({
 const NONE = { tools: false, resources: false, prompts: false, completions: false };
 const EMPTY = { tools: [], resources: [], resourceTemplates: [], prompts: [] };
 
-const cases: Array<{ name: string; given: ServerNode; want: ManifestData }> = [
+const cases: Array<{ name: string; given: ServerNode; want: DefinitionData }> = [
   {
     name: "a bare server: identity only, nothing offered",
     given: server({ title: "S", loc: at("/server") }),
-    want: { manifest: { server: { name: "s", version: "1.0.0", title: "S" }, offers: NONE }, catalog: EMPTY },
+    want: { definition: { server: { name: "s", version: "1.0.0", title: "S" }, offers: NONE }, catalog: EMPTY },
   },
   {
     name: "fields in the listed order whatever the IR's order; undefined fields left out",
@@ -83,7 +83,7 @@ const cases: Array<{ name: string; given: ServerNode; want: ManifestData }> = [
       ],
     }),
     want: {
-      manifest: { server: { name: "s", version: "1.0.0" }, offers: { ...NONE, tools: true } },
+      definition: { server: { name: "s", version: "1.0.0" }, offers: { ...NONE, tools: true } },
       catalog: {
         ...EMPTY,
         tools: [
@@ -111,7 +111,7 @@ const cases: Array<{ name: string; given: ServerNode; want: ManifestData }> = [
       tools: [tool({ name: "get", http: binding("get", "/items/{id}", { security: [["upstream.auth"]] }) })],
     }),
     want: {
-      manifest: {
+      definition: {
         server: { name: "s", version: "1.0.0" },
         upstream: {
           baseUrl: "https://api.example/v1",
@@ -159,7 +159,7 @@ const cases: Array<{ name: string; given: ServerNode; want: ManifestData }> = [
       ],
     }),
     want: {
-      manifest: {
+      definition: {
         server: { name: "s", version: "1.0.0" },
         upstream: {
           baseUrl: "https://a.example",
@@ -240,7 +240,7 @@ const cases: Array<{ name: string; given: ServerNode; want: ManifestData }> = [
       ],
     }),
     want: {
-      manifest: {
+      definition: {
         server: { name: "s", version: "1.0.0" },
         offers: { tools: false, resources: true, prompts: true, completions: true },
       },
@@ -267,10 +267,10 @@ const cases: Array<{ name: string; given: ServerNode; want: ManifestData }> = [
   },
 ];
 
-describe("manifestData: given an IR, the exact manifest", () => {
+describe("definitionData: given an IR, the exact definition and catalog", () => {
   for (const { name, given, want } of cases) {
     it(name, () => {
-      const got = manifestData(normalize(given, "spec.yaml"));
+      const got = definitionData(normalize(given, "spec.yaml"));
       expect(got).toEqual(want);
       // Key order is part of the output (golden diffs): compare the JSON text too.
       expect(JSON.stringify(got)).toBe(JSON.stringify(want));
@@ -279,7 +279,7 @@ describe("manifestData: given an IR, the exact manifest", () => {
 
   it("refuses to render what the rules refuse (a non-object inputSchema, a bad prompt role)", () => {
     const badSchema = server({ tools: [tool({ name: "t", inputSchema: { type: "string" } })] });
-    expect(() => manifestData(normalize(badSchema, "x"))).toThrow(/inputSchema of tool 't'/);
+    expect(() => definitionData(normalize(badSchema, "x"))).toThrow(/inputSchema of tool 't'/);
     const message = {
       kind: "promptMessage" as const,
       loc: at("/m"),
@@ -289,7 +289,7 @@ describe("manifestData: given an IR, the exact manifest", () => {
     const badRole = server({
       prompts: [{ kind: "prompt", loc: at("/p"), name: "p", arguments: [], messages: [message] }],
     });
-    expect(() => manifestData(normalize(badRole, "x"))).toThrow(/prompt message at \/m/);
+    expect(() => definitionData(normalize(badRole, "x"))).toThrow(/prompt message at \/m/);
   });
 });
 
@@ -333,11 +333,11 @@ describe("catalogData: shared $defs stored once", () => {
 });
 
 describe("one contract: the generator builds what the runtime reads", () => {
-  it("manifestData's value is a runtime Manifest, and the runtime serves it", async () => {
-    const { manifest, catalog } = manifestData(normalize(cases[4].given, "x"));
-    const runtimeManifest: Manifest = { ...manifest, catalog: () => catalog };
+  it("definitionData's value is a runtime ServerDefinition, and the runtime serves it", async () => {
+    const { definition, catalog } = definitionData(normalize(cases[4].given, "x"));
+    const runtimeDefinition: ServerDefinition = { ...definition, catalog: () => catalog };
     const read = () => ({ contents: [] });
-    const app = createSpecServer(runtimeManifest, { handlers: { resourceTemplates: { "r://c/{city}": read } } });
+    const app = createSpecServer(runtimeDefinition, { handlers: { resourceTemplates: { "r://c/{city}": read } } });
     const handle = await serveHttp(app, { host: "127.0.0.1", port: 0 });
     const client = await connect({ url: handle.url });
     try {
@@ -352,17 +352,17 @@ describe("one contract: the generator builds what the runtime reads", () => {
   });
 
   it("what the runtime does not read does not compile (tsc checks the @ts-expect-error lines)", () => {
-    const upstream: ManifestUpstream = {
+    const upstream: UpstreamDefinition = {
       baseUrl: "https://a.example",
       // @ts-expect-error credentials are security schemes; the runtime has no second `auth` form any more
       auth: { type: "bearer", env: "T" },
     };
     // @ts-expect-error a tool's inputSchema must be an object schema (MCP's Tool)
-    const stringTool: ManifestTool = { name: "t", inputSchema: { type: "string" } };
+    const stringTool: CatalogTool = { name: "t", inputSchema: { type: "string" } };
     // @ts-expect-error a prompt message's role is MCP's Role, user or assistant
     const systemMessage: PromptMessageTemplate = { role: "system", content: { type: "text", text: "" } };
-    // @ts-expect-error the generator's manifest value has no `auth` either
-    const auth = manifestData(normalize(server({}), "x")).manifest.upstream?.auth;
+    // @ts-expect-error the generator's definition value has no `auth` either
+    const auth = definitionData(normalize(server({}), "x")).definition.upstream?.auth;
     expect([upstream.baseUrl, stringTool.name, systemMessage.role, auth]).toEqual([
       "https://a.example",
       "t",

@@ -1,19 +1,19 @@
 /**
- * src/manifest.ts and src/manifest.json: the spec's MCP surface as plain data (what tools/list,
+ * src/definition.ts and src/catalog.json: the spec's MCP surface as plain data (what tools/list,
  * resources/list... return, plus http bindings and prompt message templates). Data, not code.
  */
 
 import type {
+  Catalog,
+  CatalogPrompt,
+  CatalogTool,
+  CatalogToolset,
   HttpBinding,
-  Manifest,
-  ManifestCatalog,
-  ManifestPrompt,
-  ManifestTool,
-  ManifestToolset,
   PromptMessageTemplate,
   SecurityScheme,
+  ServerDefinition,
   StoredCatalog,
-} from "../../runtime/package/manifest-types.ts";
+} from "../../runtime/package/catalog-types.ts";
 import type { ContentBlock, Role, Tool } from "../../runtime/protocol/types.ts";
 import type { DeferredOffers } from "../../runtime/server/server.ts";
 import { sha256 } from "../hash.ts";
@@ -24,10 +24,10 @@ import { contentProblem } from "../rules/prompts.ts";
 import { header } from "./ts.ts";
 import { dataProperty } from "./ts-data-literal.ts";
 
-const LARGE_MANIFEST = 2_000_000;
+const LARGE_CATALOG = 2_000_000;
 
-/** What a package's manifest holds: src/manifest.ts's value (its catalog loader aside) and the catalog. */
-export type ManifestData = { manifest: Omit<Manifest, "catalog">; catalog: ManifestCatalog };
+/** What a package's definition holds: src/definition.ts's value (its catalog loader aside) and the catalog. */
+export type DefinitionData = { definition: Omit<ServerDefinition, "catalog">; catalog: Catalog };
 
 /** Copies the listed fields that are set, in that order, so output does not depend on input key order. */
 function pick<T extends object, K extends keyof T>(from: T, fields: readonly K[]): Pick<T, K> {
@@ -71,7 +71,7 @@ const isContentBlock = (content: PromptMessageNode["content"]): content is Conte
   contentProblem(content) === undefined;
 
 /** A tool as tools/list serves it: schemas compacted, description without repeats (normalize/listed-tool.ts). */
-function tool({ node, listed }: ToolModel): ManifestTool {
+function tool({ node, listed }: ToolModel): CatalogTool {
   if (!isObjectSchema(listed.inputSchema))
     throw new Error(`inputSchema of tool '${node.name}' is not an object schema`);
   return {
@@ -81,19 +81,19 @@ function tool({ node, listed }: ToolModel): ManifestTool {
     ...pick(listed, ["outputSchema", "annotations"]),
     ...pick(node, ["icons"]),
     ...http(node.http),
-    // Absent means `default`: a spec without toolsets keeps the manifest it had.
+    // Absent means `default`: a spec without toolsets keeps the catalog it had.
     ...(node.toolset && node.toolset !== DEFAULT_TOOLSET ? { toolset: node.toolset } : {}),
     ...scopes(node.scopes),
   };
 }
 
-/** OAuth scopes as the manifest states them: each once; none means no entry. */
+/** OAuth scopes as the catalog states them: each once; none means no entry. */
 function scopes(list: string[] | undefined): { scopes?: string[] } {
   return list && list.length > 0 ? { scopes: [...new Set(list)] } : {};
 }
 
 /** Every toolset a tool is in, sorted, with its description; absent when every tool is in `default`. */
-function toolsetsOf(model: Model): ManifestToolset[] | undefined {
+function toolsetsOf(model: Model): CatalogToolset[] | undefined {
   const names = [...new Set(model.tools.map(({ node }) => node.toolset ?? DEFAULT_TOOLSET))].sort();
   if (names.length === 0 || (names.length === 1 && names[0] === DEFAULT_TOOLSET)) return undefined;
   const descriptions = model.server.toolsetDescriptions ?? {};
@@ -121,7 +121,7 @@ function perModel<T>(build: (model: Model) => T): (model: Model) => T {
   };
 }
 
-export const manifestData = perModel((model): ManifestData => {
+export const definitionData = perModel((model): DefinitionData => {
   const { server } = model;
   const upstream = server.upstream && {
     ...pick(server.upstream, ["baseUrl", "timeoutMs", "baseUrlTemplate", "variables", "requestIdHeader"]),
@@ -129,7 +129,7 @@ export const manifestData = perModel((model): ManifestData => {
     ...pick(server.upstream, ["retry"]),
   };
   const toolsets = toolsetsOf(model);
-  const catalog: ManifestCatalog = {
+  const catalog: Catalog = {
     tools: model.tools.map(tool),
     ...(toolsets ? { toolsets } : {}),
     resources: model.resources.map(({ node }) => ({
@@ -145,7 +145,7 @@ export const manifestData = perModel((model): ManifestData => {
       ...scopes(node.scopes),
     })),
     prompts: model.prompts.map(
-      ({ node }): ManifestPrompt => ({
+      ({ node }): CatalogPrompt => ({
         ...pick(node, ["name", "title", "description", "icons"]),
         arguments: node.arguments.map((a) => pick(a, ["name", "title", "description", "required"])),
         ...completionsOf(node.arguments),
@@ -154,7 +154,7 @@ export const manifestData = perModel((model): ManifestData => {
     ),
   };
   return {
-    manifest: {
+    definition: {
       server: pick(server, ["name", "version", "title", "description", "instructions", "websiteUrl", "icons"]),
       ...(upstream ? { upstream } : {}),
       offers: offersOf(catalog),
@@ -165,13 +165,13 @@ export const manifestData = perModel((model): ManifestData => {
 });
 
 /** Prompt completions keyed by argument, kept apart from `arguments` so prompts/list shows plain arguments. */
-function completionsOf(args: Array<{ name: string; completions?: string[] }>): Pick<ManifestPrompt, "completions"> {
+function completionsOf(args: Array<{ name: string; completions?: string[] }>): Pick<CatalogPrompt, "completions"> {
   const entries = args.flatMap((a) => (a.completions ? [[a.name, a.completions] as const] : []));
   return entries.length ? { completions: Object.fromEntries(entries) } : {};
 }
 
-/** Which capabilities the catalog brings, stated in manifest.ts so the handshake needs no catalog. */
-function offersOf(catalog: ManifestCatalog): DeferredOffers {
+/** Which capabilities the catalog brings, stated in definition.ts so the handshake needs no catalog. */
+function offersOf(catalog: Catalog): DeferredOffers {
   const completable = [...catalog.prompts, ...catalog.resourceTemplates];
   return {
     tools: catalog.tools.length > 0,
@@ -182,13 +182,13 @@ function offersOf(catalog: ManifestCatalog): DeferredOffers {
 }
 
 /**
- * The catalog as manifest.json stores it. Tool schemas are self-contained (MCP wants each one whole in
+ * The catalog as src/catalog.json stores it. Tool schemas are self-contained (MCP wants each one whole in
  * tools/list), so an OpenAPI API repeats each shared definition in every tool that reaches it: GitHub's
  * catalog would be 5 MB. Stored, each `$defs` entry is under `defs` once, by content id, and a tool keeps
  * the names it uses (`inputDefs`, `outputDefs`); the runtime's readCatalog puts them back.
  */
 export const catalogData = perModel((model): StoredCatalog => {
-  const { tools, toolsets, resources, resourceTemplates, prompts } = manifestData(model).catalog;
+  const { tools, toolsets, resources, resourceTemplates, prompts } = definitionData(model).catalog;
   const defs: Record<string, unknown> = {};
   /** The schema without its `$defs`, and the content id of each definition by name. */
   const split = <S extends JsonSchema>(
@@ -236,31 +236,31 @@ function contentId(def: unknown): string {
 }
 
 /**
- * src/manifest.ts (server identity, upstream, capabilities) and src/manifest.json (the catalog: tools,
+ * src/definition.ts (server identity, upstream, capabilities) and src/catalog.json (the catalog: tools,
  * resources, templates, prompts), which the server reads on first need instead of at start-up.
  */
-export function renderManifest(model: Model): { ts: string; json: string } {
-  const { server, upstream, offers, toolsetNames } = manifestData(model).manifest;
+export function renderDefinition(model: Model): { ts: string; json: string } {
+  const { server, upstream, offers, toolsetNames } = definitionData(model).definition;
   const catalog: StoredCatalog = { "//": header(model.specRef).slice(3).trim(), ...catalogData(model) };
   // Indented, so a spec change reads as a small diff; a large API's catalog (megabytes) stays compact.
   const pretty = JSON.stringify(catalog, null, 2);
-  const json = `${pretty.length > LARGE_MANIFEST ? JSON.stringify(catalog) : pretty}\n`;
+  const json = `${pretty.length > LARGE_CATALOG ? JSON.stringify(catalog) : pretty}\n`;
   const fields = [
     dataProperty("server", server, "  "),
     ...(upstream ? [dataProperty("upstream", upstream, "  "), "  callUpstream,"] : []),
     dataProperty("offers", offers, "  "),
     // The names alone, so --toolsets is checked at start-up without reading the catalog.
     ...(toolsetNames ? [dataProperty("toolsetNames", toolsetNames, "  ")] : []),
-    "  // The catalog (manifest.json) is read when a client first needs it, not at start-up.",
-    '  catalog: () => readCatalog(new URL("./manifest.json", import.meta.url)),',
+    "  // The catalog (catalog.json) is read when a client first needs it, not at start-up.",
+    '  catalog: () => readCatalog(new URL("./catalog.json", import.meta.url)),',
   ];
   const ts = [
     header(model.specRef),
-    'import { type Manifest, readCatalog } from "../runtime/package/spec-server.ts";',
+    'import { type ServerDefinition, readCatalog } from "../runtime/package/spec-server.ts";',
     // Only with an upstream: a package without one carries none of the upstream code.
     ...(upstream ? ['import { callUpstream } from "../runtime/upstream/forward.ts";'] : []),
     "",
-    `export const manifest: Manifest = {\n${fields.join("\n")}\n};`,
+    `export const definition: ServerDefinition = {\n${fields.join("\n")}\n};`,
     "",
   ].join("\n");
   return { ts, json };
