@@ -8,11 +8,11 @@ import { renderClient } from "./client.ts";
 import { renderClientConfigs } from "./client-configs.ts";
 import { CODE_API_FILE, renderCodeApi } from "./code-api.ts";
 import { renderCredentialsScaffold } from "./credentials-hook.ts";
+import { renderDefinition } from "./definition.ts";
 import { renderDockerfile, renderDockerignore } from "./dockerfile.ts";
 import { renderDocs } from "./docs.ts";
 import { packageFeatures } from "./features.ts";
 import { renderScaffolds } from "./handlers.ts";
-import { renderManifest } from "./manifest.ts";
 import { MCPB_BUNDLE_SCRIPT_FILE, MCPB_MANIFEST_FILE, mcpbBundleScript, renderMcpbManifest } from "./mcpb-manifest.ts";
 import { NGINX_CONFIG_FILE, renderNginxConfig } from "./nginx-config.ts";
 import { renderPackageJson, renderTsconfig } from "./package-files.ts";
@@ -55,11 +55,11 @@ export async function render(model: Model, userSources: SourceFile[] = []): Prom
   // The search index serves dynamic and code mode; the typed API docs, code mode alone.
   const has = new Set(packageFeatures(model.server.features, model.tools.length).map((feature) => feature.name));
   const rendering = (async () => ({
-    manifest: renderManifest(model),
+    definition: renderDefinition(model),
     searchIndex: has.has("dynamic") || has.has("code") ? renderSearchIndex(model) : undefined,
     types: pruneTypeImports(`${await renderTypes(model)}\n${renderHandlersType(model)}`),
   }))();
-  const [validators, { manifest, searchIndex, types }] = await Promise.all([compiling, rendering]);
+  const [validators, { definition, searchIndex, types }] = await Promise.all([compiling, rendering]);
   const codeApi = has.has("code") ? renderCodeApi(model, types) : undefined;
   const scaffolds = [...renderScaffolds(model), ...renderCredentialsScaffold(model)].map(
     (s): RenderedFile => ({
@@ -73,8 +73,8 @@ export async function render(model: Model, userSources: SourceFile[] = []): Prom
   const sources = [
     generated("src/app.ts", renderApp(model)),
     generated("src/client.ts", renderClient(model)),
-    generated("src/manifest.ts", manifest.ts),
-    generated("src/manifest.json", manifest.json),
+    generated("src/definition.ts", definition.ts),
+    generated("src/catalog.json", definition.json),
     ...(searchIndex === undefined ? [] : [generated(SEARCH_INDEX_FILE, searchIndex)]),
     ...(codeApi === undefined ? [] : [generated(CODE_API_FILE, codeApi)]),
     generated("src/server.ts", renderServerEntry(model)),

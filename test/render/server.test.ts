@@ -20,12 +20,12 @@ import type { McpServer } from "../runtime/index.ts";
 import type { Feature } from "../runtime/package/feature.ts";
 import { createSpecServer, type SpecServerOptions, type ToolValidators } from "../runtime/package/spec-server.ts";
 import credentials from "./credentials.ts";
+import { definition } from "./definition.ts";
 import promptReview from "./handlers/prompts/review.ts";
 import resourceTemplateNote from "./handlers/resource-templates/note.ts";
 import resourceAbout from "./handlers/resources/about.ts";
 import toolGetForecast from "./handlers/tools/get_forecast.ts";
 import toolNotesCreate from "./handlers/tools/notes.create.ts";
-import { manifest } from "./manifest.ts";
 import type { Handlers } from "./types.ts";
 import { validator } from "./validators.ts";
 
@@ -64,11 +64,11 @@ export function toolValidators(): ToolValidators {
 /** The runtime features this package was generated with (modes, HTTP parts). */
 export const features: readonly Feature[] = [];
 
-export { credentials, manifest };
+export { credentials, definition };
 
 /** The server, ready for a transport (serveStdio or serveHttp from the runtime). */
 export function createAppServer(options: Omit<SpecServerOptions, "handlers" | "validators"> = {}): McpServer {
-  return createSpecServer(manifest, { credentials, features, ...options, handlers, validators: toolValidators });
+  return createSpecServer(definition, { credentials, features, ...options, handlers, validators: toolValidators });
 }
 `,
     },
@@ -79,7 +79,7 @@ export function createAppServer(options: Omit<SpecServerOptions, "handlers" | "v
 import type { McpServer } from "../runtime/index.ts";
 import type { Feature } from "../runtime/package/feature.ts";
 import { createSpecServer, type SpecServerOptions, type ToolValidators } from "../runtime/package/spec-server.ts";
-import { manifest } from "./manifest.ts";
+import { definition } from "./definition.ts";
 import type { Handlers } from "./types.ts";
 
 /** Your handlers, typed per tool, resource and prompt: a wrong signature fails to compile here. */
@@ -101,11 +101,11 @@ export function toolValidators(): ToolValidators {
 /** The runtime features this package was generated with (modes, HTTP parts). */
 export const features: readonly Feature[] = [];
 
-export { manifest };
+export { definition };
 
 /** The server, ready for a transport (serveStdio or serveHttp from the runtime). */
 export function createAppServer(options: Omit<SpecServerOptions, "handlers" | "validators"> = {}): McpServer {
-  return createSpecServer(manifest, { features, ...options, handlers, validators: toolValidators });
+  return createSpecServer(definition, { features, ...options, handlers, validators: toolValidators });
 }
 `,
     },
@@ -138,12 +138,12 @@ describe("renderServerEntry", () => {
 
 // Serves MCP over stdio, or Streamable HTTP with --http --port <n> [--host <addr>]; --base-url <url> retargets the upstream.
 import { type AbsentFeature, runSpecServer } from "../runtime/package/spec-main.ts";
-import { features, handlers, manifest, toolValidators } from "./app.ts";
+import { definition, features, handlers, toolValidators } from "./app.ts";
 
 /** The features this package was generated without: a flag or env twin of one exits 2 naming it. */
 const absentFeatures: AbsentFeature[] = [];
 
-await runSpecServer(manifest, { handlers, validators: toolValidators, features, absentFeatures });
+await runSpecServer(definition, { handlers, validators: toolValidators, features, absentFeatures });
 `);
   });
 
@@ -151,9 +151,9 @@ await runSpecServer(manifest, { handlers, validators: toolValidators, features, 
     const mixed = mixedModel();
     mixed.server.features = ["all"];
     const entry = renderServerEntry(mixed);
-    expect(entry).toContain('import { credentials, features, handlers, manifest, toolValidators } from "./app.ts";');
+    expect(entry).toContain('import { credentials, definition, features, handlers, toolValidators } from "./app.ts";');
     expect(entry).toContain(
-      "await runSpecServer(manifest, { handlers, validators: toolValidators, credentials, features, absentFeatures });",
+      "await runSpecServer(definition, { handlers, validators: toolValidators, credentials, features, absentFeatures });",
     );
   });
 });

@@ -3,6 +3,7 @@
 import type { McpServer } from "../runtime/index.ts";
 import type { Feature } from "../runtime/package/feature.ts";
 import { createSpecServer, type SpecServerOptions, type ToolValidators } from "../runtime/package/spec-server.ts";
+import { definition } from "./definition.ts";
 import promptTestInputRequiredResultPrompt from "./handlers/prompts/test_input_required_result_prompt.ts";
 import promptTestPromptWithEmbeddedResource from "./handlers/prompts/test_prompt_with_embedded_resource.ts";
 import resourceTemplateTemplate from "./handlers/resource-templates/template.ts";
@@ -34,7 +35,6 @@ import toolTestToolWithLogging from "./handlers/tools/test_tool_with_logging.ts"
 import toolTestToolWithProgress from "./handlers/tools/test_tool_with_progress.ts";
 import toolTestTriggerPromptChange from "./handlers/tools/test_trigger_prompt_change.ts";
 import toolTestTriggerToolChange from "./handlers/tools/test_trigger_tool_change.ts";
-import { manifest } from "./manifest.ts";
 import type { Handlers } from "./types.ts";
 import { validator } from "./validators.ts";
 
@@ -128,9 +128,9 @@ export function toolValidators(): ToolValidators {
 /** The runtime features this package was generated with (modes, HTTP parts). */
 export const features: readonly Feature[] = [];
 
-export { manifest };
+export { definition };
 
 /** The server, ready for a transport (serveStdio or serveHttp from the runtime). */
 export function createAppServer(options: Omit<SpecServerOptions, "handlers" | "validators"> = {}): McpServer {
-  return createSpecServer(manifest, { features, ...options, handlers, validators: toolValidators });
+  return createSpecServer(definition, { features, ...options, handlers, validators: toolValidators });
 }

@@ -3,13 +3,13 @@
 import type { McpServer } from "../runtime/index.ts";
 import type { Feature } from "../runtime/package/feature.ts";
 import { createSpecServer, type SpecServerOptions, type ToolValidators } from "../runtime/package/spec-server.ts";
+import { definition } from "./definition.ts";
 import promptWeeklyReview from "./handlers/prompts/weekly_review.ts";
 import resourceTemplateNote from "./handlers/resource-templates/note.ts";
 import resourceIndex from "./handlers/resources/index.ts";
 import toolNotesCreate from "./handlers/tools/notes.create.ts";
 import toolNotesDelete from "./handlers/tools/notes.delete.ts";
 import toolNotesSearch from "./handlers/tools/notes.search.ts";
-import { manifest } from "./manifest.ts";
 import type { Handlers } from "./types.ts";
 import { validator } from "./validators.ts";
 
@@ -52,9 +52,9 @@ export function toolValidators(): ToolValidators {
 /** The runtime features this package was generated with (modes, HTTP parts). */
 export const features: readonly Feature[] = [];
 
-export { manifest };
+export { definition };
 
 /** The server, ready for a transport (serveStdio or serveHttp from the runtime). */
 export function createAppServer(options: Omit<SpecServerOptions, "handlers" | "validators"> = {}): McpServer {
-  return createSpecServer(manifest, { features, ...options, handlers, validators: toolValidators });
+  return createSpecServer(definition, { features, ...options, handlers, validators: toolValidators });
 }

@@ -2,7 +2,7 @@
 
 // Serves MCP over stdio, or Streamable HTTP with --http --port <n> [--host <addr>]; --base-url <url> retargets the upstream.
 import { type AbsentFeature, runSpecServer } from "../runtime/package/spec-main.ts";
-import { features, handlers, manifest, toolValidators } from "./app.ts";
+import { definition, features, handlers, toolValidators } from "./app.ts";
 
 /** The features this package was generated without: a flag or env twin of one exits 2 naming it. */
 const absentFeatures: AbsentFeature[] = [
@@ -56,4 +56,4 @@ const absentFeatures: AbsentFeature[] = [
   },
 ];
 
-await runSpecServer(manifest, { handlers, validators: toolValidators, features, absentFeatures });
+await runSpecServer(definition, { handlers, validators: toolValidators, features, absentFeatures });

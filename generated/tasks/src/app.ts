@@ -4,7 +4,7 @@ import type { McpServer } from "../runtime/index.ts";
 import type { Feature } from "../runtime/package/feature.ts";
 import { createSpecServer, type SpecServerOptions, type ToolValidators } from "../runtime/package/spec-server.ts";
 import credentials from "./credentials.ts";
-import { manifest } from "./manifest.ts";
+import { definition } from "./definition.ts";
 import type { Handlers } from "./types.ts";
 import { validator } from "./validators.ts";
 
@@ -31,9 +31,9 @@ export function toolValidators(): ToolValidators {
 /** The runtime features this package was generated with (modes, HTTP parts). */
 export const features: readonly Feature[] = [];
 
-export { credentials, manifest };
+export { credentials, definition };
 
 /** The server, ready for a transport (serveStdio or serveHttp from the runtime). */
 export function createAppServer(options: Omit<SpecServerOptions, "handlers" | "validators"> = {}): McpServer {
-  return createSpecServer(manifest, { credentials, features, ...options, handlers, validators: toolValidators });
+  return createSpecServer(definition, { credentials, features, ...options, handlers, validators: toolValidators });
 }

@@ -1,11 +1,12 @@
 // Which of a generated server's tools it serves (CONTRACT §4): `--toolsets a,b` keeps those toolsets
 // (`all`, the default, keeps every one) and `--read-only` keeps only tools that say `readOnlyHint: true`.
 // A tool left out is not served at all: not listed, not searchable, not callable. The toolset names are
-// checked at start-up against manifest.ts's `toolsetNames`, so nothing here reads the catalog.
-import { didYouMean } from "./did-you-mean.ts";
-import type { ManifestTool } from "./manifest-types.ts";
+// checked at start-up against definition.ts's `toolsetNames`, so nothing here reads the catalog.
 
-/** The toolset of a tool the manifest gives none. */
+import type { CatalogTool } from "./catalog-types.ts";
+import { didYouMean } from "./did-you-mean.ts";
+
+/** The toolset of a tool the catalog gives none. */
 export const DEFAULT_TOOLSET = "default";
 /** What `--toolsets` takes to mean every toolset. */
 export const ALL_TOOLSETS = "all";
@@ -13,10 +14,10 @@ export const ALL_TOOLSETS = "all";
 /** `toolsets` undefined means all of them. */
 export type ToolSelection = { toolsets?: readonly string[]; readOnly?: boolean };
 
-export const toolsetOf = (tool: ManifestTool): string => tool.toolset ?? DEFAULT_TOOLSET;
+export const toolsetOf = (tool: CatalogTool): string => tool.toolset ?? DEFAULT_TOOLSET;
 
 /** Whether the selection serves this tool. */
-export function selects(selection: ToolSelection, tool: ManifestTool): boolean {
+export function selects(selection: ToolSelection, tool: CatalogTool): boolean {
   if (selection.readOnly && tool.annotations?.readOnlyHint !== true) return false;
   return selection.toolsets === undefined || selection.toolsets.includes(toolsetOf(tool));
 }
@@ -51,7 +52,7 @@ export function parseToolsets(
 }
 
 /** Why a tool that exists is not served, for the error a call of it gets: "exists but is not enabled...". */
-export function notEnabledReason(selection: ToolSelection, tool: ManifestTool): string {
+export function notEnabledReason(selection: ToolSelection, tool: CatalogTool): string {
   const reasons: string[] = [];
   if (selection.toolsets !== undefined && !selection.toolsets.includes(toolsetOf(tool)))
     reasons.push(`its toolset '${toolsetOf(tool)}' is not in --toolsets (${selection.toolsets.join(",")})`);

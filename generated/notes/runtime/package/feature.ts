@@ -10,9 +10,9 @@ import type { ToolHandlerResult } from "../server/types.ts";
 import type { HttpFeatures } from "../transport/http/http-features.ts";
 import type { HttpServerOptions } from "../transport/http/server.ts";
 import type { Exchange } from "../upstream/credentials.ts";
+import type { CatalogTool, CatalogToolset } from "./catalog-types.ts";
 import type { FeatureName } from "./feature-name.ts";
 import type { ParsedFlags } from "./flag-parser.ts";
-import type { ManifestTool, ManifestToolset } from "./manifest-types.ts";
 import type { FlagSet } from "./server-flags.ts";
 
 export type { FeatureName };
@@ -20,10 +20,10 @@ export type { FeatureName };
 /** What a serving mode sees of the catalog: every tool, the served ones, and why the rest cannot be called. */
 export type ModeCatalog = {
   /** Every tool of the catalog, served or not (the search index covers them all). */
-  all: readonly ManifestTool[];
+  all: readonly CatalogTool[];
   /** The tools --toolsets and --read-only serve. */
-  served: ReadonlyMap<string, ManifestTool>;
-  toolsets: readonly ManifestToolset[];
+  served: ReadonlyMap<string, CatalogTool>;
+  toolsets: readonly CatalogToolset[];
   /** Why a tool of the catalog that is not served cannot be reached. */
   notEnabled: (name: string) => string | undefined;
 };

@@ -2,7 +2,7 @@
 // recorded so error excerpts can be redacted before anyone sees them. One path for both front ends: the
 // spec language's `upstream.auth` arrives as a security scheme every binding requires, like OpenAPI's.
 
-import type { SecurityScheme } from "../package/manifest-types.ts";
+import type { SecurityScheme } from "../package/catalog-types.ts";
 import { setOwn } from "../protocol/own-keys.ts";
 import { DEFAULT_MAX_BODY_CHARS, discard, readCapped } from "./body.ts";
 import { describe } from "./send.ts";

@@ -1,10 +1,10 @@
 // Types of the upstream forwarding (runtime/upstream*.ts): the request and response as the forwarding
-// code sees them. What the manifest states (bindings, credentials, servers) is in manifest-types.ts.
+// code sees them. What the definition and catalog state (bindings, credentials, servers) is in catalog-types.ts.
 
-import type { HttpBinding, ManifestUpstream } from "../package/manifest-types.ts";
+import type { HttpBinding, UpstreamDefinition } from "../package/catalog-types.ts";
 
-/** The manifest's upstream plus what the server's flags set at start-up. */
-export type UpstreamConfig = ManifestUpstream & {
+/** The definition's upstream plus what the server's flags set at start-up. */
+export type UpstreamConfig = UpstreamDefinition & {
   /** Set by --base-url: every call goes there, operations' own servers included. */
   pinned?: boolean;
   /** Characters of an answer read before it is cut (--max-upstream-body; default 1,000,000). */
@@ -39,7 +39,7 @@ export type UpstreamResponse = {
 };
 
 /**
- * Sends one request for a binding (forward.ts's `callUpstream`). A manifest with an upstream carries it,
+ * Sends one request for a binding (forward.ts's `callUpstream`). A server definition with an upstream carries it,
  * so the spec server imports none of the upstream code and a package without an upstream carries none.
  */
 export type CallUpstream = (

@@ -10,7 +10,7 @@ import { type Feature, type FeatureName, type FeatureSetup, httpFeatures } from 
 import { optional, type ParsedFlags, parseFlags, usageText } from "./flag-parser.ts";
 import { sealingSecrets } from "./sealing-secret.ts";
 import { type FlagSet, packageFlagSets } from "./server-flags.ts";
-import { createSpecServer, type Manifest, type ServeMode, type SpecServerOptions } from "./spec-server.ts";
+import { createSpecServer, type ServeMode, type ServerDefinition, type SpecServerOptions } from "./spec-server.ts";
 import { DEFAULT_TOOLSET, parseToolsets } from "./tool-selection.ts";
 
 /** The flags and env twins of a feature the package was generated without (its src/server.ts lists them). */
@@ -25,7 +25,7 @@ export type AbsentFeature = {
 
 export type RunOptions = SpecServerOptions & { absentFeatures?: readonly AbsentFeature[] };
 
-export async function runSpecServer(manifest: Manifest, options: RunOptions, argv = process.argv.slice(2)) {
+export async function runSpecServer(definition: ServerDefinition, options: RunOptions, argv = process.argv.slice(2)) {
   const { absentFeatures = [], ...serverOptions } = options;
   const features = options.features ?? [];
   const sets = flagSets(features);
@@ -39,7 +39,7 @@ export async function runSpecServer(manifest: Manifest, options: RunOptions, arg
   }
   const { values, http } = parsed;
   setLogFormat((values["log-format"] as "text" | "json" | undefined) ?? "text");
-  const core = coreOptions(manifest, parsed, options.serverOptions);
+  const core = coreOptions(definition, parsed, options.serverOptions);
   if (typeof core === "string") return usageError(sets, core);
   let setup: FeatureSetup = {};
   for (const feature of features) {
@@ -47,7 +47,7 @@ export async function runSpecServer(manifest: Manifest, options: RunOptions, arg
     if (typeof made === "string") return usageError(sets, made);
     setup = { server: { ...setup.server, ...made?.server }, http: { ...setup.http, ...made?.http } };
   }
-  const server = createSpecServer(manifest, { ...serverOptions, ...core, ...setup.server });
+  const server = createSpecServer(definition, { ...serverOptions, ...core, ...setup.server });
   if (!http) {
     serveStdio(server);
     return;
@@ -67,7 +67,7 @@ export async function runSpecServer(manifest: Manifest, options: RunOptions, arg
       log: (line) => log("warn", line),
       features: httpFeatures(features),
     });
-    log("info", `${manifest.server.name} listening on ${handle.url}`, { url: handle.url });
+    log("info", `${definition.server.name} listening on ${handle.url}`, { url: handle.url });
     if (handle.metricsUrl) log("info", `metrics at ${handle.metricsUrl}`, { url: handle.metricsUrl });
     // The first signal drains (see runtime/transport/http/drain.ts) and exits 0; a second one does not
     // wait: exit 1, what was still running is cut off.
@@ -100,7 +100,7 @@ export function flagSets(features: readonly Feature[]): FlagSet[] {
 
 /** The core's flags (or their env twins) as server options, or the usage error. */
 function coreOptions(
-  manifest: Manifest,
+  definition: ServerDefinition,
   parsed: ParsedFlags,
   serverOptions: SpecServerOptions["serverOptions"],
 ): Partial<SpecServerOptions> | string {
@@ -108,7 +108,7 @@ function coreOptions(
   const baseUrl = values["base-url"] as string | undefined;
   if (baseUrl !== undefined && !/^https?:\/\/./i.test(baseUrl))
     return `${sources["base-url"]} must be an http(s) URL, not '${baseUrl}'`;
-  const serving = servingFlags(manifest, parsed);
+  const serving = servingFlags(definition, parsed);
   if (typeof serving === "string") return serving;
   const secret = sealingSecrets();
   if (typeof secret === "string") return secret;
@@ -123,13 +123,13 @@ function coreOptions(
 
 /** --toolsets, --read-only and --mode (or their env twins) as server options, or the usage error. */
 function servingFlags(
-  manifest: Manifest,
+  definition: ServerDefinition,
   { values, sources }: ParsedFlags,
 ): Pick<SpecServerOptions, "toolsets" | "readOnly" | "mode"> | string {
   const toolsetsText = values.toolsets as string | undefined;
   let toolsets: string[] | undefined;
   if (toolsetsText !== undefined) {
-    const known = manifest.toolsetNames ?? [DEFAULT_TOOLSET];
+    const known = definition.toolsetNames ?? [DEFAULT_TOOLSET];
     const parsed = parseToolsets(toolsetsText, known, sources.toolsets);
     if ("error" in parsed) return parsed.error;
     toolsets = parsed.toolsets;

@@ -2,7 +2,7 @@
 // send the other arguments as the query (GET, HEAD, DELETE, OPTIONS) or a JSON body; OpenAPI bindings
 // list every parameter with its location and `style`/`explode`, and the body with its media type.
 
-import type { HttpBinding, HttpBody, HttpParameter } from "../package/manifest-types.ts";
+import type { HttpBinding, HttpBody, HttpParameter } from "../package/catalog-types.ts";
 import { ownValue, setOwn } from "../protocol/own-keys.ts";
 import type { Outgoing } from "./types.ts";
 

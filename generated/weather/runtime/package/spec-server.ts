@@ -1,4 +1,4 @@
-// A server described by data: what `mcpgen generate` emits is a manifest (the spec's tools,
+// A server described by data: what `mcpgen generate` emits is a definition and a catalog (the spec's tools,
 // resources, templates and prompts as plain JSON), precompiled validators and a table of the
 // user's handlers. This module turns them into a running server: http bindings forward to the
 // upstream, static resources and prompt templates serve themselves, the rest call handlers.
@@ -20,38 +20,38 @@ import type {
 import { type CredentialsHook, resolveCredentials } from "../upstream/credentials.ts";
 import { resourceContentsFrom, toolAnswerFrom } from "../upstream/response.ts";
 import type { CallUpstream, UpstreamConfig } from "../upstream/types.ts";
-import { type Feature, type FeatureServerOptions, modeFeature, type ResultFitter, resultFitter } from "./feature.ts";
-import { selectAnswer, takeFields } from "./field-select.ts";
 import type {
+  Catalog,
+  CatalogTool,
+  ServerDefinition as DefinitionData,
   HttpBinding,
-  ManifestCatalog,
-  Manifest as ManifestData,
-  ManifestTool,
   StaticCompletions,
   StoredCatalog,
-} from "./manifest-types.ts";
+} from "./catalog-types.ts";
+import { type Feature, type FeatureServerOptions, modeFeature, type ResultFitter, resultFitter } from "./feature.ts";
+import { selectAnswer, takeFields } from "./field-select.ts";
 import { filters, notEnabledReason, selects, type ToolSelection } from "./tool-selection.ts";
 
-// The manifest's types are the contract with the generator (manifest-types.ts); generated code names them here.
+// The catalog's types are the contract with the generator (catalog-types.ts); generated code names them here.
 export type {
-  ManifestCatalog,
-  ManifestPrompt,
-  ManifestResource,
-  ManifestTemplate,
-  ManifestTool,
+  Catalog,
+  CatalogPrompt,
+  CatalogResource,
+  CatalogTemplate,
+  CatalogTool,
   PromptMessageTemplate,
   StaticCompletions,
   StoredCatalog,
-} from "./manifest-types.ts";
+} from "./catalog-types.ts";
 
 /**
- * A generated src/manifest.ts: the data the generator writes, plus, beside an upstream, upstream/forward.ts's
+ * A generated src/definition.ts: the data the generator writes, plus, beside an upstream, upstream/forward.ts's
  * `callUpstream`. It is passed in rather than imported so a package without an upstream carries none of it.
  */
-export type Manifest = ManifestData & { callUpstream?: CallUpstream };
+export type ServerDefinition = DefinitionData & { callUpstream?: CallUpstream };
 
-/** A catalog file written by `mcpgen generate` (src/manifest.json), each tool schema whole again. */
-export function readCatalog(file: URL): ManifestCatalog {
+/** A catalog file written by `mcpgen generate` (src/catalog.json), each tool schema whole again. */
+export function readCatalog(file: URL): Catalog {
   const stored = JSON.parse(readFileSync(file, "utf8")) as StoredCatalog;
   const defs = stored.defs ?? {};
   // The definitions stay shared objects: tools/list serializes each schema whole, and nothing changes them.
@@ -139,13 +139,13 @@ export function notImplementedError(kind: string, name: string, file: string): M
 
 /** What the parts of a spec server share: its inputs, the server, and what the catalog left out. */
 type SpecRuntime = {
-  manifest: Manifest;
+  definition: ServerDefinition;
   options: SpecServerOptions;
   server: McpServer;
   selection: ToolSelection;
   /** The catalog's tools this server leaves out, by name, filled when the catalog is read: a call of one
    * is told it exists but is not enabled, rather than that it does not exist. */
-  leftOut: Map<string, ManifestTool>;
+  leftOut: Map<string, CatalogTool>;
   /** Catalog tools named like one of dynamic (or code) mode's own, which take the name in that mode. */
   shadowed: Set<string>;
   upstream: UpstreamConfig | undefined;
@@ -155,12 +155,12 @@ type SpecRuntime = {
 };
 
 /** The composer: the core server, the catalog's tools, resources and prompts, and the package's features. */
-export function createSpecServer(manifest: Manifest, options: SpecServerOptions = {}): McpServer {
+export function createSpecServer(definition: ServerDefinition, options: SpecServerOptions = {}): McpServer {
   const selection: ToolSelection = {
     ...(options.toolsets ? { toolsets: options.toolsets } : {}),
     ...(options.readOnly ? { readOnly: true } : {}),
   };
-  const leftOut = new Map<string, ManifestTool>();
+  const leftOut = new Map<string, CatalogTool>();
   // The same error as for a name that does not exist (so clients treat it alike), saying why.
   const unknownTool = (name: string) => {
     const tool = leftOut.get(name);
@@ -168,24 +168,24 @@ export function createSpecServer(manifest: Manifest, options: SpecServerOptions 
   };
   const server = createServer({
     ...options.serverOptions,
-    ...manifest.server,
+    ...definition.server,
     ...(filters(selection) ? { unknownToolMessage: (name: string) => unknownTool(name) } : {}),
-    toolGate: toolGateOf(manifest, options.listAllTools === true),
+    toolGate: toolGateOf(definition, options.listAllTools === true),
   });
   const rt: SpecRuntime = {
-    manifest,
+    definition,
     options,
     server,
     selection,
     leftOut,
     shadowed: new Set(),
-    upstream: upstreamOf(manifest, options),
+    upstream: upstreamOf(definition, options),
     fitResult: resultFitter(options.features ?? []),
     maxTokens: options.maxResponseTokens === undefined ? {} : { maxTokens: options.maxResponseTokens },
   };
   server.defer(() => {
-    const catalog = manifest.catalog();
-    const served = new Map<string, ManifestTool>();
+    const catalog = definition.catalog();
+    const served = new Map<string, CatalogTool>();
     for (const tool of catalog.tools) {
       if (selects(selection, tool)) served.set(tool.name, tool);
       else leftOut.set(tool.name, tool);
@@ -194,16 +194,16 @@ export function createSpecServer(manifest: Manifest, options: SpecServerOptions 
     registerTools(rt, served);
     registerResources(rt, catalog);
     registerPrompts(rt, catalog);
-  }, manifest.offers);
+  }, definition.offers);
   return server;
 }
 
 /** Scopes per tool (and of resources and templates, for scopes_supported), read on first need. */
-function toolGateOf(manifest: Manifest, listAll: boolean): ToolGate {
+function toolGateOf(definition: ServerDefinition, listAll: boolean): ToolGate {
   let scopeTable: Map<string, string[]> | undefined;
   const scopesOf = () => {
     scopeTable ??= new Map(
-      manifest
+      definition
         .catalog()
         .tools.filter((tool) => tool.scopes?.length)
         .map((tool) => [tool.name, tool.scopes as string[]]),
@@ -211,7 +211,7 @@ function toolGateOf(manifest: Manifest, listAll: boolean): ToolGate {
     return scopeTable;
   };
   const resourceScopes = () => {
-    const { resources, resourceTemplates } = manifest.catalog();
+    const { resources, resourceTemplates } = definition.catalog();
     return [...resources, ...resourceTemplates].flatMap((entry) => entry.scopes ?? []);
   };
   return {
@@ -222,10 +222,10 @@ function toolGateOf(manifest: Manifest, listAll: boolean): ToolGate {
 }
 
 /** The upstream as the spec states it, with --base-url, --max-upstream-body and --max-redirects applied. */
-function upstreamOf(manifest: Manifest, options: SpecServerOptions): UpstreamConfig | undefined {
+function upstreamOf(definition: ServerDefinition, options: SpecServerOptions): UpstreamConfig | undefined {
   return (
-    manifest.upstream && {
-      ...manifest.upstream,
+    definition.upstream && {
+      ...definition.upstream,
       // --base-url replaces the whole server URL, OpenAPI server variables included.
       ...(options.baseUrl ? { baseUrl: options.baseUrl, baseUrlTemplate: undefined, pinned: true } : {}),
       ...(options.maxUpstreamBody !== undefined ? { maxBodyChars: options.maxUpstreamBody } : {}),
@@ -242,9 +242,9 @@ async function forward(
   ctx: HandlerContext,
   target: string,
 ) {
-  const { upstream, manifest, options } = rt;
+  const { upstream, definition, options } = rt;
   if (!upstream) throw new McpError(ErrorCode.InternalError, "This server has http bindings but no upstream base URL");
-  if (!manifest.callUpstream)
+  if (!definition.callUpstream)
     throw new McpError(ErrorCode.InternalError, "This server has http bindings but no callUpstream");
   // Only what resolveCredentials makes of the caller goes on: the forwarding never sees ctx, and the
   // caller's MCP token is forbidden anywhere in the request (the spec forbids token passthrough).
@@ -253,7 +253,7 @@ async function forward(
   const idHeader = upstream.requestIdHeader;
   const started = performance.now();
   try {
-    const response = await manifest.callUpstream(upstream, binding, args, ctx.signal, options.env ?? process.env, {
+    const response = await definition.callUpstream(upstream, binding, args, ctx.signal, options.env ?? process.env, {
       ...(credentials ? { credentials } : {}),
       forbidden: ctx.auth ? [ctx.auth.token] : [],
       ...(idHeader && ctx.httpRequestId ? { extraHeaders: { [idHeader]: ctx.httpRequestId } } : {}),
@@ -282,7 +282,7 @@ function handlerFor(rt: SpecRuntime, table: keyof SpecHandlers, key: string) {
 }
 
 /** A serving mode (a feature: the package passes its code in, the core imports none of it). */
-function registerMode(rt: SpecRuntime, catalog: ManifestCatalog, served: Map<string, ManifestTool>): void {
+function registerMode(rt: SpecRuntime, catalog: Catalog, served: Map<string, CatalogTool>): void {
   const { options } = rt;
   if (!options.mode || options.mode === "all") return;
   const mode = modeFeature(options.features ?? [], options.mode);
@@ -311,7 +311,7 @@ function registerMode(rt: SpecRuntime, catalog: ManifestCatalog, served: Map<str
 }
 
 /** The served tools: forwarding upstream, or the user's handlers; unlisted while a mode lists its own. */
-function registerTools(rt: SpecRuntime, served: Map<string, ManifestTool>): void {
+function registerTools(rt: SpecRuntime, served: Map<string, CatalogTool>): void {
   const { options, fitResult, maxTokens } = rt;
   const validatorTable = typeof options.validators === "function" ? options.validators() : options.validators;
   const unlisted = options.mode === "dynamic" || options.mode === "code";
@@ -336,7 +336,7 @@ function registerTools(rt: SpecRuntime, served: Map<string, ManifestTool>): void
 /** A tool bound to the upstream: the request, the answer checked, `_fields` selected, the features' fit. */
 async function upstreamTool(
   rt: SpecRuntime,
-  tool: ManifestTool & { http: HttpBinding },
+  tool: CatalogTool & { http: HttpBinding },
   validateOutput: Validator | undefined,
   args: Record<string, unknown>,
   ctx: HandlerContext,
@@ -368,7 +368,7 @@ async function upstreamTool(
 }
 
 /** Static resources serve themselves; bound ones forward; the rest call handlers. */
-function registerResources(rt: SpecRuntime, catalog: ManifestCatalog): void {
+function registerResources(rt: SpecRuntime, catalog: Catalog): void {
   for (const { http, text, blob, ...resource } of catalog.resources) {
     const contents = { uri: resource.uri, ...(resource.mimeType ? { mimeType: resource.mimeType } : {}) };
     rt.server.resource({
@@ -397,7 +397,7 @@ function registerResources(rt: SpecRuntime, catalog: ManifestCatalog): void {
 }
 
 /** Prompts with messages in the spec fill them in; the rest call handlers. */
-function registerPrompts(rt: SpecRuntime, catalog: ManifestCatalog): void {
+function registerPrompts(rt: SpecRuntime, catalog: Catalog): void {
   for (const { messages, completions, ...prompt } of catalog.prompts) {
     rt.server.prompt({
       ...prompt,

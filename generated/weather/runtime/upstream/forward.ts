@@ -5,7 +5,7 @@
 // appear in results, errors or logs: answers are redacted (redact.ts), error texts name
 // variables and URLs without their query.
 import { setTimeout as wait } from "node:timers/promises";
-import type { HttpBinding } from "../package/manifest-types.ts";
+import type { HttpBinding } from "../package/catalog-types.ts";
 import { ownValue, setOwn } from "../protocol/own-keys.ts";
 import { applySecurity } from "./auth.ts";
 import type { ResolvedCredentials } from "./credentials.ts";
@@ -15,7 +15,7 @@ import { isTextual } from "./response.ts";
 import { send } from "./send.ts";
 import type { Outgoing, UpstreamCall, UpstreamConfig, UpstreamResponse } from "./types.ts";
 
-export type { HttpBinding, HttpBody, HttpParameter, SecurityScheme } from "../package/manifest-types.ts";
+export type { HttpBinding, HttpBody, HttpParameter, SecurityScheme } from "../package/catalog-types.ts";
 export { resourceContentsFrom, toolAnswerFrom, toolResultFrom } from "./response.ts";
 export type { UpstreamCall, UpstreamConfig, UpstreamResponse } from "./types.ts";
 

@@ -3,7 +3,7 @@
 // credential in any form it was sent in, so each secret is searched raw, base64-encoded (basic auth),
 // URL- and form-encoded (query keys, cookies) and JSON-escaped. The pattern is built once per upstream
 // config and set of secret values, not per call.
-import type { SecurityScheme } from "../package/manifest-types.ts";
+import type { SecurityScheme } from "../package/catalog-types.ts";
 import type { Redactor, UpstreamConfig } from "./types.ts";
 
 export type { Redactor };

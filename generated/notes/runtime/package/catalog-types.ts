@@ -1,7 +1,7 @@
 // The contract between mcpgen's generator and this runtime: the types of everything `mcpgen generate`
-// writes into a package's src/manifest.ts and src/manifest.json (server identity, upstream, the catalog
+// writes into a package's src/definition.ts and src/catalog.json (server identity, upstream, the catalog
 // of tools, resources, templates and prompts, their http bindings and credentials). The generator
-// imports these types (type-only) and builds values of them, so it cannot write a manifest the runtime
+// imports these types (type-only) and builds values of them, so it cannot write a definition or catalog the runtime
 // does not read. Types only: nothing here runs.
 
 import type { ContentBlock, Prompt, Resource, ResourceTemplate, Role, Tool } from "../protocol/types.ts";
@@ -20,8 +20,8 @@ export type ServerVariable = { default: string; env: string; enum?: string[] };
 /** Retries on 429 and 503, honouring Retry-After, with exponential backoff otherwise. */
 export type RetryPolicy = { attempts: number; maxDelayMs: number };
 
-/** The upstream REST API http bindings forward to, as the manifest states it. */
-export type ManifestUpstream = {
+/** The upstream REST API http bindings forward to, as the server definition states it. */
+export type UpstreamDefinition = {
   baseUrl: string;
   timeoutMs?: number;
   /** The server URL with `{variable}`s, filled from the variables' env (else their defaults). */
@@ -66,22 +66,22 @@ export type HttpBinding = {
 };
 
 /**
- * A tool as the manifest states it: its MCP definition, its http binding, and the toolset it belongs to
+ * A tool as the catalog states it: its MCP definition, its http binding, and the toolset it belongs to
  * (`--toolsets` serves a subset; dynamic mode browses by toolset). Absent toolset means `default`.
  */
-export type ManifestTool = Tool & {
+export type CatalogTool = Tool & {
   http?: HttpBinding;
   toolset?: string;
   /** OAuth scopes a caller's token must grant to call the tool (issue 17: OpenAPI `security`, or `scopes:`). */
   scopes?: string[];
 };
 /** A toolset's name (what `--toolsets` takes) and what it is about (OpenAPI: the tag's description). */
-export type ManifestToolset = { name: string; description?: string };
+export type CatalogToolset = { name: string; description?: string };
 /** `scopes`: OAuth scopes a caller's token must grant to read it (issue 27: OpenAPI `security`, or `scopes:`). */
-export type ManifestResource = Resource & { text?: string; blob?: string; http?: HttpBinding; scopes?: string[] };
+export type CatalogResource = Resource & { text?: string; blob?: string; http?: HttpBinding; scopes?: string[] };
 /** Values completion/complete offers, by argument or template variable name. */
 export type StaticCompletions = { [name: string]: string[] };
-export type ManifestTemplate = ResourceTemplate & {
+export type CatalogTemplate = ResourceTemplate & {
   http?: HttpBinding;
   completions?: StaticCompletions;
   /** OAuth scopes a caller's token must grant to read its resources (its operation's, as a tool's). */
@@ -89,36 +89,36 @@ export type ManifestTemplate = ResourceTemplate & {
 };
 /** A prompt message whose text may hold `{{argument}}` placeholders. */
 export type PromptMessageTemplate = { role: Role; content: ContentBlock };
-export type ManifestPrompt = Prompt & { messages?: PromptMessageTemplate[]; completions?: StaticCompletions };
+export type CatalogPrompt = Prompt & { messages?: PromptMessageTemplate[]; completions?: StaticCompletions };
 
-/** The tools, resources, templates and prompts: a generated package keeps them in src/manifest.json. */
-export type ManifestCatalog = {
-  tools: ManifestTool[];
+/** The tools, resources, templates and prompts: a generated package keeps them in src/catalog.json. */
+export type Catalog = {
+  tools: CatalogTool[];
   /** Every toolset a tool names, sorted by name; absent when every tool is in `default`. */
-  toolsets?: ManifestToolset[];
-  resources: ManifestResource[];
-  resourceTemplates: ManifestTemplate[];
-  prompts: ManifestPrompt[];
+  toolsets?: CatalogToolset[];
+  resources: CatalogResource[];
+  resourceTemplates: CatalogTemplate[];
+  prompts: CatalogPrompt[];
 };
 
-/** How manifest.json stores the catalog: each shared `$defs` entry once, under `defs`, named per schema. */
-export type StoredCatalog = Omit<ManifestCatalog, "tools"> & {
+/** How catalog.json stores the catalog: each shared `$defs` entry once, under `defs`, named per schema. */
+export type StoredCatalog = Omit<Catalog, "tools"> & {
   /** The do-not-edit header. */
   "//"?: string;
   defs?: Record<string, unknown>;
-  tools: Array<ManifestTool & { inputDefs?: Record<string, string>; outputDefs?: Record<string, string> }>;
+  tools: Array<CatalogTool & { inputDefs?: Record<string, string>; outputDefs?: Record<string, string> }>;
 };
 
-/** The server identity the manifest states. */
-export type ManifestServer = Pick<
+/** The server identity the definition states. */
+export type ServerIdentity = Pick<
   ServerOptions,
   "name" | "version" | "title" | "description" | "instructions" | "websiteUrl" | "icons"
 >;
 
-/** src/manifest.ts's `manifest`. */
-export type Manifest = {
-  server: ManifestServer;
-  upstream?: ManifestUpstream;
+/** src/definition.ts's `definition`. */
+export type ServerDefinition = {
+  server: ServerIdentity;
+  upstream?: UpstreamDefinition;
   /** What the catalog holds, so the handshake can state capabilities without reading it. */
   offers: DeferredOffers;
   /**
@@ -127,5 +127,5 @@ export type Manifest = {
    */
   toolsetNames?: string[];
   /** Read on first need, not at start-up: GitHub's catalog is 3 MB of JSON. */
-  catalog: () => ManifestCatalog;
+  catalog: () => Catalog;
 };
