@@ -6,7 +6,7 @@
  * Packing: every token's byte length (one byte each: none is over 128), then every token's bytes, in rank
  * order; brotli (node:zlib, so the package needs no library to unpack it), then base64 in one string
  * literal. 1.6 MB of tokens become 1.06 MB of source. Run `npx tsx scripts/o200k-ranks.ts` after
- * upgrading gpt-tokenizer; test/runtime/o200k.test.ts compares the counts on real answers.
+ * upgrading gpt-tokenizer; test/runtime/features/budget/o200k.test.ts compares the counts on real answers.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { brotliCompressSync, constants } from "node:zlib";

@@ -256,7 +256,7 @@ export function renderDefinition(model: Model): { ts: string; json: string } {
   ];
   const ts = [
     header(model.specRef),
-    'import { type ServerDefinition, readCatalog } from "../runtime/package/spec-server.ts";',
+    'import { readCatalog, type ServerDefinition } from "../runtime/package/spec-server.ts";',
     // Only with an upstream: a package without one carries none of the upstream code.
     ...(upstream ? ['import { callUpstream } from "../runtime/upstream/forward.ts";'] : []),
     "",

@@ -1,7 +1,7 @@
 /**
  * Hostile HTTP clients against serveHttp on a real socket: forged Origin/Host, broken MCP headers,
  * bad bearer tokens, slow-loris connections, and 1,000 clients at once. After each, a normal client is
- * still served. (The basic cases live in test/runtime/http-security.test.ts; these are the variants.)
+ * still served. (The basic cases live in test/runtime/transport/http/http-security.test.ts; these are the variants.)
  */
 import { Agent } from "node:http";
 import { connect as connectSocket, type Socket } from "node:net";

@@ -1,0 +1,131 @@
+// Graceful shutdown of the HTTP transport (issue 18 §3; runtime/transport/http/drain.ts): readiness
+// first, answers that close their connections during the grace period, then the listener closed, GET
+// streams ended with a reconnect hint, requests in flight finished (or answered with an error at the
+// timeout). The SIGTERM path of a real server process is in test/scale/scale-out.scale.ts.
+import { request } from "node:http";
+import { describe, expect, test } from "vitest";
+import { serveHttp } from "../../../../runtime/index.ts";
+import { buildDemoServer } from "../../fixtures/demo-server.ts";
+import { modernHeaders, modernMeta, rawPost } from "../../helpers.ts";
+
+const call = (name: string, args: object = {}) => ({
+  jsonrpc: "2.0",
+  id: 1,
+  method: "tools/call",
+  params: { name, arguments: args, _meta: modernMeta() },
+});
+
+/** A POST on a connection of its own (no pool), so a closed listener shows as a refused connection. */
+function postOnce(url: string, body: object, headers: Record<string, string>) {
+  return new Promise<{ status: number; connection?: string; text: string }>((resolve, reject) => {
+    const req = request(
+      url,
+      {
+        method: "POST",
+        agent: false,
+        headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream", ...headers },
+      },
+      (res) => {
+        let text = "";
+        res.on("data", (chunk) => (text += chunk));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, connection: res.headers.connection, text }));
+      },
+    );
+    req.on("error", reject);
+    req.end(JSON.stringify(body));
+  });
+}
+
+describe("close(): a graceful drain", () => {
+  test("during the grace period /readyz is 503 and MCP still answers, each answer closing its connection", async () => {
+    const http = await serveHttp(buildDemoServer(), { shutdownGraceMs: 400 });
+    const closed = http.close();
+    const ready = await fetch(new URL("/readyz", http.url));
+    expect(ready.status).toBe(503);
+    const answer = await postOnce(http.url, call("echo", { text: "x" }), modernHeaders("tools/call", "echo"));
+    expect(answer.status).toBe(200);
+    expect(answer.connection).toBe("close");
+    await closed;
+  });
+
+  test("a request in flight finishes; after the grace period new connections are refused", async () => {
+    const http = await serveHttp(buildDemoServer(), { shutdownGraceMs: 50 });
+    const slow = rawPost(http.url, call("slow", { steps: 20 }), modernHeaders("tools/call", "slow"));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const started = Date.now();
+    const closed = http.close();
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    await expect(postOnce(http.url, call("echo", { text: "x" }), modernHeaders("tools/call", "echo"))).rejects.toThrow(
+      /ECONNREFUSED/,
+    );
+    const answer = await slow;
+    expect(answer.status).toBe(200);
+    expect(JSON.stringify(answer.json ?? answer.text)).toContain("done");
+    await closed;
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  test("a 2025-era GET stream ends with a retry hint", async () => {
+    const http = await serveHttp(buildDemoServer());
+    const init = await rawPost(http.url, {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "0" } },
+    });
+    const session = init.headers.get("mcp-session-id") ?? "";
+    const stream = await fetch(http.url, {
+      headers: { Accept: "text/event-stream", "Mcp-Session-Id": session, "MCP-Protocol-Version": "2025-11-25" },
+    });
+    expect(stream.status).toBe(200);
+    const body = stream.text();
+    await http.close();
+    expect(await body).toMatch(/retry: \d+\n\n$/);
+  });
+
+  test("a request still running at the shutdown timeout is answered with an error, and close() returns", async () => {
+    const http = await serveHttp(buildDemoServer(), { shutdownTimeoutMs: 300 });
+    const hanging = rawPost(http.url, call("hang"), modernHeaders("tools/call", "hang"));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const started = Date.now();
+    await http.close();
+    const elapsed = Date.now() - started;
+    expect(elapsed).toBeGreaterThanOrEqual(250);
+    expect(elapsed).toBeLessThan(2_000);
+    const answer = await hanging;
+    expect(answer.status).toBe(500);
+    expect(answer.json).toMatchObject({
+      error: { message: expect.stringMatching(/shut down before this request finished/) },
+    });
+  });
+});
+
+describe("routing headers on a 2025-era request", () => {
+  test("Mcp-Method or Mcp-Name that disagree with the body are refused before anything runs (a proxy routes on them)", async () => {
+    const http = await serveHttp(buildDemoServer());
+    try {
+      const init = await rawPost(http.url, {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "0" } },
+      });
+      const headers = {
+        "Mcp-Session-Id": init.headers.get("mcp-session-id") ?? "",
+        "MCP-Protocol-Version": "2025-11-25",
+      };
+      const body = { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "explode", arguments: {} } };
+      const lying = await rawPost(http.url, body, { ...headers, "Mcp-Method": "tools/call", "Mcp-Name": "echo" });
+      expect(lying.status).toBe(400);
+      expect(lying.json).toMatchObject({
+        id: 2,
+        error: { message: expect.stringMatching(/Mcp-Name header 'echo' does not match/) },
+      });
+      const honest = await rawPost(http.url, body, { ...headers, "Mcp-Method": "tools/call", "Mcp-Name": "explode" });
+      expect(honest.status).toBe(200);
+      expect((await rawPost(http.url, body, headers)).status).toBe(200);
+    } finally {
+      await http.close();
+    }
+  });
+});
