@@ -57,7 +57,7 @@ describe("src/credentials.ts", () => {
     );
     expect(readFileSync(join(pkg, "src/app.ts"), "utf8")).toContain('import credentials from "./credentials.ts";');
     expect(readFileSync(join(pkg, "src/server.ts"), "utf8")).toContain(
-      "await runSpecServer(definition, { handlers, validators: toolValidators, credentials, features });",
+      "await runSpecServer(definition, { handlers, validators: toolValidators, credentials, features, absentFeatures });",
     );
     const record = JSON.parse(readFileSync(join(pkg, ".mcpgen/files.json"), "utf8"));
     expect(record.scaffolded["src/credentials.ts"]).toBe("upstream credentials");

@@ -45,7 +45,7 @@ const INVALID = [
 describe("GitHub's code-mode API docs", () => {
   it("compile under tsc --strict for issues_get, issues_list-for-repo, repos_get and pulls_list", async () => {
     const dir = scratchDir("github-code-api");
-    const result = await generate(SPEC, join(dir, "out"));
+    const result = await generate(SPEC, join(dir, "out"), { features: ["code"] });
     expect(result.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
     const file = join(dir, "out/src/code-api.json");
     const api = loadCodeApi(pathToFileURL(file));
