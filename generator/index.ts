@@ -30,7 +30,6 @@ import type { SurfaceChange } from "./output/surface-diff.ts";
 import { userSources } from "./output/user-sources.ts";
 import { applyWrite, planWrite, type WriteOutcome, type WritePlan } from "./output/write.ts";
 import { progress } from "./progress.ts";
-import { packageFeatures } from "./render/features.ts";
 import type { RenderedFile } from "./render/index.ts";
 import type { ToolsListCost } from "./render/token-cost.ts";
 import { warmUp } from "./render/validators-pool.ts";
@@ -207,7 +206,7 @@ async function renderPackage(loaded: Loaded, specRef: string, dir: OutputDir): P
     // Counted once per model: the README has already asked for the same figures.
     if (model.tools.length === 0) return { files, surface };
     const { perTool: _perTool, dynamic, ...toolsList } = packageCost(model);
-    const hasDynamic = packageFeatures(model.server.features, model.tools.length).some((f) => f.name === "dynamic");
+    const hasDynamic = model.features.some((f) => f.name === "dynamic");
     return { files, surface, toolsList: hasDynamic ? { ...toolsList, dynamic } : toolsList };
   } catch (error) {
     reportRenderFailure(loaded.report, error);

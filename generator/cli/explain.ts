@@ -1,7 +1,7 @@
 /** `mcpgen explain <CODE>`: what a diagnostic means, why it happens, how to fix it (from the catalog). */
 import { catalog, isCode } from "../diagnostics/catalog.ts";
 import { closest } from "../diagnostics/spelling.ts";
-import { FEATURE_MODULES } from "../render/features.ts";
+import { FEATURE_MODULES } from "../normalize/features.ts";
 import { CLIENT_TOOL_LIMIT } from "../rules/tool-count.ts";
 import type { Command } from "./command.ts";
 import { fail } from "./shared.ts";

@@ -2,8 +2,8 @@
 import { parseArgs } from "node:util";
 import type { Diagnostic } from "../diagnostics/diagnostic.ts";
 import { formatJson, formatText } from "../diagnostics/diagnostic.ts";
+import { featuresProblem } from "../normalize/features.ts";
 import type { OpenApiOptions } from "../openapi/options.ts";
-import { featuresProblem } from "../render/features.ts";
 import { type Command, type Flags, HELP_FLAG, type Parsed } from "./command.ts";
 
 /** A usage error: the message and how to get help, on stderr, exit 2 (CONTRACT §1). */

@@ -4,9 +4,9 @@ import { isAbsolute, relative, resolve } from "node:path";
 import type { Locator, Report } from "../diagnostics/diagnostic.ts";
 import { closest } from "../diagnostics/spelling.ts";
 import type { LoadOptions } from "../load.ts";
+import { FEATURE_NAMES, featuresProblem } from "../normalize/features.ts";
 import { toolsetNameProblem } from "../normalize/toolset-names.ts";
 import { isReallyWithin } from "../output/real-path.ts";
-import { FEATURE_NAMES, featuresProblem } from "../render/features.ts";
 import { childPointer } from "../source/json-pointer.ts";
 
 /** One package to generate, with paths resolved against the config file's directory. */

@@ -3,8 +3,10 @@
  * validator names, handler files, which schema definitions are shared), taken once here so all
  * renderers agree and none needs to know which front end (spec language or OpenAPI) the IR came from.
  */
+
 import type { PromptNode, ResourceNode, ResourceTemplateNode, ServerNode, ToolNode } from "../ir.ts";
 import { PROPERTY_DESCRIPTION_LENGTH } from "./compact-schema.ts";
+import { type FeatureModule, packageFeatures } from "./features.ts";
 import { withFieldsArgument } from "./fields-argument.ts";
 import { type ListedTool, listedTool } from "./listed-tool.ts";
 import { handlerFileName, NameAllocator, pascalCase } from "./naming.ts";
@@ -40,6 +42,8 @@ export type Model = {
   prompts: PromptModel[];
   /** Every tool schema under its type and validator names, and the definitions they share. */
   toolSchemas: ToolSchemas;
+  /** The runtime features the package carries, decided once here (the asked ones, else the defaults). */
+  features: readonly FeatureModule[];
 };
 
 /** Type names the generated files declare themselves; spec-derived names steer around them. */
@@ -113,6 +117,7 @@ export function normalize(server: ServerNode, specRef: string): Model {
     templates,
     prompts,
     toolSchemas,
+    features: packageFeatures(server.features, tools.length),
   };
 }
 

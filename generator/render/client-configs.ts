@@ -9,7 +9,6 @@
 import type { UpstreamNode } from "../ir.ts";
 import type { Model } from "../normalize/normalize.ts";
 import { CLIENT_TOOL_LIMIT } from "../rules/tool-count.ts";
-import { packageFeatures } from "./features.ts";
 
 /** Where the README's HTTP snippets point: the owner replaces it with their deployment's address. */
 export const DEPLOYED_URL = "https://mcp.example.com/mcp";
@@ -45,7 +44,7 @@ export function renderClientConfigs(model: Model): ClientFile[] {
   const bin = model.packageName;
   // Over the 128 tools clients accept, the configs start the server in dynamic mode (when it has it:
   // --mode dynamic exits 2 in a package generated without the feature).
-  const dynamic = packageFeatures(model.server.features, model.tools.length).some((f) => f.name === "dynamic");
+  const dynamic = model.features.some((f) => f.name === "dynamic");
   const args = model.tools.length > CLIENT_TOOL_LIMIT && dynamic ? ["--mode", "dynamic"] : [];
   const vars = envVars(model.server.upstream);
   const secrets = vars.filter((v) => v.secret);

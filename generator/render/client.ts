@@ -6,13 +6,12 @@
  */
 
 import type { Model } from "../normalize/normalize.ts";
-import { packageFeatures } from "./features.ts";
 import { header, lit } from "./ts.ts";
 import { objectKey } from "./ts-style.ts";
 import { chunkOfTool } from "./validators.ts";
 
 export function renderClient(model: Model): string {
-  const features = packageFeatures(model.server.features, model.tools.length);
+  const features = model.features;
   const oauth = oauthParts(features.some((feature) => feature.name === "oauth"));
   const outputs = model.tools.flatMap((tool, index) =>
     tool.validateOutput

@@ -8,12 +8,12 @@ import { readFileSync } from "node:fs";
 import Handlebars from "handlebars";
 import type { JsonSchema, ToolNode } from "../ir.ts";
 import { upstreamEnvVars } from "../normalize/env-vars.ts";
+import { FEATURE_MODULES } from "../normalize/features.ts";
 import type { Model } from "../normalize/normalize.ts";
 import { DEPLOYED_URL, renderClientConfigs } from "./client-configs.ts";
 import { forwardsUpstream } from "./credentials-hook.ts";
 import { toolsetDocs } from "./docs-toolsets.ts";
-import { FEATURE_MODULES, packageFeatures } from "./features.ts";
-import { flagTable } from "./flag-docs.ts";
+import { featureReadmeSlots } from "./feature-docs.ts";
 import { mdBlock, mdCode, mdText } from "./markdown.ts";
 import { retryPlan } from "./nginx-config.ts";
 import { packageVersion } from "./package-files.ts";
@@ -38,7 +38,7 @@ export function renderDocs(model: Model): string {
     .map(([n, what]) => `${n} ${what}${n === 1 ? "" : "s"}`)
     .join(", ");
 
-  const features = packageFeatures(server.features, model.tools.length);
+  const features = model.features;
   const toolsets = toolsetDocs(
     model,
     features.some((feature) => feature.name === "dynamic"),
@@ -69,9 +69,8 @@ export function renderDocs(model: Model): string {
     ),
     envVars,
     perUserCredentials: forwardsUpstream(model),
-    flagTables: { oauth: flagTable(["oauth"]), tokenExchange: flagTable(["token-exchange"]) },
-    // Each feature's sections appear only in a package that has it.
-    features: Object.fromEntries(features.map((feature) => [camel(feature.name), true])),
+    // Each feature's sections (its folder's readme.md.hbs) appear only in a package that has it.
+    slots: featureReadmeSlots(features),
     missingFeatures: FEATURE_MODULES.filter((feature) => !features.includes(feature))
       .map((feature) => `${mdCode(feature.name)} (${featureSummary(feature.summary)})`)
       .join(", "),
@@ -225,9 +224,6 @@ function exampleValue(schema: JsonSchema): unknown {
           : "example";
   }
 }
-
-/** A feature's name as a template key (`token-exchange` → `tokenExchange`). */
-const camel = (name: string) => name.replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase());
 
 /** "--mode code: search_docs and execute" with the flag as code and the rest as text, so no `_` formats. */
 function featureSummary(summary: string): string {

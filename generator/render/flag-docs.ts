@@ -5,7 +5,7 @@
  * beyond table pipes.
  */
 import { type FlagGroup, flagsOf, type ServerFlag } from "../../runtime/package/server-flags.ts";
-import { ALL_FLAG_SETS } from "./features.ts";
+import { ALL_FLAG_SETS } from "../normalize/features.ts";
 
 /** Outside code spans: flags and words with underscores (env names, `jwks_uri`) become code, so Markdown
  * reads no emphasis into them; `<`/`>` become entities (`<host>` is no HTML tag). */

@@ -3,6 +3,7 @@
  * Generated files are owned by mcpgen and rewritten to match; handler scaffolds are owned by the
  * user and only ever created.
  */
+
 import type { Model } from "../normalize/normalize.ts";
 import { renderClient } from "./client.ts";
 import { renderClientConfigs } from "./client-configs.ts";
@@ -11,7 +12,6 @@ import { renderCredentialsScaffold } from "./credentials-hook.ts";
 import { renderDefinition } from "./definition.ts";
 import { renderDockerfile, renderDockerignore } from "./dockerfile.ts";
 import { renderDocs } from "./docs.ts";
-import { packageFeatures } from "./features.ts";
 import { renderScaffolds } from "./handlers.ts";
 import { MCPB_BUNDLE_SCRIPT_FILE, MCPB_MANIFEST_FILE, mcpbBundleScript, renderMcpbManifest } from "./mcpb-manifest.ts";
 import { NGINX_CONFIG_FILE, renderNginxConfig } from "./nginx-config.ts";
@@ -53,7 +53,7 @@ export async function render(model: Model, userSources: SourceFile[] = []): Prom
   // either side is reported and neither is left unobserved.
   const compiling = renderValidators(model);
   // The search index serves dynamic and code mode; the typed API docs, code mode alone.
-  const has = new Set(packageFeatures(model.server.features, model.tools.length).map((feature) => feature.name));
+  const has = new Set(model.features.map((feature) => feature.name));
   const rendering = (async () => ({
     definition: renderDefinition(model),
     searchIndex: has.has("dynamic") || has.has("code") ? renderSearchIndex(model) : undefined,

@@ -8,8 +8,8 @@
  * another one for any request. The keys are case-sensitive (regular expressions). Tool names pass mcpgen's naming rules ([A-Za-z0-9_.-]); any other name
  * is left out of the file rather than quoted, so no spec can write nginx directives.
  */
+
 import type { Model } from "../normalize/normalize.ts";
-import { packageFeatures } from "./features.ts";
 
 export const NGINX_CONFIG_FILE = "deploy/nginx.conf";
 /** The instances the file names, and where nginx listens: the README's Deploy section uses the same. */
@@ -72,7 +72,7 @@ export function retryKeys(names: string[]): string[] {
 export function renderNginxConfig(model: Model, header: string): string {
   const { retried } = retryPlan(model);
   // The command in the comment must start: --session-store exits 2 in a package without the redis feature.
-  const redis = packageFeatures(model.server.features, model.tools.length).some((f) => f.name === "redis");
+  const redis = model.features.some((f) => f.name === "redis");
   const instance = redis
     ? "#   node dist/server.js --http --port 3001 --session-store redis://127.0.0.1:6379/0   (and 3002, 3003)"
     : "#   node dist/server.js --http --port 3001   (and 3002, 3003; without the redis feature each keeps its own\n#   2025-era sessions: replace round robin with ip_hash; in the upstream block)";

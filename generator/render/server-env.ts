@@ -5,8 +5,8 @@
  * MCPB manifest, so the two never disagree.
  */
 import { flagsOf } from "../../runtime/package/server-flags.ts";
+import { type FeatureModule, featureFlagSets } from "../normalize/features.ts";
 import type { Model } from "../normalize/normalize.ts";
-import { type FeatureModule, featureFlagSets, packageFeatures } from "./features.ts";
 
 export type ServerEnvVar = {
   name: string;
@@ -78,7 +78,7 @@ export function serverEnvVars(model: Model): ServerEnvVar[] {
       setting: { title: `Server ${name}` },
     });
   }
-  vars.push(...flagTwins(upstream !== undefined, packageFeatures(model.server.features, model.tools.length)));
+  vars.push(...flagTwins(upstream !== undefined, model.features));
   const seen = new Set<string>();
   return vars.filter((v) => !seen.has(v.name) && seen.add(v.name));
 }

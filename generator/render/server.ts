@@ -2,9 +2,10 @@
  * src/app.ts wires the definition, validators and user handlers into a server (importable by tests and
  * by other programs); src/server.ts is the entry point that serves it over stdio or HTTP.
  */
+
+import { absentFeatures } from "../normalize/features.ts";
 import type { HandlerRef, Model } from "../normalize/normalize.ts";
 import { forwardsUpstream } from "./credentials-hook.ts";
-import { absentFeatures, packageFeatures } from "./features.ts";
 import { ANY_OBJECT } from "./format-types.ts";
 import { header } from "./ts.ts";
 import { dataLiteral } from "./ts-data-literal.ts";
@@ -45,7 +46,7 @@ export function renderApp(model: Model): string {
   });
 
   const upstream = forwardsUpstream(model);
-  const features = packageFeatures(model.server.features, model.tools.length);
+  const features = model.features;
   const imports = sortImports([
     ...features.map((feature) => ({
       source: `../runtime/features/${feature.file}`,
@@ -107,7 +108,7 @@ export function renderApp(model: Model): string {
 export function renderServerEntry(model: Model): string {
   // A package that forwards upstream passes its credentials hook (src/credentials.ts, the user's file).
   const upstream = forwardsUpstream(model);
-  const absent = absentFeatures(packageFeatures(model.server.features, model.tools.length));
+  const absent = absentFeatures(model.features);
   const options = ["handlers", "validators: toolValidators", ...(upstream ? ["credentials"] : []), "features"];
   return [
     header(model.specRef),

@@ -2,7 +2,7 @@
 // schema's `features` enum (editors complete from it) and the config file's type. They must agree.
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { FEATURE_NAMES } from "../../generator/render/features.ts";
+import { FEATURE_NAMES } from "../../generator/normalize/features.ts";
 import { SPEC_SCHEMA_PATH } from "../../generator/spec/check-structure.ts";
 
 describe("feature names", () => {

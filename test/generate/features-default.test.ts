@@ -7,7 +7,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { packageFeatures } from "../../generator/render/features.ts";
+import { packageFeatures } from "../../generator/normalize/features.ts";
 import { CLIENT_TOOL_LIMIT } from "../../generator/rules/tool-count.ts";
 import { connect } from "../../runtime/client/client.ts";
 import { DYNAMIC_TOOLS } from "../../runtime/features/dynamic/dynamic-tools.ts";

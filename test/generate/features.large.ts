@@ -7,7 +7,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { FEATURE_MODULES } from "../../generator/render/features.ts";
+import { FEATURE_MODULES } from "../../generator/normalize/features.ts";
 import { mcpgen, NO_TRACE } from "../cli/run.ts";
 import { ROOT, scratchDir } from "./support.ts";
 

@@ -7,7 +7,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ALL_FLAG_SETS } from "../../../generator/render/features.ts";
+import { ALL_FLAG_SETS } from "../../../generator/normalize/features.ts";
 import { flagTable } from "../../../generator/render/flag-docs.ts";
 import { parseFlags, usageText } from "../../../runtime/package/flag-parser.ts";
 import { flagsOf } from "../../../runtime/package/server-flags.ts";
