@@ -1,12 +1,7 @@
-// Prometheus metrics of the HTTP server (--metrics, issue 18 §3), with prom-client, loaded only when
-// asked for. Label values are bounded: JSON-RPC methods outside MCP's list count as "other", tool names
-// the server does not have as "unknown", so no client can grow the series without limit. No argument,
-// result, token, session id or caller ever becomes a label.
-import type { ServerResponse } from "node:http";
+
 import { observeUpstreamWith } from "../../server/log.ts";
 import type { McpServer } from "../../server/server.ts";
 import type { Metrics } from "../../transport/http/http-features.ts";
-import type { RequestRecord } from "../../transport/http/request-record.ts";
 
 const METHODS = new Set([
   "initialize",

@@ -4,7 +4,6 @@
 // the 403 `insufficient_scope` step-up challenge. Loaded only when --auth-issuer is set.
 import type { IncomingMessage } from "node:http";
 import type { AuthConfig } from "../../server/auth-config.ts";
-import type { AuthPrincipal } from "../../server/auth-principal.ts";
 import type { ProtectedResource, ProtectedResourceOptions } from "../../transport/http/http-features.ts";
 import type { Rejection } from "../../transport/http/security.ts";
 import { TokenVerifier } from "./token-verifier.ts";
