@@ -9,6 +9,7 @@ import { CLIENT_INFO, discoverParams, LEGACY_VERSION, type RawConnection } from 
 import { spawnStdio } from "../clients/stdio-client.ts";
 import { distEntry, type GeneratedServer, generate, openApiAvailable, type ServerFiles } from "../lib/build.ts";
 import { bytes, mib, msSpread, ratio } from "../lib/format.ts";
+import { footprintTable } from "../lib/package-footprint.ts";
 import { CORPORA, NODE, PETSTORE_SPEC, SCRATCH } from "../lib/paths.ts";
 import { vmRss } from "../lib/process.ts";
 import type { Section, Table } from "../lib/results-file.ts";
@@ -116,6 +117,8 @@ export async function startupSuite(
   };
   const sections: Table[] = [table, { headers: ["target", "measured", "met"], rows: targets }];
   sections.push(await sizeTable(servers, echo, github));
+  log("startup: package footprints (generate, npm install --omit=dev)");
+  sections.push(footprintTable(github ? CORPORA.find((corpus) => corpus.id === "github")?.file : undefined));
   return {
     id: "startup",
     title: "Start-up, memory and size",
