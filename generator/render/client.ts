@@ -33,9 +33,9 @@ ${outputs.join("\n")}
   type ClientOptions,
   type ConnectTarget,
   connect as connectRuntime,
-  type McpClient,${outputs.length > 0 ? "\n  type OutputValidators," : ""}
+  type McpClient,
   type ToolCallResult,
-} from "../runtime/index.ts";
+} from "../runtime/client/client.ts";${outputs.length > 0 ? '\nimport type { OutputValidators } from "../runtime/client/tool-output.ts";' : ""}
 import type { PromptMap, ToolMap } from "./types.ts";${outputs.length > 0 ? '\nimport { validator } from "./validators.ts";' : ""}
 ${oauth.exports}
 export type { PromptMap, ToolMap };

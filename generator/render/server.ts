@@ -53,7 +53,7 @@ export function renderApp(model: Model): string {
       text: `import { ${feature.exportName} } from "../runtime/features/${feature.file}";`,
     })),
     { source: "../runtime/package/feature.ts", text: 'import type { Feature } from "../runtime/package/feature.ts";' },
-    { source: "../runtime/index.ts", text: 'import type { McpServer } from "../runtime/index.ts";' },
+    { source: "../runtime/server/server.ts", text: 'import type { McpServer } from "../runtime/server/server.ts";' },
     {
       source: "../runtime/package/spec-server.ts",
       text: importLine(

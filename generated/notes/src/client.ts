@@ -4,9 +4,9 @@ import {
   type ConnectTarget,
   connect as connectRuntime,
   type McpClient,
-  type OutputValidators,
   type ToolCallResult,
-} from "../runtime/index.ts";
+} from "../runtime/client/client.ts";
+import type { OutputValidators } from "../runtime/client/tool-output.ts";
 import type { PromptMap, ToolMap } from "./types.ts";
 import { validator } from "./validators.ts";
 

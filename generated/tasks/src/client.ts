@@ -5,7 +5,7 @@ import {
   connect as connectRuntime,
   type McpClient,
   type ToolCallResult,
-} from "../runtime/index.ts";
+} from "../runtime/client/client.ts";
 import type { PromptMap, ToolMap } from "./types.ts";
 
 export type { PromptMap, ToolMap };
