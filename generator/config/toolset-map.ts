@@ -4,7 +4,7 @@
  * (rules, catalog, README) sees the final names. A source naming no toolset of the spec is a warning
  * with a did-you-mean: the entry would do nothing, likely a typo.
  */
-import { ownValue } from "../../runtime/protocol/own-keys.ts";
+import { ownValue } from "../../runtime/protocol/codec.ts";
 import type { DiagnosticBag, Locator } from "../diagnostics/diagnostic.ts";
 import { closest } from "../diagnostics/spelling.ts";
 import type { ServerNode } from "../ir.ts";

@@ -13,7 +13,7 @@
  * Types and validators are still compiled from the full IR schemas (shared definitions, whole
  * descriptions in doc comments); this is only what the model reads.
  */
-import { setOwn } from "../../runtime/protocol/own-keys.ts";
+import { setOwn } from "../../runtime/protocol/codec.ts";
 import type { JsonSchema } from "../ir.ts";
 import { mapChildren } from "../schema/map-children.ts";
 import { shareRepeats } from "./share-repeats.ts";

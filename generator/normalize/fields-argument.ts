@@ -18,7 +18,7 @@
  * schema before selecting or cutting, and the official SDK client accepts every partial answer.
  */
 import { FIELDS_ARGUMENT } from "../../runtime/package/field-select.ts";
-import { setOwn } from "../../runtime/protocol/own-keys.ts";
+import { setOwn } from "../../runtime/protocol/codec.ts";
 import type { JsonSchema, ToolNode } from "../ir.ts";
 
 /** Every tool pays for this text in tokens on every tools/list: it stays short. */

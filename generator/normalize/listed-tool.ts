@@ -5,8 +5,9 @@
  * `annotations.title` goes when it repeats the tool's title, and a hint when it has MCP's default value
  * (`openWorldHint: true`, `readOnlyHint: false`, `destructiveHint: true`, `idempotentHint: false`). Types, validators and docs keep the IR's.
  */
+
+import { setOwn } from "../../runtime/protocol/codec.ts";
 import { DEFAULT_TOOL_HINTS } from "../../runtime/protocol/constants.ts";
-import { setOwn } from "../../runtime/protocol/own-keys.ts";
 import type { JsonSchema, ToolAnnotations, ToolNode } from "../ir.ts";
 import { type CompactOptions, compactSchema, cutText, withoutLinkTargets } from "./compact-schema.ts";
 import { servedOutputSchema } from "./loosen-output.ts";

@@ -12,7 +12,7 @@
  * (test/normalize/compact-schema.test.ts checks that on corpora). The server's own output validator is
  * still compiled from the whole schema.
  */
-import { setOwn } from "../../runtime/protocol/own-keys.ts";
+import { setOwn } from "../../runtime/protocol/codec.ts";
 import type { JsonSchema } from "../ir.ts";
 import { type CompactOptions, compactSchema } from "./compact-schema.ts";
 

@@ -4,7 +4,7 @@
  * `blocked_categories` and each spending limit) becomes one `$defs` entry, referenced where each copy
  * was. A `$ref` to a schema validates exactly as that schema, so nothing accepted changes.
  */
-import { setOwn } from "../../runtime/protocol/own-keys.ts";
+import { setOwn } from "../../runtime/protocol/codec.ts";
 import type { JsonSchema } from "../ir.ts";
 import { mapChildren } from "../schema/map-children.ts";
 

@@ -9,7 +9,7 @@
  * a thousand copies of the same objects. So each distinct component becomes one shared definition,
  * and every tool schema refers to it by its URI.
  */
-import { setOwn } from "../../runtime/protocol/own-keys.ts";
+import { setOwn } from "../../runtime/protocol/codec.ts";
 import type { JsonSchema, ServerNode, ToolNode } from "../ir.ts";
 import { type NameAllocator, pascalCase } from "./naming.ts";
 import { shareDefs } from "./shared-defs.ts";

@@ -4,7 +4,7 @@
  * (swagger2.ts) → operations selected (select.ts), named (names.ts) and mapped (operation.ts).
  */
 import { dirname, resolve } from "node:path";
-import { ownValue, setOwn } from "../../runtime/protocol/own-keys.ts";
+import { ownValue, setOwn } from "../../runtime/protocol/codec.ts";
 import type { DiagnosticBag, Report } from "../diagnostics/diagnostic.ts";
 import type { ResourceTemplateNode, ServerNode, ServerVariable, SourceLoc, ToolNode, UpstreamNode } from "../ir.ts";
 import { toolsetName } from "../normalize/toolset-names.ts";

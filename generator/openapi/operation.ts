@@ -3,8 +3,7 @@
  * resource template): description, annotations from the method, inputSchema + binding from
  * request.ts, outputSchema from the 2xx JSON response when it is an object.
  */
-
-import { ownValue } from "../../runtime/protocol/own-keys.ts";
+import { ownValue } from "../../runtime/protocol/codec.ts";
 import type { Report } from "../diagnostics/diagnostic.ts";
 import type { JsonSchema, ResourceTemplateNode, SourceLoc, ToolAnnotations, ToolNode } from "../ir.ts";
 import { operationToolset } from "../normalize/toolset-names.ts";

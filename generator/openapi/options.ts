@@ -3,8 +3,7 @@
  * config file (`--config mcpgen.openapi.yaml`). The file is read like a spec, so its mistakes are
  * diagnostics with file:line:col too.
  */
-
-import { setOwn } from "../../runtime/protocol/own-keys.ts";
+import { setOwn } from "../../runtime/protocol/codec.ts";
 import type { DiagnosticBag, Locator } from "../diagnostics/diagnostic.ts";
 import type { ToolAnnotations } from "../ir.ts";
 import { readSource } from "../source/read-source.ts";

@@ -3,8 +3,7 @@
  * runtime where each argument goes. Arguments are flattened into top-level properties when no two
  * share a name; otherwise they are grouped by location (`path`, `query`, `header`, `cookie`, `body`).
  */
-
-import { ownValue, setOwn } from "../../runtime/protocol/own-keys.ts";
+import { ownValue, setOwn } from "../../runtime/protocol/codec.ts";
 import type { HttpBodyNode, HttpParameterNode, JsonSchema } from "../ir.ts";
 import { deref, isJson, type Json } from "./document.ts";
 import type { SchemaScope } from "./schema.ts";

@@ -9,8 +9,7 @@
  *   its `$defs`, so recursion stays a reference and never expands.
  * - Direction matters: a request omits `readOnly` properties, a response never requires `writeOnly` ones.
  */
-
-import { setOwn } from "../../runtime/protocol/own-keys.ts";
+import { setOwn } from "../../runtime/protocol/codec.ts";
 import type { JsonSchema } from "../ir.ts";
 import { resolvePointer } from "./document.ts";
 

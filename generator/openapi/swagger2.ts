@@ -4,7 +4,7 @@
  * style/explode, host + basePath + schemes become a server, securityDefinitions become securitySchemes.
  * `#/definitions/...` refs keep working because the original top-level keys stay in place.
  */
-import { setOwn } from "../../runtime/protocol/own-keys.ts";
+import { setOwn } from "../../runtime/protocol/codec.ts";
 import { deref, isJson, type Json, METHODS } from "./document.ts";
 
 export function fromSwagger2(doc: Json): Json {

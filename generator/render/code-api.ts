@@ -10,7 +10,7 @@
  * whose answer the spec does not describe resolves to `unknown`.
  */
 import type { CodeApiFile } from "../../runtime/features/code/code-api-types.ts";
-import { setOwn } from "../../runtime/protocol/own-keys.ts";
+import { setOwn } from "../../runtime/protocol/codec.ts";
 import type { Model } from "../normalize/normalize.ts";
 import { ANY_OBJECT } from "./format-types.ts";
 import { type Member, Parser, splitDeclarations, type TypeNode } from "./format-types-parse.ts";

@@ -60,7 +60,7 @@ export function featureReadmeSlots(features: readonly FeatureModule[]): Record<s
   const slots: Record<string, string[]> = Object.fromEntries(README_SLOTS.map((slot) => [slot, []]));
   for (const feature of features) {
     for (const section of featureReadmeSections(feature.name)) {
-      slots[section.slot]?.push(section.render({ flagTable: flagTable([feature.name]) }));
+      slots[section.slot]?.push(section.render({ flagTable: flagTable([feature.name], { links: false }) }));
     }
   }
   return Object.fromEntries(

@@ -46,10 +46,15 @@ function whatCell(entry: ServerFlag): string {
   return cell(`${scope}${text}`);
 }
 
-/** Every flag and env variable of the given groups (all by default): flag, env twin, default, what. */
-export function flagTable(groups?: readonly FlagGroup[]): string {
-  const rows = flagsOf(ALL_FLAG_SETS.filter((set) => !groups || groups.includes(set.group))).map(
-    (entry) => `| ${flagCell(entry)} | ${envCell(entry)} | ${defaultCell(entry)} | ${whatCell(entry)} |`,
-  );
+/**
+ * Every flag and env variable of the given groups (all by default): flag, env twin, default, what. `links:
+ * false` keeps a cell's link text and drops its target: a package README, whose sections are not the root
+ * README's, links to nothing.
+ */
+export function flagTable(groups?: readonly FlagGroup[], { links = true } = {}): string {
+  const rows = flagsOf(ALL_FLAG_SETS.filter((set) => !groups || groups.includes(set.group))).map((entry) => {
+    const what = links ? whatCell(entry) : whatCell(entry).replace(/\[([^\]]*)\]\(#[^)]*\)/g, "$1");
+    return `| ${flagCell(entry)} | ${envCell(entry)} | ${defaultCell(entry)} | ${what} |`;
+  });
   return ["| flag | env twin | default | what it does |", "| --- | --- | --- | --- |", ...rows].join("\n");
 }

@@ -5,7 +5,7 @@
  * is fast once and very slow per schema with shared definitions.
  */
 import { compile } from "json-schema-to-typescript";
-import { setOwn } from "../../runtime/protocol/own-keys.ts";
+import { setOwn } from "../../runtime/protocol/codec.ts";
 import type { JsonSchema } from "../ir.ts";
 import type { Model } from "../normalize/normalize.ts";
 import type { ToolSchemas } from "../normalize/tool-schemas.ts";

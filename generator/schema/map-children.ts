@@ -3,7 +3,7 @@
  * walk.ts does): a property *named* "items" or an `enum` value shaped like a schema is never taken
  * for one. Own keys only: a `__proto__` property stays a property.
  */
-import { setOwn } from "../../runtime/protocol/own-keys.ts";
+import { setOwn } from "../../runtime/protocol/codec.ts";
 import { NAMED_SCHEMA_KEYWORDS, SCHEMA_LIST_KEYWORDS, SINGLE_SCHEMA_KEYWORDS } from "./keywords.ts";
 
 type Schema = { [key: string]: unknown };

@@ -3,8 +3,7 @@
  * reports every shape error; the IR is then built leniently from whatever is well-shaped, so the MCP
  * rules can still report on the rest of the file in the same run.
  */
-
-import { setOwn } from "../../runtime/protocol/own-keys.ts";
+import { setOwn } from "../../runtime/protocol/codec.ts";
 import type {
   HttpBindingNode,
   Icon,

@@ -11,9 +11,8 @@ import type { HttpFeatures } from "../transport/http/http-features.ts";
 import type { HttpServerOptions } from "../transport/http/server.ts";
 import type { Exchange } from "../upstream/credentials.ts";
 import type { CatalogTool, CatalogToolset } from "./catalog-types.ts";
-import type { FeatureName } from "./feature-name.ts";
 import type { ParsedFlags } from "./flag-parser.ts";
-import type { FlagSet } from "./server-flags.ts";
+import type { FeatureName, FlagSet } from "./server-flags.ts";
 
 export type { FeatureName };
 

@@ -1,5 +1,4 @@
 // Public types of the server API: what users register and what handlers receive.
-
 import type { McpError } from "../protocol/errors.ts";
 import type {
   CacheScope,
@@ -30,7 +29,7 @@ import type {
   Validator,
 } from "../protocol/types.ts";
 import type { AuthPrincipal } from "./auth-principal.ts";
-import type { LazyAbort } from "./lazy-abort.ts";
+import type { LazyAbort } from "./deadlines.ts";
 import type { ToolGate } from "./scope-filter.ts";
 import type { LegacySession } from "./session.ts";
 
@@ -113,7 +112,7 @@ export type ToolDefinition<Args = Record<string, unknown>> = Tool & {
   /** Callable by `tools/call` but left out of `tools/list` (dynamic mode serves a large API's tools so). */
   unlisted?: boolean;
   /**
-   * For a tool whose handler forwards (server/tool-forward.ts, dynamic mode's call_tool): the tool and
+   * For a tool whose handler forwards (server/features.ts, dynamic mode's call_tool): the tool and
    * arguments a call with `args` runs, so checks made before any handler runs (the HTTP transport's
    * `Mcp-Param-*` headers) hold the call to the target's rules too, as a direct call of it would be.
    */

@@ -13,7 +13,7 @@ export type UpstreamConfig = UpstreamDefinition & {
   maxRedirects?: number;
 };
 
-/** Removes configured credentials from an upstream answer (made by redact.ts). */
+/** Removes configured credentials from an upstream answer (made by response.ts). */
 export type Redactor = {
   (text: string): string;
   /** True when no credential is configured: nothing to search, so callers skip decoding bodies. */

@@ -1,5 +1,5 @@
 // Branches on the protocol revision live in the revision modules (issue 13 §3): the client, its
-// negotiation's callers and the HTTP client transport ask client/revision-2025.ts or revision-2026.ts
+// negotiation's callers and the HTTP client transport ask client/revision.ts's revision2025 or revision2026
 // what to do, and never test the era themselves. Only negotiation names the modules it chooses between.
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
@@ -18,8 +18,7 @@ describe("client revision seam", () => {
   });
 
   it("each revision module names its own era", async () => {
-    const { revision2025 } = await import("../../runtime/client/revision-2025.ts");
-    const { revision2026 } = await import("../../runtime/client/revision-2026.ts");
+    const { revision2025, revision2026 } = await import("../../runtime/client/revision.ts");
     expect(revision2025.era).toBe("legacy");
     expect(revision2026.era).toBe("modern");
     expect(revision2025.pingMethod).toBe("ping");

@@ -52,7 +52,7 @@ describe("the client's OAuth belongs to the oauth feature", () => {
     const client = readFileSync(join(core, "src/client.ts"), "utf8");
     expect(client).not.toMatch(/oauth|startLoopbackRedirect/i);
     // The core keeps its seam: the authorizer type and the static bearer token.
-    expect(runtimeFiles(core)).toContain("client/authorizer.ts");
+    expect(runtimeFiles(core)).toContain("client/transport.ts");
   });
 
   it("--features none: the client connects without auth, and asking for OAuth fails in one line naming the feature", async () => {

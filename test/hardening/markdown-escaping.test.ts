@@ -100,6 +100,8 @@ describe("the generated README of a hostile spec-language spec", () => {
       "### Your own hook: src/credentials.ts",
       "### Token exchange (RFC 8693), built in",
       "## Toolsets",
+      "## Responses within a budget",
+      "## Code mode",
       "## Tools",
       expect.stringMatching(/^### CODE \(/),
       "## Resources",
@@ -176,6 +178,8 @@ describe("the generated README of a hostile OpenAPI document", () => {
       "### Your own hook: src/credentials.ts",
       "### Token exchange (RFC 8693), built in",
       "## Toolsets",
+      "## Responses within a budget",
+      "## Code mode",
       "## Tools",
       expect.stringMatching(/^### CODE/),
     ]);

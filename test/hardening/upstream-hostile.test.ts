@@ -12,7 +12,7 @@ import { stringify } from "yaml";
 import { generate } from "../../generator/index.ts";
 import { connect } from "../../runtime/index.ts";
 import type { HttpBinding, UpstreamConfig } from "../../runtime/upstream/forward.ts";
-import { REDACTED } from "../../runtime/upstream/redact.ts";
+import { REDACTED } from "../../runtime/upstream/response.ts";
 import { ROOT, scratchDir, startHttpProcess } from "../generate/support.ts";
 import {
   drip,

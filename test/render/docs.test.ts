@@ -288,6 +288,38 @@ node dist/server.js --read-only   # only tools marked readOnlyHint (env MCP_READ
 node dist/server.js --mode dynamic   # search, browse, describe and call tools through 5 tools (env MCP_MODE)
 \`\`\`
 
+## Responses within a budget
+
+Every tool result is held to a token budget (o200k tokens, counted exactly), so one large answer cannot
+flood the agent's context. A JSON answer over it is cut at whole items of its main list, a text answer at
+whole lines, and the result ends with a note (and \`_meta["dev.mcpgen/response"]\`) saying how many items were
+left out and which arguments fetch the rest (\`starting_after\`, \`offset\`, \`page\`, the next cursor). An answer
+with no list to shorten is refused with an \`isError\` that names its top-level fields for \`_fields\`.
+
+| flag | env twin | default | what it does |
+| --- | --- | --- | --- |
+| \`--max-response-tokens <n>\` | \`MCP_MAX_RESPONSE_TOKENS\` | 25000 | tokens (o200k) of a tool result before it is cut: see Responses within a budget |
+
+## Code mode
+
+\`node dist/server.js --mode code\` serves two tools instead of the whole list: \`search_docs\` (\`query\`,
+\`limit?\`) answers the TypeScript declarations of the matching tools, and \`execute\` (\`code\`) runs the agent's
+code as the body of an async function in a QuickJS-WebAssembly sandbox, where \`await api.<tool>(args)\` calls
+a tool exactly as a direct \`tools/call\` would (same validation, credentials, upstream call and response
+budget; credentials never enter the sandbox). A tool answering \`isError\` rejects with \`{ status?, message }\`.
+Tools that are not read-only are confirmed by the user through elicitation before they run; a client that
+cannot be asked gets them refused unless the server runs with \`--allow-destructive\`. \`--toolsets\` and
+\`--read-only\` bound \`api\` as they bound \`tools/list\`. Each \`execute\` runs on a worker thread of its own, in
+a fresh sandbox, within these limits:
+
+| flag | env twin | default | what it does |
+| --- | --- | --- | --- |
+| \`--allow-destructive\` | \`MCP_ALLOW_DESTRUCTIVE=1\` | off | let code call destructive tools without the client's confirmation (default: ask through elicitation, refuse when the client cannot be asked) |
+| \`--code-timeout <ms>\` | \`MCP_CODE_TIMEOUT\` | 30000 | wall time of one execute, API calls included |
+| \`--code-memory <MB>\` | \`MCP_CODE_MEMORY\` | 64 | memory of the sandbox |
+| \`--code-max-calls <n>\` | \`MCP_CODE_MAX_CALLS\` | 50 | API calls one execute may make |
+| \`--code-concurrency <n>\` | \`MCP_CODE_CONCURRENCY\` | the cores, at most 4 | executes that run at once, one sandbox thread each; the others wait up to their timeout |
+
 ## Tools
 
 ### \`get_forecast\`

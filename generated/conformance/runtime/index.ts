@@ -6,20 +6,20 @@
 // Folders by role, bottom up:
 //   protocol/         codec.ts (JSON-RPC 2.0 framing, no batches), types.ts (wire types),
 //                     constants.ts, errors.ts, peer.ts (a JSON-RPC peer over any message channel:
-//                     id correlation, timeouts, cancellation both ways), own-keys.ts,
+//                     id correlation, timeouts, cancellation both ways),
 //                     uri-template*.ts (one RFC 6570 grammar, linear matching).
 //   server/           server.ts (registry + handleRequest: revision per request, deadlines);
 //                     revision.ts picks revision-2025.ts or revision-2026.ts (everything that differs
 //                     per protocol revision: methods, scope, inputs, errors, result shaping);
 //                     scope.ts (a request in flight), methods.ts (methods both revisions share),
 //                     features.ts (tools/resources/prompts/completion), context.ts (handler ctx),
-//                     request-run.ts + deadlines.ts + lazy-abort.ts (cancellation and deadlines),
-//                     session.ts / changes.ts (2025 sessions, change events), mrtr.ts,
-//                     pagination.ts + sealed-token.ts (cursors and request state).
-//   client/           client.ts (McpClient, connect), negotiation.ts (era probe), handlers.ts
-//                     (sampling/elicitation/roots answers), transport.ts, tool-output.ts
-//                     (structuredContent checked against outputSchema), authorizer.ts (the seam a
-//                     login plugs into; OAuth's is features/oauth/client/, imported only with that feature).
+//                     server.ts + deadlines.ts (cancellation and deadlines),
+//                     session.ts (2025 sessions, change events), mrtr.ts,
+//                     methods.ts + sealed-token.ts (cursors and request state).
+//   client/           client.ts (McpClient, connect), negotiation.ts (era probe), revision.ts,
+//                     tool-output.ts (structuredContent checked against outputSchema), transport.ts
+//                     (the transport seam, sampling/elicitation/roots answers, and the seam a login
+//                     plugs into; OAuth's is features/oauth/client/, imported only with that feature).
 //   transport/stdio/  server.ts / client.ts over line-channel.ts (newline-delimited JSON).
 //   transport/http/   server.ts + post.ts (post-2025.ts sessions, post-2026.ts stateless header
 //                     rules) + session*.ts + responder.ts + security.ts + sse*.ts (Streamable HTTP on
@@ -31,7 +31,6 @@
 // validators; hand-written servers and clients may pass `compileSchema` from
 // protocol/compile-schema.ts, which is deliberately not re-exported here.
 
-export { AuthorizationError, type Authorizer } from "./client/authorizer.ts";
 export type {
   AnyPrompts,
   AnyTools,
@@ -46,11 +45,11 @@ export type {
   ToolTypes,
 } from "./client/client.ts";
 export { connect, McpClient } from "./client/client.ts";
-export type { ClientHandlers } from "./client/handlers.ts";
 export type { ServerDescription } from "./client/negotiation.ts";
 export type { OutputValidators } from "./client/tool-output.ts";
 export { ToolOutputError } from "./client/tool-output.ts";
-export { TransportError } from "./client/transport.ts";
+export type { ClientHandlers } from "./client/transport.ts";
+export { AuthorizationError, type Authorizer, TransportError } from "./client/transport.ts";
 export {
   decodeMessage,
   encodeMessage,

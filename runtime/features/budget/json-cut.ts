@@ -1,8 +1,7 @@
 // Cutting an answer to a token budget at boundaries a reader can trust: a JSON answer loses whole items
 // of its main list (never half a string or half an object), a text answer loses whole lines. Pure: the
 // token counting is passed in (token-counter.ts; response-budget.ts counts only answers that may be over).
-
-import { setOwn } from "../../protocol/own-keys.ts";
+import { setOwn } from "../../protocol/codec.ts";
 
 /** Token counting, as token-counter.ts makes it from the o200k encoding (o200k.ts). */
 export type TokenCounter = {

@@ -2,8 +2,7 @@
 // offset/limit, starting_after, cursor) and the upstream's Link header (rel="next"). Where the operation
 // allows it, the arguments continue right after the last item shown, so the items the cut left out are
 // not lost; where it does not (a cursor, a Link URL), the hint says so.
-
-import { setOwn } from "../../protocol/own-keys.ts";
+import { setOwn } from "../../protocol/codec.ts";
 
 /** Arguments to pass, and a sentence saying what they do. */
 export type NextPage = { arguments: Record<string, string | number>; text: string };

@@ -6,8 +6,8 @@
 // stay registered, unlisted. A destructive tool asks the client first (elicitation), or needs --allow-destructive.
 import { existsSync } from "node:fs";
 import type { CatalogTool } from "../../package/catalog-types.ts";
-import { didYouMean } from "../../package/did-you-mean.ts";
 import { RESPONSE_META } from "../../package/field-select.ts";
+import { didYouMean } from "../../package/tool-selection.ts";
 import type { CallToolResult, JsonObject } from "../../protocol/types.ts";
 import type { ToolSearch } from "../../search/tool-search.ts";
 import { callToolInProcess } from "../../server/features.ts";

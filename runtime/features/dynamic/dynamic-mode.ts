@@ -1,22 +1,21 @@
 // `--mode dynamic` (CONTRACT §4): tools/list gives only the five tools of dynamic-tools.ts, so an agent
 // pays for five definitions instead of a large API's thousand; it searches or browses the catalog,
 // reads the definitions it needs (describe_tools) and runs a tool through call_tool, which the server
-// turns into a direct tools/call of it (server/tool-forward.ts), so validation, the upstream call and
+// turns into a direct tools/call of it (server/features.ts), so validation, the upstream call and
 // the result are the tool's own. The real tools stay registered, unlisted, so a direct tools/call of
 // their names works too. Everything here sees only the tools --toolsets and --read-only serve.
 import { existsSync } from "node:fs";
 import type { CatalogTool } from "../../package/catalog-types.ts";
-import { didYouMean } from "../../package/did-you-mean.ts";
 import type { ModeCatalog } from "../../package/feature.ts";
-import { toolsetOf } from "../../package/tool-selection.ts";
+import { didYouMean, toolsetOf } from "../../package/tool-selection.ts";
 import { isObject } from "../../protocol/codec.ts";
 import { DEFAULT_TOOL_HINTS } from "../../protocol/constants.ts";
 import type { CallToolResult, JsonObject } from "../../protocol/types.ts";
 import type { ToolSearch } from "../../search/tool-search.ts";
+import { forwardTo } from "../../server/features.ts";
 import { toolListing } from "../../server/methods.ts";
 import { visibleTo } from "../../server/scope-filter.ts";
 import type { McpServer } from "../../server/server.ts";
-import { forwardTo } from "../../server/tool-forward.ts";
 import type { ToolHandlerResult } from "../../server/types.ts";
 import { DESCRIBE_LIMIT, DYNAMIC_TOOLS, SEARCH_LIMIT, SUMMARY_CHARS } from "./dynamic-tools.ts";
 

@@ -1,4 +1,3 @@
-
 import { observeUpstreamWith } from "../../server/log.ts";
 import type { McpServer } from "../../server/server.ts";
 import type { Metrics } from "../../transport/http/http-features.ts";

@@ -1,7 +1,7 @@
 // The `oauth` feature's flags read as a whole: --auth-issuer and friends, or their MCP_AUTH_* twins, made
 // into the transport's AuthConfig. Parsing only: a bad value is a usage error (exit 2), like every other flag.
 import { isSecureOrLoopback } from "../../protocol/loopback-url.ts";
-import type { AuthConfig } from "../../server/auth-config.ts";
+import type { AuthConfig } from "../../server/auth-principal.ts";
 
 export type AuthFlags = {
   "auth-issuer"?: string[];

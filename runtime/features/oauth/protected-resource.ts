@@ -3,7 +3,7 @@
 // the Authorization header only, 401/400/503 with `WWW-Authenticate: Bearer resource_metadata="..."`, and
 // the 403 `insufficient_scope` step-up challenge. Loaded only when --auth-issuer is set.
 import type { IncomingMessage } from "node:http";
-import type { AuthConfig } from "../../server/auth-config.ts";
+import type { AuthConfig } from "../../server/auth-principal.ts";
 import type { ProtectedResource, ProtectedResourceOptions } from "../../transport/http/http-features.ts";
 import type { Rejection } from "../../transport/http/security.ts";
 import { TokenVerifier } from "./token-verifier.ts";

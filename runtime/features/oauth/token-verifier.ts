@@ -6,8 +6,7 @@
 // use, so a server with auth off never loads it.
 import { createHash } from "node:crypto";
 import type { JWTPayload, JWTVerifyGetKey } from "jose";
-import type { AuthConfig } from "../../server/auth-config.ts";
-import type { AuthPrincipal } from "../../server/auth-principal.ts";
+import type { AuthConfig, AuthPrincipal } from "../../server/auth-principal.ts";
 
 /** Asymmetric only: `none` and HS* (which a public key could be misused to "sign") are refused. */
 const ALGORITHMS = [

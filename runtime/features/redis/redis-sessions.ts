@@ -8,17 +8,15 @@
 import { randomBytes } from "node:crypto";
 import type { Redis, RedisOptions } from "ioredis";
 import type { JsonRpcMessage, RequestId } from "../../protocol/types.ts";
-import type { ServerChange } from "../../server/changes.ts";
 import type { McpServer } from "../../server/server.ts";
-import { HttpSession } from "../../transport/http/session.ts";
-import type { SessionRemote } from "../../transport/http/session-remote.ts";
+import type { ServerChange } from "../../server/session.ts";
+import { HttpSession, type SessionRemote } from "../../transport/http/session.ts";
 import {
   SessionStoreStartError,
   SessionStoreUnavailableError,
   type Sessions,
 } from "../../transport/http/session-store.ts";
-import type { SseWriter } from "../../transport/http/sse.ts";
-import { MAX_KEPT_EVENTS } from "../../transport/http/sse-replay.ts";
+import { MAX_KEPT_EVENTS, type SseWriter } from "../../transport/http/sse.ts";
 import { RESERVE_SCRIPT, USE_SCRIPT } from "./redis-scripts.ts";
 import { applySessionState, type SessionState, sessionState } from "./session-state.ts";
 import { parseStoreUrl } from "./session-store-url.ts";
@@ -26,7 +24,7 @@ import { parseStoreUrl } from "./session-store-url.ts";
 /** A session used within this long counts as busy (never evicted for the cap); a process refreshes the
  * sessions it is busy with every third of it, so a crashed process pins nothing for longer. */
 const LEASE_MS = 60_000;
-/** A finished stream stays replayable this long (as in memory: sse-replay.ts). */
+/** A finished stream stays replayable this long (as in memory: sse.ts). */
 const DONE_STREAM_TTL_MS = 5 * 60_000;
 /** Our session ids are UUIDs; anything else is unknown without asking Redis. */
 const SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

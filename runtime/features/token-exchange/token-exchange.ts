@@ -6,8 +6,7 @@
 // with one token share one exchange.
 import { createHash } from "node:crypto";
 import type { AuthPrincipal } from "../../server/auth-principal.ts";
-import { DEFAULT_MAX_BODY_CHARS, discard, readCapped } from "../../upstream/body.ts";
-import { describe } from "../../upstream/send.ts";
+import { DEFAULT_MAX_BODY_CHARS, describe, discard, readCapped } from "../../upstream/send.ts";
 
 export type TokenExchangeConfig = {
   /** The authorization server's token endpoint (--upstream-token-exchange). */

@@ -1,10 +1,9 @@
-// Cancellation without an AbortSignal per request (lazy-abort.ts, deadlines.ts, request-run.ts): the
+// Cancellation without an AbortSignal per request (deadlines.ts, server.ts): the
 // signal a handler reads late, copies or keeps must behave as if it had existed all along.
 import { describe, expect, test } from "vitest";
 import { createServer, type HandlerContext, JsonRpcPeer } from "../../../runtime/index.ts";
 import type { JsonRpcMessage, JsonRpcRequest } from "../../../runtime/protocol/types.ts";
-import { Deadlines, type Expiring, type Lane } from "../../../runtime/server/deadlines.ts";
-import { LazyAbort } from "../../../runtime/server/lazy-abort.ts";
+import { Deadlines, type Expiring, type Lane, LazyAbort } from "../../../runtime/server/deadlines.ts";
 import { LegacySession } from "../../../runtime/server/session.ts";
 import type { RequestChannel } from "../../../runtime/server/types.ts";
 

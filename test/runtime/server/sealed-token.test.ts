@@ -1,7 +1,7 @@
 // Sealed tokens (cursors, MRTR requestState) across instances (issue 27 item 7): one secret shared opens
 // everywhere; several rotate (the first seals, all open); rekey takes a shared store's secret.
 import { expect, test } from "vitest";
-import { sealingSecrets } from "../../../runtime/package/sealing-secret.ts";
+import { sealingSecrets } from "../../../runtime/package/spec-main.ts";
 import { createTokenSealer } from "../../../runtime/server/sealed-token.ts";
 
 const OLD = Buffer.from("o".repeat(32));

@@ -3,7 +3,7 @@
 // dynamic mode stands on, driven through handleRequest in the 2026 era (MRTR rounds included).
 import { describe, expect, test } from "vitest";
 import { createServer, type McpServer } from "../../../runtime/index.ts";
-import { forwardTo } from "../../../runtime/server/tool-forward.ts";
+import { forwardTo } from "../../../runtime/server/features.ts";
 import { modernMeta } from "../helpers.ts";
 
 let nextId = 1;

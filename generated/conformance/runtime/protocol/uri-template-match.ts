@@ -2,8 +2,7 @@
 // the inverse of expandUriTemplate for every template matchProblem accepts (mcpgen validates that).
 // Values are strings; an expression whose variables are all undefined expands to nothing, so
 // {/x}, {.x}, {;x}, {?x}, {&x} and {#x} may be absent, while {x} and {+x} must match something.
-
-import { setOwn } from "./own-keys.ts";
+import { setOwn } from "./codec.ts";
 import {
   matchProblem,
   parseUriTemplate,

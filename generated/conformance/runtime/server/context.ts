@@ -17,7 +17,7 @@ import type {
   RequestId,
 } from "../protocol/types.ts";
 import type { AuthPrincipal } from "./auth-principal.ts";
-import type { LazyAbort } from "./lazy-abort.ts";
+import type { LazyAbort } from "./deadlines.ts";
 import type { RequestScope } from "./scope.ts";
 import type { Era, HandlerContext, RequestChannel } from "./types.ts";
 

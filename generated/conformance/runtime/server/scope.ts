@@ -16,10 +16,10 @@ import type {
   Validator,
 } from "../protocol/types.ts";
 import type { UriTemplateMatcher } from "../protocol/uri-template-match.ts";
-import type { ChangeHub } from "./changes.ts";
-import type { LazyAbort } from "./lazy-abort.ts";
+import type { LazyAbort } from "./deadlines.ts";
 import type { MrtrBinding } from "./mrtr.ts";
 import type { TokenSealer } from "./sealed-token.ts";
+import type { ChangeHub } from "./session.ts";
 import type {
   Era,
   HandlerContext,

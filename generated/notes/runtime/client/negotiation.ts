@@ -2,7 +2,6 @@
 // probe with `server/discover`; a DiscoverResult or a recognized modern error
 // means a 2026 server; anything else (other errors, HTTP 4xx without a modern
 // body, silence) means a 2025-era server, so fall back to `initialize`.
-
 import { isObject } from "../protocol/codec.ts";
 import {
   ErrorCode,
@@ -16,11 +15,8 @@ import {
 } from "../protocol/constants.ts";
 import { McpError } from "../protocol/errors.ts";
 import type { ClientCapabilities, Implementation, JsonObject, Result, ServerCapabilities } from "../protocol/types.ts";
-import { AuthorizationError } from "./authorizer.ts";
-import type { ClientRevision } from "./revision.ts";
-import { revision2025 } from "./revision-2025.ts";
-import { revision2026 } from "./revision-2026.ts";
-import { type ClientTransport, TransportError } from "./transport.ts";
+import { type ClientRevision, revision2025, revision2026 } from "./revision.ts";
+import { AuthorizationError, type ClientTransport, TransportError } from "./transport.ts";
 
 export type ServerDescription = {
   info?: Implementation;
@@ -36,7 +32,7 @@ export type NegotiationInput = {
   probeTimeoutMs?: number;
 };
 
-/** The revision is chosen here, once: revision-2026.ts after server/discover, revision-2025.ts after initialize. */
+/** The revision is chosen here, once: revision2026 after server/discover, revision2025 after initialize (revision.ts). */
 export type NegotiationOutcome = { revision: ClientRevision; protocolVersion: string; server: ServerDescription };
 
 export async function negotiateEra(transport: ClientTransport, input: NegotiationInput): Promise<NegotiationOutcome> {

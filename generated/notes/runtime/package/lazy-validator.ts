@@ -1,7 +1,7 @@
 // A validator that loads its compiled code on first use. Generated packages split their precompiled
 // validators into chunks required on demand, so start-up parses none of them: a server over a large
 // API answers `initialize` without reading megabytes of validator code it may never run.
-import { ownValue } from "../protocol/own-keys.ts";
+import { ownValue } from "../protocol/codec.ts";
 import type { Validator } from "../protocol/types.ts";
 
 export function lazyValidator(load: () => Record<string, Validator>, name: string): Validator {

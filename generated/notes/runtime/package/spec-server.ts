@@ -3,9 +3,9 @@
 // user's handlers. This module turns them into a running server: http bindings forward to the
 // upstream, static resources and prompt templates serve themselves, the rest call handlers.
 import { readFileSync } from "node:fs";
+import { ownValue, setOwn } from "../protocol/codec.ts";
 import { ErrorCode } from "../protocol/constants.ts";
 import { McpError } from "../protocol/errors.ts";
-import { ownValue, setOwn } from "../protocol/own-keys.ts";
 import type { ContentBlock, GetPromptResult, Validator } from "../protocol/types.ts";
 import { observeUpstream } from "../server/log.ts";
 import type { ToolGate } from "../server/scope-filter.ts";

@@ -6,8 +6,7 @@
 // structuredContent stays consistent with the outputSchema: the generator serves http tools an
 // outputSchema that allows partial answers (generator/normalize/fields-argument.ts: nothing required,
 // no minimum counts), and a selected answer is still the same JSON shape, only narrower.
-
-import { ownValue, setOwn } from "../protocol/own-keys.ts";
+import { ownValue, setOwn } from "../protocol/codec.ts";
 import type { JsonObject, Validator } from "../protocol/types.ts";
 import type { ToolHandlerResult } from "../server/types.ts";
 import type { ToolAnswer } from "../upstream/response.ts";

@@ -15,7 +15,7 @@ export type ParsedFlags = {
   values: Record<string, FlagValue>;
   /** Where each value came from: `--flag` or the env twin's name. */
   sources: Record<string, string>;
-  /** The flags as given on the command line, unchecked (for parsers of a whole group, as auth-config.ts). */
+  /** The flags as given on the command line, unchecked (for parsers of a whole group, as auth-principal.ts). */
   given: Record<string, string | boolean | string[] | undefined>;
 };
 

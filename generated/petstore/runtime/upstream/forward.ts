@@ -1,17 +1,15 @@
 // Forwarding tool calls and resource reads to an upstream REST API (the `http` bindings of a spec):
-// building the request (request.ts), adding credentials (auth.ts), sending it with a
+// building the request (request.ts), adding credentials (credentials.ts), sending it with a
 // timeout, same-origin redirects and a body cap (send.ts), retries on 429/503, and mapping the
 // answer (response.ts). Credentials come from environment variables at call time and never
-// appear in results, errors or logs: answers are redacted (redact.ts), error texts name
+// appear in results, errors or logs: answers are redacted (response.ts), error texts name
 // variables and URLs without their query.
 import { setTimeout as wait } from "node:timers/promises";
 import type { HttpBinding } from "../package/catalog-types.ts";
-import { ownValue, setOwn } from "../protocol/own-keys.ts";
-import { applySecurity } from "./auth.ts";
-import type { ResolvedCredentials } from "./credentials.ts";
-import { configuredRedactor, type Redactor } from "./redact.ts";
+import { ownValue, setOwn } from "../protocol/codec.ts";
+import { applySecurity, type ResolvedCredentials } from "./credentials.ts";
 import { explicitRequest, legacyRequest } from "./request.ts";
-import { isTextual } from "./response.ts";
+import { configuredRedactor, isTextual, type Redactor } from "./response.ts";
 import { send } from "./send.ts";
 import type { Outgoing, UpstreamCall, UpstreamConfig, UpstreamResponse } from "./types.ts";
 

@@ -1,7 +1,21 @@
 // What the client needs from a transport. Both implementations deliver
 // messages that are not answers to our requests (notifications, 2025-era
 // server-to-client requests) through the same incoming handlers.
-import type { JsonObject, JsonRpcNotification, JsonRpcRequest, Result } from "../protocol/types.ts";
+
+import { ErrorCode } from "../protocol/constants.ts";
+import { McpError } from "../protocol/errors.ts";
+import type {
+  ClientCapabilities,
+  CreateMessageParams,
+  CreateMessageResult,
+  ElicitParams,
+  ElicitResult,
+  JsonObject,
+  JsonRpcNotification,
+  JsonRpcRequest,
+  ListRootsResult,
+  Result,
+} from "../protocol/types.ts";
 import type { ClientRevision } from "./revision.ts";
 
 export type TransportRequestOptions = {
@@ -39,4 +53,89 @@ export class TransportError extends Error {
     super(message);
     this.name = "TransportError";
   }
+}
+
+// The HTTP client transport's seam for authorization. The core itself sends only a static bearer token
+// (`HttpTarget.bearerToken`); anything that logs in (OAuth: runtime/features/oauth/client/) implements
+// `Authorizer` and is passed as `HttpTarget.authorizer`, so the core carries no login code and no jose.
+
+/** Asked by the HTTP transport around each POST to the MCP server's URL (and only that URL). */
+export type Authorizer = {
+  /** The Authorization header for the next request, or none yet. */
+  authorization(): Promise<string | undefined>;
+  /**
+   * The server answered 401, or 403 with `insufficient_scope` in WWW-Authenticate: true when the same
+   * request should be sent again (credentials were obtained or refreshed), false to give up.
+   */
+  challenge(response: Response): Promise<boolean>;
+  /** A request got through (any other status): retry counters start over. */
+  succeeded?(): void;
+};
+
+/** A failure to authorize: rejects the request or `connect()`, never read as a sign of an older server. */
+export class AuthorizationError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "AuthorizationError";
+  }
+}
+
+/** Anything an authorizer throws becomes an AuthorizationError (its own subclasses pass through unchanged). */
+export async function asAuthorizationError<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    if (error instanceof AuthorizationError) throw error;
+    const wrapped = new AuthorizationError(
+      `Authorization failed: ${error instanceof Error ? error.message : String(error)}`,
+    );
+    wrapped.cause = error;
+    throw wrapped;
+  }
+}
+
+/**
+ * `connect({ url, auth })` in a package generated without the oauth feature: the one line that says how
+ * to get it (worded as a server flag's missing feature is).
+ */
+export const AUTH_NEEDS_OAUTH =
+  "connect({ url, auth }) needs the 'oauth' feature, which this package was generated without: add it to the spec's features: list, or to mcpgen generate's --features, and generate again";
+
+// The client's side of server-to-client requests: the same user handlers answer
+// real 2025-era requests and 2026-era MRTR input requests.
+
+export type ClientHandlers = {
+  elicitation?: (params: ElicitParams) => ElicitResult | Promise<ElicitResult>;
+  sampling?: (params: CreateMessageParams) => CreateMessageResult | Promise<CreateMessageResult>;
+  roots?: () => ListRootsResult | Promise<ListRootsResult>;
+};
+
+/** Capabilities that follow from the handlers supplied: we only claim what we can answer. */
+export function capabilitiesFor(handlers: ClientHandlers | undefined): ClientCapabilities {
+  const capabilities: ClientCapabilities = {};
+  if (handlers?.elicitation) capabilities.elicitation = { form: {}, url: {} };
+  if (handlers?.sampling) capabilities.sampling = {};
+  if (handlers?.roots) capabilities.roots = {};
+  return capabilities;
+}
+
+export async function answerServerRequest(
+  handlers: ClientHandlers | undefined,
+  method: string,
+  params: JsonObject | undefined,
+): Promise<Result> {
+  switch (method) {
+    case "ping":
+      return {};
+    case "elicitation/create":
+      if (handlers?.elicitation) return handlers.elicitation(params as ElicitParams);
+      break;
+    case "sampling/createMessage":
+      if (handlers?.sampling) return handlers.sampling(params as CreateMessageParams);
+      break;
+    case "roots/list":
+      if (handlers?.roots) return handlers.roots();
+      break;
+  }
+  throw new McpError(ErrorCode.MethodNotFound, `Client does not handle ${method}`);
 }

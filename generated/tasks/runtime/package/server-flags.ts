@@ -4,7 +4,6 @@
 // and, at generate time, every document that names them: the MCP Registry's server.json, the MCPB
 // manifest's user config, the package README and the root README's "Flags of a generated server"
 // (generator/render/server-env.ts, scripts/readme-codes.ts). A flag that is in no set does not exist.
-import type { FeatureName } from "./feature-name.ts";
 
 /** The parts of the core a flag may belong to; a feature's flags carry the feature's name. */
 export type CoreFlagGroup = "core" | "drain" | "logs" | "upstream" | "toolsets";
@@ -273,3 +272,7 @@ function modeFlag(flag: ServerFlag, choices: readonly string[]): ServerFlag {
     ...(flag.doc ? { doc: keep(flag.doc) } : {}),
   };
 }
+
+/** The features a package can be generated with (runtime/features/<name>/; the core needs no name). Here,
+ * not in feature.ts, so that flag records name them without an import cycle. */
+export type FeatureName = "dynamic" | "code" | "budget" | "oauth" | "token-exchange" | "redis" | "metrics";

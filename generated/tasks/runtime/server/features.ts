@@ -1,10 +1,9 @@
 // tools/call, resources/read, prompts/get and completion/complete: argument
 // checks, handler invocation, MRTR interception and result shaping.
-import { isObject } from "../protocol/codec.ts";
+import { isObject, ownValue, protoKeyPointer } from "../protocol/codec.ts";
 import { ErrorCode } from "../protocol/constants.ts";
 import { errorMessage, invalidParams, McpError, ResourceNotFoundError } from "../protocol/errors.ts";
-import { ownValue, protoKeyPointer } from "../protocol/own-keys.ts";
-import type { CallToolResult, Completion, Result, ValidatorError } from "../protocol/types.ts";
+import type { CallToolResult, Completion, JsonObject, Result, ValidatorError } from "../protocol/types.ts";
 import { MAX_TEMPLATE_URI_LENGTH } from "../protocol/uri-template-match.ts";
 import type { AuthPrincipal } from "./auth-principal.ts";
 import { InputRequiredSignal, inputRequiredResult } from "./mrtr.ts";
@@ -15,7 +14,6 @@ import {
   missingResourceScopes,
   missingScopes,
 } from "./scope-filter.ts";
-import { forwardOf, type ToolForward } from "./tool-forward.ts";
 import type { CompleteFunction, HandlerContext, ToolDefinition, ToolHandlerResult } from "./types.ts";
 
 const DEFAULT_REQUEST_STATE_TTL_MS = 10 * 60_000;
@@ -129,7 +127,7 @@ async function runTool(
 }
 
 /**
- * Runs the tool a forwarding tool names (tool-forward.ts) as a direct tools/call of it would, within the
+ * Runs the tool a forwarding tool names as a direct tools/call of it would, within the
  * same request (deadline, cancellation, MRTR answers), and adds the forward's `_meta` to its result.
  */
 async function forwardedCall(call: MethodCall, via: string, forward: ToolForward, forwarded: boolean): Promise<Result> {
@@ -269,4 +267,27 @@ function describeErrors(errors: ValidatorError[] | null | undefined): string {
     .slice(0, 5)
     .map((error) => `${error.instancePath || "(root)"} ${error.message ?? "is invalid"}`)
     .join("; ");
+}
+
+// A tool that stands for another: dynamic mode's `call_tool` names the tool to run, and the server runs
+// it exactly as a direct `tools/call` of that name (its input validation, handler, output checks, MRTR
+// rounds), so the two can never answer differently. A handler asks for this by returning
+// `forwardTo(...)` instead of a result; features.ts's callTool sees the mark and calls the named tool.
+
+const FORWARD = Symbol("tool-forward");
+
+/** Where a forwarding handler sends the call, and `_meta` entries added to the named tool's result. */
+export type ToolForward = { name: string; arguments: unknown; meta?: JsonObject };
+
+/** The result a handler returns to have the server run another tool in its place (one hop only). */
+export function forwardTo(forward: ToolForward): ToolHandlerResult {
+  // No content of its own: were the mark ever lost, the result would be an empty success, not a leak.
+  return Object.defineProperty({ content: [] }, FORWARD, { value: forward, enumerable: false });
+}
+
+/** The forward a handler's result asks for, if it is one. */
+export function forwardOf(result: unknown): ToolForward | undefined {
+  return typeof result === "object" && result !== null
+    ? ((result as { [FORWARD]?: ToolForward })[FORWARD] ?? undefined)
+    : undefined;
 }

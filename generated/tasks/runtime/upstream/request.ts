@@ -1,9 +1,8 @@
 // Building the upstream request of a binding. Spec-language bindings fill path parameters by name and
 // send the other arguments as the query (GET, HEAD, DELETE, OPTIONS) or a JSON body; OpenAPI bindings
 // list every parameter with its location and `style`/`explode`, and the body with its media type.
-
 import type { HttpBinding, HttpBody, HttpParameter } from "../package/catalog-types.ts";
-import { ownValue, setOwn } from "../protocol/own-keys.ts";
+import { ownValue, setOwn } from "../protocol/codec.ts";
 import type { Outgoing } from "./types.ts";
 
 const BODYLESS = new Set(["GET", "HEAD", "DELETE", "OPTIONS"]);

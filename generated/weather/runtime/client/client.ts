@@ -1,7 +1,6 @@
 // The generic MCP client: era detection at connect, MRTR retries, typed helpers. What differs
-// between the protocol revisions is in revision-2025.ts and revision-2026.ts, picked at connect.
+// between the protocol revisions is in revision.ts (one object per revision), picked at connect.
 // Typed per-tool wrappers are generated on top of `callTool(name, args)`.
-
 import { isObject } from "../protocol/codec.ts";
 import { ErrorCode, MetaKey } from "../protocol/constants.ts";
 import { McpError } from "../protocol/errors.ts";
@@ -30,12 +29,10 @@ import type {
 import { createHttpTransport, type HttpTarget } from "../transport/http/client.ts";
 import { collectHeaderParams, type HeaderParam, headerParamValues } from "../transport/http/header-encoding.ts";
 import { type StdioTarget, spawnStdioTransport } from "../transport/stdio/client.ts";
-import { answerServerRequest, type ClientHandlers, capabilitiesFor } from "./handlers.ts";
 import { negotiateEra, type ServerDescription } from "./negotiation.ts";
-import type { ClientIdentity, ClientRevision, Era } from "./revision.ts";
-import { revision2026 } from "./revision-2026.ts";
+import { type ClientIdentity, type ClientRevision, type Era, revision2026 } from "./revision.ts";
 import { type OutputValidators, ToolOutputCheck } from "./tool-output.ts";
-import type { ClientTransport } from "./transport.ts";
+import { answerServerRequest, type ClientHandlers, type ClientTransport, capabilitiesFor } from "./transport.ts";
 
 export type ConnectTarget = HttpTarget | StdioTarget;
 

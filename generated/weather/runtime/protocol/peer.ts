@@ -2,8 +2,7 @@
 // responses (with timeouts and cancellation) and runs incoming requests with an
 // AbortSignal that `notifications/cancelled` trips. Stdio server and client and
 // the HTTP client's server-to-client path all sit on top of it.
-
-import { LazyAbort } from "../server/lazy-abort.ts";
+import { LazyAbort } from "../server/deadlines.ts";
 import { errorResponse, isNotification, isRequest, notification, request, resultResponse } from "./codec.ts";
 import { ErrorCode } from "./constants.ts";
 import { McpError, toJsonRpcError } from "./errors.ts";

@@ -1,11 +1,13 @@
 // The methods both protocol revisions share: the list methods, and the feature calls of
 // features.ts. Each revision adds its own (revision-2025.ts, revision-2026.ts).
 
+import { isObject } from "../protocol/codec.ts";
+import { invalidParams } from "../protocol/errors.ts";
 import type { Result } from "../protocol/types.ts";
 import { callTool, complete, getPrompt, readResource } from "./features.ts";
-import { paginate } from "./pagination.ts";
 import type { MethodCall, MethodSpec } from "./scope.ts";
 import { resourceVisibleTo, visibleTo } from "./scope-filter.ts";
+import type { TokenSealer } from "./sealed-token.ts";
 
 const DEFAULT_PAGE_SIZE = 100;
 // Wire fields per the MCP specification's schema (both revisions; `execution` is 2025-11-25's tasks hint).
@@ -79,4 +81,28 @@ function pick(definition: object, fields: readonly string[]): Record<string, unk
   return Object.fromEntries(
     fields.filter((field) => source[field] !== undefined).map((field) => [field, source[field]]),
   );
+}
+
+// Cursor pagination over an ordered list. Cursors are sealed offsets, so a
+// client cannot forge them and a stale/garbage cursor is a clean -32602.
+
+export type Page<T> = { items: T[]; nextCursor?: string };
+
+export function paginate<T>(items: readonly T[], cursor: unknown, pageSize: number, sealer: TokenSealer, kind: string) {
+  let offset = 0;
+  if (cursor !== undefined) {
+    const payload = typeof cursor === "string" ? sealer.open(cursor) : undefined;
+    if (
+      !isObject(payload) ||
+      payload.kind !== kind ||
+      !Number.isSafeInteger(payload.offset) ||
+      Number(payload.offset) < 0
+    ) {
+      throw invalidParams("Invalid cursor");
+    }
+    offset = payload.offset as number;
+  }
+  const page: Page<T> = { items: items.slice(offset, offset + pageSize) };
+  if (offset + pageSize < items.length) page.nextCursor = sealer.seal({ kind, offset: offset + pageSize });
+  return page;
 }

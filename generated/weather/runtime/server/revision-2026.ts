@@ -7,12 +7,12 @@ import { isObject, notification } from "../protocol/codec.ts";
 import { ErrorCode, isModernVersion, MetaKey, SUPPORTED_PROTOCOL_VERSIONS } from "../protocol/constants.ts";
 import { invalidParams, McpError, ResourceNotFoundError } from "../protocol/errors.ts";
 import type { ClientCapabilities, Implementation, Result, SubscriptionFilter } from "../protocol/types.ts";
-import { notificationForFilter } from "./changes.ts";
 import { resourceScopes } from "./features.ts";
 import { sharedMethods } from "./methods.ts";
 import { collectAnswers, InputRequiredSignal } from "./mrtr.ts";
 import type { MethodCall, Revision } from "./scope.ts";
 import { missingResourceScopes } from "./scope-filter.ts";
+import { notificationForFilter } from "./session.ts";
 
 const CACHEABLE_METHODS = new Set([
   "server/discover",

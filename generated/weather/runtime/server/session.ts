@@ -2,8 +2,13 @@
 // capabilities, log level and resource subscriptions. A stdio connection has
 // one; the HTTP transport keeps one per `Mcp-Session-Id`.
 import { notification } from "../protocol/codec.ts";
-import type { ClientCapabilities, Implementation, JsonRpcNotification, LoggingLevel } from "../protocol/types.ts";
-import type { ServerChange } from "./changes.ts";
+import type {
+  ClientCapabilities,
+  Implementation,
+  JsonRpcNotification,
+  LoggingLevel,
+  SubscriptionFilter,
+} from "../protocol/types.ts";
 
 /** Resource subscriptions one session may hold, and their URIs' total length: what a session keeps is bounded. */
 export const MAX_SUBSCRIPTIONS = 1_000;
@@ -56,5 +61,62 @@ export class LegacySession {
       return;
     }
     this.sendUnrelated(notification(`notifications/${change.kind}/list_changed`));
+  }
+}
+
+// Change events inside a server: feature lists changing and resources being
+// updated. Legacy sessions and 2026 `subscriptions/listen` streams both listen here.
+
+export type ServerChange = { kind: "tools" | "prompts" | "resources" } | { kind: "resource-updated"; uri: string };
+export type ChangeListener = (change: ServerChange) => void;
+
+export class ChangeHub {
+  private readonly listeners = new Set<ChangeListener>();
+  private muted = false;
+
+  /** Runs `work` without emitting: registrations a client never saw absent are not changes. */
+  mute(work: () => void): void {
+    const was = this.muted;
+    this.muted = true;
+    try {
+      work();
+    } finally {
+      this.muted = was;
+    }
+  }
+
+  subscribe(listener: ChangeListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  emit(change: ServerChange): void {
+    if (this.muted) return;
+    for (const listener of [...this.listeners]) {
+      try {
+        listener(change);
+      } catch {
+        // One broken subscriber must not starve the others.
+      }
+    }
+  }
+}
+
+/** The notification a `subscriptions/listen` stream should carry for a change, if its filter opted in. */
+export function notificationForFilter(
+  change: ServerChange,
+  filter: SubscriptionFilter,
+): JsonRpcNotification | undefined {
+  switch (change.kind) {
+    case "tools":
+      return filter.toolsListChanged ? notification("notifications/tools/list_changed") : undefined;
+    case "prompts":
+      return filter.promptsListChanged ? notification("notifications/prompts/list_changed") : undefined;
+    case "resources":
+      return filter.resourcesListChanged ? notification("notifications/resources/list_changed") : undefined;
+    case "resource-updated":
+      return filter.resourceSubscriptions?.includes(change.uri)
+        ? notification("notifications/resources/updated", { uri: change.uri })
+        : undefined;
   }
 }

@@ -1,9 +1,9 @@
 // Sending one upstream request: redirects are followed by hand, and only within the origin the request
 // went to (scheme, host and port), so credentials (headers, query keys, cookies) never reach another host;
-// the body is read up to a cap (body.ts); a failure names its cause (ECONNREFUSED 127.0.0.1:4010).
-import { DEFAULT_MAX_BODY_CHARS, discard, readCapped } from "./body.ts";
-import type { Redactor } from "./redact.ts";
-import { isTextual } from "./response.ts";
+// the body is read up to a cap (send.ts); a failure names its cause (ECONNREFUSED 127.0.0.1:4010).
+
+import { TextDecoder } from "node:util";
+import { isTextual, type Redactor } from "./response.ts";
 import type { Outgoing, UpstreamConfig, UpstreamResponse } from "./types.ts";
 
 export const DEFAULT_MAX_REDIRECTS = 5;
@@ -100,4 +100,52 @@ export function describe(error: unknown): string {
   const parts = Array.isArray(cause.errors) ? (cause.errors as Cause[]).map(one) : [one(cause)];
   const detail = [...new Set(parts.filter(Boolean))].join(", ");
   return detail ? `${message} (${detail})` : message;
+}
+
+// Reading an upstream answer's body without trusting its size: chunks are kept only until the text they
+// decode to passes the cap (characters, as JS counts them; bytes for binary types), then the body is
+// cancelled, which closes the connection. What is held is at most the cap plus the one chunk that crossed it.
+
+// Imported, not global: generated packages compile without the DOM library, where the type lives.
+
+export const DEFAULT_MAX_BODY_CHARS = 1_000_000;
+
+export type CappedBody = { body: Buffer; cut: boolean };
+
+export async function readCapped(response: Response, maxChars: number, binary: boolean): Promise<CappedBody> {
+  const stream = response.body;
+  if (!stream) return { body: Buffer.alloc(0), cut: false };
+  const reader = stream.getReader();
+  const chunks: Uint8Array[] = [];
+  let bytes = 0;
+  // UTF-8 never takes fewer bytes than the UTF-16 units it decodes to, so text is only decoded (to count
+  // characters exactly) once its bytes pass the cap; most answers never get there.
+  let decoder: TextDecoder | undefined;
+  let chars = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return { body: Buffer.concat(chunks), cut: false };
+      chunks.push(value);
+      bytes += value.byteLength;
+      if (bytes <= maxChars) continue;
+      if (!binary) {
+        if (!decoder) {
+          decoder = new TextDecoder("utf-8");
+          for (const chunk of chunks.slice(0, -1)) chars += decoder.decode(chunk, { stream: true }).length;
+        }
+        chars += decoder.decode(value, { stream: true }).length;
+        if (chars <= maxChars) continue;
+      }
+      await reader.cancel().catch(() => {});
+      return { body: Buffer.concat(chunks), cut: true };
+    }
+  } finally {
+    reader.releaseLock();
+  }
+}
+
+/** Discards a body we will not use (a redirect, a retried 429/503), so its connection is not kept busy. */
+export function discard(response: Response): void {
+  response.body?.cancel().catch(() => {});
 }

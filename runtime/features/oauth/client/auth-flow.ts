@@ -1,8 +1,8 @@
-// The OAuth client behind `connect({ url, auth })`: the core's Authorizer (client/authorizer.ts). The HTTP
+// The OAuth client behind `connect({ url, auth })`: the core's Authorizer (client/transport.ts). The HTTP
 // transport asks it for the Authorization header of each request to the MCP server and hands it every
 // 401/403; everything else (discovery, registration, the grants, refresh, step-up) happens here. The access
 // token only ever goes to the MCP server's URL, as a header.
-import type { Authorizer } from "../../../client/authorizer.ts";
+import type { Authorizer } from "../../../client/transport.ts";
 import { authorizeWithCode, chooseClient } from "./auth-code.ts";
 import {
   canonicalUrl,

@@ -1,6 +1,6 @@
 // The OAuth options a client passes to `connect({ url, auth })`, and what it stores between runs.
 // The flow itself is in auth-flow.ts; discovery in auth-discovery.ts.
-import { AuthorizationError } from "../../../client/authorizer.ts";
+import { AuthorizationError } from "../../../client/transport.ts";
 
 /** Tokens from the authorization server, with the absolute time they expire (ms since epoch). */
 export type OAuthTokens = {

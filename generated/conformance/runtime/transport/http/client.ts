@@ -1,18 +1,24 @@
 // The Streamable HTTP transport, client side (global fetch). Each request is its own POST
 // (client-connection.ts); answers come back as JSON or as an SSE stream (client-answer.ts); a 2025-era
-// session also listens on its standalone GET stream (client-stream.ts). This file holds a request's
+// session also listens on its standalone GET stream (below). This file holds that stream, a request's
 // deadline and cancellation, and the transport object the client drives.
-import { AUTH_NEEDS_OAUTH } from "../../client/authorizer.ts";
-import { revision2026 } from "../../client/revision-2026.ts";
-import { type ClientTransport, TransportError, type TransportRequestOptions } from "../../client/transport.ts";
+
+import { setTimeout as wait } from "node:timers/promises";
+import { revision2026 } from "../../client/revision.ts";
+import {
+  AUTH_NEEDS_OAUTH,
+  type ClientTransport,
+  TransportError,
+  type TransportRequestOptions,
+} from "../../client/transport.ts";
 import { request } from "../../protocol/codec.ts";
 import { ErrorCode } from "../../protocol/constants.ts";
 import { McpError } from "../../protocol/errors.ts";
 import { DEFAULT_REQUEST_TIMEOUT_MS } from "../../protocol/peer.ts";
 import type { JsonObject, RequestId, Result } from "../../protocol/types.ts";
-import { readAnswer } from "./client-answer.ts";
+import { DEFAULT_RETRY_MS, dispatchIncoming, eventMessage, pump, readAnswer } from "./client-answer.ts";
 import { baseHeaders, type HttpConnection, type HttpTarget, notify, post } from "./client-connection.ts";
-import { listenIfSession } from "./client-stream.ts";
+import { SseParser } from "./sse.ts";
 
 export { HttpMcpError } from "./client-answer.ts";
 export type { HttpTarget } from "./client-connection.ts";
@@ -109,5 +115,43 @@ async function close(connection: HttpConnection): Promise<void> {
     await fetch(connection.url, { method: "DELETE", headers: { ...baseHeaders(connection) } })
       .then((response) => response.body?.cancel())
       .catch(() => {});
+  }
+}
+
+// The 2025 era's standalone stream, client side: the optional GET stream on which a session's server sends
+// messages outside any request. It reconnects after the server's `retry` delay, from the last event seen.
+
+/** Opens the session's stream once the revision has one and the session is new; a no-op otherwise. */
+export function listenIfSession(connection: HttpConnection): void {
+  const { revision, protocolVersion, sessionId } = connection;
+  if (!revision.httpSession || !protocolVersion || !sessionId || connection.listeningSession === sessionId) return;
+  connection.listeningSession = sessionId;
+  void listenStandalone(connection, sessionId);
+}
+
+async function listenStandalone(connection: HttpConnection, forSession: string): Promise<void> {
+  let lastEventId: string | undefined;
+  let retryMs: number | undefined;
+  const { signal } = connection.lifetime;
+  // A new session (after re-initialization) gets its own loop; this one then stops.
+  while (!connection.closed && connection.sessionId === forSession) {
+    const headers: Record<string, string> = { ...baseHeaders(connection), Accept: "text/event-stream" };
+    if (lastEventId !== undefined) headers["Last-Event-ID"] = lastEventId;
+    const response = await fetch(connection.url, { method: "GET", headers, signal }).catch(() => undefined);
+    if (connection.closed) return;
+    if (response && !response.ok) {
+      await response.body?.cancel().catch(() => {});
+      return; // 405: the server offers no such stream; 404: the session is gone
+    }
+    if (response?.body) {
+      const parser = new SseParser((event) => {
+        const message = eventMessage(event.data);
+        if (message) dispatchIncoming(connection, message, {});
+      });
+      await pump(response.body, parser, () => connection.closed).catch(() => {});
+      lastEventId = parser.lastEventId ?? lastEventId;
+      retryMs = parser.retryMs ?? retryMs;
+    }
+    await wait(retryMs ?? DEFAULT_RETRY_MS, undefined, { signal }).catch(() => {});
   }
 }

@@ -4,14 +4,12 @@ import type { ServerResponse } from "node:http";
 import { decodeMessage, errorResponse } from "../../protocol/codec.ts";
 import { ErrorCode } from "../../protocol/constants.ts";
 import type { Handler, HttpState } from "./http-state.ts";
-import { isMediaType } from "./media-type.ts";
 import { handlePost } from "./post.ts";
-import { acceptsSse, header } from "./post-common.ts";
+import { acceptsSse, header, isMediaType } from "./post-common.ts";
 import { sendJson } from "./responder.ts";
 import { BodyTooLargeError, principalOf, readBody } from "./security.ts";
 import type { HttpSession } from "./session.ts";
-import { startSse } from "./sse.ts";
-import { parseEventId } from "./sse-replay.ts";
+import { parseEventId, startSse } from "./sse.ts";
 
 export const postMessage: Handler = async ({ req, res, state }) => {
   // Node keeps only the first of repeated Content-Type lines; a request with two is ambiguous, so refused.

@@ -1,7 +1,7 @@
 // What the HTTP transport knows of one request for its logs and metrics (issue 18 §3): its id (the
 // client's X-Request-Id when well formed, else a new one, echoed in the response), the JSON-RPC method and
 // tool, the protocol era, and the JSON-RPC error code of a failed answer. Kept beside the request in a
-// WeakMap, like request-auth.ts, so the POST handlers' signatures stay as they are.
+// WeakMap, like security.ts's request auth, so the POST handlers' signatures stay as they are.
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { JsonRpcMessage } from "../../protocol/types.ts";

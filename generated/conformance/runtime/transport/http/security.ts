@@ -3,7 +3,7 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import { isIPv6 } from "node:net";
-import { requestAuth } from "./request-auth.ts";
+import type { AuthPrincipal } from "../../server/auth-principal.ts";
 
 const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
 
@@ -128,4 +128,17 @@ function printable(value: string): string {
 
 function isLoopback(host: string): boolean {
   return LOOPBACK_HOSTS.has(host) || host.startsWith("127.");
+}
+
+// The principal the protected-resource check established for a request, handed from the HTTP server to the
+// POST handlers without widening their signatures. A WeakMap: it goes when the request does.
+
+const principals = new WeakMap<IncomingMessage, AuthPrincipal>();
+
+export function setRequestAuth(req: IncomingMessage, principal: AuthPrincipal): void {
+  principals.set(req, principal);
+}
+
+export function requestAuth(req: IncomingMessage): AuthPrincipal | undefined {
+  return principals.get(req);
 }

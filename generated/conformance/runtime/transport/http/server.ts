@@ -6,7 +6,7 @@ import { createServer as createHttpServer, type Server, type ServerResponse } fr
 import type { AddressInfo } from "node:net";
 import { errorResponse } from "../../protocol/codec.ts";
 import { ErrorCode } from "../../protocol/constants.ts";
-import type { AuthConfig } from "../../server/auth-config.ts";
+import type { AuthConfig } from "../../server/auth-principal.ts";
 import { boundLogValue } from "../../server/log.ts";
 import type { McpServer } from "../../server/server.ts";
 import { DEFAULT_SHUTDOWN_TIMEOUT_MS, Drain } from "./drain.ts";

@@ -11,9 +11,9 @@ import { missingResourceScopes, missingScopes } from "../../server/scope-filter.
 import { handlePost2025 } from "./post-2025.ts";
 import { handlePost2026 } from "./post-2026.ts";
 import { header, invalidRequest, type PostContext, repeatedMcpHeader } from "./post-common.ts";
-import { requestAuth } from "./request-auth.ts";
 import { noteRequest } from "./request-record.ts";
 import { sendJson } from "./responder.ts";
+import { requestAuth } from "./security.ts";
 
 export async function handlePost(
   context: PostContext,

@@ -1,9 +1,14 @@
 // The Streamable HTTP client's state (one per connected client) and its POSTs: the headers every request
 // carries, a POST with the authorizer's retries, and notifications. client.ts builds the state; the
-// readers of answers (client-answer.ts) and the standalone stream (client-stream.ts) share it.
-import { type Authorizer, asAuthorizationError } from "../../client/authorizer.ts";
+// readers of answers (client-answer.ts) and the standalone stream (client.ts) share it.
+
 import type { ClientRevision } from "../../client/revision.ts";
-import { type IncomingHandlers, TransportError } from "../../client/transport.ts";
+import {
+  type Authorizer,
+  asAuthorizationError,
+  type IncomingHandlers,
+  TransportError,
+} from "../../client/transport.ts";
 import { encodeMessage } from "../../protocol/codec.ts";
 import type { JsonObject, JsonRpcMessage } from "../../protocol/types.ts";
 
@@ -29,7 +34,7 @@ export type HttpConnection = {
   protocolVersion?: string;
   /** The 2025-era session (from initialize's answer). */
   sessionId?: string;
-  /** The session whose standalone GET stream is open (client-stream.ts). */
+  /** The session whose standalone GET stream is open (client.ts). */
   listeningSession?: string;
   nextId: number;
   closed: boolean;

@@ -2,8 +2,7 @@
 // of them, so a package without a feature carries none of its code or libraries. A feature module
 // (runtime/features/*.ts) fills these in; the package's entry point hands the enabled ones to serveHttp.
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { AuthConfig } from "../../server/auth-config.ts";
-import type { AuthPrincipal } from "../../server/auth-principal.ts";
+import type { AuthConfig, AuthPrincipal } from "../../server/auth-principal.ts";
 import type { McpServer } from "../../server/server.ts";
 import type { RequestRecord } from "./request-record.ts";
 import type { Rejection } from "./security.ts";

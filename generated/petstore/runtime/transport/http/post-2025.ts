@@ -15,9 +15,8 @@ import {
   type PostContext,
   routingHeaderMismatch,
 } from "./post-common.ts";
-import { requestAuth } from "./request-auth.ts";
 import { PostResponder, sendJson } from "./responder.ts";
-import { principalOf } from "./security.ts";
+import { principalOf, requestAuth } from "./security.ts";
 import type { HttpSession } from "./session.ts";
 import { SessionStoreUnavailableError, sendStoreUnavailable } from "./session-store.ts";
 

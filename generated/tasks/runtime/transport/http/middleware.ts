@@ -1,13 +1,13 @@
 // The checks a request passes before its route's handler, each a module-level function that answers the
 // request itself or calls `next`. routes.ts composes them per route, in the order they are listed there.
+
 import { errorResponse } from "../../protocol/codec.ts";
 import { ErrorCode } from "../../protocol/constants.ts";
 import { logRequest } from "../../server/log.ts";
 import type { Middleware, RequestContext } from "./http-state.ts";
 import { repeatedMcpHeader } from "./post-common.ts";
-import { setRequestAuth } from "./request-auth.ts";
 import { sendJson } from "./responder.ts";
-import { admit } from "./security.ts";
+import { admit, setRequestAuth } from "./security.ts";
 
 /**
  * Shutdown (drain.ts): once stopped, an MCP request is refused 503 before anything runs; while draining it

@@ -5,8 +5,7 @@ import type { ServerResponse } from "node:http";
 import { encodeMessage, isResponse } from "../../protocol/codec.ts";
 import type { JsonRpcMessage } from "../../protocol/types.ts";
 import { noteAnswer } from "./request-record.ts";
-import { type SseWriter, startSse } from "./sse.ts";
-import type { ResumableStream } from "./sse-replay.ts";
+import { type ResumableStream, type SseWriter, startSse } from "./sse.ts";
 
 export type ResponderOptions = {
   acceptsSse: boolean;

@@ -1,9 +1,8 @@
 // The stdio transport, server side: one client per process, newline-delimited
 // JSON on stdin/stdout, diagnostics on stderr, shutdown on stdin EOF or SIGTERM.
-
 import { JsonRpcPeer } from "../../protocol/peer.ts";
 import type { JsonObject, JsonRpcMessage, JsonRpcNotification, Result } from "../../protocol/types.ts";
-import { LazyAbort } from "../../server/lazy-abort.ts";
+import { LazyAbort } from "../../server/deadlines.ts";
 import type { McpServer } from "../../server/server.ts";
 import { LegacySession } from "../../server/session.ts";
 import type { RequestChannel } from "../../server/types.ts";
