@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import { ROOT, scratchDir } from "./support.ts";
 
 const PLANTED = 'console.error("PLANTED");\n';
-const TARGET = "runtime/index.ts";
+const TARGET = "runtime/server/server.ts";
 
 function mcpgen(cwd: string, cache: string, ...args: string[]) {
   const run = spawnSync(process.execPath, [join(ROOT, "bin/mcpgen.js"), ...args], {
@@ -47,7 +47,7 @@ describe("a runtime cache folder others can write", () => {
     chmodSync(cache, 0o777);
     const run = mcpgen(cwd, cache, "generate", "spec.yaml", "--out", "second");
     expect(run.code, run.stdout + run.stderr).toBe(0);
-    expect(readFileSync(join(cwd, "second/dist/runtime/index.js"), "utf8")).not.toContain("PLANTED");
+    expect(readFileSync(join(cwd, "second/dist/runtime/server/server.js"), "utf8")).not.toContain("PLANTED");
     expect(run.stdout).toContain(`warning CACHE_DIR_UNSAFE: the runtime cache '${cache}' is writable by other users`);
   });
 });
