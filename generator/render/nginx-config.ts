@@ -117,8 +117,9 @@ ${toolLines.join("\n")}
         # other balancers can probe GET /readyz instead, which turns 503 as soon as an instance is stopping.)
 ${DEPLOY_PORTS.map((port) => `        server 127.0.0.1:${port} max_fails=1 fail_timeout=5s;`).join("\n")}
         keepalive 64;
-        # Shorter than the servers' own idle timeout (Node's 5 s): nginx then never sends a request on a
-        # connection the server is closing for idleness, which would lose a POST after it was sent.
+        # Shorter than the servers' own idle timeout (5 s, IDLE_CONNECTION_MS in the runtime's HTTP server):
+        # nginx then never sends a request on a connection the server is closing for idleness, which would
+        # lose a POST after it was sent.
         keepalive_timeout 4s;
     }
 

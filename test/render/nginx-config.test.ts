@@ -1,10 +1,13 @@
 /**
- * deploy/nginx.conf (issue 18 §2): which calls nginx may resend comes from the tools' annotations, and
- * no tool name can write a directive. (test/scale/nginx-config.scale.ts runs `nginx -t` on it, and
+ * deploy/nginx.conf (issue 18 §2): which calls nginx may resend comes from the tools' annotations, no
+ * tool name can write a directive, and nginx drops idle connections before a real server does. (test/scale/nginx-config.scale.ts runs `nginx -t` on it, and
  * test/scale/scale-out.scale.ts runs it in front of real instances and kills one.)
  */
+import { get } from "node:http";
 import { describe, expect, it } from "vitest";
 import { renderNginxConfig, retryKeys, retryPlan } from "../../generator/render/nginx-config.ts";
+import { createServer } from "../../runtime/server/server.ts";
+import { IDLE_CONNECTION_MS, serveHttp } from "../../runtime/transport/http/server.ts";
 import { model, tool } from "./model.ts";
 
 const weatherLike = model({
@@ -70,6 +73,24 @@ describe("deploy/nginx.conf", () => {
     ])
       expect(text).toContain(line);
     expect(text.match(/^\s+server 127\.0\.0\.1:300\d max_fails=1 fail_timeout=5s;$/gm)).toHaveLength(3);
+  });
+
+  it("drops idle upstream connections before the servers do (a POST on a closing connection is lost)", async () => {
+    const seconds = Number(/^\s*keepalive_timeout (\d+)s;$/m.exec(text)?.[1]);
+    expect(seconds * 1000).toBeLessThan(IDLE_CONNECTION_MS);
+    const handle = await serveHttp(createServer({ name: "t", version: "1" }), { port: 0 });
+    try {
+      // The server announces its idle timeout on every kept-alive answer (Keep-Alive: timeout=<s>).
+      const keepAlive = await new Promise<string>((resolve, reject) =>
+        get(`${handle.url.replace(/\/mcp$/, "")}/healthz`, (res) => {
+          res.resume();
+          resolve(String(res.headers["keep-alive"]));
+        }).on("error", reject),
+      );
+      expect(keepAlive).toBe(`timeout=${IDLE_CONNECTION_MS / 1000}`);
+    } finally {
+      await handle.close();
+    }
   });
 
   it("routes tools case-sensitively: regex keys (nginx folds the case of plain keys), dots escaped", () => {

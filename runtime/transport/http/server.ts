@@ -168,6 +168,13 @@ async function createState(server: McpServer, options: HttpServerOptions, host: 
   return state;
 }
 
+/**
+ * How long an idle kept-alive connection stays open. Set here rather than left to Node's default (5 s
+ * today) because deploy/nginx.conf's upstream `keepalive_timeout` (4 s) must stay below it: nginx then
+ * never sends a request on a connection this server is closing, which would lose a POST after it was sent.
+ */
+export const IDLE_CONNECTION_MS = 5_000;
+
 /** The MCP listener, with node's own limits on slow requests; a failure of the transport answers 500. */
 function createListener(state: HttpState, options: HttpServerOptions): Server {
   const headersTimeout = options.headersTimeoutMs ?? 10_000;
@@ -176,6 +183,7 @@ function createListener(state: HttpState, options: HttpServerOptions): Server {
     {
       headersTimeout,
       requestTimeout,
+      keepAliveTimeout: IDLE_CONNECTION_MS,
       // Node only enforces the two timeouts when it sweeps connections; sweep often enough to honour them.
       connectionsCheckingInterval: Math.min(1_000, headersTimeout),
     },
