@@ -3,7 +3,7 @@
 // against the official SDK v1 server's install in the same run. Installs go through npm's cache
 // (--prefer-offline), so a second run needs no network for the same versions.
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { bytes } from "./format.ts";
 import { BIN, NODE, ROOT, SCRATCH } from "./paths.ts";
@@ -11,12 +11,11 @@ import type { Table } from "./results-file.ts";
 
 export type Footprint = { files: number; lines: number; dependencies: string[]; installBytes?: number };
 
-/** Every file under `dir`, recursively. */
-function filesUnder(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory() ? filesUnder(join(dir, entry.name)) : [join(dir, entry.name)],
-  );
-}
+/** Every regular file under `dir`, recursively (symbolic links such as node_modules/.bin are not counted twice). */
+const filesUnder = (dir: string): string[] =>
+  readdirSync(dir, { recursive: true, encoding: "utf8" })
+    .map((path) => join(dir, path))
+    .filter((file) => lstatSync(file).isFile());
 
 /** Bytes of the files under `dir` (what the install puts on disk, without block rounding). */
 const sizeOf = (dir: string) => filesUnder(dir).reduce((sum, file) => sum + statSync(file).size, 0);

@@ -20,7 +20,6 @@ export const README_SLOTS = [
   "credentials",
   "serving",
 ] as const;
-export type ReadmeSlot = (typeof README_SLOTS)[number];
 
 const FEATURES = new URL("../../runtime/features/", import.meta.url);
 const SLOT_LINE = /^<!-- slot: ([a-z-]+) -->$/;

@@ -57,13 +57,9 @@ function generateDefault(spec: string, name: string): { dir: string; stderr: str
 }
 
 const runtimeSources = (dir: string): string[] =>
-  readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory()
-      ? runtimeSources(join(dir, entry.name))
-      : entry.name.endsWith(".ts")
-        ? [join(dir, entry.name)]
-        : [],
-  );
+  readdirSync(dir, { recursive: true, encoding: "utf8" })
+    .filter((path) => path.endsWith(".ts"))
+    .map((path) => join(dir, path));
 const dependencies = (dir: string) =>
   Object.keys(JSON.parse(readFileSync(join(dir, "package.json"), "utf8")).dependencies ?? {});
 const featureImports = (dir: string) =>
