@@ -74,7 +74,13 @@ export function measureRecall(rank: Ranker, queries: readonly SearchQuery[]): Re
 export function byDifficulty(rank: Ranker, queries: readonly SearchQuery[]): Record<string, Recall> {
   const labels = [...new Set(queries.flatMap((query) => query.difficulty ?? []))];
   return Object.fromEntries(
-    labels.map((label) => [label, measureRecall(rank, queries.filter((query) => query.difficulty === label))]),
+    labels.map((label) => [
+      label,
+      measureRecall(
+        rank,
+        queries.filter((query) => query.difficulty === label),
+      ),
+    ]),
   );
 }
 

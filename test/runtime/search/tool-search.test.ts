@@ -77,14 +77,19 @@ describe("text processing", () => {
   });
 
   it.each([
-    ["GET", undefined, "get list show read find"],
-    ["post", undefined, "create add new send run"],
-    ["PUT", undefined, "update set change edit replace"],
-    ["PATCH", undefined, "update set change edit replace"],
-    ["DELETE", undefined, "delete remove"],
-    [undefined, true, "get list show read find"],
-    [undefined, undefined, ""],
-  ])("verbsOf(%j, readOnly %j)", (method, readOnly, want) => expect(verbsOf(method, readOnly)).toBe(want));
+    ["GET", undefined, "/orders/{id}", "get show read view detail"],
+    ["GET", undefined, "/orders", "list get show find all"],
+    ["post", undefined, "/orders", "create add new send run"],
+    ["POST", undefined, "/orders/{id}/cancel", "cancel do action"],
+    ["POST", undefined, "/orders/{id}/items", "create add new send run"],
+    ["PUT", undefined, "/orders/{id}", "update set change edit replace"],
+    ["PATCH", undefined, "/orders/{id}", "update set change edit replace"],
+    ["DELETE", undefined, "/orders/{id}", "delete remove"],
+    [undefined, true, undefined, "get list show read find"],
+    [undefined, undefined, undefined, ""],
+  ])("verbsOf(%j, readOnly %j, path %j): the operation's shape", (method, readOnly, path, want) =>
+    expect(verbsOf(method, readOnly, undefined, path)).toBe(want),
+  );
 });
 
 describe("query expansion", () => {
