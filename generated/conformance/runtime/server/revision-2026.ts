@@ -1,8 +1,5 @@
-// Protocol revision 2026-07-28, server side: everything the server does only for stateless clients.
-// Each request names its version, capabilities and log level in `_meta`; `server/discover` replaces
-// initialize and `subscriptions/listen` the session's subscriptions; a handler's inputs are MRTR rounds
-// (an `input_required` result, answered by the client's retry); an unknown resource is -32602; results
-// carry `resultType`, cache hints and the server's identity.
+// Protocol revision 2026-07-28, server side: per-request `_meta`, server/discover, subscriptions/listen,
+// MRTR inputs, -32602 for an unknown resource, and results with `resultType`, cache hints and serverInfo.
 import { isObject, notification } from "../protocol/codec.ts";
 import { ErrorCode, isModernVersion, MetaKey, SUPPORTED_PROTOCOL_VERSIONS } from "../protocol/constants.ts";
 import { invalidParams, McpError, ResourceNotFoundError } from "../protocol/errors.ts";
@@ -52,22 +49,17 @@ export const revision2026: Revision = {
   },
 
   answers: collectAnswers,
-
   // An input not answered in an earlier round ends this run; the server answers `input_required`.
   async requestInputs(requests, { answers }) {
     const missing = Object.entries(requests).filter(([key]) => !Object.hasOwn(answers, key));
     if (missing.length > 0) throw new InputRequiredSignal(Object.fromEntries(missing));
     return Object.fromEntries(Object.keys(requests).map((key) => [key, answers[key]]));
   },
-
   // Only when the request opted in via `_meta`.
   logThreshold: (meta) => meta[MetaKey.logLevel],
-
   sessionId: () => undefined,
-
   // 2026 moved "resource not found" from -32002 to -32602 (changelog, minor change 6).
   resourceNotFound: (uri, message) => new ResourceNotFoundError(uri, "modern", message),
-
   shapeResult(result, method, server) {
     const shaped: Result = { ...result };
     shaped.resultType ??= "complete";

@@ -1,6 +1,5 @@
-// Scopes per tool (issue 17): a tool may require OAuth scopes (OpenAPI `security` of its operation, or
-// `scopes:` in the spec language). A token without them cannot call the tool, and does not see it in
-// tools/list (nor in dynamic mode's search and browse, nor code mode's docs) unless --list-all-tools.
+// OAuth scopes per tool and resource (issue 17): a token without them cannot call or read it, nor see it
+// listed (tools/list, search, browse, code mode's docs) unless --list-all-tools.
 import type { AuthPrincipal } from "./auth-principal.ts";
 
 export type ToolGate = {
@@ -12,14 +11,10 @@ export type ToolGate = {
   all(): readonly string[];
 };
 
-/** The required scopes the caller lacks (empty when it may call; always empty without a principal:
- * with auth off there is nothing to check, and with it on the transport refused anonymous callers). */
+/** The required scopes the caller lacks; always none without a principal (auth off, or the transport
+ * already refused anonymous callers). */
 export function missingScopes(gate: ToolGate | undefined, name: string, auth: AuthPrincipal | undefined): string[] {
-  if (!gate || !auth) return []; // auth off: not even the table is read
-  const required = gate.required(name);
-  if (!required || required.length === 0) return [];
-  const granted = new Set(auth.scopes);
-  return required.filter((scope) => !granted.has(scope));
+  return gate && auth ? missingResourceScopes(gate.required(name), auth) : [];
 }
 
 /** Whether a listing (tools/list, search, browse, docs) shows this tool to this caller. */
@@ -27,11 +22,7 @@ export function visibleTo(gate: ToolGate | undefined, name: string, auth: AuthPr
   return !gate || gate.listAll || missingScopes(gate, name, auth).length === 0;
 }
 
-/**
- * The scopes a resource or template requires that the caller lacks (issue 27: a resource template made from
- * an OpenAPI operation needs the operation's scopes, as the tool would). Its own list, not the tool gate's
- * table, and empty without a principal, as for tools.
- */
+/** The scopes a resource or template (or tool) requires that the caller lacks; none without a principal. */
 export function missingResourceScopes(
   required: readonly string[] | undefined,
   auth: AuthPrincipal | undefined,
