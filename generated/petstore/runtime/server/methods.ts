@@ -2,9 +2,8 @@
 import { isObject } from "../protocol/codec.ts";
 import { invalidParams } from "../protocol/errors.ts";
 import type { Result } from "../protocol/types.ts";
-import { callTool, complete, getPrompt, readResource } from "./features.ts";
+import { callTool, complete, getPrompt, readResource, showsTool } from "./features.ts";
 import type { MethodCall, MethodSpec } from "./scope.ts";
-import { resourceVisibleTo, visibleTo } from "./scope-filter.ts";
 import type { TokenSealer } from "./sealed-token.ts";
 
 const DEFAULT_PAGE_SIZE = 100;
@@ -18,18 +17,18 @@ const PROMPT_FIELDS = [...DESCRIPTIVE, "arguments"];
 export const sharedMethods: Record<string, MethodSpec> = {
   "tools/list": list("tools", ({ server, ctx }) =>
     [...server.tools.values()]
-      .filter((tool) => !tool.unlisted && visibleTo(server.options.toolGate, tool.name, ctx.auth))
+      .filter((tool) => !tool.unlisted && showsTool(server, tool.name, ctx.auth))
       .map(toolListing),
   ),
   "tools/call": { mrtr: true, run: (call) => callTool(call) },
   "resources/list": list("resources", ({ server, ctx }) =>
     [...server.resources.values()]
-      .filter((resource) => resourceVisibleTo(server.options.toolGate, resource.scopes, ctx.auth))
+      .filter((resource) => server.options.toolGate?.showsResource(resource.scopes, ctx.auth) ?? true)
       .map((resource) => pick(resource, RESOURCE_FIELDS)),
   ),
   "resources/templates/list": list("resourceTemplates", ({ server, ctx }) =>
     [...server.templates.values()]
-      .filter(({ definition }) => resourceVisibleTo(server.options.toolGate, definition.scopes, ctx.auth))
+      .filter(({ definition }) => server.options.toolGate?.showsResource(definition.scopes, ctx.auth) ?? true)
       .map((entry) => pick(entry.definition, TEMPLATE_FIELDS)),
   ),
   "resources/read": { mrtr: true, run: readResource },
