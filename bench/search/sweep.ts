@@ -6,7 +6,7 @@ import { buildModel } from "../../generator/build-model.ts";
 import { definitionData } from "../../generator/render/definition.ts";
 import { searchDocuments } from "../../generator/render/search-index.ts";
 import { buildSearchIndex, FIELD_BOOST, SEARCH_INDEX_OPTIONS } from "../../runtime/search/search-index.ts";
-import { rankTools } from "../../runtime/search/tool-search.ts";
+import { rankTools, readsOf } from "../../runtime/search/tool-search.ts";
 import { ROOT } from "../lib/paths.ts";
 import { QUERY_SET_FILES } from "./query-sets.ts";
 import { measureRecall, readQueries } from "./recall.ts";
@@ -17,6 +17,7 @@ const sets = QUERY_SET_FILES.filter((set) => set.role === "tuning").map((set) =>
   const { tools, toolsets } = definitionData(model).catalog;
   return {
     id: set.id,
+    reads: readsOf(tools),
     index: buildSearchIndex(searchDocuments(model, tools), toolsets),
     queries: readQueries(`${ROOT}${set.file}`),
   };
@@ -32,7 +33,7 @@ function score(): { at5: number; at1: number; line: string } {
   for (const set of sets) {
     const recall = measureRecall(
       (query, limit) =>
-        rankTools(set.index, query)
+        rankTools(set.index, query, undefined, set.reads)
           .slice(0, limit)
           .map((r) => r.name),
       set.queries,

@@ -6,7 +6,7 @@ import { buildModel } from "../../generator/build-model.ts";
 import { definitionData } from "../../generator/render/definition.ts";
 import { searchDocuments } from "../../generator/render/search-index.ts";
 import { buildSearchIndex } from "../../runtime/search/search-index.ts";
-import { rankTools } from "../../runtime/search/tool-search.ts";
+import { rankTools, readsOf } from "../../runtime/search/tool-search.ts";
 import { ROOT } from "../lib/paths.ts";
 import { QUERY_SET_FILES, type QuerySetFile } from "./query-sets.ts";
 import { byDifficulty, measureRecall, readQueries } from "./recall.ts";
@@ -23,8 +23,9 @@ function run(set: QuerySetFile): void {
   const { tools, toolsets } = definitionData(model).catalog;
   const index = buildSearchIndex(searchDocuments(model, tools), toolsets);
   const queries = readQueries(`${ROOT}${set.file}`);
+  const reads = readsOf(tools);
   const rank = (query: string, limit: number) =>
-    rankTools(index, query)
+    rankTools(index, query, undefined, reads)
       .slice(0, limit)
       .map((result) => result.name);
   const recall = measureRecall(rank, queries);
