@@ -1,8 +1,6 @@
-// RFC 6570 URI templates: the one grammar both mcpgen's validator and a generated server use.
-// parseUriTemplate reads all of levels 1-4; matchProblem names what a server cannot match back
-// (the validator refuses those templates); expandUriTemplate here and compileUriTemplate
-// (uri-template-match.ts) are inverses on every template matchProblem accepts, for string values
-// (non-empty in {x} and {+x}; without '%', '?' or '#' in {+x} and {#x}, which pass them through).
+// RFC 6570 URI templates (levels 1-4), the grammar of both mcpgen's validator and a generated server.
+// expandUriTemplate and compileUriTemplate (uri-template-match.ts) are inverses on every template
+// matchProblem accepts, for string values (non-empty in {x}, {+x}; without '%', '?', '#' in {+x}, {#x}).
 
 export type UriOperator = "" | "+" | "#" | "." | "/" | ";" | "?" | "&";
 export type UriVariable = { name: string; explode: boolean; prefix?: number };
@@ -12,7 +10,7 @@ export type UriTemplateError = { offset: number; message: string; unnamed?: bool
 export type ParsedUriTemplate = { parts: UriTemplatePart[]; variables: string[]; error?: UriTemplateError };
 
 // RFC 6570 §3.2.1 table: what starts an expansion, what separates its values, whether values are named.
-export type OperatorRule = { first: string; separator: string; named: boolean; ifEmpty: string; reserved: boolean };
+type OperatorRule = { first: string; separator: string; named: boolean; ifEmpty: string; reserved: boolean };
 export const RULES: Record<UriOperator, OperatorRule> = {
   "": { first: "", separator: ",", named: false, ifEmpty: "", reserved: false },
   "+": { first: "", separator: ",", named: false, ifEmpty: "", reserved: true },
@@ -85,10 +83,7 @@ function parseExpression(body: string, offset: number): UriExpression | UriTempl
   return { operator, variables, offset, text };
 }
 
-/**
- * Why a valid template cannot be matched back to its variables (undefined when it can): a server
- * must recover exactly the values a client expanded, so guessing is refused here, not at request time.
- */
+/** Why a valid template cannot be matched back to its variables: a server must recover exactly the values a client expanded. */
 export function matchProblem(parsed: ParsedUriTemplate): UriTemplateError | undefined {
   let previous: UriExpression | undefined;
   let inQuery = false;
@@ -134,11 +129,8 @@ export function matchProblem(parsed: ParsedUriTemplate): UriTemplateError | unde
 
 const UNRESERVED_OR_PERCENT = /^[A-Za-z0-9\-._~%]$/;
 
-/**
- * Whether `c` may appear in the expansion of `expression` after its first character: values are
- * percent-encoded except unreserved characters (and, for + and #, reserved ones other than the '?'
- * and '#' that start a URI's query and fragment), plus the operator's separators between values.
- */
+// Whether `c` may appear in `expression`'s expansion after its first character: unreserved characters
+// (for + and #, reserved ones but the '?' and '#' that start a query or fragment), and separators.
 function mayContain(expression: UriExpression, c: string): boolean {
   const { operator, variables } = expression;
   if (UNRESERVED_OR_PERCENT.test(c)) return true;
@@ -147,13 +139,10 @@ function mayContain(expression: UriExpression, c: string): boolean {
   return variables.length > 1 && c === RULES[operator].separator;
 }
 
-/**
- * Why the end of `expression`'s value cannot be read off a URI (undefined when it can). It can when
- * what follows starts, at a fixed distance, with a character the value never contains, or is a
- * literal that ends the template: text of the value's own alphabet, then that character or the end.
- * Optional expressions ({/x}, {;x}, {.x}, {#x}, queries) may be absent, so past one the next thing
- * must stop the value at once; a required one ({x}, {+x}) could start anywhere.
- */
+// Why the end of `expression`'s value cannot be read off a URI. It can when what follows starts, at a
+// fixed distance, with a character the value never contains, or is a literal that ends the template.
+// Optional expressions ({/x}, {;x}, {.x}, {#x}, queries) may be absent, so past one the next thing
+// must stop the value at once; a required one ({x}, {+x}) could start anywhere.
 function endProblem(expression: UriExpression, rest: UriTemplatePart[]): UriTemplateError | undefined {
   let span = expression.text;
   let separator = "";
@@ -198,11 +187,8 @@ function queryNotLast(what: string, parsed: ParsedUriTemplate): UriTemplateError
   const query = parsed.parts.find(
     (part) => typeof part !== "string" && (part.operator === "?" || part.operator === "&"),
   );
-  const offset = typeof query === "object" ? query.offset : 0;
-  return {
-    offset,
-    message: `'${what}' follows a query expression; put '{?...}' and '{&...}' at the end of the template`,
-  };
+  const message = `'${what}' follows a query expression; put '{?...}' and '{&...}' at the end of the template`;
+  return { offset: typeof query === "object" ? query.offset : 0, message };
 }
 
 export function expandUriTemplate(template: string, values: Record<string, string | undefined>): string {
@@ -241,11 +227,8 @@ function encode(value: string, allowReserved: boolean): string {
   return out;
 }
 
+// A lone surrogate has no UTF-8 form; U+FFFD is what a decoder would make of it anyway.
 function utf8Escape(codePoint: number): string {
-  // A lone surrogate has no UTF-8 form; U+FFFD is what a decoder would make of it anyway.
-  const isSurrogate = codePoint >= 0xd800 && codePoint <= 0xdfff;
-  return encodeURIComponent(String.fromCodePoint(isSurrogate ? 0xfffd : codePoint)).replace(
-    /[!'()*]/g,
-    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
-  );
+  const character = String.fromCodePoint(codePoint >= 0xd800 && codePoint <= 0xdfff ? 0xfffd : codePoint);
+  return encodeURIComponent(character).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 }
