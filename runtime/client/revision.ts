@@ -14,7 +14,7 @@ export type ClientIdentity = {
   protocolVersion: string;
   clientInfo: Implementation;
   capabilities: ClientCapabilities;
-  logLevel: LoggingLevel | undefined;
+  logLevel?: LoggingLevel;
 };
 
 export type ClientRevision = {
