@@ -186,7 +186,9 @@ export class McpClient<Tools extends ToolTypes = AnyTools, Prompts extends Promp
     let current = base;
     for (let round = 0; round <= MAX_INPUT_ROUNDS; round++) {
       const result = await this.transport.request(method, current, options);
-      if (result.resultType !== "input_required") return this.revision.readResult(result);
+      // The spec reads a result without `resultType` as "complete" (2025 results never carry one).
+      if (result.resultType === undefined) return { ...result, resultType: "complete" };
+      if (result.resultType !== "input_required") return result;
       current = { ...base, inputResponses: await this.answerInputs(result.inputRequests) };
       // The state is echoed byte for byte, and only when the server sent one (MRTR client rules).
       if (typeof result.requestState === "string") current.requestState = result.requestState;

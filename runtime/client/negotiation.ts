@@ -1,7 +1,5 @@
-// Era detection (2026-07-28 versioning / transport backward-compatibility rules):
-// probe with `server/discover`; a DiscoverResult or a recognized modern error
-// means a 2026 server; anything else (other errors, HTTP 4xx without a modern
-// body, silence) means a 2025-era server, so fall back to `initialize`.
+// Era detection (2026-07-28 backward-compatibility rules): probe with `server/discover`; a result or a
+// modern error means a 2026 server; anything else (other errors, HTTP 4xx, silence) falls back to `initialize`.
 import { isObject } from "../protocol/codec.ts";
 import {
   ErrorCode,
@@ -14,7 +12,7 @@ import {
   MODERN_ERROR_CODES,
 } from "../protocol/constants.ts";
 import { McpError } from "../protocol/errors.ts";
-import type { ClientCapabilities, Implementation, JsonObject, Result, ServerCapabilities } from "../protocol/types.ts";
+import type { ClientCapabilities, Implementation, Result, ServerCapabilities } from "../protocol/types.ts";
 import { type ClientRevision, revision2025, revision2026 } from "./revision.ts";
 import { AuthorizationError, type ClientTransport, TransportError } from "./transport.ts";
 
@@ -25,15 +23,15 @@ export type ServerDescription = {
   supportedVersions: string[];
 };
 
-export type NegotiationInput = {
+type NegotiationInput = {
   clientInfo: Implementation;
   capabilities: ClientCapabilities;
   protocolVersion?: string;
   probeTimeoutMs?: number;
 };
 
-/** The revision is chosen here, once: revision2026 after server/discover, revision2025 after initialize (revision.ts). */
-export type NegotiationOutcome = { revision: ClientRevision; protocolVersion: string; server: ServerDescription };
+/** The revision is chosen here, once: revision2026 after server/discover, revision2025 after initialize. */
+type NegotiationOutcome = { revision: ClientRevision; protocolVersion: string; server: ServerDescription };
 
 export async function negotiateEra(transport: ClientTransport, input: NegotiationInput): Promise<NegotiationOutcome> {
   const forced = input.protocolVersion;
@@ -50,11 +48,10 @@ export async function negotiateEra(transport: ClientTransport, input: Negotiatio
     if (!(error instanceof McpError) || !MODERN_ERROR_CODES.includes(error.code)) {
       return fallBackToInitialize(transport, input);
     }
-    // A modern server that does not speak our version: use one it lists, never fall back blindly.
-    const supported =
-      isObject(error.data) && Array.isArray(error.data.supported) ? (error.data.supported as string[]) : [];
     if (error.code !== ErrorCode.UnsupportedProtocolVersion) throw error;
-    // Retry once with a listed modern version (even the same one: the rejection may have been transient).
+    // A modern server that does not speak our version: retry once with a modern version it lists (even
+    // the same one: the rejection may have been transient), never fall back blindly.
+    const supported = isObject(error.data) && Array.isArray(error.data.supported) ? error.data.supported : [];
     const modern = supported.find(isModernVersion);
     if (modern) return discover(transport, input, modern);
     const legacy = LEGACY_PROTOCOL_VERSIONS.find((candidate) => supported.includes(candidate));
@@ -111,18 +108,10 @@ async function discover(
   throw new Error(`No common protocol version (server supports ${server.supportedVersions.join(", ")})`);
 }
 
-async function initialize(
-  transport: ClientTransport,
-  input: NegotiationInput,
-  version: string,
-): Promise<NegotiationOutcome> {
+async function initialize(transport: ClientTransport, input: NegotiationInput, version: string) {
   transport.setProtocol(revision2025, "");
-  const params: JsonObject = {
-    protocolVersion: version,
-    capabilities: input.capabilities,
-    clientInfo: input.clientInfo,
-  };
-  const result = await transport.request("initialize", params);
+  const { capabilities, clientInfo } = input;
+  const result = await transport.request("initialize", { protocolVersion: version, capabilities, clientInfo });
   const negotiated = result.protocolVersion;
   if (!isLegacyVersion(negotiated)) {
     throw new Error(`The server answered initialize with unsupported protocol version ${String(negotiated)}`);
