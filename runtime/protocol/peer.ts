@@ -1,7 +1,5 @@
-// A JSON-RPC peer over any message channel: correlates our requests with their
-// responses (with timeouts and cancellation) and runs incoming requests with an
-// AbortSignal that `notifications/cancelled` trips. Stdio server and client and
-// the HTTP client's server-to-client path all sit on top of it.
+// A JSON-RPC peer over any message channel: correlates our requests with their responses (timeouts,
+// cancellation) and runs incoming requests with an abort that `notifications/cancelled` trips.
 import { LazyAbort } from "../server/deadlines.ts";
 import { errorResponse, isNotification, isRequest, notification, request, resultResponse } from "./codec.ts";
 import { ErrorCode } from "./constants.ts";
@@ -19,15 +17,13 @@ export type RequestOptions = {
 export type PeerOptions = {
   send: (message: JsonRpcMessage) => void;
   onRequest?: (request: JsonRpcRequest, signal: AbortSignal) => Promise<Result>;
-  /** Used instead of onRequest when given: the request's cancellation as a LazyAbort, so no AbortSignal is
-   * made unless the handler asks for one. */
+  /** Preferred to onRequest: cancellation as a LazyAbort, so no AbortSignal is made unless the handler asks. */
   onLazyRequest?: (request: JsonRpcRequest, abort: LazyAbort) => Promise<Result>;
   onNotification?: (notification: JsonRpcNotification) => void;
   /** Whether to tell the other side with `notifications/cancelled` when we give up on a request. */
   announceCancellation?: boolean;
   defaultTimeoutMs?: number;
-  /** Makes our request ids strings `<prefix><n>`: several processes serving one 2025-era session (a shared
-   * session store) must not both send id 1, or a client's answer could reach the wrong one. */
+  /** Ids `<prefix><n>`: processes sharing one 2025-era session must not both send id 1 to its client. */
   idPrefix?: string;
 };
 
@@ -63,14 +59,7 @@ export class JsonRpcPeer {
         }
         reject(error);
       };
-      const timer = setTimeout(
-        () =>
-          abandon(
-            new McpError(ErrorCode.RequestTimeout, `Request ${method} timed out after ${timeoutMs} ms`),
-            "timeout",
-          ),
-        timeoutMs,
-      );
+      const timer = setTimeout(() => abandon(timeoutError(method, timeoutMs), "timeout"), timeoutMs);
       const onAbort = () => abandon(abortError(options.signal), "cancelled by the caller");
       options.signal?.addEventListener("abort", onAbort, { once: true });
       const cleanup = () => {
@@ -101,7 +90,6 @@ export class JsonRpcPeer {
     return id !== undefined && id !== null && this.pending.has(id);
   }
 
-  /** Feeds one decoded message from the channel into the peer. */
   receive(message: JsonRpcMessage): void {
     if (isRequest(message)) return void this.runIncoming(message);
     if (isNotification(message)) {
@@ -172,6 +160,10 @@ export class JsonRpcPeer {
       // The channel is gone; there is nobody left to tell.
     }
   }
+}
+
+export function timeoutError(method: string, timeoutMs: number): McpError {
+  return new McpError(ErrorCode.RequestTimeout, `Request ${method} timed out after ${timeoutMs} ms`);
 }
 
 function abortError(signal: AbortSignal | undefined): Error {

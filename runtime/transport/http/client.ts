@@ -12,9 +12,7 @@ import {
   type TransportRequestOptions,
 } from "../../client/transport.ts";
 import { request } from "../../protocol/codec.ts";
-import { ErrorCode } from "../../protocol/constants.ts";
-import { McpError } from "../../protocol/errors.ts";
-import { DEFAULT_REQUEST_TIMEOUT_MS } from "../../protocol/peer.ts";
+import { DEFAULT_REQUEST_TIMEOUT_MS, timeoutError } from "../../protocol/peer.ts";
 import type { JsonObject, RequestId, Result } from "../../protocol/types.ts";
 import { DEFAULT_RETRY_MS, dispatchIncoming, eventMessage, pump, readAnswer } from "./client-answer.ts";
 import { baseHeaders, type HttpConnection, type HttpTarget, notify, post } from "./client-connection.ts";
@@ -85,7 +83,7 @@ async function sendRequest(
   } catch (error) {
     if (timedOut) {
       void announceCancel(connection, id, "timeout");
-      throw new McpError(ErrorCode.RequestTimeout, `Request ${method} timed out after ${timeoutMs} ms`);
+      throw timeoutError(method, timeoutMs);
     }
     if (controller.signal.aborted) {
       void announceCancel(connection, id, "cancelled by the caller");
