@@ -25,7 +25,7 @@ export function decodeMessage(text: string): DecodeResult {
   return validateMessage(value);
 }
 
-export function validateMessage(value: unknown): DecodeResult {
+function validateMessage(value: unknown): DecodeResult {
   if (Array.isArray(value)) return invalid("batch requests are not supported");
   if (!isObject(value)) return invalid("a message must be a JSON object");
   const id = isRequestId(value.id) ? value.id : undefined;

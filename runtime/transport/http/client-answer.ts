@@ -1,13 +1,12 @@
-// Reading the answer to one POST: a JSON body, or an SSE stream that may carry notifications and, in the
-// 2025 era, server-to-client requests before the response. 2025-era streams that drop are resumed with
-// GET + Last-Event-ID after the server's `retry` delay; 2026 streams are not resumable (a drop fails it).
+// Reading the answer to one POST: a JSON body, or an SSE stream that may carry notifications and (2025)
+// server requests first. 2025 streams that drop are resumed with GET + Last-Event-ID; 2026 ones fail.
 import { setTimeout as wait } from "node:timers/promises";
 import { TransportError, type TransportRequestOptions } from "../../client/transport.ts";
-import { errorResponse, isNotification, isRequest, resultResponse, validateMessage } from "../../protocol/codec.ts";
+import { decodeMessage, errorResponse, isNotification, isRequest, resultResponse } from "../../protocol/codec.ts";
 import { ErrorCode } from "../../protocol/constants.ts";
 import { McpError, toJsonRpcError } from "../../protocol/errors.ts";
 import type { JsonRpcMessage, RequestId, Result } from "../../protocol/types.ts";
-import { baseHeaders, type HttpConnection, post } from "./client-connection.ts";
+import { getStream, type HttpConnection, post } from "./client-connection.ts";
 import { SseParser } from "./sse.ts";
 
 export const DEFAULT_RETRY_MS = 1_000;
@@ -34,20 +33,9 @@ export async function readAnswer(
   if (contentType.includes("text/event-stream") && response.body) {
     return readEventStream(connection, response, id, options, signal);
   }
-  const text = await response.text();
-  let parsed: unknown;
-  try {
-    parsed = text === "" ? undefined : JSON.parse(text);
-  } catch {
-    parsed = undefined;
-  }
-  const validated = parsed === undefined ? undefined : validateMessage(parsed);
-  if (validated?.ok && "error" in validated.message) {
-    throw new HttpMcpError(McpError.fromJson(validated.message.error), response.status);
-  }
-  if (validated?.ok && "result" in validated.message && validated.message.id === id && response.ok) {
-    return validated.message.result;
-  }
+  const message = eventMessage(await response.text());
+  if (message && "error" in message) throw new HttpMcpError(McpError.fromJson(message.error), response.status);
+  if (message && "result" in message && message.id === id && response.ok) return message.result;
   throw new TransportError(`Unexpected HTTP ${response.status} response to request ${id}`, response.status);
 }
 
@@ -78,32 +66,15 @@ async function readEventStream(
       throw new TransportError(`The response stream for request ${id} ended before the response`);
     }
     await wait(parser.retryMs ?? DEFAULT_RETRY_MS, undefined, { signal });
-    response = await resume(connection, parser.lastEventId, signal);
+    const resumed = await getStream(connection, parser.lastEventId, signal);
+    response = resumed?.ok ? resumed : undefined;
   }
 }
 
-/** The GET that picks a dropped 2025-era stream up after `lastEventId`; undefined when it fails. */
-async function resume(connection: HttpConnection, lastEventId: string, signal: AbortSignal) {
-  const headers = { ...baseHeaders(connection), Accept: "text/event-stream", "Last-Event-ID": lastEventId };
-  const response = await fetch(connection.url, { method: "GET", headers, signal }).catch(() => undefined);
-  if (response && !response.ok) {
-    await response.body?.cancel().catch(() => {});
-    return undefined;
-  }
-  return response;
-}
-
-/** The JSON-RPC message an SSE event carries; undefined for a priming event (only an id) or anything else. */
+/** The JSON-RPC message a body or SSE event carries; undefined for a priming event (only an id) or anything else. */
 export function eventMessage(data: string): JsonRpcMessage | undefined {
-  if (data.trim() === "") return undefined;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(data);
-  } catch {
-    return undefined;
-  }
-  const validated = validateMessage(parsed);
-  return validated.ok ? validated.message : undefined;
+  const decoded = decodeMessage(data);
+  return decoded.ok ? decoded.message : undefined;
 }
 
 /** Handles a message that is not the awaited response: a notification or a 2025-era server request. */

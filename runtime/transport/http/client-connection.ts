@@ -1,6 +1,5 @@
-// The Streamable HTTP client's state (one per connected client) and its POSTs: the headers every request
-// carries, a POST with the authorizer's retries, and notifications. client.ts builds the state; the
-// readers of answers (client-answer.ts) and the standalone stream (client.ts) share it.
+// The Streamable HTTP client's state (one per connected client, built by client.ts) and its requests:
+// the headers every one carries, a POST with the authorizer's retries, notifications, SSE GETs.
 
 import type { ClientRevision } from "../../client/revision.ts";
 import {
@@ -17,10 +16,7 @@ export type HttpTarget = {
   headers?: Record<string, string>;
   /** A static bearer token (a server started with MCP_HTTP_TOKEN). */
   bearerToken?: string;
-  /**
-   * Logs in for a protected server: headers per request, and a say on each 401 (or 403 insufficient_scope).
-   * OAuth's is runtime/features/oauth/client/ (a generated client with the oauth feature turns `auth` into one).
-   */
+  /** Logs in for a protected server (OAuth's: runtime/features/oauth/client/, made from `auth`). */
   authorizer?: Authorizer;
 };
 
@@ -32,9 +28,8 @@ export type HttpConnection = {
   /** Until negotiation says otherwise, requests are 2026 ones (the server/discover probe). */
   revision: ClientRevision;
   protocolVersion?: string;
-  /** The 2025-era session (from initialize's answer). */
+  /** The 2025-era session (from initialize's answer), and the one whose standalone GET stream is open. */
   sessionId?: string;
-  /** The session whose standalone GET stream is open (client.ts). */
   listeningSession?: string;
   nextId: number;
   closed: boolean;
@@ -88,18 +83,20 @@ export async function post(
   }
 }
 
+const POST_HEADERS = { "Content-Type": "application/json", Accept: "application/json, text/event-stream" };
+
 function send(connection: HttpConnection, body: string, headers: Record<string, string>, signal: AbortSignal) {
-  return fetch(connection.url, {
-    method: "POST",
-    headers: {
-      ...baseHeaders(connection),
-      ...headers,
-      "Content-Type": "application/json",
-      Accept: "application/json, text/event-stream",
-    },
-    body,
-    signal,
-  });
+  const all = { ...baseHeaders(connection), ...headers, ...POST_HEADERS };
+  return fetch(connection.url, { method: "POST", headers: all, body, signal });
+}
+
+/** A GET for an SSE stream, after `lastEventId`: undefined when it fails, the body of a refusal dropped. */
+export async function getStream(connection: HttpConnection, lastEventId: string | undefined, signal: AbortSignal) {
+  const headers: Record<string, string> = { ...baseHeaders(connection), Accept: "text/event-stream" };
+  if (lastEventId !== undefined) headers["Last-Event-ID"] = lastEventId;
+  const response = await fetch(connection.url, { method: "GET", headers, signal }).catch(() => undefined);
+  if (response && !response.ok) await response.body?.cancel().catch(() => {});
+  return response;
 }
 
 export async function notify(connection: HttpConnection, method: string, params?: JsonObject): Promise<void> {

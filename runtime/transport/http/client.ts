@@ -1,8 +1,5 @@
-// The Streamable HTTP transport, client side (global fetch). Each request is its own POST
-// (client-connection.ts); answers come back as JSON or as an SSE stream (client-answer.ts); a 2025-era
-// session also listens on its standalone GET stream (below). This file holds that stream, a request's
-// deadline and cancellation, and the transport object the client drives.
-
+// The Streamable HTTP transport, client side (global fetch): the transport object the client drives, a
+// request's deadline and cancellation, and a 2025-era session's standalone GET stream.
 import { setTimeout as wait } from "node:timers/promises";
 import { revision2026 } from "../../client/revision.ts";
 import {
@@ -15,10 +12,9 @@ import { request } from "../../protocol/codec.ts";
 import { DEFAULT_REQUEST_TIMEOUT_MS, timeoutError } from "../../protocol/peer.ts";
 import type { JsonObject, RequestId, Result } from "../../protocol/types.ts";
 import { DEFAULT_RETRY_MS, dispatchIncoming, eventMessage, pump, readAnswer } from "./client-answer.ts";
-import { baseHeaders, type HttpConnection, type HttpTarget, notify, post } from "./client-connection.ts";
+import { baseHeaders, getStream, type HttpConnection, type HttpTarget, notify, post } from "./client-connection.ts";
 import { SseParser } from "./sse.ts";
 
-export { HttpMcpError } from "./client-answer.ts";
 export type { HttpTarget } from "./client-connection.ts";
 
 export function createHttpTransport(
@@ -133,14 +129,9 @@ async function listenStandalone(connection: HttpConnection, forSession: string):
   const { signal } = connection.lifetime;
   // A new session (after re-initialization) gets its own loop; this one then stops.
   while (!connection.closed && connection.sessionId === forSession) {
-    const headers: Record<string, string> = { ...baseHeaders(connection), Accept: "text/event-stream" };
-    if (lastEventId !== undefined) headers["Last-Event-ID"] = lastEventId;
-    const response = await fetch(connection.url, { method: "GET", headers, signal }).catch(() => undefined);
-    if (connection.closed) return;
-    if (response && !response.ok) {
-      await response.body?.cancel().catch(() => {});
-      return; // 405: the server offers no such stream; 404: the session is gone
-    }
+    const response = await getStream(connection, lastEventId, signal);
+    // 405: the server offers no such stream; 404: the session is gone.
+    if (connection.closed || (response && !response.ok)) return;
     if (response?.body) {
       const parser = new SseParser((event) => {
         const message = eventMessage(event.data);
