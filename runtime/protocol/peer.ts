@@ -12,6 +12,8 @@ export type RequestOptions = {
   timeoutMs?: number;
   /** Sends this request somewhere other than the peer's default channel (e.g. one HTTP response stream). */
   send?: (message: JsonRpcMessage) => void;
+  /** The id to use, when the caller must know it up front (subscriptions). */
+  id?: RequestId;
 };
 
 export type PeerOptions = {
@@ -41,15 +43,11 @@ export class JsonRpcPeer {
 
   request(method: string, params?: JsonObject, options: RequestOptions = {}): Promise<Result> {
     if (this.closedWith) return Promise.reject(this.closedWith);
-    const n = this.nextId++;
-    const id = this.options.idPrefix === undefined ? n : `${this.options.idPrefix}${n}`;
-    return this.requestWithId(id, method, params, options);
-  }
-
-  /** Sends a request under a caller-chosen id (the client needs the id before sending, e.g. for subscriptions). */
-  requestWithId(id: RequestId, method: string, params: JsonObject | undefined, options: RequestOptions = {}) {
+    const { idPrefix } = this.options;
+    const id = options.id ?? (idPrefix === undefined ? this.nextId++ : `${idPrefix}${this.nextId++}`);
     const timeoutMs = options.timeoutMs ?? this.options.defaultTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     return new Promise<Result>((resolve, reject) => {
+      if (options.signal?.aborted) return reject(abortError(options.signal));
       const abandon = (error: Error, reason: string) => {
         if (!this.pending.has(id)) return;
         this.pending.get(id)?.cleanup();
@@ -66,10 +64,6 @@ export class JsonRpcPeer {
         clearTimeout(timer);
         options.signal?.removeEventListener("abort", onAbort);
       };
-      if (options.signal?.aborted) {
-        cleanup();
-        return reject(abortError(options.signal));
-      }
       this.pending.set(id, { resolve, reject, cleanup });
       try {
         (options.send ?? this.options.send)(request(id, method, params));
