@@ -301,34 +301,26 @@ export class McpClient<Tools extends ToolTypes = AnyTools, Prompts extends Promp
   listen(filter: SubscriptionFilter, onMessage: (message: JsonRpcNotification) => void): Promise<Subscription> {
     const id = `listen-${++this.listenCounter}`;
     const controller = new AbortController();
+    const close = () => controller.abort();
     return new Promise((resolve, reject) => {
       let acknowledged = false;
       const onNotification = (message: JsonRpcNotification) => {
         // On stdio a server tears a subscription down with notifications/cancelled naming it.
-        if (message.method === "notifications/cancelled" && message.params?.requestId === id) return controller.abort();
+        if (message.method === "notifications/cancelled" && message.params?.requestId === id) return close();
         const meta = message.params?._meta;
         if (!isObject(meta) || meta[MetaKey.subscriptionId] !== id) return;
         if (message.method !== "notifications/subscriptions/acknowledged") return onMessage(message);
         acknowledged = true;
-        resolve({
-          acknowledged: message.params?.notifications as SubscriptionFilter,
-          close: () => controller.abort(),
-          closed,
-        });
+        resolve({ acknowledged: message.params?.notifications as SubscriptionFilter, close, closed });
       };
       this.notificationListeners.add(onNotification);
+      // subscriptions/listen exists only in 2026, so its `_meta` is always 2026's.
+      const params = { notifications: filter, _meta: revision2026.requestMeta(this) };
       const closed = this.transport
-        .request(
-          "subscriptions/listen",
-          // subscriptions/listen exists only in 2026, so its `_meta` is always 2026's.
-          { notifications: filter, _meta: revision2026.requestMeta(this) },
-          { id, signal: controller.signal, timeoutMs: 2 ** 31 - 1 },
-        )
+        .request("subscriptions/listen", params, { id, signal: controller.signal, timeoutMs: 2 ** 31 - 1 })
         .then(
           () => undefined,
-          (error) => {
-            if (!acknowledged) reject(error);
-          },
+          (error) => (acknowledged ? undefined : reject(error)),
         )
         .finally(() => this.notificationListeners.delete(onNotification));
     });

@@ -2,6 +2,7 @@
 // expression whose variables are all undefined expands to nothing, so all but {x} and {+x} may be absent.
 import { setOwn } from "./codec.ts";
 import {
+  isQuery,
   matchProblem,
   parseUriTemplate,
   RULES,
@@ -67,10 +68,6 @@ export function compileUriTemplate(template: string): UriTemplateMatcher {
       return variables;
     },
   };
-}
-
-function isQuery(part: UriTemplatePart): part is UriExpression {
-  return typeof part !== "string" && (part.operator === "?" || part.operator === "&");
 }
 
 function readExpression(expression: UriExpression, text: string): Array<[string, string]> | undefined {

@@ -120,7 +120,7 @@ export function matchProblem(parsed: ParsedUriTemplate): UriTemplateError | unde
     previous = part;
   }
   for (const [index, part] of parsed.parts.entries()) {
-    if (typeof part === "string" || part.operator === "?" || part.operator === "&") continue;
+    if (typeof part === "string" || isQuery(part)) continue;
     const problem = endProblem(part, parsed.parts.slice(index + 1));
     if (problem) return problem;
   }
@@ -183,12 +183,14 @@ function canFollow(before: UriOperator, after: UriOperator): boolean {
   return false;
 }
 
+export function isQuery(part: UriTemplatePart): part is UriExpression {
+  return typeof part !== "string" && (part.operator === "?" || part.operator === "&");
+}
+
 function queryNotLast(what: string, parsed: ParsedUriTemplate): UriTemplateError {
-  const query = parsed.parts.find(
-    (part) => typeof part !== "string" && (part.operator === "?" || part.operator === "&"),
-  );
+  const query = parsed.parts.find(isQuery);
   const message = `'${what}' follows a query expression; put '{?...}' and '{&...}' at the end of the template`;
-  return { offset: typeof query === "object" ? query.offset : 0, message };
+  return { offset: query?.offset ?? 0, message };
 }
 
 export function expandUriTemplate(template: string, values: Record<string, string | undefined>): string {
