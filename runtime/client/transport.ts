@@ -112,18 +112,10 @@ export async function answerServerRequest(
   method: string,
   params: JsonObject | undefined,
 ): Promise<Result> {
-  switch (method) {
-    case "ping":
-      return {};
-    case "elicitation/create":
-      if (handlers?.elicitation) return handlers.elicitation(params as ElicitParams);
-      break;
-    case "sampling/createMessage":
-      if (handlers?.sampling) return handlers.sampling(params as CreateMessageParams);
-      break;
-    case "roots/list":
-      if (handlers?.roots) return handlers.roots();
-      break;
-  }
+  if (method === "ping") return {};
+  if (method === "elicitation/create" && handlers?.elicitation) return handlers.elicitation(params as ElicitParams);
+  if (method === "sampling/createMessage" && handlers?.sampling)
+    return handlers.sampling(params as CreateMessageParams);
+  if (method === "roots/list" && handlers?.roots) return handlers.roots();
   throw new McpError(ErrorCode.MethodNotFound, `Client does not handle ${method}`);
 }

@@ -24,23 +24,20 @@ export type Icon = { src: string; mimeType?: string; sizes?: string[]; theme?: "
 type Named = { name: string; title?: string; description?: string; icons?: Icon[] };
 export type Implementation = Named & { version: string; websiteUrl?: string };
 
-export type ClientCapabilities = {
-  experimental?: Record<string, JsonObject>;
-  roots?: { listChanged?: boolean };
+type Capabilities = { experimental?: Record<string, JsonObject>; extensions?: Record<string, JsonObject> };
+type ListChanged = { listChanged?: boolean };
+export type ClientCapabilities = Capabilities & {
+  roots?: ListChanged;
   sampling?: { context?: JsonObject; tools?: JsonObject };
   elicitation?: { form?: JsonObject; url?: JsonObject };
-  extensions?: Record<string, JsonObject>;
   [key: string]: unknown;
 };
-
-export type ServerCapabilities = {
-  experimental?: Record<string, JsonObject>;
+export type ServerCapabilities = Capabilities & {
   logging?: JsonObject;
   completions?: JsonObject;
-  prompts?: { listChanged?: boolean };
-  resources?: { subscribe?: boolean; listChanged?: boolean };
-  tools?: { listChanged?: boolean };
-  extensions?: Record<string, JsonObject>;
+  prompts?: ListChanged;
+  resources?: ListChanged & { subscribe?: boolean };
+  tools?: ListChanged;
   [key: string]: unknown;
 };
 

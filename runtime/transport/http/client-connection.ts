@@ -35,7 +35,6 @@ export type HttpConnection = {
   closed: boolean;
   /** Aborted by close(): every request and stream of the connection ends. */
   lifetime: AbortController;
-  authorizer?: Authorizer;
   /** The header the last POST carried; GET streams and DELETE reuse it. */
   authorization?: string;
 };
@@ -60,7 +59,7 @@ export async function post(
   signal: AbortSignal,
 ): Promise<Response> {
   const body = encodeMessage(message);
-  const { authorizer } = connection;
+  const { authorizer } = connection.target;
   if (!authorizer) return send(connection, body, headers, signal);
   for (let attempt = 1; ; attempt++) {
     connection.authorization = (await asAuthorizationError(authorizer.authorization())) ?? connection.authorization;

@@ -32,7 +32,6 @@ export function createHttpTransport(
     nextId: 1,
     closed: false,
     lifetime: new AbortController(),
-    authorizer: target.authorizer,
     authorization: target.bearerToken ? `Bearer ${target.bearerToken}` : undefined,
   };
   return {
