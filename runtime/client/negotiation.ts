@@ -60,18 +60,11 @@ export async function negotiateEra(transport: ClientTransport, input: Negotiatio
   }
 }
 
-function isAuthFailure(error: unknown): boolean {
-  return (
-    error instanceof AuthorizationError ||
-    (error instanceof TransportError && (error.status === 401 || error.status === 403))
-  );
-}
+const isAuthFailure = (error: unknown) =>
+  error instanceof AuthorizationError || (error instanceof TransportError && [401, 403].includes(error.status ?? 0));
 
-/**
- * The probe said "2025 server" only by failing (or, on stdio, by silence). A slow-starting 2026-only
- * server can be silent past the probe timeout and then refuse `initialize` with -32022 naming its
- * modern versions; that refusal is definitive modern evidence, so discover again with such a version.
- */
+// The probe said "2025 server" only by failing or (stdio) by silence. A slow-starting 2026-only server
+// may then refuse `initialize` with -32022 naming modern versions: definitive evidence, so discover again.
 async function fallBackToInitialize(transport: ClientTransport, input: NegotiationInput) {
   try {
     return await initialize(transport, input, LATEST_LEGACY_PROTOCOL_VERSION);
@@ -92,11 +85,7 @@ async function discover(
   version: string,
 ): Promise<NegotiationOutcome> {
   transport.setProtocol(revision2026, version);
-  const meta = {
-    [MetaKey.protocolVersion]: version,
-    [MetaKey.clientInfo]: input.clientInfo,
-    [MetaKey.clientCapabilities]: input.capabilities,
-  };
+  const meta = revision2026.requestMeta({ ...input, protocolVersion: version });
   const result = await transport.request("server/discover", { _meta: meta }, { timeoutMs: input.probeTimeoutMs });
   if (!Array.isArray(result.supportedVersions) || !isObject(result.capabilities)) {
     throw new Error("server/discover returned a malformed result");
@@ -116,11 +105,11 @@ async function initialize(transport: ClientTransport, input: NegotiationInput, v
   if (!isLegacyVersion(negotiated)) {
     throw new Error(`The server answered initialize with unsupported protocol version ${String(negotiated)}`);
   }
-  transport.setProtocol(revision2025, negotiated as string);
+  transport.setProtocol(revision2025, negotiated);
   await transport.notify("notifications/initialized");
   const server = describe(result, result.serverInfo);
-  server.supportedVersions = [negotiated as string];
-  return { revision: revision2025, protocolVersion: negotiated as string, server };
+  server.supportedVersions = [negotiated];
+  return { revision: revision2025, protocolVersion: negotiated, server };
 }
 
 function describe(result: Result, info: unknown): ServerDescription {

@@ -2,6 +2,7 @@
 // (notifications, 2025-era server-to-client requests) through the same incoming handlers.
 import { ErrorCode } from "../protocol/constants.ts";
 import { errorMessage, McpError } from "../protocol/errors.ts";
+import type { RequestOptions } from "../protocol/peer.ts";
 import type {
   ClientCapabilities,
   CreateMessageParams,
@@ -16,15 +17,11 @@ import type {
 } from "../protocol/types.ts";
 import type { ClientRevision } from "./revision.ts";
 
-export type TransportRequestOptions = {
-  signal?: AbortSignal;
-  timeoutMs?: number;
+export type TransportRequestOptions = Omit<RequestOptions, "send"> & {
   /** Extra HTTP headers (the `Mcp-Param-*` mirrors); ignored by stdio. */
   headers?: Record<string, string>;
   /** Notifications that belong to this request (HTTP response stream); stdio delivers them to onNotification. */
   onNotification?: (message: JsonRpcNotification) => void;
-  /** The request id to use, when the caller must know it up front (subscriptions). */
-  id?: string | number;
 };
 
 export type IncomingHandlers = {

@@ -13,7 +13,7 @@ export function isModernVersion(version: unknown): boolean {
   return typeof version === "string" && (MODERN_PROTOCOL_VERSIONS as readonly string[]).includes(version);
 }
 
-export function isLegacyVersion(version: unknown): boolean {
+export function isLegacyVersion(version: unknown): version is string {
   return typeof version === "string" && (LEGACY_PROTOCOL_VERSIONS as readonly string[]).includes(version);
 }
 

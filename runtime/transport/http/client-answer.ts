@@ -12,16 +12,6 @@ import { SseParser } from "./sse.ts";
 export const DEFAULT_RETRY_MS = 1_000;
 const MAX_RESUME_ATTEMPTS = 5;
 
-/** A JSON-RPC error that came with an HTTP status (the era probe looks at both). */
-export class HttpMcpError extends McpError {
-  constructor(
-    error: McpError,
-    readonly status: number,
-  ) {
-    super(error.code, error.message, error.data);
-  }
-}
-
 export async function readAnswer(
   connection: HttpConnection,
   response: Response,
@@ -34,7 +24,8 @@ export async function readAnswer(
     return readEventStream(connection, response, id, options, signal);
   }
   const message = eventMessage(await response.text());
-  if (message && "error" in message) throw new HttpMcpError(McpError.fromJson(message.error), response.status);
+  // The HTTP status goes along: a 2025-era 404 means the session is gone (revision2025.sessionExpired).
+  if (message && "error" in message) throw Object.assign(McpError.fromJson(message.error), { status: response.status });
   if (message && "result" in message && message.id === id && response.ok) return message.result;
   throw new TransportError(`Unexpected HTTP ${response.status} response to request ${id}`, response.status);
 }
