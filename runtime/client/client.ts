@@ -93,10 +93,7 @@ type RequestOptions = CallOptions & { headers?: Record<string, string> };
 const MAX_INPUT_ROUNDS = 10;
 const DEFAULT_CLIENT_INFO: Implementation = { name: "mcpgen-client", version: "0.1.0" };
 
-/**
- * The MCP client. A generated client is `McpClient<ToolMap, PromptMap>`, so tool and prompt names and
- * their arguments are checked at compile time; `new McpClient(transport)` takes any name.
- */
+/** The MCP client; a generated one is `McpClient<ToolMap, PromptMap>`, checking names and arguments at compile time. */
 export class McpClient<Tools extends ToolTypes = AnyTools, Prompts extends PromptTypes = AnyPrompts> {
   readonly clientInfo: Implementation;
   readonly capabilities: ClientCapabilities;
@@ -175,25 +172,20 @@ export class McpClient<Tools extends ToolTypes = AnyTools, Prompts extends Promp
     if (Object.keys(meta).length > 0) base._meta = meta;
     else delete base._meta;
     try {
-      return await this.runRounds(method, base, options);
+      // MRTR: answer `input_required` rounds through the handlers until the final result.
+      for (let round = 0, current = base; round <= MAX_INPUT_ROUNDS; round++) {
+        const result = await this.transport.request(method, current, options);
+        // The spec reads a result without `resultType` as "complete" (2025 results never carry one).
+        if (result.resultType === undefined) return { ...result, resultType: "complete" };
+        if (result.resultType !== "input_required") return result;
+        current = { ...base, inputResponses: await this.answerInputs(result.inputRequests) };
+        // The state is echoed byte for byte, and only when the server sent one (MRTR client rules).
+        if (typeof result.requestState === "string") current.requestState = result.requestState;
+      }
+      throw new McpError(ErrorCode.InternalError, `${method}: the server kept asking for input`);
     } finally {
       if (progressToken) this.progressListeners.delete(progressToken);
     }
-  }
-
-  /** Sends a request, answering MRTR `input_required` rounds until the final result. */
-  private async runRounds(method: string, base: JsonObject, options: RequestOptions) {
-    let current = base;
-    for (let round = 0; round <= MAX_INPUT_ROUNDS; round++) {
-      const result = await this.transport.request(method, current, options);
-      // The spec reads a result without `resultType` as "complete" (2025 results never carry one).
-      if (result.resultType === undefined) return { ...result, resultType: "complete" };
-      if (result.resultType !== "input_required") return result;
-      current = { ...base, inputResponses: await this.answerInputs(result.inputRequests) };
-      // The state is echoed byte for byte, and only when the server sent one (MRTR client rules).
-      if (typeof result.requestState === "string") current.requestState = result.requestState;
-    }
-    throw new McpError(ErrorCode.InternalError, `${method}: the server kept asking for input`);
   }
 
   /** All tools (following cursors) unless a cursor is given; tools with invalid `x-mcp-header` are dropped. */

@@ -20,7 +20,6 @@ export type ClientRevision = {
   readonly era: Era;
   /** The `_meta` every request carries on top of the caller's. */
   requestMeta(identity: ClientIdentity): JsonObject;
-  /** The request that checks the server is alive. */
   readonly pingMethod: string;
   announceLogLevel(level: LoggingLevel, send: (method: string, params: JsonObject) => Promise<unknown>): Promise<void>;
   /** Whether a failed request means the session is gone, so the client negotiates again and retries once. */

@@ -111,10 +111,8 @@ async function close(connection: HttpConnection): Promise<void> {
   }
 }
 
-// The 2025 era's standalone stream, client side: the optional GET stream on which a session's server sends
-// messages outside any request. It reconnects after the server's `retry` delay, from the last event seen.
-
-/** Opens the session's stream once the revision has one and the session is new; a no-op otherwise. */
+// The 2025 era's optional standalone GET stream, on which a session's server sends messages outside any
+// request; it reconnects after the server's `retry` delay, from the last event seen. Opened once per session.
 export function listenIfSession(connection: HttpConnection): void {
   const { revision, protocolVersion, sessionId } = connection;
   if (!revision.httpSession || !protocolVersion || !sessionId || connection.listeningSession === sessionId) return;
