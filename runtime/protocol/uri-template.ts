@@ -214,23 +214,15 @@ export function expandUriTemplate(template: string, values: Record<string, strin
   return uri;
 }
 
-const UNRESERVED = /[A-Za-z0-9\-._~]/;
 const RESERVED = /[:/?#[\]@!$&'()*+,;=]/;
+// For + and #: the escapes of reserved characters, and of a '%' that starts a '%XX' the value holds.
+const RESERVED_ESCAPE = /%25([0-9A-Fa-f]{2})|%(?:2[1346-9A-CF]|3[ABDF]|40|5[BD])/g;
 
 function encode(value: string, allowReserved: boolean): string {
-  let out = "";
-  for (let i = 0; i < value.length; i++) {
-    const c = value[i];
-    if (UNRESERVED.test(c)) out += c;
-    else if (allowReserved && (RESERVED.test(c) || (c === "%" && /^%[0-9A-Fa-f]{2}/.test(value.slice(i))))) out += c;
-    else out += utf8Escape(value.codePointAt(i) ?? 0);
-    if ((value.codePointAt(i) ?? 0) > 0xffff) i++;
-  }
-  return out;
+  // Buffer makes a lone surrogate U+FFFD (as a UTF-8 decoder would); encodeURIComponent would throw.
+  const escaped = encodeURIComponent(Buffer.from(value).toString()).replace(/[!'()*]/g, percentEscape);
+  if (!allowReserved) return escaped;
+  return escaped.replace(RESERVED_ESCAPE, (match, pct) => (pct ? `%${pct}` : decodeURIComponent(match)));
 }
 
-// A lone surrogate has no UTF-8 form; U+FFFD is what a decoder would make of it anyway.
-function utf8Escape(codePoint: number): string {
-  const character = String.fromCodePoint(codePoint >= 0xd800 && codePoint <= 0xdfff ? 0xfffd : codePoint);
-  return encodeURIComponent(character).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-}
+const percentEscape = (c: string) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`;
