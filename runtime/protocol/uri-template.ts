@@ -47,11 +47,8 @@ export function parseUriTemplate(template: string): ParsedUriTemplate {
       i = end + 1;
     } else if (c === "}") {
       return fail({ offset: i, message: "'}' without a matching '{'" });
-    } else if (c === "%") {
-      if (!/^%[0-9A-Fa-f]{2}/.test(template.slice(i)))
-        return fail({ offset: i, message: "'%' is not followed by two hex digits" });
-      literal += template.slice(i, i + 3);
-      i += 3;
+    } else if (c === "%" && !/^%[0-9A-Fa-f]{2}$/.test(template.slice(i, i + 3))) {
+      return fail({ offset: i, message: "'%' is not followed by two hex digits" });
     } else if (BAD_LITERAL.test(c)) {
       return fail({ offset: i, message: `character ${JSON.stringify(c)} is not allowed outside an expression` });
     } else {
