@@ -8,7 +8,7 @@ import {
   type IncomingHandlers,
   TransportError,
 } from "../../client/transport.ts";
-import { encodeMessage } from "../../protocol/codec.ts";
+import { encodeMessage, notification } from "../../protocol/codec.ts";
 import type { JsonObject, JsonRpcMessage } from "../../protocol/types.ts";
 
 export type HttpTarget = {
@@ -100,8 +100,7 @@ export async function getStream(connection: HttpConnection, lastEventId: string 
 
 export async function notify(connection: HttpConnection, method: string, params?: JsonObject): Promise<void> {
   const headers = connection.revision.notificationHeaders(method);
-  const message = { jsonrpc: "2.0" as const, method, ...(params ? { params } : {}) };
-  const response = await post(connection, message, headers, connection.lifetime.signal);
+  const response = await post(connection, notification(method, params), headers, connection.lifetime.signal);
   await response.body?.cancel().catch(() => {});
   if (response.status !== 202 && !response.ok)
     throw new TransportError(`Notification rejected: HTTP ${response.status}`, response.status);

@@ -50,6 +50,8 @@ export function createHttpTransport(
   };
 }
 
+const TIMED_OUT = Symbol("timed out");
+
 /** One request: its POST and answer, under its deadline, the caller's signal and the connection's life. */
 async function sendRequest(
   connection: HttpConnection,
@@ -62,11 +64,7 @@ async function sendRequest(
   const headers = connection.revision.requestHeaders(method, params, options.headers);
   const controller = new AbortController();
   const timeoutMs = options.timeoutMs ?? connection.defaultTimeoutMs;
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    controller.abort();
-  }, timeoutMs);
+  const timer = setTimeout(() => controller.abort(TIMED_OUT), timeoutMs);
   const onAbort = () => controller.abort();
   if (options.signal?.aborted) onAbort();
   options.signal?.addEventListener("abort", onAbort, { once: true });
@@ -76,7 +74,7 @@ async function sendRequest(
     if (method === "initialize") connection.sessionId = response.headers.get("mcp-session-id") ?? undefined;
     return await readAnswer(connection, response, id, options, controller.signal);
   } catch (error) {
-    if (timedOut) {
+    if (controller.signal.reason === TIMED_OUT) {
       void announceCancel(connection, id, "timeout");
       throw timeoutError(method, timeoutMs);
     }
