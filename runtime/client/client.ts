@@ -379,16 +379,12 @@ export async function connect<Tools extends ToolTypes = AnyTools, Prompts extend
   target: ConnectTarget,
   options: ClientOptions = {},
 ): Promise<McpClient<Tools, Prompts>> {
-  const transport =
-    "url" in target
-      ? createHttpTransport(target, options.requestTimeoutMs)
-      : spawnStdioTransport(target, options.requestTimeoutMs);
+  const timeoutMs = options.requestTimeoutMs;
+  const transport = "url" in target ? createHttpTransport(target, timeoutMs) : spawnStdioTransport(target, timeoutMs);
   const client = new McpClient<Tools, Prompts>(transport, options);
-  try {
-    await client.start();
-  } catch (error) {
+  await client.start().catch(async (error) => {
     await transport.close();
     throw error;
-  }
+  });
   return client;
 }

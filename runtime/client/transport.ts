@@ -65,22 +65,18 @@ export type Authorizer = {
 
 /** A failure to authorize: rejects the request or `connect()`, never read as a sign of an older server. */
 export class AuthorizationError extends Error {
-  constructor(message: string) {
-    super(message);
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
     this.name = "AuthorizationError";
   }
 }
 
 /** Anything an authorizer throws becomes an AuthorizationError (its own subclasses pass through unchanged). */
 export async function asAuthorizationError<T>(work: Promise<T>): Promise<T> {
-  try {
-    return await work;
-  } catch (error) {
+  return work.catch((error) => {
     if (error instanceof AuthorizationError) throw error;
-    const wrapped = new AuthorizationError(`Authorization failed: ${errorMessage(error)}`);
-    wrapped.cause = error;
-    throw wrapped;
-  }
+    throw new AuthorizationError(`Authorization failed: ${errorMessage(error)}`, { cause: error });
+  });
 }
 
 /** `connect({ url, auth })` in a package generated without the oauth feature (worded as a missing feature's flag). */

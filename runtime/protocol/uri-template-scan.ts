@@ -72,10 +72,7 @@ function pathSegments(count: number): Ends {
       starts.push(slash);
       slash = scan.runEnd("notSlash", slash + 1);
     }
-    for (let segments = starts.length; segments > 0; segments--) {
-      const last = starts[segments - 1];
-      out.push(last + 1, Math.min(limit, scan.runEnd("notSlash", last + 1)));
-    }
+    for (const last of starts.reverse()) out.push(last + 1, Math.min(limit, scan.runEnd("notSlash", last + 1)));
     out.push(start, start);
   };
 }
@@ -105,7 +102,7 @@ function pathParameters(expression: UriExpression): Ends {
       if (next < 0) break;
       item = next;
     }
-    for (let i = items.length - 1; i >= 0; i--) out.push(...items[i]);
+    for (const ends of items.reverse()) out.push(...ends);
     out.push(start, start);
   };
 }

@@ -19,24 +19,14 @@ export async function readAnswer(
   options: TransportRequestOptions,
   signal: AbortSignal,
 ): Promise<Result> {
-  const contentType = response.headers.get("content-type") ?? "";
-  if (contentType.includes("text/event-stream") && response.body) {
-    return readEventStream(connection, response, id, options, signal);
+  if (!(response.headers.get("content-type") ?? "").includes("text/event-stream") || !response.body) {
+    const message = eventMessage(await response.text());
+    // The HTTP status goes along: a 2025-era 404 means the session is gone (revision2025.sessionExpired).
+    if (message && "error" in message)
+      throw Object.assign(McpError.fromJson(message.error), { status: response.status });
+    if (message && "result" in message && message.id === id && response.ok) return message.result;
+    throw new TransportError(`Unexpected HTTP ${response.status} response to request ${id}`, response.status);
   }
-  const message = eventMessage(await response.text());
-  // The HTTP status goes along: a 2025-era 404 means the session is gone (revision2025.sessionExpired).
-  if (message && "error" in message) throw Object.assign(McpError.fromJson(message.error), { status: response.status });
-  if (message && "result" in message && message.id === id && response.ok) return message.result;
-  throw new TransportError(`Unexpected HTTP ${response.status} response to request ${id}`, response.status);
-}
-
-async function readEventStream(
-  connection: HttpConnection,
-  first: Response,
-  id: RequestId,
-  options: TransportRequestOptions,
-  signal: AbortSignal,
-): Promise<Result> {
   let answer: Result | McpError | undefined;
   const parser = new SseParser((event) => {
     const message = eventMessage(event.data);
@@ -46,9 +36,8 @@ async function readEventStream(
       dispatchIncoming(connection, message, options);
     }
   });
-  let response: Response | undefined = first;
-  for (let attempt = 0; ; attempt++) {
-    if (response?.body) await pump(response.body, parser, () => answer !== undefined).catch(() => {});
+  for (let attempt = 0, stream: Response | undefined = response; ; attempt++) {
+    if (stream?.body) await pump(stream.body, parser, () => answer !== undefined).catch(() => {});
     if (answer instanceof McpError) throw answer;
     if (answer !== undefined) return answer;
     if (signal.aborted) throw new Error("Request aborted");
@@ -58,7 +47,7 @@ async function readEventStream(
     }
     await wait(parser.retryMs ?? DEFAULT_RETRY_MS, undefined, { signal });
     const resumed = await getStream(connection, parser.lastEventId, signal);
-    response = resumed?.ok ? resumed : undefined;
+    stream = resumed?.ok ? resumed : undefined;
   }
 }
 
