@@ -78,10 +78,11 @@ export type PromptGetArgs<Prompts extends PromptTypes, N extends keyof Prompts> 
   // biome-ignore lint/complexity/noBannedTypes: as above.
   {} extends Prompts[N] ? [args?: Prompts[N], options?: CallOptions] : [args: Prompts[N], options?: CallOptions];
 
+type Progress = { progress: number; total?: number; message?: string };
 export type CallOptions = {
   signal?: AbortSignal;
   timeoutMs?: number;
-  onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
+  onProgress?: (progress: Progress) => void;
   /** Extra `_meta` for the request. */
   meta?: JsonObject;
 };
@@ -105,7 +106,7 @@ export class McpClient<Tools extends ToolTypes = AnyTools, Prompts extends Promp
   private revision: ClientRevision = revision2026;
   private progressCounter = 0;
   private listenCounter = 0;
-  private readonly progressListeners = new Map<string, NonNullable<CallOptions["onProgress"]>>();
+  private readonly progressListeners = new Map<string, (progress: Progress) => void>();
   private readonly notificationListeners = new Set<(message: JsonRpcNotification) => void>();
   private readonly toolHeaders = new Map<string, HeaderParam[]>();
   private readonly toolOutput: ToolOutputCheck;
@@ -366,9 +367,7 @@ export class McpClient<Tools extends ToolTypes = AnyTools, Prompts extends Promp
       this.toolOutput.forget();
     }
     if (message.method === "notifications/progress") {
-      const token = message.params?.progressToken;
-      const listener = typeof token === "string" ? this.progressListeners.get(token) : undefined;
-      listener?.(message.params as { progress: number; total?: number; message?: string });
+      this.progressListeners.get(String(message.params?.progressToken))?.(message.params as Progress);
     }
     for (const listener of [...this.notificationListeners]) listener(message);
   }

@@ -15,10 +15,7 @@ import { scannedPart, scanUri } from "./uri-template-scan.ts";
 /** Longest URI matched against templates: matching costs O(length × parts), so this bounds one resources/read. */
 export const MAX_TEMPLATE_URI_LENGTH = 65_536;
 
-export type UriTemplateMatcher = {
-  variableNames: string[];
-  match(uri: string): Record<string, string> | undefined;
-};
+export type UriTemplateMatcher = { variableNames: string[]; match(uri: string): Record<string, string> | undefined };
 
 // query: the variables of all query expressions, read from one capture; split: what separates them
 // there ('&', or also '?' when a later expression is {?...} too, which RFC 6570 expands with '?').
