@@ -153,8 +153,9 @@ export class McpClient<Tools extends ToolTypes = AnyTools, Prompts extends Promp
     try {
       return (await this.requestOnce(method, params, options)) as T;
     } catch (error) {
-      if (!this.revision.sessionExpired(error, this.transport.kind)) throw error;
-      // The session is gone (2025 HTTP: a 404 for our session id); start a new one and retry once.
+      // A 404 for an HTTP session's request: the session is gone; start a new one and retry once.
+      const status = (error as { status?: unknown } | undefined)?.status;
+      if (!this.revision.httpSession || this.transport.kind !== "http" || status !== 404) throw error;
       await this.start();
       return (await this.requestOnce(method, params, options)) as T;
     }

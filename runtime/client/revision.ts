@@ -22,8 +22,6 @@ export type ClientRevision = {
   requestMeta(identity: ClientIdentity): JsonObject;
   readonly pingMethod: string;
   announceLogLevel(level: LoggingLevel, send: (method: string, params: JsonObject) => Promise<unknown>): Promise<void>;
-  /** Whether a failed request means the session is gone, so the client negotiates again and retries once. */
-  sessionExpired(error: unknown, transportKind: "stdio" | "http"): boolean;
   /** Whether `tools/call` over HTTP mirrors `x-mcp-header` arguments into `Mcp-Param-*` headers. */
   readonly mirrorsParamHeaders: boolean;
   /** The HTTP headers of a request (`extra`: the caller's, e.g. `Mcp-Param-*`). */
@@ -33,10 +31,9 @@ export type ClientRevision = {
     extra?: Record<string, string>,
   ): Record<string, string>;
   notificationHeaders(method: string): Record<string, string>;
-  /** Whether the server keeps an HTTP session (`Mcp-Session-Id`, a standalone GET stream, DELETE on close). */
+  /** Whether the server keeps an HTTP session (`Mcp-Session-Id`; a 404 means it is gone): a standalone GET
+   *  stream, response streams resumed with GET + Last-Event-ID when they drop, DELETE on close. */
   readonly httpSession: boolean;
-  /** Whether a response stream that drops is resumed with GET + Last-Event-ID. */
-  readonly resumableStreams: boolean;
   /** The `notifications/cancelled` params that cancel a request, or undefined when closing its stream does. */
   cancellation(requestId: string | number, reason: string): JsonObject | undefined;
 };
@@ -50,13 +47,10 @@ export const revision2025: ClientRevision = {
   async announceLogLevel(level, send) {
     await send("logging/setLevel", { level });
   },
-  sessionExpired: (error, transportKind) =>
-    transportKind === "http" && (error as { status?: unknown } | undefined)?.status === 404,
   mirrorsParamHeaders: false,
   requestHeaders: () => ({}),
   notificationHeaders: () => ({}),
   httpSession: true,
-  resumableStreams: true,
   cancellation: (requestId, reason) => ({ requestId, reason }),
 };
 
@@ -76,12 +70,10 @@ export const revision2026: ClientRevision = {
   },
   pingMethod: "server/discover",
   announceLogLevel: async () => {}, // sent as `_meta` on every later request instead
-  sessionExpired: () => false,
   mirrorsParamHeaders: true,
   requestHeaders: (method, params, extra) => ({ ...standardHeaders(method, params), ...extra }),
   notificationHeaders: (method) => ({ "Mcp-Method": method }),
   httpSession: false,
-  resumableStreams: false,
   cancellation: () => undefined,
 };
 

@@ -13,9 +13,7 @@ export class McpError extends Error {
   }
 
   toJson(): JsonRpcError {
-    return this.data === undefined
-      ? { code: this.code, message: this.message }
-      : { code: this.code, message: this.message, data: this.data };
+    return { code: this.code, message: this.message, ...(this.data === undefined ? {} : { data: this.data }) };
   }
 
   static fromJson(error: JsonRpcError): McpError {

@@ -21,7 +21,7 @@ export async function readAnswer(
 ): Promise<Result> {
   if (!(response.headers.get("content-type") ?? "").includes("text/event-stream") || !response.body) {
     const message = eventMessage(await response.text());
-    // The HTTP status goes along: a 2025-era 404 means the session is gone (revision2025.sessionExpired).
+    // The HTTP status goes along: a 404 for a 2025-era session means it is gone.
     if (message && "error" in message)
       throw Object.assign(McpError.fromJson(message.error), { status: response.status });
     if (message && "result" in message && message.id === id && response.ok) return message.result;
@@ -41,8 +41,8 @@ export async function readAnswer(
     if (answer instanceof McpError) throw answer;
     if (answer !== undefined) return answer;
     if (signal.aborted) throw new Error("Request aborted");
-    // The stream ended early. Only resumable (2025) streams with an event id can be resumed.
-    if (!connection.revision.resumableStreams || parser.lastEventId === undefined || attempt >= MAX_RESUME_ATTEMPTS) {
+    // The stream ended early. Only a session's (2025) streams with an event id can be resumed.
+    if (!connection.revision.httpSession || parser.lastEventId === undefined || attempt >= MAX_RESUME_ATTEMPTS) {
       throw new TransportError(`The response stream for request ${id} ended before the response`);
     }
     await wait(parser.retryMs ?? DEFAULT_RETRY_MS, undefined, { signal });
