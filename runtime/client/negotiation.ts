@@ -12,8 +12,8 @@ import {
   MODERN_ERROR_CODES,
 } from "../protocol/constants.ts";
 import { McpError } from "../protocol/errors.ts";
-import type { ClientCapabilities, Implementation, Result, ServerCapabilities } from "../protocol/types.ts";
-import { type ClientRevision, revision2025, revision2026 } from "./revision.ts";
+import type { Implementation, Result, ServerCapabilities } from "../protocol/types.ts";
+import { type ClientIdentity, type ClientRevision, revision2025, revision2026 } from "./revision.ts";
 import { AuthorizationError, type ClientTransport, TransportError } from "./transport.ts";
 
 export type ServerDescription = {
@@ -23,9 +23,7 @@ export type ServerDescription = {
   supportedVersions: string[];
 };
 
-type NegotiationInput = {
-  clientInfo: Implementation;
-  capabilities: ClientCapabilities;
+type NegotiationInput = Pick<ClientIdentity, "clientInfo" | "capabilities"> & {
   protocolVersion?: string;
   probeTimeoutMs?: number;
 };

@@ -111,7 +111,7 @@ async function close(connection: HttpConnection): Promise<void> {
 
 // The 2025 era's optional standalone GET stream, on which a session's server sends messages outside any
 // request; it reconnects after the server's `retry` delay, from the last event seen. Opened once per session.
-export function listenIfSession(connection: HttpConnection): void {
+function listenIfSession(connection: HttpConnection): void {
   const { revision, protocolVersion, sessionId } = connection;
   if (!revision.httpSession || !protocolVersion || !sessionId || connection.listeningSession === sessionId) return;
   connection.listeningSession = sessionId;
