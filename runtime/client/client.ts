@@ -145,11 +145,7 @@ export class McpClient<Tools extends ToolTypes = AnyTools, Prompts extends Promp
   }
 
   /** Any request. Adds the revision's `_meta`, runs MRTR rounds through the handlers, and returns the final result. */
-  async request<T extends Result = Result>(
-    method: string,
-    params: JsonObject = {},
-    options: RequestOptions = {},
-  ): Promise<T> {
+  async request<T extends Result = Result>(method: string, params: JsonObject = {}, options: RequestOptions = {}) {
     try {
       return (await this.requestOnce(method, params, options)) as T;
     } catch (error) {
@@ -209,10 +205,7 @@ export class McpClient<Tools extends ToolTypes = AnyTools, Prompts extends Promp
   }
 
   /** Calls a tool; a result whose structuredContent breaks the tool's outputSchema rejects with ToolOutputError. */
-  async callTool<N extends keyof Tools & string>(
-    name: N,
-    ...[args, options]: ToolCallArgs<Tools, N>
-  ): Promise<ToolCallResult<Tools, N>> {
+  async callTool<N extends keyof Tools & string>(name: N, ...[args, options]: ToolCallArgs<Tools, N>) {
     // A client that compiles schemas learns them from tools/list, once, before its first call.
     if (this.toolOutput.needsListing(name)) await this.listTools().catch(() => undefined);
     const result = await this.sendToolCall(name, (args ?? {}) as Record<string, unknown>, options ?? {});

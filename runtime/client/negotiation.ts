@@ -77,11 +77,7 @@ async function fallBackToInitialize(transport: ClientTransport, input: Negotiati
   }
 }
 
-async function discover(
-  transport: ClientTransport,
-  input: NegotiationInput,
-  version: string,
-): Promise<NegotiationOutcome> {
+async function discover(transport: ClientTransport, input: NegotiationInput, version: string) {
   transport.setProtocol(revision2026, version);
   const meta = revision2026.requestMeta({ ...input, protocolVersion: version });
   const result = await transport.request("server/discover", { _meta: meta }, { timeoutMs: input.probeTimeoutMs });

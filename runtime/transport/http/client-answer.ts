@@ -5,7 +5,7 @@ import { TransportError, type TransportRequestOptions } from "../../client/trans
 import { decodeMessage, errorResponse, isNotification, isRequest, resultResponse } from "../../protocol/codec.ts";
 import { ErrorCode } from "../../protocol/constants.ts";
 import { McpError, toJsonRpcError } from "../../protocol/errors.ts";
-import type { JsonRpcMessage, RequestId, Result } from "../../protocol/types.ts";
+import type { JsonRpcMessage, JsonRpcRequest, RequestId, Result } from "../../protocol/types.ts";
 import { getStream, type HttpConnection, post } from "./client-connection.ts";
 import { SseParser } from "./sse.ts";
 
@@ -62,7 +62,7 @@ export function dispatchIncoming(
   connection: HttpConnection,
   message: JsonRpcMessage,
   options: TransportRequestOptions,
-): void {
+) {
   if (isNotification(message)) {
     options.onNotification?.(message);
     connection.handlers?.onNotification(message);
@@ -71,10 +71,7 @@ export function dispatchIncoming(
   }
 }
 
-async function answerServerRequest(
-  connection: HttpConnection,
-  message: JsonRpcMessage & { id: RequestId; method: string },
-) {
+async function answerServerRequest(connection: HttpConnection, message: JsonRpcRequest) {
   const { handlers, lifetime } = connection;
   let reply: JsonRpcMessage;
   try {
