@@ -117,11 +117,8 @@ export class JsonRpcPeer {
     if (this.incoming.has(message.id)) {
       // A second request under an id still in progress: answering both would give the client two
       // responses it cannot tell apart, and a cancellation could stop either one.
-      const error = {
-        code: ErrorCode.InvalidRequest,
-        message: `Invalid Request: id ${JSON.stringify(message.id).slice(0, 100)} is already in use by a request in progress`,
-      };
-      return this.trySend(errorResponse(message.id, error));
+      const text = `Invalid Request: id ${JSON.stringify(message.id).slice(0, 100)} is already in use by a request in progress`;
+      return this.trySend(errorResponse(message.id, { code: ErrorCode.InvalidRequest, message: text }));
     }
     const abort = new LazyAbort();
     this.incoming.set(message.id, abort);
