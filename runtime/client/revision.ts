@@ -44,9 +44,7 @@ export const revision2025: ClientRevision = {
   era: "legacy",
   requestMeta: () => ({}),
   pingMethod: "ping",
-  async announceLogLevel(level, send) {
-    await send("logging/setLevel", { level });
-  },
+  announceLogLevel: (level, send) => send("logging/setLevel", { level }).then(() => {}),
   mirrorsParamHeaders: false,
   requestHeaders: () => ({}),
   notificationHeaders: () => ({}),
