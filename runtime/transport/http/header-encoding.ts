@@ -1,5 +1,4 @@
-// Mirroring of JSON-RPC body fields into HTTP headers (2026-07-28 Streamable HTTP):
-// the `=?base64?...?=` value encoding and the `x-mcp-header` tool-schema annotation.
+// Body fields mirrored into HTTP headers (2026-07-28): the `=?base64?...?=` encoding, `x-mcp-header`.
 import { isObject } from "../../protocol/codec.ts";
 
 const SENTINEL_PREFIX = "=?base64?";
@@ -19,7 +18,7 @@ export function encodeHeaderValue(value: string): string {
   return plain ? value : `${SENTINEL_PREFIX}${Buffer.from(value, "utf8").toString("base64")}${SENTINEL_SUFFIX}`;
 }
 
-/** Decodes a received header value; undefined when it carries invalid characters or malformed Base64. */
+/** Undefined when the value carries invalid characters or malformed Base64. */
 export function decodeHeaderValue(raw: string): string | undefined {
   if (!/^[\t\x20-\x7E]*$/.test(raw)) return undefined;
   const value = raw.replace(/^[ \t]+|[ \t]+$/g, "");
@@ -33,8 +32,8 @@ export function decodeHeaderValue(raw: string): string | undefined {
   }
 }
 
-/** The string form of a parameter value per the spec's type conversion; undefined means "omit the header". */
-export function headerStringFor(value: unknown): string | undefined {
+/** A parameter value's string form per the spec's type conversion; undefined means "omit the header". */
+function headerStringFor(value: unknown): string | undefined {
   if (typeof value === "string") return value;
   if (typeof value === "boolean") return value ? "true" : "false";
   if (typeof value === "number" && Number.isSafeInteger(value)) return String(value);
@@ -42,10 +41,10 @@ export function headerStringFor(value: unknown): string | undefined {
 }
 
 export type HeaderParam = { header: string; path: string[]; type: string };
-export type HeaderParamsResult = { ok: true; params: HeaderParam[] } | { ok: false; reason: string };
-
 /** Collects and checks every `x-mcp-header` annotation of a tool's inputSchema. */
-export function collectHeaderParams(inputSchema: unknown): HeaderParamsResult {
+export function collectHeaderParams(
+  inputSchema: unknown,
+): { ok: true; params: HeaderParam[] } | { ok: false; reason: string } {
   const params: HeaderParam[] = [];
   const reachable = new Set<unknown>();
   const walkProperties = (schema: unknown, path: string[]): string | undefined => {
@@ -86,7 +85,7 @@ export function headerParamValues(params: HeaderParam[], args: Record<string, un
   return headers;
 }
 
-/** Server-side check of the `Mcp-Param-*` headers against the body; returns a problem description or undefined. */
+/** Server side: the first problem of the `Mcp-Param-*` headers against the body, if any. */
 export function checkHeaderParams(
   params: HeaderParam[],
   args: Record<string, unknown>,
@@ -103,23 +102,22 @@ export function checkHeaderParams(
     if (raw === undefined) return `${name} header is missing`;
     const decoded = decodeHeaderValue(raw);
     if (decoded === undefined) return `${name} header has an invalid value`;
-    if (!headerMatchesValue(decoded, bodyValue)) return `${name} header value does not match the body`;
+    const matches =
+      typeof bodyValue === "number"
+        ? decoded.trim() !== "" && Number(decoded) === bodyValue
+        : headerStringFor(bodyValue) === decoded;
+    if (!matches) return `${name} header value does not match the body`;
   }
   return undefined;
 }
 
-export function valueAtPath(args: unknown, path: string[]): unknown {
+function valueAtPath(args: unknown, path: string[]): unknown {
   let current: unknown = args;
   for (const key of path) {
     if (!isObject(current) || !Object.hasOwn(current, key)) return undefined;
     current = current[key];
   }
   return current;
-}
-
-function headerMatchesValue(header: string, value: unknown): boolean {
-  if (typeof value === "number") return header.trim() !== "" && Number(header) === value;
-  return headerStringFor(value) === header;
 }
 
 function checkAnnotation(schema: Record<string, unknown>, path: string[]): string | undefined {
@@ -133,22 +131,16 @@ function checkAnnotation(schema: Record<string, unknown>, path: string[]): strin
   return undefined;
 }
 
-/** The single primitive type of a schema (ignoring "null"), or "" when it is not exactly one of integer/string/boolean. */
+/** The schema's one type besides "null" if it is integer, string or boolean, else "". */
 function primitiveType(schema: Record<string, unknown>): string {
   const types = (Array.isArray(schema.type) ? schema.type : [schema.type]).filter((type) => type !== "null");
   return types.length === 1 && HEADER_PRIMITIVES.has(types[0] as string) ? (types[0] as string) : "";
 }
 
+/** The JSON pointer of an annotation anywhere in the schema (arrays included) that `properties` does not reach. */
 function findStrayAnnotation(node: unknown, reachable: Set<unknown>, path: string[]): string | undefined {
-  if (Array.isArray(node)) {
-    for (const [index, item] of node.entries()) {
-      const found = findStrayAnnotation(item, reachable, [...path, String(index)]);
-      if (found) return found;
-    }
-    return undefined;
-  }
-  if (!isObject(node)) return undefined;
-  if ("x-mcp-header" in node && !reachable.has(node)) return `/${path.join("/")}`;
+  if (typeof node !== "object" || node === null) return undefined;
+  if (isObject(node) && "x-mcp-header" in node && !reachable.has(node)) return `/${path.join("/")}`;
   for (const [key, child] of Object.entries(node)) {
     const found = findStrayAnnotation(child, reachable, [...path, key]);
     if (found) return found;

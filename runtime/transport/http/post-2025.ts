@@ -1,11 +1,10 @@
-// POST /mcp for the initialize-based 2025 revision: every message but `initialize` belongs to a session
-// named by `Mcp-Session-Id`; the client may answer server-to-client requests and cancel with
-// `notifications/cancelled`; streams are resumable.
+// POST /mcp for the initialize-based 2025 revision: every message but `initialize` belongs to the session
+// `Mcp-Session-Id` names; the client may answer our requests and cancel its own; streams are resumable.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { errorResponse, isNotification, isRequest, isResponse, resultResponse } from "../../protocol/codec.ts";
 import { ErrorCode, SUPPORTED_PROTOCOL_VERSIONS } from "../../protocol/constants.ts";
 import { toJsonRpcError } from "../../protocol/errors.ts";
-import type { JsonRpcMessage, JsonRpcNotification, JsonRpcRequest } from "../../protocol/types.ts";
+import type { JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, RequestId } from "../../protocol/types.ts";
 import {
   acceptsSse,
   authOf,
@@ -38,9 +37,14 @@ export async function handlePost2025(
   if (mismatch && isRequest(message))
     return sendJson(res, 400, errorResponse(message.id, invalidRequest(`Invalid Request: ${mismatch}`)));
   const initializing = isRequest(message) && message.method === "initialize";
-  const session = initializing
-    ? await openSession(context, req, res, message as JsonRpcRequest)
-    : await findSession(context, req, res, message);
+  const id = isRequest(message) ? message.id : undefined;
+  let session: HttpSession | undefined;
+  try {
+    session = initializing ? await openSession(context, req, res, id) : await findSession(context, req, res, id);
+  } catch (error) {
+    if (error instanceof SessionStoreUnavailableError) return sendStoreUnavailable(res, id, error);
+    throw error;
+  }
   if (!session) return; // answered
   if (isResponse(message)) {
     // With a shared store, the request this answers may have been sent by another process.
@@ -54,66 +58,36 @@ export async function handlePost2025(
   }
   const request = message as JsonRpcRequest;
   if (session.inFlight.has(request.id)) {
-    // An id MUST NOT be reused within a session (basic/index); taking the second would leave the first
-    // out of reach of notifications/cancelled.
-    const error = invalidRequest(
-      `Invalid Request: id ${JSON.stringify(request.id).slice(0, 100)} is already in use by a request in progress`,
-    );
+    // An id MUST NOT be reused within a session (basic/index): the first would be out of reach of a cancel.
+    const shown = JSON.stringify(request.id).slice(0, 100);
+    const error = invalidRequest(`Invalid Request: id ${shown} is already in use by a request in progress`);
     return sendJson(res, 400, errorResponse(request.id, error));
   }
   await runRequest(context, req, res, session, request, initializing);
 }
 
 /** initialize: a new session, reserved in the table (or the store) before it runs; undefined when answered. */
-async function openSession(
-  context: PostContext,
-  req: IncomingMessage,
-  res: ServerResponse,
-  message: JsonRpcRequest,
-): Promise<HttpSession | undefined> {
+async function openSession(context: PostContext, req: IncomingMessage, res: ServerResponse, id?: RequestId) {
   const session = context.sessions.create(context.server);
-  let reserved: boolean;
-  try {
-    reserved = await context.sessions.reserve(session);
-  } catch (error) {
-    if (error instanceof SessionStoreUnavailableError) return void sendStoreUnavailable(res, message.id, error);
-    throw error;
-  }
-  if (!reserved) {
-    const error = {
-      code: ErrorCode.InternalError,
-      message: `Too many sessions: all ${context.sessions.maxSessions} sessions are busy; retry later`,
-    };
-    return void sendJson(res, 503, errorResponse(message.id, error), { "Retry-After": "5" });
+  if (!(await context.sessions.reserve(session))) {
+    const message = `Too many sessions: all ${context.sessions.maxSessions} sessions are busy; retry later`;
+    return void sendJson(res, 503, errorResponse(id, { code: ErrorCode.InternalError, message }), {
+      "Retry-After": "5",
+    });
   }
   if (requestAuth(req)) session.owner = principalOf(req);
   return session;
 }
 
 /** Any other message: the session its `Mcp-Session-Id` names, owned by this caller; undefined when answered. */
-async function findSession(
-  context: PostContext,
-  req: IncomingMessage,
-  res: ServerResponse,
-  message: JsonRpcMessage,
-): Promise<HttpSession | undefined> {
-  const id = isRequest(message) ? message.id : undefined;
+async function findSession(context: PostContext, req: IncomingMessage, res: ServerResponse, id?: RequestId) {
   const sessionId = header(req, "mcp-session-id");
   if (!sessionId) {
     const error = invalidRequest("Missing Mcp-Session-Id header (send initialize first, or use 2026-07-28)");
     return void sendJson(res, 400, errorResponse(id, error));
   }
-  let session: HttpSession | undefined;
-  try {
-    session = await context.sessions.use(sessionId, principalOf(req));
-  } catch (error) {
-    if (error instanceof SessionStoreUnavailableError) return void sendStoreUnavailable(res, id, error);
-    throw error;
-  }
-  if (!session) {
-    const error = { code: ErrorCode.InvalidRequest, message: "Session not found" };
-    return void sendJson(res, 404, errorResponse(id, error));
-  }
+  const session = await context.sessions.use(sessionId, principalOf(req));
+  if (!session) return void sendJson(res, 404, errorResponse(id, invalidRequest("Session not found")));
   return session;
 }
 
@@ -122,7 +96,7 @@ async function receiveNotification(
   req: IncomingMessage,
   session: HttpSession,
   message: JsonRpcNotification,
-): Promise<void> {
+) {
   if (message.method === "notifications/cancelled") {
     const requestId = message.params?.requestId;
     if (typeof requestId === "string" || typeof requestId === "number") {

@@ -1,6 +1,5 @@
-// POST /mcp for the 2026-07-28 revision: stateless. Every request carries its version and client in
-// `_meta`, mirrored in `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name` and `Mcp-Param-*` headers that
-// must agree with the body; some errors set the HTTP status; closing the response stream cancels.
+// POST /mcp for the 2026-07-28 revision: stateless; `_meta` and the `Mcp-*` headers must agree with the
+// body; some errors set the HTTP status; closing the response stream cancels.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { errorResponse, isNotification, isObject, isResponse, resultResponse } from "../../protocol/codec.ts";
 import { ErrorCode, MetaKey } from "../../protocol/constants.ts";
@@ -27,13 +26,8 @@ export async function handlePost2026(
   message: JsonRpcMessage,
   headerVersion: string | undefined,
 ) {
-  if (isResponse(message)) {
-    return sendJson(
-      res,
-      400,
-      errorResponse(undefined, invalidRequest("This protocol version has no client responses")),
-    );
-  }
+  const noResponses = invalidRequest("This protocol version has no client responses");
+  if (isResponse(message)) return sendJson(res, 400, errorResponse(undefined, noResponses));
   if (isNotification(message)) return sendJson(res, 202, undefined);
   const request = message as JsonRpcRequest;
   const malformed = missingMetaField(request);
@@ -53,7 +47,6 @@ export async function handlePost2026(
     keepAliveMs: context.keepAliveMs,
     statusFor: statusFor2026,
   });
-  // In this era closing the response stream is the cancellation signal.
   res.on("close", () => {
     if (!responder.finished) controller.abort(new Error("Client closed the response stream"));
   });
@@ -71,7 +64,7 @@ export async function handlePost2026(
   }
 }
 
-/** The required per-request `_meta` fields of 2026-07-28; a request without them is malformed (HTTP 400, -32602). */
+/** The required per-request `_meta` fields; a request without them is malformed (HTTP 400, -32602). */
 function missingMetaField(request: JsonRpcRequest): string | undefined {
   const meta = request.params?._meta;
   if (!isObject(meta)) return "params._meta is required";
@@ -80,7 +73,7 @@ function missingMetaField(request: JsonRpcRequest): string | undefined {
   return undefined;
 }
 
-/** Checks the 2026 request metadata headers against the body; returns a description of the first problem. */
+/** The first disagreement of the request's headers with its body, if any. */
 function headerMismatch(
   server: McpServer,
   req: IncomingMessage,
@@ -115,16 +108,11 @@ function headerMismatch(
   return undefined;
 }
 
-function statusFor2026(message: JsonRpcMessage): number {
-  if (!("error" in message)) return 200;
-  switch (message.error.code) {
-    case ErrorCode.MethodNotFound:
-      return 404;
-    case ErrorCode.HeaderMismatch:
-    case ErrorCode.UnsupportedProtocolVersion:
-    case ErrorCode.MissingRequiredClientCapability:
-      return 400;
-    default:
-      return 200;
-  }
-}
+/** The errors this era answers with an HTTP status other than 200. */
+const ERROR_STATUS: Record<number, number> = {
+  [ErrorCode.MethodNotFound]: 404,
+  [ErrorCode.HeaderMismatch]: 400,
+  [ErrorCode.UnsupportedProtocolVersion]: 400,
+  [ErrorCode.MissingRequiredClientCapability]: 400,
+};
+const statusFor2026 = (message: JsonRpcMessage) => ("error" in message && ERROR_STATUS[message.error.code]) || 200;

@@ -1,5 +1,4 @@
-// Request admission for the HTTP transport: Origin/Host checks against DNS
-// rebinding, optional bearer token, and a bounded body read.
+// Request admission: Origin/Host checks against DNS rebinding, optional bearer token, a bounded body read.
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import { isIPv6 } from "node:net";
@@ -10,7 +9,6 @@ const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
 export type AdmissionOptions = {
   bearerToken?: string;
   allowedOrigins?: string[];
-  /** Host header names accepted; defaults to loopback names when bound to a loopback address. */
   allowedHosts?: string[];
   boundHost: string;
 };
@@ -25,7 +23,8 @@ export function admit(req: IncomingMessage, options: AdmissionOptions): Rejectio
   if (hosts.length === 1 && hostName === undefined) {
     return { status: 400, message: `Bad Request: invalid Host header: ${printable(hosts[0])}` };
   }
-  const allowedHosts = options.allowedHosts ?? (isLoopback(options.boundHost) ? [...LOOPBACK_HOSTS] : undefined);
+  const loopback = LOOPBACK_HOSTS.has(options.boundHost) || options.boundHost.startsWith("127.");
+  const allowedHosts = options.allowedHosts ?? (loopback ? [...LOOPBACK_HOSTS] : undefined);
   if (allowedHosts && (!hostName || !allowedHosts.some((allowed) => normalizeHostName(allowed) === hostName))) {
     return { status: 403, message: `Forbidden host: ${printable(hosts[0] ?? "(none)")}` };
   }
@@ -33,20 +32,15 @@ export function admit(req: IncomingMessage, options: AdmissionOptions): Rejectio
   if (origin !== undefined && !originAllowed(origin, options.allowedOrigins)) {
     return { status: 403, message: `Forbidden origin: ${printable(origin)}` };
   }
-  if (options.bearerToken !== undefined && !bearerMatches(req.headers.authorization, options.bearerToken)) {
-    return {
-      status: 401,
-      message: "Missing or invalid bearer token",
-      headers: { "WWW-Authenticate": 'Bearer realm="mcp"' },
-    };
-  }
-  return undefined;
+  if (options.bearerToken === undefined || bearerMatches(req.headers.authorization, options.bearerToken))
+    return undefined;
+  const headers = { "WWW-Authenticate": 'Bearer realm="mcp"' };
+  return { status: 401, message: "Missing or invalid bearer token", headers };
 }
 
-/** Binds MRTR state to the caller: a digest of the credentials, never the credentials themselves. */
+/** Binds MRTR state to the caller: a digest of the credentials, never the credentials themselves. An OAuth
+ * caller is who the token names, not the token: a refreshed token is the same caller (issue 17). */
 export function principalOf(req: IncomingMessage): string {
-  // An OAuth caller is who the token names (issuer and subject), not the token: a refreshed token is the
-  // same caller, and 2025-era sessions stay bound to it (issue 17).
   const auth = requestAuth(req);
   if (auth) return createHash("sha256").update(`oauth\n${auth.issuer}\n${auth.subject}`).digest("base64url");
   const authorization = req.headers.authorization;
@@ -99,7 +93,7 @@ const PORT = /^[0-9]{0,5}$/;
 
 /** The host part of a Host header value (`uri-host [":" port]`), lowercased, IPv6 literals in brackets;
  * undefined when the value is not exactly that (anything after `]`, a bad port, stray characters). */
-export function hostnameOf(host: string): string | undefined {
+function hostnameOf(host: string): string | undefined {
   if (host === "") return ""; // allowed by RFC 9112 §3.2 for a target without authority; names no host
   if (host.startsWith("[")) {
     const close = host.indexOf("]");
@@ -126,19 +120,8 @@ function printable(value: string): string {
   return clean.length > 200 ? `${clean.slice(0, 200)}...` : clean;
 }
 
-function isLoopback(host: string): boolean {
-  return LOOPBACK_HOSTS.has(host) || host.startsWith("127.");
-}
-
-// The principal the protected-resource check established for a request, handed from the HTTP server to the
-// POST handlers without widening their signatures. A WeakMap: it goes when the request does.
-
+// The principal the OAuth check established, kept beside the request (it goes when the request does) so
+// the POST handlers' signatures stay as they are.
 const principals = new WeakMap<IncomingMessage, AuthPrincipal>();
-
-export function setRequestAuth(req: IncomingMessage, principal: AuthPrincipal): void {
-  principals.set(req, principal);
-}
-
-export function requestAuth(req: IncomingMessage): AuthPrincipal | undefined {
-  return principals.get(req);
-}
+export const setRequestAuth = (req: IncomingMessage, principal: AuthPrincipal) => void principals.set(req, principal);
+export const requestAuth = (req: IncomingMessage) => principals.get(req);

@@ -1,7 +1,5 @@
-// The Streamable HTTP transport, server side, on node:http: a route table (routes.ts) of module-level
-// handlers behind module-level middleware. One MCP endpoint (default /mcp; mcp-endpoint.ts, post.ts), the
-// probes of a container platform (GET /healthz, /readyz), and what features add through `features`
-// (OAuth metadata, /metrics). This file turns the options into the routes' shared state, listens, and closes.
+// The Streamable HTTP transport, server side, on node:http: turns the options into the state the route
+// table (routes.ts) shares, listens, and closes.
 import { createServer as createHttpServer, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { errorResponse } from "../../protocol/codec.ts";
@@ -47,28 +45,22 @@ export type HttpServerOptions = {
   retryMs?: number;
   /** Idle 2025-era sessions are dropped after this long (default 30 min). */
   sessionIdleMs?: number;
-  /** Live 2025-era sessions at most (default 10,000): the least recently used idle one makes room for a
-   * new one; when all are busy, `initialize` is answered 503. */
+  /** Live 2025-era sessions at most (default 10,000; session-store.ts says what happens when full). */
   maxSessions?: number;
-  /** On close(), how long /readyz answers 503 while MCP requests are still served (each answer closing its
-   * connection), so a load balancer stops routing here before the listener closes (default 0). */
+  /** On close(), how long /readyz answers 503 while MCP requests are still served (default 0; drain.ts). */
   shutdownGraceMs?: number;
-  /** On close(), how long requests in flight may take to finish, counted from the start (default 30 s);
-   * those still running then are answered with an error. See drain.ts for the whole order. */
+  /** On close(), how long requests in flight may take to finish (default 30 s; drain.ts). */
   shutdownTimeoutMs?: number;
-  /** OAuth 2.1 protected resource (--auth-issuer, issue 17): tokens validated, RFC 9728 metadata served.
-   * Not together with `bearerToken`. */
+  /** OAuth 2.1 protected resource (--auth-issuer, issue 17). Not together with `bearerToken`. */
   auth?: AuthConfig;
-  /** Serve Prometheus metrics at GET /metrics (--metrics): on this port, behind the same Host/Origin and
-   * token checks as /mcp, or on `metricsPort` (a listener of its own on the same host, no token). */
+  /** Prometheus metrics at GET /metrics (--metrics): on this port behind /mcp's checks, or on `metricsPort`. */
   metrics?: boolean;
   metricsPort?: number;
-  /** A Redis URL (redis:// or rediss://): 2025-era sessions are kept there, shared by every instance using
-   * it (--session-store, issue 18). Unreachable at start: serveHttp rejects with SessionStoreStartError. */
+  /** A Redis URL sharing 2025-era sessions between instances (--session-store, issue 18). */
   sessionStore?: string;
-  /** Where the auth layer's operator messages go (default: stderr). */
+  /** Operator messages (default: stderr). */
   log?: (line: string) => void;
-  /** The code of the features `auth`, `metrics` and `sessionStore` need (runtime/features/*.ts `http`). */
+  /** The code `auth`, `metrics` and `sessionStore` need (runtime/features/*.ts `http`). */
   features?: HttpFeatures;
 };
 
@@ -129,20 +121,18 @@ export async function serveHttp(server: McpServer, options: HttpServerOptions = 
 
 const DEFAULT_SESSION_IDLE_MS = 30 * 60_000;
 
-/** The routes' shared state from the options; the features' parts (store, metrics) opened here. */
 async function createState(server: McpServer, options: HttpServerOptions, host: string): Promise<HttpState> {
   if (options.auth && options.bearerToken !== undefined)
     throw new Error("a static bearer token and OAuth (auth) cannot both protect the server; choose one");
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const features = options.features ?? {};
-  // A feature's code comes from the package's entry point: the transport imports none of it.
   if (options.sessionStore && !features.openSessionStore) throw missingFeature("sessionStore", "redis");
   if (options.metrics && !features.createMetrics) throw missingFeature("metrics", "metrics");
   if (options.auth && !features.createProtectedResource) throw missingFeature("auth", "oauth");
   const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
   const idleMs = options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS;
   const sessions: Sessions =
-    options.sessionStore && features.openSessionStore
+    features.openSessionStore && options.sessionStore
       ? await features.openSessionStore(options.sessionStore, server, { maxSessions, idleMs, log })
       : new SessionStore(maxSessions);
   const metrics =
@@ -168,14 +158,10 @@ async function createState(server: McpServer, options: HttpServerOptions, host: 
   return state;
 }
 
-/**
- * How long an idle kept-alive connection stays open. Set here rather than left to Node's default (5 s
- * today) because deploy/nginx.conf's upstream `keepalive_timeout` (4 s) must stay below it: nginx then
- * never sends a request on a connection this server is closing, which would lose a POST after it was sent.
- */
+/** Idle kept-alive connections close after this; set rather than Node's default because deploy/nginx.conf's
+ * `keepalive_timeout` (4 s) must stay below it, or nginx could send a POST on a connection being closed. */
 export const IDLE_CONNECTION_MS = 5_000;
 
-/** The MCP listener, with node's own limits on slow requests; a failure of the transport answers 500. */
 function createListener(state: HttpState, options: HttpServerOptions): Server {
   const headersTimeout = options.headersTimeoutMs ?? 10_000;
   const requestTimeout = Math.max(options.requestTimeoutMs ?? 30_000, headersTimeout);
@@ -204,8 +190,7 @@ function listen(httpServer: Server, port: number, host: string): Promise<number>
   });
 }
 
-/** OAuth on: the protected resource (its default audience is the server's own URL, known once listening),
- * its metadata routes, and its 403 answer for the POST handlers. */
+/** OAuth: the protected resource is made once listening (its default audience is the server's own URL). */
 function protect(state: HttpState, auth: AuthConfig, serverUrl: string, features: HttpFeatures): void {
   if (!features.createProtectedResource) return;
   const { server } = state;
@@ -220,18 +205,12 @@ function protect(state: HttpState, auth: AuthConfig, serverUrl: string, features
   state.routes = routeTable(state);
 }
 
-/** An error's text may carry what a client sent; its log line is bounded like every client-chosen value. */
-const MAX_ERROR_LOG_CHARS = 4_096;
-
-/**
- * A failure of the transport itself (not of a handler): its text can name internal modules, paths or
- * configuration, so it goes to the operator's log and the client gets a generic 500 with the request id
- * that finds the log line.
- */
+/** A transport failure's text can name internals: it goes to the log (bounded, it may carry client text),
+ * the client gets a generic 500 with the request id that finds the log line. */
 function answerInternalError(res: ServerResponse, error: unknown, log: (line: string) => void): void {
   const requestId = String(res.getHeader("X-Request-Id") ?? "");
   const detail = error instanceof Error ? (error.stack ?? `${error.name}: ${error.message}`) : String(error);
-  log(`internal error answering request ${requestId}: ${boundLogValue(detail, MAX_ERROR_LOG_CHARS)}`);
+  log(`internal error answering request ${requestId}: ${boundLogValue(detail, 4_096)}`);
   if (res.headersSent) return void res.end();
   const message = `Internal error (request id ${requestId})`;
   sendJson(res, 500, errorResponse(undefined, { code: ErrorCode.InternalError, message, data: { requestId } }));

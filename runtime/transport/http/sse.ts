@@ -1,14 +1,6 @@
-// Server-Sent Events: a writer for Node responses and an incremental parser for
-// the client. Only the fields MCP uses: data, id, event, retry, and comments.
+// Server-Sent Events: a writer for Node responses, the client's incremental parser, and 2025-era resumable
+// streams. Only the fields MCP uses: data, id, event, retry, and comments.
 import type { ServerResponse } from "node:http";
-
-export const SSE_HEADERS = {
-  "Content-Type": "text/event-stream",
-  "Cache-Control": "no-cache, no-transform",
-  Connection: "keep-alive",
-  // Tells nginx-style proxies not to buffer the stream (streamable-http spec).
-  "X-Accel-Buffering": "no",
-};
 
 export type SseWriter = {
   event(data: string, id?: string, retryMs?: number): void;
@@ -23,15 +15,20 @@ let open = 0;
 export const openStreams = () => open;
 
 export function startSse(res: ServerResponse, extraHeaders: Record<string, string>, keepAliveMs: number): SseWriter {
-  res.writeHead(200, { ...SSE_HEADERS, ...extraHeaders });
+  const headers = { "Content-Type": "text/event-stream", "Cache-Control": "no-cache, no-transform" };
+  // X-Accel-Buffering: nginx-style proxies must not buffer the stream (streamable-http spec).
+  res.writeHead(200, { ...headers, Connection: "keep-alive", "X-Accel-Buffering": "no", ...extraHeaders });
   res.flushHeaders();
   const keepAlive = setInterval(() => writer.comment(), keepAliveMs);
   keepAlive.unref();
   open++;
-  let counted = true;
-  const ended = () => {
-    if (counted) open--;
-    counted = false;
+  /** False when the stream had already ended. */
+  const end = () => {
+    if (writer.closed) return false;
+    writer.closed = true;
+    clearInterval(keepAlive);
+    open--;
+    return true;
   };
   const writer: SseWriter = {
     closed: false,
@@ -45,18 +42,10 @@ export function startSse(res: ServerResponse, extraHeaders: Record<string, strin
       if (!writer.closed) res.write(":\n\n");
     },
     close(retryMs) {
-      if (writer.closed) return;
-      writer.closed = true;
-      clearInterval(keepAlive);
-      ended();
-      res.end(retryMs === undefined ? undefined : `retry: ${retryMs}\n\n`);
+      if (end()) res.end(retryMs === undefined ? undefined : `retry: ${retryMs}\n\n`);
     },
   };
-  res.on("close", () => {
-    writer.closed = true;
-    clearInterval(keepAlive);
-    ended();
-  });
+  res.on("close", end);
   return writer;
 }
 
@@ -86,11 +75,8 @@ export class SseParser {
     }
   }
 
-  private line(line: string): void {
-    if (line === "") {
-      this.dispatch();
-      return;
-    }
+  private line(line: string) {
+    if (line === "") return this.dispatch();
     if (line.startsWith(":")) return;
     const colon = line.indexOf(":");
     const field = colon < 0 ? line : line.slice(0, colon);
@@ -113,14 +99,12 @@ export class SseParser {
   }
 }
 
-// 2025-era resumable SSE streams. Every event of a POST's stream gets an id
-// (`<stream>_<seq>`) and is kept until the stream is done, so a client whose
-// connection dropped can GET with Last-Event-ID and continue where it left off.
-// (2026-07-28 removed resumability; its streams never go through here.)
+// 2025-era resumable streams: each event of a POST's stream has an id (`<stream>_<seq>`) and is kept until
+// the stream is done, so a client whose connection dropped can GET with Last-Event-ID and continue.
 
 export const MAX_KEPT_EVENTS = 500;
 /** Characters of event data kept for replay per stream; the newest event is kept whatever its size. */
-export const MAX_KEPT_CHARS = 4 * 1024 * 1024;
+const MAX_KEPT_CHARS = 4 * 1024 * 1024;
 
 /** Where a shared session store copies a stream's events, so another process can replay them. */
 export type StreamMirror = { push(seq: number, data: string): void; finish(seq: number): void };
