@@ -1,7 +1,5 @@
-// POST /mcp: one JSON-RPC message per request. The protocol revision is read from the
-// request itself: 2026-07-28 requests carry their version (header and `_meta`) and are
-// served statelessly (post-2026.ts); everything else belongs to an initialize-based
-// session identified by `Mcp-Session-Id` (post-2025.ts).
+// POST /mcp: one JSON-RPC message per request, its revision read from the request itself: 2026-07-28
+// requests carry their version (header and `_meta`; post-2026.ts), everything else is 2025 (post-2025.ts).
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { errorResponse, isObject, isRequest } from "../../protocol/codec.ts";
 import { ErrorCode, isModernVersion, MetaKey } from "../../protocol/constants.ts";
@@ -26,9 +24,9 @@ export async function handlePost(
   const modern = isModernVersion(headerVersion) || meta?.[MetaKey.protocolVersion] !== undefined;
   noteRequest(req, message, modern ? "2026" : "2025");
   const repeated = repeatedMcpHeader(req);
+  const id = isRequest(message) ? message.id : undefined;
   if (repeated) {
     // Joined as "a, b", a repeated header could match a body value that contains ", "; never guess.
-    const id = isRequest(message) ? message.id : undefined;
     const text = `${repeated} header sent more than once`;
     const error = modern
       ? { code: ErrorCode.HeaderMismatch, message: `Header mismatch: ${text}` }
@@ -37,20 +35,15 @@ export async function handlePost(
   }
   const scopeRejection = context.resource && scopeCheck(context, req, message);
   if (scopeRejection) {
-    const id = isRequest(message) ? message.id : undefined;
-    const error = invalidRequest(scopeRejection.message);
-    return sendJson(res, scopeRejection.status, errorResponse(id, error), scopeRejection.headers);
+    const { status, message: text, headers } = scopeRejection;
+    return sendJson(res, status, errorResponse(id, invalidRequest(text)), headers);
   }
   if (modern) return handlePost2026(context, req, res, message, headerVersion);
   return handlePost2025(context, req, res, message, headerVersion);
 }
 
-/**
- * A tools/call whose token lacks the scopes of a tool it runs (the named one, or the one a forwarding tool
- * hands the call to: McpServer.toolsOfCall): HTTP 403 with the insufficient_scope challenge (MCP
- * basic/authorization, "Runtime Insufficient Scope Errors"), so the client can step up. Calls made from
- * inside a run (code mode's execute) are refused per call by the server.
- */
+/** A tools/call whose token lacks the scopes of a tool it runs (McpServer.toolsOfCall): 403 insufficient_scope
+ * (MCP basic/authorization) so the client can step up. Calls inside a run are refused per call by the server. */
 function scopeCheck(context: PostContext, req: IncomingMessage, message: JsonRpcMessage) {
   if (!isRequest(message)) return undefined;
   if (message.method === "resources/read" || message.method === "resources/subscribe")

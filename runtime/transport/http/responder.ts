@@ -1,13 +1,12 @@
-// One POST's answer: a plain JSON body when the result is all there is, or an
-// SSE stream as soon as anything (progress, logs, server requests) has to go
-// out before the final response.
+// One POST's answer: a plain JSON body when the result is all there is, or an SSE stream as soon as
+// anything (progress, logs, server requests) has to go out before the final response.
 import type { ServerResponse } from "node:http";
 import { encodeMessage, isResponse } from "../../protocol/codec.ts";
 import type { JsonRpcMessage } from "../../protocol/types.ts";
 import { noteAnswer } from "./request-record.ts";
 import { type ResumableStream, type SseWriter, startSse } from "./sse.ts";
 
-export type ResponderOptions = {
+type ResponderOptions = {
   acceptsSse: boolean;
   headers: Record<string, string>;
   keepAliveMs: number;
@@ -20,7 +19,8 @@ export type ResponderOptions = {
 export class PostResponder {
   private sse: SseWriter | undefined;
   private resumable: ResumableStream | undefined;
-  private done = false;
+  /** Whether the final response (or an abandonment) has been sent. */
+  finished = false;
 
   constructor(
     private readonly res: ServerResponse,
@@ -32,37 +32,24 @@ export class PostResponder {
     return this.options.acceptsSse;
   }
 
-  /** Whether the final response (or an abandonment) has been sent. */
-  get finished(): boolean {
-    return this.done;
-  }
-
   /** Sends an intermediate message (notification or server-to-client request). */
   send(message: JsonRpcMessage): void {
-    if (this.done) return;
-    if (this.resumable) {
-      this.resumable.push(encodeMessage(message)); // kept for a resuming client even if this connection is gone
-      return;
-    }
-    if (this.res.destroyed) return;
+    // A resumable stream keeps what it is sent for a resuming client even if this connection is gone.
+    if (this.finished || (!this.resumable && this.res.destroyed)) return;
     if (!this.sse) {
       if (!this.options.acceptsSse) return; // the client cannot receive interim messages; drop them
       this.sse = startSse(this.res, this.options.headers, this.options.keepAliveMs);
       this.resumable = this.options.openResumable?.();
       this.resumable?.attach(this.sse);
     }
-    this.emit(encodeMessage(message));
-  }
-
-  private emit(data: string): void {
-    if (this.resumable) this.resumable.push(data);
-    else this.sse?.event(data);
+    if (this.resumable) this.resumable.push(encodeMessage(message));
+    else this.sse.event(encodeMessage(message));
   }
 
   /** Ends the exchange without a JSON-RPC response (the request was cancelled). */
   abandon(): void {
-    if (this.done) return;
-    this.done = true;
+    if (this.finished) return;
+    this.finished = true;
     this.resumable?.finish();
     if (this.res.destroyed) return;
     if (this.sse) {
@@ -75,8 +62,8 @@ export class PostResponder {
 
   /** Sends the final response and ends the HTTP exchange. */
   finish(message: JsonRpcMessage): void {
-    if (this.done) return;
-    this.done = true;
+    if (this.finished) return;
+    this.finished = true;
     noteAnswer(this.res, message);
     if (this.resumable) {
       // Even if this connection is gone, a resuming client can still collect the response.
@@ -90,7 +77,7 @@ export class PostResponder {
       this.sse.close();
       return;
     }
-    const body = encodeMessage(message);
+    const body = encodeMessage(message); // before the head: a message that cannot be encoded gets the 500
     const status = isResponse(message) ? this.options.statusFor(message) : 200;
     this.res.writeHead(status, { ...this.options.headers, "Content-Type": "application/json" });
     this.res.end(body);
@@ -105,11 +92,6 @@ export function sendJson(
 ): void {
   if (res.headersSent) return void res.end();
   noteAnswer(res, body);
-  if (body === undefined) {
-    res.writeHead(status, headers);
-    res.end();
-    return;
-  }
-  res.writeHead(status, { ...headers, "Content-Type": "application/json" });
-  res.end(encodeMessage(body));
+  res.writeHead(status, body === undefined ? headers : { ...headers, "Content-Type": "application/json" });
+  res.end(body === undefined ? undefined : encodeMessage(body));
 }
