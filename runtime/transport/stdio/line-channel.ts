@@ -4,31 +4,26 @@ import { decodeMessage, encodeMessage, errorResponse } from "../../protocol/code
 import { ErrorCode } from "../../protocol/constants.ts";
 import type { JsonRpcErrorResponse, JsonRpcMessage } from "../../protocol/types.ts";
 
-export type LineChannelHandlers = {
+type LineChannelHandlers = {
   onMessage: (message: JsonRpcMessage) => void;
   /** A line that is not a valid JSON-RPC message; the error response is ready to send back. */
-  onInvalid: (error: JsonRpcErrorResponse, line: string) => void;
+  onInvalid: (error: JsonRpcErrorResponse) => void;
   onEnd: () => void;
   /** Stop reading input while more than OUTPUT_HIGH_WATER bytes of output wait (the stdio server). A
    * client must not: if both ends stopped reading while their output waited, neither would go on. */
   backPressure?: boolean;
 };
 
-export type LineChannel = { send(message: JsonRpcMessage): void; flush(): Promise<void> };
-
 /** The longest line (in UTF-16 code units) read as one message; longer ones are answered -32600 and dropped. */
-export const MAX_LINE_LENGTH = 64 * 1024 * 1024;
-
-/** Output bytes waiting to be written above which input is no longer read (until the output drains). */
-export const OUTPUT_HIGH_WATER = 1024 * 1024;
+const MAX_LINE_LENGTH = 64 * 1024 * 1024;
+const OUTPUT_HIGH_WATER = 1024 * 1024;
 
 export function openLineChannel(
   input: NodeJS.ReadableStream,
   output: NodeJS.WritableStream,
   handlers: LineChannelHandlers,
-  maxLineLength = MAX_LINE_LENGTH,
-): LineChannel {
-  const reader = new LineReader(handlers, maxLineLength);
+) {
+  const reader = new LineReader(handlers);
   const writer = new LineWriter(input, output, handlers.backPressure === true);
   let ended = false;
   const end = () => {
@@ -48,7 +43,7 @@ export function openLineChannel(
     writer.broken = true;
     end();
   });
-  return { send: (message) => writer.send(message), flush: () => writer.flush() };
+  return { send: (message: JsonRpcMessage) => writer.send(message), flush: () => writer.flush() };
 }
 
 /** Splits the input into lines and hands each one, decoded, to the handlers. */
@@ -61,10 +56,7 @@ class LineReader {
   // Inside a line that outgrew maxLineLength: its rest is dropped up to the next newline.
   private discarding = false;
 
-  constructor(
-    private readonly handlers: LineChannelHandlers,
-    private readonly maxLineLength: number,
-  ) {}
+  constructor(private readonly handlers: LineChannelHandlers) {}
 
   feed(chunk: Buffer | string): void {
     const text = typeof chunk === "string" ? chunk : this.decoder.write(chunk);
@@ -83,8 +75,9 @@ class LineReader {
     if (start === text.length || this.discarding) return;
     this.pendingLength += text.length - start;
     // A peer that never ends its line would otherwise grow this buffer until the process dies.
-    if (this.pendingLength > this.maxLineLength) {
-      this.handlers.onInvalid(tooLarge(this.maxLineLength), "");
+    if (this.pendingLength > MAX_LINE_LENGTH) {
+      const message = `Invalid Request: message longer than ${MAX_LINE_LENGTH} characters`;
+      this.handlers.onInvalid(errorResponse(undefined, { code: ErrorCode.InvalidRequest, message }));
       this.discarding = true;
       this.pieces = [];
       this.pendingLength = 0;
@@ -105,17 +98,13 @@ class LineReader {
     if (line.trim() === "") return;
     const decoded = decodeMessage(line);
     if (decoded.ok) this.handlers.onMessage(decoded.message);
-    else this.handlers.onInvalid(decoded.error, line);
+    else this.handlers.onInvalid(decoded.error);
   }
 }
 
-/**
- * Writes messages, one per line. Messages sent in the same tick leave in one write: a pipe write is a
- * syscall (synchronous for pipes on Linux), so with many requests in flight one write per message cost
- * more than the messages themselves. The queue drains on nextTick, after the microtasks that produced it.
- */
+/** Messages sent in the same tick leave in one write (on nextTick): a pipe write is a syscall, synchronous on
+ * Linux, so with many requests in flight one write per message cost more than the messages themselves. */
 class LineWriter {
-  /** The input has ended: back-pressure no longer resumes it. */
   inputEnded = false;
   /** The output failed (the peer went away): nothing more is written. */
   broken = false;
@@ -131,7 +120,7 @@ class LineWriter {
   ) {}
 
   send(message: JsonRpcMessage): void {
-    const line = `${encodeMessage(message)}\n`;
+    const line = `${encodeMessage(message)}\n`; // encoded first: a message that throws queues nothing
     if (this.queued === "") process.nextTick(this.drain);
     this.queued += line;
   }
@@ -149,7 +138,8 @@ class LineWriter {
     // write() returns false past the stream's own (16 KiB) mark even when the pipe took everything at
     // once; pausing is for output that really waits, so it also looks at what is still queued.
     const backedUp = !this.output.write(text);
-    if (backedUp && this.backPressure && !this.pausedInput && waitingBytes(this.output) > OUTPUT_HIGH_WATER) {
+    const waiting = (this.output as { writableLength?: number }).writableLength ?? Number.POSITIVE_INFINITY;
+    if (backedUp && this.backPressure && !this.pausedInput && waiting > OUTPUT_HIGH_WATER) {
       this.pausedInput = true;
       this.input.pause();
       this.output.once("drain", this.resumeInput);
@@ -160,15 +150,4 @@ class LineWriter {
     this.pausedInput = false;
     if (!this.inputEnded) this.input.resume();
   };
-}
-
-function waitingBytes(output: NodeJS.WritableStream): number {
-  return (output as { writableLength?: number }).writableLength ?? Number.POSITIVE_INFINITY;
-}
-
-function tooLarge(max: number): JsonRpcErrorResponse {
-  return errorResponse(undefined, {
-    code: ErrorCode.InvalidRequest,
-    message: `Invalid Request: message longer than ${max} characters`,
-  });
 }

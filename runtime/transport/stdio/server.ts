@@ -21,11 +21,14 @@ export function serveStdio(server: McpServer, options: StdioServerOptions = {}):
   const input = options.input ?? process.stdin;
   const output = options.output ?? process.stdout;
   const usesProcessStreams = output === process.stdout;
-  if (usesProcessStreams) keepStdoutForProtocol();
+  if (usesProcessStreams) {
+    // Anything printed with console.log would corrupt the protocol stream: it goes to stderr.
+    const toStderr = (...args: unknown[]) => console.error(...args);
+    Object.assign(console, { log: toStderr, info: toStderr, debug: toStderr });
+  }
   const exitOnClose = options.exitOnClose ?? usesProcessStreams;
-
-  const session = new LegacySession("stdio", (message) => channel.send(message));
   const send = (message: JsonRpcMessage) => channel.send(message);
+  const session = new LegacySession("stdio", send);
   const peer: JsonRpcPeer = new JsonRpcPeer({
     send,
     // Stdio has no per-request stream: cancellation always arrives as notifications/cancelled.
@@ -46,7 +49,6 @@ export function serveStdio(server: McpServer, options: StdioServerOptions = {}):
     backPressure: true,
   });
   const stopChanges = server.changes.subscribe((change) => session.deliverChange(change));
-
   let resolveClosed: () => void = () => {};
   const closed = new Promise<void>((resolve) => {
     resolveClosed = resolve;
@@ -71,8 +73,7 @@ export function serveStdio(server: McpServer, options: StdioServerOptions = {}):
   return { close, closed };
 }
 
-/** One request's view of the connection. A class rather than an object of closures: one allocation per
- * request, and its AbortSignal exists only if the handler reads `ctx.signal`. */
+/** A class rather than an object of closures: one allocation per request, and no AbortSignal unless read. */
 class StdioRequestChannel implements RequestChannel {
   readonly principal = "stdio";
 
@@ -94,12 +95,4 @@ class StdioRequestChannel implements RequestChannel {
   request(method: string, params: JsonObject | undefined, signal: AbortSignal): Promise<Result> {
     return this.peer.request(method, params, { signal });
   }
-}
-
-/** Anything printed with console.log would corrupt the protocol stream, so route it to stderr. */
-function keepStdoutForProtocol(): void {
-  const toStderr = (...args: unknown[]) => console.error(...args);
-  console.log = toStderr;
-  console.info = toStderr;
-  console.debug = toStderr;
 }
