@@ -66,12 +66,9 @@ export function collectHeaderParams(
   if (problem) return { ok: false, reason: problem };
   const stray = findStrayAnnotation(inputSchema, reachable, []);
   if (stray) return { ok: false, reason: `x-mcp-header at ${stray} is not reachable through "properties" alone` };
-  const seen = new Set<string>();
-  for (const param of params) {
-    const key = param.header.toLowerCase();
-    if (seen.has(key)) return { ok: false, reason: `x-mcp-header "${param.header}" is not unique (case-insensitive)` };
-    seen.add(key);
-  }
+  const names = params.map((param) => param.header.toLowerCase());
+  const repeated = params.find((_, index) => names.indexOf(names[index]) !== index);
+  if (repeated) return { ok: false, reason: `x-mcp-header "${repeated.header}" is not unique (case-insensitive)` };
   return { ok: true, params };
 }
 

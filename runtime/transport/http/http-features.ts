@@ -1,6 +1,5 @@
-// What features add to the HTTP transport, as the shapes the transport calls: the transport imports none
-// of them, so a package without a feature carries none of its code or libraries. A feature module
-// (runtime/features/*.ts) fills these in; the package's entry point hands the enabled ones to serveHttp.
+// What features add to the HTTP transport (runtime/features/*, handed to serveHttp by the package's entry
+// point): the transport imports none of them, so a package without a feature carries none of its code.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AuthConfig, AuthPrincipal } from "../../server/auth-principal.ts";
 import type { McpServer } from "../../server/server.ts";
@@ -10,7 +9,6 @@ import type { Sessions } from "./session-store.ts";
 
 /** An OAuth 2.1 protected resource (the `oauth` feature): validates tokens, serves RFC 9728 metadata. */
 export type ProtectedResource = {
-  /** The request paths that serve the metadata document. */
   metadataPaths: ReadonlySet<string>;
   metadata(): Record<string, unknown>;
   authenticate(req: IncomingMessage): Promise<{ principal: AuthPrincipal } | { rejection: Rejection }>;
@@ -43,8 +41,3 @@ export type HttpFeatures = {
   /** Token validation and metadata (the `oauth` feature: --auth-issuer). */
   createProtectedResource?: (config: AuthConfig, options: ProtectedResourceOptions) => ProtectedResource;
 };
-
-/** A feature's part that serveHttp was asked to use but was not given: a defect of the caller. */
-export function missingFeature(option: string, feature: string): Error {
-  return new Error(`serveHttp: '${option}' needs the ${feature} feature's HTTP part (options.features)`);
-}

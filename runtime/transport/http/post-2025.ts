@@ -4,7 +4,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { errorResponse, isNotification, isRequest, isResponse, resultResponse } from "../../protocol/codec.ts";
 import { ErrorCode, SUPPORTED_PROTOCOL_VERSIONS } from "../../protocol/constants.ts";
 import { toJsonRpcError } from "../../protocol/errors.ts";
-import type { JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, RequestId } from "../../protocol/types.ts";
+import type { JsonRpcNotification, JsonRpcRequest, RequestId } from "../../protocol/types.ts";
 import {
   acceptsSse,
   authOf,
@@ -12,6 +12,7 @@ import {
   invalidRequest,
   isTimeout,
   type PostContext,
+  type PostHandler,
   routingHeaderMismatch,
 } from "./post-common.ts";
 import { PostResponder, sendJson } from "./responder.ts";
@@ -19,18 +20,11 @@ import { principalOf, requestAuth } from "./security.ts";
 import type { HttpSession } from "./session.ts";
 import { SessionStoreUnavailableError, sendStoreUnavailable } from "./session-store.ts";
 
-export async function handlePost2025(
-  context: PostContext,
-  req: IncomingMessage,
-  res: ServerResponse,
-  message: JsonRpcMessage,
-  headerVersion: string | undefined,
-) {
-  if (headerVersion !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(headerVersion)) {
-    const error = invalidRequest(`Unsupported MCP-Protocol-Version: ${headerVersion}`, {
-      supported: [...SUPPORTED_PROTOCOL_VERSIONS],
-      requested: headerVersion,
-    });
+export const handlePost2025: PostHandler = async (context, req, res, message) => {
+  const requested = header(req, "mcp-protocol-version");
+  if (requested !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(requested)) {
+    const data = { supported: [...SUPPORTED_PROTOCOL_VERSIONS], requested };
+    const error = invalidRequest(`Unsupported MCP-Protocol-Version: ${requested}`, data);
     return sendJson(res, 400, errorResponse(undefined, error));
   }
   const mismatch = isRequest(message) && routingHeaderMismatch(req, message.method, message.params ?? {});
@@ -64,7 +58,7 @@ export async function handlePost2025(
     return sendJson(res, 400, errorResponse(request.id, error));
   }
   await runRequest(context, req, res, session, request, initializing);
-}
+};
 
 /** initialize: a new session, reserved in the table (or the store) before it runs; undefined when answered. */
 async function openSession(context: PostContext, req: IncomingMessage, res: ServerResponse, id?: RequestId) {

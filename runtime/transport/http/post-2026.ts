@@ -1,6 +1,6 @@
 // POST /mcp for the 2026-07-28 revision: stateless; `_meta` and the `Mcp-*` headers must agree with the
 // body; some errors set the HTTP status; closing the response stream cancels.
-import type { IncomingMessage, ServerResponse } from "node:http";
+import type { IncomingMessage } from "node:http";
 import { errorResponse, isNotification, isObject, isResponse, resultResponse } from "../../protocol/codec.ts";
 import { ErrorCode, MetaKey } from "../../protocol/constants.ts";
 import { toJsonRpcError } from "../../protocol/errors.ts";
@@ -14,18 +14,12 @@ import {
   invalidRequest,
   isTimeout,
   NAMED_METHODS,
-  type PostContext,
+  type PostHandler,
 } from "./post-common.ts";
 import { PostResponder, sendJson } from "./responder.ts";
 import { principalOf } from "./security.ts";
 
-export async function handlePost2026(
-  context: PostContext,
-  req: IncomingMessage,
-  res: ServerResponse,
-  message: JsonRpcMessage,
-  headerVersion: string | undefined,
-) {
+export const handlePost2026: PostHandler = async (context, req, res, message) => {
   const noResponses = invalidRequest("This protocol version has no client responses");
   if (isResponse(message)) return sendJson(res, 400, errorResponse(undefined, noResponses));
   if (isNotification(message)) return sendJson(res, 202, undefined);
@@ -35,7 +29,7 @@ export async function handlePost2026(
     const error = { code: ErrorCode.InvalidParams, message: `Invalid params: ${malformed}` };
     return sendJson(res, 400, errorResponse(request.id, error));
   }
-  const mismatch = headerMismatch(context.server, req, request, headerVersion);
+  const mismatch = headerMismatch(context.server, req, request);
   if (mismatch) {
     const error = { code: ErrorCode.HeaderMismatch, message: `Header mismatch: ${mismatch}` };
     return sendJson(res, 400, errorResponse(request.id, error));
@@ -62,7 +56,7 @@ export async function handlePost2026(
     if (!controller.signal.aborted || isTimeout(error))
       responder.finish(errorResponse(request.id, toJsonRpcError(error)));
   }
-}
+};
 
 /** The required per-request `_meta` fields; a request without them is malformed (HTTP 400, -32602). */
 function missingMetaField(request: JsonRpcRequest): string | undefined {
@@ -74,12 +68,8 @@ function missingMetaField(request: JsonRpcRequest): string | undefined {
 }
 
 /** The first disagreement of the request's headers with its body, if any. */
-function headerMismatch(
-  server: McpServer,
-  req: IncomingMessage,
-  request: JsonRpcRequest,
-  headerVersion: string | undefined,
-): string | undefined {
+function headerMismatch(server: McpServer, req: IncomingMessage, request: JsonRpcRequest): string | undefined {
+  const headerVersion = header(req, "mcp-protocol-version");
   const params: JsonObject = request.params ?? {};
   const bodyVersion = isObject(params._meta) ? params._meta[MetaKey.protocolVersion] : undefined;
   if (headerVersion === undefined) return "MCP-Protocol-Version header is missing";

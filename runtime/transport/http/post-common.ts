@@ -1,8 +1,8 @@
 // What both POST handlers (post-2025.ts, post-2026.ts) share: their context and small request readers.
-import type { IncomingMessage } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { ErrorCode } from "../../protocol/constants.ts";
 import { McpError } from "../../protocol/errors.ts";
-import type { JsonObject } from "../../protocol/types.ts";
+import type { JsonObject, JsonRpcMessage } from "../../protocol/types.ts";
 import type { AuthPrincipal } from "../../server/auth-principal.ts";
 import type { McpServer } from "../../server/server.ts";
 import { decodeHeaderValue } from "./header-encoding.ts";
@@ -20,6 +20,14 @@ export type PostContext = {
   /** Set when the server is an OAuth protected resource: its 403 insufficient_scope answer. */
   resource?: ProtectedResource;
 };
+
+/** Handles one decoded POSTed message. */
+export type PostHandler = (
+  context: PostContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  message: JsonRpcMessage,
+) => Promise<void>;
 
 /** The methods whose target travels in the Mcp-Name header, and the param holding it. */
 export const NAMED_METHODS: Record<string, "name" | "uri"> = {

@@ -1,6 +1,6 @@
 // POST /mcp: one JSON-RPC message per request, its revision read from the request itself: 2026-07-28
 // requests carry their version (header and `_meta`; post-2026.ts), everything else is 2025 (post-2025.ts).
-import type { IncomingMessage, ServerResponse } from "node:http";
+import type { IncomingMessage } from "node:http";
 import { errorResponse, isObject, isRequest } from "../../protocol/codec.ts";
 import { ErrorCode, isModernVersion, MetaKey } from "../../protocol/constants.ts";
 import type { JsonRpcMessage } from "../../protocol/types.ts";
@@ -8,17 +8,12 @@ import { resourceScopes } from "../../server/features.ts";
 import { missingResourceScopes, missingScopes } from "../../server/scope-filter.ts";
 import { handlePost2025 } from "./post-2025.ts";
 import { handlePost2026 } from "./post-2026.ts";
-import { header, invalidRequest, type PostContext, repeatedMcpHeader } from "./post-common.ts";
+import { header, invalidRequest, type PostContext, type PostHandler, repeatedMcpHeader } from "./post-common.ts";
 import { noteRequest } from "./request-record.ts";
 import { sendJson } from "./responder.ts";
 import { requestAuth } from "./security.ts";
 
-export async function handlePost(
-  context: PostContext,
-  req: IncomingMessage,
-  res: ServerResponse,
-  message: JsonRpcMessage,
-) {
+export const handlePost: PostHandler = async (context, req, res, message) => {
   const headerVersion = header(req, "mcp-protocol-version");
   const meta = isRequest(message) && isObject(message.params?._meta) ? message.params._meta : undefined;
   const modern = isModernVersion(headerVersion) || meta?.[MetaKey.protocolVersion] !== undefined;
@@ -38,9 +33,8 @@ export async function handlePost(
     const { status, message: text, headers } = scopeRejection;
     return sendJson(res, status, errorResponse(id, invalidRequest(text)), headers);
   }
-  if (modern) return handlePost2026(context, req, res, message, headerVersion);
-  return handlePost2025(context, req, res, message, headerVersion);
-}
+  return (modern ? handlePost2026 : handlePost2025)(context, req, res, message);
+};
 
 /** A tools/call whose token lacks the scopes of a tool it runs (McpServer.toolsOfCall): 403 insufficient_scope
  * (MCP basic/authorization) so the client can step up. Calls inside a run are refused per call by the server. */

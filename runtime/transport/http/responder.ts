@@ -52,12 +52,8 @@ export class PostResponder {
     this.finished = true;
     this.resumable?.finish();
     if (this.res.destroyed) return;
-    if (this.sse) {
-      this.sse.close();
-      return;
-    }
-    this.res.writeHead(204, this.options.headers);
-    this.res.end();
+    if (this.sse) this.sse.close();
+    else this.res.writeHead(204, this.options.headers).end();
   }
 
   /** Sends the final response and ends the HTTP exchange. */

@@ -8,7 +8,7 @@ import type { AuthConfig } from "../../server/auth-principal.ts";
 import { boundLogValue } from "../../server/log.ts";
 import type { McpServer } from "../../server/server.ts";
 import { DEFAULT_SHUTDOWN_TIMEOUT_MS, Drain } from "./drain.ts";
-import { type HttpFeatures, missingFeature } from "./http-features.ts";
+import type { HttpFeatures } from "./http-features.ts";
 import type { HttpState } from "./http-state.ts";
 import { sendJson } from "./responder.ts";
 import { dispatch, dispatchMetricsPort, routeTable } from "./routes.ts";
@@ -35,21 +35,19 @@ export type HttpServerOptions = {
   allowedHosts?: string[];
   /** Largest accepted POST body (default 4 MiB, else 413). */
   maxBodyBytes?: number;
-  /** Time allowed to receive the request headers (default 10 s). */
+  /** Time allowed to receive the request headers (default 10 s), and the whole request (default 30 s). */
   headersTimeoutMs?: number;
-  /** Time allowed to receive the whole request, body included (default 30 s). */
   requestTimeoutMs?: number;
-  /** Interval of SSE keep-alive comments (default 15 s). */
+  /** SSE keep-alive comments' interval (default 15 s); the reconnection delay announced on 2025-era
+   * resumable streams (default 1 s). */
   keepAliveMs?: number;
-  /** Reconnection delay announced to 2025-era clients on resumable SSE streams (default 1 s). */
   retryMs?: number;
-  /** Idle 2025-era sessions are dropped after this long (default 30 min). */
+  /** 2025-era sessions: dropped after this long idle (default 30 min); how many live at most (default 10,000). */
   sessionIdleMs?: number;
-  /** Live 2025-era sessions at most (default 10,000; session-store.ts says what happens when full). */
   maxSessions?: number;
-  /** On close(), how long /readyz answers 503 while MCP requests are still served (default 0; drain.ts). */
+  /** On close() (drain.ts): how long /readyz answers 503 while MCP requests are still served (default 0), and
+   * how long requests in flight may take to finish (default 30 s). */
   shutdownGraceMs?: number;
-  /** On close(), how long requests in flight may take to finish (default 30 s; drain.ts). */
   shutdownTimeoutMs?: number;
   /** OAuth 2.1 protected resource (--auth-issuer, issue 17). Not together with `bearerToken`. */
   auth?: AuthConfig;
@@ -126,9 +124,12 @@ async function createState(server: McpServer, options: HttpServerOptions, host: 
     throw new Error("a static bearer token and OAuth (auth) cannot both protect the server; choose one");
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const features = options.features ?? {};
-  if (options.sessionStore && !features.openSessionStore) throw missingFeature("sessionStore", "redis");
-  if (options.metrics && !features.createMetrics) throw missingFeature("metrics", "metrics");
-  if (options.auth && !features.createProtectedResource) throw missingFeature("auth", "oauth");
+  // A defect of the caller: the package's entry point hands serveHttp the features it was generated with.
+  const missing = (option: string, feature: string) =>
+    new Error(`serveHttp: '${option}' needs the ${feature} feature's HTTP part (options.features)`);
+  if (options.sessionStore && !features.openSessionStore) throw missing("sessionStore", "redis");
+  if (options.metrics && !features.createMetrics) throw missing("metrics", "metrics");
+  if (options.auth && !features.createProtectedResource) throw missing("auth", "oauth");
   const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
   const idleMs = options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS;
   const sessions: Sessions =
