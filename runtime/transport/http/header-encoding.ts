@@ -41,7 +41,6 @@ function headerStringFor(value: unknown): string | undefined {
 }
 
 export type HeaderParam = { header: string; path: string[]; type: string };
-/** Collects and checks every `x-mcp-header` annotation of a tool's inputSchema. */
 export function collectHeaderParams(
   inputSchema: unknown,
 ): { ok: true; params: HeaderParam[] } | { ok: false; reason: string } {

@@ -23,21 +23,17 @@ export type ProtectedResourceOptions = {
   log: (line: string) => void;
 };
 
-/** Prometheus metrics (the `metrics` feature). */
 export type Metrics = {
   request(record: RequestRecord, status: number): void;
   serve(res: ServerResponse): Promise<void>;
 };
 
 export type HttpFeatures = {
-  /** A shared session store at a URL (the `redis` feature: --session-store). */
   openSessionStore?: (
     url: string,
     server: McpServer,
     options: { maxSessions: number; idleMs: number; log: (line: string) => void },
   ) => Promise<Sessions>;
-  /** Metrics at /metrics (the `metrics` feature: --metrics). */
   createMetrics?: (server: McpServer, gauges: { sessions(): number; streams(): number }) => Promise<Metrics>;
-  /** Token validation and metadata (the `oauth` feature: --auth-issuer). */
   createProtectedResource?: (config: AuthConfig, options: ProtectedResourceOptions) => ProtectedResource;
 };

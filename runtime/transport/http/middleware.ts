@@ -16,7 +16,6 @@ export const drainAdmission: Middleware = (ctx, next) => {
   return next();
 };
 
-/** Host and Origin (against DNS rebinding) and the static bearer token: security.ts admit. */
 export const hostOriginToken: Middleware = ({ req, res, state }, next) => {
   const rejection = admit(req, state.admission);
   if (!rejection) return next();

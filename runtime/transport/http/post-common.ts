@@ -21,7 +21,6 @@ export type PostContext = {
   resource?: ProtectedResource;
 };
 
-/** Handles one decoded POSTed message. */
 export type PostHandler = (
   context: PostContext,
   req: IncomingMessage,
@@ -58,7 +57,6 @@ export function invalidRequest(message: string, data?: unknown) {
   return { code: ErrorCode.InvalidRequest, message, ...(data === undefined ? {} : { data }) };
 }
 
-/** The name of an `Mcp-*` header that arrived on more than one line, if any. */
 export function repeatedMcpHeader(req: IncomingMessage): string | undefined {
   for (const [name, values] of Object.entries(req.headersDistinct)) {
     if (name.startsWith("mcp-") && values !== undefined && values.length > 1) return name;

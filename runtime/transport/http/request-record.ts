@@ -29,7 +29,6 @@ export function startRecord(req: IncomingMessage, res: ServerResponse): RequestR
   return record;
 }
 
-/** Called where answers are sent: sendJson, PostResponder. */
 export function noteAnswer(res: ServerResponse, message: JsonRpcMessage | undefined): void {
   const record = records.get(res);
   if (!record || !message) return;

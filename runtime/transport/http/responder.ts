@@ -27,12 +27,10 @@ export class PostResponder {
     private readonly options: ResponderOptions,
   ) {}
 
-  /** Whether interim messages can reach the client on this response (it accepts SSE). */
   get canStream(): boolean {
     return this.options.acceptsSse;
   }
 
-  /** Sends an intermediate message (notification or server-to-client request). */
   send(message: JsonRpcMessage): void {
     // A resumable stream keeps what it is sent for a resuming client even if this connection is gone.
     if (this.finished || (!this.resumable && this.res.destroyed)) return;
@@ -56,7 +54,6 @@ export class PostResponder {
     else this.res.writeHead(204, this.options.headers).end();
   }
 
-  /** Sends the final response and ends the HTTP exchange. */
   finish(message: JsonRpcMessage): void {
     if (this.finished) return;
     this.finished = true;

@@ -36,7 +36,6 @@ function endpoint(path: string, middleware: readonly Middleware[], handlers: Rec
   return Object.entries(handlers).map(([method, handler]) => ({ method, path, middleware, handler }));
 }
 
-/** Answers one request on the MCP listener from `state.routes`. */
 export async function dispatch(state: HttpState, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const record = startRecord(req, res);
   res.setHeader("X-Request-Id", record.id);

@@ -15,7 +15,6 @@ export const DEFAULT_MAX_SESSIONS = 10_000;
  * (--session-store), whose methods reject with SessionStoreUnavailableError when it is unreachable. */
 export type Sessions = {
   readonly maxSessions: number;
-  /** Sessions this process holds (all of them in memory mode). */
   readonly size: number;
   create(server: McpServer): HttpSession;
   use(id: string, principal?: string): HttpSession | undefined | Promise<HttpSession | undefined>;
@@ -84,13 +83,11 @@ export class SessionStore implements Sessions {
     return true;
   }
 
-  /** initialize succeeded. */
   add(session: HttpSession): void {
     this.release();
     this.sessions.set(session.id, session);
   }
 
-  /** initialize failed. */
   release(_session?: HttpSession): void {
     if (this.reserved > 0) this.reserved--;
   }

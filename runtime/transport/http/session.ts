@@ -87,7 +87,6 @@ export class HttpSession {
     this.standaloneStream?.close();
   }
 
-  /** Writes to the GET stream if this process holds it; true when it did. */
   sendLocal(message: JsonRpcMessage): boolean {
     if (!this.standaloneStream || this.standaloneStream.closed) return false;
     this.standaloneStream.event(encodeMessage(message));

@@ -64,14 +64,12 @@ export class SseParser {
 
   feed(chunk: string): void {
     this.buffer += chunk;
-    let match = /\r\n|\r|\n/.exec(this.buffer);
-    while (match) {
-      const line = this.buffer.slice(0, match.index);
+    for (let match = /\r\n|\r|\n/.exec(this.buffer); match; match = /\r\n|\r|\n/.exec(this.buffer)) {
       // A lone trailing "\r" may be the first half of "\r\n"; wait for more input.
       if (match[0] === "\r" && match.index === this.buffer.length - 1) break;
+      const line = this.buffer.slice(0, match.index);
       this.buffer = this.buffer.slice(match.index + match[0].length);
       this.line(line);
-      match = /\r\n|\r|\n/.exec(this.buffer);
     }
   }
 
@@ -157,7 +155,6 @@ export class ResumableStream {
   }
 }
 
-/** Splits a Last-Event-ID into the stream id and the sequence number. */
 export function parseEventId(lastEventId: string): { streamId: string; seq: number } | undefined {
   const match = /^(.+)_(\d+)$/.exec(lastEventId);
   return match ? { streamId: match[1], seq: Number(match[2]) } : undefined;

@@ -18,18 +18,41 @@ type LineChannelHandlers = {
 const MAX_LINE_LENGTH = 64 * 1024 * 1024;
 const OUTPUT_HIGH_WATER = 1024 * 1024;
 
+/** Messages sent in the same tick leave in one write (on nextTick): a pipe write is a syscall, synchronous on
+ * Linux, so with many requests in flight one write per message cost more than the messages themselves. */
 export function openLineChannel(
   input: NodeJS.ReadableStream,
   output: NodeJS.WritableStream,
   handlers: LineChannelHandlers,
 ) {
   const reader = new LineReader(handlers);
-  const writer = new LineWriter(input, output, handlers.backPressure === true);
   let ended = false;
+  let broken = false; // the output failed (the peer went away): nothing more is written
+  let queued = "";
+  // Back-pressure: while the output holds more than its high-water mark (a peer that does not read),
+  // stop reading input, so unanswered requests wait in the pipe, not as queued answers in our memory.
+  let pausedInput = false;
+  const resumeInput = () => {
+    pausedInput = false;
+    if (!ended) input.resume();
+  };
+  const drain = () => {
+    const text = queued;
+    queued = "";
+    if (text === "" || broken) return;
+    // write() returns false past the stream's own (16 KiB) mark even when the pipe took everything at
+    // once; pausing is for output that really waits, so it also looks at what is still queued.
+    const backedUp = !output.write(text);
+    const waiting = (output as { writableLength?: number }).writableLength ?? Number.POSITIVE_INFINITY;
+    if (backedUp && handlers.backPressure && !pausedInput && waiting > OUTPUT_HIGH_WATER) {
+      pausedInput = true;
+      input.pause();
+      output.once("drain", resumeInput);
+    }
+  };
   const end = () => {
     if (ended) return;
     ended = true;
-    writer.inputEnded = true;
     reader.end();
     handlers.onEnd();
   };
@@ -40,13 +63,22 @@ export function openLineChannel(
   // A peer that stops reading (EPIPE on stdout) has gone, like one that closes stdin. Without a listener
   // the error event would crash the process with a stack trace.
   output.on("error", () => {
-    writer.broken = true;
+    broken = true;
     end();
   });
-  return { send: (message: JsonRpcMessage) => writer.send(message), flush: () => writer.flush() };
+  return {
+    send(message: JsonRpcMessage): void {
+      const line = `${encodeMessage(message)}\n`; // encoded first: a message that throws queues nothing
+      if (queued === "") process.nextTick(drain);
+      queued += line;
+    },
+    flush(): Promise<void> {
+      drain();
+      return broken ? Promise.resolve() : new Promise((resolve) => output.write("", () => resolve()));
+    },
+  };
 }
 
-/** Splits the input into lines and hands each one, decoded, to the handlers. */
 class LineReader {
   private readonly decoder = new StringDecoder("utf8");
   // The text of the line being read, as pieces: appending to one string and searching it for a newline
@@ -86,7 +118,6 @@ class LineReader {
     this.pieces.push(start === 0 ? text : text.slice(start));
   }
 
-  /** The input ended: what is left is the last line. */
   end(): void {
     const rest = this.pieces.join("") + this.decoder.end();
     if (!this.discarding) this.processLine(rest);
@@ -100,54 +131,4 @@ class LineReader {
     if (decoded.ok) this.handlers.onMessage(decoded.message);
     else this.handlers.onInvalid(decoded.error);
   }
-}
-
-/** Messages sent in the same tick leave in one write (on nextTick): a pipe write is a syscall, synchronous on
- * Linux, so with many requests in flight one write per message cost more than the messages themselves. */
-class LineWriter {
-  inputEnded = false;
-  /** The output failed (the peer went away): nothing more is written. */
-  broken = false;
-  private queued = "";
-  // Back-pressure: while the output holds more than its high-water mark (a peer that does not read),
-  // stop reading input, so unanswered requests wait in the pipe, not as queued answers in our memory.
-  private pausedInput = false;
-
-  constructor(
-    private readonly input: NodeJS.ReadableStream,
-    private readonly output: NodeJS.WritableStream,
-    private readonly backPressure: boolean,
-  ) {}
-
-  send(message: JsonRpcMessage): void {
-    const line = `${encodeMessage(message)}\n`; // encoded first: a message that throws queues nothing
-    if (this.queued === "") process.nextTick(this.drain);
-    this.queued += line;
-  }
-
-  flush(): Promise<void> {
-    this.drain();
-    if (this.broken) return Promise.resolve();
-    return new Promise((resolve) => this.output.write("", () => resolve()));
-  }
-
-  private readonly drain = () => {
-    const text = this.queued;
-    this.queued = "";
-    if (text === "" || this.broken) return;
-    // write() returns false past the stream's own (16 KiB) mark even when the pipe took everything at
-    // once; pausing is for output that really waits, so it also looks at what is still queued.
-    const backedUp = !this.output.write(text);
-    const waiting = (this.output as { writableLength?: number }).writableLength ?? Number.POSITIVE_INFINITY;
-    if (backedUp && this.backPressure && !this.pausedInput && waiting > OUTPUT_HIGH_WATER) {
-      this.pausedInput = true;
-      this.input.pause();
-      this.output.once("drain", this.resumeInput);
-    }
-  };
-
-  private readonly resumeInput = () => {
-    this.pausedInput = false;
-    if (!this.inputEnded) this.input.resume();
-  };
 }
