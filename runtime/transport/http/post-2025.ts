@@ -4,7 +4,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { errorResponse, isNotification, isRequest, isResponse, resultResponse } from "../../protocol/codec.ts";
 import { ErrorCode, SUPPORTED_PROTOCOL_VERSIONS } from "../../protocol/constants.ts";
 import { toJsonRpcError } from "../../protocol/errors.ts";
-import type { JsonRpcNotification, JsonRpcRequest, RequestId } from "../../protocol/types.ts";
+import type { JsonRpcRequest, RequestId } from "../../protocol/types.ts";
 import {
   acceptsSse,
   authOf,
@@ -47,7 +47,18 @@ export const handlePost2025: PostHandler = async (context, req, res, message) =>
     return sendJson(res, 202, undefined);
   }
   if (isNotification(message)) {
-    await receiveNotification(context, req, session, message);
+    const requestId = message.method === "notifications/cancelled" ? message.params?.requestId : undefined;
+    if (typeof requestId === "string" || typeof requestId === "number") {
+      const running = session.inFlight.get(requestId);
+      if (running) running.abort(new Error("Cancelled by the client"));
+      else session.remote?.cancel(session.id, requestId);
+      // The id is free at once, as on stdio: a handler that ignores its signal must not keep it taken.
+      session.inFlight.delete(requestId);
+    }
+    const signal = new AbortController().signal;
+    const channel = { signal, notify: () => {}, session: session.state, principal: principalOf(req), ...authOf(req) };
+    context.server.handleNotification(message, channel);
+    await context.sessions.save?.(session);
     return sendJson(res, 202, undefined);
   }
   const request = message as JsonRpcRequest;
@@ -65,9 +76,8 @@ async function openSession(context: PostContext, req: IncomingMessage, res: Serv
   const session = context.sessions.create(context.server);
   if (!(await context.sessions.reserve(session))) {
     const message = `Too many sessions: all ${context.sessions.maxSessions} sessions are busy; retry later`;
-    return void sendJson(res, 503, errorResponse(id, { code: ErrorCode.InternalError, message }), {
-      "Retry-After": "5",
-    });
+    const error = errorResponse(id, { code: ErrorCode.InternalError, message });
+    return void sendJson(res, 503, error, { "Retry-After": "5" });
   }
   if (requestAuth(req)) session.owner = principalOf(req);
   return session;
@@ -83,32 +93,6 @@ async function findSession(context: PostContext, req: IncomingMessage, res: Serv
   const session = await context.sessions.use(sessionId, principalOf(req));
   if (!session) return void sendJson(res, 404, errorResponse(id, invalidRequest("Session not found")));
   return session;
-}
-
-async function receiveNotification(
-  context: PostContext,
-  req: IncomingMessage,
-  session: HttpSession,
-  message: JsonRpcNotification,
-) {
-  if (message.method === "notifications/cancelled") {
-    const requestId = message.params?.requestId;
-    if (typeof requestId === "string" || typeof requestId === "number") {
-      const running = session.inFlight.get(requestId);
-      if (running) running.abort(new Error("Cancelled by the client"));
-      else session.remote?.cancel(session.id, requestId);
-      // The id is free at once, as on stdio: a handler that ignores its signal must not keep it taken.
-      session.inFlight.delete(requestId);
-    }
-  }
-  context.server.handleNotification(message, {
-    signal: new AbortController().signal,
-    notify: () => {},
-    session: session.state,
-    principal: principalOf(req),
-    ...authOf(req),
-  });
-  await context.sessions.save?.(session);
 }
 
 /** A request of the session: answered as JSON or on an SSE stream that server-to-client requests share. */

@@ -76,11 +76,8 @@ export async function serveHttp(server: McpServer, options: HttpServerOptions = 
   const state = await createState(server, options, host);
   const httpServer = createListener(state, options);
   const sessionIdleMs = options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS;
-  const sweeper = setInterval(
-    () => state.post.sessions.sweep(Date.now() - sessionIdleMs),
-    Math.min(sessionIdleMs, 60_000),
-  );
-  sweeper.unref();
+  const sweep = () => state.post.sessions.sweep(Date.now() - sessionIdleMs);
+  const sweeper = setInterval(sweep, Math.min(sessionIdleMs, 60_000)).unref();
   const port = await listen(httpServer, options.port ?? 0, host);
   // --metrics-port: a listener of its own, for a scraper on the operator's network only.
   const metricsServer =

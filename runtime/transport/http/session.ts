@@ -49,8 +49,7 @@ export class HttpSession {
       const timer = setTimeout(() => {
         this.forgetTimers.delete(timer);
         this.resumableStreams.delete(id);
-      }, RESUMABLE_RETENTION_MS);
-      timer.unref();
+      }, RESUMABLE_RETENTION_MS).unref();
       this.forgetTimers.add(timer);
     };
     // Past the cap the oldest stream can no longer be resumed; a running one still reaches its connection.
@@ -70,10 +69,8 @@ export class HttpSession {
 
   /** No request in flight and no stream open: it may be evicted to make room (session-store.ts). */
   get idle(): boolean {
-    if (this.inFlight.size > 0) return false;
-    if (this.standaloneStream && !this.standaloneStream.closed) return false;
-    for (const stream of this.resumableStreams.values()) if (!stream.done) return false;
-    return true;
+    const streams = () => [...this.resumableStreams.values()].every((stream) => stream.done);
+    return this.inFlight.size === 0 && (this.standaloneStream?.closed ?? true) && streams();
   }
 
   close(): void {

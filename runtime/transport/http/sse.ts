@@ -4,7 +4,6 @@ import type { ServerResponse } from "node:http";
 
 export type SseWriter = {
   event(data: string, id?: string, retryMs?: number): void;
-  comment(): void;
   /** Ends the stream; with `retryMs`, first tells the client how soon to reconnect (the `retry` field). */
   close(retryMs?: number): void;
   closed: boolean;
@@ -19,8 +18,7 @@ export function startSse(res: ServerResponse, extraHeaders: Record<string, strin
   // X-Accel-Buffering: nginx-style proxies must not buffer the stream (streamable-http spec).
   res.writeHead(200, { ...headers, Connection: "keep-alive", "X-Accel-Buffering": "no", ...extraHeaders });
   res.flushHeaders();
-  const keepAlive = setInterval(() => writer.comment(), keepAliveMs);
-  keepAlive.unref();
+  const keepAlive = setInterval(() => writer.closed || res.write(":\n\n"), keepAliveMs).unref();
   open++;
   /** False when the stream had already ended. */
   const end = () => {
@@ -37,9 +35,6 @@ export function startSse(res: ServerResponse, extraHeaders: Record<string, strin
       const idLine = id === undefined ? "" : `id: ${id}\n`;
       const retryLine = retryMs === undefined ? "" : `retry: ${retryMs}\n`;
       res.write(`${idLine}${retryLine}data: ${data.split("\n").join("\ndata: ")}\n\n`);
-    },
-    comment() {
-      if (!writer.closed) res.write(":\n\n");
     },
     close(retryMs) {
       if (end()) res.end(retryMs === undefined ? undefined : `retry: ${retryMs}\n\n`);
@@ -126,12 +121,9 @@ export class ResumableStream {
   /** Starts delivering to a (new) connection: the priming event first, then everything after `afterSeq`. */
   attach(writer: SseWriter, afterSeq?: number): void {
     this.writer = writer;
-    if (afterSeq === undefined) {
-      // Priming event: an id and empty data, plus the reconnection delay (2025-11-25 transports).
-      writer.event("", `${this.id}_0`, this.retryMs);
-    } else {
-      for (const event of this.events) if (event.seq > afterSeq) writer.event(event.data, `${this.id}_${event.seq}`);
-    }
+    // A new stream's priming event: an id and empty data, plus the reconnection delay (2025-11-25 transports).
+    if (afterSeq === undefined) writer.event("", `${this.id}_0`, this.retryMs);
+    else for (const event of this.events) if (event.seq > afterSeq) writer.event(event.data, `${this.id}_${event.seq}`);
     if (this.done) writer.close();
   }
 
