@@ -40,9 +40,8 @@ export async function dispatch(state: HttpState, req: IncomingMessage, res: Serv
   const record = startRecord(req, res);
   res.setHeader("X-Request-Id", record.id);
   const target = pathOf(req.url ?? "/");
-  if (target === undefined) {
+  if (target === undefined)
     return sendJson(res, 400, errorResponse(undefined, invalidRequest("Bad Request: malformed request target")));
-  }
   const routes = state.routes.get(target);
   if (!routes) return sendJson(res, 404, undefined);
   const route = routes.find((candidate) => candidate.method === req.method);
@@ -59,11 +58,8 @@ export function dispatchMetricsPort(state: HttpState, req: IncomingMessage, res:
 }
 
 function runChain(chain: readonly Middleware[], ctx: RequestContext, handler: Handler): Promise<void> {
-  const step = async (index: number): Promise<void> => {
-    const middleware = chain[index];
-    if (!middleware) return handler(ctx);
-    return middleware(ctx, () => step(index + 1));
-  };
+  const step = async (index: number): Promise<void> =>
+    index < chain.length ? chain[index](ctx, () => step(index + 1)) : handler(ctx);
   return step(0);
 }
 
@@ -80,7 +76,7 @@ function pathOf(target: string): string | undefined {
 // check: the answer tells nothing but that the process is up.
 const liveness: Handler = ({ res }) => sendProbe(res, 200, "ok");
 const readiness: Handler = ({ res, state }) =>
-  state.closing ? sendProbe(res, 503, "closing") : sendProbe(res, 200, "ready");
+  sendProbe(res, state.closing ? 503 : 200, state.closing ? "closing" : "ready");
 
 function sendProbe(res: ServerResponse, status: number, state: string): void {
   res.writeHead(status, { "Content-Type": "application/json", "Cache-Control": "no-store" });
@@ -89,11 +85,8 @@ function sendProbe(res: ServerResponse, status: number, state: string): void {
 
 /** RFC 9728 metadata: public, so no token and no Host/Origin check, and readable from browsers (CORS). */
 const protectedResourceMetadata: Handler = ({ res, state }) => {
-  res.writeHead(200, {
-    "Content-Type": "application/json",
-    "Cache-Control": "max-age=300",
-    "Access-Control-Allow-Origin": "*",
-  });
+  const headers = { "Content-Type": "application/json", "Cache-Control": "max-age=300" };
+  res.writeHead(200, { ...headers, "Access-Control-Allow-Origin": "*" });
   res.end(JSON.stringify(state.resource?.metadata()));
 };
 

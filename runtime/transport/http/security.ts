@@ -20,18 +20,15 @@ export function admit(req: IncomingMessage, options: AdmissionOptions): Rejectio
   const hosts = req.headersDistinct.host ?? [];
   if (hosts.length > 1) return { status: 400, message: "Bad Request: more than one Host header" };
   const hostName = hosts.length === 1 ? hostnameOf(hosts[0]) : undefined;
-  if (hosts.length === 1 && hostName === undefined) {
+  if (hosts.length === 1 && hostName === undefined)
     return { status: 400, message: `Bad Request: invalid Host header: ${printable(hosts[0])}` };
-  }
   const loopback = LOOPBACK_HOSTS.has(options.boundHost) || options.boundHost.startsWith("127.");
   const allowedHosts = options.allowedHosts ?? (loopback ? [...LOOPBACK_HOSTS] : undefined);
-  if (allowedHosts && (!hostName || !allowedHosts.some((allowed) => normalizeHostName(allowed) === hostName))) {
+  if (allowedHosts && (!hostName || !allowedHosts.some((allowed) => normalizeHostName(allowed) === hostName)))
     return { status: 403, message: `Forbidden host: ${printable(hosts[0] ?? "(none)")}` };
-  }
   const origin = req.headers.origin;
-  if (origin !== undefined && !originAllowed(origin, options.allowedOrigins)) {
+  if (origin !== undefined && !originAllowed(origin, options.allowedOrigins))
     return { status: 403, message: `Forbidden origin: ${printable(origin)}` };
-  }
   if (options.bearerToken === undefined || bearerMatches(req.headers.authorization, options.bearerToken))
     return undefined;
   const headers = { "WWW-Authenticate": 'Bearer realm="mcp"' };
@@ -57,13 +54,10 @@ export function readBody(req: IncomingMessage, maxBytes: number): Promise<string
     let size = 0;
     req.on("data", (chunk: Buffer) => {
       size += chunk.length;
-      if (size > maxBytes) {
-        req.removeAllListeners("data");
-        req.resume();
-        reject(new BodyTooLargeError());
-        return;
-      }
-      chunks.push(chunk);
+      if (size <= maxBytes) return void chunks.push(chunk);
+      req.removeAllListeners("data");
+      req.resume();
+      reject(new BodyTooLargeError());
     });
     req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
     req.on("error", reject);
@@ -81,10 +75,8 @@ function originAllowed(origin: string, allowed: string[] | undefined): boolean {
 
 function bearerMatches(header: string | undefined, token: string): boolean {
   const match = /^Bearer\s+(.+)$/i.exec(header ?? "");
-  if (!match) return false;
-  const given = createHash("sha256").update(match[1].trim()).digest();
-  const expected = createHash("sha256").update(token).digest();
-  return timingSafeEqual(given, expected);
+  const digest = (text: string) => createHash("sha256").update(text).digest();
+  return match !== null && timingSafeEqual(digest(match[1].trim()), digest(token));
 }
 
 // RFC 3986 §3.2.2 reg-name (unreserved, pct-encoded, sub-delims) and §3.2.3 port.
