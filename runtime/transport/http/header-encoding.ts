@@ -121,9 +121,8 @@ function checkAnnotation(schema: Record<string, unknown>, path: string[]): strin
   const where = `property "${path.join(".")}"`;
   if (typeof name !== "string" || name === "") return `x-mcp-header on ${where} must be a non-empty string`;
   if (!TOKEN.test(name)) return `x-mcp-header "${name}" on ${where} is not a valid HTTP header token`;
-  if (primitiveType(schema) === "") {
+  if (primitiveType(schema) === "")
     return `x-mcp-header "${name}" on ${where} must annotate an integer, string or boolean parameter`;
-  }
   return undefined;
 }
 

@@ -1,5 +1,4 @@
-// What features add to the HTTP transport (runtime/features/*, handed to serveHttp by the package's entry
-// point): the transport imports none of them, so a package without a feature carries none of its code.
+// What features (runtime/features/*) add to HTTP: the transport imports none, so a package carries only its own.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AuthConfig, AuthPrincipal } from "../../server/auth-principal.ts";
 import type { McpServer } from "../../server/server.ts";

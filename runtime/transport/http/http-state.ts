@@ -3,9 +3,9 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { McpServer } from "../../server/server.ts";
 import type { Drain } from "./drain.ts";
 import type { Metrics, ProtectedResource } from "./http-features.ts";
-import type { PostContext } from "./post-common.ts";
 import type { RequestRecord } from "./request-record.ts";
 import type { AdmissionOptions } from "./security.ts";
+import type { Sessions } from "./session-store.ts";
 
 /** What every request of one serveHttp sees. */
 export type HttpState = {
@@ -17,7 +17,10 @@ export type HttpState = {
   authRequired: boolean;
   /** Metrics served on this listener's /metrics (not on a metrics port of their own). */
   metricsHere: boolean;
-  post: PostContext;
+  sessions: Sessions;
+  /** SSE keep-alive interval; the `retry` delay announced on resumable (2025-era) streams. */
+  keepAliveMs: number;
+  retryMs: number;
   drain: Drain;
   closing: boolean;
   metrics?: Metrics;

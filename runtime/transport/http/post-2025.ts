@@ -1,17 +1,16 @@
-// POST /mcp for the initialize-based 2025 revision: every message but `initialize` belongs to the session
-// `Mcp-Session-Id` names; the client may answer our requests and cancel its own; streams are resumable.
+// POST /mcp for the 2025 revision: a session per `Mcp-Session-Id`, client answers and cancels, resumable streams.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { errorResponse, isNotification, isRequest, isResponse, resultResponse } from "../../protocol/codec.ts";
 import { ErrorCode, SUPPORTED_PROTOCOL_VERSIONS } from "../../protocol/constants.ts";
 import { toJsonRpcError } from "../../protocol/errors.ts";
 import type { JsonRpcRequest, RequestId } from "../../protocol/types.ts";
+import type { HttpState } from "./http-state.ts";
 import {
   acceptsSse,
   authOf,
   header,
   invalidRequest,
   isTimeout,
-  type PostContext,
   type PostHandler,
   routingHeaderMismatch,
 } from "./post-common.ts";
@@ -20,7 +19,7 @@ import { principalOf, requestAuth } from "./security.ts";
 import type { HttpSession } from "./session.ts";
 import { SessionStoreUnavailableError, sendStoreUnavailable } from "./session-store.ts";
 
-export const handlePost2025: PostHandler = async (context, req, res, message) => {
+export const handlePost2025: PostHandler = async (state, req, res, message) => {
   const requested = header(req, "mcp-protocol-version");
   if (requested !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(requested)) {
     const data = { supported: [...SUPPORTED_PROTOCOL_VERSIONS], requested };
@@ -34,7 +33,7 @@ export const handlePost2025: PostHandler = async (context, req, res, message) =>
   const id = isRequest(message) ? message.id : undefined;
   let session: HttpSession | undefined;
   try {
-    session = initializing ? await openSession(context, req, res, id) : await findSession(context, req, res, id);
+    session = initializing ? await openSession(state, req, res, id) : await findSession(state, req, res, id);
   } catch (error) {
     if (error instanceof SessionStoreUnavailableError) return sendStoreUnavailable(res, id, error);
     throw error;
@@ -57,8 +56,8 @@ export const handlePost2025: PostHandler = async (context, req, res, message) =>
     }
     const signal = new AbortController().signal;
     const channel = { signal, notify: () => {}, session: session.state, principal: principalOf(req), ...authOf(req) };
-    context.server.handleNotification(message, channel);
-    await context.sessions.save?.(session);
+    state.server.handleNotification(message, channel);
+    await state.sessions.save?.(session);
     return sendJson(res, 202, undefined);
   }
   const request = message as JsonRpcRequest;
@@ -68,14 +67,14 @@ export const handlePost2025: PostHandler = async (context, req, res, message) =>
     const error = invalidRequest(`Invalid Request: id ${shown} is already in use by a request in progress`);
     return sendJson(res, 400, errorResponse(request.id, error));
   }
-  await runRequest(context, req, res, session, request, initializing);
+  await runRequest(state, req, res, session, request, initializing);
 };
 
 /** initialize: a new session, reserved in the table (or the store) before it runs; undefined when answered. */
-async function openSession(context: PostContext, req: IncomingMessage, res: ServerResponse, id?: RequestId) {
-  const session = context.sessions.create(context.server);
-  if (!(await context.sessions.reserve(session))) {
-    const message = `Too many sessions: all ${context.sessions.maxSessions} sessions are busy; retry later`;
+async function openSession(state: HttpState, req: IncomingMessage, res: ServerResponse, id?: RequestId) {
+  const session = state.sessions.create(state.server);
+  if (!(await state.sessions.reserve(session))) {
+    const message = `Too many sessions: all ${state.sessions.maxSessions} sessions are busy; retry later`;
     const error = errorResponse(id, { code: ErrorCode.InternalError, message });
     return void sendJson(res, 503, error, { "Retry-After": "5" });
   }
@@ -84,20 +83,20 @@ async function openSession(context: PostContext, req: IncomingMessage, res: Serv
 }
 
 /** Any other message: the session its `Mcp-Session-Id` names, owned by this caller; undefined when answered. */
-async function findSession(context: PostContext, req: IncomingMessage, res: ServerResponse, id?: RequestId) {
+async function findSession(state: HttpState, req: IncomingMessage, res: ServerResponse, id?: RequestId) {
   const sessionId = header(req, "mcp-session-id");
   if (!sessionId) {
     const error = invalidRequest("Missing Mcp-Session-Id header (send initialize first, or use 2026-07-28)");
     return void sendJson(res, 400, errorResponse(id, error));
   }
-  const session = await context.sessions.use(sessionId, principalOf(req));
+  const session = await state.sessions.use(sessionId, principalOf(req));
   if (!session) return void sendJson(res, 404, errorResponse(id, invalidRequest("Session not found")));
   return session;
 }
 
 /** A request of the session: answered as JSON or on an SSE stream that server-to-client requests share. */
 async function runRequest(
-  context: PostContext,
+  state: HttpState,
   req: IncomingMessage,
   res: ServerResponse,
   session: HttpSession,
@@ -107,20 +106,20 @@ async function runRequest(
   const responder = new PostResponder(res, {
     acceptsSse: acceptsSse(req),
     headers: { "Mcp-Session-Id": session.id },
-    keepAliveMs: context.keepAliveMs,
+    keepAliveMs: state.keepAliveMs,
     statusFor: () => 200,
-    openResumable: () => session.openResumable(context.retryMs),
+    openResumable: () => session.openResumable(state.retryMs),
   });
   const controller = new AbortController();
   session.inFlight.set(request.id, controller);
   try {
-    const result = await context.server.handleRequest(request, {
+    const result = await state.server.handleRequest(request, {
       signal: controller.signal,
       session: session.state,
       principal: principalOf(req),
       ...authOf(req),
       notify: (notification) => responder.send(notification),
-      // Server-to-client requests go out on this POST's stream, so the client sees them in context.
+      // Server-to-client requests go out on this POST's stream, so the client sees them in state.
       request: (method, params, signal) =>
         session.peer.request(method, params, {
           signal,
@@ -128,14 +127,14 @@ async function runRequest(
           send: responder.canStream ? (outgoing) => responder.send(outgoing) : undefined,
         }),
     });
-    if (initializing) await context.sessions.add(session);
-    else await context.sessions.save?.(session);
+    if (initializing) await state.sessions.add(session);
+    else await state.sessions.save?.(session);
     responder.finish(resultResponse(request.id, result));
   } catch (error) {
     // Read before a failed initialize closes its session, which aborts this request too.
     const cancelled = controller.signal.aborted && !isTimeout(error);
     if (initializing) {
-      context.sessions.release(session);
+      state.sessions.release(session);
       session.close();
       // The shared store failed to record the new session: nothing ran, so the client may simply retry.
       if (error instanceof SessionStoreUnavailableError) return sendStoreUnavailable(res, request.id, error);

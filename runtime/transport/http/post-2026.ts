@@ -1,5 +1,4 @@
-// POST /mcp for the 2026-07-28 revision: stateless; `_meta` and the `Mcp-*` headers must agree with the
-// body; some errors set the HTTP status; closing the response stream cancels.
+// POST /mcp for 2026-07-28: stateless; `_meta` and `Mcp-*` headers agree with the body; closing the stream cancels.
 import type { IncomingMessage } from "node:http";
 import { errorResponse, isNotification, isObject, isResponse, resultResponse } from "../../protocol/codec.ts";
 import { ErrorCode, MetaKey } from "../../protocol/constants.ts";
@@ -19,7 +18,7 @@ import {
 import { PostResponder, sendJson } from "./responder.ts";
 import { principalOf } from "./security.ts";
 
-export const handlePost2026: PostHandler = async (context, req, res, message) => {
+export const handlePost2026: PostHandler = async (state, req, res, message) => {
   const noResponses = invalidRequest("This protocol version has no client responses");
   if (isResponse(message)) return sendJson(res, 400, errorResponse(undefined, noResponses));
   if (isNotification(message)) return sendJson(res, 202, undefined);
@@ -29,7 +28,7 @@ export const handlePost2026: PostHandler = async (context, req, res, message) =>
     const error = { code: ErrorCode.InvalidParams, message: `Invalid params: ${malformed}` };
     return sendJson(res, 400, errorResponse(request.id, error));
   }
-  const mismatch = headerMismatch(context.server, req, request);
+  const mismatch = headerMismatch(state.server, req, request);
   if (mismatch) {
     const error = { code: ErrorCode.HeaderMismatch, message: `Header mismatch: ${mismatch}` };
     return sendJson(res, 400, errorResponse(request.id, error));
@@ -38,14 +37,14 @@ export const handlePost2026: PostHandler = async (context, req, res, message) =>
   const responder = new PostResponder(res, {
     acceptsSse: acceptsSse(req),
     headers: {},
-    keepAliveMs: context.keepAliveMs,
+    keepAliveMs: state.keepAliveMs,
     statusFor: statusFor2026,
   });
   res.on("close", () => {
     if (!responder.finished) controller.abort(new Error("Client closed the response stream"));
   });
   try {
-    const result = await context.server.handleRequest(request, {
+    const result = await state.server.handleRequest(request, {
       signal: controller.signal,
       notify: (notification) => responder.send(notification),
       principal: principalOf(req),
@@ -73,9 +72,8 @@ function headerMismatch(server: McpServer, req: IncomingMessage, request: JsonRp
   const params: JsonObject = request.params ?? {};
   const bodyVersion = isObject(params._meta) ? params._meta[MetaKey.protocolVersion] : undefined;
   if (headerVersion === undefined) return "MCP-Protocol-Version header is missing";
-  if (bodyVersion !== headerVersion) {
+  if (bodyVersion !== headerVersion)
     return `MCP-Protocol-Version header '${headerVersion}' does not match _meta protocolVersion '${String(bodyVersion)}'`;
-  }
   const method = header(req, "mcp-method");
   if (method === undefined) return "Mcp-Method header is missing";
   if (method !== request.method) return `Mcp-Method header '${method}' does not match body method '${request.method}'`;

@@ -4,25 +4,13 @@ import { ErrorCode } from "../../protocol/constants.ts";
 import { McpError } from "../../protocol/errors.ts";
 import type { JsonObject, JsonRpcMessage } from "../../protocol/types.ts";
 import type { AuthPrincipal } from "../../server/auth-principal.ts";
-import type { McpServer } from "../../server/server.ts";
 import { decodeHeaderValue } from "./header-encoding.ts";
-import type { ProtectedResource } from "./http-features.ts";
+import type { HttpState } from "./http-state.ts";
 import { requestIdOf } from "./request-record.ts";
 import { requestAuth } from "./security.ts";
-import type { Sessions } from "./session-store.ts";
-
-export type PostContext = {
-  server: McpServer;
-  sessions: Sessions;
-  keepAliveMs: number;
-  /** The SSE `retry` delay announced on resumable (2025-era) streams. */
-  retryMs: number;
-  /** Set when the server is an OAuth protected resource: its 403 insufficient_scope answer. */
-  resource?: ProtectedResource;
-};
 
 export type PostHandler = (
-  context: PostContext,
+  state: HttpState,
   req: IncomingMessage,
   res: ServerResponse,
   message: JsonRpcMessage,
@@ -58,9 +46,8 @@ export function invalidRequest(message: string, data?: unknown) {
 }
 
 export function repeatedMcpHeader(req: IncomingMessage): string | undefined {
-  for (const [name, values] of Object.entries(req.headersDistinct)) {
+  for (const [name, values] of Object.entries(req.headersDistinct))
     if (name.startsWith("mcp-") && values !== undefined && values.length > 1) return name;
-  }
   return undefined;
 }
 

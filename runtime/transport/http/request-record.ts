@@ -1,5 +1,4 @@
-// What the HTTP transport knows of one request for its logs and metrics (issue 18 §3), kept beside the
-// request in a WeakMap like security.ts's request auth. Its id is the client's X-Request-Id when well formed.
+// What the HTTP transport knows of one request for its logs and metrics (issue 18 §3), beside it in a WeakMap.
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { JsonRpcMessage } from "../../protocol/types.ts";

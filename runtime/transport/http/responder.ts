@@ -1,5 +1,4 @@
-// One POST's answer: a plain JSON body when the result is all there is, or an SSE stream as soon as
-// anything (progress, logs, server requests) has to go out before the final response.
+// One POST's answer: plain JSON, or an SSE stream once anything must go out before the final response.
 import type { ServerResponse } from "node:http";
 import { encodeMessage, isResponse } from "../../protocol/codec.ts";
 import type { JsonRpcMessage } from "../../protocol/types.ts";

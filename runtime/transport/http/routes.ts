@@ -1,5 +1,4 @@
-// The HTTP server's route table and dispatch: a request is matched on its path, passes that path's
-// middleware (middleware.ts), then its method's handler answers (mcp-endpoint.ts, and the routes below).
+// The route table and dispatch: a request matched on its path passes that path's middleware, then its handler.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { errorResponse } from "../../protocol/codec.ts";
 import type { Handler, HttpState, Middleware, RequestContext, Route, RouteTable } from "./http-state.ts";

@@ -1,5 +1,4 @@
-// The Streamable HTTP transport, server side, on node:http: turns the options into the state the route
-// table (routes.ts) shares, listens, and closes.
+// The Streamable HTTP transport, server side: the options made into the routes' shared state; listen; close.
 import { createServer as createHttpServer, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { errorResponse } from "../../protocol/codec.ts";
@@ -76,7 +75,7 @@ export async function serveHttp(server: McpServer, options: HttpServerOptions = 
   const state = await createState(server, options, host);
   const httpServer = createListener(state, options);
   const sessionIdleMs = options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS;
-  const sweep = () => state.post.sessions.sweep(Date.now() - sessionIdleMs);
+  const sweep = () => state.sessions.sweep(Date.now() - sessionIdleMs);
   const sweeper = setInterval(sweep, Math.min(sessionIdleMs, 60_000)).unref();
   const port = await listen(httpServer, options.port ?? 0, host);
   // --metrics-port: a listener of its own, for a scraper on the operator's network only.
@@ -98,12 +97,12 @@ export async function serveHttp(server: McpServer, options: HttpServerOptions = 
       await state.drain.run(httpServer, {
         graceMs: options.shutdownGraceMs ?? 0,
         timeoutMs: options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS,
-        retryMs: state.post.retryMs,
+        retryMs: state.retryMs,
         onStop: () => server.close(),
       });
       clearInterval(sweeper);
       await new Promise((resolve) => setImmediate(resolve)); // let ended subscriptions flush their responses
-      await state.post.sessions.closeAll();
+      await state.sessions.closeAll();
       metricsServer?.close();
       metricsServer?.closeAllConnections();
       await new Promise<void>((resolve) => {
@@ -145,7 +144,9 @@ async function createState(server: McpServer, options: HttpServerOptions, host: 
     admission: { bearerToken, allowedOrigins, allowedHosts, boundHost: host },
     authRequired: options.auth !== undefined,
     metricsHere: metrics !== undefined && options.metricsPort === undefined,
-    post: { server, sessions, keepAliveMs: options.keepAliveMs ?? 15_000, retryMs: options.retryMs ?? 1_000 },
+    sessions,
+    keepAliveMs: options.keepAliveMs ?? 15_000,
+    retryMs: options.retryMs ?? 1_000,
     drain: new Drain(),
     closing: false,
     metrics,
@@ -199,7 +200,6 @@ function protect(state: HttpState, auth: AuthConfig, serverUrl: string, features
     resourceName: server.options.title ?? server.options.name,
     log: state.log,
   });
-  state.post.resource = state.resource;
   state.routes = routeTable(state);
 }
 

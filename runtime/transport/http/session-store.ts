@@ -94,16 +94,14 @@ export class SessionStore implements Sessions {
 
   delete(id: string): boolean {
     const session = this.sessions.get(id);
-    if (!session) return false;
     this.sessions.delete(id);
-    session.close();
-    return true;
+    session?.close();
+    return session !== undefined;
   }
 
   sweep(cutoff: number): void {
-    for (const session of [...this.sessions.values()]) {
+    for (const session of [...this.sessions.values()])
       if (session.state.lastActivity < cutoff && session.inFlight.size === 0) this.delete(session.id);
-    }
   }
 
   closeAll(): void {

@@ -1,5 +1,4 @@
-// A 2025-era HTTP session: the protocol state, the optional GET stream that reaches the client between
-// requests, and the peer matching the client's POSTed responses to our requests.
+// A 2025-era HTTP session: protocol state, the GET stream reaching the client, the peer for our requests.
 import { randomUUID } from "node:crypto";
 import { encodeMessage } from "../../protocol/codec.ts";
 import { JsonRpcPeer } from "../../protocol/peer.ts";

@@ -1,5 +1,4 @@
-// Server-Sent Events: a writer for Node responses, the client's incremental parser, and 2025-era resumable
-// streams. Only the fields MCP uses: data, id, event, retry, and comments.
+// Server-Sent Events (the fields MCP uses): a writer, the client's parser, and 2025-era resumable streams.
 import type { ServerResponse } from "node:http";
 
 export type SseWriter = {
@@ -131,9 +130,8 @@ export class ResumableStream {
     const seq = ++this.seq;
     this.events.push({ seq, data });
     this.keptChars += data.length;
-    while (this.events.length > 1 && (this.events.length > MAX_KEPT_EVENTS || this.keptChars > MAX_KEPT_CHARS)) {
+    while (this.events.length > 1 && (this.events.length > MAX_KEPT_EVENTS || this.keptChars > MAX_KEPT_CHARS))
       this.keptChars -= this.events.shift()?.data.length ?? 0;
-    }
     this.mirror?.push(seq, data);
     this.writer?.event(data, `${this.id}_${seq}`);
   }

@@ -1,5 +1,4 @@
-// The stdio transport, server side: one client per process, newline-delimited
-// JSON on stdin/stdout, diagnostics on stderr, shutdown on stdin EOF or SIGTERM.
+// The stdio transport, server side: newline-delimited JSON on stdin/stdout; ends on stdin EOF or SIGTERM.
 import { JsonRpcPeer } from "../../protocol/peer.ts";
 import type { JsonObject, JsonRpcMessage, JsonRpcNotification, Result } from "../../protocol/types.ts";
 import { LazyAbort } from "../../server/deadlines.ts";
