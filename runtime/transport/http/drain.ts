@@ -20,7 +20,8 @@ export const DEFAULT_SHUTDOWN_TIMEOUT_MS = 30_000;
 export class Drain {
   phase: "serving" | "draining" | "stopped" = "serving";
   private readonly inFlight = new Set<ServerResponse>();
-  private readonly streams = new Set<SseWriter>();
+  /** GET streams, ended with a reconnect hint when the listener closes. */
+  readonly streams = new Set<SseWriter>();
   private idle: (() => void) | undefined;
 
   /** Call for every MCP request: marks answers during the drain, and counts POSTs until answered. */
@@ -32,11 +33,6 @@ export class Drain {
       this.inFlight.delete(res);
       if (this.inFlight.size === 0) this.idle?.();
     });
-  }
-
-  /** A GET stream, ended with a reconnect hint when the listener closes. */
-  stream(writer: SseWriter): void {
-    this.streams.add(writer);
   }
 
   /** Once the listener is closed, a request on an already open connection gets this answer. */

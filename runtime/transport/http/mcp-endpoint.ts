@@ -39,16 +39,14 @@ export const openStandaloneStream: Handler = async ({ req, res, state }) => {
   if (session.standaloneStream && !session.standaloneStream.closed)
     return sendJson(res, 409, errorResponse(undefined, invalidRequest("A stream is already open for this session")));
   session.standaloneStream = startSse(res, { "Mcp-Session-Id": session.id }, state.keepAliveMs);
-  state.drain.stream(session.standaloneStream);
+  state.drain.streams.add(session.standaloneStream);
 };
 
 export const deleteSession: Handler = async ({ req, res, state }) => {
   const sessionId = header(req, "mcp-session-id");
   if (!sessionId) return sendJson(res, 405, undefined, { Allow: "POST" });
-  const { sessions } = state;
-  if (!(await sessions.use(sessionId, principalOf(req))) || !(await sessions.delete(sessionId)))
-    return sendJson(res, 404, undefined);
-  return sendJson(res, 200, undefined);
+  const found = (await state.sessions.use(sessionId, principalOf(req))) && (await state.sessions.delete(sessionId));
+  return sendJson(res, found ? 200 : 404, undefined);
 };
 
 /** 2025-era resumption: replay what the dropped connection missed, then keep delivering if still running. */

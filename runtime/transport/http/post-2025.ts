@@ -107,7 +107,6 @@ async function runRequest(
     acceptsSse: acceptsSse(req),
     headers: { "Mcp-Session-Id": session.id },
     keepAliveMs: state.keepAliveMs,
-    statusFor: () => 200,
     openResumable: () => session.openResumable(state.retryMs),
   });
   const controller = new AbortController();
@@ -124,7 +123,7 @@ async function runRequest(
         session.peer.request(method, params, {
           signal,
           // Without SSE on this POST, the session's GET stream (the peer's default channel) is the only way out.
-          send: responder.canStream ? (outgoing) => responder.send(outgoing) : undefined,
+          send: responder.options.acceptsSse ? (outgoing) => responder.send(outgoing) : undefined,
         }),
     });
     if (initializing) await state.sessions.add(session);

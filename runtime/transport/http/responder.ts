@@ -9,8 +9,8 @@ type ResponderOptions = {
   acceptsSse: boolean;
   headers: Record<string, string>;
   keepAliveMs: number;
-  /** HTTP status for a final message sent as plain JSON. */
-  statusFor: (message: JsonRpcMessage) => number;
+  /** HTTP status for a final message sent as plain JSON (default 200). */
+  statusFor?: (message: JsonRpcMessage) => number;
   /** 2025 era: makes the SSE stream resumable (event ids, priming event, replay). */
   openResumable?: () => ResumableStream;
 };
@@ -23,12 +23,8 @@ export class PostResponder {
 
   constructor(
     private readonly res: ServerResponse,
-    private readonly options: ResponderOptions,
+    readonly options: ResponderOptions,
   ) {}
-
-  get canStream(): boolean {
-    return this.options.acceptsSse;
-  }
 
   send(message: JsonRpcMessage): void {
     // A resumable stream keeps what it is sent for a resuming client even if this connection is gone.
@@ -70,7 +66,7 @@ export class PostResponder {
       return;
     }
     const body = encodeMessage(message); // before the head: a message that cannot be encoded gets the 500
-    const status = isResponse(message) ? this.options.statusFor(message) : 200;
+    const status = (isResponse(message) && this.options.statusFor?.(message)) || 200;
     this.res.writeHead(status, { ...this.options.headers, "Content-Type": "application/json" });
     this.res.end(body);
   }

@@ -73,7 +73,22 @@ export type HttpServerHandle = {
 export async function serveHttp(server: McpServer, options: HttpServerOptions = {}): Promise<HttpServerHandle> {
   const host = options.host ?? "127.0.0.1";
   const state = await createState(server, options, host);
-  const httpServer = createListener(state, options);
+  const headersTimeout = options.headersTimeoutMs ?? 10_000;
+  const requestTimeout = Math.max(options.requestTimeoutMs ?? 30_000, headersTimeout);
+  const limits = {
+    headersTimeout,
+    requestTimeout,
+    keepAliveTimeout: IDLE_CONNECTION_MS,
+    // Node only enforces the two timeouts when it sweeps connections; sweep often enough to honour them.
+    connectionsCheckingInterval: Math.min(1_000, headersTimeout),
+  };
+  const httpServer = createHttpServer(limits, (req, res) => {
+    dispatch(state, req, res).catch((error) => {
+      if (error instanceof SessionStoreUnavailableError && !res.headersSent)
+        return sendStoreUnavailable(res, undefined, error);
+      answerInternalError(res, error, state.log);
+    });
+  });
   const sessionIdleMs = options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS;
   const sweep = () => state.sessions.sweep(Date.now() - sessionIdleMs);
   const sweeper = setInterval(sweep, Math.min(sessionIdleMs, 60_000)).unref();
@@ -160,27 +175,6 @@ async function createState(server: McpServer, options: HttpServerOptions, host: 
 /** Idle kept-alive connections close after this; set rather than Node's default because deploy/nginx.conf's
  * `keepalive_timeout` (4 s) must stay below it, or nginx could send a POST on a connection being closed. */
 export const IDLE_CONNECTION_MS = 5_000;
-
-function createListener(state: HttpState, options: HttpServerOptions): Server {
-  const headersTimeout = options.headersTimeoutMs ?? 10_000;
-  const requestTimeout = Math.max(options.requestTimeoutMs ?? 30_000, headersTimeout);
-  return createHttpServer(
-    {
-      headersTimeout,
-      requestTimeout,
-      keepAliveTimeout: IDLE_CONNECTION_MS,
-      // Node only enforces the two timeouts when it sweeps connections; sweep often enough to honour them.
-      connectionsCheckingInterval: Math.min(1_000, headersTimeout),
-    },
-    (req, res) => {
-      dispatch(state, req, res).catch((error) => {
-        if (error instanceof SessionStoreUnavailableError && !res.headersSent)
-          return sendStoreUnavailable(res, undefined, error);
-        answerInternalError(res, error, state.log);
-      });
-    },
-  );
-}
 
 function listen(httpServer: Server, port: number, host: string): Promise<number> {
   return new Promise<number>((resolve, reject) => {

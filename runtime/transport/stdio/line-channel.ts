@@ -93,8 +93,7 @@ class LineReader {
   feed(chunk: Buffer | string): void {
     const text = typeof chunk === "string" ? chunk : this.decoder.write(chunk);
     let start = 0;
-    let newline = text.indexOf("\n");
-    while (newline >= 0) {
+    for (let newline = text.indexOf("\n"); newline >= 0; newline = text.indexOf("\n", start)) {
       const head = text.slice(start, newline);
       const line = this.pieces.length === 0 ? head : this.pieces.join("") + head;
       this.pieces = [];
@@ -102,20 +101,16 @@ class LineReader {
       if (this.discarding) this.discarding = false;
       else this.processLine(line);
       start = newline + 1;
-      newline = text.indexOf("\n", start);
     }
     if (start === text.length || this.discarding) return;
     this.pendingLength += text.length - start;
+    if (this.pendingLength <= MAX_LINE_LENGTH) return void this.pieces.push(start === 0 ? text : text.slice(start));
     // A peer that never ends its line would otherwise grow this buffer until the process dies.
-    if (this.pendingLength > MAX_LINE_LENGTH) {
-      const message = `Invalid Request: message longer than ${MAX_LINE_LENGTH} characters`;
-      this.handlers.onInvalid(errorResponse(undefined, { code: ErrorCode.InvalidRequest, message }));
-      this.discarding = true;
-      this.pieces = [];
-      this.pendingLength = 0;
-      return;
-    }
-    this.pieces.push(start === 0 ? text : text.slice(start));
+    const message = `Invalid Request: message longer than ${MAX_LINE_LENGTH} characters`;
+    this.handlers.onInvalid(errorResponse(undefined, { code: ErrorCode.InvalidRequest, message }));
+    this.discarding = true;
+    this.pieces = [];
+    this.pendingLength = 0;
   }
 
   end(): void {
