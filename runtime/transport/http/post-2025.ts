@@ -7,13 +7,13 @@ import type { JsonRpcRequest, RequestId } from "../../protocol/types.ts";
 import type { HttpState } from "./http-state.ts";
 import {
   acceptsSse,
-  authOf,
   header,
   invalidRequest,
   isTimeout,
   type PostHandler,
   routingHeaderMismatch,
 } from "./post-common.ts";
+import { authOf } from "./request-record.ts";
 import { PostResponder, sendJson } from "./responder.ts";
 import { principalOf, requestAuth } from "./security.ts";
 import type { HttpSession } from "./session.ts";

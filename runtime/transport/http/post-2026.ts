@@ -6,15 +6,8 @@ import { toJsonRpcError } from "../../protocol/errors.ts";
 import type { JsonObject, JsonRpcMessage, JsonRpcRequest } from "../../protocol/types.ts";
 import type { McpServer } from "../../server/server.ts";
 import { checkHeaderParams, decodeHeaderValue } from "./header-encoding.ts";
-import {
-  acceptsSse,
-  authOf,
-  header,
-  invalidRequest,
-  isTimeout,
-  NAMED_METHODS,
-  type PostHandler,
-} from "./post-common.ts";
+import { acceptsSse, header, invalidRequest, isTimeout, NAMED_METHODS, type PostHandler } from "./post-common.ts";
+import { authOf } from "./request-record.ts";
 import { PostResponder, sendJson } from "./responder.ts";
 import { principalOf } from "./security.ts";
 

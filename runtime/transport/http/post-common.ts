@@ -3,11 +3,8 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { ErrorCode } from "../../protocol/constants.ts";
 import { McpError } from "../../protocol/errors.ts";
 import type { JsonObject, JsonRpcMessage } from "../../protocol/types.ts";
-import type { AuthPrincipal } from "../../server/auth-principal.ts";
 import { decodeHeaderValue } from "./header-encoding.ts";
 import type { HttpState } from "./http-state.ts";
-import { requestIdOf } from "./request-record.ts";
-import { requestAuth } from "./security.ts";
 
 export type PostHandler = (
   state: HttpState,
@@ -54,13 +51,6 @@ export function repeatedMcpHeader(req: IncomingMessage): string | undefined {
 export function header(req: IncomingMessage, name: string): string | undefined {
   const value = req.headers[name];
   return Array.isArray(value) ? value.join(", ") : value;
-}
-
-/** The channel's `auth` and `httpRequestId`, only when there are. */
-export function authOf(req: IncomingMessage): { auth?: AuthPrincipal; httpRequestId?: string } {
-  const auth = requestAuth(req);
-  const id = requestIdOf(req);
-  return auth ? { auth, ...id } : id;
 }
 
 // Media types parsed per RFC 9110 (§8.3.1, §12.5.1): matching by substring would take

@@ -2,7 +2,9 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { JsonRpcMessage } from "../../protocol/types.ts";
+import type { AuthPrincipal } from "../../server/auth-principal.ts";
 import { boundLogValue } from "../../server/log.ts";
+import { requestAuth } from "./security.ts";
 
 export type RequestRecord = {
   id: string;
@@ -46,7 +48,10 @@ export function noteRequest(req: IncomingMessage, message: JsonRpcMessage, era: 
   if (message.method === "tools/call" && typeof name === "string") record.tool = boundLogValue(name);
 }
 
-export function requestIdOf(req: IncomingMessage): { httpRequestId?: string } {
+/** The channel's `auth` and `httpRequestId`, only when there are. */
+export function authOf(req: IncomingMessage): { auth?: AuthPrincipal; httpRequestId?: string } {
+  const auth = requestAuth(req);
   const record = records.get(req);
-  return record ? { httpRequestId: record.id } : {};
+  const id = record ? { httpRequestId: record.id } : {};
+  return auth ? { auth, ...id } : id;
 }

@@ -101,7 +101,18 @@ export async function serveHttp(server: McpServer, options: HttpServerOptions = 
   const metricsPort = metricsServer && (await listen(metricsServer, options.metricsPort ?? 0, host));
   const urlHost = host.includes(":") ? `[${host}]` : host;
   const url = `http://${urlHost}:${port}${state.path}`;
-  if (options.auth) protect(state, options.auth, url, options.features ?? {});
+  const createProtectedResource = options.features?.createProtectedResource;
+  if (options.auth && createProtectedResource) {
+    // Made once listening: its default audience is the server's own URL.
+    const gate = server.options.toolGate;
+    state.resource = createProtectedResource(options.auth, {
+      serverUrl: url,
+      scopesSupported: () => gate?.all() ?? [],
+      resourceName: server.options.title ?? server.options.name,
+      log: state.log,
+    });
+    state.routes = routeTable(state);
+  }
   return {
     url,
     port,
@@ -181,20 +192,6 @@ function listen(httpServer: Server, port: number, host: string): Promise<number>
     httpServer.once("error", reject);
     httpServer.listen(port, host, () => resolve((httpServer.address() as AddressInfo).port));
   });
-}
-
-/** OAuth: the protected resource is made once listening (its default audience is the server's own URL). */
-function protect(state: HttpState, auth: AuthConfig, serverUrl: string, features: HttpFeatures): void {
-  if (!features.createProtectedResource) return;
-  const { server } = state;
-  const gate = server.options.toolGate;
-  state.resource = features.createProtectedResource(auth, {
-    serverUrl,
-    scopesSupported: () => gate?.all() ?? [],
-    resourceName: server.options.title ?? server.options.name,
-    log: state.log,
-  });
-  state.routes = routeTable(state);
 }
 
 /** A transport failure's text can name internals: it goes to the log (bounded, it may carry client text),
