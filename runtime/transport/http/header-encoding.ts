@@ -3,16 +3,14 @@ import { isObject } from "../../protocol/codec.ts";
 
 const SENTINEL_PREFIX = "=?base64?";
 const SENTINEL_SUFFIX = "?=";
-const SAFE_HEADER_CHARS = /^[\x20-\x7E]*$/;
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 const HEADER_PRIMITIVES = new Set(["integer", "string", "boolean"]);
 const utf8Decoder = new TextDecoder("utf-8", { fatal: true });
 
 /** Encodes a header value, switching to Base64 when it is not plain, trimmed, visible ASCII or looks like the sentinel. */
 export function encodeHeaderValue(value: string): string {
   const plain =
-    SAFE_HEADER_CHARS.test(value) &&
+    /^[\x20-\x7E]*$/.test(value) &&
     value.trim() === value &&
     !(value.startsWith(SENTINEL_PREFIX) && value.endsWith(SENTINEL_SUFFIX));
   return plain ? value : `${SENTINEL_PREFIX}${Buffer.from(value, "utf8").toString("base64")}${SENTINEL_SUFFIX}`;
@@ -24,7 +22,7 @@ export function decodeHeaderValue(raw: string): string | undefined {
   const value = raw.replace(/^[ \t]+|[ \t]+$/g, "");
   if (!(value.startsWith(SENTINEL_PREFIX) && value.endsWith(SENTINEL_SUFFIX) && value.length >= 11)) return value;
   const encoded = value.slice(SENTINEL_PREFIX.length, -SENTINEL_SUFFIX.length);
-  if (!BASE64.test(encoded) || encoded.length % 4 !== 0) return undefined;
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(encoded) || encoded.length % 4 !== 0) return undefined;
   try {
     return utf8Decoder.decode(Buffer.from(encoded, "base64"));
   } catch {

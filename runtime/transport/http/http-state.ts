@@ -7,7 +7,6 @@ import type { RequestRecord } from "./request-record.ts";
 import type { AdmissionOptions } from "./security.ts";
 import type { Sessions } from "./session-store.ts";
 
-/** What every request of one serveHttp sees. */
 export type HttpState = {
   server: McpServer;
   path: string;
@@ -31,12 +30,7 @@ export type HttpState = {
   routes: RouteTable;
 };
 
-export type RequestContext = {
-  req: IncomingMessage;
-  res: ServerResponse;
-  state: HttpState;
-  record: RequestRecord;
-};
+export type RequestContext = { req: IncomingMessage; res: ServerResponse; state: HttpState; record: RequestRecord };
 
 export type Handler = (ctx: RequestContext) => void | Promise<void>;
 export type Middleware = (ctx: RequestContext, next: () => Promise<void>) => void | Promise<void>;

@@ -6,8 +6,7 @@ import { invalidRequest, repeatedMcpHeader } from "./post-common.ts";
 import { sendJson } from "./responder.ts";
 import { admit, setRequestAuth } from "./security.ts";
 
-/** Shutdown (drain.ts): once stopped, refused 503 before anything runs. Admitted requests are logged and
- * counted when answered. */
+/** Shutdown (drain.ts): once stopped, 503 before anything runs. Admitted requests are logged when answered. */
 export const drainAdmission: Middleware = (ctx, next) => {
   const { req, res, state } = ctx;
   if (state.drain.phase === "stopped") return state.drain.refuse(res);

@@ -20,8 +20,7 @@ export const NAMED_METHODS: Record<string, "name" | "uri"> = {
   "resources/read": "uri",
 };
 
-/** 2025-era routing headers, when present, must match the body as in 2026-07-28, or a client could make a
- * proxy treat a call as one that is safe to resend (deploy/nginx.conf). */
+/** 2025-era routing headers, if sent, must match the body, or a proxy could resend an unsafe call (nginx.conf). */
 export function routingHeaderMismatch(req: IncomingMessage, method: string, params: JsonObject): string | undefined {
   const sentMethod = header(req, "mcp-method");
   if (sentMethod !== undefined && sentMethod !== method)

@@ -36,8 +36,7 @@ export const handlePost: PostHandler = async (state, req, res, message) => {
   return (modern ? handlePost2026 : handlePost2025)(state, req, res, message);
 };
 
-/** A tools/call whose token lacks the scopes of a tool it runs (McpServer.toolsOfCall): 403 insufficient_scope
- * (MCP basic/authorization) so the client can step up. Calls inside a run are refused per call by the server. */
+/** A tools/call lacking the scopes of a tool it runs (toolsOfCall): 403 insufficient_scope, so the client steps up. */
 function scopeCheck(state: HttpState, req: IncomingMessage, message: JsonRpcMessage) {
   if (!isRequest(message)) return undefined;
   if (message.method === "resources/read" || message.method === "resources/subscribe")

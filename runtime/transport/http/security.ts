@@ -35,8 +35,7 @@ export function admit(req: IncomingMessage, options: AdmissionOptions): Rejectio
   return { status: 401, message: "Missing or invalid bearer token", headers };
 }
 
-/** Binds MRTR state to the caller: a digest of the credentials, never the credentials themselves. An OAuth
- * caller is who the token names, not the token: a refreshed token is the same caller (issue 17). */
+/** A digest of the caller's credentials, binding MRTR state and sessions; OAuth: who the token names (issue 17). */
 export function principalOf(req: IncomingMessage): string {
   const auth = requestAuth(req);
   if (auth) return createHash("sha256").update(`oauth\n${auth.issuer}\n${auth.subject}`).digest("base64url");
@@ -83,8 +82,7 @@ function bearerMatches(header: string | undefined, token: string): boolean {
 const REG_NAME = /^(?:[A-Za-z0-9\-._~!$&'()*+,;=]|%[0-9A-Fa-f]{2})+$/;
 const PORT = /^[0-9]{0,5}$/;
 
-/** The host part of a Host header value (`uri-host [":" port]`), lowercased, IPv6 literals in brackets;
- * undefined when the value is not exactly that (anything after `]`, a bad port, stray characters). */
+/** The lowercased host of a Host value (`uri-host [":" port]`), IPv6 bracketed; undefined if not exactly that. */
 function hostnameOf(host: string): string | undefined {
   if (host === "") return ""; // allowed by RFC 9112 §3.2 for a target without authority; names no host
   if (host.startsWith("[")) {

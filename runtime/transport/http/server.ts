@@ -61,14 +61,8 @@ export type HttpServerOptions = {
   features?: HttpFeatures;
 };
 
-export type HttpServerHandle = {
-  url: string;
-  port: number;
-  host: string;
-  /** With `metricsPort`: where the metrics are served. */
-  metricsUrl?: string;
-  close(): Promise<void>;
-};
+/** `metricsUrl`: with `metricsPort`, where the metrics are served. */
+export type HttpServerHandle = { url: string; port: number; host: string; metricsUrl?: string; close(): Promise<void> };
 
 export async function serveHttp(server: McpServer, options: HttpServerOptions = {}): Promise<HttpServerHandle> {
   const host = options.host ?? "127.0.0.1";
@@ -194,8 +188,7 @@ function listen(httpServer: Server, port: number, host: string): Promise<number>
   });
 }
 
-/** A transport failure's text can name internals: it goes to the log (bounded, it may carry client text),
- * the client gets a generic 500 with the request id that finds the log line. */
+/** A transport failure's text can name internals: it is logged, the client gets a 500 with the log's request id. */
 function answerInternalError(res: ServerResponse, error: unknown, log: (line: string) => void): void {
   const requestId = String(res.getHeader("X-Request-Id") ?? "");
   const detail = error instanceof Error ? (error.stack ?? `${error.name}: ${error.message}`) : String(error);

@@ -11,8 +11,7 @@ import type { SseWriter } from "./sse.ts";
 
 export const DEFAULT_MAX_SESSIONS = 10_000;
 
-/** Where 2025-era sessions live: this process's memory (SessionStore) or a store shared by every instance
- * (--session-store), whose methods reject with SessionStoreUnavailableError when it is unreachable. */
+/** 2025-era sessions in memory (SessionStore), or in a store shared by every instance (--session-store). */
 export type Sessions = {
   readonly maxSessions: number;
   readonly size: number;
@@ -30,7 +29,7 @@ export type Sessions = {
   closeAll(): void | Promise<void>;
 };
 
-/** The request was not run; the client may retry. */
+/** A shared store is unreachable: the request was not run; the client may retry. */
 export class SessionStoreUnavailableError extends Error {}
 
 /** At start: the server does not start (exit 1). */

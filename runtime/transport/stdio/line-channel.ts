@@ -9,8 +9,7 @@ type LineChannelHandlers = {
   /** A line that is not a valid JSON-RPC message; the error response is ready to send back. */
   onInvalid: (error: JsonRpcErrorResponse) => void;
   onEnd: () => void;
-  /** Stop reading input while more than OUTPUT_HIGH_WATER bytes of output wait (the stdio server). A
-   * client must not: if both ends stopped reading while their output waited, neither would go on. */
+  /** Pause input while output waits (the server; not a client: two paused ends would wait for each other). */
   backPressure?: boolean;
 };
 

@@ -10,8 +10,7 @@ import { openLineChannel } from "./line-channel.ts";
 export type StdioServerOptions = {
   input?: NodeJS.ReadableStream;
   output?: NodeJS.WritableStream;
-  /** Exit the process once the connection ends (default: true when using the real stdin/stdout). */
-  exitOnClose?: boolean;
+  exitOnClose?: boolean; // exit once the connection ends (default: true on the real stdin/stdout)
 };
 
 export type StdioServerHandle = { close(): Promise<void>; closed: Promise<void> };
