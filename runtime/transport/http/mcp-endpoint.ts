@@ -14,11 +14,9 @@ export const postMessage: Handler = async ({ req, res, state }) => {
   const contentTypes = req.headersDistinct["content-type"] ?? [];
   if (contentTypes.length !== 1 || !isMediaType(contentTypes[0], "application/json"))
     return sendJson(res, 415, errorResponse(undefined, invalidRequest("Content-Type must be application/json")));
-  let body: string;
-  try {
-    body = await readBody(req, state.maxBodyBytes);
-  } catch (error) {
-    const status = error instanceof BodyTooLargeError ? 413 : 400;
+  const body = await readBody(req, state.maxBodyBytes).catch((error: unknown) => error);
+  if (typeof body !== "string") {
+    const status = body instanceof BodyTooLargeError ? 413 : 400;
     const message = status === 413 ? `Request body exceeds ${state.maxBodyBytes} bytes` : "Could not read the body";
     return sendJson(res, status, errorResponse(undefined, invalidRequest(message)), { Connection: "close" });
   }

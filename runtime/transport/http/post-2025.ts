@@ -103,10 +103,8 @@ async function runRequest(
   request: JsonRpcRequest,
   initializing: boolean,
 ): Promise<void> {
-  const responder = new PostResponder(res, {
-    acceptsSse: acceptsSse(req),
+  const responder = new PostResponder(res, acceptsSse(req), state.keepAliveMs, {
     headers: { "Mcp-Session-Id": session.id },
-    keepAliveMs: state.keepAliveMs,
     openResumable: () => session.openResumable(state.retryMs),
   });
   const controller = new AbortController();
@@ -123,7 +121,7 @@ async function runRequest(
         session.peer.request(method, params, {
           signal,
           // Without SSE on this POST, the session's GET stream (the peer's default channel) is the only way out.
-          send: responder.options.acceptsSse ? (outgoing) => responder.send(outgoing) : undefined,
+          send: responder.canStream ? (outgoing) => responder.send(outgoing) : undefined,
         }),
     });
     if (initializing) await state.sessions.add(session);

@@ -27,12 +27,7 @@ export const handlePost2026: PostHandler = async (state, req, res, message) => {
     return sendJson(res, 400, errorResponse(request.id, error));
   }
   const controller = new AbortController();
-  const responder = new PostResponder(res, {
-    acceptsSse: acceptsSse(req),
-    headers: {},
-    keepAliveMs: state.keepAliveMs,
-    statusFor: statusFor2026,
-  });
+  const responder = new PostResponder(res, acceptsSse(req), state.keepAliveMs, { headers: {}, statusFor });
   res.on("close", () => {
     if (!responder.finished) controller.abort(new Error("Client closed the response stream"));
   });
@@ -96,4 +91,4 @@ const ERROR_STATUS: Record<number, number> = {
   [ErrorCode.UnsupportedProtocolVersion]: 400,
   [ErrorCode.MissingRequiredClientCapability]: 400,
 };
-const statusFor2026 = (message: JsonRpcMessage) => ("error" in message && ERROR_STATUS[message.error.code]) || 200;
+const statusFor = (message: JsonRpcMessage) => ("error" in message && ERROR_STATUS[message.error.code]) || 200;

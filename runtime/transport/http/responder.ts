@@ -6,9 +6,7 @@ import { noteAnswer } from "./request-record.ts";
 import { type ResumableStream, type SseWriter, startSse } from "./sse.ts";
 
 type ResponderOptions = {
-  acceptsSse: boolean;
   headers: Record<string, string>;
-  keepAliveMs: number;
   /** HTTP status for a final message sent as plain JSON (default 200). */
   statusFor?: (message: JsonRpcMessage) => number;
   /** 2025 era: makes the SSE stream resumable (event ids, priming event, replay). */
@@ -21,17 +19,20 @@ export class PostResponder {
   /** Whether the final response (or an abandonment) has been sent. */
   finished = false;
 
+  /** `canStream`: interim messages can reach the client on this response (it accepts SSE). */
   constructor(
     private readonly res: ServerResponse,
-    readonly options: ResponderOptions,
+    readonly canStream: boolean,
+    private readonly keepAliveMs: number,
+    private readonly options: ResponderOptions,
   ) {}
 
   send(message: JsonRpcMessage): void {
     // A resumable stream keeps what it is sent for a resuming client even if this connection is gone.
     if (this.finished || (!this.resumable && this.res.destroyed)) return;
     if (!this.sse) {
-      if (!this.options.acceptsSse) return; // the client cannot receive interim messages; drop them
-      this.sse = startSse(this.res, this.options.headers, this.options.keepAliveMs);
+      if (!this.canStream) return; // the client cannot receive interim messages; drop them
+      this.sse = startSse(this.res, this.options.headers, this.keepAliveMs);
       this.resumable = this.options.openResumable?.();
       this.resumable?.attach(this.sse);
     }

@@ -21,9 +21,8 @@ import {
 import { openStreams } from "./sse.ts";
 
 export type HttpServerOptions = {
-  /** Default 0 (any free port); read the chosen one from the handle. */
+  /** Defaults: any free port (the handle tells which), 127.0.0.1 (local servers should not listen everywhere). */
   port?: number;
-  /** Default 127.0.0.1: local servers should not listen on every interface. */
   host?: string;
   path?: string;
   /** When set, every request must carry `Authorization: Bearer <token>` (else 401). */
@@ -89,9 +88,7 @@ export async function serveHttp(server: McpServer, options: HttpServerOptions = 
   const port = await listen(httpServer, options.port ?? 0, host);
   // --metrics-port: a listener of its own, for a scraper on the operator's network only.
   const metricsServer =
-    options.metricsPort === undefined
-      ? undefined
-      : createHttpServer((req, res) => dispatchMetricsPort(state, req, res));
+    options.metricsPort === undefined ? undefined : createHttpServer(dispatchMetricsPort.bind(undefined, state));
   const metricsPort = metricsServer && (await listen(metricsServer, options.metricsPort ?? 0, host));
   const urlHost = host.includes(":") ? `[${host}]` : host;
   const url = `http://${urlHost}:${port}${state.path}`;
