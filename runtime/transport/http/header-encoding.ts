@@ -9,10 +9,8 @@ const utf8Decoder = new TextDecoder("utf-8", { fatal: true });
 
 /** Encodes a header value, switching to Base64 when it is not plain, trimmed, visible ASCII or looks like the sentinel. */
 export function encodeHeaderValue(value: string): string {
-  const plain =
-    /^[\x20-\x7E]*$/.test(value) &&
-    value.trim() === value &&
-    !(value.startsWith(SENTINEL_PREFIX) && value.endsWith(SENTINEL_SUFFIX));
+  const sentinel = value.startsWith(SENTINEL_PREFIX) && value.endsWith(SENTINEL_SUFFIX);
+  const plain = /^[\x20-\x7E]*$/.test(value) && value.trim() === value && !sentinel;
   return plain ? value : `${SENTINEL_PREFIX}${Buffer.from(value, "utf8").toString("base64")}${SENTINEL_SUFFIX}`;
 }
 
@@ -89,10 +87,9 @@ export function checkHeaderParams(
     const name = `Mcp-Param-${param.header}`;
     const raw = getHeader(name);
     const bodyValue = valueAtPath(args, param.path);
-    if (bodyValue === undefined || bodyValue === null) {
-      if (raw !== undefined) return `${name} header is present but the argument is absent`;
-      continue;
-    }
+    const absent = bodyValue === undefined || bodyValue === null;
+    if (absent && raw !== undefined) return `${name} header is present but the argument is absent`;
+    if (absent) continue;
     if (raw === undefined) return `${name} header is missing`;
     const decoded = decodeHeaderValue(raw);
     if (decoded === undefined) return `${name} header has an invalid value`;

@@ -19,6 +19,8 @@ import { principalOf, requestAuth } from "./security.ts";
 import type { HttpSession } from "./session.ts";
 import { SessionStoreUnavailableError, sendStoreUnavailable } from "./session-store.ts";
 
+const NO_SESSION_ID = "Missing Mcp-Session-Id header (send initialize first, or use 2026-07-28)";
+
 export const handlePost2025: PostHandler = async (state, req, res, message) => {
   const requested = header(req, "mcp-protocol-version");
   if (requested !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(requested)) {
@@ -26,11 +28,10 @@ export const handlePost2025: PostHandler = async (state, req, res, message) => {
     const error = invalidRequest(`Unsupported MCP-Protocol-Version: ${requested}`, data);
     return sendJson(res, 400, errorResponse(undefined, error));
   }
-  const mismatch = isRequest(message) && routingHeaderMismatch(req, message.method, message.params ?? {});
-  if (mismatch && isRequest(message))
-    return sendJson(res, 400, errorResponse(message.id, invalidRequest(`Invalid Request: ${mismatch}`)));
-  const initializing = isRequest(message) && message.method === "initialize";
   const id = isRequest(message) ? message.id : undefined;
+  const mismatch = isRequest(message) && routingHeaderMismatch(req, message.method, message.params ?? {});
+  if (mismatch) return sendJson(res, 400, errorResponse(id, invalidRequest(`Invalid Request: ${mismatch}`)));
+  const initializing = isRequest(message) && message.method === "initialize";
   let session: HttpSession | undefined;
   try {
     session = initializing ? await openSession(state, req, res, id) : await findSession(state, req, res, id);
@@ -85,10 +86,7 @@ async function openSession(state: HttpState, req: IncomingMessage, res: ServerRe
 /** Any other message: the session its `Mcp-Session-Id` names, owned by this caller; undefined when answered. */
 async function findSession(state: HttpState, req: IncomingMessage, res: ServerResponse, id?: RequestId) {
   const sessionId = header(req, "mcp-session-id");
-  if (!sessionId) {
-    const error = invalidRequest("Missing Mcp-Session-Id header (send initialize first, or use 2026-07-28)");
-    return void sendJson(res, 400, errorResponse(id, error));
-  }
+  if (!sessionId) return void sendJson(res, 400, errorResponse(id, invalidRequest(NO_SESSION_ID)));
   const session = await state.sessions.use(sessionId, principalOf(req));
   if (!session) return void sendJson(res, 404, errorResponse(id, invalidRequest("Session not found")));
   return session;

@@ -28,9 +28,7 @@ export const handlePost2026: PostHandler = async (state, req, res, message) => {
   }
   const controller = new AbortController();
   const responder = new PostResponder(res, acceptsSse(req), state.keepAliveMs, { headers: {}, statusFor });
-  res.on("close", () => {
-    if (!responder.finished) controller.abort(new Error("Client closed the response stream"));
-  });
+  res.on("close", () => responder.finished || controller.abort(new Error("Client closed the response stream")));
   try {
     const result = await state.server.handleRequest(request, {
       signal: controller.signal,

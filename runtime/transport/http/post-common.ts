@@ -28,8 +28,8 @@ export function routingHeaderMismatch(req: IncomingMessage, method: string, para
   const sentName = header(req, "mcp-name");
   const field = Object.hasOwn(NAMED_METHODS, method) ? NAMED_METHODS[method] : undefined;
   if (sentName === undefined) return undefined;
-  const name = decodeHeaderValue(sentName);
-  if (!field || name !== params[field]) return `Mcp-Name header '${sentName}' does not match the body`;
+  if (!field || decodeHeaderValue(sentName) !== params[field])
+    return `Mcp-Name header '${sentName}' does not match the body`;
   return undefined;
 }
 
@@ -52,8 +52,7 @@ export function header(req: IncomingMessage, name: string): string | undefined {
   return Array.isArray(value) ? value.join(", ") : value;
 }
 
-// Media types parsed per RFC 9110 (§8.3.1, §12.5.1): matching by substring would take
-// `text/plain; x=application/json` for JSON.
+// Media types parsed per RFC 9110 (§8.3.1, §12.5.1): a substring match takes `text/plain; x=application/json`.
 const TOKEN = "[!#$%&'*+.^_`|~0-9A-Za-z-]+";
 const MEDIA_TYPE = new RegExp(`^(${TOKEN})/(${TOKEN})[ \\t]*`);
 const PARAMETER = new RegExp(`^;[ \\t]*(?:(${TOKEN})=(${TOKEN}|"(?:[^"\\\\]|\\\\.)*")[ \\t]*)?`);

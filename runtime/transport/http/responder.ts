@@ -19,7 +19,6 @@ export class PostResponder {
   /** Whether the final response (or an abandonment) has been sent. */
   finished = false;
 
-  /** `canStream`: interim messages can reach the client on this response (it accepts SSE). */
   constructor(
     private readonly res: ServerResponse,
     readonly canStream: boolean,

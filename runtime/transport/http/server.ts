@@ -25,11 +25,10 @@ export type HttpServerOptions = {
   port?: number;
   host?: string;
   path?: string;
-  /** When set, every request must carry `Authorization: Bearer <token>` (else 401). */
+  /** Admission: a static `Authorization: Bearer` token (else 401); Origins allowed besides absent and localhost
+   * ones, Host names allowed (default: loopback names when bound to loopback); others get 403. */
   bearerToken?: string;
-  /** Origins allowed besides absent and localhost ones (others get 403). */
   allowedOrigins?: string[];
-  /** Host header names allowed; defaults to loopback names when bound to loopback. */
   allowedHosts?: string[];
   /** Largest accepted POST body (default 4 MiB, else 413). */
   maxBodyBytes?: number;

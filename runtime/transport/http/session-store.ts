@@ -31,7 +31,6 @@ export type Sessions = {
 
 /** A shared store is unreachable: the request was not run; the client may retry. */
 export class SessionStoreUnavailableError extends Error {}
-
 /** At start: the server does not start (exit 1). */
 export class SessionStoreStartError extends Error {}
 

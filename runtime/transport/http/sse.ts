@@ -93,7 +93,6 @@ export class SseParser {
 
 // 2025-era resumable streams: each event of a POST's stream has an id (`<stream>_<seq>`) and is kept until
 // the stream is done, so a client whose connection dropped can GET with Last-Event-ID and continue.
-
 export const MAX_KEPT_EVENTS = 500;
 /** Characters of event data kept for replay per stream; the newest event is kept whatever its size. */
 const MAX_KEPT_CHARS = 4 * 1024 * 1024;
