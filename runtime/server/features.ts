@@ -7,12 +7,6 @@ import { MAX_TEMPLATE_URI_LENGTH } from "../protocol/uri-template-match.ts";
 import type { AuthPrincipal } from "./auth-principal.ts";
 import { InputRequiredSignal, inputRequiredResult } from "./mrtr.ts";
 import type { MethodCall, ServerCore } from "./scope.ts";
-import {
-  insufficientResourceScopeMessage,
-  insufficientScopeMessage,
-  missingResourceScopes,
-  missingScopes,
-} from "./scope-filter.ts";
 import type { CompleteFunction, HandlerContext, ToolDefinition, ToolHandlerResult } from "./types.ts";
 
 const DEFAULT_REQUEST_STATE_TTL_MS = 10 * 60_000;
@@ -27,8 +21,8 @@ export async function callTool(call: MethodCall, forwarded = false): Promise<Res
   const tool = server.tools.get(params.name);
   if (!tool) throw invalidParams(server.options.unknownToolMessage?.(params.name) ?? `Unknown tool: ${params.name}`);
   // The HTTP transport 403s a direct call first; this covers forwards and other transports.
-  const missing = missingScopes(server.options.toolGate, tool.name, ctx.auth);
-  if (missing.length > 0) return toolError(insufficientScopeMessage(tool.name, missing));
+  const refusal = server.options.toolGate?.toolRefusal(tool.name, ctx.auth);
+  if (refusal) return toolError(refusal);
   return runTool(server, tool, params.arguments ?? {}, ctx, {
     run: (handler) => withInputs(call, handler),
     aborted: () => call.abort.aborted,
@@ -46,8 +40,8 @@ export async function callToolInProcess(
 ): Promise<CallToolResult> {
   const tool = server.tools.get(name);
   if (!tool) return toolError(`Unknown tool: ${name}`);
-  const missing = missingScopes(server.options.toolGate, name, ctx.auth);
-  if (missing.length > 0) return toolError(insufficientScopeMessage(name, missing));
+  const refusal = server.options.toolGate?.toolRefusal(name, ctx.auth);
+  if (refusal) return toolError(refusal);
   try {
     const result = await runTool(server, tool, args, ctx, {
       run: async (handler) => handler(),
@@ -124,6 +118,11 @@ async function forwardedCall(call: MethodCall, via: string, forward: ToolForward
   return forward.meta ? { ...result, _meta: { ...(result._meta as object | undefined), ...forward.meta } } : result;
 }
 
+/** Whether listings (tools/list, search, browse, code mode's docs) show the tool to this caller. */
+export function showsTool(server: ServerCore, name: string, auth: AuthPrincipal | undefined): boolean {
+  return server.options.toolGate?.showsTool(name, auth) ?? true;
+}
+
 /** The scopes reading `uri` needs: its resource's, else those of the first template matching it (as read does). */
 export function resourceScopes(server: ServerCore, uri: string): readonly string[] | undefined {
   const resource = server.resources.get(uri);
@@ -133,9 +132,14 @@ export function resourceScopes(server: ServerCore, uri: string): readonly string
 }
 
 /** Refuses a caller whose token lacks what `required` names (the HTTP transport answers 403 before this). */
-export function checkResourceScopes(required: readonly string[] | undefined, uri: string, auth?: AuthPrincipal) {
-  const missing = missingResourceScopes(required, auth);
-  if (missing.length > 0) throw new McpError(ErrorCode.InvalidRequest, insufficientResourceScopeMessage(uri, missing));
+export function checkResourceScopes(
+  server: ServerCore,
+  required: readonly string[] | undefined,
+  uri: string,
+  auth?: AuthPrincipal,
+) {
+  const refusal = server.options.toolGate?.resourceRefusal(required, uri, auth);
+  if (refusal) throw new McpError(ErrorCode.InvalidRequest, refusal);
 }
 
 export async function readResource(call: MethodCall): Promise<Result> {
@@ -145,13 +149,13 @@ export async function readResource(call: MethodCall): Promise<Result> {
   try {
     const resource = server.resources.get(uri);
     if (resource) {
-      checkResourceScopes(resource.scopes, uri, ctx.auth);
+      checkResourceScopes(server, resource.scopes, uri, ctx.auth);
       return await withInputs(call, () => resource.read(uri, ctx));
     }
     for (const { definition, matcher } of server.templates.values()) {
       const variables = matcher.match(uri);
       if (!variables) continue;
-      checkResourceScopes(definition.scopes, uri, ctx.auth);
+      checkResourceScopes(server, definition.scopes, uri, ctx.auth);
       return await withInputs(call, () => definition.read(uri, variables, ctx));
     }
   } catch (error) {
@@ -206,7 +210,7 @@ export async function complete({ server, params, ctx }: MethodCall): Promise<Res
   } else if (ref.type === "ref/resource") {
     const template = server.templates.get(String(ref.uri));
     if (!template) throw invalidParams(`Unknown resource template: ${ref.uri}`);
-    checkResourceScopes(template.definition.scopes, String(ref.uri), ctx.auth);
+    checkResourceScopes(server, template.definition.scopes, String(ref.uri), ctx.auth);
     completer = ownValue(template.definition.complete, argument.name);
   } else {
     throw invalidParams(`Unknown completion reference type: ${ref.type}`);

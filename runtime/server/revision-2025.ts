@@ -100,7 +100,7 @@ async function setLogLevel({ params, channel }: MethodCall): Promise<Result> {
 async function toggleSubscription({ server, params, channel, ctx }: MethodCall, subscribe: boolean): Promise<Result> {
   if (typeof params.uri !== "string") throw invalidParams("uri must be a string");
   // Updates of a resource tell that it changed: only for a caller who may read it.
-  if (subscribe) checkResourceScopes(resourceScopes(server, params.uri), params.uri, ctx.auth);
+  if (subscribe) checkResourceScopes(server, resourceScopes(server, params.uri), params.uri, ctx.auth);
   const session = channel.session;
   if (!subscribe) session?.unsubscribe(params.uri);
   else if (session && !session.subscribe(params.uri)) {

@@ -8,7 +8,6 @@ import { resourceScopes } from "./features.ts";
 import { sharedMethods } from "./methods.ts";
 import { collectAnswers, InputRequiredSignal } from "./mrtr.ts";
 import type { MethodCall, Revision } from "./scope.ts";
-import { missingResourceScopes } from "./scope-filter.ts";
 import { notificationForFilter } from "./session.ts";
 
 const CACHEABLE_METHODS = new Set([
@@ -89,7 +88,9 @@ async function listen({ server, params, channel, ctx }: MethodCall): Promise<Res
   if (Array.isArray(requested.resourceSubscriptions)) {
     // Only resources the caller may read: the acknowledgement then shows which subscriptions were taken.
     filter.resourceSubscriptions = requested.resourceSubscriptions.filter(
-      (uri) => typeof uri === "string" && missingResourceScopes(resourceScopes(server, uri), ctx.auth).length === 0,
+      (uri) =>
+        typeof uri === "string" &&
+        !server.options.toolGate?.resourceRefusal(resourceScopes(server, uri), uri, ctx.auth),
     );
   }
   const tag = { [MetaKey.subscriptionId]: ctx.requestId };

@@ -30,7 +30,6 @@ import type {
 } from "../protocol/types.ts";
 import type { AuthPrincipal } from "./auth-principal.ts";
 import type { LazyAbort } from "./deadlines.ts";
-import type { ToolGate } from "./scope-filter.ts";
 import type { LegacySession } from "./session.ts";
 
 export type ServerOptions = {
@@ -58,8 +57,28 @@ export type ServerOptions = {
   capabilities?: ServerCapabilities;
   /** A better message than "Unknown tool" for an unregistered name (e.g. left out by --toolsets). */
   unknownToolMessage?: (name: string) => string | undefined;
-  /** OAuth scopes per tool (issue 17): calls without them are refused, listings leave the tool out. */
-  toolGate?: ToolGate;
+  /** Who may see and call what: OAuth scopes per tool and resource (the `oauth` feature); absent: all of it. */
+  toolGate?: AccessGate;
+};
+
+/** What the core asks before listing, calling or reading (runtime/features/oauth/scope-gate.ts makes one). */
+export type AccessGate = {
+  /** Why `auth` may not call the tool (its missing scopes), or undefined when it may. */
+  toolRefusal(name: string, auth: AuthPrincipal | undefined): string | undefined;
+  /** Why `auth` may not read `uri`, a resource that requires `required`, or undefined when it may. */
+  resourceRefusal(
+    required: readonly string[] | undefined,
+    uri: string,
+    auth: AuthPrincipal | undefined,
+  ): string | undefined;
+  /** Whether listings (tools/list, search, browse, docs) show the tool to `auth`. */
+  showsTool(name: string, auth: AuthPrincipal | undefined): boolean;
+  /** Whether resources/list or resources/templates/list shows an entry that requires `required`. */
+  showsResource(required: readonly string[] | undefined, auth: AuthPrincipal | undefined): boolean;
+  /** The scopes a tool requires (for the HTTP 403 challenge). */
+  required(name: string): readonly string[] | undefined;
+  /** Every scope some tool or resource requires (RFC 9728 `scopes_supported`). */
+  all(): readonly string[];
 };
 
 export type Era = "modern" | "legacy";
@@ -111,7 +130,7 @@ export type ToolDefinition<Args = Record<string, unknown>> = Tool & {
 export type ResourceReadResult = Omit<ReadResourceResult, "resultType"> & { resultType?: string };
 
 export type ResourceDefinition = Resource & {
-  /** OAuth scopes a caller's token must grant to read it (and see it listed); checked only with a caller. */
+  /** OAuth scopes a caller's token must grant to read it (and see it listed); the server's toolGate checks them. */
   scopes?: readonly string[];
   read: (uri: string, ctx: HandlerContext) => ResourceReadResult | Promise<ResourceReadResult>;
 };

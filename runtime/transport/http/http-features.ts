@@ -1,5 +1,6 @@
 // What features (runtime/features/*) add to HTTP: the transport imports none, so a package carries only its own.
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { JsonRpcMessage } from "../../protocol/types.ts";
 import type { AuthConfig, AuthPrincipal } from "../../server/auth-principal.ts";
 import type { McpServer } from "../../server/server.ts";
 import type { RequestRecord } from "./request-record.ts";
@@ -11,8 +12,8 @@ export type ProtectedResource = {
   metadataPaths: ReadonlySet<string>;
   metadata(): Record<string, unknown>;
   authenticate(req: IncomingMessage): Promise<{ principal: AuthPrincipal } | { rejection: Rejection }>;
-  /** The 403 answer for a call lacking scopes: `scope` names all the operation needs (one challenge). */
-  insufficientScope(required: readonly string[], what: string): Rejection;
+  /** The 403 insufficient_scope answer to a call or read the token lacks scopes for, before it runs. */
+  refuse(server: McpServer, message: JsonRpcMessage, auth: AuthPrincipal | undefined): Rejection | undefined;
 };
 
 export type ProtectedResourceOptions = {
