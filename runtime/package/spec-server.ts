@@ -1,9 +1,7 @@
-// A server described by data: what `mcpgen generate` emits is a definition and a catalog (the spec's tools,
-// resources, templates and prompts as plain JSON), precompiled validators and a table of the
-// user's handlers. This module turns them into a running server: http bindings forward to the
-// upstream, static resources and prompt templates serve themselves, the rest call handlers.
+// The server built from a generated definition, catalog, precompiled validators and the user's handlers: http
+// bindings forward upstream, static resources and prompt templates serve themselves, the rest call handlers.
 import { readFileSync } from "node:fs";
-import { ownValue, setOwn } from "../protocol/codec.ts";
+import { ownValue } from "../protocol/codec.ts";
 import { ErrorCode } from "../protocol/constants.ts";
 import { McpError } from "../protocol/errors.ts";
 import type { ContentBlock, GetPromptResult, Validator } from "../protocol/types.ts";
@@ -32,22 +30,7 @@ import { type Feature, type FeatureServerOptions, modeFeature, type ResultFitter
 import { selectAnswer, takeFields } from "./field-select.ts";
 import { filters, notEnabledReason, selects, type ToolSelection } from "./tool-selection.ts";
 
-// The catalog's types are the contract with the generator (catalog-types.ts); generated code names them here.
-export type {
-  Catalog,
-  CatalogPrompt,
-  CatalogResource,
-  CatalogTemplate,
-  CatalogTool,
-  PromptMessageTemplate,
-  StaticCompletions,
-  StoredCatalog,
-} from "./catalog-types.ts";
-
-/**
- * A generated src/definition.ts: the data the generator writes, plus, beside an upstream, upstream/forward.ts's
- * `callUpstream`. It is passed in rather than imported so a package without an upstream carries none of it.
- */
+/** src/definition.ts; `callUpstream` is passed in, not imported, so a package without an upstream carries none. */
 export type ServerDefinition = DefinitionData & { callUpstream?: CallUpstream };
 
 /** A catalog file written by `mcpgen generate` (src/catalog.json), each tool schema whole again. */
@@ -68,11 +51,9 @@ export function readCatalog(file: URL): Catalog {
   return stored;
 }
 
-/** A tool handler's result, with `structuredContent` typed by the tool's outputSchema. */
 // An intersection, not Omit: Omit over CallToolResult's index signature would drop its known fields.
 export type ToolResult<Structured> = ToolHandlerResult & { structuredContent?: Structured };
-/** What a handler of a generated package receives: the runtime's context plus the server itself
- * (to register or remove entries at run time, or to notify subscribers). */
+/** The runtime's context plus the server (to register or remove entries at run time, or notify subscribers). */
 export type SpecContext = HandlerContext & { server: McpServer };
 export type ToolHandler<Args, Structured> = (
   args: Args,
@@ -87,13 +68,9 @@ export type TemplateHandler = (
 export type PromptHandler<Args> = (args: Args, ctx: SpecContext) => GetPromptResult | Promise<GetPromptResult>;
 
 // Handlers arrive typed per entry from generated code; here they are only called, so `never` args accept any.
-type AnyFunction = (...args: never[]) => unknown;
-export type SpecHandlers = {
-  tools?: Record<string, AnyFunction>;
-  resources?: Record<string, AnyFunction>;
-  resourceTemplates?: Record<string, AnyFunction>;
-  prompts?: Record<string, AnyFunction>;
-};
+type SpecHandlers = Partial<
+  Record<"tools" | "resources" | "resourceTemplates" | "prompts", Record<string, (...args: never[]) => unknown>>
+>;
 
 export type ToolValidators = Record<string, { input: Validator; output?: Validator }>;
 
@@ -101,21 +78,17 @@ export type SpecServerOptions = {
   handlers?: SpecHandlers;
   /** Precompiled validators by tool name, or a function making them (called when the catalog is read). */
   validators?: ToolValidators | (() => ToolValidators);
-  /** Overrides `upstream.baseUrl` (the --base-url flag). */
+  /** --base-url, --max-upstream-body, --max-redirects (upstream/types.ts's UpstreamConfig). */
   baseUrl?: string;
-  /** Characters of an upstream answer read before it is cut (--max-upstream-body; default 1,000,000). */
   maxUpstreamBody?: number;
-  /** Same-origin upstream redirects followed (--max-redirects; default 5). */
   maxRedirects?: number;
   env?: NodeJS.ProcessEnv;
   serverOptions?: Omit<ServerOptions, "name" | "version">;
-  /** Only these toolsets (--toolsets; undefined: all of them). Names are checked by the caller (spec-main.ts). */
+  /** --toolsets (undefined: all; names checked by spec-main.ts), --read-only, --mode. */
   toolsets?: readonly string[];
-  /** Only tools with `readOnlyHint: true` (--read-only). */
   readOnly?: boolean;
-  /** `dynamic`: tools/list gives the five tools of dynamic-tools.ts instead of the catalog's (--mode). */
   mode?: ServeMode;
-  /** The features the package was generated with (runtime/features/<name>/feature.ts): modes, HTTP parts. */
+  /** The features the package was generated with (runtime/features/<name>/feature.ts). */
   features?: readonly Feature[];
   /** The package's src/credentials.ts hook: per-user upstream credentials, consulted before the rest. */
   credentials?: CredentialsHook<SpecContext>;
@@ -124,34 +97,31 @@ export type SpecServerOptions = {
 /** What tools/list gives: every served tool (`all`), dynamic mode's five, or code mode's two. */
 export type ServeMode = "all" | "dynamic" | "code";
 
-/** The result a scaffolded tool handler returns until the user writes it. */
+const notImplementedText = (kind: string, name: string, file: string) =>
+  `The ${kind} '${name}' is not implemented yet: edit ${file}.`;
+
+/** What a scaffolded tool handler returns (a resource or prompt handler throws the Error) until written. */
 export function notImplemented(kind: string, name: string, file: string): ToolResult<never> {
-  return {
-    isError: true,
-    content: [{ type: "text", text: `The ${kind} '${name}' is not implemented yet: edit ${file}.` }],
-  };
+  return { isError: true, content: [{ type: "text", text: notImplementedText(kind, name, file) }] };
 }
 
-/** The error a scaffolded resource or prompt handler throws until the user writes it. */
 export function notImplementedError(kind: string, name: string, file: string): McpError {
-  return new McpError(ErrorCode.InternalError, `The ${kind} '${name}' is not implemented yet: edit ${file}.`);
+  return new McpError(ErrorCode.InternalError, notImplementedText(kind, name, file));
 }
 
-/** What the parts of a spec server share: its inputs, the server, and what the catalog left out. */
 type SpecRuntime = {
   definition: ServerDefinition;
   options: SpecServerOptions;
   server: McpServer;
   selection: ToolSelection;
-  /** The catalog's tools this server leaves out, by name, filled when the catalog is read: a call of one
-   * is told it exists but is not enabled, rather than that it does not exist. */
+  /** Catalog tools left out, filled when the catalog is read: a call of one is told why it is not enabled. */
   leftOut: Map<string, CatalogTool>;
   /** Catalog tools named like one of dynamic (or code) mode's own, which take the name in that mode. */
   shadowed: Set<string>;
   upstream: UpstreamConfig | undefined;
   /** The features shaping tool results (the response budget); without any, results pass as they are. */
   fitResult: ResultFitter | undefined;
-  maxTokens: { maxTokens?: number };
+  fitHandlerResult: ((result: ToolHandlerResult) => Promise<ToolHandlerResult>) | undefined;
 };
 
 /** The composer: the core server, the catalog's tools, resources and prompts, and the package's features. */
@@ -172,6 +142,7 @@ export function createSpecServer(definition: ServerDefinition, options: SpecServ
     ...(filters(selection) ? { unknownToolMessage: (name: string) => unknownTool(name) } : {}),
     toolGate: toolGateOf(definition, options.listAllTools === true),
   });
+  const fitResult = resultFitter(options.features ?? []);
   const rt: SpecRuntime = {
     definition,
     options,
@@ -180,8 +151,9 @@ export function createSpecServer(definition: ServerDefinition, options: SpecServ
     leftOut,
     shadowed: new Set(),
     upstream: upstreamOf(definition, options),
-    fitResult: resultFitter(options.features ?? []),
-    maxTokens: options.maxResponseTokens === undefined ? {} : { maxTokens: options.maxResponseTokens },
+    fitResult,
+    fitHandlerResult:
+      fitResult && ((result) => fitResult(result, { kind: "handler", maxTokens: options.maxResponseTokens })),
   };
   server.defer(() => {
     const catalog = definition.catalog();
@@ -200,24 +172,17 @@ export function createSpecServer(definition: ServerDefinition, options: SpecServ
 
 /** Scopes per tool (and of resources and templates, for scopes_supported), read on first need. */
 function toolGateOf(definition: ServerDefinition, listAll: boolean): ToolGate {
-  let scopeTable: Map<string, string[]> | undefined;
-  const scopesOf = () => {
-    scopeTable ??= new Map(
-      definition
-        .catalog()
-        .tools.filter((tool) => tool.scopes?.length)
-        .map((tool) => [tool.name, tool.scopes as string[]]),
-    );
-    return scopeTable;
-  };
-  const resourceScopes = () => {
-    const { resources, resourceTemplates } = definition.catalog();
-    return [...resources, ...resourceTemplates].flatMap((entry) => entry.scopes ?? []);
-  };
+  let scopes: Map<string, string[] | undefined> | undefined;
   return {
-    required: (name) => scopesOf().get(name),
+    required: (name) => {
+      scopes ??= new Map(definition.catalog().tools.map((tool) => [tool.name, tool.scopes]));
+      return scopes.get(name);
+    },
     listAll,
-    all: () => [...new Set([...[...scopesOf().values()].flat(), ...resourceScopes()])],
+    all: () => {
+      const { tools, resources, resourceTemplates } = definition.catalog();
+      return [...new Set([...tools, ...resources, ...resourceTemplates].flatMap((entry) => entry.scopes ?? []))];
+    },
   };
 }
 
@@ -252,17 +217,17 @@ async function forward(
   const credentials = await resolveCredentials(ctx as SpecContext, options.credentials, options.exchangeToken);
   const idHeader = upstream.requestIdHeader;
   const started = performance.now();
+  let status: number | "error" = "error";
   try {
     const response = await definition.callUpstream(upstream, binding, args, ctx.signal, options.env ?? process.env, {
       ...(credentials ? { credentials } : {}),
       forbidden: ctx.auth ? [ctx.auth.token] : [],
       ...(idHeader && ctx.httpRequestId ? { extraHeaders: { [idHeader]: ctx.httpRequestId } } : {}),
     });
-    observeUpstream(target, response.status, (performance.now() - started) / 1000);
+    status = response.status;
     return response;
-  } catch (error) {
-    observeUpstream(target, "error", (performance.now() - started) / 1000);
-    throw error;
+  } finally {
+    observeUpstream(target, status, (performance.now() - started) / 1000);
   }
 }
 
@@ -272,9 +237,8 @@ function handlerFor(rt: SpecRuntime, table: keyof SpecHandlers, key: string) {
     | ((...args: unknown[]) => never)
     | undefined;
   if (!handler) throw new Error(`no handler registered for ${table} '${key}'`);
-  // The context is always the last argument; handlers get it with the server added (SpecContext). Added in
-  // place (the context is made per request, for this handler alone): a copy would read `ctx.signal` and
-  // so make the AbortController the runtime only makes for handlers that use it.
+  // The context (the last argument) gets the server in place: a copy would read `ctx.signal` and so make the
+  // AbortController the runtime only makes for handlers that use it.
   return (...args: unknown[]) => {
     (args[args.length - 1] as SpecContext).server = rt.server;
     return handler(...args);
@@ -295,7 +259,6 @@ function registerMode(rt: SpecRuntime, catalog: Catalog, served: Map<string, Cat
     const tool = rt.leftOut.get(name);
     return tool && `The tool '${name}' ${notEnabledReason(rt.selection, tool)}`;
   };
-  const { fitResult, maxTokens } = rt;
   mode.register(
     rt.server,
     { all: catalog.tools, served, toolsets: catalog.toolsets ?? [], notEnabled },
@@ -303,16 +266,14 @@ function registerMode(rt: SpecRuntime, catalog: Catalog, served: Map<string, Cat
       ...(options.codeLimits ? { limits: options.codeLimits } : {}),
       allowDestructive: options.allowDestructive === true,
       ...(options.codeConcurrency !== undefined ? { concurrency: options.codeConcurrency } : {}),
-      ...(fitResult
-        ? { fitResult: (result: ToolHandlerResult) => fitResult(result, { kind: "handler", ...maxTokens }) }
-        : {}),
+      ...(rt.fitHandlerResult ? { fitResult: rt.fitHandlerResult } : {}),
     },
   );
 }
 
 /** The served tools: forwarding upstream, or the user's handlers; unlisted while a mode lists its own. */
 function registerTools(rt: SpecRuntime, served: Map<string, CatalogTool>): void {
-  const { options, fitResult, maxTokens } = rt;
+  const { options } = rt;
   const validatorTable = typeof options.validators === "function" ? options.validators() : options.validators;
   const unlisted = options.mode === "dynamic" || options.mode === "code";
   for (const { http, toolset: _toolset, scopes: _scopes, ...tool } of served.values()) {
@@ -324,11 +285,7 @@ function registerTools(rt: SpecRuntime, served: Map<string, CatalogTool>): void 
       ...(validators?.output ? { validateOutput: validators.output } : {}),
       handler: http
         ? (args, ctx) => upstreamTool(rt, { ...tool, http }, validators?.output, args, ctx)
-        : fitResult
-          ? budgeted(handlerFor(rt, "tools", tool.name), (result) =>
-              fitResult(result, { kind: "handler", ...maxTokens }),
-            )
-          : handlerFor(rt, "tools", tool.name),
+        : budgeted(handlerFor(rt, "tools", tool.name), rt.fitHandlerResult),
     });
   }
 }
@@ -351,7 +308,7 @@ async function upstreamTool(
     const fitted = rt.fitResult
       ? await rt.fitResult(selected.result, {
           kind: "upstream",
-          ...rt.maxTokens,
+          maxTokens: rt.options.maxResponseTokens,
           answer: { json: selected.json, ...(answer.link ? { link: answer.link } : {}) },
           call: {
             inputSchema: tool.inputSchema,
@@ -361,7 +318,8 @@ async function upstreamTool(
           },
         })
       : selected.result;
-    return selected.note ? withNote(fitted, selected.note) : fitted;
+    const note = selected.note && { type: "text" as const, text: selected.note };
+    return note ? { ...fitted, content: [...(fitted.content ?? []), note] } : fitted;
   } catch (error) {
     return { isError: true, content: [{ type: "text", text: (error as Error).message }] };
   }
@@ -413,10 +371,8 @@ function registerPrompts(rt: SpecRuntime, catalog: Catalog): void {
 }
 
 /** A tool handler whose result the features shape (the response budget: Feature.fitResult). */
-function budgeted(
-  handler: (...args: unknown[]) => unknown,
-  fitResult: (result: ToolHandlerResult) => ReturnType<ResultFitter>,
-) {
+function budgeted(handler: ReturnType<typeof handlerFor>, fitResult: SpecRuntime["fitHandlerResult"]) {
+  if (!fitResult) return handler;
   return async (...args: unknown[]): Promise<ToolHandlerResult> => {
     const result = (await handler(...args)) as ToolHandlerResult;
     // An input_required result (MRTR) asks the client something: it is no answer to cut.
@@ -424,29 +380,19 @@ function budgeted(
   };
 }
 
-/** A result with one more text block after its content. */
-const withNote = (result: ToolHandlerResult, text: string): ToolHandlerResult => ({
-  ...result,
-  content: [...(result.content ?? []), { type: "text", text }],
-});
-
 /** Static value lists as completion functions: the values that start with what was typed, case-insensitively. */
 function completers(completions: StaticCompletions | undefined): { complete?: Record<string, CompleteFunction> } {
   if (!completions) return {};
-  const complete: Record<string, CompleteFunction> = {};
-  for (const [name, values] of Object.entries(completions)) {
-    setOwn(complete, name, (typed: string) =>
-      values.filter((value) => value.toLowerCase().startsWith(typed.toLowerCase())),
-    );
-  }
-  return { complete };
+  // Object.fromEntries defines own properties: a variable named `__proto__` stays data.
+  const complete = Object.entries(completions).map(([name, values]) => [
+    name,
+    (typed: string) => values.filter((value) => value.toLowerCase().startsWith(typed.toLowerCase())),
+  ]);
+  return { complete: Object.fromEntries(complete) };
 }
 
-/**
- * An upstream answer that breaks the tool's outputSchema (real APIs drift from their documents) is an
- * error result that still carries the answer as text, so the model sees the data and the mismatch,
- * instead of a bare "output does not match" error with the data gone.
- */
+// An answer breaking the outputSchema (real APIs drift from their documents) is an error result still carrying
+// the answer as text, so the model sees the data and the mismatch, not a bare "output does not match".
 function checkedAgainstOutput(result: ToolHandlerResult, validate: Validator | undefined): ToolHandlerResult {
   if (!validate || result.isError || result.structuredContent === undefined || validate(result.structuredContent)) {
     return result;
