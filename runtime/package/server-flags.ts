@@ -1,34 +1,17 @@
-// The core's flags and environment variables, and the shape of every flag record. Each feature declares its
-// own in runtime/features/<name>/flags.ts; a package's table is the core's sets plus its features' (its
-// src/app.ts lists them). That table drives the command line (flag-parser.ts: parsing, env twins, --help)
-// and, at generate time, every document that names them: the MCP Registry's server.json, the MCPB
-// manifest's user config, the package README and the root README's "Flags of a generated server"
-// (generator/render/server-env.ts, scripts/readme-codes.ts). A flag that is in no set does not exist.
+// The core's flags and env variables, and the shape of every flag record (each feature's are in its flags.ts).
+// A package's sets drive its command line (flag-parser.ts) and, at generate time, every document naming them
+// (server.json, the MCPB manifest, the READMEs: generator/render/server-env.ts). A flag in no set does not exist.
 
-/** The parts of the core a flag may belong to; a feature's flags carry the feature's name. */
-export type CoreFlagGroup = "core" | "drain" | "logs" | "upstream" | "toolsets";
-
-/** The part of the server a flag belongs to: the help groups by it, and documents say so. */
-export type FlagGroup = CoreFlagGroup | FeatureName;
-
-export type FlagKind =
-  /** on when given; its env twin takes 1/true or 0/false */
-  | "boolean"
-  /** a whole number between min and max */
-  | "whole"
-  /** one of `choices` */
-  | "choice"
-  /** free text, checked by the part that uses it (a URL, a toolset list) */
-  | "string"
-  /** repeatable free text (each occurrence kept) */
-  | "list";
+/** The part of the server a flag belongs to (a part of the core, or a feature): --help and documents group by it. */
+export type FlagGroup = "core" | "drain" | "logs" | "upstream" | "toolsets" | FeatureName;
 
 export type ServerFlag = {
   /** The flag without its dashes; absent for a variable that has no flag (secrets stay out of `ps`). */
   flag?: string;
   /** The environment twin; a given flag wins over it. */
   env?: string;
-  kind: FlagKind;
+  /** A boolean's env twin takes 1/true or 0/false; whole: min..max; string: checked by its user; list: repeatable. */
+  kind: "boolean" | "whole" | "choice" | "string" | "list";
   /** The value's placeholder in --help and the README (`<n>`). */
   arg?: string;
   /** The default, as text (as server.json states it); absent: unset. */
@@ -63,20 +46,13 @@ export type FlagSet = {
   wholeSet?: true;
 };
 
-/** A flag with the group of the set it comes from. */
-export type GroupedFlag = ServerFlag & { group: FlagGroup };
-
 /** The core's flags, set by set in the order --help gives them. */
 export const CORE_FLAG_SETS: readonly FlagSet[] = [
   {
     group: "core",
     title: "Serving",
     flags: [
-      {
-        flag: "http",
-        kind: "boolean",
-        help: "serve Streamable HTTP at http://<host>:<port>/mcp instead of stdio",
-      },
+      { flag: "http", kind: "boolean", help: "serve Streamable HTTP at http://<host>:<port>/mcp instead of stdio" },
       {
         flag: "port",
         kind: "whole",
@@ -87,14 +63,7 @@ export const CORE_FLAG_SETS: readonly FlagSet[] = [
         http: true,
         help: "HTTP port (0 picks a free one)",
       },
-      {
-        flag: "host",
-        kind: "string",
-        arg: "<addr>",
-        default: "127.0.0.1",
-        http: true,
-        help: "HTTP interface",
-      },
+      { flag: "host", kind: "string", arg: "<addr>", default: "127.0.0.1", http: true, help: "HTTP interface" },
       {
         env: "MCP_HTTP_TOKEN",
         kind: "string",
@@ -240,7 +209,7 @@ export const CORE_FLAG_SETS: readonly FlagSet[] = [
 ];
 
 /** Every flag of `sets`, each with its set's group. */
-export function flagsOf(sets: readonly FlagSet[]): GroupedFlag[] {
+export function flagsOf(sets: readonly FlagSet[]): (ServerFlag & { group: FlagGroup })[] {
   return sets.flatMap((set) => set.flags.map((flag) => ({ ...flag, group: set.group })));
 }
 
@@ -273,6 +242,5 @@ function modeFlag(flag: ServerFlag, choices: readonly string[]): ServerFlag {
   };
 }
 
-/** The features a package can be generated with (runtime/features/<name>/; the core needs no name). Here,
- * not in feature.ts, so that flag records name them without an import cycle. */
+/** The features a package can be generated with; here, not in feature.ts, so flag records name them without a cycle. */
 export type FeatureName = "dynamic" | "code" | "budget" | "oauth" | "token-exchange" | "redis" | "metrics";
