@@ -4,7 +4,7 @@ import { log, setLogFormat } from "../server/log.ts";
 import { serveHttp } from "../transport/http/server.ts";
 import { SessionStoreStartError } from "../transport/http/session-store.ts";
 import { serveStdio } from "../transport/stdio/server.ts";
-import { type FeatureName, type FeatureSetup, httpFeatures } from "./feature.ts";
+import type { FeatureName, FeatureSetup } from "./feature.ts";
 import { optional, type ParsedFlags, parseFlags, usageText } from "./flag-parser.ts";
 import { type FlagSet, packageFlagSets } from "./server-flags.ts";
 import { createSpecServer, type ServeMode, type ServerDefinition, type SpecServerOptions } from "./spec-server.ts";
@@ -63,7 +63,7 @@ export async function runSpecServer(definition: ServerDefinition, options: RunOp
       ...optional("shutdownTimeoutMs", values["shutdown-timeout"]),
       ...setup.http,
       log: (line) => log("warn", line),
-      features: httpFeatures(features),
+      features: Object.assign({}, ...features.map((feature) => feature.http ?? {})),
     });
     log("info", `${definition.server.name} listening on ${handle.url}`, { url: handle.url });
     if (handle.metricsUrl) log("info", `metrics at ${handle.metricsUrl}`, { url: handle.metricsUrl });

@@ -26,7 +26,7 @@ import type {
   StaticCompletions,
   StoredCatalog,
 } from "./catalog-types.ts";
-import { type Feature, type FeatureServerOptions, modeFeature, type ResultFitter, resultFitter } from "./feature.ts";
+import { type Feature, type FeatureServerOptions, type ResultFitter, resultFitter } from "./feature.ts";
 import { selectAnswer, takeFields } from "./field-select.ts";
 import { filters, notEnabledReason, selects, type ToolSelection } from "./tool-selection.ts";
 
@@ -249,7 +249,7 @@ function handlerFor(rt: SpecRuntime, table: keyof SpecHandlers, key: string) {
 function registerMode(rt: SpecRuntime, catalog: Catalog, served: Map<string, CatalogTool>): void {
   const { options } = rt;
   if (!options.mode || options.mode === "all") return;
-  const mode = modeFeature(options.features ?? [], options.mode);
+  const mode = options.features?.find((feature) => feature.mode?.name === options.mode)?.mode;
   if (!mode)
     throw new Error(`--mode ${options.mode} needs the ${options.mode} feature, which this package does not have`);
   for (const { name } of mode.tools) if (served.delete(name)) rt.shadowed.add(name);
