@@ -1,8 +1,5 @@
-// The command line of a generated server, read from its flag sets (the core's, server-flags.ts, and its
-// features'): node:util's parseArgs
-// with options made from it, each flag else its env twin, kinds checked with one message per kind, and the
-// usage text written from the same records. A bad value is a message naming whichever of flag or env twin
-// held it; the caller prints it with the usage and exits 2.
+// The command line read from the package's flag sets (node:util's parseArgs, each flag else its env twin), and
+// the usage text from the same records. A bad value is a message naming the flag or env twin that held it.
 import { parseArgs } from "node:util";
 import { type FlagSet, flagsOf, type ServerFlag } from "./server-flags.ts";
 
@@ -11,16 +8,14 @@ export type FlagValue = string | number | boolean | string[];
 export type ParsedFlags = {
   help: boolean;
   http: boolean;
-  /** Each flag's value from the command line, else its env twin; keyed by flag name (env name when it has none). */
+  /** Each value (flag, else env twin) by flag name (else env name), and where it came from (`--flag` or env). */
   values: Record<string, FlagValue>;
-  /** Where each value came from: `--flag` or the env twin's name. */
   sources: Record<string, string>;
-  /** The flags as given on the command line, unchecked (for parsers of a whole group, as auth-principal.ts). */
+  /** The flags as given, unchecked (for parsers of a whole set, as auth-principal.ts). */
   given: Record<string, string | boolean | string[] | undefined>;
 };
 
-/** The key a record's value is filed under. */
-export const flagKey = (entry: ServerFlag) => (entry.flag ?? entry.env) as string;
+const flagKey = (entry: ServerFlag) => (entry.flag ?? entry.env) as string;
 
 export function parseFlags(
   sets: readonly FlagSet[],
@@ -114,15 +109,14 @@ function helpEntry(entry: ServerFlag): string[] {
   const head = entry.flag ? `  --${entry.flag}${entry.arg ? ` ${entry.arg}` : ""}` : `  ${entry.env}`;
   const notes = [
     entry.flag && entry.env ? `env ${entry.env}` : undefined,
-    defaultNote(entry),
+    entry.default !== undefined ? `default ${entry.default}` : entry.defaultText && `default: ${entry.defaultText}`,
     entry.http && entry.flag ? "needs --http" : undefined,
   ].filter(Boolean);
   const text = `${entry.help}${notes.length ? ` (${notes.join("; ")})` : ""}`;
-  const words = text.split(" ");
   const lines: string[] = [];
   let line = head.length + 2 <= HELP_COLUMN ? head.padEnd(HELP_COLUMN) : `${head}  `;
-  for (const word of words) {
-    if (line.length + word.length > HELP_WIDTH && line.trim().length > 0 && line.length > HELP_COLUMN) {
+  for (const word of text.split(" ")) {
+    if (line.length + word.length > HELP_WIDTH && line.length > HELP_COLUMN) {
       lines.push(line.trimEnd());
       line = " ".repeat(HELP_COLUMN);
     }
@@ -130,11 +124,6 @@ function helpEntry(entry: ServerFlag): string[] {
   }
   lines.push(line.trimEnd());
   return lines;
-}
-
-function defaultNote(entry: ServerFlag): string | undefined {
-  if (entry.default !== undefined) return `default ${entry.default}`;
-  return entry.defaultText ? `default: ${entry.defaultText}` : undefined;
 }
 
 /** `{ [key]: value }` when the value is set, else nothing (options keep their defaults). */
