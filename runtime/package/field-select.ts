@@ -1,17 +1,12 @@
-// The `_fields` argument of http tools with JSON answers (generator/normalize/fields-argument.ts declares
-// it): only the named fields of the answer are returned. Paths are dotted from the answer's root, and
-// arrays are transparent: `user.login` on a list of issues keeps each issue's `user.login`. A core part:
-// it works without the response budget (the `budget` feature), which then cuts the selected answer.
-//
-// structuredContent stays consistent with the outputSchema: the generator serves http tools an
-// outputSchema that allows partial answers (generator/normalize/fields-argument.ts: nothing required,
-// no minimum counts), and a selected answer is still the same JSON shape, only narrower.
+// The `_fields` argument of http tools with JSON answers: only the named fields are returned. Paths are dotted
+// from the root; arrays are transparent (`user.login` on a list of issues keeps each issue's `user.login`).
+// generator/normalize/fields-argument.ts declares it with an outputSchema allowing partial answers.
 import { ownValue, setOwn } from "../protocol/codec.ts";
 import type { JsonObject, Validator } from "../protocol/types.ts";
 import type { ToolHandlerResult } from "../server/types.ts";
 import type { ToolAnswer } from "../upstream/response.ts";
 
-/** The argument's name; a tool with a real argument of this name keeps its own and gets no selection. */
+/** A tool with a real argument of this name keeps its own and gets no selection. */
 export const FIELDS_ARGUMENT = "_fields";
 /** Where results say why they are partial (a `_meta` key with our own prefix, as the spec's key rules ask). */
 export const RESPONSE_META = "dev.mcpgen/response";
@@ -53,7 +48,6 @@ function select(value: unknown, tree: FieldTree): unknown {
   return picked;
 }
 
-/** Only the fields `paths` name, through arrays and nested objects. */
 export function selectFields(value: unknown, paths: readonly string[]): unknown {
   return select(value, fieldTree(paths));
 }
@@ -69,11 +63,8 @@ export function takeFields(args: Record<string, unknown>): { args: Record<string
 const isObject = (value: unknown): value is Record<string, unknown> =>
   value !== null && typeof value === "object" && !Array.isArray(value);
 
-/**
- * An http tool's answer with `_fields` applied: the selection as compact JSON text (and structuredContent
- * when it is an object), `_meta` naming the fields. `note`: what to append when the answer is not JSON (after
- * any cut, so that a budget never drops it); `json`: the answer's JSON as the result now holds it.
- */
+/** The answer with `_fields` applied (`_meta` names them); `note`, appended after any cut, says the answer was not
+ * JSON; `json`: the answer's JSON as the result now holds it. */
 export function selectAnswer(
   answer: ToolAnswer,
   fields: string[] | undefined,
