@@ -1,6 +1,5 @@
-// Building the upstream request of a binding. Spec-language bindings fill path parameters by name and
-// send the other arguments as the query (GET, HEAD, DELETE, OPTIONS) or a JSON body; OpenAPI bindings
-// list every parameter with its location and `style`/`explode`, and the body with its media type.
+// Building a binding's request: spec-language bindings send the arguments not in the path as the query (GET, HEAD,
+// DELETE, OPTIONS) or a JSON body; OpenAPI ones list each parameter (`style`/`explode`) and the body's media type.
 import type { HttpBinding, HttpBody, HttpParameter } from "../package/catalog-types.ts";
 import { ownValue, setOwn } from "../protocol/codec.ts";
 import type { Outgoing } from "./types.ts";
@@ -33,9 +32,6 @@ export function legacyRequest(
 
 const ACCEPT = "application/json, text/*;q=0.9, */*;q=0.8";
 
-/** A refused argument: the message names the parameter and says what to change. */
-export class UpstreamArgumentError extends Error {}
-
 // C0 controls and DEL: encoded they would pass, but no path value needs them and servers decode them.
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
 const CONTROL = /[\u0000-\u001f\u007f]/;
@@ -49,15 +45,11 @@ function hasControl(value: unknown): boolean {
 }
 
 function checkPathValue(name: string, value: unknown): void {
-  if (hasControl(value))
-    throw new UpstreamArgumentError(`path parameter '${name}' contains a control character; remove it`);
+  if (hasControl(value)) throw new Error(`path parameter '${name}' contains a control character; remove it`);
 }
 
-/**
- * Fills a path template segment by segment. Values are percent-encoded, so `/`, `?`, `#` and `%` stay
- * inside their segment; a segment that comes out as `.` or `..` is refused, because every URL parser
- * (fetch's too, even for `%2E%2E`) would resolve it and move the request to another path.
- */
+// Values are percent-encoded, so `/`, `?`, `#` and `%` stay inside their segment; a segment that comes out as `.`
+// or `..` is refused: every URL parser (fetch's too, even for `%2E%2E`) would move the request to another path.
 function fillPath(template: string, value: (name: string) => string): string {
   return template
     .split("/")
@@ -69,7 +61,7 @@ function fillPath(template: string, value: (name: string) => string): string {
       });
       if (names.length > 0 && /^(\.|%2e){1,2}$/i.test(filled)) {
         const which = names.map((n) => `'${n}'`).join(", ");
-        throw new UpstreamArgumentError(
+        throw new Error(
           `path parameter ${which} makes the path segment '${filled}', which would leave its place in the path; use another value`,
         );
       }
@@ -85,7 +77,7 @@ function urlInside(base: string, path: string): URL {
   const prefix = root.pathname.replace(/\/+$/, "");
   const inside = url.pathname === prefix || url.pathname.startsWith(`${prefix}/`) || prefix === "";
   if (url.origin !== root.origin || !inside) {
-    throw new UpstreamArgumentError(`the arguments make a request outside ${root.origin}${prefix}/; refused`);
+    throw new Error(`the arguments make a request outside ${root.origin}${prefix}/; refused`);
   }
   return url;
 }
@@ -177,11 +169,6 @@ function queryPairs(p: HttpParameter, value: unknown): string[] {
   if (p.json) return [`${name}=${enc(JSON.stringify(value))}`];
   const style = p.style ?? "form";
   const explode = p.explode ?? style === "form";
-  if (style === "deepObject" && typeof value === "object" && !Array.isArray(value)) {
-    return Object.entries(value as object)
-      .filter(([, v]) => v !== undefined && v !== null)
-      .map(([k, v]) => `${name}%5B${encodeURIComponent(k)}%5D=${encode(v)}`);
-  }
   if (Array.isArray(value)) {
     if (explode) return value.map((v) => `${name}=${encode(v)}`);
     const sep = style === "spaceDelimited" ? "%20" : style === "pipeDelimited" ? "|" : ",";
@@ -189,10 +176,10 @@ function queryPairs(p: HttpParameter, value: unknown): string[] {
   }
   if (value !== null && typeof value === "object") {
     const entries = Object.entries(value).filter(([, v]) => v !== undefined && v !== null);
+    if (style === "deepObject") return entries.map(([k, v]) => `${name}%5B${encodeURIComponent(k)}%5D=${encode(v)}`);
     if (explode) return entries.map(([k, v]) => `${encodeURIComponent(k)}=${encode(v)}`);
-    return [`${name}=${entries.map(([k, v]) => `${encode(k)},${encode(v)}`).join(",")}`];
   }
-  return [`${name}=${encode(value)}`];
+  return [`${name}=${delimited(value, ",", false, "=", encode)}`];
 }
 
 function encodeBody(body: HttpBody, args: Record<string, unknown>, out: Outgoing): void {

@@ -1,8 +1,7 @@
-// Upstream answers as MCP results: JSON objects become structuredContent (plus text), other text stays
-// text, images become image content, non-2xx answers become errors. A body longer than the cap arrives
-// cut (send.ts) and is passed on as text with a note; cut JSON is never structuredContent.
-
+// Upstream answers as MCP results (JSON objects as structuredContent too, images as image content, non-2xx
+// as errors; a cut body as text with a note, never structuredContent), and redacting credentials from them.
 import type { SecurityScheme } from "../package/catalog-types.ts";
+import { setOwn } from "../protocol/codec.ts";
 import type { ContentBlock, ReadResourceResult } from "../protocol/types.ts";
 import type { ToolHandlerResult } from "../server/types.ts";
 import type { Redactor, UpstreamConfig, UpstreamResponse } from "./types.ts";
@@ -19,21 +18,13 @@ const cutNote = (limit: number) =>
   `[cut: the upstream API's answer is longer than ${limit} characters; only the first ${limit} are shown ` +
   "(raise --max-upstream-body / MCP_MAX_UPSTREAM_BODY to see more)]";
 
-/** The first `limit` characters of a cut body, with no partial credential at the cut. */
+/** The first `limit` characters of a cut body, with no partial credential at the end. */
 function cutText(response: UpstreamResponse, limit: number): string {
   const text = response.body.toString("utf8").slice(0, limit);
   return response.redact ? response.redact.cutEnd(text) : text;
 }
 
-/** A tool result from an upstream response: JSON objects as structuredContent, errors as isError. */
-export function toolResultFrom(response: UpstreamResponse): ToolHandlerResult {
-  return toolAnswerFrom(response).result;
-}
-
-/**
- * The tool result, plus what the response budget (package/response-budget.ts) works on: the parsed JSON
- * answer of a 2xx response (redacted like structuredContent, arrays too) and the Link header.
- */
+/** The result, plus what the response budget works on: a 2xx answer's JSON (redacted, arrays too), the Link header. */
 export type ToolAnswer = { result: ToolHandlerResult; json?: unknown; link?: string };
 
 export function toolAnswerFrom(response: UpstreamResponse): ToolAnswer {
@@ -78,20 +69,18 @@ function answerOf(response: UpstreamResponse): ToolHandlerResult | ToolAnswer {
       // The text was redacted already; a credential can survive only behind JSON escapes (\u0073ecret, \/).
       const value = response.redact && text.includes("\\") ? response.redact.value(parsed) : parsed;
       const content: ContentBlock[] = [{ type: "text", text: text }];
-      if (value !== null && typeof value === "object" && !Array.isArray(value)) {
-        return { result: { content, structuredContent: value as Record<string, unknown> }, json: value };
-      }
-      return { result: { content }, json: value };
+      const isObject = value !== null && typeof value === "object" && !Array.isArray(value);
+      return {
+        result: { content, ...(isObject ? { structuredContent: value as Record<string, unknown> } : {}) },
+        json: value,
+      };
     } catch {
       return { content: [{ type: "text", text: text }] };
     }
   }
   if (response.contentType.startsWith("image/")) {
-    return {
-      content: [
-        { type: "image", data: response.body.toString("base64"), mimeType: response.contentType.split(";")[0] },
-      ],
-    };
+    const mimeType = response.contentType.split(";")[0];
+    return { content: [{ type: "image", data: response.body.toString("base64"), mimeType }] };
   }
   if (isText(response.contentType)) return { content: [{ type: "text", text: response.body.toString("utf8") }] };
   const note = `Upstream API answered ${response.body.length} bytes of ${response.contentType}`;
@@ -122,14 +111,8 @@ function truncate(text: string, limit: number): string {
   return text.length <= limit ? text : `${text.slice(0, limit)}… [truncated ${text.length - limit} characters]`;
 }
 
-// Redacting upstream credentials from everything an upstream answer puts in front of a client: status
-// text, error and success bodies (text and structuredContent), redirect targets. An upstream may echo a
-// credential in any form it was sent in, so each secret is searched raw, base64-encoded (basic auth),
-// URL- and form-encoded (query keys, cookies) and JSON-escaped. The pattern is built once per upstream
-// config and set of secret values, not per call.
-
-export type { Redactor };
-
+// An upstream may echo a credential in any form it was sent in: each secret is searched raw, base64-encoded
+// (basic auth), URL- and form-encoded (query keys, cookies) and JSON-escaped, in one pattern per secret set.
 export const REDACTED = "[REDACTED]";
 /** Shorter values are not searched: redacting every "a" or "42" would wreck answers and protect nothing. */
 const MIN_SECRET = 4;
@@ -155,7 +138,7 @@ function encodings(secret: string): string[] {
   return forms;
 }
 
-export function redactorFor(secrets: Iterable<string>): Redactor {
+function redactorFor(secrets: Iterable<string>): Redactor {
   const values = [...new Set(secrets)].filter((s) => s.length >= MIN_SECRET);
   if (values.length === 0) return identity;
   // Longest first, so a form that contains another is replaced whole.
@@ -167,15 +150,8 @@ export function redactorFor(secrets: Iterable<string>): Redactor {
     if (Array.isArray(input)) return input.map(value);
     if (input !== null && typeof input === "object") {
       const copy: Record<string, unknown> = {};
-      // defineProperty, not assignment: a key "__proto__" from JSON.parse stays an own property.
-      for (const [key, item] of Object.entries(input)) {
-        Object.defineProperty(copy, text(key), {
-          value: value(item),
-          enumerable: true,
-          writable: true,
-          configurable: true,
-        });
-      }
+      // setOwn, not assignment: a key "__proto__" from JSON.parse stays an own property.
+      for (const [key, item] of Object.entries(input)) setOwn(copy, text(key), value(item));
       return copy;
     }
     return input;

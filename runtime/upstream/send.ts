@@ -1,16 +1,14 @@
-// Sending one upstream request: redirects are followed by hand, and only within the origin the request
-// went to (scheme, host and port), so credentials (headers, query keys, cookies) never reach another host;
-// the body is read up to a cap (send.ts); a failure names its cause (ECONNREFUSED 127.0.0.1:4010).
-
+// Sending one upstream request: redirects followed by hand, only within its origin (scheme, host and port), so
+// credentials never reach another host; the body read up to a cap; a failure names its cause (ECONNREFUSED ...).
+// TextDecoder imported, not global: generated packages compile without the DOM library, where the type lives.
 import { TextDecoder } from "node:util";
-import { isTextual, type Redactor } from "./response.ts";
-import type { Outgoing, UpstreamConfig, UpstreamResponse } from "./types.ts";
+import { isTextual } from "./response.ts";
+import type { Outgoing, Redactor, UpstreamConfig, UpstreamResponse } from "./types.ts";
 
-export const DEFAULT_MAX_REDIRECTS = 5;
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 /** A URL as errors may show it: origin and path, never user info or query (where keys travel). */
-export const shownUrl = (url: URL) => `${url.origin}${url.pathname}`;
+const shownUrl = (url: URL) => `${url.origin}${url.pathname}`;
 
 export async function send(
   upstream: UpstreamConfig,
@@ -22,7 +20,7 @@ export async function send(
   const timeoutMs = upstream.timeoutMs ?? 30_000;
   const timeout = AbortSignal.timeout(timeoutMs);
   const both = AbortSignal.any([signal, timeout]);
-  const maxRedirects = upstream.maxRedirects ?? DEFAULT_MAX_REDIRECTS;
+  const maxRedirects = upstream.maxRedirects ?? 5;
   let method = firstMethod;
   const fail = (url: URL, why: string) => new Error(redact(`upstream ${method} ${shownUrl(url)} failed: ${why}`));
   const why = (error: unknown) => (timeout.aborted ? `no answer within ${timeoutMs} ms` : describe(error));
@@ -67,7 +65,7 @@ export async function send(
     }
     const contentType = response.headers.get("content-type") ?? "";
     const limit = upstream.maxBodyChars ?? DEFAULT_MAX_BODY_CHARS;
-    let read: Awaited<ReturnType<typeof readCapped>>;
+    let read: { body: Buffer; cut: boolean };
     try {
       read = await readCapped(response, limit, !isTextual(contentType));
     } catch (error) {
@@ -102,17 +100,15 @@ export function describe(error: unknown): string {
   return detail ? `${message} (${detail})` : message;
 }
 
-// Reading an upstream answer's body without trusting its size: chunks are kept only until the text they
-// decode to passes the cap (characters, as JS counts them; bytes for binary types), then the body is
-// cancelled, which closes the connection. What is held is at most the cap plus the one chunk that crossed it.
-
-// Imported, not global: generated packages compile without the DOM library, where the type lives.
-
 export const DEFAULT_MAX_BODY_CHARS = 1_000_000;
 
-export type CappedBody = { body: Buffer; cut: boolean };
-
-export async function readCapped(response: Response, maxChars: number, binary: boolean): Promise<CappedBody> {
+// Chunks are kept only until the text they decode to passes the cap (characters, as JS counts them; bytes for
+// binary types), then the body is cancelled, closing the connection: at most the cap plus one chunk is held.
+export async function readCapped(
+  response: Response,
+  maxChars: number,
+  binary: boolean,
+): Promise<{ body: Buffer; cut: boolean }> {
   const stream = response.body;
   if (!stream) return { body: Buffer.alloc(0), cut: false };
   const reader = stream.getReader();

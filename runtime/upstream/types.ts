@@ -1,6 +1,4 @@
-// Types of the upstream forwarding (runtime/upstream*.ts): the request and response as the forwarding
-// code sees them. What the definition and catalog state (bindings, credentials, servers) is in catalog-types.ts.
-
+// The request and response as the forwarding sees them (what the definition states is in catalog-types.ts).
 import type { HttpBinding, UpstreamDefinition } from "../package/catalog-types.ts";
 
 /** The definition's upstream plus what the server's flags set at start-up. */
@@ -38,10 +36,7 @@ export type UpstreamResponse = {
   link?: string;
 };
 
-/**
- * Sends one request for a binding (forward.ts's `callUpstream`). A server definition with an upstream carries it,
- * so the spec server imports none of the upstream code and a package without an upstream carries none.
- */
+/** forward.ts's `callUpstream`, carried by a definition with an upstream (so a package without one has none). */
 export type CallUpstream = (
   upstream: UpstreamConfig,
   binding: HttpBinding,
@@ -61,7 +56,7 @@ export type UpstreamCall = {
   extraHeaders?: Record<string, string>;
 };
 
-/** A request being built: the parts each step (parameters, body, credentials) adds to. */
+/** A request being built by each step (parameters, body, credentials). */
 export type Outgoing = {
   url: URL;
   headers: Record<string, string>;
