@@ -7,7 +7,7 @@ import { serveStdio } from "../transport/stdio/server.ts";
 import type { FeatureName, FeatureSetup } from "./feature.ts";
 import { optional, type ParsedFlags, parseFlags, usageText } from "./flag-parser.ts";
 import { type FlagSet, packageFlagSets } from "./server-flags.ts";
-import { createSpecServer, type ServeMode, type ServerDefinition, type SpecServerOptions } from "./spec-server.ts";
+import { createSpecServer, type ServerDefinition, type SpecServerOptions } from "./spec-server.ts";
 import { DEFAULT_TOOLSET, parseToolsets } from "./tool-selection.ts";
 
 /** The flags and env twins (`httpEnv`: counted over HTTP only) of a feature the package was generated without. */
@@ -111,7 +111,7 @@ function coreOptions(
     ...(secret ? { serverOptions: { ...serverOptions, secret } } : {}),
     ...(toolsets.toolsets ? { toolsets: toolsets.toolsets } : {}),
     ...(values["read-only"] === true ? { readOnly: true } : {}),
-    ...(values.mode ? { mode: values.mode as ServeMode } : {}),
+    ...(values.mode ? { mode: values.mode as SpecServerOptions["mode"] } : {}),
     ...(baseUrl ? { baseUrl } : {}),
     ...optional("maxUpstreamBody", values["max-upstream-body"]),
     ...optional("maxRedirects", values["max-redirects"]),

@@ -55,17 +55,15 @@ export function readCatalog(file: URL): Catalog {
 export type ToolResult<Structured> = ToolHandlerResult & { structuredContent?: Structured };
 /** The runtime's context plus the server (to register or remove entries at run time, or notify subscribers). */
 export type SpecContext = HandlerContext & { server: McpServer };
-export type ToolHandler<Args, Structured> = (
-  args: Args,
-  ctx: SpecContext,
-) => ToolResult<Structured> | Promise<ToolResult<Structured>>;
-export type ResourceHandler = (uri: string, ctx: SpecContext) => ResourceReadResult | Promise<ResourceReadResult>;
+type Answer<T> = T | Promise<T>;
+export type ToolHandler<Args, Structured> = (args: Args, ctx: SpecContext) => Answer<ToolResult<Structured>>;
+export type ResourceHandler = (uri: string, ctx: SpecContext) => Answer<ResourceReadResult>;
 export type TemplateHandler = (
   uri: string,
-  variables: Record<string, string>,
+  vars: Record<string, string>,
   ctx: SpecContext,
-) => ResourceReadResult | Promise<ResourceReadResult>;
-export type PromptHandler<Args> = (args: Args, ctx: SpecContext) => GetPromptResult | Promise<GetPromptResult>;
+) => Answer<ResourceReadResult>;
+export type PromptHandler<Args> = (args: Args, ctx: SpecContext) => Answer<GetPromptResult>;
 
 // Handlers arrive typed per entry from generated code; here they are only called, so `never` args accept any.
 type SpecHandlers = Partial<
@@ -87,15 +85,13 @@ export type SpecServerOptions = {
   /** --toolsets (undefined: all; names checked by spec-main.ts), --read-only, --mode. */
   toolsets?: readonly string[];
   readOnly?: boolean;
-  mode?: ServeMode;
+  /** What tools/list gives: every served tool (`all`), dynamic mode's five, or code mode's two. */
+  mode?: "all" | "dynamic" | "code";
   /** The features the package was generated with (runtime/features/<name>/feature.ts). */
   features?: readonly Feature[];
   /** The package's src/credentials.ts hook: per-user upstream credentials, consulted before the rest. */
   credentials?: CredentialsHook<SpecContext>;
 } & FeatureServerOptions;
-
-/** What tools/list gives: every served tool (`all`), dynamic mode's five, or code mode's two. */
-export type ServeMode = "all" | "dynamic" | "code";
 
 const notImplementedText = (kind: string, name: string, file: string) =>
   `The ${kind} '${name}' is not implemented yet: edit ${file}.`;
@@ -124,7 +120,6 @@ type SpecRuntime = {
   fitHandlerResult: ((result: ToolHandlerResult) => Promise<ToolHandlerResult>) | undefined;
 };
 
-/** The composer: the core server, the catalog's tools, resources and prompts, and the package's features. */
 export function createSpecServer(definition: ServerDefinition, options: SpecServerOptions = {}): McpServer {
   const selection: ToolSelection = {
     ...(options.toolsets ? { toolsets: options.toolsets } : {}),
@@ -186,7 +181,6 @@ function toolGateOf(definition: ServerDefinition, listAll: boolean): ToolGate {
   };
 }
 
-/** The upstream as the spec states it, with --base-url, --max-upstream-body and --max-redirects applied. */
 function upstreamOf(definition: ServerDefinition, options: SpecServerOptions): UpstreamConfig | undefined {
   return (
     definition.upstream && {
@@ -199,7 +193,6 @@ function upstreamOf(definition: ServerDefinition, options: SpecServerOptions): U
   );
 }
 
-/** One upstream request for a binding, with the caller's credentials and nothing else of its context. */
 async function forward(
   rt: SpecRuntime,
   binding: HttpBinding,
@@ -231,7 +224,6 @@ async function forward(
   }
 }
 
-/** The user's handler for a catalog entry, given the server in its context. */
 function handlerFor(rt: SpecRuntime, table: keyof SpecHandlers, key: string) {
   const handler = ownValue(rt.options.handlers?.[table] as Record<string, unknown> | undefined, key) as
     | ((...args: unknown[]) => never)
@@ -325,7 +317,6 @@ async function upstreamTool(
   }
 }
 
-/** Static resources serve themselves; bound ones forward; the rest call handlers. */
 function registerResources(rt: SpecRuntime, catalog: Catalog): void {
   for (const { http, text, blob, ...resource } of catalog.resources) {
     const contents = { uri: resource.uri, ...(resource.mimeType ? { mimeType: resource.mimeType } : {}) };
@@ -354,7 +345,6 @@ function registerResources(rt: SpecRuntime, catalog: Catalog): void {
   }
 }
 
-/** Prompts with messages in the spec fill them in; the rest call handlers. */
 function registerPrompts(rt: SpecRuntime, catalog: Catalog): void {
   for (const { messages, completions, ...prompt } of catalog.prompts) {
     rt.server.prompt({

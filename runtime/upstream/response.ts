@@ -6,8 +6,6 @@ import type { ContentBlock, ReadResourceResult } from "../protocol/types.ts";
 import type { ToolHandlerResult } from "../server/types.ts";
 import type { Redactor, UpstreamConfig, UpstreamResponse } from "./types.ts";
 
-const EXCERPT = 500;
-
 export const isJson = (type: string) => /^application\/([\w.+-]+\+)?json\b/i.test(type);
 const isText = (type: string) => type === "" || /^text\/|xml|javascript|yaml|x-www-form-urlencoded/i.test(type);
 /** Answers passed on as text: capped in characters and redacted. Everything else is bytes. */
@@ -39,7 +37,7 @@ function answerOf(response: UpstreamResponse): ToolHandlerResult | ToolAnswer {
   const limit = response.cutAt;
   if (!ok) {
     const body = limit === undefined ? response.body.toString("utf8") : cutText(response, limit);
-    const excerpt = truncate(body, EXCERPT);
+    const excerpt = body.length <= 500 ? body : `${body.slice(0, 500)}… [truncated ${body.length - 500} characters]`;
     const text = `Upstream API answered ${response.status} ${response.statusText}${excerpt ? `: ${excerpt}` : ""}`;
     return { isError: true, content: [{ type: "text", text }] };
   }
@@ -105,10 +103,6 @@ export function resourceContentsFrom(
   }
   if (limit !== undefined) throw new Error(`Upstream API answered more than ${limit} bytes of ${type} for ${uri}`);
   return { contents: [{ uri, mimeType: type, blob: response.body.toString("base64") }] };
-}
-
-function truncate(text: string, limit: number): string {
-  return text.length <= limit ? text : `${text.slice(0, limit)}… [truncated ${text.length - limit} characters]`;
 }
 
 // An upstream may echo a credential in any form it was sent in: each secret is searched raw, base64-encoded

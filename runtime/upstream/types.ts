@@ -5,9 +5,8 @@ import type { HttpBinding, UpstreamDefinition } from "../package/catalog-types.t
 export type UpstreamConfig = UpstreamDefinition & {
   /** Set by --base-url: every call goes there, operations' own servers included. */
   pinned?: boolean;
-  /** Characters of an answer read before it is cut (--max-upstream-body; default 1,000,000). */
+  /** --max-upstream-body (characters) and --max-redirects (same-origin; other origins are never followed). */
   maxBodyChars?: number;
-  /** Same-origin redirects followed (--max-redirects; default 5); other origins are never followed. */
   maxRedirects?: number;
 };
 
@@ -30,7 +29,6 @@ export type UpstreamResponse = {
   body: Buffer;
   /** Set when the body was longer than the cap and reading stopped: the cap, in characters. */
   cutAt?: number;
-  /** Removes configured credentials from text and from parsed JSON (structuredContent). */
   redact?: Redactor;
   /** The Link header (RFC 8288), redacted: its rel="next" URL says which arguments fetch the next page. */
   link?: string;
