@@ -1,6 +1,5 @@
 // What a generated package's handler files need, from one module: the context a handler receives, the
 // result types it returns, and the errors it answers with. Scaffolded handlers import from here only.
-
 export type { SpecContext, ToolResult } from "./package/spec-server.ts";
 export { notImplemented, notImplementedError } from "./package/spec-server.ts";
 export { ErrorCode } from "./protocol/constants.ts";

@@ -12,7 +12,6 @@ export type SecurityScheme =
 
 /** A `{name}` in the server URL: its default, the variable that overrides it, its allowed values. */
 export type ServerVariable = { default: string; env: string; enum?: string[] };
-
 /** Retries on 429 and 503, honouring Retry-After, with exponential backoff otherwise. */
 export type RetryPolicy = { attempts: number; maxDelayMs: number };
 

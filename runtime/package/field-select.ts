@@ -10,7 +10,6 @@ import type { ToolAnswer } from "../upstream/response.ts";
 export const FIELDS_ARGUMENT = "_fields";
 /** Where results say why they are partial (a `_meta` key with our own prefix, as the spec's key rules ask). */
 export const RESPONSE_META = "dev.mcpgen/response";
-
 type FieldTree = { [key: string]: FieldTree | true };
 
 /** Dotted paths as a tree; a path that names a whole field wins over longer paths inside it. */

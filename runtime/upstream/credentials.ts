@@ -25,7 +25,6 @@ export class CredentialsError extends Error {
 
 /** Exchanges the caller's MCP token for an upstream token (token-exchange.ts's `tokenExchanger`). */
 export type Exchange = (principal: AuthPrincipal) => Promise<string>;
-
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 /** Headers the request itself owns: a hook setting them would break the request, not authenticate it. */
 const RESERVED = new Set(["host", "content-length", "content-type", "transfer-encoding", "connection", "cookie"]);
@@ -142,23 +141,20 @@ async function clientCredentialsToken(
   const where = URL.canParse(scheme.tokenUrl) ? new URL(scheme.tokenUrl) : undefined;
   const fail = (why: string) =>
     new Error(`OAuth2 token request to ${where ? where.origin + where.pathname : "the token URL"} failed: ${why}`);
-  let response: Response;
-  try {
-    response = await fetch(scheme.tokenUrl, {
-      method: "POST",
-      headers: {
-        authorization: `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString("base64")}`,
-        "content-type": "application/x-www-form-urlencoded",
-        accept: "application/json",
-      },
-      body: form,
-      signal: AbortSignal.any([signal, AbortSignal.timeout(30_000)]),
-      // The client secret is in the Authorization header: never let a redirect carry it elsewhere.
-      redirect: "manual",
-    });
-  } catch (error) {
+  const response = await fetch(scheme.tokenUrl, {
+    method: "POST",
+    headers: {
+      authorization: `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString("base64")}`,
+      "content-type": "application/x-www-form-urlencoded",
+      accept: "application/json",
+    },
+    body: form,
+    signal: AbortSignal.any([signal, AbortSignal.timeout(30_000)]),
+    // The client secret is in the Authorization header: never let a redirect carry it elsewhere.
+    redirect: "manual",
+  }).catch((error: unknown) => {
     throw fail(`no answer (${describe(error)})`);
-  }
+  });
   if (!response.ok) {
     discard(response);
     throw fail(

@@ -162,7 +162,6 @@ function redactorFor(secrets: Iterable<string>): Redactor {
 }
 
 const envOf = (scheme: SecurityScheme) => (scheme.type === "oauth2" ? [scheme.clientSecretEnv] : [scheme.env]);
-
 const cache = new WeakMap<UpstreamConfig, { key: string; redactor: Redactor }>();
 
 /** Every credential the config names (not only the ones this call sends), read from the environment. */

@@ -6,7 +6,6 @@ import { isTextual } from "./response.ts";
 import type { Outgoing, Redactor, UpstreamConfig, UpstreamResponse } from "./types.ts";
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
-
 /** A URL as errors may show it: origin and path, never user info or query (where keys travel). */
 const shownUrl = (url: URL) => `${url.origin}${url.pathname}`;
 
@@ -24,16 +23,15 @@ export async function send(
   let method = firstMethod;
   const fail = (url: URL, why: string) => new Error(redact(`upstream ${method} ${shownUrl(url)} failed: ${why}`));
   const why = (error: unknown) => (timeout.aborted ? `no answer within ${timeoutMs} ms` : describe(error));
+  const guarded = <T>(work: Promise<T>) =>
+    work.catch((error: unknown) => {
+      throw fail(url, why(error));
+    });
   let url = out.url;
   let body = out.body;
   let headers = out.headers;
   for (let redirects = 0; ; redirects++) {
-    let response: Response;
-    try {
-      response = await fetch(url, { method, headers, body, signal: both, redirect: "manual" });
-    } catch (error) {
-      throw fail(url, why(error));
-    }
+    const response = await guarded(fetch(url, { method, headers, body, signal: both, redirect: "manual" }));
     const location = response.headers.get("location");
     if (REDIRECTS.has(response.status) && location !== null) {
       discard(response);
@@ -65,12 +63,7 @@ export async function send(
     }
     const contentType = response.headers.get("content-type") ?? "";
     const limit = upstream.maxBodyChars ?? DEFAULT_MAX_BODY_CHARS;
-    let read: { body: Buffer; cut: boolean };
-    try {
-      read = await readCapped(response, limit, !isTextual(contentType));
-    } catch (error) {
-      throw fail(url, why(error));
-    }
+    const read = await guarded(readCapped(response, limit, !isTextual(contentType)));
     const link = response.headers.get("link");
     return {
       status: response.status,
