@@ -12,26 +12,22 @@ export type ServerFlag = {
   env?: string;
   /** A boolean's env twin takes 1/true or 0/false; whole: min..max; string: checked by its user; list: repeatable. */
   kind: "boolean" | "whole" | "choice" | "string" | "list";
-  /** The value's placeholder in --help and the README (`<n>`). */
+  /** The value's placeholder (`<n>`); the default as text (as server.json states it), or what it means. */
   arg?: string;
-  /** The default, as text (as server.json states it); absent: unset. */
   default?: string;
-  /** What the default means when it is not a plain value ("the cores, at most 4"). */
   defaultText?: string;
   min?: number;
   max?: number;
   choices?: readonly string[];
   /** For a boolean's env twin: what 1 turns on, for its error message. */
   turnsOn?: string;
-  /** One or two lines: --help, server.json and the MCPB manifest. */
+  /** One or two lines: --help, server.json and the MCPB manifest; `doc`: the README's cell, where it says more. */
   help: string;
-  /** The README's cell, where it says more than `help`. */
   doc?: string;
   /** HTTP only: the flag without --http is a usage error, and a stdio server ignores the env twin. */
   http?: true;
-  /** A credential (server.json `isSecret`, MCPB `sensitive`). */
+  /** A credential (server.json `isSecret`, MCPB `sensitive`); `upstream`: only where the spec binds http tools. */
   secret?: true;
-  /** Only where the spec binds http tools (an upstream API exists). */
   upstream?: true;
   /** Offered as a setting to whoever installs the MCPB bundle, under this title. */
   setting?: string;
@@ -216,30 +212,20 @@ export function flagsOf(sets: readonly FlagSet[]): (ServerFlag & { group: FlagGr
 /** A package's flag sets: the core's, --mode offering `modes` besides `all`, then its features' own. */
 export function packageFlagSets(featureSets: readonly FlagSet[], modes: readonly string[]): FlagSet[] {
   const choices = ["all", ...modes];
-  const core = CORE_FLAG_SETS.map((set) => ({
-    ...set,
-    flags: set.flags.map((flag) => (flag.flag === "mode" ? modeFlag(flag, choices) : flag)),
-  }));
-  return [...core, ...featureSets];
-}
-
-/** --mode with only `choices`: its help and doc keep the `name: what it does` parts of those modes. */
-function modeFlag(flag: ServerFlag, choices: readonly string[]): ServerFlag {
+  // --mode's help and doc keep the `name: what it does` parts of those modes (and every unnamed part).
   const keep = (text: string) =>
     text
       .split("; ")
-      .filter((part) => {
-        const named = /^`?([a-z]+)`?: /.exec(part);
-        return !named || choices.includes(named[1]);
-      })
+      .filter((part) => choices.includes(/^`?([a-z]+)`?: /.exec(part)?.[1] ?? "all"))
       .join("; ");
-  return {
-    ...flag,
-    arg: choices.join("|"),
-    choices,
-    help: keep(flag.help),
-    ...(flag.doc ? { doc: keep(flag.doc) } : {}),
-  };
+  const modeFlag = (flag: ServerFlag) => ({ ...flag, arg: choices.join("|"), choices, help: keep(flag.help) });
+  const core = CORE_FLAG_SETS.map((set) => ({
+    ...set,
+    flags: set.flags.map((flag) =>
+      flag.flag !== "mode" ? flag : { ...modeFlag(flag), ...(flag.doc ? { doc: keep(flag.doc) } : {}) },
+    ),
+  }));
+  return [...core, ...featureSets];
 }
 
 /** The features a package can be generated with; here, not in feature.ts, so flag records name them without a cycle. */

@@ -105,6 +105,9 @@ export function notImplementedError(kind: string, name: string, file: string): M
   return new McpError(ErrorCode.InternalError, notImplementedText(kind, name, file));
 }
 
+type Args = Record<string, unknown>;
+type AnyHandler = (...args: unknown[]) => never;
+
 type SpecRuntime = {
   definition: ServerDefinition;
   options: SpecServerOptions;
@@ -121,10 +124,7 @@ type SpecRuntime = {
 };
 
 export function createSpecServer(definition: ServerDefinition, options: SpecServerOptions = {}): McpServer {
-  const selection: ToolSelection = {
-    ...(options.toolsets ? { toolsets: options.toolsets } : {}),
-    ...(options.readOnly ? { readOnly: true } : {}),
-  };
+  const selection: ToolSelection = { toolsets: options.toolsets, readOnly: options.readOnly };
   const leftOut = new Map<string, CatalogTool>();
   // The same error as for a name that does not exist (so clients treat it alike), saying why.
   const unknownTool = (name: string) => {
@@ -145,7 +145,13 @@ export function createSpecServer(definition: ServerDefinition, options: SpecServ
     selection,
     leftOut,
     shadowed: new Set(),
-    upstream: upstreamOf(definition, options),
+    upstream: definition.upstream && {
+      ...definition.upstream,
+      // --base-url replaces the whole server URL, OpenAPI server variables included.
+      ...(options.baseUrl ? { baseUrl: options.baseUrl, baseUrlTemplate: undefined, pinned: true } : {}),
+      ...(options.maxUpstreamBody !== undefined ? { maxBodyChars: options.maxUpstreamBody } : {}),
+      ...(options.maxRedirects !== undefined ? { maxRedirects: options.maxRedirects } : {}),
+    },
     fitResult,
     fitHandlerResult:
       fitResult && ((result) => fitResult(result, { kind: "handler", maxTokens: options.maxResponseTokens })),
@@ -181,25 +187,7 @@ function toolGateOf(definition: ServerDefinition, listAll: boolean): ToolGate {
   };
 }
 
-function upstreamOf(definition: ServerDefinition, options: SpecServerOptions): UpstreamConfig | undefined {
-  return (
-    definition.upstream && {
-      ...definition.upstream,
-      // --base-url replaces the whole server URL, OpenAPI server variables included.
-      ...(options.baseUrl ? { baseUrl: options.baseUrl, baseUrlTemplate: undefined, pinned: true } : {}),
-      ...(options.maxUpstreamBody !== undefined ? { maxBodyChars: options.maxUpstreamBody } : {}),
-      ...(options.maxRedirects !== undefined ? { maxRedirects: options.maxRedirects } : {}),
-    }
-  );
-}
-
-async function forward(
-  rt: SpecRuntime,
-  binding: HttpBinding,
-  args: Record<string, unknown>,
-  ctx: HandlerContext,
-  target: string,
-) {
+async function forward(rt: SpecRuntime, binding: HttpBinding, args: Args, ctx: HandlerContext, target: string) {
   const { upstream, definition, options } = rt;
   if (!upstream) throw new McpError(ErrorCode.InternalError, "This server has http bindings but no upstream base URL");
   if (!definition.callUpstream)
@@ -225,9 +213,7 @@ async function forward(
 }
 
 function handlerFor(rt: SpecRuntime, table: keyof SpecHandlers, key: string) {
-  const handler = ownValue(rt.options.handlers?.[table] as Record<string, unknown> | undefined, key) as
-    | ((...args: unknown[]) => never)
-    | undefined;
+  const handler = ownValue(rt.options.handlers?.[table] as Record<string, AnyHandler> | undefined, key);
   if (!handler) throw new Error(`no handler registered for ${table} '${key}'`);
   // The context (the last argument) gets the server in place: a copy would read `ctx.signal` and so make the
   // AbortController the runtime only makes for handlers that use it.
@@ -287,7 +273,7 @@ async function upstreamTool(
   rt: SpecRuntime,
   tool: CatalogTool & { http: HttpBinding },
   validateOutput: Validator | undefined,
-  args: Record<string, unknown>,
+  args: Args,
   ctx: HandlerContext,
 ): Promise<ToolHandlerResult> {
   const { http } = tool;
