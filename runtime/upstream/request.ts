@@ -5,13 +5,9 @@ import { ownValue, setOwn } from "../protocol/codec.ts";
 import type { Outgoing } from "./types.ts";
 
 const BODYLESS = new Set(["GET", "HEAD", "DELETE", "OPTIONS"]);
+type Args = Record<string, unknown>;
 
-export function legacyRequest(
-  base: string,
-  method: string,
-  binding: HttpBinding,
-  args: Record<string, unknown>,
-): Outgoing {
+export function legacyRequest(base: string, method: string, binding: HttpBinding, args: Args): Outgoing {
   const rest = { ...args };
   const path = fillPath(binding.path, (name) => {
     const value = ownValue(rest, name);
@@ -76,9 +72,8 @@ function urlInside(base: string, path: string): URL {
   const url = new URL(base.replace(/\/+$/, "") + path);
   const prefix = root.pathname.replace(/\/+$/, "");
   const inside = url.pathname === prefix || url.pathname.startsWith(`${prefix}/`) || prefix === "";
-  if (url.origin !== root.origin || !inside) {
+  if (url.origin !== root.origin || !inside)
     throw new Error(`the arguments make a request outside ${root.origin}${prefix}/; refused`);
-  }
   return url;
 }
 
@@ -88,7 +83,7 @@ function appendQuery(url: URL, name: string, value: unknown): void {
   else url.searchParams.append(name, typeof value === "object" ? JSON.stringify(value) : String(value));
 }
 
-function valueAt(args: Record<string, unknown>, path: string[]): unknown {
+function valueAt(args: Args, path: string[]): unknown {
   let current: unknown = args;
   for (const step of path) {
     if (current === null || typeof current !== "object" || !Object.hasOwn(current, step)) return undefined;
@@ -97,7 +92,7 @@ function valueAt(args: Record<string, unknown>, path: string[]): unknown {
   return current;
 }
 
-export function explicitRequest(base: string, binding: HttpBinding, args: Record<string, unknown>): Outgoing {
+export function explicitRequest(base: string, binding: HttpBinding, args: Args): Outgoing {
   const params = binding.parameters ?? [];
   const byName = new Map(params.filter((p) => p.in === "path").map((p) => [p.name, p]));
   const path = fillPath(binding.path, (name) => {
@@ -111,15 +106,12 @@ export function explicitRequest(base: string, binding: HttpBinding, args: Record
   for (const p of params) {
     const value = valueAt(args, p.arg ?? [p.name]);
     if (value === undefined || value === null || p.in === "path") continue;
+    const json = p.json ? JSON.stringify(value) : undefined;
     if (p.in === "query") query.push(...queryPairs(p, value));
     else if (p.in === "header")
-      setOwn(
-        out.headers,
-        p.name.toLowerCase(),
-        p.json ? JSON.stringify(value) : delimited(value, ",", p.explode === true, "="),
-      );
+      setOwn(out.headers, p.name.toLowerCase(), json ?? delimited(value, ",", p.explode === true));
     // Each value percent-encoded (a subset of RFC 6265 cookie-octets): a `;` cannot start another cookie.
-    else out.cookies.push(`${p.name}=${p.json ? enc(JSON.stringify(value)) : delimited(value, ",", false, ",", enc)}`);
+    else out.cookies.push(`${p.name}=${json !== undefined ? enc(json) : delimited(value, ",", false, enc)}`);
   }
   if (query.length > 0) out.url.search = (out.url.search ? `${out.url.search}&` : "?") + query.join("&");
   if (binding.body) encodeBody(binding.body, args, out);
@@ -131,19 +123,11 @@ const scalar = (value: unknown) =>
   typeof value === "object" && value !== null ? JSON.stringify(value) : String(value);
 
 /** Array items or object entries joined by `sep`; objects as k=v pairs when exploded, else k,v. */
-function delimited(
-  value: unknown,
-  sep: string,
-  explode: boolean,
-  pair: string,
-  encode = (v: unknown) => scalar(v),
-): string {
+function delimited(value: unknown, sep: string, explode: boolean, encode = scalar): string {
   if (Array.isArray(value)) return value.map(encode).join(sep);
   if (value !== null && typeof value === "object") {
     const entries = Object.entries(value).filter(([, v]) => v !== undefined && v !== null);
-    return entries
-      .map(([k, v]) => (explode ? `${encode(k)}${pair}${encode(v)}` : `${encode(k)},${encode(v)}`))
-      .join(sep);
+    return entries.map(([k, v]) => `${encode(k)}${explode ? "=" : ","}${encode(v)}`).join(sep);
   }
   return encode(value);
 }
@@ -152,14 +136,14 @@ function delimited(
 function pathValue(p: HttpParameter, value: unknown): string {
   const explode = p.explode === true;
   if (p.json) return enc(JSON.stringify(value));
-  if (p.style === "label") return `.${delimited(value, explode ? "." : ",", explode, "=", enc)}`;
+  if (p.style === "label") return `.${delimited(value, explode ? "." : ",", explode, enc)}`;
   if (p.style === "matrix") {
     const name = encodeURIComponent(p.name);
     if (explode && Array.isArray(value)) return value.map((v) => `;${name}=${enc(v)}`).join("");
-    if (explode && typeof value === "object") return `;${delimited(value, ";", true, "=", enc)}`;
-    return `;${name}=${delimited(value, ",", false, "=", enc)}`;
+    if (explode && typeof value === "object") return `;${delimited(value, ";", true, enc)}`;
+    return `;${name}=${delimited(value, ",", false, enc)}`;
   }
-  return delimited(value, ",", explode, "=", enc);
+  return delimited(value, ",", explode, enc);
 }
 
 /** OpenAPI query styles: form (default, explode true), spaceDelimited, pipeDelimited, deepObject. */
@@ -179,20 +163,14 @@ function queryPairs(p: HttpParameter, value: unknown): string[] {
     if (style === "deepObject") return entries.map(([k, v]) => `${name}%5B${encodeURIComponent(k)}%5D=${encode(v)}`);
     if (explode) return entries.map(([k, v]) => `${encodeURIComponent(k)}=${encode(v)}`);
   }
-  return [`${name}=${delimited(value, ",", false, "=", encode)}`];
+  return [`${name}=${delimited(value, ",", false, encode)}`];
 }
 
-function encodeBody(body: HttpBody, args: Record<string, unknown>, out: Outgoing): void {
-  let value: unknown;
-  if (body.arg !== undefined) value = ownValue(args, body.arg);
-  else {
-    const picked: Record<string, unknown> = {};
-    for (const name of body.properties ?? []) {
-      const field = ownValue(args, name);
-      if (field !== undefined) setOwn(picked, name, field);
-    }
-    value = picked;
-  }
+function encodeBody(body: HttpBody, args: Args, out: Outgoing): void {
+  // Object.fromEntries defines own properties: an argument named `__proto__` stays data.
+  const picked = (body.properties ?? []).map((name) => [name, ownValue(args, name)]);
+  const value =
+    body.arg !== undefined ? ownValue(args, body.arg) : Object.fromEntries(picked.filter(([, v]) => v !== undefined));
   if (value === undefined) return;
   const type = body.contentType;
   if (/^application\/x-www-form-urlencoded\b/i.test(type)) {
@@ -207,12 +185,9 @@ function encodeBody(body: HttpBody, args: Record<string, unknown>, out: Outgoing
       else form.append(name, String(field));
     });
     out.body = form; // fetch sets the content type with its boundary
-  } else if (/json/i.test(type)) {
-    out.headers["content-type"] = type;
-    out.body = JSON.stringify(value);
   } else {
     out.headers["content-type"] = type;
-    out.body = typeof value === "string" ? value : JSON.stringify(value);
+    out.body = typeof value === "string" && !/json/i.test(type) ? value : JSON.stringify(value);
   }
 }
 
