@@ -27,17 +27,13 @@ export async function runSpecServer(definition: ServerDefinition, options: RunOp
     features.flatMap((feature) => (feature.flags ? [feature.flags] : [])),
     features.flatMap((feature) => (feature.mode ? [feature.mode.name] : [])),
   );
-  const absent = absentFeatureUse(absentFeatures, argv, process.env);
-  if (absent) return featureError(absent);
+  refuseAbsentFeatures(absentFeatures, argv, process.env);
   const parsed = parseFlags(sets, argv, process.env);
   if ("error" in parsed) return usageError(sets, parsed.error);
-  if (parsed.help) {
-    process.stderr.write(`${usageText(sets)}\n`);
-    return;
-  }
+  if (parsed.help) return void process.stderr.write(`${usageText(sets)}\n`);
   const { values, http } = parsed;
   setLogFormat((values["log-format"] as "text" | "json" | undefined) ?? "text");
-  const core = coreOptions(definition, parsed, options.serverOptions);
+  const core = coreOptions(definition, parsed, options);
   if (typeof core === "string") return usageError(sets, core);
   let setup: FeatureSetup = {};
   for (const feature of features) {
@@ -46,10 +42,7 @@ export async function runSpecServer(definition: ServerDefinition, options: RunOp
     setup = { server: { ...setup.server, ...made?.server }, http: { ...setup.http, ...made?.http } };
   }
   const server = createSpecServer(definition, { ...serverOptions, ...core, ...setup.server });
-  if (!http) {
-    serveStdio(server);
-    return;
-  }
+  if (!http) return void serveStdio(server);
   const port = (values.port as number | undefined) ?? 3000;
   const host = (values.host as string | undefined) ?? "127.0.0.1";
   const token = process.env.MCP_HTTP_TOKEN;
@@ -78,24 +71,15 @@ export async function runSpecServer(definition: ServerDefinition, options: RunOp
     process.on("SIGINT", stop);
   } catch (error) {
     const { message } = error as Error;
-    const storeDown = error instanceof SessionStoreStartError;
-    log(
-      "error",
-      storeDown
-        ? `${message} (start Redis, or check --session-store / MCP_SESSION_STORE)`
-        : `cannot listen on ${host}:${port}: ${message}`,
-    );
+    if (error instanceof SessionStoreStartError)
+      log("error", `${message} (start Redis, or check --session-store / MCP_SESSION_STORE)`);
+    else log("error", `cannot listen on ${host}:${port}: ${message}`);
     process.exit(1);
   }
 }
 
 /** The core's flags (or their env twins) as server options, or the usage error. */
-function coreOptions(
-  definition: ServerDefinition,
-  parsed: ParsedFlags,
-  serverOptions: SpecServerOptions["serverOptions"],
-): Partial<SpecServerOptions> | string {
-  const { values, sources } = parsed;
+function coreOptions(definition: ServerDefinition, { values, sources }: ParsedFlags, options: RunOptions) {
   const baseUrl = values["base-url"] as string | undefined;
   if (baseUrl !== undefined && !/^https?:\/\/./i.test(baseUrl))
     return `${sources["base-url"]} must be an http(s) URL, not '${baseUrl}'`;
@@ -108,7 +92,7 @@ function coreOptions(
   const secret = sealingSecrets();
   if (typeof secret === "string") return secret;
   return {
-    ...(secret ? { serverOptions: { ...serverOptions, secret } } : {}),
+    ...(secret ? { serverOptions: { ...options.serverOptions, secret } } : {}),
     ...(toolsets.toolsets ? { toolsets: toolsets.toolsets } : {}),
     ...(values["read-only"] === true ? { readOnly: true } : {}),
     ...(values.mode ? { mode: values.mode as SpecServerOptions["mode"] } : {}),
@@ -118,32 +102,26 @@ function coreOptions(
   };
 }
 
-/** The first flag (or set env twin) of a feature the package lacks, as `[what, feature]`. */
-function absentFeatureUse(
-  absent: readonly AbsentFeature[],
-  argv: readonly string[],
-  env: NodeJS.ProcessEnv,
-): [string, FeatureName] | undefined {
+/** Exits 2 at the first flag (or set env twin) of a feature the package lacks, naming it and how to add it. */
+function refuseAbsentFeatures(absent: readonly AbsentFeature[], argv: readonly string[], env: NodeJS.ProcessEnv) {
   const http = argv.includes("--http");
   const given = new Set(argv.flatMap((arg) => (arg.startsWith("--") ? [arg.slice(2).split("=")[0]] : [])));
   const at = argv.map((arg) => arg === "--mode" || arg.startsWith("--mode=")).lastIndexOf(true);
   const mode = at < 0 ? env.MCP_MODE : argv[at].startsWith("--mode=") ? argv[at].slice(7) : argv[at + 1];
   for (const { feature, flags = [], env: names = [], httpEnv = [] } of absent) {
-    if (mode === feature) return [at < 0 ? `MCP_MODE=${mode}` : `--mode ${mode}`, feature];
     const flag = flags.find((name) => given.has(name));
-    if (flag) return [`--${flag}`, feature];
-    const set = [...names, ...(http ? httpEnv : [])].find((name) => env[name]);
-    if (set) return [set, feature];
+    const what =
+      mode === feature
+        ? `${at < 0 ? "MCP_MODE=" : "--mode "}${mode}`
+        : flag
+          ? `--${flag}`
+          : [...names, ...(http ? httpEnv : [])].find((name) => env[name]);
+    if (!what) continue;
+    process.stderr.write(
+      `${what} needs the '${feature}' feature, which this package was generated without: add it to the spec's features: list, or to mcpgen generate's --features, and generate again\n`,
+    );
+    process.exit(2);
   }
-  return undefined;
-}
-
-/** One line naming the feature a flag needs and how to add it; exit 2. */
-function featureError([what, feature]: [string, FeatureName]): void {
-  process.stderr.write(
-    `${what} needs the '${feature}' feature, which this package was generated without: add it to the spec's features: list, or to mcpgen generate's --features, and generate again\n`,
-  );
-  process.exit(2);
 }
 
 function usageError(sets: readonly FlagSet[], message: string): void {

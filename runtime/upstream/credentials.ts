@@ -107,15 +107,10 @@ export async function applySecurity(
     throw new Error(`set ${wanted}: the upstream API needs credentials for this operation`);
   }
   for (const scheme of usable) {
-    if (scheme.type === "oauth2") {
-      const token = await clientCredentialsToken(scheme, env, signal);
-      secrets.push(token);
-      out.headers.authorization = `Bearer ${token}`;
-      continue;
-    }
-    const secret = env[scheme.env] as string;
+    const oauth2 = scheme.type === "oauth2";
+    const secret = oauth2 ? await clientCredentialsToken(scheme, env, signal) : (env[scheme.env] as string);
     secrets.push(secret);
-    if (scheme.type === "bearer") out.headers.authorization = `Bearer ${secret}`;
+    if (oauth2 || scheme.type === "bearer") out.headers.authorization = `Bearer ${secret}`;
     else if (scheme.type !== "apiKey") out.headers.authorization = `Basic ${Buffer.from(secret).toString("base64")}`;
     else if (scheme.in === "header") setOwn(out.headers, scheme.name.toLowerCase(), secret);
     else if (scheme.in === "query") out.url.searchParams.set(scheme.name, secret);

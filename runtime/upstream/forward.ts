@@ -38,7 +38,6 @@ export async function callUpstream(
   }
   refuseForbidden(out, call.forbidden ?? []);
   const redact = configuredRedactor(upstream, env, secrets);
-
   const attempts = Math.max(1, upstream.retry?.attempts ?? 1);
   const maxDelay = upstream.retry?.maxDelayMs ?? 30_000;
   for (let attempt = 1; ; attempt++) {
