@@ -18,17 +18,16 @@ function fieldTree(paths: readonly string[]): FieldTree {
   for (const path of paths) {
     const keys = path.split(".").filter((key) => key !== "");
     let node = tree;
-    keys.forEach((key, index) => {
-      const last = index === keys.length - 1;
+    for (const [index, key] of keys.entries()) {
       const existing = ownValue(node, key);
-      if (existing === true) return;
-      if (last) setOwn(node, key, true);
+      if (existing === true) continue;
+      if (index === keys.length - 1) setOwn(node, key, true);
       else {
         const child = existing ?? {};
         setOwn(node, key, child);
         node = child;
       }
-    });
+    }
   }
   return tree;
 }

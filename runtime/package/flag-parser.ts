@@ -51,9 +51,8 @@ function parseOptions(table: readonly ServerFlag[]) {
   const options: Record<string, { type: "string" | "boolean"; multiple?: boolean; short?: string }> = {
     help: { type: "boolean", short: "h" },
   };
-  for (const { flag, kind } of table) {
+  for (const { flag, kind } of table)
     if (flag) options[flag] = kind === "boolean" ? { type: "boolean" } : { type: "string", multiple: kind === "list" };
-  }
   return options;
 }
 

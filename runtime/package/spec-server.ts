@@ -370,9 +370,8 @@ function completers(completions: StaticCompletions | undefined): { complete?: Re
 // An answer breaking the outputSchema (real APIs drift from their documents) is an error result still carrying
 // the answer as text, so the model sees the data and the mismatch, not a bare "output does not match".
 function checkedAgainstOutput(result: ToolHandlerResult, validate: Validator | undefined): ToolHandlerResult {
-  if (!validate || result.isError || result.structuredContent === undefined || validate(result.structuredContent)) {
+  if (!validate || result.isError || result.structuredContent === undefined || validate(result.structuredContent))
     return result;
-  }
   const problems = (validate.errors ?? [])
     .slice(0, 5)
     .map((e) => `${e.instancePath || "(root)"} ${e.message ?? "is invalid"}`)
@@ -388,8 +387,7 @@ function fillContent(content: ContentBlock, args: Record<string, string>): Conte
   const fill = (text: string) =>
     text.replace(PLACEHOLDER, (_, name: string) => (Object.hasOwn(args, name) ? args[name] : ""));
   if (content.type === "text") return { ...content, text: fill(content.text) };
-  if (content.type === "resource" && "text" in content.resource) {
+  if (content.type === "resource" && "text" in content.resource)
     return { ...content, resource: { ...content.resource, text: fill(content.resource.text) } };
-  }
   return content;
 }

@@ -102,9 +102,8 @@ function baseUrlOf(upstream: UpstreamConfig, env: NodeJS.ProcessEnv): string {
     const variable = ownValue(variables, name);
     if (!variable) return "";
     const value = env[variable.env] || variable.default;
-    if (variable.enum && !variable.enum.includes(value)) {
+    if (variable.enum && !variable.enum.includes(value))
       throw new Error(`${variable.env} must be one of ${variable.enum.join(", ")}`);
-    }
     return value;
   });
 }

@@ -91,9 +91,8 @@ export function resourceContentsFrom(
   mimeType: string | undefined,
   response: UpstreamResponse,
 ): ReadResourceResult {
-  if (response.status < 200 || response.status >= 300) {
+  if (response.status < 200 || response.status >= 300)
     throw new Error(`Upstream API answered ${response.status} ${response.statusText} for ${uri}`);
-  }
   const type = mimeType ?? (response.contentType.split(";")[0] || "application/octet-stream");
   const limit = response.cutAt;
   if (isJson(response.contentType) || isText(response.contentType)) {
@@ -151,11 +150,9 @@ function redactorFor(secrets: Iterable<string>): Redactor {
     return input;
   };
   const cutEnd = (input: string) => {
-    for (const form of forms) {
-      for (let k = Math.min(form.length - 1, input.length); k >= MIN_SECRET; k--) {
+    for (const form of forms)
+      for (let k = Math.min(form.length - 1, input.length); k >= MIN_SECRET; k--)
         if (input.endsWith(form.slice(0, k))) return input.slice(0, input.length - k) + REDACTED;
-      }
-    }
     return input;
   };
   return Object.assign(text, { none: false, value, cutEnd });
