@@ -1,5 +1,4 @@
-// What a generated package's handler files need, from one module: the context a handler receives, the
-// result types it returns, and the errors it answers with. Scaffolded handlers import from here only.
+// All a generated package's handler files import: their context, result types and errors.
 export type { SpecContext, ToolResult } from "./package/spec-server.ts";
 export { notImplemented, notImplementedError } from "./package/spec-server.ts";
 export { ErrorCode } from "./protocol/constants.ts";

@@ -58,19 +58,16 @@ export type HttpBinding = {
   fields?: true;
 };
 
-/** `toolset` absent: `default`; `scopes`: what a caller's token must grant (issue 17: OpenAPI `security`, or `scopes:`). */
-export type CatalogTool = Tool & { http?: HttpBinding; toolset?: string; scopes?: string[] };
+/** `scopes`: what a caller's token must grant to call or read it (issues 17, 27: OpenAPI `security`, or `scopes:`). */
+type Bound = { http?: HttpBinding; scopes?: string[] };
+/** `toolset` absent: `default`. */
+export type CatalogTool = Tool & Bound & { toolset?: string };
 /** A toolset's name (what `--toolsets` takes) and what it is about (OpenAPI: the tag's description). */
 export type CatalogToolset = { name: string; description?: string };
-/** `scopes`: what a caller's token must grant to read it (issue 27), as a tool's. */
-export type CatalogResource = Resource & { text?: string; blob?: string; http?: HttpBinding; scopes?: string[] };
+export type CatalogResource = Resource & Bound & { text?: string; blob?: string };
 /** Values completion/complete offers, by argument or template variable name. */
 export type StaticCompletions = { [name: string]: string[] };
-export type CatalogTemplate = ResourceTemplate & {
-  http?: HttpBinding;
-  completions?: StaticCompletions;
-  scopes?: string[];
-};
+export type CatalogTemplate = ResourceTemplate & Bound & { completions?: StaticCompletions };
 /** A prompt message whose text may hold `{{argument}}` placeholders. */
 export type PromptMessageTemplate = { role: Role; content: ContentBlock };
 export type CatalogPrompt = Prompt & { messages?: PromptMessageTemplate[]; completions?: StaticCompletions };
@@ -86,8 +83,7 @@ export type Catalog = {
 
 /** How catalog.json stores the catalog: each shared `$defs` entry once, under `defs`, named per schema. */
 export type StoredCatalog = Omit<Catalog, "tools"> & {
-  /** The do-not-edit header. */
-  "//"?: string;
+  "//"?: string; // the do-not-edit header
   defs?: Record<string, unknown>;
   tools: Array<CatalogTool & { inputDefs?: Record<string, string>; outputDefs?: Record<string, string> }>;
 };

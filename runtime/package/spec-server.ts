@@ -287,13 +287,8 @@ async function upstreamTool(
       ? await rt.fitResult(selected.result, {
           kind: "upstream",
           maxTokens: rt.options.maxResponseTokens,
-          answer: { json: selected.json, ...(answer.link ? { link: answer.link } : {}) },
-          call: {
-            inputSchema: tool.inputSchema,
-            args: sent,
-            offersFields: http.fields === true,
-            ...(validateOutput ? { validateOutput } : {}),
-          },
+          answer: { json: selected.json, link: answer.link },
+          call: { inputSchema: tool.inputSchema, args: sent, offersFields: http.fields === true, validateOutput },
         })
       : selected.result;
     const note = selected.note && { type: "text" as const, text: selected.note };
@@ -306,17 +301,15 @@ async function upstreamTool(
 function registerResources(rt: SpecRuntime, catalog: Catalog): void {
   for (const { http, text, blob, ...resource } of catalog.resources) {
     const contents = { uri: resource.uri, ...(resource.mimeType ? { mimeType: resource.mimeType } : {}) };
+    const fixed = text !== undefined ? { text } : blob !== undefined ? { blob } : undefined;
     rt.server.resource({
       ...resource,
-      read:
-        text !== undefined
-          ? () => ({ contents: [{ ...contents, text }] })
-          : blob !== undefined
-            ? () => ({ contents: [{ ...contents, blob }] })
-            : http
-              ? async (uri, ctx) =>
-                  resourceContentsFrom(uri, resource.mimeType, await forward(rt, http, {}, ctx, "resource"))
-              : handlerFor(rt, "resources", resource.uri),
+      read: fixed
+        ? () => ({ contents: [{ ...contents, ...fixed }] })
+        : http
+          ? async (uri, ctx) =>
+              resourceContentsFrom(uri, resource.mimeType, await forward(rt, http, {}, ctx, "resource"))
+          : handlerFor(rt, "resources", resource.uri),
     });
   }
   for (const { http, completions, ...template } of catalog.resourceTemplates) {

@@ -47,10 +47,11 @@ function answerOf(response: UpstreamResponse): ToolHandlerResult | ToolAnswer {
     if (isJson(response.contentType)) {
       // Cut JSON is no longer JSON: it cannot be structuredContent, nor meet an outputSchema. An error result
       // says so plainly and still carries the text, so the model sees the data and why it is partial.
+      const note = `${cutNote(limit)} The answer was JSON; it is sent as text, not structuredContent.`;
       return {
         isError: true,
         content: [
-          { type: "text", text: `${cutNote(limit)} The answer was JSON; it is sent as text, not structuredContent.` },
+          { type: "text", text: note },
           { type: "text", text: cutText(response, limit) },
         ],
       };

@@ -37,20 +37,13 @@ export async function send(
       discard(response);
       const target = URL.canParse(location, url.href) ? new URL(location, url) : undefined;
       if (!target) throw fail(url, `it redirected to an invalid URL`);
-      if (target.origin !== out.url.origin) {
-        throw new Error(
-          redact(
-            `upstream ${method} ${shownUrl(url)} redirected to another origin, ${shownUrl(target)}; ` +
-              "not followed, so the credentials are not sent there (point --base-url at the new location instead)",
-          ),
-        );
-      }
-      if (redirects >= maxRedirects) {
+      const elsewhere = `redirected to another origin, ${shownUrl(target)}; not followed, so the credentials are not sent there (point --base-url at the new location instead)`;
+      if (target.origin !== out.url.origin) throw new Error(redact(`upstream ${method} ${shownUrl(url)} ${elsewhere}`));
+      if (redirects >= maxRedirects)
         throw fail(
           url,
           `more than ${maxRedirects} redirects (raise --max-redirects / MCP_MAX_REDIRECTS to follow more)`,
         );
-      }
       // Fetch semantics: 303 (and 301/302 after a POST) turn into a GET without a body; 307/308 keep both.
       if (response.status === 303 ? method !== "HEAD" : response.status < 303 && method === "POST") {
         method = "GET";

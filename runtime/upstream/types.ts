@@ -25,9 +25,8 @@ export type UpstreamResponse = {
   status: number;
   statusText: string;
   contentType: string;
-  /** The body as read: whole, or (with `cutAt`) its first `cutAt` characters plus the rest of one chunk. */
+  /** The body as read: whole, or (when longer than the cap, `cutAt` characters) the cap plus the rest of a chunk. */
   body: Buffer;
-  /** Set when the body was longer than the cap and reading stopped: the cap, in characters. */
   cutAt?: number;
   redact?: Redactor;
   /** The Link header (RFC 8288), redacted: its rel="next" URL says which arguments fetch the next page. */
@@ -54,7 +53,6 @@ export type UpstreamCall = {
   extraHeaders?: Record<string, string>;
 };
 
-/** A request being built by each step (parameters, body, credentials). */
 export type Outgoing = {
   url: URL;
   headers: Record<string, string>;
