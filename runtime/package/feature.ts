@@ -43,15 +43,12 @@ export type ServingMode = {
 /** The parsed flags and env, and what the features before it in the list set (token exchange reads OAuth's). */
 export type FeatureInput = ParsedFlags & { env: NodeJS.ProcessEnv; earlier: FeatureSetup };
 
-/** The options of createSpecServer that features set (from their flags, named in the features' flags.ts). */
+/** The options of createSpecServer that features set from their flags (the features' flags.ts say what each does). */
 export type FeatureServerOptions = {
   maxResponseTokens?: number;
   codeLimits?: Partial<CodeLimits>;
-  /** Code mode: destructive tools run without the client's confirmation. */
   allowDestructive?: boolean;
-  /** Code mode: executes that run at once, one sandbox thread each. */
   codeConcurrency?: number;
-  /** With OAuth on: list every tool whatever the token's scopes. */
   listAllTools?: boolean;
   /** Exchanges the caller's MCP token for an upstream token (the `token-exchange` feature). */
   exchangeToken?: Exchange;
@@ -91,9 +88,6 @@ export type Feature = {
 export function resultFitter(features: readonly Feature[]): ResultFitter | undefined {
   const fitters = features.flatMap((feature) => (feature.fitResult ? [feature.fitResult] : []));
   if (fitters.length === 0) return undefined;
-  return async (result, context) => {
-    let fitted = result;
-    for (const fitter of fitters) fitted = await fitter(fitted, context);
-    return fitted;
-  };
+  return (result, context) =>
+    fitters.reduce(async (fitted, fitter) => fitter(await fitted, context), Promise.resolve(result));
 }

@@ -31,10 +31,8 @@ export function parseFlags(
   }
   const http = given.http === true;
   const needHttp = table.filter((entry) => entry.http && entry.flag && given[entry.flag] !== undefined);
-  if (!http && needHttp.length > 0)
-    return {
-      error: `${needHttp.map((entry) => `--${entry.flag}`).join(", ")} need${needHttp.length > 1 ? "" : "s"} --http`,
-    };
+  const named = needHttp.map((entry) => `--${entry.flag}`).join(", ");
+  if (!http && needHttp.length > 0) return { error: `${named} need${needHttp.length > 1 ? "" : "s"} --http` };
   const parsed: ParsedFlags = { help: given.help === true, http, values: {}, sources: {}, given };
   for (const entry of flagsOf(sets.filter((set) => !set.wholeSet))) {
     const raw = rawValue(entry, given, env, http);
@@ -79,9 +77,8 @@ function checked(entry: ServerFlag, value: string | boolean | string[], source: 
       const min = entry.min ?? 0;
       if (value.trim() !== "" && Number.isSafeInteger(number) && number >= min && number <= (entry.max ?? Infinity))
         return number;
-      return entry.max === undefined
-        ? { error: `${source} must be a whole number >= ${min}, not '${value}'` }
-        : { error: `${source} must be ${min}-${entry.max}, not '${value}'` };
+      const range = entry.max === undefined ? `a whole number >= ${min}` : `${min}-${entry.max}`;
+      return { error: `${source} must be ${range}, not '${value}'` };
     }
     case "choice":
       return entry.choices?.includes(value)

@@ -76,8 +76,7 @@ export type SpecServerOptions = {
   handlers?: SpecHandlers;
   /** Precompiled validators by tool name, or a function making them (called when the catalog is read). */
   validators?: ToolValidators | (() => ToolValidators);
-  /** --base-url, --max-upstream-body, --max-redirects (upstream/types.ts's UpstreamConfig). */
-  baseUrl?: string;
+  baseUrl?: string; // --base-url, --max-upstream-body, --max-redirects: upstream/types.ts's UpstreamConfig
   maxUpstreamBody?: number;
   maxRedirects?: number;
   env?: NodeJS.ProcessEnv;
@@ -87,7 +86,6 @@ export type SpecServerOptions = {
   readOnly?: boolean;
   /** What tools/list gives: every served tool (`all`), dynamic mode's five, or code mode's two. */
   mode?: "all" | "dynamic" | "code";
-  /** The features the package was generated with (runtime/features/<name>/feature.ts). */
   features?: readonly Feature[];
   /** The package's src/credentials.ts hook: per-user upstream credentials, consulted before the rest. */
   credentials?: CredentialsHook<SpecContext>;
@@ -118,8 +116,7 @@ type SpecRuntime = {
   /** Catalog tools named like one of dynamic (or code) mode's own, which take the name in that mode. */
   shadowed: Set<string>;
   upstream: UpstreamConfig | undefined;
-  /** The features shaping tool results (the response budget); without any, results pass as they are. */
-  fitResult: ResultFitter | undefined;
+  fitResult: ResultFitter | undefined; // the response budget's; without it, results pass as they are
   fitHandlerResult: ((result: ToolHandlerResult) => Promise<ToolHandlerResult>) | undefined;
 };
 
@@ -373,12 +370,10 @@ function checkedAgainstOutput(result: ToolHandlerResult, validate: Validator | u
   return { isError: true, content: [{ type: "text", text: note }, ...(result.content ?? [])] };
 }
 
-const PLACEHOLDER = /\{\{\s*([^{}]*?)\s*\}\}/g;
-
 /** Fills `{{argument}}` placeholders; a missing optional argument becomes an empty string. */
 function fillContent(content: ContentBlock, args: Record<string, string>): ContentBlock {
   const fill = (text: string) =>
-    text.replace(PLACEHOLDER, (_, name: string) => (Object.hasOwn(args, name) ? args[name] : ""));
+    text.replace(/\{\{\s*([^{}]*?)\s*\}\}/g, (_, name: string) => (Object.hasOwn(args, name) ? args[name] : ""));
   if (content.type === "text") return { ...content, text: fill(content.text) };
   if (content.type === "resource" && "text" in content.resource)
     return { ...content, resource: { ...content.resource, text: fill(content.resource.text) } };

@@ -30,12 +30,9 @@ export function parseToolsets(
   if (names.length === 0) return { error: `${source} names no toolset: give a comma-separated list, or 'all'` };
   if (names.includes(ALL_TOOLSETS)) return {};
   const unknown = names.filter((name) => !known.includes(name));
-  if (unknown.length > 0) {
-    const which = unknown.map((name) => `'${name}'${didYouMean(name, known)}`).join(", ");
-    return {
-      error: `${source}: unknown toolset ${which}; this server's toolsets are: ${[ALL_TOOLSETS, ...known].join(", ")}`,
-    };
-  }
+  const which = unknown.map((name) => `'${name}'${didYouMean(name, known)}`).join(", ");
+  const all = [ALL_TOOLSETS, ...known].join(", ");
+  if (unknown.length > 0) return { error: `${source}: unknown toolset ${which}; this server's toolsets are: ${all}` };
   return { toolsets: [...new Set(names)] };
 }
 

@@ -119,13 +119,10 @@ export async function applySecurity(
 }
 
 const tokens = new Map<string, { token: string; expires: number }>();
+type OAuth2Scheme = Extract<SecurityScheme, { type: "oauth2" }>;
 
 /** OAuth2 client credentials (RFC 6749 §4.4), cached until a minute before the token expires. */
-async function clientCredentialsToken(
-  scheme: Extract<SecurityScheme, { type: "oauth2" }>,
-  env: NodeJS.ProcessEnv,
-  signal: AbortSignal,
-): Promise<string> {
+async function clientCredentialsToken(scheme: OAuth2Scheme, env: NodeJS.ProcessEnv, signal: AbortSignal) {
   const id = env[scheme.clientIdEnv] as string;
   const secret = env[scheme.clientSecretEnv] as string;
   const key = `${scheme.tokenUrl}\0${id}`;

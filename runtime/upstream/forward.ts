@@ -21,10 +21,8 @@ export async function callUpstream(
 ): Promise<UpstreamResponse> {
   const method = binding.method.toUpperCase();
   const base = binding.baseUrl && !upstream.pinned ? binding.baseUrl : baseUrlOf(upstream, env);
-  const out =
-    binding.parameters || binding.body
-      ? explicitRequest(base, binding, args)
-      : legacyRequest(base, method, binding, args);
+  const explicit = binding.parameters || binding.body;
+  const out = explicit ? explicitRequest(base, binding, args) : legacyRequest(base, method, binding, args);
   const secrets: string[] = [...(call.forbidden ?? [])];
   // Per-user credentials (credentials.ts) replace the spec's env-based ones for this call.
   if (call.credentials) {
