@@ -2,7 +2,7 @@
 // as errors; a cut body as text with a note, never structuredContent), and redacting credentials from them.
 import type { SecurityScheme } from "../package/catalog-types.ts";
 import { setOwn } from "../protocol/codec.ts";
-import type { ContentBlock, ReadResourceResult } from "../protocol/types.ts";
+import type { ReadResourceResult } from "../protocol/types.ts";
 import type { ToolHandlerResult } from "../server/types.ts";
 import type { Redactor, UpstreamConfig, UpstreamResponse } from "./types.ts";
 
@@ -32,6 +32,8 @@ export function toolAnswerFrom(response: UpstreamResponse): ToolAnswer {
   return "json" in answer ? { ...(answer as ToolAnswer), ...link } : { result: answer, ...link };
 }
 
+const textBlock = (text: string) => ({ type: "text" as const, text });
+
 function answerOf(response: UpstreamResponse): ToolHandlerResult | ToolAnswer {
   const ok = response.status >= 200 && response.status < 300;
   const limit = response.cutAt;
@@ -39,27 +41,19 @@ function answerOf(response: UpstreamResponse): ToolHandlerResult | ToolAnswer {
     const body = limit === undefined ? response.body.toString("utf8") : cutText(response, limit);
     const excerpt = body.length <= 500 ? body : `${body.slice(0, 500)}… [truncated ${body.length - 500} characters]`;
     const text = `Upstream API answered ${response.status} ${response.statusText}${excerpt ? `: ${excerpt}` : ""}`;
-    return { isError: true, content: [{ type: "text", text }] };
+    return { isError: true, content: [textBlock(text)] };
   }
-  if (response.body.length === 0)
-    return { content: [{ type: "text", text: `Upstream API answered ${response.status}` }] };
+  if (response.body.length === 0) return { content: [textBlock(`Upstream API answered ${response.status}`)] };
   if (limit !== undefined) {
     if (isJson(response.contentType)) {
       // Cut JSON is no longer JSON: it cannot be structuredContent, nor meet an outputSchema. An error result
       // says so plainly and still carries the text, so the model sees the data and why it is partial.
       const note = `${cutNote(limit)} The answer was JSON; it is sent as text, not structuredContent.`;
-      return {
-        isError: true,
-        content: [
-          { type: "text", text: note },
-          { type: "text", text: cutText(response, limit) },
-        ],
-      };
+      return { isError: true, content: [textBlock(note), textBlock(cutText(response, limit))] };
     }
-    if (isText(response.contentType))
-      return { content: [{ type: "text", text: `${cutText(response, limit)}\n${cutNote(limit)}` }] };
+    if (isText(response.contentType)) return { content: [textBlock(`${cutText(response, limit)}\n${cutNote(limit)}`)] };
     const note = `Upstream API answered more than ${limit} bytes of ${response.contentType}; not passed on`;
-    return { isError: true, content: [{ type: "text", text: note }] };
+    return { isError: true, content: [textBlock(note)] };
   }
   if (isJson(response.contentType)) {
     const text = response.body.toString("utf8");
@@ -67,23 +61,20 @@ function answerOf(response: UpstreamResponse): ToolHandlerResult | ToolAnswer {
       const parsed: unknown = JSON.parse(text);
       // The text was redacted already; a credential can survive only behind JSON escapes (\u0073ecret, \/).
       const value = response.redact && text.includes("\\") ? response.redact.value(parsed) : parsed;
-      const content: ContentBlock[] = [{ type: "text", text: text }];
       const isObject = value !== null && typeof value === "object" && !Array.isArray(value);
-      return {
-        result: { content, ...(isObject ? { structuredContent: value as Record<string, unknown> } : {}) },
-        json: value,
-      };
+      const structured = isObject ? { structuredContent: value as Record<string, unknown> } : {};
+      return { result: { content: [textBlock(text)], ...structured }, json: value };
     } catch {
-      return { content: [{ type: "text", text: text }] };
+      return { content: [textBlock(text)] };
     }
   }
   if (response.contentType.startsWith("image/")) {
     const mimeType = response.contentType.split(";")[0];
     return { content: [{ type: "image", data: response.body.toString("base64"), mimeType }] };
   }
-  if (isText(response.contentType)) return { content: [{ type: "text", text: response.body.toString("utf8") }] };
+  if (isText(response.contentType)) return { content: [textBlock(response.body.toString("utf8"))] };
   const note = `Upstream API answered ${response.body.length} bytes of ${response.contentType}`;
-  return { content: [{ type: "text", text: note }] };
+  return { content: [textBlock(note)] };
 }
 
 /** Resource contents from an upstream response; a non-2xx answer is an error the caller turns into JSON-RPC. */
