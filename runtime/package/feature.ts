@@ -50,7 +50,6 @@ export type FeatureServerOptions = {
   allowDestructive?: boolean;
   codeConcurrency?: number;
   listAllTools?: boolean;
-  /** Exchanges the caller's MCP token for an upstream token (the `token-exchange` feature). */
   exchangeToken?: Exchange;
 };
 
@@ -84,7 +83,6 @@ export type Feature = {
   fitResult?: ResultFitter;
 };
 
-/** Every feature's fitResult, in order; undefined when none has one. */
 export function resultFitter(features: readonly Feature[]): ResultFitter | undefined {
   const fitters = features.flatMap((feature) => (feature.fitResult ? [feature.fitResult] : []));
   if (fitters.length === 0) return undefined;

@@ -94,7 +94,6 @@ function checked(entry: ServerFlag, value: string | boolean | string[], source: 
 const HELP_COLUMN = 20;
 const HELP_WIDTH = 100;
 
-/** The usage text: a synopsis line, then each group's flags with their env twins and defaults. */
 export function usageText(sets: readonly FlagSet[]): string {
   const lines = ["usage: server [flags]   (no flags: serve MCP over stdio; a flag wins over its env twin)"];
   for (const set of sets) lines.push("", `${set.title}:`, ...set.flags.flatMap(helpEntry));

@@ -1,6 +1,5 @@
-// The core's flags and env variables, and the shape of every flag record (each feature's are in its flags.ts).
-// A package's sets drive its command line (flag-parser.ts) and, at generate time, every document naming them
-// (server.json, the MCPB manifest, the READMEs: generator/render/server-env.ts). A flag in no set does not exist.
+// The core's flags and the shape of every flag record; a package's sets drive its command line (flag-parser.ts)
+// and every document naming them (generator/render/server-env.ts). A flag in no set does not exist.
 
 /** The part of the server a flag belongs to (a part of the core, or a feature): --help and documents group by it. */
 export type FlagGroup = "core" | "drain" | "logs" | "upstream" | "toolsets" | FeatureName;
@@ -42,7 +41,6 @@ export type FlagSet = {
   wholeSet?: true;
 };
 
-/** The core's flags, set by set in the order --help gives them. */
 export const CORE_FLAG_SETS: readonly FlagSet[] = [
   {
     group: "core",
@@ -204,7 +202,6 @@ export const CORE_FLAG_SETS: readonly FlagSet[] = [
   },
 ];
 
-/** Every flag of `sets`, each with its set's group. */
 export function flagsOf(sets: readonly FlagSet[]): (ServerFlag & { group: FlagGroup })[] {
   return sets.flatMap((set) => set.flags.map((flag) => ({ ...flag, group: set.group })));
 }

@@ -78,7 +78,6 @@ export async function runSpecServer(definition: ServerDefinition, options: RunOp
   }
 }
 
-/** The core's flags (or their env twins) as server options, or the usage error. */
 function coreOptions(definition: ServerDefinition, { values, sources }: ParsedFlags, options: RunOptions) {
   const baseUrl = values["base-url"] as string | undefined;
   if (baseUrl !== undefined && !/^https?:\/\/./i.test(baseUrl))

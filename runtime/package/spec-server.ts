@@ -220,7 +220,6 @@ function handlerFor(rt: SpecRuntime, table: keyof SpecHandlers, key: string) {
   };
 }
 
-/** A serving mode (a feature: the package passes its code in, the core imports none of it). */
 function registerMode(rt: SpecRuntime, catalog: Catalog, served: Map<string, CatalogTool>): void {
   const { options } = rt;
   if (!options.mode || options.mode === "all") return;
@@ -336,7 +335,6 @@ function registerPrompts(rt: SpecRuntime, catalog: Catalog): void {
   }
 }
 
-/** A tool handler whose result the features shape (the response budget: Feature.fitResult). */
 function budgeted(handler: ReturnType<typeof handlerFor>, fitResult: SpecRuntime["fitHandlerResult"]) {
   if (!fitResult) return handler;
   return async (...args: unknown[]): Promise<ToolHandlerResult> => {

@@ -60,8 +60,7 @@ export function didYouMean(word: string, candidates: Iterable<string>): string {
   return close.length === 0 ? "" : ` (did you mean ${close.join(" or ")}?)`;
 }
 
-/** Levenshtein distance, giving up (returning more than `budget`) as soon as it cannot stay within it:
- * GitHub has 1,000+ tool names to compare against. */
+/** Levenshtein, giving up (returning budget + 1) once it cannot stay within it: GitHub has 1,000+ tool names. */
 function editDistance(a: string, b: string, budget: number): number {
   if (Math.abs(a.length - b.length) > budget) return budget + 1;
   let previous = Array.from({ length: b.length + 1 }, (_, j) => j);

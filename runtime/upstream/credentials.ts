@@ -85,8 +85,7 @@ function checked(given: UpstreamCredentials, mcpToken: string | undefined, sourc
   return { headers, secrets };
 }
 
-// The spec's credentials, read from env at call time; each secret used is recorded for redaction. The spec
-// language's `upstream.auth` arrives as a security scheme every binding requires, like OpenAPI's.
+// The spec's credentials (spec-language `upstream.auth` too), read from env per call; secrets recorded for redaction.
 const envOf = (scheme: SecurityScheme) =>
   scheme.type === "oauth2" ? [scheme.clientIdEnv, scheme.clientSecretEnv] : [scheme.env];
 

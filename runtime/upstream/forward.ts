@@ -24,7 +24,6 @@ export async function callUpstream(
   const explicit = binding.parameters || binding.body;
   const out = explicit ? explicitRequest(base, binding, args) : legacyRequest(base, method, binding, args);
   const secrets: string[] = [...(call.forbidden ?? [])];
-  // Per-user credentials (credentials.ts) replace the spec's env-based ones for this call.
   if (call.credentials) {
     for (const [name, value] of Object.entries(call.credentials.headers)) setOwn(out.headers, name, value);
     secrets.push(...call.credentials.secrets);

@@ -66,7 +66,6 @@ function fillPath(template: string, value: (name: string) => string): string {
     .join("/");
 }
 
-/** The request URL, checked to stay on the base URL's origin and under its path. */
 function urlInside(base: string, path: string): URL {
   const root = new URL(base);
   const url = new URL(base.replace(/\/+$/, "") + path);

@@ -11,7 +11,6 @@ const isText = (type: string) => type === "" || /^text\/|xml|javascript|yaml|x-w
 /** Answers passed on as text: capped in characters and redacted. Everything else is bytes. */
 export const isTextual = (type: string) => isJson(type) || isText(type);
 
-/** The note that says an answer was cut, and how to see more. */
 const cutNote = (limit: number) =>
   `[cut: the upstream API's answer is longer than ${limit} characters; only the first ${limit} are shown ` +
   "(raise --max-upstream-body / MCP_MAX_UPSTREAM_BODY to see more)]";
@@ -46,8 +45,7 @@ function answerOf(response: UpstreamResponse): ToolHandlerResult | ToolAnswer {
   if (response.body.length === 0) return { content: [textBlock(`Upstream API answered ${response.status}`)] };
   if (limit !== undefined) {
     if (isJson(response.contentType)) {
-      // Cut JSON is no longer JSON: it cannot be structuredContent, nor meet an outputSchema. An error result
-      // says so plainly and still carries the text, so the model sees the data and why it is partial.
+      // Cut JSON is not JSON (so never structuredContent): an error result carries the text and says why.
       const note = `${cutNote(limit)} The answer was JSON; it is sent as text, not structuredContent.`;
       return { isError: true, content: [textBlock(note), textBlock(cutText(response, limit))] };
     }
@@ -108,7 +106,6 @@ const identity: Redactor = Object.assign((text: string) => text, {
   cutEnd: (text: string) => text,
 });
 
-/** A secret as an upstream may echo it. */
 function encodings(secret: string): string[] {
   const forms = [
     secret,

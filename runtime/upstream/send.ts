@@ -90,11 +90,7 @@ export const DEFAULT_MAX_BODY_CHARS = 1_000_000;
 
 // Chunks are kept only until the text they decode to passes the cap (characters, as JS counts them; bytes for
 // binary types), then the body is cancelled, closing the connection: at most the cap plus one chunk is held.
-export async function readCapped(
-  response: Response,
-  maxChars: number,
-  binary: boolean,
-): Promise<{ body: Buffer; cut: boolean }> {
+export async function readCapped(response: Response, maxChars: number, binary: boolean) {
   const stream = response.body;
   if (!stream) return { body: Buffer.alloc(0), cut: false };
   const reader = stream.getReader();

@@ -1,7 +1,6 @@
 // The request and response as the forwarding sees them (what the definition states is in catalog-types.ts).
 import type { HttpBinding, UpstreamDefinition } from "../package/catalog-types.ts";
 
-/** The definition's upstream plus what the server's flags set at start-up. */
 export type UpstreamConfig = UpstreamDefinition & {
   /** Set by --base-url: every call goes there, operations' own servers included. */
   pinned?: boolean;
@@ -10,7 +9,6 @@ export type UpstreamConfig = UpstreamDefinition & {
   maxRedirects?: number;
 };
 
-/** Removes configured credentials from an upstream answer (made by response.ts). */
 export type Redactor = {
   (text: string): string;
   /** True when no credential is configured: nothing to search, so callers skip decoding bodies. */
