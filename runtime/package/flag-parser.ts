@@ -17,11 +17,7 @@ export type ParsedFlags = {
 
 const flagKey = (entry: ServerFlag) => (entry.flag ?? entry.env) as string;
 
-export function parseFlags(
-  sets: readonly FlagSet[],
-  argv: readonly string[],
-  env: NodeJS.ProcessEnv,
-): ParsedFlags | { error: string } {
+export function parseFlags(sets: readonly FlagSet[], argv: readonly string[], env: NodeJS.ProcessEnv) {
   const table = flagsOf(sets);
   let given: ParsedFlags["given"];
   try {

@@ -91,16 +91,13 @@ export type SpecServerOptions = {
   credentials?: CredentialsHook<SpecContext>;
 } & FeatureServerOptions;
 
-const notImplementedText = (kind: string, name: string, file: string) =>
-  `The ${kind} '${name}' is not implemented yet: edit ${file}.`;
-
 /** What a scaffolded tool handler returns (a resource or prompt handler throws the Error) until written. */
 export function notImplemented(kind: string, name: string, file: string): ToolResult<never> {
-  return { isError: true, content: [{ type: "text", text: notImplementedText(kind, name, file) }] };
+  return { isError: true, content: [{ type: "text", text: notImplementedError(kind, name, file).message }] };
 }
 
 export function notImplementedError(kind: string, name: string, file: string): McpError {
-  return new McpError(ErrorCode.InternalError, notImplementedText(kind, name, file));
+  return new McpError(ErrorCode.InternalError, `The ${kind} '${name}' is not implemented yet: edit ${file}.`);
 }
 
 type Args = Record<string, unknown>;

@@ -2,7 +2,6 @@
 // as errors; a cut body as text with a note, never structuredContent), and redacting credentials from them.
 import type { SecurityScheme } from "../package/catalog-types.ts";
 import { setOwn } from "../protocol/codec.ts";
-import type { ReadResourceResult } from "../protocol/types.ts";
 import type { ToolHandlerResult } from "../server/types.ts";
 import type { Redactor, UpstreamConfig, UpstreamResponse } from "./types.ts";
 
@@ -76,11 +75,7 @@ function answerOf(response: UpstreamResponse): ToolHandlerResult | ToolAnswer {
 }
 
 /** Resource contents from an upstream response; a non-2xx answer is an error the caller turns into JSON-RPC. */
-export function resourceContentsFrom(
-  uri: string,
-  mimeType: string | undefined,
-  response: UpstreamResponse,
-): ReadResourceResult {
+export function resourceContentsFrom(uri: string, mimeType: string | undefined, response: UpstreamResponse) {
   if (response.status < 200 || response.status >= 300)
     throw new Error(`Upstream API answered ${response.status} ${response.statusText} for ${uri}`);
   const type = mimeType ?? (response.contentType.split(";")[0] || "application/octet-stream");
