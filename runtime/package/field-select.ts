@@ -1,6 +1,5 @@
-// The `_fields` argument of http tools with JSON answers: only the named fields are returned. Paths are dotted
-// from the root; arrays are transparent (`user.login` on a list of issues keeps each issue's `user.login`).
-// generator/normalize/fields-argument.ts declares it with an outputSchema allowing partial answers.
+// `_fields` (declared by generator/normalize/fields-argument.ts): only the named fields of a JSON answer, by dotted
+// paths from the root; arrays are transparent (`user.login` on a list of issues keeps each issue's `user.login`).
 import { ownValue, setOwn } from "../protocol/codec.ts";
 import type { JsonObject, Validator } from "../protocol/types.ts";
 import type { ToolHandlerResult } from "../server/types.ts";

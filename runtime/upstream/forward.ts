@@ -92,9 +92,8 @@ function redacted(response: UpstreamResponse, redact: Redactor): UpstreamRespons
 }
 
 function baseUrlOf(upstream: UpstreamConfig, env: NodeJS.ProcessEnv): string {
-  const template = upstream.baseUrlTemplate;
-  if (!template || !upstream.variables) return upstream.baseUrl;
-  const variables = upstream.variables;
+  const { baseUrlTemplate: template, variables } = upstream;
+  if (!template || !variables) return upstream.baseUrl;
   return template.replace(/\{([^{}]+)\}/g, (_, name: string) => {
     const variable = ownValue(variables, name);
     if (!variable) return "";

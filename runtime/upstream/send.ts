@@ -1,7 +1,6 @@
 // Sending one upstream request: redirects followed by hand, only within its origin (scheme, host and port), so
 // credentials never reach another host; the body read up to a cap; a failure names its cause (ECONNREFUSED ...).
-// TextDecoder imported, not global: generated packages compile without the DOM library, where the type lives.
-import { TextDecoder } from "node:util";
+import { TextDecoder } from "node:util"; // not the global: packages compile without the DOM library's types
 import { isTextual } from "./response.ts";
 import type { Outgoing, Redactor, UpstreamConfig, UpstreamResponse } from "./types.ts";
 
