@@ -9,7 +9,8 @@ import type { CatalogTool } from "../../runtime/package/catalog-types.ts";
 import { readCatalog } from "../../runtime/package/spec-server.ts";
 import { createToolSearch } from "../../runtime/search/tool-search.ts";
 
-export type SearchQuery = { query: string; expect: string[] };
+/** `difficulty`: the first word of the entry's note ("easy", "medium", "hard: why"), when it has one. */
+export type SearchQuery = { query: string; expect: string[]; difficulty?: string };
 /** A ranker: tool names, best first. */
 export type Ranker = (query: string, limit: number) => string[];
 export type Miss = { query: string; expect: string[]; got: string[] };
@@ -20,11 +21,12 @@ export function readQueries(file: string): SearchQuery[] {
   const data: unknown = parse(readFileSync(file, "utf8"));
   if (!Array.isArray(data)) throw new Error(`${file}: expected a YAML list of { query, expect }`);
   return data.map((entry, n) => {
-    const { query, expect } = (entry ?? {}) as { query?: unknown; expect?: unknown };
+    const { query, expect, note } = (entry ?? {}) as { query?: unknown; expect?: unknown; note?: unknown };
     const names = typeof expect === "string" ? [expect] : expect;
     if (typeof query !== "string" || !Array.isArray(names) || !names.every((name) => typeof name === "string"))
       throw new Error(`${file}: entry ${n + 1} is not { query: string, expect: [tool names] }`);
-    return { query, expect: names };
+    const difficulty = typeof note === "string" ? /^(easy|medium|hard)\b/.exec(note)?.[1] : undefined;
+    return difficulty ? { query, expect: names, difficulty } : { query, expect: names };
   });
 }
 
@@ -66,6 +68,20 @@ export function measureRecall(rank: Ranker, queries: readonly SearchQuery[]): Re
   }
   const n = queries.length || 1;
   return { queries: queries.length, at1: at1 / n, at5: at5 / n, at10: at10 / n, misses };
+}
+
+/** Recall per difficulty label (queries without one are left out). */
+export function byDifficulty(rank: Ranker, queries: readonly SearchQuery[]): Record<string, Recall> {
+  const labels = [...new Set(queries.flatMap((query) => query.difficulty ?? []))];
+  return Object.fromEntries(
+    labels.map((label) => [
+      label,
+      measureRecall(
+        rank,
+        queries.filter((query) => query.difficulty === label),
+      ),
+    ]),
+  );
 }
 
 /** Expected names that are no tool of the package: a query set written against another version of the API. */

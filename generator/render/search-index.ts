@@ -3,6 +3,8 @@
  * start-up (GitHub's 1,223 tools take a quarter of a second to index, and the file is read on the first search). The runtime reads it on the first search;
  * documents and options come from the runtime's own module, so both sides turn text into the same terms.
  */
+
+import type { CatalogTool } from "../../runtime/package/catalog-types.ts";
 import { buildSearchIndex, serializeSearchIndex } from "../../runtime/search/search-index.ts";
 import type { Model } from "../normalize/normalize.ts";
 import { definitionData } from "./definition.ts";
@@ -13,10 +15,28 @@ export const SEARCH_INDEX_FILE = "src/search-index.json";
 
 /** The index of the package's tools; undefined for a package without tools. */
 export function renderSearchIndex(model: Model): string | undefined {
-  const { tools } = definitionData(model).catalog;
+  const { tools, toolsets } = definitionData(model).catalog;
   if (tools.length === 0) return undefined;
-  // The whole description, not the one tools/list serves cut short: the index costs no agent tokens.
-  const whole = new Map(model.tools.map(({ node }) => [node.name, node.description]));
-  const documents = tools.map((tool) => ({ ...tool, description: whole.get(tool.name) ?? tool.description }));
-  return serializeSearchIndex(buildSearchIndex(documents), header(model.specRef).slice(3).trim());
+  return serializeSearchIndex(
+    buildSearchIndex(searchDocuments(model, tools), toolsets),
+    header(model.specRef).slice(3).trim(),
+  );
+}
+
+/**
+ * The tools as the index reads them: whole descriptions and schemas, not the ones tools/list serves cut
+ * short and compacted (the index costs no agent tokens).
+ */
+export function searchDocuments(model: Model, tools: readonly CatalogTool[]): CatalogTool[] {
+  const nodes = new Map(model.tools.map(({ node }) => [node.name, node]));
+  return tools.map((tool) => {
+    const node = nodes.get(tool.name);
+    if (!node) return tool;
+    return {
+      ...tool,
+      description: node.description ?? tool.description,
+      inputSchema: node.inputSchema as CatalogTool["inputSchema"],
+      ...(node.outputSchema ? { outputSchema: node.outputSchema as CatalogTool["outputSchema"] } : {}),
+    };
+  });
 }

@@ -2,11 +2,11 @@
 // package carries (and installs the libraries of) only the features src/app.ts hands to it.
 import type { Validator } from "../protocol/types.ts";
 import type { McpServer } from "../server/server.ts";
-import type { ToolHandlerResult } from "../server/types.ts";
+import type { AccessGate, ToolHandlerResult } from "../server/types.ts";
 import type { HttpFeatures } from "../transport/http/http-features.ts";
 import type { HttpServerOptions } from "../transport/http/server.ts";
 import type { Exchange } from "../upstream/credentials.ts";
-import type { CatalogTool, CatalogToolset } from "./catalog-types.ts";
+import type { Catalog, CatalogTool, CatalogToolset } from "./catalog-types.ts";
 import type { ParsedFlags } from "./flag-parser.ts";
 import type { FeatureName, FlagSet } from "./server-flags.ts";
 
@@ -49,7 +49,8 @@ export type FeatureServerOptions = {
   codeLimits?: Partial<CodeLimits>;
   allowDestructive?: boolean;
   codeConcurrency?: number;
-  listAllTools?: boolean;
+  /** Who may see and call what, made from the catalog (the `oauth` feature's scopes; --list-all-tools). */
+  accessGate?: (catalog: () => Catalog) => AccessGate;
   exchangeToken?: Exchange;
 };
 

@@ -6,7 +6,6 @@ import { ErrorCode } from "../protocol/constants.ts";
 import { McpError } from "../protocol/errors.ts";
 import type { ContentBlock, GetPromptResult, Validator } from "../protocol/types.ts";
 import { observeUpstream } from "../server/log.ts";
-import type { ToolGate } from "../server/scope-filter.ts";
 import { createServer, type McpServer } from "../server/server.ts";
 import type {
   CompleteFunction,
@@ -129,7 +128,7 @@ export function createSpecServer(definition: ServerDefinition, options: SpecServ
     ...options.serverOptions,
     ...definition.server,
     ...(filters(selection) ? { unknownToolMessage: (name: string) => unknownTool(name) } : {}),
-    toolGate: toolGateOf(definition, options.listAllTools === true),
+    ...(options.accessGate ? { toolGate: options.accessGate(definition.catalog) } : {}),
   });
   const fitResult = resultFitter(options.features ?? []);
   const rt: SpecRuntime = {
@@ -163,22 +162,6 @@ export function createSpecServer(definition: ServerDefinition, options: SpecServ
     registerPrompts(rt, catalog);
   }, definition.offers);
   return server;
-}
-
-/** Scopes per tool (and of resources and templates, for scopes_supported), read on first need. */
-function toolGateOf(definition: ServerDefinition, listAll: boolean): ToolGate {
-  let scopes: Map<string, string[] | undefined> | undefined;
-  return {
-    required: (name) => {
-      scopes ??= new Map(definition.catalog().tools.map((tool) => [tool.name, tool.scopes]));
-      return scopes.get(name);
-    },
-    listAll,
-    all: () => {
-      const { tools, resources, resourceTemplates } = definition.catalog();
-      return [...new Set([...tools, ...resources, ...resourceTemplates].flatMap((entry) => entry.scopes ?? []))];
-    },
-  };
 }
 
 async function forward(rt: SpecRuntime, binding: HttpBinding, args: Args, ctx: HandlerContext, target: string) {

@@ -3,11 +3,12 @@
 // in memory when it is missing. Both sides take the options from here, so they cannot disagree on how text
 // becomes terms.
 import MiniSearch, { type AsPlainObject, type Options } from "minisearch";
-import type { CatalogTool } from "../package/catalog-types.ts";
+import type { CatalogTool, CatalogToolset } from "../package/catalog-types.ts";
+import { schemaWords } from "./schema-words.ts";
 import { splitIdentifier, splitWords, termOf, verbsOf } from "./search-text.ts";
 
 /** Bumped whenever the documents or the options change: an index of another format is rebuilt, not read. */
-export const SEARCH_INDEX_FORMAT = 1;
+export const SEARCH_INDEX_FORMAT = 2;
 
 /** What is indexed of a tool, one field each. */
 export type ToolDocument = {
@@ -22,8 +23,16 @@ export type ToolDocument = {
   path: string;
   /** The names of the tool's arguments. */
   params: string;
-  /** What the HTTP method does, in verbs (METHOD_VERBS). */
+  /** What the operation does, in verbs: its HTTP method and path's shape (shapeVerbs). */
   verbs: string;
+  /** The names of the fields its answer holds (two levels), split into words. */
+  fields: string;
+  /** The enum values its arguments take. */
+  values: string;
+  /** Its arguments' descriptions. */
+  details: string;
+  /** What its toolset is about (OpenAPI: the tag's description). */
+  about: string;
 };
 
 /** How much a match in each field counts: a tool's name and title say what it does, its arguments less so. */
@@ -35,11 +44,15 @@ export const FIELD_BOOST: Readonly<Record<Exclude<keyof ToolDocument, "id">, num
   verbs: 1,
   description: 1,
   params: 0.5,
+  fields: 0.3,
+  values: 0.5,
+  details: 0.2,
+  about: 0.3,
 };
 
 const FIELDS = Object.keys(FIELD_BOOST);
 /** Fields that hold identifiers, split at camelCase humps too; the others hold prose. */
-const IDENTIFIER_FIELDS = new Set(["name", "params", "path", "toolset"]);
+const IDENTIFIER_FIELDS = new Set(["name", "params", "path", "toolset", "fields", "values"]);
 
 /**
  * Descriptions are Markdown or HTML: link targets, bare URLs and tags would index every word of docs URLs
@@ -76,12 +89,18 @@ export function boilerplateOf(tools: readonly CatalogTool[]): Set<string> {
   return new Set([...counts].filter(([, count]) => count >= threshold).map(([sentence]) => sentence));
 }
 
-export function toolDocument(tool: CatalogTool, boilerplate: ReadonlySet<string> = new Set()): ToolDocument {
+export function toolDocument(
+  tool: CatalogTool,
+  boilerplate: ReadonlySet<string> = new Set(),
+  toolsetAbout: ReadonlyMap<string, string> = new Map(),
+): ToolDocument {
   const description = sentences(plainText(tool.description ?? ""))
     .filter((sentence) => !boilerplate.has(sentence))
     .join(" ");
   const path = tool.http?.path ?? "";
   const properties = tool.inputSchema.properties;
+  const input = schemaWords(tool.inputSchema, 3);
+  const output = schemaWords(tool.outputSchema, 2);
   return {
     id: tool.name,
     name: tool.name,
@@ -93,7 +112,11 @@ export function toolDocument(tool: CatalogTool, boilerplate: ReadonlySet<string>
       .filter((segment) => !segment.includes("{"))
       .join(" "),
     params: properties && typeof properties === "object" ? Object.keys(properties).join(" ") : "",
-    verbs: verbsOf(tool.http?.method, tool.annotations?.readOnlyHint, tool.annotations?.destructiveHint),
+    verbs: verbsOf(tool.http?.method, tool.annotations?.readOnlyHint, tool.annotations?.destructiveHint, path),
+    fields: output.names.join(" "),
+    values: input.values.join(" "),
+    details: input.descriptions.map(plainText).join(" "),
+    about: plainText(toolsetAbout.get(tool.toolset ?? "") ?? ""),
   };
 }
 
@@ -108,10 +131,14 @@ export const SEARCH_INDEX_OPTIONS: Options<ToolDocument> = {
 };
 
 /** The index of `tools`, built in memory. */
-export function buildSearchIndex(tools: readonly CatalogTool[]): MiniSearch<ToolDocument> {
+export function buildSearchIndex(
+  tools: readonly CatalogTool[],
+  toolsets: readonly CatalogToolset[] = [],
+): MiniSearch<ToolDocument> {
   const index = new MiniSearch<ToolDocument>(SEARCH_INDEX_OPTIONS);
   const boilerplate = boilerplateOf(tools);
-  index.addAll(tools.map((tool) => toolDocument(tool, boilerplate)));
+  const about = new Map(toolsets.flatMap((set) => (set.description ? [[set.name, set.description] as const] : [])));
+  index.addAll(tools.map((tool) => toolDocument(tool, boilerplate, about)));
   return index;
 }
 

@@ -77,6 +77,20 @@ export function parseQuery(query: string, named: (term: string) => boolean = () 
   return { terms, concepts };
 }
 
+/** A question ("who is assigned...", "what changed...", "is carol an admin...") asks for a read. */
+const QUESTION = /^(who|whom|whose|what|whats|which|when|where|how|is|are|am|does|do|did|has|have|can|was|were)\b/;
+
+/** Whether the query is a question, which a read answers (its first word, apostrophes dropped). */
+export function isQuestion(query: string): boolean {
+  return QUESTION.test(
+    query
+      .trimStart()
+      .slice(0, 16)
+      .toLowerCase()
+      .replace(/['\u2019]/g, ""),
+  );
+}
+
 /** How much of the query a tool that matched `matched` covers: each concept counts by its best matched term. */
 export function coverage(query: ParsedQuery, matched: readonly string[]): number {
   let sum = 0;

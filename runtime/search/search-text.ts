@@ -57,9 +57,26 @@ export const METHOD_VERBS: Readonly<Record<string, string>> = {
   DELETE: "delete remove",
 };
 
-/** Verbs for a tool without an http binding, from its annotations. */
-export function verbsOf(method: string | undefined, readOnly: boolean | undefined, destructive?: boolean): string {
-  if (method) return METHOD_VERBS[method.toUpperCase()] ?? "";
+/**
+ * What an operation does, from its method and its path's shape: a GET that ends in a parameter reads one
+ * thing, a GET of a collection lists; a POST to a collection creates; a POST that ends in a word after a
+ * parameter (/orders/{id}/cancel) is that action. Without an http binding, from its annotations.
+ */
+export function verbsOf(
+  method: string | undefined,
+  readOnly: boolean | undefined,
+  destructive?: boolean,
+  path = "",
+): string {
+  if (method) {
+    const segments = path.split("/").filter(Boolean);
+    const last = segments.at(-1) ?? "";
+    const verb = method.toUpperCase();
+    if (verb === "GET") return last.startsWith("{") ? "get show read view detail" : "list get show find all";
+    if (verb === "POST" && !last.startsWith("{") && segments.at(-2)?.startsWith("{") && !/s$/.test(last))
+      return `${last} do action`;
+    return METHOD_VERBS[verb] ?? "";
+  }
   if (readOnly) return METHOD_VERBS.GET;
   if (destructive) return METHOD_VERBS.DELETE;
   return "";

@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import type { default as MiniSearch, SearchResult } from "minisearch";
 import type { CatalogTool } from "../package/catalog-types.ts";
 import { buildSearchIndex, parseSearchIndex, type ToolDocument } from "./search-index.ts";
-import { coverage, parseQuery } from "./search-query.ts";
+import { coverage, isQuestion, parseQuery } from "./search-query.ts";
 import { splitIdentifier, termOf } from "./search-text.ts";
 
 export type ToolSearchOptions = {
@@ -36,6 +36,10 @@ function readIndex(file: URL, tools: readonly CatalogTool[]): MiniSearch<ToolDoc
     return undefined;
   }
 }
+
+/** How much a read (GET, or read-only without a binding) gains when the query is a question (measured on the
+ * tuning sets: recall@1 GitHub 51% -> 54%, Asana 36% -> 42%, @5 unchanged; 0.2 to 1 do the same). */
+export const QUESTION_READ_BOOST = 0.3;
 
 /** How much a tool gains when the query covers all of its name, against none of it (`nameFit`). */
 export const NAME_FIT_BOOST = 0.5;
@@ -70,6 +74,7 @@ export function rankTools(
   index: MiniSearch<ToolDocument>,
   query: string,
   filter: (name: string) => boolean = () => true,
+  reads: ReadonlySet<string> = new Set(),
 ): Array<{ name: string; score: number }> {
   const named = (term: string) => index.search(term, { ...AS_IS, fields: NAMING_FIELDS }).length > 0;
   const parsed = parseQuery(query, named);
@@ -79,10 +84,12 @@ export function rankTools(
     boostTerm: (term) => parsed.terms.get(term) ?? 1,
     filter: (result) => filter(String(result.id)),
   });
+  const question = isQuestion(query);
   const score = (result: SearchResult) =>
     (result.score / Math.max(1, result.queryTerms.length)) *
     coverage(parsed, result.queryTerms) *
-    (1 + NAME_FIT_BOOST * nameFit(String(result.id), parsed.terms));
+    (1 + NAME_FIT_BOOST * nameFit(String(result.id), parsed.terms)) *
+    (question && reads.has(String(result.id)) ? 1 + QUESTION_READ_BOOST : 1);
   return results
     .map((result) => ({ name: String(result.id), score: score(result) }))
     .sort((a, b) => b.score - a.score || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -92,14 +99,22 @@ export function rankTools(
 export function createToolSearch(tools: readonly CatalogTool[], indexFile?: URL): ToolSearch {
   let index: MiniSearch<ToolDocument> | undefined;
   const toolsets = new Map(tools.map((tool) => [tool.name, tool.toolset ?? "default"]));
+  const reads = readsOf(tools);
   return {
     search(query, { limit, allowed, toolset }) {
       if (limit < 1) return [];
       index ??= (indexFile && readIndex(indexFile, tools)) || buildSearchIndex(tools);
       const reachable = (name: string) => allowed(name) && (toolset === undefined || toolsets.get(name) === toolset);
-      return rankTools(index, query, reachable)
+      return rankTools(index, query, reachable, reads)
         .slice(0, limit)
         .map((result) => result.name);
     },
   };
+}
+
+/** The tools that read: an http GET, or without a binding, read-only by their annotations. */
+export function readsOf(tools: readonly CatalogTool[]): Set<string> {
+  const reads = (tool: CatalogTool) =>
+    tool.http ? tool.http.method.toUpperCase() === "GET" : tool.annotations?.readOnlyHint === true;
+  return new Set(tools.filter(reads).map((tool) => tool.name));
 }

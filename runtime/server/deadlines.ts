@@ -1,11 +1,6 @@
-// Handler deadlines of one server with one timer per timeout length instead of a setTimeout and
-// clearTimeout per request. Node keeps a timer list per duration and drops it when it empties, so a
-// sequential client made every request rebuild that list and re-arm libuv's timer (visible in
-// tools/call profiles). Requests with the same timeout expire in the order they started, so each
-// length is a FIFO whose head alone needs a timer. The FIFO is a list threaded through the entries
-// themselves: a Map that goes from empty to one entry and back on every request kept reallocating
-// its table. A setTimeout/clearTimeout per request instead costs +8–60% server CPU per call (stdio, 64 in
-// flight; bench/RESULTS.md "Micro-optimisations").
+// Handler deadlines with one timer per timeout length: requests of one length expire in start order, so
+// each length is a FIFO (threaded through the entries, no Map churn) whose head alone needs a timer.
+// A setTimeout/clearTimeout per request costs +8–60% server CPU per call (bench/RESULTS.md "Micro-optimisations").
 import { performance } from "node:perf_hooks";
 
 /** Something with a deadline. The fields besides expire() belong to Deadlines; start them undefined. */
@@ -87,14 +82,11 @@ export class Lane {
   };
 }
 
-// Cancellation of one request without an AbortController until someone asks for the signal.
-// An AbortSignal is an EventTarget (a Map of listeners, an Event object per abort, dispatch); most
-// handlers never read `ctx.signal`, so most requests now make none. An eager AbortController per
-// request doubles server CPU per call (+97–118%, stdio, 64 in flight; bench/RESULTS.md "Micro-optimisations").
-
 /** Told once when a LazyAbort aborts (the server's run of a request follows its transport's abort). */
 export type AbortTarget = { abort(reason: unknown): void };
 
+/** Cancellation without an AbortController until someone reads `signal`: most handlers never do, and an
+ * eager one per request doubles server CPU per call (bench/RESULTS.md "Micro-optimisations"). */
 export class LazyAbort {
   aborted = false;
   reason: unknown = undefined;

@@ -1,9 +1,6 @@
-// Multi Round-Trip Requests, server side (2026 era). Handlers are re-run on each
-// retry: an input the client has not answered yet aborts the run with
-// InputRequiredSignal, which becomes an `input_required` result. Answers gathered
-// so far travel in a sealed `requestState` bound to the method, the salient
-// params, the caller's principal and an expiry, so a client cannot tamper with
-// them or replay them on another request.
+// Multi Round-Trip Requests, server side (2026 era): handlers re-run on each retry; an unanswered input
+// throws InputRequiredSignal (an `input_required` result). Answers so far travel in a sealed `requestState`
+// bound to the method, the salient params, the caller and an expiry: no tampering, no replay elsewhere.
 import { createHash } from "node:crypto";
 import { isObject } from "../protocol/codec.ts";
 import { invalidParams } from "../protocol/errors.ts";

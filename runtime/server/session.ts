@@ -1,6 +1,4 @@
-// State of one 2025-era (initialize-based) client: negotiated version, declared
-// capabilities, log level and resource subscriptions. A stdio connection has
-// one; the HTTP transport keeps one per `Mcp-Session-Id`.
+// A 2025-era client's session (one per stdio connection or `Mcp-Session-Id`), and the server's change events.
 import { notification } from "../protocol/codec.ts";
 import type {
   ClientCapabilities,
@@ -54,19 +52,14 @@ export class LegacySession {
   /** Called by the server for every change; forwards the ones this client asked for. */
   deliverChange(change: ServerChange): void {
     if (!this.protocolVersion) return;
-    if (change.kind === "resource-updated") {
-      if (this.subscriptions.has(change.uri)) {
-        this.sendUnrelated(notification("notifications/resources/updated", { uri: change.uri }));
-      }
-      return;
-    }
-    this.sendUnrelated(notification(`notifications/${change.kind}/list_changed`));
+    if (change.kind !== "resource-updated")
+      this.sendUnrelated(notification(`notifications/${change.kind}/list_changed`));
+    else if (this.subscriptions.has(change.uri))
+      this.sendUnrelated(notification("notifications/resources/updated", { uri: change.uri }));
   }
 }
 
-// Change events inside a server: feature lists changing and resources being
-// updated. Legacy sessions and 2026 `subscriptions/listen` streams both listen here.
-
+/** List changes and resource updates; 2025 sessions and 2026 `subscriptions/listen` streams listen. */
 export type ServerChange = { kind: "tools" | "prompts" | "resources" } | { kind: "resource-updated"; uri: string };
 export type ChangeListener = (change: ServerChange) => void;
 
@@ -107,16 +100,9 @@ export function notificationForFilter(
   change: ServerChange,
   filter: SubscriptionFilter,
 ): JsonRpcNotification | undefined {
-  switch (change.kind) {
-    case "tools":
-      return filter.toolsListChanged ? notification("notifications/tools/list_changed") : undefined;
-    case "prompts":
-      return filter.promptsListChanged ? notification("notifications/prompts/list_changed") : undefined;
-    case "resources":
-      return filter.resourcesListChanged ? notification("notifications/resources/list_changed") : undefined;
-    case "resource-updated":
-      return filter.resourceSubscriptions?.includes(change.uri)
-        ? notification("notifications/resources/updated", { uri: change.uri })
-        : undefined;
-  }
+  if (change.kind === "resource-updated")
+    return filter.resourceSubscriptions?.includes(change.uri)
+      ? notification("notifications/resources/updated", { uri: change.uri })
+      : undefined;
+  return filter[`${change.kind}ListChanged`] ? notification(`notifications/${change.kind}/list_changed`) : undefined;
 }

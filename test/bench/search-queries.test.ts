@@ -20,24 +20,30 @@ const SETS = [
     file: join(ROOT, `bench/search/queries-${api}.yaml`),
     atLeast: 40,
   })),
+  // A tuning set for issue #29, written by the session that tunes the search (not held out).
+  // Its mix leans to medium and hard (what the search gets wrong), so the balance check does not apply.
+  { file: join(ROOT, "bench/search/tuning-asana.yaml"), atLeast: 30, tuning: true },
 ];
 
-describe.each(SETS)("query set $file", ({ file, atLeast }) => {
-  const { queries, problems } = loadQuerySet(file);
+describe.each(SETS)(
+  "query set $file",
+  ({ file, atLeast, tuning }: { file: string; atLeast: number; tuning?: boolean }) => {
+    const { queries, problems } = loadQuerySet(file);
 
-  it("is well formed and big enough", () => {
-    expect(problems).toEqual([]);
-    expect(queries.length).toBeGreaterThanOrEqual(atLeast);
-    expect(new Set(queries.map((q) => q.query.toLowerCase())).size).toBe(queries.length);
-  });
+    it("is well formed and big enough", () => {
+      expect(problems).toEqual([]);
+      expect(queries.length).toBeGreaterThanOrEqual(atLeast);
+      expect(new Set(queries.map((q) => q.query.toLowerCase())).size).toBe(queries.length);
+    });
 
-  it("labels every query easy, medium or hard, each at least a quarter of the set", () => {
-    const levels = queries.map((q) => /^(easy|medium|hard)\b/.exec(q.note ?? "")?.[1]);
-    expect(levels.filter((level) => level === undefined)).toEqual([]);
-    for (const level of ["easy", "medium", "hard"])
-      expect(levels.filter((l) => l === level).length).toBeGreaterThanOrEqual(queries.length / 4);
-  });
-});
+    it("labels every query easy, medium or hard, each at least a quarter of the set", () => {
+      const levels = queries.map((q) => /^(easy|medium|hard)\b/.exec(q.note ?? "")?.[1]);
+      expect(levels.filter((level) => level === undefined)).toEqual([]);
+      for (const level of tuning ? [] : ["easy", "medium", "hard"])
+        expect(levels.filter((l) => l === level).length).toBeGreaterThanOrEqual(queries.length / 4);
+    });
+  },
+);
 
 describe("check-queries", () => {
   it("reports an expected name the catalog lacks, a repeated query and a malformed entry", () => {

@@ -15,6 +15,7 @@ import {
   withOAuth,
 } from "../../runtime/features/oauth/client/index.ts";
 import { oauthFeature } from "../../runtime/features/oauth/feature.ts";
+import { scopeGate } from "../../runtime/features/oauth/scope-gate.ts";
 import { type ClientOptions, connect as connectRuntime } from "../../runtime/index.ts";
 import { createServer } from "../../runtime/server/server.ts";
 import { type HttpServerHandle, serveHttp } from "../../runtime/transport/http/server.ts";
@@ -34,11 +35,11 @@ beforeAll(async () => {
   const server = createServer({
     name: "things",
     version: "1.0.0",
-    toolGate: {
+    toolGate: scopeGate({
       required: (name) => SCOPES[name],
       listAll: false,
       all: () => ["things:read", "things:write"],
-    },
+    }),
   });
   for (const name of ["read_things", "write_things", "server_time"]) {
     server.tool({
@@ -305,7 +306,11 @@ describe("step-up on insufficient_scope", () => {
     const server = createServer({
       name: "things",
       version: "1.0.0",
-      toolGate: { required: (name) => SCOPES[name], listAll: false, all: () => ["things:read", "things:write"] },
+      toolGate: scopeGate({
+        required: (name) => SCOPES[name],
+        listAll: false,
+        all: () => ["things:read", "things:write"],
+      }),
     });
     server.tool({ name: "write_things", inputSchema: { type: "object" }, handler: () => ({ content: [] }) });
     server.tool({ name: "read_things", inputSchema: { type: "object" }, handler: () => ({ content: [] }) });

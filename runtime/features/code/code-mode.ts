@@ -10,9 +10,8 @@ import { RESPONSE_META } from "../../package/field-select.ts";
 import { didYouMean } from "../../package/tool-selection.ts";
 import type { CallToolResult, JsonObject } from "../../protocol/types.ts";
 import type { ToolSearch } from "../../search/tool-search.ts";
-import { callToolInProcess } from "../../server/features.ts";
+import { callToolInProcess, showsTool } from "../../server/features.ts";
 import { InputRequiredSignal } from "../../server/mrtr.ts";
-import { insufficientScopeMessage, missingScopes, visibleTo } from "../../server/scope-filter.ts";
 import type { McpServer } from "../../server/server.ts";
 import type { ToolHandlerResult } from "../../server/types.ts";
 import { type DynamicCatalog, visibleNames } from "../dynamic/dynamic-mode.ts";
@@ -79,7 +78,7 @@ async function searchDocs(mode: CodeMode, args: Args, ctx: Ctx): Promise<ToolHan
   );
   const names = mode.search.search(args.query, {
     limit: Number(limit),
-    allowed: (name) => catalog.served.has(name) && visibleTo(server.options.toolGate, name, ctx.auth),
+    allowed: (name) => catalog.served.has(name) && showsTool(server, name, ctx.auth),
   });
   if (names.length === 0) return failure(`No API function matches '${args.query}'. Try other words.`, false);
   const { loadCodeApi, declarationsFor } = await import("./code-api.ts");
@@ -99,10 +98,10 @@ async function execute(mode: CodeMode, args: Args, ctx: Ctx): Promise<ToolHandle
   ctx.signal.addEventListener("abort", stop, { once: true });
   const state: RunState = { destructiveRan: false, used: new Map(), notes: [] };
   // `api` holds what this caller may see; a tool its scopes hide is refused as a direct call is.
-  const seen = (name: string) => visibleTo(server.options.toolGate, name, ctx.auth);
+  const seen = (name: string) => showsTool(server, name, ctx.auth);
   const unavailable = (name: string) => {
-    const missing = catalog.served.has(name) ? missingScopes(server.options.toolGate, name, ctx.auth) : [];
-    return missing.length > 0 ? insufficientScopeMessage(name, missing) : unknownToolText(name, catalog, seen);
+    const refusal = catalog.served.has(name) ? server.options.toolGate?.toolRefusal(name, ctx.auth) : undefined;
+    return refusal ?? unknownToolText(name, catalog, seen);
   };
   const call = { mode, ctx, run, state, unavailable };
   const bridge: CodeBridge = {

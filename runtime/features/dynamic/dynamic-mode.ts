@@ -12,9 +12,8 @@ import { isObject } from "../../protocol/codec.ts";
 import { DEFAULT_TOOL_HINTS } from "../../protocol/constants.ts";
 import type { CallToolResult, JsonObject } from "../../protocol/types.ts";
 import type { ToolSearch } from "../../search/tool-search.ts";
-import { forwardTo } from "../../server/features.ts";
+import { forwardTo, showsTool } from "../../server/features.ts";
 import { toolListing } from "../../server/methods.ts";
-import { visibleTo } from "../../server/scope-filter.ts";
 import type { McpServer } from "../../server/server.ts";
 import type { ToolHandlerResult } from "../../server/types.ts";
 import { DESCRIBE_LIMIT, DYNAMIC_TOOLS, SEARCH_LIMIT, SUMMARY_CHARS } from "./dynamic-tools.ts";
@@ -94,7 +93,7 @@ async function searchTools(state: DynamicState, args: Args, ctx: Ctx): Promise<T
   state.search ??= (await import("../../search/tool-search.ts")).createToolSearch(state.catalog.all, searchIndexFile());
   const names = state.search.search(query, {
     limit,
-    allowed: (name) => state.catalog.served.has(name) && visibleTo(state.server.options.toolGate, name, ctx.auth),
+    allowed: (name) => state.catalog.served.has(name) && showsTool(state.server, name, ctx.auth),
     ...(toolset !== undefined ? { toolset } : {}),
   });
   const tools = names.flatMap((name) => {
@@ -128,7 +127,7 @@ function listTools(state: DynamicState, args: Args, ctx: Ctx): ToolHandlerResult
   const toolset = String(args.toolset);
   const inToolset = state.byToolset.get(toolset);
   if (!inToolset) return unknownToolset(state, toolset);
-  const tools = inToolset.filter((tool) => visibleTo(state.server.options.toolGate, tool.name, ctx.auth));
+  const tools = inToolset.filter((tool) => showsTool(state.server, tool.name, ctx.auth));
   let offset = 0;
   if (args.cursor !== undefined) {
     const opened = state.server.sealer.open(String(args.cursor));
@@ -160,12 +159,12 @@ function describeTools(state: DynamicState, args: Args, ctx: Ctx): ToolHandlerRe
   const tools: unknown[] = [];
   const unknown: string[] = [];
   for (const name of names) {
-    const visible = state.catalog.served.has(name) && visibleTo(state.server.options.toolGate, name, ctx.auth);
+    const visible = state.catalog.served.has(name) && showsTool(state.server, name, ctx.auth);
     const registered = visible ? state.server.tools.get(name) : undefined;
     if (registered) tools.push(toolListing(registered));
     else unknown.push(name);
   }
-  const seen = (name: string) => visibleTo(state.server.options.toolGate, name, ctx.auth);
+  const seen = (name: string) => showsTool(state.server, name, ctx.auth);
   if (tools.length === 0)
     return failure(`No such tool: ${unknown.map((name) => unknownToolText(name, state.catalog, seen)).join("; ")}`);
   const notes = unknown.map((name) => unknownToolText(name, state.catalog, seen));
@@ -188,8 +187,7 @@ function callTool(state: DynamicState, args: Args, ctx: Ctx): ToolHandlerResult 
   if (bad) return bad;
   const name = String(args.name);
   const tool = state.catalog.served.get(name);
-  if (!tool)
-    return failure(unknownToolText(name, state.catalog, (n) => visibleTo(state.server.options.toolGate, n, ctx.auth)));
+  if (!tool) return failure(unknownToolText(name, state.catalog, (n) => showsTool(state.server, n, ctx.auth)));
   const meta = { [ANNOTATIONS_META_KEY]: statedHints(tool.annotations) };
   return forwardTo({ name, arguments: args.arguments ?? {}, meta });
 }

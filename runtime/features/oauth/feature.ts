@@ -4,6 +4,7 @@ import type { Feature, FeatureInput, FeatureSetup } from "../../package/feature.
 import { type AuthFlags, parseAuthConfig } from "./auth-flags.ts";
 import { oauthFlags } from "./flags.ts";
 import { createProtectedResource } from "./protected-resource.ts";
+import { catalogScopeGate } from "./scope-gate.ts";
 
 export const oauthFeature: Feature = {
   name: "oauth",
@@ -20,5 +21,5 @@ function configure({ given, http, env }: FeatureInput): FeatureSetup | string {
   if (!auth) return {};
   if (env.MCP_HTTP_TOKEN)
     return "MCP_HTTP_TOKEN and --auth-issuer (or MCP_AUTH_ISSUER) are both set: the static token is for local use, OAuth for remote; unset one";
-  return { http: { auth }, ...(auth.listAllTools ? { server: { listAllTools: true } } : {}) };
+  return { http: { auth }, server: { accessGate: (catalog) => catalogScopeGate(catalog, auth.listAllTools) } };
 }

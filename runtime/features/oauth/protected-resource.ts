@@ -2,10 +2,12 @@
 // metadata at /.well-known/oauth-protected-resource (and its path-suffixed form), bearer tokens read from
 // the Authorization header only, 401/400/503 with `WWW-Authenticate: Bearer resource_metadata="..."`, and
 // the 403 `insufficient_scope` step-up challenge. Loaded only when --auth-issuer is set.
+
 import type { IncomingMessage } from "node:http";
 import type { AuthConfig } from "../../server/auth-principal.ts";
 import type { ProtectedResource, ProtectedResourceOptions } from "../../transport/http/http-features.ts";
 import type { Rejection } from "../../transport/http/security.ts";
+import { scopeRejection } from "./scope-gate.ts";
 import { TokenVerifier } from "./token-verifier.ts";
 
 /** Longest Authorization header accepted; real tokens (Entra's included) are well under it. */
@@ -68,13 +70,15 @@ export function createProtectedResource(
         error_description: verdict.description,
       });
     },
-    insufficientScope(required, what) {
-      const description = `${what} needs the scope(s) ${required.join(" ")}`;
-      return reject(403, `Insufficient scope: ${description}`, {
-        error: "insufficient_scope",
-        scope: required.join(" "),
-        error_description: description,
-      }).rejection;
+    refuse(server, message, auth) {
+      return scopeRejection(server, message, auth, (required, what) => {
+        const description = `${what} needs the scope(s) ${required.join(" ")}`;
+        return reject(403, `Insufficient scope: ${description}`, {
+          error: "insufficient_scope",
+          scope: required.join(" "),
+          error_description: description,
+        }).rejection;
+      });
     },
   };
 }

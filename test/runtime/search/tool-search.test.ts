@@ -9,9 +9,9 @@ import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import type { CatalogTool } from "../../../runtime/package/catalog-types.ts";
 import { buildSearchIndex, SEARCH_INDEX_FORMAT, serializeSearchIndex } from "../../../runtime/search/search-index.ts";
-import { parseQuery, QUERY_WORDS, SYNONYM_WEIGHT } from "../../../runtime/search/search-query.ts";
+import { isQuestion, parseQuery, QUERY_WORDS, SYNONYM_WEIGHT } from "../../../runtime/search/search-query.ts";
 import { splitIdentifier, splitWords, termOf, termsOf, verbsOf } from "../../../runtime/search/search-text.ts";
-import { createToolSearch } from "../../../runtime/search/tool-search.ts";
+import { createToolSearch, QUESTION_READ_BOOST, rankTools, readsOf } from "../../../runtime/search/tool-search.ts";
 import { scratchDir } from "../../generate/support.ts";
 
 const tool = (
@@ -77,14 +77,19 @@ describe("text processing", () => {
   });
 
   it.each([
-    ["GET", undefined, "get list show read find"],
-    ["post", undefined, "create add new send run"],
-    ["PUT", undefined, "update set change edit replace"],
-    ["PATCH", undefined, "update set change edit replace"],
-    ["DELETE", undefined, "delete remove"],
-    [undefined, true, "get list show read find"],
-    [undefined, undefined, ""],
-  ])("verbsOf(%j, readOnly %j)", (method, readOnly, want) => expect(verbsOf(method, readOnly)).toBe(want));
+    ["GET", undefined, "/orders/{id}", "get show read view detail"],
+    ["GET", undefined, "/orders", "list get show find all"],
+    ["post", undefined, "/orders", "create add new send run"],
+    ["POST", undefined, "/orders/{id}/cancel", "cancel do action"],
+    ["POST", undefined, "/orders/{id}/items", "create add new send run"],
+    ["PUT", undefined, "/orders/{id}", "update set change edit replace"],
+    ["PATCH", undefined, "/orders/{id}", "update set change edit replace"],
+    ["DELETE", undefined, "/orders/{id}", "delete remove"],
+    [undefined, true, undefined, "get list show read find"],
+    [undefined, undefined, undefined, ""],
+  ])("verbsOf(%j, readOnly %j, path %j): the operation's shape", (method, readOnly, path, want) =>
+    expect(verbsOf(method, readOnly, undefined, path)).toBe(want),
+  );
 });
 
 describe("query expansion", () => {
@@ -200,5 +205,41 @@ describe("the index file", () => {
     ["of other tools", () => fileWith("others.json", serializeSearchIndex(buildSearchIndex(TOOLS.slice(1))))],
   ])("falls back to an in-memory build when the file is %s", (_, file) => {
     expect(searchWith(file())).toEqual(inMemory);
+  });
+});
+
+describe("questions ask for a read", () => {
+  it.each([
+    ["who is assigned to the onboarding task", true],
+    ["What's the join link", true],
+    ["is carol an admin", true],
+    ["how many requests do I have left", true],
+    ["delete the feature-x branch", false],
+    ["show me who starred it", false],
+  ])("isQuestion(%j) is %j", (query, want) => expect(isQuestion(query)).toBe(want));
+
+  it("a question multiplies a read's score by 1 + QUESTION_READ_BOOST, a statement does not", () => {
+    const tools = [
+      {
+        name: "a_status",
+        description: "The status",
+        inputSchema: { type: "object" },
+        http: { method: "PATCH", path: "/s" },
+      },
+      {
+        name: "b_status",
+        description: "The status",
+        inputSchema: { type: "object" },
+        http: { method: "GET", path: "/s" },
+      },
+    ];
+    const index = buildSearchIndex(tools as never);
+    const reads = readsOf(tools as never);
+    const ratio = (query: string) => {
+      const scores = new Map(rankTools(index, query, undefined, reads).map((r) => [r.name, r.score]));
+      return (scores.get("b_status") ?? 0) / (scores.get("a_status") ?? 1);
+    };
+    expect(ratio("is the status ok") / ratio("the status ok")).toBeCloseTo(1 + QUESTION_READ_BOOST);
+    expect(readsOf(tools as never)).toEqual(new Set(["b_status"]));
   });
 });

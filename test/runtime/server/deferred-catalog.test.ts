@@ -78,7 +78,7 @@ describe("deferred registration", () => {
 
   it("runs before the HTTP transport looks up a tool's header parameters", () => {
     const { server, runs } = deferredServer();
-    expect(server.headerParamsFor("t")).toEqual([]);
+    expect(server.headerChecksFor("t", {})).toEqual([{ params: [], args: {} }]);
     expect(runs()).toBe(1);
   });
 });

@@ -8,7 +8,6 @@ import { ErrorCode } from "../protocol/constants.ts";
 import { McpError } from "../protocol/errors.ts";
 import type { ContentBlock, GetPromptResult, Validator } from "../protocol/types.ts";
 import { observeUpstream } from "../server/log.ts";
-import type { ToolGate } from "../server/scope-filter.ts";
 import { createServer, type McpServer } from "../server/server.ts";
 import type {
   CompleteFunction,
@@ -170,7 +169,7 @@ export function createSpecServer(definition: ServerDefinition, options: SpecServ
     ...options.serverOptions,
     ...definition.server,
     ...(filters(selection) ? { unknownToolMessage: (name: string) => unknownTool(name) } : {}),
-    toolGate: toolGateOf(definition, options.listAllTools === true),
+    ...(options.accessGate ? { toolGate: options.accessGate(definition.catalog) } : {}),
   });
   const rt: SpecRuntime = {
     definition,
@@ -196,29 +195,6 @@ export function createSpecServer(definition: ServerDefinition, options: SpecServ
     registerPrompts(rt, catalog);
   }, definition.offers);
   return server;
-}
-
-/** Scopes per tool (and of resources and templates, for scopes_supported), read on first need. */
-function toolGateOf(definition: ServerDefinition, listAll: boolean): ToolGate {
-  let scopeTable: Map<string, string[]> | undefined;
-  const scopesOf = () => {
-    scopeTable ??= new Map(
-      definition
-        .catalog()
-        .tools.filter((tool) => tool.scopes?.length)
-        .map((tool) => [tool.name, tool.scopes as string[]]),
-    );
-    return scopeTable;
-  };
-  const resourceScopes = () => {
-    const { resources, resourceTemplates } = definition.catalog();
-    return [...resources, ...resourceTemplates].flatMap((entry) => entry.scopes ?? []);
-  };
-  return {
-    required: (name) => scopesOf().get(name),
-    listAll,
-    all: () => [...new Set([...[...scopesOf().values()].flat(), ...resourceScopes()])],
-  };
 }
 
 /** The upstream as the spec states it, with --base-url, --max-upstream-body and --max-redirects applied. */

@@ -1,5 +1,4 @@
-// Builds the `ctx` a handler receives. The request's protocol revision decides how
-// server-to-client inputs are obtained: a real JSON-RPC request (2025) or an MRTR round (2026).
+// The `ctx` a handler receives; its revision obtains client inputs (a 2025 request or a 2026 MRTR round).
 import { notification } from "../protocol/codec.ts";
 import { ErrorCode, LOGGING_LEVELS } from "../protocol/constants.ts";
 import { McpError, notFound } from "../protocol/errors.ts";
@@ -39,14 +38,10 @@ export function createHandlerContext(init: ContextInit): HandlerContext {
 let signalProperty: PropertyDescriptor;
 
 /**
- * A handler's ctx. `signal` is an own enumerable getter, so `{ ...ctx }` still copies a working signal
- * while a handler that never reads it costs no AbortController. Not a getter in an object literal: V8
- * puts such objects in dictionary mode, which cost more than the AbortController it saves. One getter
- * function shared by all contexts (the LazyAbort in a private field) keeps them on one hidden class, and
- * every field is set here in the constructor so V8 reserves room for all of them in the object itself.
- * An object literal with a getter instead costs +44–56% server CPU per call (stdio, 64 in flight;
- * bench/RESULTS.md "Micro-optimisations").
- * The methods stay per-request closures: handlers may call them detached (`const { progress } = ctx`).
+ * `signal` is an own enumerable getter (shared by all contexts, so one hidden class): `{ ...ctx }` copies a
+ * working signal, and a handler that never reads it costs no AbortController. An object literal with a
+ * getter costs +44–56% server CPU per call (bench/RESULTS.md "Micro-optimisations"). The methods stay
+ * per-request closures: handlers may call them detached (`const { progress } = ctx`).
  */
 class RequestContext implements HandlerContext {
   readonly #abort: LazyAbort;
@@ -128,7 +123,6 @@ class RequestContext implements HandlerContext {
     this.sample = (params) => single({ method: "sampling/createMessage", params }) as Promise<CreateMessageResult>;
     this.listRoots = () => single({ method: "roots/list" }) as Promise<ListRootsResult>;
     this.requestInputs = requestInputs;
-    // One shared function, not a per-request closure: resources/read gives its error the era's code.
   }
 }
 

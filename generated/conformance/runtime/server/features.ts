@@ -1,5 +1,4 @@
-// tools/call, resources/read, prompts/get and completion/complete: argument
-// checks, handler invocation, MRTR interception and result shaping.
+// tools/call, resources/read, prompts/get and completion/complete: argument checks, handlers, MRTR, results.
 import { isObject, ownValue, protoKeyPointer } from "../protocol/codec.ts";
 import { ErrorCode } from "../protocol/constants.ts";
 import { errorMessage, invalidParams, McpError, ResourceNotFoundError } from "../protocol/errors.ts";
@@ -8,21 +7,12 @@ import { MAX_TEMPLATE_URI_LENGTH } from "../protocol/uri-template-match.ts";
 import type { AuthPrincipal } from "./auth-principal.ts";
 import { InputRequiredSignal, inputRequiredResult } from "./mrtr.ts";
 import type { MethodCall, ServerCore } from "./scope.ts";
-import {
-  insufficientResourceScopeMessage,
-  insufficientScopeMessage,
-  missingResourceScopes,
-  missingScopes,
-} from "./scope-filter.ts";
 import type { CompleteFunction, HandlerContext, ToolDefinition, ToolHandlerResult } from "./types.ts";
 
 const DEFAULT_REQUEST_STATE_TTL_MS = 10 * 60_000;
 const MAX_COMPLETION_VALUES = 100;
-/**
- * A `__proto__` key is refused wherever a client's arguments go: JSON.parse keeps it as data, but a
- * handler that copies arguments with Object.assign or `obj[key] = value` would replace a prototype, and
- * JSON Schema validators (ajv) skip a property of that name, so no schema could check it.
- */
+/** A `__proto__` key is refused in any client arguments: a handler copying them could replace a prototype,
+ * and ajv skips a property of that name, so no schema could check it. */
 const PROTO_REFUSED = (pointer: string) => `${pointer}: a property named __proto__ is not accepted`;
 
 export async function callTool(call: MethodCall, forwarded = false): Promise<Result> {
@@ -30,10 +20,9 @@ export async function callTool(call: MethodCall, forwarded = false): Promise<Res
   if (typeof params.name !== "string") throw invalidParams("tools/call: name must be a string");
   const tool = server.tools.get(params.name);
   if (!tool) throw invalidParams(server.options.unknownToolMessage?.(params.name) ?? `Unknown tool: ${params.name}`);
-  // The HTTP transport answers a direct call without the scopes 403 before it gets here; this covers
-  // every other path (a forwarding tool, another transport given a principal).
-  const missing = missingScopes(server.options.toolGate, tool.name, ctx.auth);
-  if (missing.length > 0) return toolError(insufficientScopeMessage(tool.name, missing));
+  // The HTTP transport 403s a direct call first; this covers forwards and other transports.
+  const refusal = server.options.toolGate?.toolRefusal(tool.name, ctx.auth);
+  if (refusal) return toolError(refusal);
   return runTool(server, tool, params.arguments ?? {}, ctx, {
     run: (handler) => withInputs(call, handler),
     aborted: () => call.abort.aborted,
@@ -41,13 +30,8 @@ export async function callTool(call: MethodCall, forwarded = false): Promise<Res
   });
 }
 
-/**
- * Runs a registered tool from inside the server (code mode's `api.<tool>(args)`) exactly as a direct
- * tools/call of it: the same argument checks, handler, output checks and error results, with the calling
- * request's context. The result comes back to the caller instead of going to the client. An input the
- * client has not answered yet (2026 era) propagates as InputRequiredSignal, for the calling tool's own
- * request to turn into `input_required`; a protocol error of the handler becomes an error result.
- */
+/** Runs a tool from inside the server (code mode's `api.<tool>(args)`) as a direct tools/call would, in the
+ * calling request's context; an unanswered input propagates as InputRequiredSignal to the calling request. */
 export async function callToolInProcess(
   server: ServerCore,
   name: string,
@@ -56,8 +40,8 @@ export async function callToolInProcess(
 ): Promise<CallToolResult> {
   const tool = server.tools.get(name);
   if (!tool) return toolError(`Unknown tool: ${name}`);
-  const missing = missingScopes(server.options.toolGate, name, ctx.auth);
-  if (missing.length > 0) return toolError(insufficientScopeMessage(name, missing));
+  const refusal = server.options.toolGate?.toolRefusal(name, ctx.auth);
+  if (refusal) return toolError(refusal);
   try {
     const result = await runTool(server, tool, args, ctx, {
       run: async (handler) => handler(),
@@ -82,11 +66,10 @@ type ToolRun = {
 async function runTool(
   server: ServerCore,
   tool: ToolDefinition,
-  rawArgs: unknown,
+  args: unknown,
   ctx: HandlerContext,
   how: ToolRun,
 ): Promise<Result> {
-  const args = rawArgs;
   if (!isObject(args)) return toolError(`Invalid arguments for tool ${tool.name}: arguments must be an object`);
   const protoKey = protoKeyPointer(args);
   if (protoKey) return toolError(`Invalid arguments for tool ${tool.name}: ${PROTO_REFUSED(protoKey)}`);
@@ -126,16 +109,18 @@ async function runTool(
   return result;
 }
 
-/**
- * Runs the tool a forwarding tool names as a direct tools/call of it would, within the
- * same request (deadline, cancellation, MRTR answers), and adds the forward's `_meta` to its result.
- */
+/** Runs a forward's target as a direct tools/call within the same request, adding the forward's `_meta`. */
 async function forwardedCall(call: MethodCall, via: string, forward: ToolForward, forwarded: boolean): Promise<Result> {
   // One hop: a tool forwarding to a forwarding tool could loop.
   if (forwarded) return toolError(`Tool ${via} cannot forward a call that was itself forwarded`);
   const params = { name: forward.name, arguments: forward.arguments } as MethodCall["params"];
   const result = await callTool({ ...call, params }, true);
   return forward.meta ? { ...result, _meta: { ...(result._meta as object | undefined), ...forward.meta } } : result;
+}
+
+/** Whether listings (tools/list, search, browse, code mode's docs) show the tool to this caller. */
+export function showsTool(server: ServerCore, name: string, auth: AuthPrincipal | undefined): boolean {
+  return server.options.toolGate?.showsTool(name, auth) ?? true;
 }
 
 /** The scopes reading `uri` needs: its resource's, else those of the first template matching it (as read does). */
@@ -147,9 +132,14 @@ export function resourceScopes(server: ServerCore, uri: string): readonly string
 }
 
 /** Refuses a caller whose token lacks what `required` names (the HTTP transport answers 403 before this). */
-export function checkResourceScopes(required: readonly string[] | undefined, uri: string, auth?: AuthPrincipal) {
-  const missing = missingResourceScopes(required, auth);
-  if (missing.length > 0) throw new McpError(ErrorCode.InvalidRequest, insufficientResourceScopeMessage(uri, missing));
+export function checkResourceScopes(
+  server: ServerCore,
+  required: readonly string[] | undefined,
+  uri: string,
+  auth?: AuthPrincipal,
+) {
+  const refusal = server.options.toolGate?.resourceRefusal(required, uri, auth);
+  if (refusal) throw new McpError(ErrorCode.InvalidRequest, refusal);
 }
 
 export async function readResource(call: MethodCall): Promise<Result> {
@@ -159,13 +149,13 @@ export async function readResource(call: MethodCall): Promise<Result> {
   try {
     const resource = server.resources.get(uri);
     if (resource) {
-      checkResourceScopes(resource.scopes, uri, ctx.auth);
+      checkResourceScopes(server, resource.scopes, uri, ctx.auth);
       return await withInputs(call, () => resource.read(uri, ctx));
     }
     for (const { definition, matcher } of server.templates.values()) {
       const variables = matcher.match(uri);
       if (!variables) continue;
-      checkResourceScopes(definition.scopes, uri, ctx.auth);
+      checkResourceScopes(server, definition.scopes, uri, ctx.auth);
       return await withInputs(call, () => definition.read(uri, variables, ctx));
     }
   } catch (error) {
@@ -203,8 +193,7 @@ export async function getPrompt(call: MethodCall): Promise<Result> {
 }
 
 export async function complete({ server, params, ctx }: MethodCall): Promise<Result> {
-  const ref = params.ref;
-  const argument = params.argument;
+  const { ref, argument } = params;
   if (
     !isObject(ref) ||
     !isObject(argument) ||
@@ -221,7 +210,7 @@ export async function complete({ server, params, ctx }: MethodCall): Promise<Res
   } else if (ref.type === "ref/resource") {
     const template = server.templates.get(String(ref.uri));
     if (!template) throw invalidParams(`Unknown resource template: ${ref.uri}`);
-    checkResourceScopes(template.definition.scopes, String(ref.uri), ctx.auth);
+    checkResourceScopes(server, template.definition.scopes, String(ref.uri), ctx.auth);
     completer = ownValue(template.definition.complete, argument.name);
   } else {
     throw invalidParams(`Unknown completion reference type: ${ref.type}`);
@@ -247,14 +236,9 @@ async function withInputs<T extends object>(call: MethodCall, run: () => T | Pro
     return await run();
   } catch (error) {
     if (!(error instanceof InputRequiredSignal)) throw error;
-    return inputRequired(call, error);
+    const ttlMs = call.server.options.requestStateTtlMs ?? DEFAULT_REQUEST_STATE_TTL_MS;
+    return inputRequiredResult(call.server.sealer, call.binding, call.answers, error.requests, ttlMs);
   }
-}
-
-/** The 2026 `input_required` result for an input the client has not answered yet. */
-function inputRequired(call: MethodCall, signal: InputRequiredSignal): Result {
-  const ttlMs = call.server.options.requestStateTtlMs ?? DEFAULT_REQUEST_STATE_TTL_MS;
-  return inputRequiredResult(call.server.sealer, call.binding, call.answers, signal.requests, ttlMs);
 }
 
 function toolError(text: string): CallToolResult {
@@ -269,11 +253,8 @@ function describeErrors(errors: ValidatorError[] | null | undefined): string {
     .join("; ");
 }
 
-// A tool that stands for another: dynamic mode's `call_tool` names the tool to run, and the server runs
-// it exactly as a direct `tools/call` of that name (its input validation, handler, output checks, MRTR
-// rounds), so the two can never answer differently. A handler asks for this by returning
-// `forwardTo(...)` instead of a result; features.ts's callTool sees the mark and calls the named tool.
-
+// A tool that stands for another (dynamic mode's `call_tool`): its handler returns `forwardTo(...)` and
+// callTool runs the named tool exactly as a direct tools/call, so the two can never answer differently.
 const FORWARD = Symbol("tool-forward");
 
 /** Where a forwarding handler sends the call, and `_meta` entries added to the named tool's result. */

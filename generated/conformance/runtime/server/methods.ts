@@ -1,12 +1,9 @@
-// The methods both protocol revisions share: the list methods, and the feature calls of
-// features.ts. Each revision adds its own (revision-2025.ts, revision-2026.ts).
-
+// The methods both protocol revisions share; each revision adds its own (revision-2025.ts, revision-2026.ts).
 import { isObject } from "../protocol/codec.ts";
 import { invalidParams } from "../protocol/errors.ts";
 import type { Result } from "../protocol/types.ts";
-import { callTool, complete, getPrompt, readResource } from "./features.ts";
+import { callTool, complete, getPrompt, readResource, showsTool } from "./features.ts";
 import type { MethodCall, MethodSpec } from "./scope.ts";
-import { resourceVisibleTo, visibleTo } from "./scope-filter.ts";
 import type { TokenSealer } from "./sealed-token.ts";
 
 const DEFAULT_PAGE_SIZE = 100;
@@ -18,46 +15,26 @@ const TEMPLATE_FIELDS = ["uriTemplate", ...DESCRIPTIVE, "mimeType", "annotations
 const PROMPT_FIELDS = [...DESCRIPTIVE, "arguments"];
 
 export const sharedMethods: Record<string, MethodSpec> = {
-  "tools/list": {
-    run: (call) =>
-      listPage(
-        call,
-        "tools",
-        [...call.server.tools.values()]
-          .filter((tool) => !tool.unlisted && visibleTo(call.server.options.toolGate, tool.name, call.ctx.auth))
-          .map(toolListing),
-      ),
-  },
+  "tools/list": list("tools", ({ server, ctx }) =>
+    [...server.tools.values()]
+      .filter((tool) => !tool.unlisted && showsTool(server, tool.name, ctx.auth))
+      .map(toolListing),
+  ),
   "tools/call": { mrtr: true, run: (call) => callTool(call) },
-  "resources/list": {
-    run: (call) =>
-      listPage(
-        call,
-        "resources",
-        [...call.server.resources.values()]
-          .filter((resource) => resourceVisibleTo(call.server.options.toolGate, resource.scopes, call.ctx.auth))
-          .map((resource) => pick(resource, RESOURCE_FIELDS)),
-      ),
-  },
-  "resources/templates/list": {
-    run: (call) =>
-      listPage(
-        call,
-        "resourceTemplates",
-        [...call.server.templates.values()]
-          .filter(({ definition }) => resourceVisibleTo(call.server.options.toolGate, definition.scopes, call.ctx.auth))
-          .map((entry) => pick(entry.definition, TEMPLATE_FIELDS)),
-      ),
-  },
+  "resources/list": list("resources", ({ server, ctx }) =>
+    [...server.resources.values()]
+      .filter((resource) => server.options.toolGate?.showsResource(resource.scopes, ctx.auth) ?? true)
+      .map((resource) => pick(resource, RESOURCE_FIELDS)),
+  ),
+  "resources/templates/list": list("resourceTemplates", ({ server, ctx }) =>
+    [...server.templates.values()]
+      .filter(({ definition }) => server.options.toolGate?.showsResource(definition.scopes, ctx.auth) ?? true)
+      .map((entry) => pick(entry.definition, TEMPLATE_FIELDS)),
+  ),
   "resources/read": { mrtr: true, run: readResource },
-  "prompts/list": {
-    run: (call) =>
-      listPage(
-        call,
-        "prompts",
-        [...call.server.prompts.values()].map((prompt) => pick(prompt, PROMPT_FIELDS)),
-      ),
-  },
+  "prompts/list": list("prompts", ({ server }) =>
+    [...server.prompts.values()].map((prompt) => pick(prompt, PROMPT_FIELDS)),
+  ),
   "prompts/get": { mrtr: true, run: getPrompt },
   "completion/complete": { run: complete },
 };
@@ -67,12 +44,17 @@ export function toolListing(tool: object): Record<string, unknown> {
   return pick(tool, TOOL_FIELDS);
 }
 
-async function listPage(call: MethodCall, key: string, items: unknown[]): Promise<Result> {
-  const pageSize = call.server.options.pageSize ?? DEFAULT_PAGE_SIZE;
-  const page = paginate(items, call.params.cursor, pageSize, call.server.sealer, key);
-  const result: Result = { [key]: page.items };
-  if (page.nextCursor) result.nextCursor = page.nextCursor;
-  return result;
+/** A list method: one page of what `items` lists, as `{ [key]: [...], nextCursor? }`. */
+function list(key: string, items: (call: MethodCall) => unknown[]): MethodSpec {
+  return {
+    run: async (call) => {
+      const pageSize = call.server.options.pageSize ?? DEFAULT_PAGE_SIZE;
+      const page = paginate(items(call), call.params.cursor, pageSize, call.server.sealer, key);
+      const result: Result = { [key]: page.items };
+      if (page.nextCursor) result.nextCursor = page.nextCursor;
+      return result;
+    },
+  };
 }
 
 /** Copies only the wire fields of a definition: handlers, validators and any extras the caller attached stay home. */
@@ -83,12 +65,10 @@ function pick(definition: object, fields: readonly string[]): Record<string, unk
   );
 }
 
-// Cursor pagination over an ordered list. Cursors are sealed offsets, so a
-// client cannot forge them and a stale/garbage cursor is a clean -32602.
+type Page<T> = { items: T[]; nextCursor?: string };
 
-export type Page<T> = { items: T[]; nextCursor?: string };
-
-export function paginate<T>(items: readonly T[], cursor: unknown, pageSize: number, sealer: TokenSealer, kind: string) {
+/** Cursors are sealed offsets: a client cannot forge one, and a stale or garbage cursor is a clean -32602. */
+function paginate<T>(items: readonly T[], cursor: unknown, pageSize: number, sealer: TokenSealer, kind: string) {
   let offset = 0;
   if (cursor !== undefined) {
     const payload = typeof cursor === "string" ? sealer.open(cursor) : undefined;

@@ -1,8 +1,5 @@
-// Protocol revision 2026-07-28, server side: everything the server does only for stateless clients.
-// Each request names its version, capabilities and log level in `_meta`; `server/discover` replaces
-// initialize and `subscriptions/listen` the session's subscriptions; a handler's inputs are MRTR rounds
-// (an `input_required` result, answered by the client's retry); an unknown resource is -32602; results
-// carry `resultType`, cache hints and the server's identity.
+// Protocol revision 2026-07-28, server side: per-request `_meta`, server/discover, subscriptions/listen,
+// MRTR inputs, -32602 for an unknown resource, and results with `resultType`, cache hints and serverInfo.
 import { isObject, notification } from "../protocol/codec.ts";
 import { ErrorCode, isModernVersion, MetaKey, SUPPORTED_PROTOCOL_VERSIONS } from "../protocol/constants.ts";
 import { invalidParams, McpError, ResourceNotFoundError } from "../protocol/errors.ts";
@@ -11,7 +8,6 @@ import { resourceScopes } from "./features.ts";
 import { sharedMethods } from "./methods.ts";
 import { collectAnswers, InputRequiredSignal } from "./mrtr.ts";
 import type { MethodCall, Revision } from "./scope.ts";
-import { missingResourceScopes } from "./scope-filter.ts";
 import { notificationForFilter } from "./session.ts";
 
 const CACHEABLE_METHODS = new Set([
@@ -52,22 +48,17 @@ export const revision2026: Revision = {
   },
 
   answers: collectAnswers,
-
   // An input not answered in an earlier round ends this run; the server answers `input_required`.
   async requestInputs(requests, { answers }) {
     const missing = Object.entries(requests).filter(([key]) => !Object.hasOwn(answers, key));
     if (missing.length > 0) throw new InputRequiredSignal(Object.fromEntries(missing));
     return Object.fromEntries(Object.keys(requests).map((key) => [key, answers[key]]));
   },
-
   // Only when the request opted in via `_meta`.
   logThreshold: (meta) => meta[MetaKey.logLevel],
-
   sessionId: () => undefined,
-
   // 2026 moved "resource not found" from -32002 to -32602 (changelog, minor change 6).
   resourceNotFound: (uri, message) => new ResourceNotFoundError(uri, "modern", message),
-
   shapeResult(result, method, server) {
     const shaped: Result = { ...result };
     shaped.resultType ??= "complete";
@@ -97,7 +88,9 @@ async function listen({ server, params, channel, ctx }: MethodCall): Promise<Res
   if (Array.isArray(requested.resourceSubscriptions)) {
     // Only resources the caller may read: the acknowledgement then shows which subscriptions were taken.
     filter.resourceSubscriptions = requested.resourceSubscriptions.filter(
-      (uri) => typeof uri === "string" && missingResourceScopes(resourceScopes(server, uri), ctx.auth).length === 0,
+      (uri) =>
+        typeof uri === "string" &&
+        !server.options.toolGate?.resourceRefusal(resourceScopes(server, uri), uri, ctx.auth),
     );
   }
   const tag = { [MetaKey.subscriptionId]: ctx.requestId };

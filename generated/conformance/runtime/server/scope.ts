@@ -1,8 +1,5 @@
-// What one request carries through the server: the protocol revision it speaks and who sent it
-// (RequestScope), the call a method runs with (MethodCall), the part of the server a method sees
-// (ServerCore; McpServer in server.ts is one), and what a protocol revision decides (Revision, one
-// object per revision in revision-2025.ts and revision-2026.ts). Types only, so the server, its
-// methods, its features and the handler context all depend on this file and not on each other.
+// Types of one request's way through the server (RequestScope, MethodCall, ServerCore, Revision): types only,
+// so the server, its methods, its features and the handler context depend on this file, not on each other.
 import type { McpError } from "../protocol/errors.ts";
 import type {
   ClientCapabilities,

@@ -30,7 +30,6 @@ import type {
 } from "../protocol/types.ts";
 import type { AuthPrincipal } from "./auth-principal.ts";
 import type { LazyAbort } from "./deadlines.ts";
-import type { ToolGate } from "./scope-filter.ts";
 import type { LegacySession } from "./session.ts";
 
 export type ServerOptions = {
@@ -56,14 +55,30 @@ export type ServerOptions = {
   requestStateTtlMs?: number;
   /** Extra capabilities merged over the computed ones (e.g. `experimental`, `extensions`). */
   capabilities?: ServerCapabilities;
-  /**
-   * The message of the error a `tools/call` of an unregistered name gets, when there is more to say than
-   * "Unknown tool" (a generated server: the tool exists but --toolsets or --read-only leave it out).
-   * Undefined keeps the plain message.
-   */
+  /** A better message than "Unknown tool" for an unregistered name (e.g. left out by --toolsets). */
   unknownToolMessage?: (name: string) => string | undefined;
-  /** OAuth scopes per tool (issue 17): calls without them are refused, listings leave the tool out. */
-  toolGate?: ToolGate;
+  /** Who may see and call what: OAuth scopes per tool and resource (the `oauth` feature); absent: all of it. */
+  toolGate?: AccessGate;
+};
+
+/** What the core asks before listing, calling or reading (runtime/features/oauth/scope-gate.ts makes one). */
+export type AccessGate = {
+  /** Why `auth` may not call the tool (its missing scopes), or undefined when it may. */
+  toolRefusal(name: string, auth: AuthPrincipal | undefined): string | undefined;
+  /** Why `auth` may not read `uri`, a resource that requires `required`, or undefined when it may. */
+  resourceRefusal(
+    required: readonly string[] | undefined,
+    uri: string,
+    auth: AuthPrincipal | undefined,
+  ): string | undefined;
+  /** Whether listings (tools/list, search, browse, docs) show the tool to `auth`. */
+  showsTool(name: string, auth: AuthPrincipal | undefined): boolean;
+  /** Whether resources/list or resources/templates/list shows an entry that requires `required`. */
+  showsResource(required: readonly string[] | undefined, auth: AuthPrincipal | undefined): boolean;
+  /** The scopes a tool requires (for the HTTP 403 challenge). */
+  required(name: string): readonly string[] | undefined;
+  /** Every scope some tool or resource requires (RFC 9728 `scopes_supported`). */
+  all(): readonly string[];
 };
 
 export type Era = "modern" | "legacy";
@@ -80,8 +95,7 @@ export type HandlerContext = {
   sessionId?: string;
   /** The authenticated caller, when the server validates OAuth access tokens (`--auth-issuer`); else absent. */
   auth?: AuthPrincipal;
-  /** The HTTP request's id (its X-Request-Id, else one the server made): for logs, and sent upstream when
-   * the spec's `upstream.requestIdHeader` asks for it. Absent on stdio. */
+  /** The HTTP request's X-Request-Id (or one the server made), for logs and `upstream.requestIdHeader`. */
   httpRequestId?: string;
   clientInfo?: Implementation;
   clientCapabilities: ClientCapabilities;
@@ -95,10 +109,7 @@ export type HandlerContext = {
   listRoots(): Promise<ListRootsResult>;
   /** Several inputs in one round trip; keys must be stable across MRTR retries. */
   requestInputs(requests: Record<string, InputRequest>): Promise<Record<string, InputResponse>>;
-  /**
-   * The error to throw when nothing exists at `uri` (`throw ctx.notFound(uri)`): resources/read answers
-   * -32602 in the 2026 era and -32002 in the 2025 era. The same as `notFound` from the runtime entry.
-   */
+  /** The error to throw when nothing exists at `uri` (-32602 in the 2026 era, -32002 in the 2025 era). */
   notFound(uri: string, message?: string): McpError;
 };
 
@@ -111,11 +122,7 @@ export type ToolDefinition<Args = Record<string, unknown>> = Tool & {
   validateOutput?: Validator;
   /** Callable by `tools/call` but left out of `tools/list` (dynamic mode serves a large API's tools so). */
   unlisted?: boolean;
-  /**
-   * For a tool whose handler forwards (server/features.ts, dynamic mode's call_tool): the tool and
-   * arguments a call with `args` runs, so checks made before any handler runs (the HTTP transport's
-   * `Mcp-Param-*` headers) hold the call to the target's rules too, as a direct call of it would be.
-   */
+  /** For a forwarding tool (call_tool): the target a call with `args` runs, so pre-handler checks cover it. */
   forwardsTo?: (args: Record<string, unknown>) => { name: string; arguments: unknown } | undefined;
   handler: (args: Args, ctx: HandlerContext) => ToolHandlerResult | Promise<ToolHandlerResult>;
 };
@@ -123,7 +130,7 @@ export type ToolDefinition<Args = Record<string, unknown>> = Tool & {
 export type ResourceReadResult = Omit<ReadResourceResult, "resultType"> & { resultType?: string };
 
 export type ResourceDefinition = Resource & {
-  /** OAuth scopes a caller's token must grant to read it (and see it listed); checked only with a caller. */
+  /** OAuth scopes a caller's token must grant to read it (and see it listed); the server's toolGate checks them. */
   scopes?: readonly string[];
   read: (uri: string, ctx: HandlerContext) => ResourceReadResult | Promise<ResourceReadResult>;
 };
@@ -157,8 +164,7 @@ export type Registration = { remove(): void };
 /** How the server core answers one request; implemented by each transport. */
 export type RequestChannel = {
   signal: AbortSignal;
-  /** The same cancellation as `signal`, for transports that make AbortSignals lazily: when present the
-   * server watches this and never reads `signal` (which can then be a getter that makes it on demand). */
+  /** The same cancellation, lazily: when present the server never reads `signal` (then a lazy getter). */
   cancellation?: LazyAbort;
   /** A notification belonging to this request (progress, log, subscription events). */
   notify(message: JsonRpcNotification): void;

@@ -1,8 +1,6 @@
-// What a 2025-era session keeps of the client's `initialize`: its clientInfo and capabilities live as long
-// as the session (in memory, or in Redis with --session-store). The request body may be 4 MiB, and the
-// session cap counts sessions, not bytes, so both are bounded here: clientInfo is cut to its schema's
-// fields at fixed lengths (it only informs), and capabilities, which decide what the server may ask the
-// client, are kept whole or refused, never silently cut.
+// What a 2025-era session keeps of `initialize`, bounded (sessions are capped by count, not bytes): clientInfo
+// is cut to its schema's fields (it only informs); capabilities decide what the server may ask, so they are
+// kept whole or refused, never silently cut.
 import type { Icon, Implementation } from "../protocol/types.ts";
 
 /** name, version and title, each. */

@@ -1,7 +1,5 @@
-// Protocol revision 2025 (2025-11-25, 2025-06-18, 2025-03-26), server side: everything the server does
-// only for initialize-based clients. The client's version, capabilities and log level live in its
-// session (stdio connection or `Mcp-Session-Id`); a handler's inputs are real server-to-client requests;
-// an unknown resource is -32002; results carry none of 2026's fields.
+// Protocol revision 2025 (2025-11-25, -06-18, -03-26), server side: initialize-based sessions, real
+// server-to-client requests for inputs, -32002 for an unknown resource, none of 2026's result fields.
 import { isObject } from "../protocol/codec.ts";
 import {
   ErrorCode,
@@ -48,7 +46,6 @@ export const revision2025: Revision = {
   },
 
   answers: () => ({}),
-
   async requestInputs(requests, { channel, abort }) {
     if (!channel.request)
       throw new McpError(ErrorCode.InternalError, "This transport cannot send requests to the client");
@@ -60,14 +57,10 @@ export const revision2025: Revision = {
     );
     return Object.fromEntries(entries);
   },
-
   // The session's level; everything until the client sets one.
   logThreshold: (_meta, channel) => channel.session?.logLevel ?? "debug",
-
   sessionId: (channel) => channel.session?.id,
-
   resourceNotFound: (uri, message) => new ResourceNotFoundError(uri, "legacy", message),
-
   // The 2026 fields a handler may have set do not exist in 2025.
   shapeResult: ({ resultType, ttlMs, cacheScope, ...result }) => result,
 };
@@ -107,7 +100,7 @@ async function setLogLevel({ params, channel }: MethodCall): Promise<Result> {
 async function toggleSubscription({ server, params, channel, ctx }: MethodCall, subscribe: boolean): Promise<Result> {
   if (typeof params.uri !== "string") throw invalidParams("uri must be a string");
   // Updates of a resource tell that it changed: only for a caller who may read it.
-  if (subscribe) checkResourceScopes(resourceScopes(server, params.uri), params.uri, ctx.auth);
+  if (subscribe) checkResourceScopes(server, resourceScopes(server, params.uri), params.uri, ctx.auth);
   const session = channel.session;
   if (!subscribe) session?.unsubscribe(params.uri);
   else if (session && !session.subscribe(params.uri)) {

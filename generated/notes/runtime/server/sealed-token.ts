@@ -1,9 +1,5 @@
-// Integrity-protected opaque tokens (MRTR `requestState`, pagination cursors).
-// The payload is JSON, HMAC-SHA256-signed with a secret that by default lives
-// only in this process, so a client can carry the token but cannot alter it.
-// Instances behind a load balancer share their secrets (MCP_SEALING_SECRET, or
-// the session store's), so a token one issued opens on any other. Several secrets
-// allow rotation: the first seals, every one opens.
+// Opaque tokens a client carries but cannot alter (MRTR `requestState`, cursors): JSON signed with HMAC-SHA256.
+// Replicas share secrets (MCP_SEALING_SECRET or the session store's); with several, the first seals, all open.
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 
 export type TokenSealer = {

@@ -1,8 +1,7 @@
-// The transport-independent server: a registry of tools, resources and prompts,
-// plus `handleRequest`, which picks the protocol revision of each request, runs the
-// method with a deadline and an AbortSignal, and lets the revision shape the result.
+// The transport-independent server: a registry of tools, resources and prompts, and `handleRequest`,
+// which runs each request's method in its protocol revision with a deadline and cancellation.
 import { isObject } from "../protocol/codec.ts";
-import { ErrorCode } from "../protocol/constants.ts";
+import { ErrorCode, MetaKey } from "../protocol/constants.ts";
 import { McpError, methodNotFound } from "../protocol/errors.ts";
 import type {
   Implementation,
@@ -17,8 +16,9 @@ import { compileUriTemplate } from "../protocol/uri-template-match.ts";
 import { collectHeaderParams, type HeaderParam } from "../transport/http/header-encoding.ts";
 import { createHandlerContext } from "./context.ts";
 import { Deadlines, type Expiring, type Lane, LazyAbort } from "./deadlines.ts";
-import { revisionOf } from "./revision.ts";
-import type { MethodCall, RegisteredTemplate, ServerCore } from "./scope.ts";
+import { revision2025 } from "./revision-2025.ts";
+import { revision2026 } from "./revision-2026.ts";
+import type { MethodCall, RegisteredTemplate, Revision, ServerCore } from "./scope.ts";
 import { createTokenSealer, type TokenSealer } from "./sealed-token.ts";
 import { ChangeHub } from "./session.ts";
 import type {
@@ -60,19 +60,10 @@ export class McpServer implements ServerCore {
     this.sealer = createTokenSealer(options.secret);
   }
 
-  /**
-   * Registers entries when they are first needed (any request but the handshake, ping and logging, or
-   * another registration) instead of now: a generated server over a large API answers `initialize`
-   * without reading its catalog. `offers` says which capabilities the entries will bring.
-   */
+  /** Registers entries on first need, so a server over a large API answers `initialize` without its catalog. */
   defer(register: () => void, offers: DeferredOffers): void {
     this.deferred.push(register);
-    this.offers = {
-      tools: this.offers.tools || offers.tools,
-      resources: this.offers.resources || offers.resources,
-      prompts: this.offers.prompts || offers.prompts,
-      completions: this.offers.completions || offers.completions,
-    };
+    for (const key of ["tools", "resources", "prompts", "completions"] as const) this.offers[key] ||= offers[key];
   }
 
   /** Runs the deferred registrations, once, without list_changed notifications: nothing changed for clients. */
@@ -126,33 +117,21 @@ export class McpServer implements ServerCore {
     return { ...capabilities, ...this.options.capabilities };
   }
 
-  /** The `x-mcp-header` parameters of a tool, for the HTTP transport's header validation. */
-  headerParamsFor(toolName: string): HeaderParam[] | undefined {
-    this.settle();
-    return this.headerParams.get(toolName);
-  }
-
-  /**
-   * The `x-mcp-header` checks a tools/call of `toolName` with `args` must pass: the tool's own, and those
-   * of the tool it forwards to with the arguments it forwards (one hop, as forwarding itself), so a
-   * gateway's policy keyed on `Mcp-Param-*` cannot be bypassed by calling through call_tool.
-   */
+  /** The `x-mcp-header` checks a tools/call must pass: its tool's and its forward target's (else a gateway's
+   * `Mcp-Param-*` policy could be bypassed through call_tool). */
   headerChecksFor(toolName: string, args: JsonObject): Array<{ params: HeaderParam[]; args: JsonObject }> {
+    this.settle();
     const checks: Array<{ params: HeaderParam[]; args: JsonObject }> = [];
-    const own = this.headerParamsFor(toolName);
+    const own = this.headerParams.get(toolName);
     if (own) checks.push({ params: own, args });
     const target = this.tools.get(toolName)?.forwardsTo?.(args);
-    const targetParams = target && this.headerParamsFor(target.name);
+    const targetParams = target && this.headerParams.get(target.name);
     if (target && targetParams)
       checks.push({ params: targetParams, args: isObject(target.arguments) ? target.arguments : {} });
     return checks;
   }
 
-  /**
-   * The tools a tools/call of `toolName` with `args` runs: the tool, and the one it forwards to with those
-   * arguments (one hop, as forwarding itself). Checks made before any handler runs (the HTTP transport's
-   * 403 for missing scopes) hold the call to every one of them without knowing which tool forwards.
-   */
+  /** The tools a tools/call runs (its own and its one-hop forward target), for checks made before any handler. */
   toolsOfCall(toolName: string, args: JsonObject): string[] {
     this.settle();
     const target = this.tools.get(toolName)?.forwardsTo?.(args);
@@ -182,8 +161,7 @@ export class McpServer implements ServerCore {
 
     const timeoutMs = method.unbounded ? undefined : (this.options.handlerTimeoutMs ?? DEFAULT_HANDLER_TIMEOUT_MS);
     const run = new RequestRun(request.method, timeoutMs);
-    // The transport's cancellation aborts the run: without an AbortSignal on either side when it is a
-    // LazyAbort, else through an "abort" listener on its signal.
+    // A LazyAbort cancellation needs no AbortSignal on either side; a plain signal gets a listener.
     const cancellation = channel.cancellation;
     if (cancellation?.aborted) run.abort(cancellation.reason);
     else if (cancellation) cancellation.target = run;
@@ -246,18 +224,21 @@ function forwardAbort(signal: AbortSignal, run: RequestRun): () => void {
   return () => signal.removeEventListener("abort", onAbort);
 }
 
+/** A 2026-07-28 request names its version in `_meta`; any other belongs to an initialize-based session. */
+function revisionOf(meta: JsonObject): Revision {
+  return meta[MetaKey.protocolVersion] !== undefined ? revision2026 : revision2025;
+}
+
 function dropUndefined(value: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined));
 }
 
-// One run of a request inside the server: its cancellation (the handler's `ctx.signal`, made lazily),
-// its deadline, and the race that answers a cancelled or timed-out request without waiting for a
-// handler that ignores its signal.
-
 /** The abort reason once a request has been answered. Shared: a fresh Error per request (stack capture)
- * costs +27–52% server CPU per call (stdio, 64 in flight; bench/RESULTS.md "Micro-optimisations"). */
+ * costs +27–52% server CPU per call (bench/RESULTS.md "Micro-optimisations"). */
 const REQUEST_FINISHED = new Error("Request finished");
 
+/** One request's run: its lazy cancellation, its deadline, and a race that answers a cancelled request
+ * without waiting for a handler that ignores its signal. */
 export class RequestRun extends LazyAbort implements Expiring {
   /** Rejects the promise race() returned; set while it is pending. */
   private interrupt: ((reason: unknown) => void) | undefined = undefined;

@@ -6,11 +6,11 @@
 // feature, so a package carries (and installs the libraries of) only the features it enabled.
 import type { Validator } from "../protocol/types.ts";
 import type { McpServer } from "../server/server.ts";
-import type { ToolHandlerResult } from "../server/types.ts";
+import type { AccessGate, ToolHandlerResult } from "../server/types.ts";
 import type { HttpFeatures } from "../transport/http/http-features.ts";
 import type { HttpServerOptions } from "../transport/http/server.ts";
 import type { Exchange } from "../upstream/credentials.ts";
-import type { CatalogTool, CatalogToolset } from "./catalog-types.ts";
+import type { Catalog, CatalogTool, CatalogToolset } from "./catalog-types.ts";
 import type { ParsedFlags } from "./flag-parser.ts";
 import type { FeatureName, FlagSet } from "./server-flags.ts";
 
@@ -73,8 +73,8 @@ export type FeatureServerOptions = {
   allowDestructive?: boolean;
   /** Code mode: executes that run at once, one sandbox thread each (--code-concurrency). */
   codeConcurrency?: number;
-  /** With OAuth on (--auth-issuer): list every tool whatever the token's scopes (--list-all-tools). */
-  listAllTools?: boolean;
+  /** Who may see and call what, made from the catalog (the `oauth` feature's scopes; --list-all-tools). */
+  accessGate?: (catalog: () => Catalog) => AccessGate;
   /** Exchanges the caller's MCP token for an upstream token (the `token-exchange` feature). */
   exchangeToken?: Exchange;
 };

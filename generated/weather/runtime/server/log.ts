@@ -1,7 +1,5 @@
-// Where a server's operator messages go (issue 18 §3): lines of text on stderr, as always, or with
-// --log-format json one JSON object per line ({"time","level","msg",...}) that a log pipeline can parse,
-// plus an access line per HTTP request. Nothing here ever sees arguments, results or tokens: callers pass
-// only what is safe to keep.
+// Operator messages on stderr: text lines, or with --log-format json one JSON object per line plus an access
+// line per HTTP request. Callers pass only what is safe to keep (never arguments, results or tokens).
 export type LogFormat = "text" | "json";
 export type LogLevel = "info" | "warn" | "error";
 export type LogFields = Record<string, string | number | boolean | undefined>;
@@ -17,17 +15,13 @@ export function logFormat(): LogFormat {
 }
 
 export function log(level: LogLevel, msg: string, fields: LogFields = {}): void {
-  if (format === "text") {
-    process.stderr.write(`${msg}\n`);
-    return;
-  }
-  process.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), level, msg, ...fields })}\n`);
+  const line = format === "text" ? msg : JSON.stringify({ time: new Date().toISOString(), level, msg, ...fields });
+  process.stderr.write(`${line}\n`);
 }
 
 /** Characters of one client-chosen value (a method, a tool name) the request record keeps for the log. */
 export const MAX_LOG_VALUE_CHARS = 128;
-/** Every string field of an access line at most (the cut value and its note fit): a backstop for fields
- * added later. */
+/** Every string field of an access line at most: a backstop for fields added later. */
 const MAX_LOG_FIELD_CHARS = 256;
 
 /** The access line of one HTTP request; JSON logs only (text mode keeps stderr as quiet as before). A client

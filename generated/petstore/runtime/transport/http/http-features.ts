@@ -2,6 +2,7 @@
 // of them, so a package without a feature carries none of its code or libraries. A feature module
 // (runtime/features/*.ts) fills these in; the package's entry point hands the enabled ones to serveHttp.
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { JsonRpcMessage } from "../../protocol/types.ts";
 import type { AuthConfig, AuthPrincipal } from "../../server/auth-principal.ts";
 import type { McpServer } from "../../server/server.ts";
 import type { RequestRecord } from "./request-record.ts";
@@ -14,8 +15,8 @@ export type ProtectedResource = {
   metadataPaths: ReadonlySet<string>;
   metadata(): Record<string, unknown>;
   authenticate(req: IncomingMessage): Promise<{ principal: AuthPrincipal } | { rejection: Rejection }>;
-  /** The 403 answer for a call lacking scopes: `scope` names all the operation needs (one challenge). */
-  insufficientScope(required: readonly string[], what: string): Rejection;
+  /** The 403 insufficient_scope answer to a call or read the token lacks scopes for, before it runs. */
+  refuse(server: McpServer, message: JsonRpcMessage, auth: AuthPrincipal | undefined): Rejection | undefined;
 };
 
 export type ProtectedResourceOptions = {

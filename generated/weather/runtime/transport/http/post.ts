@@ -6,8 +6,6 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { errorResponse, isObject, isRequest } from "../../protocol/codec.ts";
 import { ErrorCode, isModernVersion, MetaKey } from "../../protocol/constants.ts";
 import type { JsonRpcMessage } from "../../protocol/types.ts";
-import { resourceScopes } from "../../server/features.ts";
-import { missingResourceScopes, missingScopes } from "../../server/scope-filter.ts";
 import { handlePost2025 } from "./post-2025.ts";
 import { handlePost2026 } from "./post-2026.ts";
 import { header, invalidRequest, type PostContext, repeatedMcpHeader } from "./post-common.ts";
@@ -35,7 +33,7 @@ export async function handlePost(
       : invalidRequest(`Invalid Request: ${text}`);
     return sendJson(res, 400, errorResponse(id, error));
   }
-  const scopeRejection = context.resource && scopeCheck(context, req, message);
+  const scopeRejection = context.resource?.refuse(context.server, message, requestAuth(req));
   if (scopeRejection) {
     const id = isRequest(message) ? message.id : undefined;
     const error = invalidRequest(scopeRejection.message);
@@ -43,39 +41,4 @@ export async function handlePost(
   }
   if (modern) return handlePost2026(context, req, res, message, headerVersion);
   return handlePost2025(context, req, res, message, headerVersion);
-}
-
-/**
- * A tools/call whose token lacks the scopes of a tool it runs (the named one, or the one a forwarding tool
- * hands the call to: McpServer.toolsOfCall): HTTP 403 with the insufficient_scope challenge (MCP
- * basic/authorization, "Runtime Insufficient Scope Errors"), so the client can step up. Calls made from
- * inside a run (code mode's execute) are refused per call by the server.
- */
-function scopeCheck(context: PostContext, req: IncomingMessage, message: JsonRpcMessage) {
-  if (!isRequest(message)) return undefined;
-  if (message.method === "resources/read" || message.method === "resources/subscribe")
-    return resourceScopeCheck(context, req, message.params?.uri);
-  if (message.method !== "tools/call") return undefined;
-  const gate = context.server.options.toolGate;
-  const name = message.params?.name;
-  if (!gate || typeof name !== "string") return undefined;
-  const args = isObject(message.params?.arguments) ? message.params.arguments : {};
-  const auth = requestAuth(req);
-  for (const tool of context.server.toolsOfCall(name, args)) {
-    if (missingScopes(gate, tool, auth).length > 0)
-      return context.resource?.insufficientScope(gate.required(tool) ?? [], `the tool '${tool}'`);
-  }
-  return undefined;
-}
-
-/** A resources/read (or subscribe) of a resource or template whose scopes the token lacks: the same 403. */
-function resourceScopeCheck(context: PostContext, req: IncomingMessage, uri: unknown) {
-  const auth = requestAuth(req);
-  if (typeof uri !== "string" || !auth) return undefined;
-  context.server.settle(); // a generated server registers its resources on first need
-  const required = resourceScopes(context.server, uri);
-  if (missingResourceScopes(required, auth).length === 0) return undefined;
-  // The URI is the client's text and goes into a header: printable ASCII only, cut.
-  const shown = uri.slice(0, 200).replace(/[^\x20-\x7E]/g, "?");
-  return context.resource?.insufficientScope(required ?? [], `the resource '${shown}'`);
 }
