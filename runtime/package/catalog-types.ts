@@ -65,8 +65,7 @@ export type CatalogTool = Tool & Bound & { toolset?: string };
 /** A toolset's name (what `--toolsets` takes) and what it is about (OpenAPI: the tag's description). */
 export type CatalogToolset = { name: string; description?: string };
 export type CatalogResource = Resource & Bound & { text?: string; blob?: string };
-/** Values completion/complete offers, by argument or template variable name. */
-export type StaticCompletions = { [name: string]: string[] };
+export type StaticCompletions = { [name: string]: string[] }; // completion/complete's values, by argument name
 export type CatalogTemplate = ResourceTemplate & Bound & { completions?: StaticCompletions };
 /** A prompt message whose text may hold `{{argument}}` placeholders. */
 export type PromptMessageTemplate = { role: Role; content: ContentBlock };

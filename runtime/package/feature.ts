@@ -10,8 +10,6 @@ import type { Catalog, CatalogTool, CatalogToolset } from "./catalog-types.ts";
 import type { ParsedFlags } from "./flag-parser.ts";
 import type { FeatureName, FlagSet } from "./server-flags.ts";
 
-export type { FeatureName };
-
 /** What a mode sees: every tool (the search index covers them all), those --toolsets and --read-only serve,
  * and why one not served cannot be reached. */
 export type ModeCatalog = {

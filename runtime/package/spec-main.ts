@@ -4,9 +4,9 @@ import { log, setLogFormat } from "../server/log.ts";
 import { serveHttp } from "../transport/http/server.ts";
 import { SessionStoreStartError } from "../transport/http/session-store.ts";
 import { serveStdio } from "../transport/stdio/server.ts";
-import type { FeatureName, FeatureSetup } from "./feature.ts";
+import type { FeatureSetup } from "./feature.ts";
 import { optional, type ParsedFlags, parseFlags, usageText } from "./flag-parser.ts";
-import { type FlagSet, packageFlagSets } from "./server-flags.ts";
+import { type FeatureName, type FlagSet, packageFlagSets } from "./server-flags.ts";
 import { createSpecServer, type ServerDefinition, type SpecServerOptions } from "./spec-server.ts";
 import { DEFAULT_TOOLSET, parseToolsets } from "./tool-selection.ts";
 

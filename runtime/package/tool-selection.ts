@@ -4,8 +4,7 @@ import type { CatalogTool } from "./catalog-types.ts";
 
 export const DEFAULT_TOOLSET = "default";
 const ALL_TOOLSETS = "all";
-/** `toolsets` undefined means all of them. */
-export type ToolSelection = { toolsets?: readonly string[]; readOnly?: boolean };
+export type ToolSelection = { toolsets?: readonly string[]; readOnly?: boolean }; // toolsets undefined: all
 export const toolsetOf = (tool: CatalogTool): string => tool.toolset ?? DEFAULT_TOOLSET;
 
 export function selects(selection: ToolSelection, tool: CatalogTool): boolean {

@@ -23,8 +23,7 @@ export class CredentialsError extends Error {
   override name = "CredentialsError";
 }
 
-/** Exchanges the caller's MCP token for an upstream token (token-exchange.ts's `tokenExchanger`). */
-export type Exchange = (principal: AuthPrincipal) => Promise<string>;
+export type Exchange = (principal: AuthPrincipal) => Promise<string>; // token-exchange.ts's tokenExchanger
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 /** Headers the request itself owns: a hook setting them would break the request, not authenticate it. */
 const RESERVED = new Set(["host", "content-length", "content-type", "transfer-encoding", "connection", "cookie"]);
