@@ -9,7 +9,7 @@ import { metricsFlags } from "../../runtime/features/metrics/flags.ts";
 import { oauthFlags } from "../../runtime/features/oauth/flags.ts";
 import { redisFlags } from "../../runtime/features/redis/flags.ts";
 import { tokenExchangeFlags } from "../../runtime/features/token-exchange/flags.ts";
-import type { FeatureName } from "../../runtime/package/feature.ts";
+import type { FeatureName } from "../../runtime/package/server-flags.ts";
 import { CORE_FLAG_SETS, type FlagSet, packageFlagSets } from "../../runtime/package/server-flags.ts";
 import type { AbsentFeature } from "../../runtime/package/spec-main.ts";
 import { closest } from "../diagnostics/spelling.ts";

@@ -7,13 +7,10 @@ import { once } from "node:events";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { connect, type McpClient, serveHttp } from "../../runtime/index.ts";
-import {
-  type CatalogTemplate,
-  type CatalogTool,
-  createSpecServer,
-  type SpecServerOptions,
-} from "../../runtime/package/spec-server.ts";
-import { callUpstream, type UpstreamConfig } from "../../runtime/upstream/forward.ts";
+import type { CatalogTemplate, CatalogTool } from "../../runtime/package/catalog-types.ts";
+import { createSpecServer, type SpecServerOptions } from "../../runtime/package/spec-server.ts";
+import { callUpstream } from "../../runtime/upstream/forward.ts";
+import type { UpstreamConfig } from "../../runtime/upstream/types.ts";
 
 export type Seen = { method: string; url: string; path: string; headers: IncomingMessage["headers"]; body: string };
 export type Answer = (req: Seen, res: ServerResponse, host: HostileUpstream) => unknown;

@@ -11,8 +11,9 @@ import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { stringify } from "yaml";
 import { generate } from "../../generator/index.ts";
 import { connect } from "../../runtime/index.ts";
-import type { HttpBinding, UpstreamConfig } from "../../runtime/upstream/forward.ts";
+import type { HttpBinding } from "../../runtime/package/catalog-types.ts";
 import { REDACTED } from "../../runtime/upstream/response.ts";
+import type { UpstreamConfig } from "../../runtime/upstream/types.ts";
 import { ROOT, scratchDir, startHttpProcess } from "../generate/support.ts";
 import {
   drip,

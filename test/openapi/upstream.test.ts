@@ -7,14 +7,13 @@ import { once } from "node:events";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  callUpstream,
-  type HttpBinding,
-  toolResultFrom,
-  type UpstreamConfig,
-  type UpstreamResponse,
-} from "../../runtime/upstream/forward.ts";
+import type { HttpBinding } from "../../runtime/package/catalog-types.ts";
+import { callUpstream } from "../../runtime/upstream/forward.ts";
+import { toolAnswerFrom } from "../../runtime/upstream/response.ts";
+import type { UpstreamConfig, UpstreamResponse } from "../../runtime/upstream/types.ts";
 import { type RecordedRequest, startUpstream } from "../generate/support.ts";
+
+const toolResultFrom = (response: UpstreamResponse) => toolAnswerFrom(response).result;
 
 type Upstream = Awaited<ReturnType<typeof startUpstream>>;
 let api: Upstream;
