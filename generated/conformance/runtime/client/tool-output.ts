@@ -1,7 +1,5 @@
-// Client-side check of a tool's structuredContent against its outputSchema (MCP tools: clients SHOULD
-// validate it), as the official SDK clients do. A generated client passes its precompiled validators,
-// so it never compiles a schema; a hand-written one may pass `compileSchema` to check the schemas it
-// learns from tools/list. The runtime itself never imports ajv.
+// Checks a tool's structuredContent against its outputSchema (MCP tools: clients SHOULD). A generated
+// client passes precompiled validators; a hand-written one may pass `compileSchema`. No ajv import here.
 import { ErrorCode } from "../protocol/constants.ts";
 import { errorMessage, McpError } from "../protocol/errors.ts";
 import type { CallToolResult, Tool, Validator } from "../protocol/types.ts";
@@ -10,14 +8,14 @@ export type OutputValidators = Record<string, Validator>;
 
 /** A tool result that breaks its tool's outputSchema: which tool, and where (a JSON pointer, "" for the root). */
 export class ToolOutputError extends McpError {
-  readonly tool: string;
-  readonly pointer: string;
-
-  constructor(code: number, tool: string, pointer: string, message: string) {
+  constructor(
+    code: number,
+    readonly tool: string,
+    readonly pointer: string,
+    message: string,
+  ) {
     super(code, message, { tool, pointer });
     this.name = "ToolOutputError";
-    this.tool = tool;
-    this.pointer = pointer;
   }
 }
 
@@ -35,7 +33,6 @@ export class ToolOutputCheck {
     private readonly warn: (message: string) => void,
   ) {}
 
-  /** Remembers each listed tool's outputSchema. */
   learn(tools: readonly Tool[]): void {
     this.everListed = true;
     for (const tool of tools) this.listed.set(tool.name, tool.outputSchema ?? null);

@@ -8,14 +8,12 @@ export const SUPPORTED_PROTOCOL_VERSIONS: readonly string[] = [
 ];
 export const LATEST_PROTOCOL_VERSION = MODERN_PROTOCOL_VERSIONS[0];
 export const LATEST_LEGACY_PROTOCOL_VERSION = LEGACY_PROTOCOL_VERSIONS[0];
-/** A 2025-era HTTP request without `MCP-Protocol-Version` is treated as this version (per the 2025 transport spec). */
-export const DEFAULT_LEGACY_HTTP_VERSION = "2025-03-26";
 
 export function isModernVersion(version: unknown): boolean {
   return typeof version === "string" && (MODERN_PROTOCOL_VERSIONS as readonly string[]).includes(version);
 }
 
-export function isLegacyVersion(version: unknown): boolean {
+export function isLegacyVersion(version: unknown): version is string {
   return typeof version === "string" && (LEGACY_PROTOCOL_VERSIONS as readonly string[]).includes(version);
 }
 

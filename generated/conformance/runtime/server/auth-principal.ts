@@ -19,7 +19,6 @@ export type AuthPrincipal = {
   token: string;
 };
 
-
 export type AuthConfig = {
   /** Authorization servers whose tokens are accepted (a token's `iss` must be one of them). */
   issuers: string[];

@@ -1,8 +1,5 @@
-// The command line of a generated server, read from its flag sets (the core's, server-flags.ts, and its
-// features'): node:util's parseArgs
-// with options made from it, each flag else its env twin, kinds checked with one message per kind, and the
-// usage text written from the same records. A bad value is a message naming whichever of flag or env twin
-// held it; the caller prints it with the usage and exits 2.
+// The command line read from the package's flag sets (node:util's parseArgs, each flag else its env twin), and
+// the usage text from the same records. A bad value is a message naming the flag or env twin that held it.
 import { parseArgs } from "node:util";
 import { type FlagSet, flagsOf, type ServerFlag } from "./server-flags.ts";
 
@@ -11,22 +8,16 @@ export type FlagValue = string | number | boolean | string[];
 export type ParsedFlags = {
   help: boolean;
   http: boolean;
-  /** Each flag's value from the command line, else its env twin; keyed by flag name (env name when it has none). */
+  /** Each value (flag, else env twin) by flag name (else env name), and where it came from (`--flag` or env). */
   values: Record<string, FlagValue>;
-  /** Where each value came from: `--flag` or the env twin's name. */
   sources: Record<string, string>;
-  /** The flags as given on the command line, unchecked (for parsers of a whole group, as auth-principal.ts). */
+  /** The flags as given, unchecked (for parsers of a whole set, as auth-principal.ts). */
   given: Record<string, string | boolean | string[] | undefined>;
 };
 
-/** The key a record's value is filed under. */
-export const flagKey = (entry: ServerFlag) => (entry.flag ?? entry.env) as string;
+const flagKey = (entry: ServerFlag) => (entry.flag ?? entry.env) as string;
 
-export function parseFlags(
-  sets: readonly FlagSet[],
-  argv: readonly string[],
-  env: NodeJS.ProcessEnv,
-): ParsedFlags | { error: string } {
+export function parseFlags(sets: readonly FlagSet[], argv: readonly string[], env: NodeJS.ProcessEnv) {
   const table = flagsOf(sets);
   let given: ParsedFlags["given"];
   try {
@@ -36,10 +27,8 @@ export function parseFlags(
   }
   const http = given.http === true;
   const needHttp = table.filter((entry) => entry.http && entry.flag && given[entry.flag] !== undefined);
-  if (!http && needHttp.length > 0)
-    return {
-      error: `${needHttp.map((entry) => `--${entry.flag}`).join(", ")} need${needHttp.length > 1 ? "" : "s"} --http`,
-    };
+  const named = needHttp.map((entry) => `--${entry.flag}`).join(", ");
+  if (!http && needHttp.length > 0) return { error: `${named} need${needHttp.length > 1 ? "" : "s"} --http` };
   const parsed: ParsedFlags = { help: given.help === true, http, values: {}, sources: {}, given };
   for (const entry of flagsOf(sets.filter((set) => !set.wholeSet))) {
     const raw = rawValue(entry, given, env, http);
@@ -56,9 +45,8 @@ function parseOptions(table: readonly ServerFlag[]) {
   const options: Record<string, { type: "string" | "boolean"; multiple?: boolean; short?: string }> = {
     help: { type: "boolean", short: "h" },
   };
-  for (const { flag, kind } of table) {
+  for (const { flag, kind } of table)
     if (flag) options[flag] = kind === "boolean" ? { type: "boolean" } : { type: "string", multiple: kind === "list" };
-  }
   return options;
 }
 
@@ -85,9 +73,8 @@ function checked(entry: ServerFlag, value: string | boolean | string[], source: 
       const min = entry.min ?? 0;
       if (value.trim() !== "" && Number.isSafeInteger(number) && number >= min && number <= (entry.max ?? Infinity))
         return number;
-      return entry.max === undefined
-        ? { error: `${source} must be a whole number >= ${min}, not '${value}'` }
-        : { error: `${source} must be ${min}-${entry.max}, not '${value}'` };
+      const range = entry.max === undefined ? `a whole number >= ${min}` : `${min}-${entry.max}`;
+      return { error: `${source} must be ${range}, not '${value}'` };
     }
     case "choice":
       return entry.choices?.includes(value)
@@ -103,7 +90,6 @@ function checked(entry: ServerFlag, value: string | boolean | string[], source: 
 const HELP_COLUMN = 20;
 const HELP_WIDTH = 100;
 
-/** The usage text: a synopsis line, then each group's flags with their env twins and defaults. */
 export function usageText(sets: readonly FlagSet[]): string {
   const lines = ["usage: server [flags]   (no flags: serve MCP over stdio; a flag wins over its env twin)"];
   for (const set of sets) lines.push("", `${set.title}:`, ...set.flags.flatMap(helpEntry));
@@ -114,15 +100,14 @@ function helpEntry(entry: ServerFlag): string[] {
   const head = entry.flag ? `  --${entry.flag}${entry.arg ? ` ${entry.arg}` : ""}` : `  ${entry.env}`;
   const notes = [
     entry.flag && entry.env ? `env ${entry.env}` : undefined,
-    defaultNote(entry),
+    entry.default !== undefined ? `default ${entry.default}` : entry.defaultText && `default: ${entry.defaultText}`,
     entry.http && entry.flag ? "needs --http" : undefined,
   ].filter(Boolean);
   const text = `${entry.help}${notes.length ? ` (${notes.join("; ")})` : ""}`;
-  const words = text.split(" ");
   const lines: string[] = [];
   let line = head.length + 2 <= HELP_COLUMN ? head.padEnd(HELP_COLUMN) : `${head}  `;
-  for (const word of words) {
-    if (line.length + word.length > HELP_WIDTH && line.trim().length > 0 && line.length > HELP_COLUMN) {
+  for (const word of text.split(" ")) {
+    if (line.length + word.length > HELP_WIDTH && line.length > HELP_COLUMN) {
       lines.push(line.trimEnd());
       line = " ".repeat(HELP_COLUMN);
     }
@@ -130,11 +115,6 @@ function helpEntry(entry: ServerFlag): string[] {
   }
   lines.push(line.trimEnd());
   return lines;
-}
-
-function defaultNote(entry: ServerFlag): string | undefined {
-  if (entry.default !== undefined) return `default ${entry.default}`;
-  return entry.defaultText ? `default: ${entry.defaultText}` : undefined;
 }
 
 /** `{ [key]: value }` when the value is set, else nothing (options keep their defaults). */

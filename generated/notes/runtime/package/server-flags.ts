@@ -1,54 +1,32 @@
-// The core's flags and environment variables, and the shape of every flag record. Each feature declares its
-// own in runtime/features/<name>/flags.ts; a package's table is the core's sets plus its features' (its
-// src/app.ts lists them). That table drives the command line (flag-parser.ts: parsing, env twins, --help)
-// and, at generate time, every document that names them: the MCP Registry's server.json, the MCPB
-// manifest's user config, the package README and the root README's "Flags of a generated server"
-// (generator/render/server-env.ts, scripts/readme-codes.ts). A flag that is in no set does not exist.
+// The core's flags and the shape of every flag record; a package's sets drive its command line (flag-parser.ts)
+// and every document naming them (generator/render/server-env.ts). A flag in no set does not exist.
 
-/** The parts of the core a flag may belong to; a feature's flags carry the feature's name. */
-export type CoreFlagGroup = "core" | "drain" | "logs" | "upstream" | "toolsets";
-
-/** The part of the server a flag belongs to: the help groups by it, and documents say so. */
-export type FlagGroup = CoreFlagGroup | FeatureName;
-
-export type FlagKind =
-  /** on when given; its env twin takes 1/true or 0/false */
-  | "boolean"
-  /** a whole number between min and max */
-  | "whole"
-  /** one of `choices` */
-  | "choice"
-  /** free text, checked by the part that uses it (a URL, a toolset list) */
-  | "string"
-  /** repeatable free text (each occurrence kept) */
-  | "list";
+/** The part of the server a flag belongs to (a part of the core, or a feature): --help and documents group by it. */
+export type FlagGroup = "core" | "drain" | "logs" | "upstream" | "toolsets" | FeatureName;
 
 export type ServerFlag = {
   /** The flag without its dashes; absent for a variable that has no flag (secrets stay out of `ps`). */
   flag?: string;
   /** The environment twin; a given flag wins over it. */
   env?: string;
-  kind: FlagKind;
-  /** The value's placeholder in --help and the README (`<n>`). */
+  /** A boolean's env twin takes 1/true or 0/false; whole: min..max; string: checked by its user; list: repeatable. */
+  kind: "boolean" | "whole" | "choice" | "string" | "list";
+  /** The value's placeholder (`<n>`); the default as text (as server.json states it), or what it means. */
   arg?: string;
-  /** The default, as text (as server.json states it); absent: unset. */
   default?: string;
-  /** What the default means when it is not a plain value ("the cores, at most 4"). */
   defaultText?: string;
   min?: number;
   max?: number;
   choices?: readonly string[];
   /** For a boolean's env twin: what 1 turns on, for its error message. */
   turnsOn?: string;
-  /** One or two lines: --help, server.json and the MCPB manifest. */
+  /** One or two lines: --help, server.json and the MCPB manifest; `doc`: the README's cell, where it says more. */
   help: string;
-  /** The README's cell, where it says more than `help`. */
   doc?: string;
   /** HTTP only: the flag without --http is a usage error, and a stdio server ignores the env twin. */
   http?: true;
-  /** A credential (server.json `isSecret`, MCPB `sensitive`). */
+  /** A credential (server.json `isSecret`, MCPB `sensitive`); `upstream`: only where the spec binds http tools. */
   secret?: true;
-  /** Only where the spec binds http tools (an upstream API exists). */
   upstream?: true;
   /** Offered as a setting to whoever installs the MCPB bundle, under this title. */
   setting?: string;
@@ -63,20 +41,12 @@ export type FlagSet = {
   wholeSet?: true;
 };
 
-/** A flag with the group of the set it comes from. */
-export type GroupedFlag = ServerFlag & { group: FlagGroup };
-
-/** The core's flags, set by set in the order --help gives them. */
 export const CORE_FLAG_SETS: readonly FlagSet[] = [
   {
     group: "core",
     title: "Serving",
     flags: [
-      {
-        flag: "http",
-        kind: "boolean",
-        help: "serve Streamable HTTP at http://<host>:<port>/mcp instead of stdio",
-      },
+      { flag: "http", kind: "boolean", help: "serve Streamable HTTP at http://<host>:<port>/mcp instead of stdio" },
       {
         flag: "port",
         kind: "whole",
@@ -87,14 +57,7 @@ export const CORE_FLAG_SETS: readonly FlagSet[] = [
         http: true,
         help: "HTTP port (0 picks a free one)",
       },
-      {
-        flag: "host",
-        kind: "string",
-        arg: "<addr>",
-        default: "127.0.0.1",
-        http: true,
-        help: "HTTP interface",
-      },
+      { flag: "host", kind: "string", arg: "<addr>", default: "127.0.0.1", http: true, help: "HTTP interface" },
       {
         env: "MCP_HTTP_TOKEN",
         kind: "string",
@@ -239,40 +202,28 @@ export const CORE_FLAG_SETS: readonly FlagSet[] = [
   },
 ];
 
-/** Every flag of `sets`, each with its set's group. */
-export function flagsOf(sets: readonly FlagSet[]): GroupedFlag[] {
+export function flagsOf(sets: readonly FlagSet[]): (ServerFlag & { group: FlagGroup })[] {
   return sets.flatMap((set) => set.flags.map((flag) => ({ ...flag, group: set.group })));
 }
 
 /** A package's flag sets: the core's, --mode offering `modes` besides `all`, then its features' own. */
 export function packageFlagSets(featureSets: readonly FlagSet[], modes: readonly string[]): FlagSet[] {
   const choices = ["all", ...modes];
+  // --mode's help and doc keep the `name: what it does` parts of those modes (and every unnamed part).
+  const keep = (text: string) =>
+    text
+      .split("; ")
+      .filter((part) => choices.includes(/^`?([a-z]+)`?: /.exec(part)?.[1] ?? "all"))
+      .join("; ");
+  const modeFlag = (flag: ServerFlag) => ({ ...flag, arg: choices.join("|"), choices, help: keep(flag.help) });
   const core = CORE_FLAG_SETS.map((set) => ({
     ...set,
-    flags: set.flags.map((flag) => (flag.flag === "mode" ? modeFlag(flag, choices) : flag)),
+    flags: set.flags.map((flag) =>
+      flag.flag !== "mode" ? flag : { ...modeFlag(flag), ...(flag.doc ? { doc: keep(flag.doc) } : {}) },
+    ),
   }));
   return [...core, ...featureSets];
 }
 
-/** --mode with only `choices`: its help and doc keep the `name: what it does` parts of those modes. */
-function modeFlag(flag: ServerFlag, choices: readonly string[]): ServerFlag {
-  const keep = (text: string) =>
-    text
-      .split("; ")
-      .filter((part) => {
-        const named = /^`?([a-z]+)`?: /.exec(part);
-        return !named || choices.includes(named[1]);
-      })
-      .join("; ");
-  return {
-    ...flag,
-    arg: choices.join("|"),
-    choices,
-    help: keep(flag.help),
-    ...(flag.doc ? { doc: keep(flag.doc) } : {}),
-  };
-}
-
-/** The features a package can be generated with (runtime/features/<name>/; the core needs no name). Here,
- * not in feature.ts, so that flag records name them without an import cycle. */
+/** The features a package can be generated with; here, not in feature.ts, so flag records name them without a cycle. */
 export type FeatureName = "dynamic" | "code" | "budget" | "oauth" | "token-exchange" | "redis" | "metrics";

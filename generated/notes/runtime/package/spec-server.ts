@@ -1,9 +1,7 @@
-// A server described by data: what `mcpgen generate` emits is a definition and a catalog (the spec's tools,
-// resources, templates and prompts as plain JSON), precompiled validators and a table of the
-// user's handlers. This module turns them into a running server: http bindings forward to the
-// upstream, static resources and prompt templates serve themselves, the rest call handlers.
+// The server built from a generated definition, catalog, precompiled validators and the user's handlers: http
+// bindings forward upstream, static resources and prompt templates serve themselves, the rest call handlers.
 import { readFileSync } from "node:fs";
-import { ownValue, setOwn } from "../protocol/codec.ts";
+import { ownValue } from "../protocol/codec.ts";
 import { ErrorCode } from "../protocol/constants.ts";
 import { McpError } from "../protocol/errors.ts";
 import type { ContentBlock, GetPromptResult, Validator } from "../protocol/types.ts";
@@ -27,26 +25,11 @@ import type {
   StaticCompletions,
   StoredCatalog,
 } from "./catalog-types.ts";
-import { type Feature, type FeatureServerOptions, modeFeature, type ResultFitter, resultFitter } from "./feature.ts";
+import { type Feature, type FeatureServerOptions, type ResultFitter, resultFitter } from "./feature.ts";
 import { selectAnswer, takeFields } from "./field-select.ts";
 import { filters, notEnabledReason, selects, type ToolSelection } from "./tool-selection.ts";
 
-// The catalog's types are the contract with the generator (catalog-types.ts); generated code names them here.
-export type {
-  Catalog,
-  CatalogPrompt,
-  CatalogResource,
-  CatalogTemplate,
-  CatalogTool,
-  PromptMessageTemplate,
-  StaticCompletions,
-  StoredCatalog,
-} from "./catalog-types.ts";
-
-/**
- * A generated src/definition.ts: the data the generator writes, plus, beside an upstream, upstream/forward.ts's
- * `callUpstream`. It is passed in rather than imported so a package without an upstream carries none of it.
- */
+/** src/definition.ts; `callUpstream` is passed in, not imported, so a package without an upstream carries none. */
 export type ServerDefinition = DefinitionData & { callUpstream?: CallUpstream };
 
 /** A catalog file written by `mcpgen generate` (src/catalog.json), each tool schema whole again. */
@@ -67,32 +50,24 @@ export function readCatalog(file: URL): Catalog {
   return stored;
 }
 
-/** A tool handler's result, with `structuredContent` typed by the tool's outputSchema. */
 // An intersection, not Omit: Omit over CallToolResult's index signature would drop its known fields.
 export type ToolResult<Structured> = ToolHandlerResult & { structuredContent?: Structured };
-/** What a handler of a generated package receives: the runtime's context plus the server itself
- * (to register or remove entries at run time, or to notify subscribers). */
+/** The runtime's context plus the server (to register or remove entries at run time, or notify subscribers). */
 export type SpecContext = HandlerContext & { server: McpServer };
-export type ToolHandler<Args, Structured> = (
-  args: Args,
-  ctx: SpecContext,
-) => ToolResult<Structured> | Promise<ToolResult<Structured>>;
-export type ResourceHandler = (uri: string, ctx: SpecContext) => ResourceReadResult | Promise<ResourceReadResult>;
+type Answer<T> = T | Promise<T>;
+export type ToolHandler<Args, Structured> = (args: Args, ctx: SpecContext) => Answer<ToolResult<Structured>>;
+export type ResourceHandler = (uri: string, ctx: SpecContext) => Answer<ResourceReadResult>;
 export type TemplateHandler = (
   uri: string,
-  variables: Record<string, string>,
+  vars: Record<string, string>,
   ctx: SpecContext,
-) => ResourceReadResult | Promise<ResourceReadResult>;
-export type PromptHandler<Args> = (args: Args, ctx: SpecContext) => GetPromptResult | Promise<GetPromptResult>;
+) => Answer<ResourceReadResult>;
+export type PromptHandler<Args> = (args: Args, ctx: SpecContext) => Answer<GetPromptResult>;
 
 // Handlers arrive typed per entry from generated code; here they are only called, so `never` args accept any.
-type AnyFunction = (...args: never[]) => unknown;
-export type SpecHandlers = {
-  tools?: Record<string, AnyFunction>;
-  resources?: Record<string, AnyFunction>;
-  resourceTemplates?: Record<string, AnyFunction>;
-  prompts?: Record<string, AnyFunction>;
-};
+type SpecHandlers = Partial<
+  Record<"tools" | "resources" | "resourceTemplates" | "prompts", Record<string, (...args: never[]) => unknown>>
+>;
 
 export type ToolValidators = Record<string, { input: Validator; output?: Validator }>;
 
@@ -100,65 +75,49 @@ export type SpecServerOptions = {
   handlers?: SpecHandlers;
   /** Precompiled validators by tool name, or a function making them (called when the catalog is read). */
   validators?: ToolValidators | (() => ToolValidators);
-  /** Overrides `upstream.baseUrl` (the --base-url flag). */
-  baseUrl?: string;
-  /** Characters of an upstream answer read before it is cut (--max-upstream-body; default 1,000,000). */
+  baseUrl?: string; // --base-url, --max-upstream-body, --max-redirects: upstream/types.ts's UpstreamConfig
   maxUpstreamBody?: number;
-  /** Same-origin upstream redirects followed (--max-redirects; default 5). */
   maxRedirects?: number;
   env?: NodeJS.ProcessEnv;
   serverOptions?: Omit<ServerOptions, "name" | "version">;
-  /** Only these toolsets (--toolsets; undefined: all of them). Names are checked by the caller (spec-main.ts). */
+  /** --toolsets (undefined: all; names checked by spec-main.ts), --read-only, --mode. */
   toolsets?: readonly string[];
-  /** Only tools with `readOnlyHint: true` (--read-only). */
   readOnly?: boolean;
-  /** `dynamic`: tools/list gives the five tools of dynamic-tools.ts instead of the catalog's (--mode). */
-  mode?: ServeMode;
-  /** The features the package was generated with (runtime/features/<name>/feature.ts): modes, HTTP parts. */
+  /** What tools/list gives: every served tool (`all`), dynamic mode's five, or code mode's two. */
+  mode?: "all" | "dynamic" | "code";
   features?: readonly Feature[];
   /** The package's src/credentials.ts hook: per-user upstream credentials, consulted before the rest. */
   credentials?: CredentialsHook<SpecContext>;
 } & FeatureServerOptions;
 
-/** What tools/list gives: every served tool (`all`), dynamic mode's five, or code mode's two. */
-export type ServeMode = "all" | "dynamic" | "code";
-
-/** The result a scaffolded tool handler returns until the user writes it. */
+/** What a scaffolded tool handler returns (a resource or prompt handler throws the Error) until written. */
 export function notImplemented(kind: string, name: string, file: string): ToolResult<never> {
-  return {
-    isError: true,
-    content: [{ type: "text", text: `The ${kind} '${name}' is not implemented yet: edit ${file}.` }],
-  };
+  return { isError: true, content: [{ type: "text", text: notImplementedError(kind, name, file).message }] };
 }
 
-/** The error a scaffolded resource or prompt handler throws until the user writes it. */
 export function notImplementedError(kind: string, name: string, file: string): McpError {
   return new McpError(ErrorCode.InternalError, `The ${kind} '${name}' is not implemented yet: edit ${file}.`);
 }
 
-/** What the parts of a spec server share: its inputs, the server, and what the catalog left out. */
+type Args = Record<string, unknown>;
+type AnyHandler = (...args: unknown[]) => never;
+
 type SpecRuntime = {
   definition: ServerDefinition;
   options: SpecServerOptions;
   server: McpServer;
   selection: ToolSelection;
-  /** The catalog's tools this server leaves out, by name, filled when the catalog is read: a call of one
-   * is told it exists but is not enabled, rather than that it does not exist. */
+  /** Catalog tools left out, filled when the catalog is read: a call of one is told why it is not enabled. */
   leftOut: Map<string, CatalogTool>;
   /** Catalog tools named like one of dynamic (or code) mode's own, which take the name in that mode. */
   shadowed: Set<string>;
   upstream: UpstreamConfig | undefined;
-  /** The features shaping tool results (the response budget); without any, results pass as they are. */
-  fitResult: ResultFitter | undefined;
-  maxTokens: { maxTokens?: number };
+  fitResult: ResultFitter | undefined; // the response budget's; without it, results pass as they are
+  fitHandlerResult: ((result: ToolHandlerResult) => Promise<ToolHandlerResult>) | undefined;
 };
 
-/** The composer: the core server, the catalog's tools, resources and prompts, and the package's features. */
 export function createSpecServer(definition: ServerDefinition, options: SpecServerOptions = {}): McpServer {
-  const selection: ToolSelection = {
-    ...(options.toolsets ? { toolsets: options.toolsets } : {}),
-    ...(options.readOnly ? { readOnly: true } : {}),
-  };
+  const selection: ToolSelection = { toolsets: options.toolsets, readOnly: options.readOnly };
   const leftOut = new Map<string, CatalogTool>();
   // The same error as for a name that does not exist (so clients treat it alike), saying why.
   const unknownTool = (name: string) => {
@@ -171,6 +130,7 @@ export function createSpecServer(definition: ServerDefinition, options: SpecServ
     ...(filters(selection) ? { unknownToolMessage: (name: string) => unknownTool(name) } : {}),
     ...(options.accessGate ? { toolGate: options.accessGate(definition.catalog) } : {}),
   });
+  const fitResult = resultFitter(options.features ?? []);
   const rt: SpecRuntime = {
     definition,
     options,
@@ -178,9 +138,16 @@ export function createSpecServer(definition: ServerDefinition, options: SpecServ
     selection,
     leftOut,
     shadowed: new Set(),
-    upstream: upstreamOf(definition, options),
-    fitResult: resultFitter(options.features ?? []),
-    maxTokens: options.maxResponseTokens === undefined ? {} : { maxTokens: options.maxResponseTokens },
+    upstream: definition.upstream && {
+      ...definition.upstream,
+      // --base-url replaces the whole server URL, OpenAPI server variables included.
+      ...(options.baseUrl ? { baseUrl: options.baseUrl, baseUrlTemplate: undefined, pinned: true } : {}),
+      ...(options.maxUpstreamBody !== undefined ? { maxBodyChars: options.maxUpstreamBody } : {}),
+      ...(options.maxRedirects !== undefined ? { maxRedirects: options.maxRedirects } : {}),
+    },
+    fitResult,
+    fitHandlerResult:
+      fitResult && ((result) => fitResult(result, { kind: "handler", maxTokens: options.maxResponseTokens })),
   };
   server.defer(() => {
     const catalog = definition.catalog();
@@ -197,27 +164,7 @@ export function createSpecServer(definition: ServerDefinition, options: SpecServ
   return server;
 }
 
-/** The upstream as the spec states it, with --base-url, --max-upstream-body and --max-redirects applied. */
-function upstreamOf(definition: ServerDefinition, options: SpecServerOptions): UpstreamConfig | undefined {
-  return (
-    definition.upstream && {
-      ...definition.upstream,
-      // --base-url replaces the whole server URL, OpenAPI server variables included.
-      ...(options.baseUrl ? { baseUrl: options.baseUrl, baseUrlTemplate: undefined, pinned: true } : {}),
-      ...(options.maxUpstreamBody !== undefined ? { maxBodyChars: options.maxUpstreamBody } : {}),
-      ...(options.maxRedirects !== undefined ? { maxRedirects: options.maxRedirects } : {}),
-    }
-  );
-}
-
-/** One upstream request for a binding, with the caller's credentials and nothing else of its context. */
-async function forward(
-  rt: SpecRuntime,
-  binding: HttpBinding,
-  args: Record<string, unknown>,
-  ctx: HandlerContext,
-  target: string,
-) {
+async function forward(rt: SpecRuntime, binding: HttpBinding, args: Args, ctx: HandlerContext, target: string) {
   const { upstream, definition, options } = rt;
   if (!upstream) throw new McpError(ErrorCode.InternalError, "This server has http bindings but no upstream base URL");
   if (!definition.callUpstream)
@@ -228,40 +175,35 @@ async function forward(
   const credentials = await resolveCredentials(ctx as SpecContext, options.credentials, options.exchangeToken);
   const idHeader = upstream.requestIdHeader;
   const started = performance.now();
+  let status: number | "error" = "error";
   try {
     const response = await definition.callUpstream(upstream, binding, args, ctx.signal, options.env ?? process.env, {
       ...(credentials ? { credentials } : {}),
       forbidden: ctx.auth ? [ctx.auth.token] : [],
       ...(idHeader && ctx.httpRequestId ? { extraHeaders: { [idHeader]: ctx.httpRequestId } } : {}),
     });
-    observeUpstream(target, response.status, (performance.now() - started) / 1000);
+    status = response.status;
     return response;
-  } catch (error) {
-    observeUpstream(target, "error", (performance.now() - started) / 1000);
-    throw error;
+  } finally {
+    observeUpstream(target, status, (performance.now() - started) / 1000);
   }
 }
 
-/** The user's handler for a catalog entry, given the server in its context. */
 function handlerFor(rt: SpecRuntime, table: keyof SpecHandlers, key: string) {
-  const handler = ownValue(rt.options.handlers?.[table] as Record<string, unknown> | undefined, key) as
-    | ((...args: unknown[]) => never)
-    | undefined;
+  const handler = ownValue(rt.options.handlers?.[table] as Record<string, AnyHandler> | undefined, key);
   if (!handler) throw new Error(`no handler registered for ${table} '${key}'`);
-  // The context is always the last argument; handlers get it with the server added (SpecContext). Added in
-  // place (the context is made per request, for this handler alone): a copy would read `ctx.signal` and
-  // so make the AbortController the runtime only makes for handlers that use it.
+  // The context (the last argument) gets the server in place: a copy would read `ctx.signal` and so make the
+  // AbortController the runtime only makes for handlers that use it.
   return (...args: unknown[]) => {
     (args[args.length - 1] as SpecContext).server = rt.server;
     return handler(...args);
   };
 }
 
-/** A serving mode (a feature: the package passes its code in, the core imports none of it). */
 function registerMode(rt: SpecRuntime, catalog: Catalog, served: Map<string, CatalogTool>): void {
   const { options } = rt;
   if (!options.mode || options.mode === "all") return;
-  const mode = modeFeature(options.features ?? [], options.mode);
+  const mode = options.features?.find((feature) => feature.mode?.name === options.mode)?.mode;
   if (!mode)
     throw new Error(`--mode ${options.mode} needs the ${options.mode} feature, which this package does not have`);
   for (const { name } of mode.tools) if (served.delete(name)) rt.shadowed.add(name);
@@ -271,7 +213,6 @@ function registerMode(rt: SpecRuntime, catalog: Catalog, served: Map<string, Cat
     const tool = rt.leftOut.get(name);
     return tool && `The tool '${name}' ${notEnabledReason(rt.selection, tool)}`;
   };
-  const { fitResult, maxTokens } = rt;
   mode.register(
     rt.server,
     { all: catalog.tools, served, toolsets: catalog.toolsets ?? [], notEnabled },
@@ -279,16 +220,14 @@ function registerMode(rt: SpecRuntime, catalog: Catalog, served: Map<string, Cat
       ...(options.codeLimits ? { limits: options.codeLimits } : {}),
       allowDestructive: options.allowDestructive === true,
       ...(options.codeConcurrency !== undefined ? { concurrency: options.codeConcurrency } : {}),
-      ...(fitResult
-        ? { fitResult: (result: ToolHandlerResult) => fitResult(result, { kind: "handler", ...maxTokens }) }
-        : {}),
+      ...(rt.fitHandlerResult ? { fitResult: rt.fitHandlerResult } : {}),
     },
   );
 }
 
 /** The served tools: forwarding upstream, or the user's handlers; unlisted while a mode lists its own. */
 function registerTools(rt: SpecRuntime, served: Map<string, CatalogTool>): void {
-  const { options, fitResult, maxTokens } = rt;
+  const { options } = rt;
   const validatorTable = typeof options.validators === "function" ? options.validators() : options.validators;
   const unlisted = options.mode === "dynamic" || options.mode === "code";
   for (const { http, toolset: _toolset, scopes: _scopes, ...tool } of served.values()) {
@@ -300,11 +239,7 @@ function registerTools(rt: SpecRuntime, served: Map<string, CatalogTool>): void 
       ...(validators?.output ? { validateOutput: validators.output } : {}),
       handler: http
         ? (args, ctx) => upstreamTool(rt, { ...tool, http }, validators?.output, args, ctx)
-        : fitResult
-          ? budgeted(handlerFor(rt, "tools", tool.name), (result) =>
-              fitResult(result, { kind: "handler", ...maxTokens }),
-            )
-          : handlerFor(rt, "tools", tool.name),
+        : budgeted(handlerFor(rt, "tools", tool.name), rt.fitHandlerResult),
     });
   }
 }
@@ -314,7 +249,7 @@ async function upstreamTool(
   rt: SpecRuntime,
   tool: CatalogTool & { http: HttpBinding },
   validateOutput: Validator | undefined,
-  args: Record<string, unknown>,
+  args: Args,
   ctx: HandlerContext,
 ): Promise<ToolHandlerResult> {
   const { http } = tool;
@@ -327,37 +262,30 @@ async function upstreamTool(
     const fitted = rt.fitResult
       ? await rt.fitResult(selected.result, {
           kind: "upstream",
-          ...rt.maxTokens,
-          answer: { json: selected.json, ...(answer.link ? { link: answer.link } : {}) },
-          call: {
-            inputSchema: tool.inputSchema,
-            args: sent,
-            offersFields: http.fields === true,
-            ...(validateOutput ? { validateOutput } : {}),
-          },
+          maxTokens: rt.options.maxResponseTokens,
+          answer: { json: selected.json, link: answer.link },
+          call: { inputSchema: tool.inputSchema, args: sent, offersFields: http.fields === true, validateOutput },
         })
       : selected.result;
-    return selected.note ? withNote(fitted, selected.note) : fitted;
+    const note = selected.note && { type: "text" as const, text: selected.note };
+    return note ? { ...fitted, content: [...(fitted.content ?? []), note] } : fitted;
   } catch (error) {
     return { isError: true, content: [{ type: "text", text: (error as Error).message }] };
   }
 }
 
-/** Static resources serve themselves; bound ones forward; the rest call handlers. */
 function registerResources(rt: SpecRuntime, catalog: Catalog): void {
   for (const { http, text, blob, ...resource } of catalog.resources) {
     const contents = { uri: resource.uri, ...(resource.mimeType ? { mimeType: resource.mimeType } : {}) };
+    const fixed = text !== undefined ? { text } : blob !== undefined ? { blob } : undefined;
     rt.server.resource({
       ...resource,
-      read:
-        text !== undefined
-          ? () => ({ contents: [{ ...contents, text }] })
-          : blob !== undefined
-            ? () => ({ contents: [{ ...contents, blob }] })
-            : http
-              ? async (uri, ctx) =>
-                  resourceContentsFrom(uri, resource.mimeType, await forward(rt, http, {}, ctx, "resource"))
-              : handlerFor(rt, "resources", resource.uri),
+      read: fixed
+        ? () => ({ contents: [{ ...contents, ...fixed }] })
+        : http
+          ? async (uri, ctx) =>
+              resourceContentsFrom(uri, resource.mimeType, await forward(rt, http, {}, ctx, "resource"))
+          : handlerFor(rt, "resources", resource.uri),
     });
   }
   for (const { http, completions, ...template } of catalog.resourceTemplates) {
@@ -372,7 +300,6 @@ function registerResources(rt: SpecRuntime, catalog: Catalog): void {
   }
 }
 
-/** Prompts with messages in the spec fill them in; the rest call handlers. */
 function registerPrompts(rt: SpecRuntime, catalog: Catalog): void {
   for (const { messages, completions, ...prompt } of catalog.prompts) {
     rt.server.prompt({
@@ -388,11 +315,8 @@ function registerPrompts(rt: SpecRuntime, catalog: Catalog): void {
   }
 }
 
-/** A tool handler whose result the features shape (the response budget: Feature.fitResult). */
-function budgeted(
-  handler: (...args: unknown[]) => unknown,
-  fitResult: (result: ToolHandlerResult) => ReturnType<ResultFitter>,
-) {
+function budgeted(handler: ReturnType<typeof handlerFor>, fitResult: SpecRuntime["fitHandlerResult"]) {
+  if (!fitResult) return handler;
   return async (...args: unknown[]): Promise<ToolHandlerResult> => {
     const result = (await handler(...args)) as ToolHandlerResult;
     // An input_required result (MRTR) asks the client something: it is no answer to cut.
@@ -400,33 +324,22 @@ function budgeted(
   };
 }
 
-/** A result with one more text block after its content. */
-const withNote = (result: ToolHandlerResult, text: string): ToolHandlerResult => ({
-  ...result,
-  content: [...(result.content ?? []), { type: "text", text }],
-});
-
 /** Static value lists as completion functions: the values that start with what was typed, case-insensitively. */
 function completers(completions: StaticCompletions | undefined): { complete?: Record<string, CompleteFunction> } {
   if (!completions) return {};
-  const complete: Record<string, CompleteFunction> = {};
-  for (const [name, values] of Object.entries(completions)) {
-    setOwn(complete, name, (typed: string) =>
-      values.filter((value) => value.toLowerCase().startsWith(typed.toLowerCase())),
-    );
-  }
-  return { complete };
+  // Object.fromEntries defines own properties: a variable named `__proto__` stays data.
+  const complete = Object.entries(completions).map(([name, values]) => [
+    name,
+    (typed: string) => values.filter((value) => value.toLowerCase().startsWith(typed.toLowerCase())),
+  ]);
+  return { complete: Object.fromEntries(complete) };
 }
 
-/**
- * An upstream answer that breaks the tool's outputSchema (real APIs drift from their documents) is an
- * error result that still carries the answer as text, so the model sees the data and the mismatch,
- * instead of a bare "output does not match" error with the data gone.
- */
+// An answer breaking the outputSchema (real APIs drift from their documents) is an error result still carrying
+// the answer as text, so the model sees the data and the mismatch, not a bare "output does not match".
 function checkedAgainstOutput(result: ToolHandlerResult, validate: Validator | undefined): ToolHandlerResult {
-  if (!validate || result.isError || result.structuredContent === undefined || validate(result.structuredContent)) {
+  if (!validate || result.isError || result.structuredContent === undefined || validate(result.structuredContent))
     return result;
-  }
   const problems = (validate.errors ?? [])
     .slice(0, 5)
     .map((e) => `${e.instancePath || "(root)"} ${e.message ?? "is invalid"}`)
@@ -435,15 +348,12 @@ function checkedAgainstOutput(result: ToolHandlerResult, validate: Validator | u
   return { isError: true, content: [{ type: "text", text: note }, ...(result.content ?? [])] };
 }
 
-const PLACEHOLDER = /\{\{\s*([^{}]*?)\s*\}\}/g;
-
 /** Fills `{{argument}}` placeholders; a missing optional argument becomes an empty string. */
 function fillContent(content: ContentBlock, args: Record<string, string>): ContentBlock {
   const fill = (text: string) =>
-    text.replace(PLACEHOLDER, (_, name: string) => (Object.hasOwn(args, name) ? args[name] : ""));
+    text.replace(/\{\{\s*([^{}]*?)\s*\}\}/g, (_, name: string) => (Object.hasOwn(args, name) ? args[name] : ""));
   if (content.type === "text") return { ...content, text: fill(content.text) };
-  if (content.type === "resource" && "text" in content.resource) {
+  if (content.type === "resource" && "text" in content.resource)
     return { ...content, resource: { ...content.resource, text: fill(content.resource.text) } };
-  }
   return content;
 }

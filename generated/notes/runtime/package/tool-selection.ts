@@ -1,20 +1,12 @@
-// Which of a generated server's tools it serves (CONTRACT §4): `--toolsets a,b` keeps those toolsets
-// (`all`, the default, keeps every one) and `--read-only` keeps only tools that say `readOnlyHint: true`.
-// A tool left out is not served at all: not listed, not searchable, not callable. The toolset names are
-// checked at start-up against definition.ts's `toolsetNames`, so nothing here reads the catalog.
+// Which tools a server serves (CONTRACT §4): --toolsets and --read-only. A tool left out is not listed, not
+// searchable, not callable. Toolset names are checked against definition.ts's `toolsetNames`, not the catalog.
 import type { CatalogTool } from "./catalog-types.ts";
 
-/** The toolset of a tool the catalog gives none. */
 export const DEFAULT_TOOLSET = "default";
-/** What `--toolsets` takes to mean every toolset. */
-export const ALL_TOOLSETS = "all";
-
-/** `toolsets` undefined means all of them. */
-export type ToolSelection = { toolsets?: readonly string[]; readOnly?: boolean };
-
+const ALL_TOOLSETS = "all";
+export type ToolSelection = { toolsets?: readonly string[]; readOnly?: boolean }; // toolsets undefined: all
 export const toolsetOf = (tool: CatalogTool): string => tool.toolset ?? DEFAULT_TOOLSET;
 
-/** Whether the selection serves this tool. */
 export function selects(selection: ToolSelection, tool: CatalogTool): boolean {
   if (selection.readOnly && tool.annotations?.readOnlyHint !== true) return false;
   return selection.toolsets === undefined || selection.toolsets.includes(toolsetOf(tool));
@@ -24,10 +16,7 @@ export function selects(selection: ToolSelection, tool: CatalogTool): boolean {
 export const filters = (selection: ToolSelection): boolean =>
   selection.toolsets !== undefined || selection.readOnly === true;
 
-/**
- * `--toolsets` (or MCP_TOOLSETS) as a list: the names, undefined for all, or the start-up error when a
- * name is none of `known`.
- */
+/** `--toolsets` (or MCP_TOOLSETS) as a list: the names, undefined for all, or the error naming an unknown one. */
 export function parseToolsets(
   text: string,
   known: readonly string[],
@@ -40,12 +29,9 @@ export function parseToolsets(
   if (names.length === 0) return { error: `${source} names no toolset: give a comma-separated list, or 'all'` };
   if (names.includes(ALL_TOOLSETS)) return {};
   const unknown = names.filter((name) => !known.includes(name));
-  if (unknown.length > 0) {
-    const which = unknown.map((name) => `'${name}'${didYouMean(name, known)}`).join(", ");
-    return {
-      error: `${source}: unknown toolset ${which}; this server's toolsets are: ${[ALL_TOOLSETS, ...known].join(", ")}`,
-    };
-  }
+  const which = unknown.map((name) => `'${name}'${didYouMean(name, known)}`).join(", ");
+  const all = [ALL_TOOLSETS, ...known].join(", ");
+  if (unknown.length > 0) return { error: `${source}: unknown toolset ${which}; this server's toolsets are: ${all}` };
   return { toolsets: [...new Set(names)] };
 }
 
@@ -59,12 +45,8 @@ export function notEnabledReason(selection: ToolSelection, tool: CatalogTool): s
   return `exists but is not enabled on this server: ${reasons.join(", and ")}`;
 }
 
-// "Did you mean" for the names a user or an agent types at a generated server (--toolsets, call_tool):
-// the closest known names by edit distance, when they are close enough to be a typo. The runtime's own
-// copy, because a generated package carries no generator code.
-
-/** Known names within about one typo per three characters of `word`, closest first, at most `limit`. */
-export function closeMatches(word: string, candidates: Iterable<string>, limit = 3): string[] {
+/** " (did you mean 'x' or 'y'?)": the (at most 3) closest names within about one typo per 3 characters, or "". */
+export function didYouMean(word: string, candidates: Iterable<string>): string {
   const typed = word.toLowerCase();
   const budget = Math.max(1, Math.floor(typed.length / 3));
   const scored: Array<{ name: string; distance: number }> = [];
@@ -73,11 +55,11 @@ export function closeMatches(word: string, candidates: Iterable<string>, limit =
     if (distance <= budget) scored.push({ name, distance });
   }
   scored.sort((a, b) => a.distance - b.distance || a.name.localeCompare(b.name));
-  return scored.slice(0, limit).map((entry) => entry.name);
+  const close = scored.slice(0, 3).map((entry) => `'${entry.name}'`);
+  return close.length === 0 ? "" : ` (did you mean ${close.join(" or ")}?)`;
 }
 
-/** Levenshtein distance, giving up (returning more than `budget`) as soon as it cannot stay within it:
- * GitHub has 1,000+ tool names to compare against. */
+/** Levenshtein, giving up (returning budget + 1) once it cannot stay within it: GitHub has 1,000+ tool names. */
 function editDistance(a: string, b: string, budget: number): number {
   if (Math.abs(a.length - b.length) > budget) return budget + 1;
   let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
@@ -93,10 +75,4 @@ function editDistance(a: string, b: string, budget: number): number {
     previous = current;
   }
   return previous[b.length];
-}
-
-/** " (did you mean 'x' or 'y'?)", or nothing. */
-export function didYouMean(word: string, candidates: Iterable<string>): string {
-  const close = closeMatches(word, candidates);
-  return close.length === 0 ? "" : ` (did you mean ${close.map((name) => `'${name}'`).join(" or ")}?)`;
 }

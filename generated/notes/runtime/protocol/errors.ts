@@ -3,20 +3,17 @@ import type { JsonRpcError } from "./types.ts";
 
 /** An error that travels over the wire as a JSON-RPC error object. Throw it from handlers to pick the code. */
 export class McpError extends Error {
-  readonly code: number;
-  readonly data: unknown;
-
-  constructor(code: number, message: string, data?: unknown) {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+  ) {
     super(message);
     this.name = "McpError";
-    this.code = code;
-    this.data = data;
   }
 
   toJson(): JsonRpcError {
-    return this.data === undefined
-      ? { code: this.code, message: this.message }
-      : { code: this.code, message: this.message, data: this.data };
+    return { code: this.code, message: this.message, ...(this.data === undefined ? {} : { data: this.data }) };
   }
 
   static fromJson(error: JsonRpcError): McpError {
@@ -24,18 +21,16 @@ export class McpError extends Error {
   }
 }
 
-/**
- * "Resource not found" from a resource or template handler. The code depends on the protocol revision:
- * -32002 in the 2025 era, -32602 (invalid params) since 2026-07-28 (changelog, minor change 6). Throw
- * `notFound(uri)` (or `ctx.notFound(uri)`): resources/read answers with the code of the request's era.
- */
+// "Resource not found": -32002 in the 2025 era, -32602 (invalid params) since 2026-07-28 (changelog,
+// minor change 6). Throw `notFound(uri)`: resources/read answers with the code of the request's era.
 export class ResourceNotFoundError extends McpError {
-  readonly uri: string;
-
-  constructor(uri: string, era: "modern" | "legacy" = "modern", message = `Resource not found: ${uri}`) {
+  constructor(
+    readonly uri: string,
+    era: "modern" | "legacy" = "modern",
+    message = `Resource not found: ${uri}`,
+  ) {
     super(era === "modern" ? ErrorCode.InvalidParams : ErrorCode.LegacyResourceNotFound, message, { uri });
     this.name = "ResourceNotFoundError";
-    this.uri = uri;
   }
 }
 
@@ -50,10 +45,6 @@ export function invalidParams(message: string, data?: unknown): McpError {
 
 export function methodNotFound(method: string): McpError {
   return new McpError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
-}
-
-export function internalError(message: string): McpError {
-  return new McpError(ErrorCode.InternalError, message);
 }
 
 /** Turns anything a handler threw into a wire error without leaking stack traces. */

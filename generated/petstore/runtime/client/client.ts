@@ -1,6 +1,5 @@
-// The generic MCP client: era detection at connect, MRTR retries, typed helpers. What differs
-// between the protocol revisions is in revision.ts (one object per revision), picked at connect.
-// Typed per-tool wrappers are generated on top of `callTool(name, args)`.
+// The generic MCP client: era detection at connect, MRTR retries, typed helpers; what differs by
+// protocol revision is in revision.ts. Typed per-tool wrappers are generated on top of `callTool`.
 import { isObject } from "../protocol/codec.ts";
 import { ErrorCode, MetaKey } from "../protocol/constants.ts";
 import { McpError } from "../protocol/errors.ts";
@@ -23,14 +22,13 @@ import type {
   ReadResourceResult,
   Result,
   SubscriptionFilter,
-  Tool,
   Validator,
 } from "../protocol/types.ts";
 import { createHttpTransport, type HttpTarget } from "../transport/http/client.ts";
 import { collectHeaderParams, type HeaderParam, headerParamValues } from "../transport/http/header-encoding.ts";
 import { type StdioTarget, spawnStdioTransport } from "../transport/stdio/client.ts";
 import { negotiateEra, type ServerDescription } from "./negotiation.ts";
-import { type ClientIdentity, type ClientRevision, type Era, revision2026 } from "./revision.ts";
+import { type ClientRevision, type Era, revision2026 } from "./revision.ts";
 import { type OutputValidators, ToolOutputCheck } from "./tool-output.ts";
 import { answerServerRequest, type ClientHandlers, type ClientTransport, capabilitiesFor } from "./transport.ts";
 
@@ -49,15 +47,9 @@ export type ClientOptions = {
   probeTimeoutMs?: number;
   /** Where warnings go (rejected tool definitions); default stderr. */
   warn?: (message: string) => void;
-  /**
-   * Precompiled structuredContent validators by tool name (a generated client passes its own). A tool
-   * result that breaks its outputSchema rejects with a ToolOutputError.
-   */
+  /** Precompiled structuredContent validators by tool name; a result that breaks one rejects with ToolOutputError. */
   outputValidators?: OutputValidators | (() => OutputValidators);
-  /**
-   * Compiles an outputSchema learned from tools/list for a tool without a precompiled validator, e.g.
-   * `compileSchema` from runtime/protocol/compile-schema.ts. Without it such results are not checked.
-   */
+  /** Compiles outputSchemas learned from tools/list (e.g. protocol/compile-schema.ts); without it they go unchecked. */
   compileSchema?: (schema: object) => Validator;
 };
 
@@ -86,37 +78,39 @@ export type PromptGetArgs<Prompts extends PromptTypes, N extends keyof Prompts> 
   // biome-ignore lint/complexity/noBannedTypes: as above.
   {} extends Prompts[N] ? [args?: Prompts[N], options?: CallOptions] : [args: Prompts[N], options?: CallOptions];
 
+type Progress = { progress: number; total?: number; message?: string };
 export type CallOptions = {
   signal?: AbortSignal;
   timeoutMs?: number;
-  onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
+  onProgress?: (progress: Progress) => void;
   /** Extra `_meta` for the request. */
   meta?: JsonObject;
 };
 
 export type Subscription = { acknowledged: SubscriptionFilter; close(): void; closed: Promise<void> };
+type ListOptions = CallOptions & { cursor?: string };
+type RequestOptions = CallOptions & { headers?: Record<string, string> };
 
 const MAX_INPUT_ROUNDS = 10;
 const DEFAULT_CLIENT_INFO: Implementation = { name: "mcpgen-client", version: "0.1.0" };
 
-/**
- * The MCP client. A generated client is `McpClient<ToolMap, PromptMap>`, so tool and prompt names and
- * their arguments are checked at compile time; `new McpClient(transport)` takes any name.
- */
+/** The MCP client; a generated one is `McpClient<ToolMap, PromptMap>`, checking names and arguments at compile time. */
 export class McpClient<Tools extends ToolTypes = AnyTools, Prompts extends PromptTypes = AnyPrompts> {
   readonly clientInfo: Implementation;
   readonly capabilities: ClientCapabilities;
   protocolVersion = "";
   server: ServerDescription = { capabilities: {}, supportedVersions: [] };
+  /** Set by setLogLevel; the 2026 era sends it in every request's `_meta`. */
+  logLevel?: LoggingLevel;
   /** What this client does differently for the negotiated revision (2026 until negotiation says otherwise). */
   private revision: ClientRevision = revision2026;
-  private logLevel: LoggingLevel | undefined;
   private progressCounter = 0;
   private listenCounter = 0;
-  private readonly progressListeners = new Map<string, NonNullable<CallOptions["onProgress"]>>();
+  private readonly progressListeners = new Map<string, (progress: Progress) => void>();
   private readonly notificationListeners = new Set<(message: JsonRpcNotification) => void>();
   private readonly toolHeaders = new Map<string, HeaderParam[]>();
   private readonly toolOutput: ToolOutputCheck;
+  private readonly warn: (message: string) => void;
 
   constructor(
     readonly transport: ClientTransport,
@@ -124,7 +118,8 @@ export class McpClient<Tools extends ToolTypes = AnyTools, Prompts extends Promp
   ) {
     this.clientInfo = options.clientInfo ?? DEFAULT_CLIENT_INFO;
     this.capabilities = options.capabilities ?? capabilitiesFor(options.handlers);
-    this.toolOutput = new ToolOutputCheck(options.outputValidators, options.compileSchema, options.warn ?? defaultWarn);
+    this.warn = options.warn ?? ((message) => process.stderr.write(`[mcp client] warning: ${message}\n`));
+    this.toolOutput = new ToolOutputCheck(options.outputValidators, options.compileSchema, this.warn);
     transport.setIncomingHandlers({
       onRequest: (request) => answerServerRequest(this.options.handlers, request.method, request.params),
       onNotification: (message) => this.dispatchNotification(message),
@@ -150,26 +145,19 @@ export class McpClient<Tools extends ToolTypes = AnyTools, Prompts extends Promp
   }
 
   /** Any request. Adds the revision's `_meta`, runs MRTR rounds through the handlers, and returns the final result. */
-  async request<T extends Result = Result>(
-    method: string,
-    params: JsonObject = {},
-    options: CallOptions & { headers?: Record<string, string> } = {},
-  ): Promise<T> {
+  async request<T extends Result = Result>(method: string, params: JsonObject = {}, options: RequestOptions = {}) {
     try {
       return (await this.requestOnce(method, params, options)) as T;
     } catch (error) {
-      if (!this.revision.sessionExpired(error, this.transport.kind)) throw error;
-      // The session is gone (2025 HTTP: a 404 for our session id); start a new one and retry once.
+      // A 404 for an HTTP session's request: the session is gone; start a new one and retry once.
+      const status = (error as { status?: unknown } | undefined)?.status;
+      if (!this.revision.httpSession || this.transport.kind !== "http" || status !== 404) throw error;
       await this.start();
       return (await this.requestOnce(method, params, options)) as T;
     }
   }
 
-  private async requestOnce(
-    method: string,
-    params: JsonObject,
-    options: CallOptions & { headers?: Record<string, string> },
-  ): Promise<Result> {
+  private async requestOnce(method: string, params: JsonObject, options: RequestOptions): Promise<Result> {
     const meta: JsonObject = { ...(isObject(params._meta) ? params._meta : {}), ...options.meta };
     let progressToken: string | undefined;
     if (options.onProgress) {
@@ -177,38 +165,31 @@ export class McpClient<Tools extends ToolTypes = AnyTools, Prompts extends Promp
       meta.progressToken = progressToken;
       this.progressListeners.set(progressToken, options.onProgress);
     }
-    Object.assign(meta, this.revision.requestMeta(this.identity()));
+    Object.assign(meta, this.revision.requestMeta(this));
     const base: JsonObject = { ...params };
     if (Object.keys(meta).length > 0) base._meta = meta;
     else delete base._meta;
     try {
-      return await this.runRounds(method, base, options);
+      // MRTR: answer `input_required` rounds through the handlers until the final result.
+      for (let round = 0, current = base; round <= MAX_INPUT_ROUNDS; round++) {
+        const result = await this.transport.request(method, current, options);
+        // The spec reads a result without `resultType` as "complete" (2025 results never carry one).
+        if (result.resultType === undefined) return { ...result, resultType: "complete" };
+        if (result.resultType !== "input_required") return result;
+        current = { ...base, inputResponses: await this.answerInputs(result.inputRequests) };
+        // The state is echoed byte for byte, and only when the server sent one (MRTR client rules).
+        if (typeof result.requestState === "string") current.requestState = result.requestState;
+      }
+      throw new McpError(ErrorCode.InternalError, `${method}: the server kept asking for input`);
     } finally {
       if (progressToken) this.progressListeners.delete(progressToken);
     }
   }
 
-  /** Sends a request, answering MRTR `input_required` rounds until the final result. */
-  private async runRounds(
-    method: string,
-    base: JsonObject,
-    options: CallOptions & { headers?: Record<string, string> },
-  ) {
-    let current = base;
-    for (let round = 0; round <= MAX_INPUT_ROUNDS; round++) {
-      const result = await this.transport.request(method, current, options);
-      if (result.resultType !== "input_required") return this.revision.readResult(result);
-      current = { ...base, inputResponses: await this.answerInputs(result.inputRequests) };
-      // The state is echoed byte for byte, and only when the server sent one (MRTR client rules).
-      if (typeof result.requestState === "string") current.requestState = result.requestState;
-    }
-    throw new McpError(ErrorCode.InternalError, `${method}: the server kept asking for input`);
-  }
-
   /** All tools (following cursors) unless a cursor is given; tools with invalid `x-mcp-header` are dropped. */
-  async listTools(options: CallOptions & { cursor?: string } = {}): Promise<ListToolsResult> {
-    const result = await this.listAll<Tool>("tools/list", "tools", options);
-    const listed = (result.tools as Tool[] | undefined) ?? [];
+  async listTools(options: ListOptions = {}): Promise<ListToolsResult> {
+    const result = await this.listAll<ListToolsResult>("tools/list", "tools", options);
+    const listed = result.tools ?? [];
     this.toolOutput.learn(listed);
     const tools = listed.filter((tool) => {
       const params = collectHeaderParams(tool.inputSchema);
@@ -217,17 +198,14 @@ export class McpClient<Tools extends ToolTypes = AnyTools, Prompts extends Promp
         return true;
       }
       this.toolHeaders.delete(tool.name);
-      (this.options.warn ?? defaultWarn)(`Ignoring tool "${tool.name}": ${params.reason}`);
+      this.warn(`Ignoring tool "${tool.name}": ${params.reason}`);
       return false;
     });
-    return { ...result, tools } as ListToolsResult;
+    return { ...result, tools };
   }
 
   /** Calls a tool; a result whose structuredContent breaks the tool's outputSchema rejects with ToolOutputError. */
-  async callTool<N extends keyof Tools & string>(
-    name: N,
-    ...[args, options]: ToolCallArgs<Tools, N>
-  ): Promise<ToolCallResult<Tools, N>> {
+  async callTool<N extends keyof Tools & string>(name: N, ...[args, options]: ToolCallArgs<Tools, N>) {
     // A client that compiles schemas learns them from tools/list, once, before its first call.
     if (this.toolOutput.needsListing(name)) await this.listTools().catch(() => undefined);
     const result = await this.sendToolCall(name, (args ?? {}) as Record<string, unknown>, options ?? {});
@@ -238,51 +216,44 @@ export class McpClient<Tools extends ToolTypes = AnyTools, Prompts extends Promp
   private async sendToolCall(name: string, args: Record<string, unknown>, options: CallOptions) {
     const params = { name, arguments: args };
     if (this.transport.kind !== "http" || !this.revision.mirrorsParamHeaders) {
-      return (await this.request("tools/call", params, options)) as CallToolResult;
+      return this.request<CallToolResult>("tools/call", params, options);
     }
     if (!this.toolHeaders.has(name)) await this.listTools().catch(() => undefined);
+    const send = () => {
+      const headers = headerParamValues(this.toolHeaders.get(name) ?? [], args);
+      return this.request<CallToolResult>("tools/call", params, { ...options, headers });
+    };
     try {
-      return (await this.request("tools/call", params, {
-        ...options,
-        headers: this.paramHeaders(name, args),
-      })) as CallToolResult;
+      return await send();
     } catch (error) {
       if (!(error instanceof McpError) || error.code !== ErrorCode.HeaderMismatch) throw error;
       // The tool's schema may have changed under us: refresh and retry once (streamable-http client behaviour).
       await this.listTools();
-      return (await this.request("tools/call", params, {
-        ...options,
-        headers: this.paramHeaders(name, args),
-      })) as CallToolResult;
+      return send();
     }
   }
 
-  listResources(options: CallOptions & { cursor?: string } = {}): Promise<ListResourcesResult> {
-    return this.listAll("resources/list", "resources", options) as Promise<ListResourcesResult>;
+  listResources(options: ListOptions = {}): Promise<ListResourcesResult> {
+    return this.listAll("resources/list", "resources", options);
   }
 
-  listResourceTemplates(options: CallOptions & { cursor?: string } = {}): Promise<ListResourceTemplatesResult> {
-    return this.listAll(
-      "resources/templates/list",
-      "resourceTemplates",
-      options,
-    ) as Promise<ListResourceTemplatesResult>;
+  listResourceTemplates(options: ListOptions = {}): Promise<ListResourceTemplatesResult> {
+    return this.listAll("resources/templates/list", "resourceTemplates", options);
   }
 
-  async readResource(uri: string, options: CallOptions = {}): Promise<ReadResourceResult> {
-    return (await this.request("resources/read", { uri }, options)) as ReadResourceResult;
+  readResource(uri: string, options: CallOptions = {}): Promise<ReadResourceResult> {
+    return this.request("resources/read", { uri }, options);
   }
 
-  listPrompts(options: CallOptions & { cursor?: string } = {}): Promise<ListPromptsResult> {
-    return this.listAll("prompts/list", "prompts", options) as Promise<ListPromptsResult>;
+  listPrompts(options: ListOptions = {}): Promise<ListPromptsResult> {
+    return this.listAll("prompts/list", "prompts", options);
   }
 
   async getPrompt<N extends keyof Prompts & string>(
     name: N,
     ...[args, options]: PromptGetArgs<Prompts, N>
   ): Promise<GetPromptResult> {
-    const params = { name, arguments: (args ?? {}) as JsonObject };
-    return (await this.request("prompts/get", params, options ?? {})) as GetPromptResult;
+    return this.request("prompts/get", { name, arguments: (args ?? {}) as JsonObject }, options ?? {});
   }
 
   async complete(
@@ -290,9 +261,7 @@ export class McpClient<Tools extends ToolTypes = AnyTools, Prompts extends Promp
     argument: { name: string; value: string },
     context?: { arguments?: Record<string, string> },
   ): Promise<CompleteResult> {
-    const params: JsonObject = { ref, argument };
-    if (context) params.context = context;
-    return (await this.request("completion/complete", params)) as CompleteResult;
+    return this.request("completion/complete", context ? { ref, argument, context } : { ref, argument });
   }
 
   /** 2025: the `ping` request. 2026 has no ping; `server/discover` serves as the liveness check. */
@@ -319,38 +288,26 @@ export class McpClient<Tools extends ToolTypes = AnyTools, Prompts extends Promp
   listen(filter: SubscriptionFilter, onMessage: (message: JsonRpcNotification) => void): Promise<Subscription> {
     const id = `listen-${++this.listenCounter}`;
     const controller = new AbortController();
+    const close = () => controller.abort();
     return new Promise((resolve, reject) => {
       let acknowledged = false;
       const onNotification = (message: JsonRpcNotification) => {
         // On stdio a server tears a subscription down with notifications/cancelled naming it.
-        if (message.method === "notifications/cancelled" && message.params?.requestId === id) return controller.abort();
+        if (message.method === "notifications/cancelled" && message.params?.requestId === id) return close();
         const meta = message.params?._meta;
         if (!isObject(meta) || meta[MetaKey.subscriptionId] !== id) return;
         if (message.method !== "notifications/subscriptions/acknowledged") return onMessage(message);
         acknowledged = true;
-        resolve({
-          acknowledged: message.params?.notifications as SubscriptionFilter,
-          close: () => controller.abort(),
-          closed,
-        });
+        resolve({ acknowledged: message.params?.notifications as SubscriptionFilter, close, closed });
       };
       this.notificationListeners.add(onNotification);
+      // subscriptions/listen exists only in 2026, so its `_meta` is always 2026's.
+      const params = { notifications: filter, _meta: revision2026.requestMeta(this) };
       const closed = this.transport
-        .request(
-          "subscriptions/listen",
-          // subscriptions/listen exists only in 2026, so its `_meta` is always 2026's.
-          { notifications: filter, _meta: revision2026.requestMeta(this.identity()) },
-          {
-            id,
-            signal: controller.signal,
-            timeoutMs: 2 ** 31 - 1,
-          },
-        )
+        .request("subscriptions/listen", params, { id, signal: controller.signal, timeoutMs: 2 ** 31 - 1 })
         .then(
           () => undefined,
-          (error) => {
-            if (!acknowledged) reject(error);
-          },
+          (error) => (acknowledged ? undefined : reject(error)),
         )
         .finally(() => this.notificationListeners.delete(onNotification));
     });
@@ -370,48 +327,31 @@ export class McpClient<Tools extends ToolTypes = AnyTools, Prompts extends Promp
     return this.transport.close();
   }
 
-  private identity(): ClientIdentity {
-    return {
-      protocolVersion: this.protocolVersion,
-      clientInfo: this.clientInfo,
-      capabilities: this.capabilities,
-      logLevel: this.logLevel,
-    };
-  }
-
-  private paramHeaders(name: string, args: Record<string, unknown>): Record<string, string> {
-    const params = this.toolHeaders.get(name);
-    return params ? headerParamValues(params, args) : {};
-  }
-
-  private async listAll<T>(method: string, key: string, options: CallOptions & { cursor?: string }): Promise<Result> {
+  private async listAll<T extends Result>(method: string, key: string, options: ListOptions): Promise<T> {
     if (options.cursor !== undefined) return this.request(method, { cursor: options.cursor }, options);
-    const items: T[] = [];
+    const items: unknown[] = [];
     let cursor: string | undefined;
     let last: Result = {};
     const seenCursors = new Set<string>();
     do {
       last = await this.request(method, cursor === undefined ? {} : { cursor }, options);
-      items.push(...((last[key] as T[] | undefined) ?? []));
+      items.push(...((last[key] as unknown[] | undefined) ?? []));
       cursor = typeof last.nextCursor === "string" && last.nextCursor !== "" ? last.nextCursor : undefined;
       // A server that hands out the same cursor twice would otherwise keep us paging forever.
       if (cursor !== undefined && seenCursors.has(cursor)) break;
       if (cursor !== undefined) seenCursors.add(cursor);
     } while (cursor !== undefined);
     const { nextCursor: _done, ...rest } = last;
-    return { ...rest, [key]: items };
+    return { ...rest, [key]: items } as T;
   }
 
   private async answerInputs(requests: unknown): Promise<Record<string, InputResponse>> {
     if (!isObject(requests)) return {};
-    const entries = await Promise.all(
-      Object.entries(requests).map(async ([key, request]) => {
-        const { method, params } = request as InputRequest;
-        const answer = await answerServerRequest(this.options.handlers, method, params as JsonObject | undefined);
-        return [key, answer as InputResponse] as const;
-      }),
-    );
-    return Object.fromEntries(entries);
+    const answer = async ([key, request]: [string, unknown]) => {
+      const { method, params } = request as InputRequest;
+      return [key, await answerServerRequest(this.options.handlers, method, params as JsonObject | undefined)];
+    };
+    return Object.fromEntries(await Promise.all(Object.entries(requests).map(answer)));
   }
 
   private dispatchNotification(message: JsonRpcNotification): void {
@@ -421,9 +361,7 @@ export class McpClient<Tools extends ToolTypes = AnyTools, Prompts extends Promp
       this.toolOutput.forget();
     }
     if (message.method === "notifications/progress") {
-      const token = message.params?.progressToken;
-      const listener = typeof token === "string" ? this.progressListeners.get(token) : undefined;
-      listener?.(message.params as { progress: number; total?: number; message?: string });
+      this.progressListeners.get(String(message.params?.progressToken))?.(message.params as Progress);
     }
     for (const listener of [...this.notificationListeners]) listener(message);
   }
@@ -434,20 +372,12 @@ export async function connect<Tools extends ToolTypes = AnyTools, Prompts extend
   target: ConnectTarget,
   options: ClientOptions = {},
 ): Promise<McpClient<Tools, Prompts>> {
-  const transport =
-    "url" in target
-      ? createHttpTransport(target, options.requestTimeoutMs)
-      : spawnStdioTransport(target, options.requestTimeoutMs);
+  const timeoutMs = options.requestTimeoutMs;
+  const transport = "url" in target ? createHttpTransport(target, timeoutMs) : spawnStdioTransport(target, timeoutMs);
   const client = new McpClient<Tools, Prompts>(transport, options);
-  try {
-    await client.start();
-  } catch (error) {
+  await client.start().catch(async (error) => {
     await transport.close();
     throw error;
-  }
+  });
   return client;
-}
-
-function defaultWarn(message: string): void {
-  process.stderr.write(`[mcp client] warning: ${message}\n`);
 }

@@ -1,21 +1,14 @@
-// The `_fields` argument of http tools with JSON answers (generator/normalize/fields-argument.ts declares
-// it): only the named fields of the answer are returned. Paths are dotted from the answer's root, and
-// arrays are transparent: `user.login` on a list of issues keeps each issue's `user.login`. A core part:
-// it works without the response budget (the `budget` feature), which then cuts the selected answer.
-//
-// structuredContent stays consistent with the outputSchema: the generator serves http tools an
-// outputSchema that allows partial answers (generator/normalize/fields-argument.ts: nothing required,
-// no minimum counts), and a selected answer is still the same JSON shape, only narrower.
+// `_fields` (declared by generator/normalize/fields-argument.ts): only the named fields of a JSON answer, by dotted
+// paths from the root; arrays are transparent (`user.login` on a list of issues keeps each issue's `user.login`).
 import { ownValue, setOwn } from "../protocol/codec.ts";
 import type { JsonObject, Validator } from "../protocol/types.ts";
 import type { ToolHandlerResult } from "../server/types.ts";
 import type { ToolAnswer } from "../upstream/response.ts";
 
-/** The argument's name; a tool with a real argument of this name keeps its own and gets no selection. */
+/** A tool with a real argument of this name keeps its own and gets no selection. */
 export const FIELDS_ARGUMENT = "_fields";
 /** Where results say why they are partial (a `_meta` key with our own prefix, as the spec's key rules ask). */
 export const RESPONSE_META = "dev.mcpgen/response";
-
 type FieldTree = { [key: string]: FieldTree | true };
 
 /** Dotted paths as a tree; a path that names a whole field wins over longer paths inside it. */
@@ -24,17 +17,16 @@ function fieldTree(paths: readonly string[]): FieldTree {
   for (const path of paths) {
     const keys = path.split(".").filter((key) => key !== "");
     let node = tree;
-    keys.forEach((key, index) => {
-      const last = index === keys.length - 1;
+    for (const [index, key] of keys.entries()) {
       const existing = ownValue(node, key);
-      if (existing === true) return;
-      if (last) setOwn(node, key, true);
+      if (existing === true) continue;
+      if (index === keys.length - 1) setOwn(node, key, true);
       else {
         const child = existing ?? {};
         setOwn(node, key, child);
         node = child;
       }
-    });
+    }
   }
   return tree;
 }
@@ -53,7 +45,6 @@ function select(value: unknown, tree: FieldTree): unknown {
   return picked;
 }
 
-/** Only the fields `paths` name, through arrays and nested objects. */
 export function selectFields(value: unknown, paths: readonly string[]): unknown {
   return select(value, fieldTree(paths));
 }
@@ -69,11 +60,8 @@ export function takeFields(args: Record<string, unknown>): { args: Record<string
 const isObject = (value: unknown): value is Record<string, unknown> =>
   value !== null && typeof value === "object" && !Array.isArray(value);
 
-/**
- * An http tool's answer with `_fields` applied: the selection as compact JSON text (and structuredContent
- * when it is an object), `_meta` naming the fields. `note`: what to append when the answer is not JSON (after
- * any cut, so that a budget never drops it); `json`: the answer's JSON as the result now holds it.
- */
+/** The answer with `_fields` applied (`_meta` names them); `note`, appended after any cut, says the answer was not
+ * JSON; `json`: the answer's JSON as the result now holds it. */
 export function selectAnswer(
   answer: ToolAnswer,
   fields: string[] | undefined,

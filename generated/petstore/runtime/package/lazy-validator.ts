@@ -1,6 +1,5 @@
-// A validator that loads its compiled code on first use. Generated packages split their precompiled
-// validators into chunks required on demand, so start-up parses none of them: a server over a large
-// API answers `initialize` without reading megabytes of validator code it may never run.
+// A validator loading its precompiled chunk on first use: a server over a large API answers `initialize`
+// without parsing megabytes of validator code it may never run.
 import { ownValue } from "../protocol/codec.ts";
 import type { Validator } from "../protocol/types.ts";
 

@@ -1,7 +1,5 @@
-// A JSON-RPC peer over any message channel: correlates our requests with their
-// responses (with timeouts and cancellation) and runs incoming requests with an
-// AbortSignal that `notifications/cancelled` trips. Stdio server and client and
-// the HTTP client's server-to-client path all sit on top of it.
+// A JSON-RPC peer over any message channel: correlates our requests with their responses (timeouts,
+// cancellation) and runs incoming requests with an abort that `notifications/cancelled` trips.
 import { LazyAbort } from "../server/deadlines.ts";
 import { errorResponse, isNotification, isRequest, notification, request, resultResponse } from "./codec.ts";
 import { ErrorCode } from "./constants.ts";
@@ -14,20 +12,20 @@ export type RequestOptions = {
   timeoutMs?: number;
   /** Sends this request somewhere other than the peer's default channel (e.g. one HTTP response stream). */
   send?: (message: JsonRpcMessage) => void;
+  /** The id to use, when the caller must know it up front (subscriptions). */
+  id?: RequestId;
 };
 
 export type PeerOptions = {
   send: (message: JsonRpcMessage) => void;
   onRequest?: (request: JsonRpcRequest, signal: AbortSignal) => Promise<Result>;
-  /** Used instead of onRequest when given: the request's cancellation as a LazyAbort, so no AbortSignal is
-   * made unless the handler asks for one. */
+  /** Preferred to onRequest: cancellation as a LazyAbort, so no AbortSignal is made unless the handler asks. */
   onLazyRequest?: (request: JsonRpcRequest, abort: LazyAbort) => Promise<Result>;
   onNotification?: (notification: JsonRpcNotification) => void;
   /** Whether to tell the other side with `notifications/cancelled` when we give up on a request. */
   announceCancellation?: boolean;
   defaultTimeoutMs?: number;
-  /** Makes our request ids strings `<prefix><n>`: several processes serving one 2025-era session (a shared
-   * session store) must not both send id 1, or a client's answer could reach the wrong one. */
+  /** Ids `<prefix><n>`: processes sharing one 2025-era session must not both send id 1 to its client. */
   idPrefix?: string;
 };
 
@@ -45,15 +43,11 @@ export class JsonRpcPeer {
 
   request(method: string, params?: JsonObject, options: RequestOptions = {}): Promise<Result> {
     if (this.closedWith) return Promise.reject(this.closedWith);
-    const n = this.nextId++;
-    const id = this.options.idPrefix === undefined ? n : `${this.options.idPrefix}${n}`;
-    return this.requestWithId(id, method, params, options);
-  }
-
-  /** Sends a request under a caller-chosen id (the client needs the id before sending, e.g. for subscriptions). */
-  requestWithId(id: RequestId, method: string, params: JsonObject | undefined, options: RequestOptions = {}) {
+    const { idPrefix } = this.options;
+    const id = options.id ?? (idPrefix === undefined ? this.nextId++ : `${idPrefix}${this.nextId++}`);
     const timeoutMs = options.timeoutMs ?? this.options.defaultTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     return new Promise<Result>((resolve, reject) => {
+      if (options.signal?.aborted) return reject(abortError(options.signal));
       const abandon = (error: Error, reason: string) => {
         if (!this.pending.has(id)) return;
         this.pending.get(id)?.cleanup();
@@ -63,24 +57,13 @@ export class JsonRpcPeer {
         }
         reject(error);
       };
-      const timer = setTimeout(
-        () =>
-          abandon(
-            new McpError(ErrorCode.RequestTimeout, `Request ${method} timed out after ${timeoutMs} ms`),
-            "timeout",
-          ),
-        timeoutMs,
-      );
+      const timer = setTimeout(() => abandon(timeoutError(method, timeoutMs), "timeout"), timeoutMs);
       const onAbort = () => abandon(abortError(options.signal), "cancelled by the caller");
       options.signal?.addEventListener("abort", onAbort, { once: true });
       const cleanup = () => {
         clearTimeout(timer);
         options.signal?.removeEventListener("abort", onAbort);
       };
-      if (options.signal?.aborted) {
-        cleanup();
-        return reject(abortError(options.signal));
-      }
       this.pending.set(id, { resolve, reject, cleanup });
       try {
         (options.send ?? this.options.send)(request(id, method, params));
@@ -101,7 +84,6 @@ export class JsonRpcPeer {
     return id !== undefined && id !== null && this.pending.has(id);
   }
 
-  /** Feeds one decoded message from the channel into the peer. */
   receive(message: JsonRpcMessage): void {
     if (isRequest(message)) return void this.runIncoming(message);
     if (isNotification(message)) {
@@ -135,11 +117,8 @@ export class JsonRpcPeer {
     if (this.incoming.has(message.id)) {
       // A second request under an id still in progress: answering both would give the client two
       // responses it cannot tell apart, and a cancellation could stop either one.
-      const error = {
-        code: ErrorCode.InvalidRequest,
-        message: `Invalid Request: id ${JSON.stringify(message.id).slice(0, 100)} is already in use by a request in progress`,
-      };
-      return this.trySend(errorResponse(message.id, error));
+      const text = `Invalid Request: id ${JSON.stringify(message.id).slice(0, 100)} is already in use by a request in progress`;
+      return this.trySend(errorResponse(message.id, { code: ErrorCode.InvalidRequest, message: text }));
     }
     const abort = new LazyAbort();
     this.incoming.set(message.id, abort);
@@ -172,6 +151,10 @@ export class JsonRpcPeer {
       // The channel is gone; there is nobody left to tell.
     }
   }
+}
+
+export function timeoutError(method: string, timeoutMs: number): McpError {
+  return new McpError(ErrorCode.RequestTimeout, `Request ${method} timed out after ${timeoutMs} ms`);
 }
 
 function abortError(signal: AbortSignal | undefined): Error {

@@ -1,12 +1,9 @@
-// Wire types mirroring the MCP schema (2026-07-28, with the 2025-era additions the
-// runtime still speaks). They are structural descriptions of JSON, so index
-// signatures stay open where the schema allows extra members.
-
+// Wire types mirroring the MCP schema (2026-07-28, with the 2025-era additions the runtime still
+// speaks); index signatures stay open where the schema allows extra members.
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 export type JsonObject = { [key: string]: unknown };
 
 export type RequestId = string | number;
-export type ProgressToken = string | number;
 export type Cursor = string;
 
 export type JsonRpcRequest = { jsonrpc: "2.0"; id: RequestId; method: string; params?: JsonObject };
@@ -23,32 +20,24 @@ export type CacheScope = "public" | "private";
 export type CacheableFields = { ttlMs?: number; cacheScope?: CacheScope };
 
 export type Icon = { src: string; mimeType?: string; sizes?: string[]; theme?: "light" | "dark" };
-export type Implementation = {
-  name: string;
-  version: string;
-  title?: string;
-  description?: string;
-  websiteUrl?: string;
-  icons?: Icon[];
-};
+/** What implementations, tools, resources and prompts all have. */
+type Named = { name: string; title?: string; description?: string; icons?: Icon[] };
+export type Implementation = Named & { version: string; websiteUrl?: string };
 
-export type ClientCapabilities = {
-  experimental?: Record<string, JsonObject>;
-  roots?: { listChanged?: boolean };
+type Capabilities = { experimental?: Record<string, JsonObject>; extensions?: Record<string, JsonObject> };
+type ListChanged = { listChanged?: boolean };
+export type ClientCapabilities = Capabilities & {
+  roots?: ListChanged;
   sampling?: { context?: JsonObject; tools?: JsonObject };
   elicitation?: { form?: JsonObject; url?: JsonObject };
-  extensions?: Record<string, JsonObject>;
   [key: string]: unknown;
 };
-
-export type ServerCapabilities = {
-  experimental?: Record<string, JsonObject>;
+export type ServerCapabilities = Capabilities & {
   logging?: JsonObject;
   completions?: JsonObject;
-  prompts?: { listChanged?: boolean };
-  resources?: { subscribe?: boolean; listChanged?: boolean };
-  tools?: { listChanged?: boolean };
-  extensions?: Record<string, JsonObject>;
+  prompts?: ListChanged;
+  resources?: ListChanged & { subscribe?: boolean };
+  tools?: ListChanged;
   [key: string]: unknown;
 };
 
@@ -57,20 +46,9 @@ export type Role = "user" | "assistant";
 export type Annotations = { audience?: Role[]; priority?: number; lastModified?: string };
 
 export type TextContent = { type: "text"; text: string; annotations?: Annotations; _meta?: JsonObject };
-export type ImageContent = {
-  type: "image";
-  data: string;
-  mimeType: string;
-  annotations?: Annotations;
-  _meta?: JsonObject;
-};
-export type AudioContent = {
-  type: "audio";
-  data: string;
-  mimeType: string;
-  annotations?: Annotations;
-  _meta?: JsonObject;
-};
+type MediaContent = { data: string; mimeType: string; annotations?: Annotations; _meta?: JsonObject };
+export type ImageContent = MediaContent & { type: "image" };
+export type AudioContent = MediaContent & { type: "audio" };
 export type TextResourceContents = { uri: string; mimeType?: string; text: string; _meta?: JsonObject };
 export type BlobResourceContents = { uri: string; mimeType?: string; blob: string; _meta?: JsonObject };
 export type ResourceContents = TextResourceContents | BlobResourceContents;
@@ -90,58 +68,25 @@ export type ToolAnnotations = {
   idempotentHint?: boolean;
   openWorldHint?: boolean;
 };
-export type Tool = {
-  name: string;
-  title?: string;
-  description?: string;
-  icons?: Icon[];
+export type Tool = Named & {
   inputSchema: { $schema?: string; type: "object"; [key: string]: unknown };
   outputSchema?: { $schema?: string; [key: string]: unknown };
   annotations?: ToolAnnotations;
   _meta?: JsonObject;
 };
-export type CallToolResult = Result & {
-  content: ContentBlock[];
-  structuredContent?: unknown;
-  isError?: boolean;
-};
+export type CallToolResult = Result & { content: ContentBlock[]; structuredContent?: unknown; isError?: boolean };
 export type ListToolsResult = Result & CacheableFields & { tools: Tool[]; nextCursor?: Cursor };
 
-export type Resource = {
-  uri: string;
-  name: string;
-  title?: string;
-  description?: string;
-  mimeType?: string;
-  annotations?: Annotations;
-  size?: number;
-  icons?: Icon[];
-  _meta?: JsonObject;
-};
-export type ResourceTemplate = {
-  uriTemplate: string;
-  name: string;
-  title?: string;
-  description?: string;
-  mimeType?: string;
-  annotations?: Annotations;
-  icons?: Icon[];
-  _meta?: JsonObject;
-};
+type ResourceFields = Named & { mimeType?: string; annotations?: Annotations; _meta?: JsonObject };
+export type Resource = ResourceFields & { uri: string; size?: number };
+export type ResourceTemplate = ResourceFields & { uriTemplate: string };
 export type ListResourcesResult = Result & CacheableFields & { resources: Resource[]; nextCursor?: Cursor };
 export type ListResourceTemplatesResult = Result &
   CacheableFields & { resourceTemplates: ResourceTemplate[]; nextCursor?: Cursor };
 export type ReadResourceResult = Result & CacheableFields & { contents: ResourceContents[] };
 
 export type PromptArgument = { name: string; title?: string; description?: string; required?: boolean };
-export type Prompt = {
-  name: string;
-  title?: string;
-  description?: string;
-  arguments?: PromptArgument[];
-  icons?: Icon[];
-  _meta?: JsonObject;
-};
+export type Prompt = Named & { arguments?: PromptArgument[]; _meta?: JsonObject };
 export type PromptMessage = { role: Role; content: ContentBlock };
 export type ListPromptsResult = Result & CacheableFields & { prompts: Prompt[]; nextCursor?: Cursor };
 export type GetPromptResult = Result & { description?: string; messages: PromptMessage[] };
@@ -191,19 +136,6 @@ export type SubscriptionFilter = {
   promptsListChanged?: boolean;
   resourcesListChanged?: boolean;
   resourceSubscriptions?: string[];
-};
-
-export type DiscoverResult = Result &
-  CacheableFields & {
-    supportedVersions: string[];
-    capabilities: ServerCapabilities;
-    instructions?: string;
-  };
-export type InitializeResult = Result & {
-  protocolVersion: string;
-  capabilities: ServerCapabilities;
-  serverInfo: Implementation;
-  instructions?: string;
 };
 
 /** The shape of an ajv standalone validator: generated servers ship these precompiled. */

@@ -1,9 +1,8 @@
-// Matching concrete URIs against RFC 6570 templates, for resources/read on a resource template:
-// the inverse of expandUriTemplate for every template matchProblem accepts (mcpgen validates that).
-// Values are strings; an expression whose variables are all undefined expands to nothing, so
-// {/x}, {.x}, {;x}, {?x}, {&x} and {#x} may be absent, while {x} and {+x} must match something.
+// Matching URIs against RFC 6570 templates (resources/read): the inverse of expandUriTemplate. An
+// expression whose variables are all undefined expands to nothing, so all but {x} and {+x} may be absent.
 import { setOwn } from "./codec.ts";
 import {
+  isQuery,
   matchProblem,
   parseUriTemplate,
   RULES,
@@ -13,17 +12,10 @@ import {
 } from "./uri-template.ts";
 import { scannedPart, scanUri } from "./uri-template-scan.ts";
 
-/**
- * Longest URI matched against resource templates (a static resource's URI matches at any length).
- * Matching costs O(length × parts) time and memory per template, so this bounds what one
- * resources/read can make a server do; real resource URIs are far shorter.
- */
+/** Longest URI matched against templates: matching costs O(length × parts), so this bounds one resources/read. */
 export const MAX_TEMPLATE_URI_LENGTH = 65_536;
 
-export type UriTemplateMatcher = {
-  variableNames: string[];
-  match(uri: string): Record<string, string> | undefined;
-};
+export type UriTemplateMatcher = { variableNames: string[]; match(uri: string): Record<string, string> | undefined };
 
 // query: the variables of all query expressions, read from one capture; split: what separates them
 // there ('&', or also '?' when a later expression is {?...} too, which RFC 6570 expands with '?').
@@ -34,25 +26,19 @@ export function compileUriTemplate(template: string): UriTemplateMatcher {
   const problem = parsed.error ?? matchProblem(parsed);
   if (problem)
     throw new TypeError(`uriTemplate '${template}': ${problem.message} (at character ${problem.offset + 1})`);
-  // One scanned part per literal and per expression; all query expressions share one part, since
-  // matchProblem keeps them at the end and a query's parameters may come in any order.
+  // All query expressions share one part: matchProblem keeps them last, and their parameters come in any order.
   const parts: UriTemplatePart[] = [];
   const captures: Array<Capture | undefined> = [];
   for (const part of parsed.parts) {
     const shared = captures.at(-1);
-    if (typeof part !== "string" && (part.operator === "?" || part.operator === "&") && shared?.query.length) {
+    if (isQuery(part) && shared?.query.length) {
       shared.query.push(...part.variables);
       if (part.operator === "?") shared.split = /[&?]/;
       continue;
     }
     parts.push(part);
     if (typeof part === "string") captures.push(undefined);
-    else
-      captures.push({
-        expression: part,
-        query: part.operator === "?" || part.operator === "&" ? [...part.variables] : [],
-        split: /&/,
-      });
+    else captures.push({ expression: part, query: isQuery(part) ? [...part.variables] : [], split: /&/ });
   }
   const scanned = parts.map(scannedPart);
   const head = typeof parts[0] === "string" ? parts[0] : "";
@@ -87,21 +73,12 @@ function readExpression(expression: UriExpression, text: string): Array<[string,
   const pieces = expression.variables.length === 1 && !rule.named ? [body] : body.split(rule.separator);
   if (pieces.length > expression.variables.length) return undefined;
   const values: Array<[string, string]> = [];
-  if (!rule.named) {
-    for (const [index, piece] of pieces.entries()) {
-      const variable = expression.variables[index];
-      const value = safeDecode(piece);
-      if (!fitsPrefix(variable, value)) return undefined;
-      values.push([variable.name, value]);
-    }
-    return values;
-  }
-  const seen = new Set<string>();
-  for (const piece of pieces) {
-    const [name, value] = splitNamed(piece);
-    const variable = expression.variables.find((candidate) => candidate.name === name);
-    if (!variable || seen.has(name) || !fitsPrefix(variable, value)) return undefined;
-    seen.add(name);
+  for (const [index, piece] of pieces.entries()) {
+    const [name, value] = rule.named ? splitNamed(piece) : [expression.variables[index].name, safeDecode(piece)];
+    const { variables } = expression;
+    const variable = rule.named ? variables.find((candidate) => candidate.name === name) : variables[index];
+    const repeated = rule.named && values.some(([seen]) => seen === name);
+    if (!variable || repeated || !fitsPrefix(variable, value)) return undefined;
     values.push([name, value]);
   }
   return values;

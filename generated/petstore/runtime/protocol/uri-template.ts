@@ -1,8 +1,6 @@
-// RFC 6570 URI templates: the one grammar both mcpgen's validator and a generated server use.
-// parseUriTemplate reads all of levels 1-4; matchProblem names what a server cannot match back
-// (the validator refuses those templates); expandUriTemplate here and compileUriTemplate
-// (uri-template-match.ts) are inverses on every template matchProblem accepts, for string values
-// (non-empty in {x} and {+x}; without '%', '?' or '#' in {+x} and {#x}, which pass them through).
+// RFC 6570 URI templates (levels 1-4), the grammar of both mcpgen's validator and a generated server.
+// expandUriTemplate and compileUriTemplate (uri-template-match.ts) are inverses on every template
+// matchProblem accepts, for string values (non-empty in {x}, {+x}; without '%', '?', '#' in {+x}, {#x}).
 
 export type UriOperator = "" | "+" | "#" | "." | "/" | ";" | "?" | "&";
 export type UriVariable = { name: string; explode: boolean; prefix?: number };
@@ -12,7 +10,7 @@ export type UriTemplateError = { offset: number; message: string; unnamed?: bool
 export type ParsedUriTemplate = { parts: UriTemplatePart[]; variables: string[]; error?: UriTemplateError };
 
 // RFC 6570 §3.2.1 table: what starts an expansion, what separates its values, whether values are named.
-export type OperatorRule = { first: string; separator: string; named: boolean; ifEmpty: string; reserved: boolean };
+type OperatorRule = { first: string; separator: string; named: boolean; ifEmpty: string; reserved: boolean };
 export const RULES: Record<UriOperator, OperatorRule> = {
   "": { first: "", separator: ",", named: false, ifEmpty: "", reserved: false },
   "+": { first: "", separator: ",", named: false, ifEmpty: "", reserved: true },
@@ -49,11 +47,8 @@ export function parseUriTemplate(template: string): ParsedUriTemplate {
       i = end + 1;
     } else if (c === "}") {
       return fail({ offset: i, message: "'}' without a matching '{'" });
-    } else if (c === "%") {
-      if (!/^%[0-9A-Fa-f]{2}/.test(template.slice(i)))
-        return fail({ offset: i, message: "'%' is not followed by two hex digits" });
-      literal += template.slice(i, i + 3);
-      i += 3;
+    } else if (c === "%" && !/^%[0-9A-Fa-f]{2}$/.test(template.slice(i, i + 3))) {
+      return fail({ offset: i, message: "'%' is not followed by two hex digits" });
     } else if (BAD_LITERAL.test(c)) {
       return fail({ offset: i, message: `character ${JSON.stringify(c)} is not allowed outside an expression` });
     } else {
@@ -85,10 +80,7 @@ function parseExpression(body: string, offset: number): UriExpression | UriTempl
   return { operator, variables, offset, text };
 }
 
-/**
- * Why a valid template cannot be matched back to its variables (undefined when it can): a server
- * must recover exactly the values a client expanded, so guessing is refused here, not at request time.
- */
+/** Why a valid template cannot be matched back to its variables: a server must recover exactly the values a client expanded. */
 export function matchProblem(parsed: ParsedUriTemplate): UriTemplateError | undefined {
   let previous: UriExpression | undefined;
   let inQuery = false;
@@ -125,7 +117,7 @@ export function matchProblem(parsed: ParsedUriTemplate): UriTemplateError | unde
     previous = part;
   }
   for (const [index, part] of parsed.parts.entries()) {
-    if (typeof part === "string" || part.operator === "?" || part.operator === "&") continue;
+    if (typeof part === "string" || isQuery(part)) continue;
     const problem = endProblem(part, parsed.parts.slice(index + 1));
     if (problem) return problem;
   }
@@ -134,11 +126,8 @@ export function matchProblem(parsed: ParsedUriTemplate): UriTemplateError | unde
 
 const UNRESERVED_OR_PERCENT = /^[A-Za-z0-9\-._~%]$/;
 
-/**
- * Whether `c` may appear in the expansion of `expression` after its first character: values are
- * percent-encoded except unreserved characters (and, for + and #, reserved ones other than the '?'
- * and '#' that start a URI's query and fragment), plus the operator's separators between values.
- */
+// Whether `c` may appear in `expression`'s expansion after its first character: unreserved characters
+// (for + and #, reserved ones but the '?' and '#' that start a query or fragment), and separators.
 function mayContain(expression: UriExpression, c: string): boolean {
   const { operator, variables } = expression;
   if (UNRESERVED_OR_PERCENT.test(c)) return true;
@@ -147,13 +136,10 @@ function mayContain(expression: UriExpression, c: string): boolean {
   return variables.length > 1 && c === RULES[operator].separator;
 }
 
-/**
- * Why the end of `expression`'s value cannot be read off a URI (undefined when it can). It can when
- * what follows starts, at a fixed distance, with a character the value never contains, or is a
- * literal that ends the template: text of the value's own alphabet, then that character or the end.
- * Optional expressions ({/x}, {;x}, {.x}, {#x}, queries) may be absent, so past one the next thing
- * must stop the value at once; a required one ({x}, {+x}) could start anywhere.
- */
+// Why the end of `expression`'s value cannot be read off a URI. It can when what follows starts, at a
+// fixed distance, with a character the value never contains, or is a literal that ends the template.
+// Optional expressions ({/x}, {;x}, {.x}, {#x}, queries) may be absent, so past one the next thing
+// must stop the value at once; a required one ({x}, {+x}) could start anywhere.
 function endProblem(expression: UriExpression, rest: UriTemplatePart[]): UriTemplateError | undefined {
   let span = expression.text;
   let separator = "";
@@ -194,15 +180,14 @@ function canFollow(before: UriOperator, after: UriOperator): boolean {
   return false;
 }
 
+export function isQuery(part: UriTemplatePart): part is UriExpression {
+  return typeof part !== "string" && (part.operator === "?" || part.operator === "&");
+}
+
 function queryNotLast(what: string, parsed: ParsedUriTemplate): UriTemplateError {
-  const query = parsed.parts.find(
-    (part) => typeof part !== "string" && (part.operator === "?" || part.operator === "&"),
-  );
-  const offset = typeof query === "object" ? query.offset : 0;
-  return {
-    offset,
-    message: `'${what}' follows a query expression; put '{?...}' and '{&...}' at the end of the template`,
-  };
+  const query = parsed.parts.find(isQuery);
+  const message = `'${what}' follows a query expression; put '{?...}' and '{&...}' at the end of the template`;
+  return { offset: query?.offset ?? 0, message };
 }
 
 export function expandUriTemplate(template: string, values: Record<string, string | undefined>): string {
@@ -226,26 +211,15 @@ export function expandUriTemplate(template: string, values: Record<string, strin
   return uri;
 }
 
-const UNRESERVED = /[A-Za-z0-9\-._~]/;
 const RESERVED = /[:/?#[\]@!$&'()*+,;=]/;
+// For + and #: the escapes of reserved characters, and of a '%' that starts a '%XX' the value holds.
+const RESERVED_ESCAPE = /%25([0-9A-Fa-f]{2})|%(?:2[1346-9A-CF]|3[ABDF]|40|5[BD])/g;
 
 function encode(value: string, allowReserved: boolean): string {
-  let out = "";
-  for (let i = 0; i < value.length; i++) {
-    const c = value[i];
-    if (UNRESERVED.test(c)) out += c;
-    else if (allowReserved && (RESERVED.test(c) || (c === "%" && /^%[0-9A-Fa-f]{2}/.test(value.slice(i))))) out += c;
-    else out += utf8Escape(value.codePointAt(i) ?? 0);
-    if ((value.codePointAt(i) ?? 0) > 0xffff) i++;
-  }
-  return out;
+  // Buffer makes a lone surrogate U+FFFD (as a UTF-8 decoder would); encodeURIComponent would throw.
+  const escaped = encodeURIComponent(Buffer.from(value).toString()).replace(/[!'()*]/g, percentEscape);
+  if (!allowReserved) return escaped;
+  return escaped.replace(RESERVED_ESCAPE, (match, pct) => (pct ? `%${pct}` : decodeURIComponent(match)));
 }
 
-function utf8Escape(codePoint: number): string {
-  // A lone surrogate has no UTF-8 form; U+FFFD is what a decoder would make of it anyway.
-  const isSurrogate = codePoint >= 0xd800 && codePoint <= 0xdfff;
-  return encodeURIComponent(String.fromCodePoint(isSurrogate ? 0xfffd : codePoint)).replace(
-    /[!'()*]/g,
-    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
-  );
-}
+const percentEscape = (c: string) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`;

@@ -1,28 +1,16 @@
-// Forwarding tool calls and resource reads to an upstream REST API (the `http` bindings of a spec):
-// building the request (request.ts), adding credentials (credentials.ts), sending it with a
-// timeout, same-origin redirects and a body cap (send.ts), retries on 429/503, and mapping the
-// answer (response.ts). Credentials come from environment variables at call time and never
-// appear in results, errors or logs: answers are redacted (response.ts), error texts name
-// variables and URLs without their query.
+// Forwarding a binding's call to the upstream REST API: request.ts builds it, credentials.ts signs it, send.ts
+// sends it, retries on 429/503 here. Credentials never appear in results, errors or logs (answers are redacted).
 import { setTimeout as wait } from "node:timers/promises";
 import type { HttpBinding } from "../package/catalog-types.ts";
 import { ownValue, setOwn } from "../protocol/codec.ts";
-import { applySecurity, type ResolvedCredentials } from "./credentials.ts";
+import { applySecurity } from "./credentials.ts";
 import { explicitRequest, legacyRequest } from "./request.ts";
-import { configuredRedactor, isTextual, type Redactor } from "./response.ts";
+import { configuredRedactor, isTextual } from "./response.ts";
 import { send } from "./send.ts";
-import type { Outgoing, UpstreamCall, UpstreamConfig, UpstreamResponse } from "./types.ts";
+import type { Outgoing, Redactor, UpstreamCall, UpstreamConfig, UpstreamResponse } from "./types.ts";
 
-export type { HttpBinding, HttpBody, HttpParameter, SecurityScheme } from "../package/catalog-types.ts";
-export { resourceContentsFrom, toolAnswerFrom, toolResultFrom } from "./response.ts";
-export type { UpstreamCall, UpstreamConfig, UpstreamResponse } from "./types.ts";
-
-/**
- * Sends one request for a binding; rejects (with a safe message) only when no response arrives. What it
- * sends is built from the binding, the arguments and the credentials alone: it is given no request context
- * and no incoming header, so nothing of the client's request (its Authorization header above all) can reach
- * the upstream except through the arguments, and `call.forbidden` values are refused even there.
- */
+/** Rejects (with a safe message) only when no response arrives. Given no request context and no incoming header,
+ * nothing of the client's request reaches the upstream but the arguments, and `call.forbidden` is refused there. */
 export async function callUpstream(
   upstream: UpstreamConfig,
   binding: HttpBinding,
@@ -33,14 +21,13 @@ export async function callUpstream(
 ): Promise<UpstreamResponse> {
   const method = binding.method.toUpperCase();
   const base = binding.baseUrl && !upstream.pinned ? binding.baseUrl : baseUrlOf(upstream, env);
-  const out =
-    binding.parameters || binding.body
-      ? explicitRequest(base, binding, args)
-      : legacyRequest(base, method, binding, args);
+  const explicit = binding.parameters || binding.body;
+  const out = explicit ? explicitRequest(base, binding, args) : legacyRequest(base, method, binding, args);
   const secrets: string[] = [...(call.forbidden ?? [])];
-  // Per-user credentials (credentials.ts) replace the spec's env-based ones for this call.
-  if (call.credentials) withCredentials(out, call.credentials, secrets);
-  else if (binding.security) await applySecurity(upstream, binding.security, out, env, secrets, signal);
+  if (call.credentials) {
+    for (const [name, value] of Object.entries(call.credentials.headers)) setOwn(out.headers, name, value);
+    secrets.push(...call.credentials.secrets);
+  } else if (binding.security) await applySecurity(upstream, binding.security, out, env, secrets, signal);
   if (out.cookies.length > 0) out.headers.cookie = out.cookies.join("; ");
   for (const [name, value] of Object.entries(call.extraHeaders ?? {})) {
     const taken = Object.keys(out.headers).some((key) => key.toLowerCase() === name.toLowerCase());
@@ -48,7 +35,6 @@ export async function callUpstream(
   }
   refuseForbidden(out, call.forbidden ?? []);
   const redact = configuredRedactor(upstream, env, secrets);
-
   const attempts = Math.max(1, upstream.retry?.attempts ?? 1);
   const maxDelay = upstream.retry?.maxDelayMs ?? 30_000;
   for (let attempt = 1; ; attempt++) {
@@ -58,11 +44,6 @@ export async function callUpstream(
     if (delay === undefined || delay > maxDelay) return redacted(response, redact);
     await wait(delay, undefined, { signal });
   }
-}
-
-function withCredentials(out: Outgoing, credentials: ResolvedCredentials, secrets: string[]): void {
-  for (const [name, value] of Object.entries(credentials.headers)) setOwn(out.headers, name, value);
-  secrets.push(...credentials.secrets);
 }
 
 /** The MCP access token (token passthrough is forbidden) never leaves in the URL, a header, a cookie or the body. */
@@ -100,8 +81,7 @@ function redacted(response: UpstreamResponse, redact: Redactor): UpstreamRespons
   if (redact.none) return response;
   const statusText = redact(response.statusText);
   const contentType = redact(response.contentType); // shown in notes about binary answers
-  // A key sent in the query comes back in the Link header's URLs.
-  const link = response.link === undefined ? {} : { link: redact(response.link) };
+  const link = response.link === undefined ? {} : { link: redact(response.link) }; // query keys come back in it
   const ok = response.status >= 200 && response.status < 300;
   // Binary success bodies (images) are passed on as bytes; text bodies (and error excerpts) are read.
   if (ok && !isTextual(contentType)) return { ...response, statusText, contentType, ...link, redact };
@@ -112,16 +92,14 @@ function redacted(response: UpstreamResponse, redact: Redactor): UpstreamRespons
 }
 
 function baseUrlOf(upstream: UpstreamConfig, env: NodeJS.ProcessEnv): string {
-  const template = upstream.baseUrlTemplate;
-  if (!template || !upstream.variables) return upstream.baseUrl;
-  const variables = upstream.variables;
+  const { baseUrlTemplate: template, variables } = upstream;
+  if (!template || !variables) return upstream.baseUrl;
   return template.replace(/\{([^{}]+)\}/g, (_, name: string) => {
     const variable = ownValue(variables, name);
     if (!variable) return "";
     const value = env[variable.env] || variable.default;
-    if (variable.enum && !variable.enum.includes(value)) {
+    if (variable.enum && !variable.enum.includes(value))
       throw new Error(`${variable.env} must be one of ${variable.enum.join(", ")}`);
-    }
     return value;
   });
 }

@@ -1,16 +1,12 @@
-// Sending one upstream request: redirects are followed by hand, and only within the origin the request
-// went to (scheme, host and port), so credentials (headers, query keys, cookies) never reach another host;
-// the body is read up to a cap (send.ts); a failure names its cause (ECONNREFUSED 127.0.0.1:4010).
+// Sending one upstream request: redirects followed by hand, only within its origin (scheme, host and port), so
+// credentials never reach another host; the body read up to a cap; a failure names its cause (ECONNREFUSED ...).
+import { TextDecoder } from "node:util"; // not the global: packages compile without the DOM library's types
+import { isTextual } from "./response.ts";
+import type { Outgoing, Redactor, UpstreamConfig, UpstreamResponse } from "./types.ts";
 
-import { TextDecoder } from "node:util";
-import { isTextual, type Redactor } from "./response.ts";
-import type { Outgoing, UpstreamConfig, UpstreamResponse } from "./types.ts";
-
-export const DEFAULT_MAX_REDIRECTS = 5;
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
-
 /** A URL as errors may show it: origin and path, never user info or query (where keys travel). */
-export const shownUrl = (url: URL) => `${url.origin}${url.pathname}`;
+const shownUrl = (url: URL) => `${url.origin}${url.pathname}`;
 
 export async function send(
   upstream: UpstreamConfig,
@@ -22,39 +18,31 @@ export async function send(
   const timeoutMs = upstream.timeoutMs ?? 30_000;
   const timeout = AbortSignal.timeout(timeoutMs);
   const both = AbortSignal.any([signal, timeout]);
-  const maxRedirects = upstream.maxRedirects ?? DEFAULT_MAX_REDIRECTS;
+  const maxRedirects = upstream.maxRedirects ?? 5;
   let method = firstMethod;
   const fail = (url: URL, why: string) => new Error(redact(`upstream ${method} ${shownUrl(url)} failed: ${why}`));
   const why = (error: unknown) => (timeout.aborted ? `no answer within ${timeoutMs} ms` : describe(error));
+  const guarded = <T>(work: Promise<T>) =>
+    work.catch((error: unknown) => {
+      throw fail(url, why(error));
+    });
   let url = out.url;
   let body = out.body;
   let headers = out.headers;
   for (let redirects = 0; ; redirects++) {
-    let response: Response;
-    try {
-      response = await fetch(url, { method, headers, body, signal: both, redirect: "manual" });
-    } catch (error) {
-      throw fail(url, why(error));
-    }
+    const response = await guarded(fetch(url, { method, headers, body, signal: both, redirect: "manual" }));
     const location = response.headers.get("location");
     if (REDIRECTS.has(response.status) && location !== null) {
       discard(response);
       const target = URL.canParse(location, url.href) ? new URL(location, url) : undefined;
       if (!target) throw fail(url, `it redirected to an invalid URL`);
-      if (target.origin !== out.url.origin) {
-        throw new Error(
-          redact(
-            `upstream ${method} ${shownUrl(url)} redirected to another origin, ${shownUrl(target)}; ` +
-              "not followed, so the credentials are not sent there (point --base-url at the new location instead)",
-          ),
-        );
-      }
-      if (redirects >= maxRedirects) {
+      const elsewhere = `redirected to another origin, ${shownUrl(target)}; not followed, so the credentials are not sent there (point --base-url at the new location instead)`;
+      if (target.origin !== out.url.origin) throw new Error(redact(`upstream ${method} ${shownUrl(url)} ${elsewhere}`));
+      if (redirects >= maxRedirects)
         throw fail(
           url,
           `more than ${maxRedirects} redirects (raise --max-redirects / MCP_MAX_REDIRECTS to follow more)`,
         );
-      }
       // Fetch semantics: 303 (and 301/302 after a POST) turn into a GET without a body; 307/308 keep both.
       if (response.status === 303 ? method !== "HEAD" : response.status < 303 && method === "POST") {
         method = "GET";
@@ -67,12 +55,7 @@ export async function send(
     }
     const contentType = response.headers.get("content-type") ?? "";
     const limit = upstream.maxBodyChars ?? DEFAULT_MAX_BODY_CHARS;
-    let read: Awaited<ReturnType<typeof readCapped>>;
-    try {
-      read = await readCapped(response, limit, !isTextual(contentType));
-    } catch (error) {
-      throw fail(url, why(error));
-    }
+    const read = await guarded(readCapped(response, limit, !isTextual(contentType)));
     const link = response.headers.get("link");
     return {
       status: response.status,
@@ -102,17 +85,11 @@ export function describe(error: unknown): string {
   return detail ? `${message} (${detail})` : message;
 }
 
-// Reading an upstream answer's body without trusting its size: chunks are kept only until the text they
-// decode to passes the cap (characters, as JS counts them; bytes for binary types), then the body is
-// cancelled, which closes the connection. What is held is at most the cap plus the one chunk that crossed it.
-
-// Imported, not global: generated packages compile without the DOM library, where the type lives.
-
 export const DEFAULT_MAX_BODY_CHARS = 1_000_000;
 
-export type CappedBody = { body: Buffer; cut: boolean };
-
-export async function readCapped(response: Response, maxChars: number, binary: boolean): Promise<CappedBody> {
+// Chunks are kept only until the text they decode to passes the cap (characters, as JS counts them; bytes for
+// binary types), then the body is cancelled, closing the connection: at most the cap plus one chunk is held.
+export async function readCapped(response: Response, maxChars: number, binary: boolean) {
   const stream = response.body;
   if (!stream) return { body: Buffer.alloc(0), cut: false };
   const reader = stream.getReader();

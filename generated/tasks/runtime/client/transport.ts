@@ -1,9 +1,8 @@
-// What the client needs from a transport. Both implementations deliver
-// messages that are not answers to our requests (notifications, 2025-era
-// server-to-client requests) through the same incoming handlers.
-
+// What the client needs from a transport. Both deliver messages that are not answers to our requests
+// (notifications, 2025-era server-to-client requests) through the same incoming handlers.
 import { ErrorCode } from "../protocol/constants.ts";
-import { McpError } from "../protocol/errors.ts";
+import { errorMessage, McpError } from "../protocol/errors.ts";
+import type { RequestOptions } from "../protocol/peer.ts";
 import type {
   ClientCapabilities,
   CreateMessageParams,
@@ -18,15 +17,11 @@ import type {
 } from "../protocol/types.ts";
 import type { ClientRevision } from "./revision.ts";
 
-export type TransportRequestOptions = {
-  signal?: AbortSignal;
-  timeoutMs?: number;
+export type TransportRequestOptions = Omit<RequestOptions, "send"> & {
   /** Extra HTTP headers (the `Mcp-Param-*` mirrors); ignored by stdio. */
   headers?: Record<string, string>;
   /** Notifications that belong to this request (HTTP response stream); stdio delivers them to onNotification. */
   onNotification?: (message: JsonRpcNotification) => void;
-  /** The request id to use, when the caller must know it up front (subscriptions). */
-  id?: string | number;
 };
 
 export type IncomingHandlers = {
@@ -55,18 +50,14 @@ export class TransportError extends Error {
   }
 }
 
-// The HTTP client transport's seam for authorization. The core itself sends only a static bearer token
-// (`HttpTarget.bearerToken`); anything that logs in (OAuth: runtime/features/oauth/client/) implements
-// `Authorizer` and is passed as `HttpTarget.authorizer`, so the core carries no login code and no jose.
+// The HTTP transport's seam for logging in: the core sends only a static bearer token; a login (OAuth:
+// runtime/features/oauth/client/) is an `Authorizer` in `HttpTarget.authorizer`, so the core carries no jose.
 
 /** Asked by the HTTP transport around each POST to the MCP server's URL (and only that URL). */
 export type Authorizer = {
   /** The Authorization header for the next request, or none yet. */
   authorization(): Promise<string | undefined>;
-  /**
-   * The server answered 401, or 403 with `insufficient_scope` in WWW-Authenticate: true when the same
-   * request should be sent again (credentials were obtained or refreshed), false to give up.
-   */
+  /** After a 401, or a 403 `insufficient_scope`: true to send the request again (credentials renewed), false to give up. */
   challenge(response: Response): Promise<boolean>;
   /** A request got through (any other status): retry counters start over. */
   succeeded?(): void;
@@ -74,35 +65,25 @@ export type Authorizer = {
 
 /** A failure to authorize: rejects the request or `connect()`, never read as a sign of an older server. */
 export class AuthorizationError extends Error {
-  constructor(message: string) {
-    super(message);
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
     this.name = "AuthorizationError";
   }
 }
 
 /** Anything an authorizer throws becomes an AuthorizationError (its own subclasses pass through unchanged). */
 export async function asAuthorizationError<T>(work: Promise<T>): Promise<T> {
-  try {
-    return await work;
-  } catch (error) {
+  return work.catch((error) => {
     if (error instanceof AuthorizationError) throw error;
-    const wrapped = new AuthorizationError(
-      `Authorization failed: ${error instanceof Error ? error.message : String(error)}`,
-    );
-    wrapped.cause = error;
-    throw wrapped;
-  }
+    throw new AuthorizationError(`Authorization failed: ${errorMessage(error)}`, { cause: error });
+  });
 }
 
-/**
- * `connect({ url, auth })` in a package generated without the oauth feature: the one line that says how
- * to get it (worded as a server flag's missing feature is).
- */
+/** `connect({ url, auth })` in a package generated without the oauth feature (worded as a missing feature's flag). */
 export const AUTH_NEEDS_OAUTH =
   "connect({ url, auth }) needs the 'oauth' feature, which this package was generated without: add it to the spec's features: list, or to mcpgen generate's --features, and generate again";
 
-// The client's side of server-to-client requests: the same user handlers answer
-// real 2025-era requests and 2026-era MRTR input requests.
+// The same user handlers answer real 2025-era server requests and 2026-era MRTR input requests.
 
 export type ClientHandlers = {
   elicitation?: (params: ElicitParams) => ElicitResult | Promise<ElicitResult>;
@@ -124,18 +105,10 @@ export async function answerServerRequest(
   method: string,
   params: JsonObject | undefined,
 ): Promise<Result> {
-  switch (method) {
-    case "ping":
-      return {};
-    case "elicitation/create":
-      if (handlers?.elicitation) return handlers.elicitation(params as ElicitParams);
-      break;
-    case "sampling/createMessage":
-      if (handlers?.sampling) return handlers.sampling(params as CreateMessageParams);
-      break;
-    case "roots/list":
-      if (handlers?.roots) return handlers.roots();
-      break;
-  }
+  if (method === "ping") return {};
+  if (method === "elicitation/create" && handlers?.elicitation) return handlers.elicitation(params as ElicitParams);
+  if (method === "sampling/createMessage" && handlers?.sampling)
+    return handlers.sampling(params as CreateMessageParams);
+  if (method === "roots/list" && handlers?.roots) return handlers.roots();
   throw new McpError(ErrorCode.MethodNotFound, `Client does not handle ${method}`);
 }

@@ -25,7 +25,7 @@ export function decodeMessage(text: string): DecodeResult {
   return validateMessage(value);
 }
 
-export function validateMessage(value: unknown): DecodeResult {
+function validateMessage(value: unknown): DecodeResult {
   if (Array.isArray(value)) return invalid("batch requests are not supported");
   if (!isObject(value)) return invalid("a message must be a JSON object");
   const id = isRequestId(value.id) ? value.id : undefined;
@@ -45,10 +45,8 @@ export function validateMessage(value: unknown): DecodeResult {
 }
 
 function invalid(message: string, id?: RequestId): DecodeResult {
-  return {
-    ok: false,
-    error: errorResponse(id, { code: ErrorCode.InvalidRequest, message: `Invalid Request: ${message}` }),
-  };
+  const error = errorResponse(id, { code: ErrorCode.InvalidRequest, message: `Invalid Request: ${message}` });
+  return { ok: false, error };
 }
 
 export function encodeMessage(message: JsonRpcMessage): string {
@@ -66,10 +64,6 @@ export function isNotification(message: JsonRpcMessage): message is JsonRpcNotif
 
 export function isResponse(message: JsonRpcMessage): message is JsonRpcResponse {
   return !("method" in message);
-}
-
-export function isErrorResponse(message: JsonRpcMessage): message is JsonRpcErrorResponse {
-  return "error" in message;
 }
 
 export function resultResponse(id: RequestId, result: Result): JsonRpcResultResponse {
@@ -103,10 +97,8 @@ function isErrorObject(value: unknown): boolean {
   return isObject(value) && typeof value.code === "number" && typeof value.message === "string";
 }
 
-// Reading and writing keys that come from a spec or a client. `record[name]` would find
-// Object.prototype's `constructor` or `toString` for a name the record does not hold, and
-// `record[name] = value` with the name `__proto__` would replace the record's prototype instead of
-// adding a key, so names from outside go through these two instead.
+// Keys from a spec or a client go through these two: `record[name]` would find Object.prototype's
+// `toString`, and `record[name] = value` with `__proto__` would replace the record's prototype.
 
 /** The record's own value for `key`, or undefined: never one inherited through the prototype. */
 export function ownValue<T>(record: { readonly [key: string]: T } | undefined, key: string): T | undefined {
@@ -118,10 +110,7 @@ export function setOwn<T>(record: { [key: string]: T }, key: string, value: T): 
   Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
-/**
- * The JSON pointer of the first own `__proto__` key in a parsed JSON value, or undefined when none.
- * Iterative: arguments may nest 100,000 deep, and the validator, not this scan, decides about depth.
- */
+/** The JSON pointer of the first own `__proto__` key in parsed JSON. Iterative: arguments may nest 100,000 deep. */
 export function protoKeyPointer(root: unknown): string | undefined {
   if (root === null || typeof root !== "object") return undefined;
   type Entry = { value: object; key: string; parent?: Entry };

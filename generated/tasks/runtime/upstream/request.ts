@@ -1,18 +1,13 @@
-// Building the upstream request of a binding. Spec-language bindings fill path parameters by name and
-// send the other arguments as the query (GET, HEAD, DELETE, OPTIONS) or a JSON body; OpenAPI bindings
-// list every parameter with its location and `style`/`explode`, and the body with its media type.
+// Building a binding's request: spec-language bindings send the arguments not in the path as the query (GET, HEAD,
+// DELETE, OPTIONS) or a JSON body; OpenAPI ones list each parameter (`style`/`explode`) and the body's media type.
 import type { HttpBinding, HttpBody, HttpParameter } from "../package/catalog-types.ts";
 import { ownValue, setOwn } from "../protocol/codec.ts";
 import type { Outgoing } from "./types.ts";
 
 const BODYLESS = new Set(["GET", "HEAD", "DELETE", "OPTIONS"]);
+type Args = Record<string, unknown>;
 
-export function legacyRequest(
-  base: string,
-  method: string,
-  binding: HttpBinding,
-  args: Record<string, unknown>,
-): Outgoing {
+export function legacyRequest(base: string, method: string, binding: HttpBinding, args: Args): Outgoing {
   const rest = { ...args };
   const path = fillPath(binding.path, (name) => {
     const value = ownValue(rest, name);
@@ -33,9 +28,6 @@ export function legacyRequest(
 
 const ACCEPT = "application/json, text/*;q=0.9, */*;q=0.8";
 
-/** A refused argument: the message names the parameter and says what to change. */
-export class UpstreamArgumentError extends Error {}
-
 // C0 controls and DEL: encoded they would pass, but no path value needs them and servers decode them.
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
 const CONTROL = /[\u0000-\u001f\u007f]/;
@@ -49,15 +41,11 @@ function hasControl(value: unknown): boolean {
 }
 
 function checkPathValue(name: string, value: unknown): void {
-  if (hasControl(value))
-    throw new UpstreamArgumentError(`path parameter '${name}' contains a control character; remove it`);
+  if (hasControl(value)) throw new Error(`path parameter '${name}' contains a control character; remove it`);
 }
 
-/**
- * Fills a path template segment by segment. Values are percent-encoded, so `/`, `?`, `#` and `%` stay
- * inside their segment; a segment that comes out as `.` or `..` is refused, because every URL parser
- * (fetch's too, even for `%2E%2E`) would resolve it and move the request to another path.
- */
+// Values are percent-encoded, so `/`, `?`, `#` and `%` stay inside their segment; a segment that comes out as `.`
+// or `..` is refused: every URL parser (fetch's too, even for `%2E%2E`) would move the request to another path.
 function fillPath(template: string, value: (name: string) => string): string {
   return template
     .split("/")
@@ -69,7 +57,7 @@ function fillPath(template: string, value: (name: string) => string): string {
       });
       if (names.length > 0 && /^(\.|%2e){1,2}$/i.test(filled)) {
         const which = names.map((n) => `'${n}'`).join(", ");
-        throw new UpstreamArgumentError(
+        throw new Error(
           `path parameter ${which} makes the path segment '${filled}', which would leave its place in the path; use another value`,
         );
       }
@@ -78,15 +66,13 @@ function fillPath(template: string, value: (name: string) => string): string {
     .join("/");
 }
 
-/** The request URL, checked to stay on the base URL's origin and under its path. */
 function urlInside(base: string, path: string): URL {
   const root = new URL(base);
   const url = new URL(base.replace(/\/+$/, "") + path);
   const prefix = root.pathname.replace(/\/+$/, "");
   const inside = url.pathname === prefix || url.pathname.startsWith(`${prefix}/`) || prefix === "";
-  if (url.origin !== root.origin || !inside) {
-    throw new UpstreamArgumentError(`the arguments make a request outside ${root.origin}${prefix}/; refused`);
-  }
+  if (url.origin !== root.origin || !inside)
+    throw new Error(`the arguments make a request outside ${root.origin}${prefix}/; refused`);
   return url;
 }
 
@@ -96,7 +82,7 @@ function appendQuery(url: URL, name: string, value: unknown): void {
   else url.searchParams.append(name, typeof value === "object" ? JSON.stringify(value) : String(value));
 }
 
-function valueAt(args: Record<string, unknown>, path: string[]): unknown {
+function valueAt(args: Args, path: string[]): unknown {
   let current: unknown = args;
   for (const step of path) {
     if (current === null || typeof current !== "object" || !Object.hasOwn(current, step)) return undefined;
@@ -105,7 +91,7 @@ function valueAt(args: Record<string, unknown>, path: string[]): unknown {
   return current;
 }
 
-export function explicitRequest(base: string, binding: HttpBinding, args: Record<string, unknown>): Outgoing {
+export function explicitRequest(base: string, binding: HttpBinding, args: Args): Outgoing {
   const params = binding.parameters ?? [];
   const byName = new Map(params.filter((p) => p.in === "path").map((p) => [p.name, p]));
   const path = fillPath(binding.path, (name) => {
@@ -119,15 +105,12 @@ export function explicitRequest(base: string, binding: HttpBinding, args: Record
   for (const p of params) {
     const value = valueAt(args, p.arg ?? [p.name]);
     if (value === undefined || value === null || p.in === "path") continue;
+    const json = p.json ? JSON.stringify(value) : undefined;
     if (p.in === "query") query.push(...queryPairs(p, value));
     else if (p.in === "header")
-      setOwn(
-        out.headers,
-        p.name.toLowerCase(),
-        p.json ? JSON.stringify(value) : delimited(value, ",", p.explode === true, "="),
-      );
+      setOwn(out.headers, p.name.toLowerCase(), json ?? delimited(value, ",", p.explode === true));
     // Each value percent-encoded (a subset of RFC 6265 cookie-octets): a `;` cannot start another cookie.
-    else out.cookies.push(`${p.name}=${p.json ? enc(JSON.stringify(value)) : delimited(value, ",", false, ",", enc)}`);
+    else out.cookies.push(`${p.name}=${json !== undefined ? enc(json) : delimited(value, ",", false, enc)}`);
   }
   if (query.length > 0) out.url.search = (out.url.search ? `${out.url.search}&` : "?") + query.join("&");
   if (binding.body) encodeBody(binding.body, args, out);
@@ -139,19 +122,11 @@ const scalar = (value: unknown) =>
   typeof value === "object" && value !== null ? JSON.stringify(value) : String(value);
 
 /** Array items or object entries joined by `sep`; objects as k=v pairs when exploded, else k,v. */
-function delimited(
-  value: unknown,
-  sep: string,
-  explode: boolean,
-  pair: string,
-  encode = (v: unknown) => scalar(v),
-): string {
+function delimited(value: unknown, sep: string, explode: boolean, encode = scalar): string {
   if (Array.isArray(value)) return value.map(encode).join(sep);
   if (value !== null && typeof value === "object") {
     const entries = Object.entries(value).filter(([, v]) => v !== undefined && v !== null);
-    return entries
-      .map(([k, v]) => (explode ? `${encode(k)}${pair}${encode(v)}` : `${encode(k)},${encode(v)}`))
-      .join(sep);
+    return entries.map(([k, v]) => `${encode(k)}${explode ? "=" : ","}${encode(v)}`).join(sep);
   }
   return encode(value);
 }
@@ -160,14 +135,14 @@ function delimited(
 function pathValue(p: HttpParameter, value: unknown): string {
   const explode = p.explode === true;
   if (p.json) return enc(JSON.stringify(value));
-  if (p.style === "label") return `.${delimited(value, explode ? "." : ",", explode, "=", enc)}`;
+  if (p.style === "label") return `.${delimited(value, explode ? "." : ",", explode, enc)}`;
   if (p.style === "matrix") {
     const name = encodeURIComponent(p.name);
     if (explode && Array.isArray(value)) return value.map((v) => `;${name}=${enc(v)}`).join("");
-    if (explode && typeof value === "object") return `;${delimited(value, ";", true, "=", enc)}`;
-    return `;${name}=${delimited(value, ",", false, "=", enc)}`;
+    if (explode && typeof value === "object") return `;${delimited(value, ";", true, enc)}`;
+    return `;${name}=${delimited(value, ",", false, enc)}`;
   }
-  return delimited(value, ",", explode, "=", enc);
+  return delimited(value, ",", explode, enc);
 }
 
 /** OpenAPI query styles: form (default, explode true), spaceDelimited, pipeDelimited, deepObject. */
@@ -177,11 +152,6 @@ function queryPairs(p: HttpParameter, value: unknown): string[] {
   if (p.json) return [`${name}=${enc(JSON.stringify(value))}`];
   const style = p.style ?? "form";
   const explode = p.explode ?? style === "form";
-  if (style === "deepObject" && typeof value === "object" && !Array.isArray(value)) {
-    return Object.entries(value as object)
-      .filter(([, v]) => v !== undefined && v !== null)
-      .map(([k, v]) => `${name}%5B${encodeURIComponent(k)}%5D=${encode(v)}`);
-  }
   if (Array.isArray(value)) {
     if (explode) return value.map((v) => `${name}=${encode(v)}`);
     const sep = style === "spaceDelimited" ? "%20" : style === "pipeDelimited" ? "|" : ",";
@@ -189,23 +159,17 @@ function queryPairs(p: HttpParameter, value: unknown): string[] {
   }
   if (value !== null && typeof value === "object") {
     const entries = Object.entries(value).filter(([, v]) => v !== undefined && v !== null);
+    if (style === "deepObject") return entries.map(([k, v]) => `${name}%5B${encodeURIComponent(k)}%5D=${encode(v)}`);
     if (explode) return entries.map(([k, v]) => `${encodeURIComponent(k)}=${encode(v)}`);
-    return [`${name}=${entries.map(([k, v]) => `${encode(k)},${encode(v)}`).join(",")}`];
   }
-  return [`${name}=${encode(value)}`];
+  return [`${name}=${delimited(value, ",", false, encode)}`];
 }
 
-function encodeBody(body: HttpBody, args: Record<string, unknown>, out: Outgoing): void {
-  let value: unknown;
-  if (body.arg !== undefined) value = ownValue(args, body.arg);
-  else {
-    const picked: Record<string, unknown> = {};
-    for (const name of body.properties ?? []) {
-      const field = ownValue(args, name);
-      if (field !== undefined) setOwn(picked, name, field);
-    }
-    value = picked;
-  }
+function encodeBody(body: HttpBody, args: Args, out: Outgoing): void {
+  // Object.fromEntries defines own properties: an argument named `__proto__` stays data.
+  const picked = (body.properties ?? []).map((name) => [name, ownValue(args, name)]);
+  const value =
+    body.arg !== undefined ? ownValue(args, body.arg) : Object.fromEntries(picked.filter(([, v]) => v !== undefined));
   if (value === undefined) return;
   const type = body.contentType;
   if (/^application\/x-www-form-urlencoded\b/i.test(type)) {
@@ -220,12 +184,9 @@ function encodeBody(body: HttpBody, args: Record<string, unknown>, out: Outgoing
       else form.append(name, String(field));
     });
     out.body = form; // fetch sets the content type with its boundary
-  } else if (/json/i.test(type)) {
-    out.headers["content-type"] = type;
-    out.body = JSON.stringify(value);
   } else {
     out.headers["content-type"] = type;
-    out.body = typeof value === "string" ? value : JSON.stringify(value);
+    out.body = typeof value === "string" && !/json/i.test(type) ? value : JSON.stringify(value);
   }
 }
 

@@ -1,39 +1,26 @@
-// Upstream answers as MCP results: JSON objects become structuredContent (plus text), other text stays
-// text, images become image content, non-2xx answers become errors. A body longer than the cap arrives
-// cut (send.ts) and is passed on as text with a note; cut JSON is never structuredContent.
-
+// Upstream answers as MCP results (JSON objects as structuredContent too, images as image content, non-2xx
+// as errors; a cut body as text with a note, never structuredContent), and redacting credentials from them.
 import type { SecurityScheme } from "../package/catalog-types.ts";
-import type { ContentBlock, ReadResourceResult } from "../protocol/types.ts";
+import { setOwn } from "../protocol/codec.ts";
 import type { ToolHandlerResult } from "../server/types.ts";
 import type { Redactor, UpstreamConfig, UpstreamResponse } from "./types.ts";
-
-const EXCERPT = 500;
 
 export const isJson = (type: string) => /^application\/([\w.+-]+\+)?json\b/i.test(type);
 const isText = (type: string) => type === "" || /^text\/|xml|javascript|yaml|x-www-form-urlencoded/i.test(type);
 /** Answers passed on as text: capped in characters and redacted. Everything else is bytes. */
 export const isTextual = (type: string) => isJson(type) || isText(type);
 
-/** The note that says an answer was cut, and how to see more. */
 const cutNote = (limit: number) =>
   `[cut: the upstream API's answer is longer than ${limit} characters; only the first ${limit} are shown ` +
   "(raise --max-upstream-body / MCP_MAX_UPSTREAM_BODY to see more)]";
 
-/** The first `limit` characters of a cut body, with no partial credential at the cut. */
+/** The first `limit` characters of a cut body, with no partial credential at the end. */
 function cutText(response: UpstreamResponse, limit: number): string {
   const text = response.body.toString("utf8").slice(0, limit);
   return response.redact ? response.redact.cutEnd(text) : text;
 }
 
-/** A tool result from an upstream response: JSON objects as structuredContent, errors as isError. */
-export function toolResultFrom(response: UpstreamResponse): ToolHandlerResult {
-  return toolAnswerFrom(response).result;
-}
-
-/**
- * The tool result, plus what the response budget (package/response-budget.ts) works on: the parsed JSON
- * answer of a 2xx response (redacted like structuredContent, arrays too) and the Link header.
- */
+/** The result, plus what the response budget works on: a 2xx answer's JSON (redacted, arrays too), the Link header. */
 export type ToolAnswer = { result: ToolHandlerResult; json?: unknown; link?: string };
 
 export function toolAnswerFrom(response: UpstreamResponse): ToolAnswer {
@@ -43,33 +30,27 @@ export function toolAnswerFrom(response: UpstreamResponse): ToolAnswer {
   return "json" in answer ? { ...(answer as ToolAnswer), ...link } : { result: answer, ...link };
 }
 
+const textBlock = (text: string) => ({ type: "text" as const, text });
+
 function answerOf(response: UpstreamResponse): ToolHandlerResult | ToolAnswer {
   const ok = response.status >= 200 && response.status < 300;
   const limit = response.cutAt;
   if (!ok) {
     const body = limit === undefined ? response.body.toString("utf8") : cutText(response, limit);
-    const excerpt = truncate(body, EXCERPT);
+    const excerpt = body.length <= 500 ? body : `${body.slice(0, 500)}… [truncated ${body.length - 500} characters]`;
     const text = `Upstream API answered ${response.status} ${response.statusText}${excerpt ? `: ${excerpt}` : ""}`;
-    return { isError: true, content: [{ type: "text", text }] };
+    return { isError: true, content: [textBlock(text)] };
   }
-  if (response.body.length === 0)
-    return { content: [{ type: "text", text: `Upstream API answered ${response.status}` }] };
+  if (response.body.length === 0) return { content: [textBlock(`Upstream API answered ${response.status}`)] };
   if (limit !== undefined) {
     if (isJson(response.contentType)) {
-      // Cut JSON is no longer JSON: it cannot be structuredContent, nor meet an outputSchema. An error result
-      // says so plainly and still carries the text, so the model sees the data and why it is partial.
-      return {
-        isError: true,
-        content: [
-          { type: "text", text: `${cutNote(limit)} The answer was JSON; it is sent as text, not structuredContent.` },
-          { type: "text", text: cutText(response, limit) },
-        ],
-      };
+      // Cut JSON is not JSON (so never structuredContent): an error result carries the text and says why.
+      const note = `${cutNote(limit)} The answer was JSON; it is sent as text, not structuredContent.`;
+      return { isError: true, content: [textBlock(note), textBlock(cutText(response, limit))] };
     }
-    if (isText(response.contentType))
-      return { content: [{ type: "text", text: `${cutText(response, limit)}\n${cutNote(limit)}` }] };
+    if (isText(response.contentType)) return { content: [textBlock(`${cutText(response, limit)}\n${cutNote(limit)}`)] };
     const note = `Upstream API answered more than ${limit} bytes of ${response.contentType}; not passed on`;
-    return { isError: true, content: [{ type: "text", text: note }] };
+    return { isError: true, content: [textBlock(note)] };
   }
   if (isJson(response.contentType)) {
     const text = response.body.toString("utf8");
@@ -77,36 +58,26 @@ function answerOf(response: UpstreamResponse): ToolHandlerResult | ToolAnswer {
       const parsed: unknown = JSON.parse(text);
       // The text was redacted already; a credential can survive only behind JSON escapes (\u0073ecret, \/).
       const value = response.redact && text.includes("\\") ? response.redact.value(parsed) : parsed;
-      const content: ContentBlock[] = [{ type: "text", text: text }];
-      if (value !== null && typeof value === "object" && !Array.isArray(value)) {
-        return { result: { content, structuredContent: value as Record<string, unknown> }, json: value };
-      }
-      return { result: { content }, json: value };
+      const isObject = value !== null && typeof value === "object" && !Array.isArray(value);
+      const structured = isObject ? { structuredContent: value as Record<string, unknown> } : {};
+      return { result: { content: [textBlock(text)], ...structured }, json: value };
     } catch {
-      return { content: [{ type: "text", text: text }] };
+      return { content: [textBlock(text)] };
     }
   }
   if (response.contentType.startsWith("image/")) {
-    return {
-      content: [
-        { type: "image", data: response.body.toString("base64"), mimeType: response.contentType.split(";")[0] },
-      ],
-    };
+    const mimeType = response.contentType.split(";")[0];
+    return { content: [{ type: "image", data: response.body.toString("base64"), mimeType }] };
   }
-  if (isText(response.contentType)) return { content: [{ type: "text", text: response.body.toString("utf8") }] };
+  if (isText(response.contentType)) return { content: [textBlock(response.body.toString("utf8"))] };
   const note = `Upstream API answered ${response.body.length} bytes of ${response.contentType}`;
-  return { content: [{ type: "text", text: note }] };
+  return { content: [textBlock(note)] };
 }
 
 /** Resource contents from an upstream response; a non-2xx answer is an error the caller turns into JSON-RPC. */
-export function resourceContentsFrom(
-  uri: string,
-  mimeType: string | undefined,
-  response: UpstreamResponse,
-): ReadResourceResult {
-  if (response.status < 200 || response.status >= 300) {
+export function resourceContentsFrom(uri: string, mimeType: string | undefined, response: UpstreamResponse) {
+  if (response.status < 200 || response.status >= 300)
     throw new Error(`Upstream API answered ${response.status} ${response.statusText} for ${uri}`);
-  }
   const type = mimeType ?? (response.contentType.split(";")[0] || "application/octet-stream");
   const limit = response.cutAt;
   if (isJson(response.contentType) || isText(response.contentType)) {
@@ -118,18 +89,8 @@ export function resourceContentsFrom(
   return { contents: [{ uri, mimeType: type, blob: response.body.toString("base64") }] };
 }
 
-function truncate(text: string, limit: number): string {
-  return text.length <= limit ? text : `${text.slice(0, limit)}… [truncated ${text.length - limit} characters]`;
-}
-
-// Redacting upstream credentials from everything an upstream answer puts in front of a client: status
-// text, error and success bodies (text and structuredContent), redirect targets. An upstream may echo a
-// credential in any form it was sent in, so each secret is searched raw, base64-encoded (basic auth),
-// URL- and form-encoded (query keys, cookies) and JSON-escaped. The pattern is built once per upstream
-// config and set of secret values, not per call.
-
-export type { Redactor };
-
+// An upstream may echo a credential in any form it was sent in: each secret is searched raw, base64-encoded
+// (basic auth), URL- and form-encoded (query keys, cookies) and JSON-escaped, in one pattern per secret set.
 export const REDACTED = "[REDACTED]";
 /** Shorter values are not searched: redacting every "a" or "42" would wreck answers and protect nothing. */
 const MIN_SECRET = 4;
@@ -140,7 +101,6 @@ const identity: Redactor = Object.assign((text: string) => text, {
   cutEnd: (text: string) => text,
 });
 
-/** A secret as an upstream may echo it. */
 function encodings(secret: string): string[] {
   const forms = [
     secret,
@@ -155,7 +115,7 @@ function encodings(secret: string): string[] {
   return forms;
 }
 
-export function redactorFor(secrets: Iterable<string>): Redactor {
+function redactorFor(secrets: Iterable<string>): Redactor {
   const values = [...new Set(secrets)].filter((s) => s.length >= MIN_SECRET);
   if (values.length === 0) return identity;
   // Longest first, so a form that contains another is replaced whole.
@@ -167,32 +127,22 @@ export function redactorFor(secrets: Iterable<string>): Redactor {
     if (Array.isArray(input)) return input.map(value);
     if (input !== null && typeof input === "object") {
       const copy: Record<string, unknown> = {};
-      // defineProperty, not assignment: a key "__proto__" from JSON.parse stays an own property.
-      for (const [key, item] of Object.entries(input)) {
-        Object.defineProperty(copy, text(key), {
-          value: value(item),
-          enumerable: true,
-          writable: true,
-          configurable: true,
-        });
-      }
+      // setOwn, not assignment: a key "__proto__" from JSON.parse stays an own property.
+      for (const [key, item] of Object.entries(input)) setOwn(copy, text(key), value(item));
       return copy;
     }
     return input;
   };
   const cutEnd = (input: string) => {
-    for (const form of forms) {
-      for (let k = Math.min(form.length - 1, input.length); k >= MIN_SECRET; k--) {
+    for (const form of forms)
+      for (let k = Math.min(form.length - 1, input.length); k >= MIN_SECRET; k--)
         if (input.endsWith(form.slice(0, k))) return input.slice(0, input.length - k) + REDACTED;
-      }
-    }
     return input;
   };
   return Object.assign(text, { none: false, value, cutEnd });
 }
 
 const envOf = (scheme: SecurityScheme) => (scheme.type === "oauth2" ? [scheme.clientSecretEnv] : [scheme.env]);
-
 const cache = new WeakMap<UpstreamConfig, { key: string; redactor: Redactor }>();
 
 /** Every credential the config names (not only the ones this call sends), read from the environment. */

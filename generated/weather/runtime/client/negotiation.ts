@@ -1,7 +1,5 @@
-// Era detection (2026-07-28 versioning / transport backward-compatibility rules):
-// probe with `server/discover`; a DiscoverResult or a recognized modern error
-// means a 2026 server; anything else (other errors, HTTP 4xx without a modern
-// body, silence) means a 2025-era server, so fall back to `initialize`.
+// Era detection (2026-07-28 backward-compatibility rules): probe with `server/discover`; a result or a
+// modern error means a 2026 server; anything else (other errors, HTTP 4xx, silence) falls back to `initialize`.
 import { isObject } from "../protocol/codec.ts";
 import {
   ErrorCode,
@@ -14,8 +12,8 @@ import {
   MODERN_ERROR_CODES,
 } from "../protocol/constants.ts";
 import { McpError } from "../protocol/errors.ts";
-import type { ClientCapabilities, Implementation, JsonObject, Result, ServerCapabilities } from "../protocol/types.ts";
-import { type ClientRevision, revision2025, revision2026 } from "./revision.ts";
+import type { Implementation, Result, ServerCapabilities } from "../protocol/types.ts";
+import { type ClientIdentity, type ClientRevision, revision2025, revision2026 } from "./revision.ts";
 import { AuthorizationError, type ClientTransport, TransportError } from "./transport.ts";
 
 export type ServerDescription = {
@@ -25,15 +23,13 @@ export type ServerDescription = {
   supportedVersions: string[];
 };
 
-export type NegotiationInput = {
-  clientInfo: Implementation;
-  capabilities: ClientCapabilities;
+type NegotiationInput = Pick<ClientIdentity, "clientInfo" | "capabilities"> & {
   protocolVersion?: string;
   probeTimeoutMs?: number;
 };
 
-/** The revision is chosen here, once: revision2026 after server/discover, revision2025 after initialize (revision.ts). */
-export type NegotiationOutcome = { revision: ClientRevision; protocolVersion: string; server: ServerDescription };
+/** The revision is chosen here, once: revision2026 after server/discover, revision2025 after initialize. */
+type NegotiationOutcome = { revision: ClientRevision; protocolVersion: string; server: ServerDescription };
 
 export async function negotiateEra(transport: ClientTransport, input: NegotiationInput): Promise<NegotiationOutcome> {
   const forced = input.protocolVersion;
@@ -50,11 +46,10 @@ export async function negotiateEra(transport: ClientTransport, input: Negotiatio
     if (!(error instanceof McpError) || !MODERN_ERROR_CODES.includes(error.code)) {
       return fallBackToInitialize(transport, input);
     }
-    // A modern server that does not speak our version: use one it lists, never fall back blindly.
-    const supported =
-      isObject(error.data) && Array.isArray(error.data.supported) ? (error.data.supported as string[]) : [];
     if (error.code !== ErrorCode.UnsupportedProtocolVersion) throw error;
-    // Retry once with a listed modern version (even the same one: the rejection may have been transient).
+    // A modern server that does not speak our version: retry once with a modern version it lists (even
+    // the same one: the rejection may have been transient), never fall back blindly.
+    const supported = isObject(error.data) && Array.isArray(error.data.supported) ? error.data.supported : [];
     const modern = supported.find(isModernVersion);
     if (modern) return discover(transport, input, modern);
     const legacy = LEGACY_PROTOCOL_VERSIONS.find((candidate) => supported.includes(candidate));
@@ -63,18 +58,11 @@ export async function negotiateEra(transport: ClientTransport, input: Negotiatio
   }
 }
 
-function isAuthFailure(error: unknown): boolean {
-  return (
-    error instanceof AuthorizationError ||
-    (error instanceof TransportError && (error.status === 401 || error.status === 403))
-  );
-}
+const isAuthFailure = (error: unknown) =>
+  error instanceof AuthorizationError || (error instanceof TransportError && [401, 403].includes(error.status ?? 0));
 
-/**
- * The probe said "2025 server" only by failing (or, on stdio, by silence). A slow-starting 2026-only
- * server can be silent past the probe timeout and then refuse `initialize` with -32022 naming its
- * modern versions; that refusal is definitive modern evidence, so discover again with such a version.
- */
+// The probe said "2025 server" only by failing or (stdio) by silence. A slow-starting 2026-only server
+// may then refuse `initialize` with -32022 naming modern versions: definitive evidence, so discover again.
 async function fallBackToInitialize(transport: ClientTransport, input: NegotiationInput) {
   try {
     return await initialize(transport, input, LATEST_LEGACY_PROTOCOL_VERSION);
@@ -89,17 +77,9 @@ async function fallBackToInitialize(transport: ClientTransport, input: Negotiati
   }
 }
 
-async function discover(
-  transport: ClientTransport,
-  input: NegotiationInput,
-  version: string,
-): Promise<NegotiationOutcome> {
+async function discover(transport: ClientTransport, input: NegotiationInput, version: string) {
   transport.setProtocol(revision2026, version);
-  const meta = {
-    [MetaKey.protocolVersion]: version,
-    [MetaKey.clientInfo]: input.clientInfo,
-    [MetaKey.clientCapabilities]: input.capabilities,
-  };
+  const meta = revision2026.requestMeta({ ...input, protocolVersion: version });
   const result = await transport.request("server/discover", { _meta: meta }, { timeoutMs: input.probeTimeoutMs });
   if (!Array.isArray(result.supportedVersions) || !isObject(result.capabilities)) {
     throw new Error("server/discover returned a malformed result");
@@ -111,27 +91,19 @@ async function discover(
   throw new Error(`No common protocol version (server supports ${server.supportedVersions.join(", ")})`);
 }
 
-async function initialize(
-  transport: ClientTransport,
-  input: NegotiationInput,
-  version: string,
-): Promise<NegotiationOutcome> {
+async function initialize(transport: ClientTransport, input: NegotiationInput, version: string) {
   transport.setProtocol(revision2025, "");
-  const params: JsonObject = {
-    protocolVersion: version,
-    capabilities: input.capabilities,
-    clientInfo: input.clientInfo,
-  };
-  const result = await transport.request("initialize", params);
+  const { capabilities, clientInfo } = input;
+  const result = await transport.request("initialize", { protocolVersion: version, capabilities, clientInfo });
   const negotiated = result.protocolVersion;
   if (!isLegacyVersion(negotiated)) {
     throw new Error(`The server answered initialize with unsupported protocol version ${String(negotiated)}`);
   }
-  transport.setProtocol(revision2025, negotiated as string);
+  transport.setProtocol(revision2025, negotiated);
   await transport.notify("notifications/initialized");
   const server = describe(result, result.serverInfo);
-  server.supportedVersions = [negotiated as string];
-  return { revision: revision2025, protocolVersion: negotiated as string, server };
+  server.supportedVersions = [negotiated];
+  return { revision: revision2025, protocolVersion: negotiated, server };
 }
 
 function describe(result: Result, info: unknown): ServerDescription {

@@ -1,9 +1,5 @@
-// The contract between mcpgen's generator and this runtime: the types of everything `mcpgen generate`
-// writes into a package's src/definition.ts and src/catalog.json (server identity, upstream, the catalog
-// of tools, resources, templates and prompts, their http bindings and credentials). The generator
-// imports these types (type-only) and builds values of them, so it cannot write a definition or catalog the runtime
-// does not read. Types only: nothing here runs.
-
+// The contract with the generator: the types of what `mcpgen generate` writes into src/definition.ts and
+// src/catalog.json. The generator builds values of them, so it cannot write one the runtime does not read.
 import type { ContentBlock, Prompt, Resource, ResourceTemplate, Role, Tool } from "../protocol/types.ts";
 import type { DeferredOffers } from "../server/server.ts";
 import type { ServerOptions } from "../server/types.ts";
@@ -16,11 +12,9 @@ export type SecurityScheme =
 
 /** A `{name}` in the server URL: its default, the variable that overrides it, its allowed values. */
 export type ServerVariable = { default: string; env: string; enum?: string[] };
-
 /** Retries on 429 and 503, honouring Retry-After, with exponential backoff otherwise. */
 export type RetryPolicy = { attempts: number; maxDelayMs: number };
 
-/** The upstream REST API http bindings forward to, as the server definition states it. */
 export type UpstreamDefinition = {
   baseUrl: string;
   timeoutMs?: number;
@@ -49,10 +43,9 @@ export type HttpParameter = {
 /** The request body: either one argument holding it (`arg`), or the listed top-level arguments. */
 export type HttpBody = { contentType: string; arg?: string; properties?: string[] };
 
-/** Forwarding of a tool call or resource read to the upstream REST API. */
 export type HttpBinding = {
   method: string;
-  /** Path relative to the base URL, with `{param}` placeholders. */
+  /** Relative to the base URL, with `{param}` placeholders. */
   path: string;
   /** When present (or `body` is), only these parameters and the body are sent; else arguments go by name. */
   parameters?: HttpParameter[];
@@ -65,33 +58,19 @@ export type HttpBinding = {
   fields?: true;
 };
 
-/**
- * A tool as the catalog states it: its MCP definition, its http binding, and the toolset it belongs to
- * (`--toolsets` serves a subset; dynamic mode browses by toolset). Absent toolset means `default`.
- */
-export type CatalogTool = Tool & {
-  http?: HttpBinding;
-  toolset?: string;
-  /** OAuth scopes a caller's token must grant to call the tool (issue 17: OpenAPI `security`, or `scopes:`). */
-  scopes?: string[];
-};
+/** `scopes`: what a caller's token must grant to call or read it (issues 17, 27: OpenAPI `security`, or `scopes:`). */
+type Bound = { http?: HttpBinding; scopes?: string[] };
+/** `toolset` absent: `default`. */
+export type CatalogTool = Tool & Bound & { toolset?: string };
 /** A toolset's name (what `--toolsets` takes) and what it is about (OpenAPI: the tag's description). */
 export type CatalogToolset = { name: string; description?: string };
-/** `scopes`: OAuth scopes a caller's token must grant to read it (issue 27: OpenAPI `security`, or `scopes:`). */
-export type CatalogResource = Resource & { text?: string; blob?: string; http?: HttpBinding; scopes?: string[] };
-/** Values completion/complete offers, by argument or template variable name. */
-export type StaticCompletions = { [name: string]: string[] };
-export type CatalogTemplate = ResourceTemplate & {
-  http?: HttpBinding;
-  completions?: StaticCompletions;
-  /** OAuth scopes a caller's token must grant to read its resources (its operation's, as a tool's). */
-  scopes?: string[];
-};
+export type CatalogResource = Resource & Bound & { text?: string; blob?: string };
+export type StaticCompletions = { [name: string]: string[] }; // completion/complete's values, by argument name
+export type CatalogTemplate = ResourceTemplate & Bound & { completions?: StaticCompletions };
 /** A prompt message whose text may hold `{{argument}}` placeholders. */
 export type PromptMessageTemplate = { role: Role; content: ContentBlock };
 export type CatalogPrompt = Prompt & { messages?: PromptMessageTemplate[]; completions?: StaticCompletions };
 
-/** The tools, resources, templates and prompts: a generated package keeps them in src/catalog.json. */
 export type Catalog = {
   tools: CatalogTool[];
   /** Every toolset a tool names, sorted by name; absent when every tool is in `default`. */
@@ -103,28 +82,20 @@ export type Catalog = {
 
 /** How catalog.json stores the catalog: each shared `$defs` entry once, under `defs`, named per schema. */
 export type StoredCatalog = Omit<Catalog, "tools"> & {
-  /** The do-not-edit header. */
-  "//"?: string;
+  "//"?: string; // the do-not-edit header
   defs?: Record<string, unknown>;
   tools: Array<CatalogTool & { inputDefs?: Record<string, string>; outputDefs?: Record<string, string> }>;
 };
 
-/** The server identity the definition states. */
-export type ServerIdentity = Pick<
-  ServerOptions,
-  "name" | "version" | "title" | "description" | "instructions" | "websiteUrl" | "icons"
->;
+type IdentityKey = "name" | "version" | "title" | "description" | "instructions" | "websiteUrl" | "icons";
+export type ServerIdentity = Pick<ServerOptions, IdentityKey>;
 
-/** src/definition.ts's `definition`. */
 export type ServerDefinition = {
   server: ServerIdentity;
   upstream?: UpstreamDefinition;
   /** What the catalog holds, so the handshake can state capabilities without reading it. */
   offers: DeferredOffers;
-  /**
-   * Every toolset's name, sorted, so `--toolsets` is checked at start-up without reading the catalog;
-   * absent when every tool is in `default`.
-   */
+  /** Every toolset's name, sorted, so `--toolsets` is checked without reading the catalog; absent: all `default`. */
   toolsetNames?: string[];
   /** Read on first need, not at start-up: GitHub's catalog is 3 MB of JSON. */
   catalog: () => Catalog;

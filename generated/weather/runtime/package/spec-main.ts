@@ -1,24 +1,20 @@
-// The command line of a generated server: stdio by default, or `--http` for Streamable HTTP at /mcp. Its
-// flags are the core's sets (server-flags.ts) and those of the package's features, read by flag-parser.ts;
-// each feature makes its own flags into options (its `configure`). Bad flags print the usage and exit 2; a
-// flag of a feature the package lacks exits 2 naming it; nothing but protocol touches stdout.
+// The command line of a generated server: stdio, or `--http` for Streamable HTTP at /mcp. Bad flags print the
+// usage and exit 2; a flag of a feature the package lacks exits 2 naming it; only protocol touches stdout.
 import { log, setLogFormat } from "../server/log.ts";
 import { serveHttp } from "../transport/http/server.ts";
 import { SessionStoreStartError } from "../transport/http/session-store.ts";
 import { serveStdio } from "../transport/stdio/server.ts";
-import { type Feature, type FeatureName, type FeatureSetup, httpFeatures } from "./feature.ts";
+import type { FeatureSetup } from "./feature.ts";
 import { optional, type ParsedFlags, parseFlags, usageText } from "./flag-parser.ts";
-import { type FlagSet, packageFlagSets } from "./server-flags.ts";
-import { createSpecServer, type ServeMode, type ServerDefinition, type SpecServerOptions } from "./spec-server.ts";
+import { type FeatureName, type FlagSet, packageFlagSets } from "./server-flags.ts";
+import { createSpecServer, type ServerDefinition, type SpecServerOptions } from "./spec-server.ts";
 import { DEFAULT_TOOLSET, parseToolsets } from "./tool-selection.ts";
 
-/** The flags and env twins of a feature the package was generated without (its src/server.ts lists them). */
+/** The flags and env twins (`httpEnv`: counted over HTTP only) of a feature the package was generated without. */
 export type AbsentFeature = {
   feature: FeatureName;
   flags?: readonly string[];
-  /** Env twins that count on either transport. */
   env?: readonly string[];
-  /** Env twins that count over HTTP only. */
   httpEnv?: readonly string[];
 };
 
@@ -27,18 +23,17 @@ export type RunOptions = SpecServerOptions & { absentFeatures?: readonly AbsentF
 export async function runSpecServer(definition: ServerDefinition, options: RunOptions, argv = process.argv.slice(2)) {
   const { absentFeatures = [], ...serverOptions } = options;
   const features = options.features ?? [];
-  const sets = flagSets(features);
-  const absent = absentFeatureUse(absentFeatures, argv, process.env);
-  if (absent) return featureError(absent);
+  const sets = packageFlagSets(
+    features.flatMap((feature) => (feature.flags ? [feature.flags] : [])),
+    features.flatMap((feature) => (feature.mode ? [feature.mode.name] : [])),
+  );
+  refuseAbsentFeatures(absentFeatures, argv, process.env);
   const parsed = parseFlags(sets, argv, process.env);
   if ("error" in parsed) return usageError(sets, parsed.error);
-  if (parsed.help) {
-    process.stderr.write(`${usageText(sets)}\n`);
-    return;
-  }
+  if (parsed.help) return void process.stderr.write(`${usageText(sets)}\n`);
   const { values, http } = parsed;
   setLogFormat((values["log-format"] as "text" | "json" | undefined) ?? "text");
-  const core = coreOptions(definition, parsed, options.serverOptions);
+  const core = coreOptions(definition, parsed, options);
   if (typeof core === "string") return usageError(sets, core);
   let setup: FeatureSetup = {};
   for (const feature of features) {
@@ -47,10 +42,7 @@ export async function runSpecServer(definition: ServerDefinition, options: RunOp
     setup = { server: { ...setup.server, ...made?.server }, http: { ...setup.http, ...made?.http } };
   }
   const server = createSpecServer(definition, { ...serverOptions, ...core, ...setup.server });
-  if (!http) {
-    serveStdio(server);
-    return;
-  }
+  if (!http) return void serveStdio(server);
   const port = (values.port as number | undefined) ?? 3000;
   const host = (values.host as string | undefined) ?? "127.0.0.1";
   const token = process.env.MCP_HTTP_TOKEN;
@@ -64,12 +56,11 @@ export async function runSpecServer(definition: ServerDefinition, options: RunOp
       ...optional("shutdownTimeoutMs", values["shutdown-timeout"]),
       ...setup.http,
       log: (line) => log("warn", line),
-      features: httpFeatures(features),
+      features: Object.assign({}, ...features.map((feature) => feature.http ?? {})),
     });
     log("info", `${definition.server.name} listening on ${handle.url}`, { url: handle.url });
     if (handle.metricsUrl) log("info", `metrics at ${handle.metricsUrl}`, { url: handle.metricsUrl });
-    // The first signal drains (see runtime/transport/http/drain.ts) and exits 0; a second one does not
-    // wait: exit 1, what was still running is cut off.
+    // The first signal drains (transport/http/drain.ts) and exits 0; a second one exits 1 at once.
     let stopping = false;
     const stop = () => {
       if (stopping) process.exit(1);
@@ -79,93 +70,57 @@ export async function runSpecServer(definition: ServerDefinition, options: RunOp
     process.on("SIGTERM", stop);
     process.on("SIGINT", stop);
   } catch (error) {
-    if (error instanceof SessionStoreStartError) {
-      log("error", `${error.message} (start Redis, or check --session-store / MCP_SESSION_STORE)`);
-      process.exit(1);
-    }
-    log("error", `cannot listen on ${host}:${port}: ${(error as Error).message}`);
+    const { message } = error as Error;
+    if (error instanceof SessionStoreStartError)
+      log("error", `${message} (start Redis, or check --session-store / MCP_SESSION_STORE)`);
+    else log("error", `cannot listen on ${host}:${port}: ${message}`);
     process.exit(1);
   }
 }
 
-/** The package's flag sets: the core's (--mode offering the package's modes only), then each feature's. */
-export function flagSets(features: readonly Feature[]): FlagSet[] {
-  const modes = features.flatMap((feature) => (feature.mode ? [feature.mode.name] : []));
-  return packageFlagSets(
-    features.flatMap((feature) => (feature.flags ? [feature.flags] : [])),
-    modes,
-  );
-}
-
-/** The core's flags (or their env twins) as server options, or the usage error. */
-function coreOptions(
-  definition: ServerDefinition,
-  parsed: ParsedFlags,
-  serverOptions: SpecServerOptions["serverOptions"],
-): Partial<SpecServerOptions> | string {
-  const { values, sources } = parsed;
+function coreOptions(definition: ServerDefinition, { values, sources }: ParsedFlags, options: RunOptions) {
   const baseUrl = values["base-url"] as string | undefined;
   if (baseUrl !== undefined && !/^https?:\/\/./i.test(baseUrl))
     return `${sources["base-url"]} must be an http(s) URL, not '${baseUrl}'`;
-  const serving = servingFlags(definition, parsed);
-  if (typeof serving === "string") return serving;
+  const toolsetsText = values.toolsets as string | undefined;
+  const toolsets =
+    toolsetsText === undefined
+      ? {}
+      : parseToolsets(toolsetsText, definition.toolsetNames ?? [DEFAULT_TOOLSET], sources.toolsets);
+  if ("error" in toolsets) return toolsets.error;
   const secret = sealingSecrets();
   if (typeof secret === "string") return secret;
   return {
-    ...(secret ? { serverOptions: { ...serverOptions, secret } } : {}),
-    ...serving,
+    ...(secret ? { serverOptions: { ...options.serverOptions, secret } } : {}),
+    ...(toolsets.toolsets ? { toolsets: toolsets.toolsets } : {}),
+    ...(values["read-only"] === true ? { readOnly: true } : {}),
+    ...(values.mode ? { mode: values.mode as SpecServerOptions["mode"] } : {}),
     ...(baseUrl ? { baseUrl } : {}),
     ...optional("maxUpstreamBody", values["max-upstream-body"]),
     ...optional("maxRedirects", values["max-redirects"]),
   };
 }
 
-/** --toolsets, --read-only and --mode (or their env twins) as server options, or the usage error. */
-function servingFlags(
-  definition: ServerDefinition,
-  { values, sources }: ParsedFlags,
-): Pick<SpecServerOptions, "toolsets" | "readOnly" | "mode"> | string {
-  const toolsetsText = values.toolsets as string | undefined;
-  let toolsets: string[] | undefined;
-  if (toolsetsText !== undefined) {
-    const known = definition.toolsetNames ?? [DEFAULT_TOOLSET];
-    const parsed = parseToolsets(toolsetsText, known, sources.toolsets);
-    if ("error" in parsed) return parsed.error;
-    toolsets = parsed.toolsets;
-  }
-  return {
-    ...(toolsets ? { toolsets } : {}),
-    ...(values["read-only"] === true ? { readOnly: true } : {}),
-    ...(values.mode ? { mode: values.mode as ServeMode } : {}),
-  };
-}
-
-/** The first flag (or set env twin) of a feature the package lacks, as `[what, feature]`. */
-function absentFeatureUse(
-  absent: readonly AbsentFeature[],
-  argv: readonly string[],
-  env: NodeJS.ProcessEnv,
-): [string, FeatureName] | undefined {
+/** Exits 2 at the first flag (or set env twin) of a feature the package lacks, naming it and how to add it. */
+function refuseAbsentFeatures(absent: readonly AbsentFeature[], argv: readonly string[], env: NodeJS.ProcessEnv) {
   const http = argv.includes("--http");
   const given = new Set(argv.flatMap((arg) => (arg.startsWith("--") ? [arg.slice(2).split("=")[0]] : [])));
   const at = argv.map((arg) => arg === "--mode" || arg.startsWith("--mode=")).lastIndexOf(true);
   const mode = at < 0 ? env.MCP_MODE : argv[at].startsWith("--mode=") ? argv[at].slice(7) : argv[at + 1];
   for (const { feature, flags = [], env: names = [], httpEnv = [] } of absent) {
-    if (mode === feature) return [at < 0 ? `MCP_MODE=${mode}` : `--mode ${mode}`, feature];
     const flag = flags.find((name) => given.has(name));
-    if (flag) return [`--${flag}`, feature];
-    const set = [...names, ...(http ? httpEnv : [])].find((name) => env[name]);
-    if (set) return [set, feature];
+    const what =
+      mode === feature
+        ? `${at < 0 ? "MCP_MODE=" : "--mode "}${mode}`
+        : flag
+          ? `--${flag}`
+          : [...names, ...(http ? httpEnv : [])].find((name) => env[name]);
+    if (!what) continue;
+    process.stderr.write(
+      `${what} needs the '${feature}' feature, which this package was generated without: add it to the spec's features: list, or to mcpgen generate's --features, and generate again\n`,
+    );
+    process.exit(2);
   }
-  return undefined;
-}
-
-/** One line naming the feature a flag needs and how to add it; exit 2. */
-function featureError([what, feature]: [string, FeatureName]): void {
-  process.stderr.write(
-    `${what} needs the '${feature}' feature, which this package was generated without: add it to the spec's features: list, or to mcpgen generate's --features, and generate again\n`,
-  );
-  process.exit(2);
 }
 
 function usageError(sets: readonly FlagSet[], message: string): void {
@@ -173,20 +128,13 @@ function usageError(sets: readonly FlagSet[], message: string): void {
   process.exit(2);
 }
 
-// MCP_SEALING_SECRET: the key(s) that seal MRTR requestState and list cursors, shared by every instance
-// behind a load balancer so that a token one instance issued opens on the next (round robin sends a
-// retry anywhere). Comma-separated for rotation: the first seals, every one opens. Environment only: a
-// flag's value would show in the process list.
-export const SEALING_SECRET_ENV = "MCP_SEALING_SECRET";
-/** Characters of each secret at least: 32 random characters hold more than 128 bits. */
-export const MIN_SEALING_SECRET_CHARS = 32;
-
-/** The secrets as keys, undefined when unset, or the usage error. */
+// MCP_SEALING_SECRET (env only: a flag would show in `ps`): shared by every instance behind a load balancer so a
+// token one issued opens on the next; the first seals, every one opens; 32 random characters hold 128+ bits.
 export function sealingSecrets(env: NodeJS.ProcessEnv = process.env): Uint8Array[] | undefined | string {
-  const text = env[SEALING_SECRET_ENV];
+  const text = env.MCP_SEALING_SECRET;
   if (text === undefined || text === "") return undefined;
   const secrets = text.split(",").map((secret) => secret.trim());
-  if (secrets.some((secret) => secret.length < MIN_SEALING_SECRET_CHARS))
-    return `${SEALING_SECRET_ENV} must hold secrets of at least ${MIN_SEALING_SECRET_CHARS} characters each (comma-separated), e.g. from \`openssl rand -base64 32\``;
+  if (secrets.some((secret) => secret.length < 32))
+    return "MCP_SEALING_SECRET must hold secrets of at least 32 characters each (comma-separated), e.g. from `openssl rand -base64 32`";
   return secrets.map((secret) => Buffer.from(secret, "utf8"));
 }

@@ -1,60 +1,39 @@
-// Per-user upstream credentials (issue 17): what a package's `credentials(ctx)` hook (src/credentials.ts,
-// the user's file) or the built-in token exchange (token-exchange.ts) gives for the caller of one request,
-// turned into the headers the forwarding adds. The forwarding code never sees the request context or the
-// incoming HTTP request: only the headers resolved here, so the MCP access token cannot reach it by accident;
-// and a value that contains that token is refused here, so it cannot reach it on purpose either.
-
+// Upstream credentials: per user (issue 17: the src/credentials.ts hook, or token-exchange.ts) as headers, which
+// are all the forwarding sees of the caller, refused when they hold the MCP token; else the spec's, from env.
 import type { SecurityScheme } from "../package/catalog-types.ts";
 import { setOwn } from "../protocol/codec.ts";
 import type { AuthPrincipal } from "../server/auth-principal.ts";
 import { log } from "../server/log.ts";
 import type { HandlerContext } from "../server/types.ts";
 import { DEFAULT_MAX_BODY_CHARS, describe, discard, readCapped } from "./send.ts";
-import type { Outgoing, UpstreamConfig } from "./types.ts";
+import type { Outgoing, UpstreamCall, UpstreamConfig } from "./types.ts";
 
-/**
- * What a credentials hook returns for one call: a bearer token (sent as `Authorization: Bearer <token>`),
- * headers of your own (an API key header, a signed header...), or both. `undefined` leaves the call to the
- * built-in token exchange when --upstream-token-exchange is set, else to the spec's env-based credentials;
- * `{}` sends the call with no credentials at all.
- */
-export type UpstreamCredentials = {
-  bearer?: string;
-  headers?: Readonly<Record<string, string>>;
-};
+/** What a credentials hook returns for one call: a bearer token, headers of your own (an API key...), or both.
+ * `undefined` leaves it to --upstream-token-exchange if set, else the spec's env-based credentials; `{}`: none. */
+export type UpstreamCredentials = { bearer?: string; headers?: Readonly<Record<string, string>> };
 
 /** The hook of a package's src/credentials.ts: the upstream auth for the caller of this request. */
 export type CredentialsHook<Context extends HandlerContext = HandlerContext> = (
   ctx: Context,
 ) => UpstreamCredentials | undefined | Promise<UpstreamCredentials | undefined>;
 
-/**
- * An error whose message a credentials hook means the client to read ("link your account at ..."). Any
- * other error a hook throws reaches the client as a generic message: its text may hold a secret.
- */
+/** An error whose message a hook means the client to read ("link your account at ..."); any other error
+ * reaches the client as a generic message, since its text may hold a secret. */
 export class CredentialsError extends Error {
   override name = "CredentialsError";
 }
 
-/** Headers for the upstream request, and every value in them (to redact from the answer). */
-export type ResolvedCredentials = { headers: Record<string, string>; secrets: string[] };
-
-/** Exchanges the caller's MCP token for an upstream token (token-exchange.ts's `tokenExchanger`). */
-export type Exchange = (principal: AuthPrincipal) => Promise<string>;
-
+export type Exchange = (principal: AuthPrincipal) => Promise<string>; // token-exchange.ts's tokenExchanger
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 /** Headers the request itself owns: a hook setting them would break the request, not authenticate it. */
 const RESERVED = new Set(["host", "content-length", "content-type", "transfer-encoding", "connection", "cookie"]);
 
-/**
- * The credentials of one upstream call: the hook's, else the exchanged token, else `undefined` (the
- * spec's env-based credentials apply). Throws an Error whose message is safe to show the client.
- */
+/** The hook's credentials, else the exchanged token, else `undefined` (the spec's apply); throws a safe Error. */
 export async function resolveCredentials<Context extends HandlerContext>(
   ctx: Context,
   hook: CredentialsHook<Context> | undefined,
   exchange: Exchange | undefined,
-): Promise<ResolvedCredentials | undefined> {
+): Promise<UpstreamCall["credentials"]> {
   const mcpToken = ctx.auth?.token;
   if (hook) {
     let given: UpstreamCredentials | undefined;
@@ -81,7 +60,7 @@ export async function resolveCredentials<Context extends HandlerContext>(
   return checked({ bearer: token }, mcpToken, "The token exchange (--upstream-token-exchange)");
 }
 
-function checked(given: UpstreamCredentials, mcpToken: string | undefined, source: string): ResolvedCredentials {
+function checked(given: UpstreamCredentials, mcpToken: string | undefined, source: string) {
   const headers: Record<string, string> = {};
   const refuse = (why: string): never => {
     throw new Error(`${source} returned ${why}; the call was not sent.`);
@@ -105,10 +84,7 @@ function checked(given: UpstreamCredentials, mcpToken: string | undefined, sourc
   return { headers, secrets };
 }
 
-// Credentials for upstream requests, read from environment variables at call time. Every secret used is
-// recorded so error excerpts can be redacted before anyone sees them. One path for both front ends: the
-// spec language's `upstream.auth` arrives as a security scheme every binding requires, like OpenAPI's.
-
+// The spec's credentials (spec-language `upstream.auth` too), read from env per call; secrets recorded for redaction.
 const envOf = (scheme: SecurityScheme) =>
   scheme.type === "oauth2" ? [scheme.clientIdEnv, scheme.clientSecretEnv] : [scheme.env];
 
@@ -129,15 +105,10 @@ export async function applySecurity(
     throw new Error(`set ${wanted}: the upstream API needs credentials for this operation`);
   }
   for (const scheme of usable) {
-    if (scheme.type === "oauth2") {
-      const token = await clientCredentialsToken(scheme, env, signal);
-      secrets.push(token);
-      out.headers.authorization = `Bearer ${token}`;
-      continue;
-    }
-    const secret = env[scheme.env] as string;
+    const oauth2 = scheme.type === "oauth2";
+    const secret = oauth2 ? await clientCredentialsToken(scheme, env, signal) : (env[scheme.env] as string);
     secrets.push(secret);
-    if (scheme.type === "bearer") out.headers.authorization = `Bearer ${secret}`;
+    if (oauth2 || scheme.type === "bearer") out.headers.authorization = `Bearer ${secret}`;
     else if (scheme.type !== "apiKey") out.headers.authorization = `Basic ${Buffer.from(secret).toString("base64")}`;
     else if (scheme.in === "header") setOwn(out.headers, scheme.name.toLowerCase(), secret);
     else if (scheme.in === "query") out.url.searchParams.set(scheme.name, secret);
@@ -146,13 +117,10 @@ export async function applySecurity(
 }
 
 const tokens = new Map<string, { token: string; expires: number }>();
+type OAuth2Scheme = Extract<SecurityScheme, { type: "oauth2" }>;
 
 /** OAuth2 client credentials (RFC 6749 §4.4), cached until a minute before the token expires. */
-async function clientCredentialsToken(
-  scheme: Extract<SecurityScheme, { type: "oauth2" }>,
-  env: NodeJS.ProcessEnv,
-  signal: AbortSignal,
-): Promise<string> {
+async function clientCredentialsToken(scheme: OAuth2Scheme, env: NodeJS.ProcessEnv, signal: AbortSignal) {
   const id = env[scheme.clientIdEnv] as string;
   const secret = env[scheme.clientSecretEnv] as string;
   const key = `${scheme.tokenUrl}\0${id}`;
@@ -163,23 +131,20 @@ async function clientCredentialsToken(
   const where = URL.canParse(scheme.tokenUrl) ? new URL(scheme.tokenUrl) : undefined;
   const fail = (why: string) =>
     new Error(`OAuth2 token request to ${where ? where.origin + where.pathname : "the token URL"} failed: ${why}`);
-  let response: Response;
-  try {
-    response = await fetch(scheme.tokenUrl, {
-      method: "POST",
-      headers: {
-        authorization: `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString("base64")}`,
-        "content-type": "application/x-www-form-urlencoded",
-        accept: "application/json",
-      },
-      body: form,
-      signal: AbortSignal.any([signal, AbortSignal.timeout(30_000)]),
-      // The client secret is in the Authorization header: never let a redirect carry it elsewhere.
-      redirect: "manual",
-    });
-  } catch (error) {
+  const response = await fetch(scheme.tokenUrl, {
+    method: "POST",
+    headers: {
+      authorization: `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString("base64")}`,
+      "content-type": "application/x-www-form-urlencoded",
+      accept: "application/json",
+    },
+    body: form,
+    signal: AbortSignal.any([signal, AbortSignal.timeout(30_000)]),
+    // The client secret is in the Authorization header: never let a redirect carry it elsewhere.
+    redirect: "manual",
+  }).catch((error: unknown) => {
     throw fail(`no answer (${describe(error)})`);
-  }
+  });
   if (!response.ok) {
     discard(response);
     throw fail(

@@ -1,19 +1,14 @@
-// Types of the upstream forwarding (runtime/upstream*.ts): the request and response as the forwarding
-// code sees them. What the definition and catalog state (bindings, credentials, servers) is in catalog-types.ts.
-
+// The request and response as the forwarding sees them (what the definition states is in catalog-types.ts).
 import type { HttpBinding, UpstreamDefinition } from "../package/catalog-types.ts";
 
-/** The definition's upstream plus what the server's flags set at start-up. */
 export type UpstreamConfig = UpstreamDefinition & {
   /** Set by --base-url: every call goes there, operations' own servers included. */
   pinned?: boolean;
-  /** Characters of an answer read before it is cut (--max-upstream-body; default 1,000,000). */
+  /** --max-upstream-body (characters) and --max-redirects (same-origin; other origins are never followed). */
   maxBodyChars?: number;
-  /** Same-origin redirects followed (--max-redirects; default 5); other origins are never followed. */
   maxRedirects?: number;
 };
 
-/** Removes configured credentials from an upstream answer (made by response.ts). */
 export type Redactor = {
   (text: string): string;
   /** True when no credential is configured: nothing to search, so callers skip decoding bodies. */
@@ -28,20 +23,15 @@ export type UpstreamResponse = {
   status: number;
   statusText: string;
   contentType: string;
-  /** The body as read: whole, or (with `cutAt`) its first `cutAt` characters plus the rest of one chunk. */
+  /** The body as read: whole, or (when longer than the cap, `cutAt` characters) the cap plus the rest of a chunk. */
   body: Buffer;
-  /** Set when the body was longer than the cap and reading stopped: the cap, in characters. */
   cutAt?: number;
-  /** Removes configured credentials from text and from parsed JSON (structuredContent). */
   redact?: Redactor;
   /** The Link header (RFC 8288), redacted: its rel="next" URL says which arguments fetch the next page. */
   link?: string;
 };
 
-/**
- * Sends one request for a binding (forward.ts's `callUpstream`). A server definition with an upstream carries it,
- * so the spec server imports none of the upstream code and a package without an upstream carries none.
- */
+/** forward.ts's `callUpstream`, carried by a definition with an upstream (so a package without one has none). */
 export type CallUpstream = (
   upstream: UpstreamConfig,
   binding: HttpBinding,
@@ -61,7 +51,6 @@ export type UpstreamCall = {
   extraHeaders?: Record<string, string>;
 };
 
-/** A request being built: the parts each step (parameters, body, credentials) adds to. */
 export type Outgoing = {
   url: URL;
   headers: Record<string, string>;

@@ -1,27 +1,16 @@
-// Reading the answer to one POST: a JSON body, or an SSE stream that may carry notifications and, in the
-// 2025 era, server-to-client requests before the response. 2025-era streams that drop are resumed with
-// GET + Last-Event-ID after the server's `retry` delay; 2026 streams are not resumable (a drop fails it).
+// Reading the answer to one POST: a JSON body, or an SSE stream that may carry notifications and (2025)
+// server requests first. 2025 streams that drop are resumed with GET + Last-Event-ID; 2026 ones fail.
 import { setTimeout as wait } from "node:timers/promises";
 import { TransportError, type TransportRequestOptions } from "../../client/transport.ts";
-import { errorResponse, isNotification, isRequest, resultResponse, validateMessage } from "../../protocol/codec.ts";
+import { decodeMessage, errorResponse, isNotification, isRequest, resultResponse } from "../../protocol/codec.ts";
 import { ErrorCode } from "../../protocol/constants.ts";
 import { McpError, toJsonRpcError } from "../../protocol/errors.ts";
-import type { JsonRpcMessage, RequestId, Result } from "../../protocol/types.ts";
-import { baseHeaders, type HttpConnection, post } from "./client-connection.ts";
+import type { JsonRpcMessage, JsonRpcRequest, RequestId, Result } from "../../protocol/types.ts";
+import { getStream, type HttpConnection, post } from "./client-connection.ts";
 import { SseParser } from "./sse.ts";
 
 export const DEFAULT_RETRY_MS = 1_000;
 const MAX_RESUME_ATTEMPTS = 5;
-
-/** A JSON-RPC error that came with an HTTP status (the era probe looks at both). */
-export class HttpMcpError extends McpError {
-  constructor(
-    error: McpError,
-    readonly status: number,
-  ) {
-    super(error.code, error.message, error.data);
-  }
-}
 
 export async function readAnswer(
   connection: HttpConnection,
@@ -30,34 +19,14 @@ export async function readAnswer(
   options: TransportRequestOptions,
   signal: AbortSignal,
 ): Promise<Result> {
-  const contentType = response.headers.get("content-type") ?? "";
-  if (contentType.includes("text/event-stream") && response.body) {
-    return readEventStream(connection, response, id, options, signal);
+  if (!(response.headers.get("content-type") ?? "").includes("text/event-stream") || !response.body) {
+    const message = eventMessage(await response.text());
+    // The HTTP status goes along: a 404 for a 2025-era session means it is gone.
+    if (message && "error" in message)
+      throw Object.assign(McpError.fromJson(message.error), { status: response.status });
+    if (message && "result" in message && message.id === id && response.ok) return message.result;
+    throw new TransportError(`Unexpected HTTP ${response.status} response to request ${id}`, response.status);
   }
-  const text = await response.text();
-  let parsed: unknown;
-  try {
-    parsed = text === "" ? undefined : JSON.parse(text);
-  } catch {
-    parsed = undefined;
-  }
-  const validated = parsed === undefined ? undefined : validateMessage(parsed);
-  if (validated?.ok && "error" in validated.message) {
-    throw new HttpMcpError(McpError.fromJson(validated.message.error), response.status);
-  }
-  if (validated?.ok && "result" in validated.message && validated.message.id === id && response.ok) {
-    return validated.message.result;
-  }
-  throw new TransportError(`Unexpected HTTP ${response.status} response to request ${id}`, response.status);
-}
-
-async function readEventStream(
-  connection: HttpConnection,
-  first: Response,
-  id: RequestId,
-  options: TransportRequestOptions,
-  signal: AbortSignal,
-): Promise<Result> {
   let answer: Result | McpError | undefined;
   const parser = new SseParser((event) => {
     const message = eventMessage(event.data);
@@ -67,43 +36,25 @@ async function readEventStream(
       dispatchIncoming(connection, message, options);
     }
   });
-  let response: Response | undefined = first;
-  for (let attempt = 0; ; attempt++) {
-    if (response?.body) await pump(response.body, parser, () => answer !== undefined).catch(() => {});
+  for (let attempt = 0, stream: Response | undefined = response; ; attempt++) {
+    if (stream?.body) await pump(stream.body, parser, () => answer !== undefined).catch(() => {});
     if (answer instanceof McpError) throw answer;
     if (answer !== undefined) return answer;
     if (signal.aborted) throw new Error("Request aborted");
-    // The stream ended early. Only resumable (2025) streams with an event id can be resumed.
-    if (!connection.revision.resumableStreams || parser.lastEventId === undefined || attempt >= MAX_RESUME_ATTEMPTS) {
+    // The stream ended early. Only a session's (2025) streams with an event id can be resumed.
+    if (!connection.revision.httpSession || parser.lastEventId === undefined || attempt >= MAX_RESUME_ATTEMPTS) {
       throw new TransportError(`The response stream for request ${id} ended before the response`);
     }
     await wait(parser.retryMs ?? DEFAULT_RETRY_MS, undefined, { signal });
-    response = await resume(connection, parser.lastEventId, signal);
+    const resumed = await getStream(connection, parser.lastEventId, signal);
+    stream = resumed?.ok ? resumed : undefined;
   }
 }
 
-/** The GET that picks a dropped 2025-era stream up after `lastEventId`; undefined when it fails. */
-async function resume(connection: HttpConnection, lastEventId: string, signal: AbortSignal) {
-  const headers = { ...baseHeaders(connection), Accept: "text/event-stream", "Last-Event-ID": lastEventId };
-  const response = await fetch(connection.url, { method: "GET", headers, signal }).catch(() => undefined);
-  if (response && !response.ok) {
-    await response.body?.cancel().catch(() => {});
-    return undefined;
-  }
-  return response;
-}
-
-/** The JSON-RPC message an SSE event carries; undefined for a priming event (only an id) or anything else. */
+/** The JSON-RPC message a body or SSE event carries; undefined for a priming event (only an id) or anything else. */
 export function eventMessage(data: string): JsonRpcMessage | undefined {
-  if (data.trim() === "") return undefined;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(data);
-  } catch {
-    return undefined;
-  }
-  const validated = validateMessage(parsed);
-  return validated.ok ? validated.message : undefined;
+  const decoded = decodeMessage(data);
+  return decoded.ok ? decoded.message : undefined;
 }
 
 /** Handles a message that is not the awaited response: a notification or a 2025-era server request. */
@@ -111,7 +62,7 @@ export function dispatchIncoming(
   connection: HttpConnection,
   message: JsonRpcMessage,
   options: TransportRequestOptions,
-): void {
+) {
   if (isNotification(message)) {
     options.onNotification?.(message);
     connection.handlers?.onNotification(message);
@@ -120,10 +71,7 @@ export function dispatchIncoming(
   }
 }
 
-async function answerServerRequest(
-  connection: HttpConnection,
-  message: JsonRpcMessage & { id: RequestId; method: string },
-) {
+async function answerServerRequest(connection: HttpConnection, message: JsonRpcRequest) {
   const { handlers, lifetime } = connection;
   let reply: JsonRpcMessage;
   try {

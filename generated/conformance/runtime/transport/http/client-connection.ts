@@ -1,6 +1,5 @@
-// The Streamable HTTP client's state (one per connected client) and its POSTs: the headers every request
-// carries, a POST with the authorizer's retries, and notifications. client.ts builds the state; the
-// readers of answers (client-answer.ts) and the standalone stream (client.ts) share it.
+// The Streamable HTTP client's state (one per connected client, built by client.ts) and its requests:
+// the headers every one carries, a POST with the authorizer's retries, notifications, SSE GETs.
 
 import type { ClientRevision } from "../../client/revision.ts";
 import {
@@ -9,7 +8,7 @@ import {
   type IncomingHandlers,
   TransportError,
 } from "../../client/transport.ts";
-import { encodeMessage } from "../../protocol/codec.ts";
+import { encodeMessage, notification } from "../../protocol/codec.ts";
 import type { JsonObject, JsonRpcMessage } from "../../protocol/types.ts";
 
 export type HttpTarget = {
@@ -17,10 +16,7 @@ export type HttpTarget = {
   headers?: Record<string, string>;
   /** A static bearer token (a server started with MCP_HTTP_TOKEN). */
   bearerToken?: string;
-  /**
-   * Logs in for a protected server: headers per request, and a say on each 401 (or 403 insufficient_scope).
-   * OAuth's is runtime/features/oauth/client/ (a generated client with the oauth feature turns `auth` into one).
-   */
+  /** Logs in for a protected server (OAuth's: runtime/features/oauth/client/, made from `auth`). */
   authorizer?: Authorizer;
 };
 
@@ -32,15 +28,13 @@ export type HttpConnection = {
   /** Until negotiation says otherwise, requests are 2026 ones (the server/discover probe). */
   revision: ClientRevision;
   protocolVersion?: string;
-  /** The 2025-era session (from initialize's answer). */
+  /** The 2025-era session (from initialize's answer), and the one whose standalone GET stream is open. */
   sessionId?: string;
-  /** The session whose standalone GET stream is open (client.ts). */
   listeningSession?: string;
   nextId: number;
   closed: boolean;
   /** Aborted by close(): every request and stream of the connection ends. */
   lifetime: AbortController;
-  authorizer?: Authorizer;
   /** The header the last POST carried; GET streams and DELETE reuse it. */
   authorization?: string;
 };
@@ -65,7 +59,7 @@ export async function post(
   signal: AbortSignal,
 ): Promise<Response> {
   const body = encodeMessage(message);
-  const { authorizer } = connection;
+  const { authorizer } = connection.target;
   if (!authorizer) return send(connection, body, headers, signal);
   for (let attempt = 1; ; attempt++) {
     connection.authorization = (await asAuthorizationError(authorizer.authorization())) ?? connection.authorization;
@@ -88,24 +82,25 @@ export async function post(
   }
 }
 
+const POST_HEADERS = { "Content-Type": "application/json", Accept: "application/json, text/event-stream" };
+
 function send(connection: HttpConnection, body: string, headers: Record<string, string>, signal: AbortSignal) {
-  return fetch(connection.url, {
-    method: "POST",
-    headers: {
-      ...baseHeaders(connection),
-      ...headers,
-      "Content-Type": "application/json",
-      Accept: "application/json, text/event-stream",
-    },
-    body,
-    signal,
-  });
+  const all = { ...baseHeaders(connection), ...headers, ...POST_HEADERS };
+  return fetch(connection.url, { method: "POST", headers: all, body, signal });
+}
+
+/** A GET for an SSE stream, after `lastEventId`: undefined when it fails, the body of a refusal dropped. */
+export async function getStream(connection: HttpConnection, lastEventId: string | undefined, signal: AbortSignal) {
+  const headers: Record<string, string> = { ...baseHeaders(connection), Accept: "text/event-stream" };
+  if (lastEventId !== undefined) headers["Last-Event-ID"] = lastEventId;
+  const response = await fetch(connection.url, { method: "GET", headers, signal }).catch(() => undefined);
+  if (response && !response.ok) await response.body?.cancel().catch(() => {});
+  return response;
 }
 
 export async function notify(connection: HttpConnection, method: string, params?: JsonObject): Promise<void> {
   const headers = connection.revision.notificationHeaders(method);
-  const message = { jsonrpc: "2.0" as const, method, ...(params ? { params } : {}) };
-  const response = await post(connection, message, headers, connection.lifetime.signal);
+  const response = await post(connection, notification(method, params), headers, connection.lifetime.signal);
   await response.body?.cancel().catch(() => {});
   if (response.status !== 202 && !response.ok)
     throw new TransportError(`Notification rejected: HTTP ${response.status}`, response.status);

@@ -1,18 +1,13 @@
-// Graceful shutdown of the HTTP transport (issue 18 §3), in the order a load balancer needs:
-//  1. /readyz turns 503 at once (the caller's `closing` flag), so probing balancers stop sending;
+// Graceful shutdown (issue 18 §3), in the order a load balancer needs:
+//  1. /readyz turns 503 at once (the caller's `closing`), so probing balancers stop sending;
 //  2. for the grace period requests are still served, each answer with `Connection: close`, so a proxy's
-//     pool of kept-alive connections to this instance empties;
-//  3. then the listener closes (a proxy's new connections are refused: it tries another instance, the
-//     request never arrived), GET streams end with an SSE `retry` hint (the client reconnects, through the
-//     balancer, to another instance), and a request still arriving on an open connection gets 503 (it did
-//     not run: a proxy may send it elsewhere);
-//  4. requests in flight finish, up to the shutdown timeout counted from the start; any still running then
-//     get a 500 JSON-RPC error (never 503: they may have run) and their connections close;
-//  5. with a grace period, connections still open are kept up to one more grace period before they are
-//     closed. Closing a kept-alive connection races a proxy sending on it: the request is lost after it
-//     was sent, and a proxy does not retry a POST then (it may have run). Kept open, such a request gets
-//     the 503 of step 3 instead, and the proxy's next, refused connection marks this instance down.
-
+//     pool of kept-alive connections here empties;
+//  3. the listener closes (a proxy's new connections are refused: it tries another instance), GET streams
+//     end with an SSE `retry` hint, a request still arriving on an open connection gets 503 (it did not run);
+//  4. requests in flight finish, up to the shutdown timeout counted from the start; the rest get a 500
+//     JSON-RPC error (never 503: they may have run) and their connections close;
+//  5. with a grace period, open connections are kept up to one more grace period: closing a kept-alive one
+//     races a proxy sending a POST on it, lost then (not retried); kept open, it gets step 3's 503 instead.
 import type { Server, ServerResponse } from "node:http";
 import { Server as NetServer } from "node:net";
 import { errorResponse } from "../../protocol/codec.ts";
@@ -25,7 +20,8 @@ export const DEFAULT_SHUTDOWN_TIMEOUT_MS = 30_000;
 export class Drain {
   phase: "serving" | "draining" | "stopped" = "serving";
   private readonly inFlight = new Set<ServerResponse>();
-  private readonly streams = new Set<SseWriter>();
+  /** GET streams, ended with a reconnect hint when the listener closes. */
+  readonly streams = new Set<SseWriter>();
   private idle: (() => void) | undefined;
 
   /** Call for every MCP request: marks answers during the drain, and counts POSTs until answered. */
@@ -37,11 +33,6 @@ export class Drain {
       this.inFlight.delete(res);
       if (this.inFlight.size === 0) this.idle?.();
     });
-  }
-
-  /** A GET stream, ended with a reconnect hint when the listener closes. */
-  stream(writer: SseWriter): void {
-    this.streams.add(writer);
   }
 
   /** Once the listener is closed, a request on an already open connection gets this answer. */

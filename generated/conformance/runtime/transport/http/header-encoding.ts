@@ -1,31 +1,26 @@
-// Mirroring of JSON-RPC body fields into HTTP headers (2026-07-28 Streamable HTTP):
-// the `=?base64?...?=` value encoding and the `x-mcp-header` tool-schema annotation.
+// Body fields mirrored into HTTP headers (2026-07-28): the `=?base64?...?=` encoding, `x-mcp-header`.
 import { isObject } from "../../protocol/codec.ts";
 
 const SENTINEL_PREFIX = "=?base64?";
 const SENTINEL_SUFFIX = "?=";
-const SAFE_HEADER_CHARS = /^[\x20-\x7E]*$/;
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 const HEADER_PRIMITIVES = new Set(["integer", "string", "boolean"]);
 const utf8Decoder = new TextDecoder("utf-8", { fatal: true });
 
 /** Encodes a header value, switching to Base64 when it is not plain, trimmed, visible ASCII or looks like the sentinel. */
 export function encodeHeaderValue(value: string): string {
-  const plain =
-    SAFE_HEADER_CHARS.test(value) &&
-    value.trim() === value &&
-    !(value.startsWith(SENTINEL_PREFIX) && value.endsWith(SENTINEL_SUFFIX));
+  const sentinel = value.startsWith(SENTINEL_PREFIX) && value.endsWith(SENTINEL_SUFFIX);
+  const plain = /^[\x20-\x7E]*$/.test(value) && value.trim() === value && !sentinel;
   return plain ? value : `${SENTINEL_PREFIX}${Buffer.from(value, "utf8").toString("base64")}${SENTINEL_SUFFIX}`;
 }
 
-/** Decodes a received header value; undefined when it carries invalid characters or malformed Base64. */
+/** Undefined when the value carries invalid characters or malformed Base64. */
 export function decodeHeaderValue(raw: string): string | undefined {
   if (!/^[\t\x20-\x7E]*$/.test(raw)) return undefined;
   const value = raw.replace(/^[ \t]+|[ \t]+$/g, "");
   if (!(value.startsWith(SENTINEL_PREFIX) && value.endsWith(SENTINEL_SUFFIX) && value.length >= 11)) return value;
   const encoded = value.slice(SENTINEL_PREFIX.length, -SENTINEL_SUFFIX.length);
-  if (!BASE64.test(encoded) || encoded.length % 4 !== 0) return undefined;
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(encoded) || encoded.length % 4 !== 0) return undefined;
   try {
     return utf8Decoder.decode(Buffer.from(encoded, "base64"));
   } catch {
@@ -33,8 +28,8 @@ export function decodeHeaderValue(raw: string): string | undefined {
   }
 }
 
-/** The string form of a parameter value per the spec's type conversion; undefined means "omit the header". */
-export function headerStringFor(value: unknown): string | undefined {
+/** A parameter value's string form per the spec's type conversion; undefined means "omit the header". */
+function headerStringFor(value: unknown): string | undefined {
   if (typeof value === "string") return value;
   if (typeof value === "boolean") return value ? "true" : "false";
   if (typeof value === "number" && Number.isSafeInteger(value)) return String(value);
@@ -42,10 +37,9 @@ export function headerStringFor(value: unknown): string | undefined {
 }
 
 export type HeaderParam = { header: string; path: string[]; type: string };
-export type HeaderParamsResult = { ok: true; params: HeaderParam[] } | { ok: false; reason: string };
-
-/** Collects and checks every `x-mcp-header` annotation of a tool's inputSchema. */
-export function collectHeaderParams(inputSchema: unknown): HeaderParamsResult {
+export function collectHeaderParams(
+  inputSchema: unknown,
+): { ok: true; params: HeaderParam[] } | { ok: false; reason: string } {
   const params: HeaderParam[] = [];
   const reachable = new Set<unknown>();
   const walkProperties = (schema: unknown, path: string[]): string | undefined => {
@@ -67,12 +61,9 @@ export function collectHeaderParams(inputSchema: unknown): HeaderParamsResult {
   if (problem) return { ok: false, reason: problem };
   const stray = findStrayAnnotation(inputSchema, reachable, []);
   if (stray) return { ok: false, reason: `x-mcp-header at ${stray} is not reachable through "properties" alone` };
-  const seen = new Set<string>();
-  for (const param of params) {
-    const key = param.header.toLowerCase();
-    if (seen.has(key)) return { ok: false, reason: `x-mcp-header "${param.header}" is not unique (case-insensitive)` };
-    seen.add(key);
-  }
+  const names = params.map((param) => param.header.toLowerCase());
+  const repeated = params.find((_, index) => names.indexOf(names[index]) !== index);
+  if (repeated) return { ok: false, reason: `x-mcp-header "${repeated.header}" is not unique (case-insensitive)` };
   return { ok: true, params };
 }
 
@@ -86,7 +77,7 @@ export function headerParamValues(params: HeaderParam[], args: Record<string, un
   return headers;
 }
 
-/** Server-side check of the `Mcp-Param-*` headers against the body; returns a problem description or undefined. */
+/** Server side: the first problem of the `Mcp-Param-*` headers against the body, if any. */
 export function checkHeaderParams(
   params: HeaderParam[],
   args: Record<string, unknown>,
@@ -96,19 +87,22 @@ export function checkHeaderParams(
     const name = `Mcp-Param-${param.header}`;
     const raw = getHeader(name);
     const bodyValue = valueAtPath(args, param.path);
-    if (bodyValue === undefined || bodyValue === null) {
-      if (raw !== undefined) return `${name} header is present but the argument is absent`;
-      continue;
-    }
+    const absent = bodyValue === undefined || bodyValue === null;
+    if (absent && raw !== undefined) return `${name} header is present but the argument is absent`;
+    if (absent) continue;
     if (raw === undefined) return `${name} header is missing`;
     const decoded = decodeHeaderValue(raw);
     if (decoded === undefined) return `${name} header has an invalid value`;
-    if (!headerMatchesValue(decoded, bodyValue)) return `${name} header value does not match the body`;
+    const matches =
+      typeof bodyValue === "number"
+        ? decoded.trim() !== "" && Number(decoded) === bodyValue
+        : headerStringFor(bodyValue) === decoded;
+    if (!matches) return `${name} header value does not match the body`;
   }
   return undefined;
 }
 
-export function valueAtPath(args: unknown, path: string[]): unknown {
+function valueAtPath(args: unknown, path: string[]): unknown {
   let current: unknown = args;
   for (const key of path) {
     if (!isObject(current) || !Object.hasOwn(current, key)) return undefined;
@@ -117,38 +111,26 @@ export function valueAtPath(args: unknown, path: string[]): unknown {
   return current;
 }
 
-function headerMatchesValue(header: string, value: unknown): boolean {
-  if (typeof value === "number") return header.trim() !== "" && Number(header) === value;
-  return headerStringFor(value) === header;
-}
-
 function checkAnnotation(schema: Record<string, unknown>, path: string[]): string | undefined {
   const name = schema["x-mcp-header"];
   const where = `property "${path.join(".")}"`;
   if (typeof name !== "string" || name === "") return `x-mcp-header on ${where} must be a non-empty string`;
   if (!TOKEN.test(name)) return `x-mcp-header "${name}" on ${where} is not a valid HTTP header token`;
-  if (primitiveType(schema) === "") {
+  if (primitiveType(schema) === "")
     return `x-mcp-header "${name}" on ${where} must annotate an integer, string or boolean parameter`;
-  }
   return undefined;
 }
 
-/** The single primitive type of a schema (ignoring "null"), or "" when it is not exactly one of integer/string/boolean. */
+/** The schema's one type besides "null" if it is integer, string or boolean, else "". */
 function primitiveType(schema: Record<string, unknown>): string {
   const types = (Array.isArray(schema.type) ? schema.type : [schema.type]).filter((type) => type !== "null");
   return types.length === 1 && HEADER_PRIMITIVES.has(types[0] as string) ? (types[0] as string) : "";
 }
 
+/** The JSON pointer of an annotation anywhere in the schema (arrays included) that `properties` does not reach. */
 function findStrayAnnotation(node: unknown, reachable: Set<unknown>, path: string[]): string | undefined {
-  if (Array.isArray(node)) {
-    for (const [index, item] of node.entries()) {
-      const found = findStrayAnnotation(item, reachable, [...path, String(index)]);
-      if (found) return found;
-    }
-    return undefined;
-  }
-  if (!isObject(node)) return undefined;
-  if ("x-mcp-header" in node && !reachable.has(node)) return `/${path.join("/")}`;
+  if (typeof node !== "object" || node === null) return undefined;
+  if (isObject(node) && "x-mcp-header" in node && !reachable.has(node)) return `/${path.join("/")}`;
   for (const [key, child] of Object.entries(node)) {
     const found = findStrayAnnotation(child, reachable, [...path, key]);
     if (found) return found;

@@ -1,18 +1,8 @@
-// Server-Sent Events: a writer for Node responses and an incremental parser for
-// the client. Only the fields MCP uses: data, id, event, retry, and comments.
+// Server-Sent Events (the fields MCP uses): a writer, the client's parser, and 2025-era resumable streams.
 import type { ServerResponse } from "node:http";
-
-export const SSE_HEADERS = {
-  "Content-Type": "text/event-stream",
-  "Cache-Control": "no-cache, no-transform",
-  Connection: "keep-alive",
-  // Tells nginx-style proxies not to buffer the stream (streamable-http spec).
-  "X-Accel-Buffering": "no",
-};
 
 export type SseWriter = {
   event(data: string, id?: string, retryMs?: number): void;
-  comment(): void;
   /** Ends the stream; with `retryMs`, first tells the client how soon to reconnect (the `retry` field). */
   close(retryMs?: number): void;
   closed: boolean;
@@ -23,15 +13,19 @@ let open = 0;
 export const openStreams = () => open;
 
 export function startSse(res: ServerResponse, extraHeaders: Record<string, string>, keepAliveMs: number): SseWriter {
-  res.writeHead(200, { ...SSE_HEADERS, ...extraHeaders });
+  const headers = { "Content-Type": "text/event-stream", "Cache-Control": "no-cache, no-transform" };
+  // X-Accel-Buffering: nginx-style proxies must not buffer the stream (streamable-http spec).
+  res.writeHead(200, { ...headers, Connection: "keep-alive", "X-Accel-Buffering": "no", ...extraHeaders });
   res.flushHeaders();
-  const keepAlive = setInterval(() => writer.comment(), keepAliveMs);
-  keepAlive.unref();
+  const keepAlive = setInterval(() => writer.closed || res.write(":\n\n"), keepAliveMs).unref();
   open++;
-  let counted = true;
-  const ended = () => {
-    if (counted) open--;
-    counted = false;
+  /** False when the stream had already ended. */
+  const end = () => {
+    if (writer.closed) return false;
+    writer.closed = true;
+    clearInterval(keepAlive);
+    open--;
+    return true;
   };
   const writer: SseWriter = {
     closed: false,
@@ -41,22 +35,11 @@ export function startSse(res: ServerResponse, extraHeaders: Record<string, strin
       const retryLine = retryMs === undefined ? "" : `retry: ${retryMs}\n`;
       res.write(`${idLine}${retryLine}data: ${data.split("\n").join("\ndata: ")}\n\n`);
     },
-    comment() {
-      if (!writer.closed) res.write(":\n\n");
-    },
     close(retryMs) {
-      if (writer.closed) return;
-      writer.closed = true;
-      clearInterval(keepAlive);
-      ended();
-      res.end(retryMs === undefined ? undefined : `retry: ${retryMs}\n\n`);
+      if (end()) res.end(retryMs === undefined ? undefined : `retry: ${retryMs}\n\n`);
     },
   };
-  res.on("close", () => {
-    writer.closed = true;
-    clearInterval(keepAlive);
-    ended();
-  });
+  res.on("close", end);
   return writer;
 }
 
@@ -75,22 +58,17 @@ export class SseParser {
 
   feed(chunk: string): void {
     this.buffer += chunk;
-    let match = /\r\n|\r|\n/.exec(this.buffer);
-    while (match) {
-      const line = this.buffer.slice(0, match.index);
+    for (let match = /\r\n|\r|\n/.exec(this.buffer); match; match = /\r\n|\r|\n/.exec(this.buffer)) {
       // A lone trailing "\r" may be the first half of "\r\n"; wait for more input.
       if (match[0] === "\r" && match.index === this.buffer.length - 1) break;
+      const line = this.buffer.slice(0, match.index);
       this.buffer = this.buffer.slice(match.index + match[0].length);
       this.line(line);
-      match = /\r\n|\r|\n/.exec(this.buffer);
     }
   }
 
-  private line(line: string): void {
-    if (line === "") {
-      this.dispatch();
-      return;
-    }
+  private line(line: string) {
+    if (line === "") return this.dispatch();
     if (line.startsWith(":")) return;
     const colon = line.indexOf(":");
     const field = colon < 0 ? line : line.slice(0, colon);
@@ -113,14 +91,11 @@ export class SseParser {
   }
 }
 
-// 2025-era resumable SSE streams. Every event of a POST's stream gets an id
-// (`<stream>_<seq>`) and is kept until the stream is done, so a client whose
-// connection dropped can GET with Last-Event-ID and continue where it left off.
-// (2026-07-28 removed resumability; its streams never go through here.)
-
+// 2025-era resumable streams: each event of a POST's stream has an id (`<stream>_<seq>`) and is kept until
+// the stream is done, so a client whose connection dropped can GET with Last-Event-ID and continue.
 export const MAX_KEPT_EVENTS = 500;
 /** Characters of event data kept for replay per stream; the newest event is kept whatever its size. */
-export const MAX_KEPT_CHARS = 4 * 1024 * 1024;
+const MAX_KEPT_CHARS = 4 * 1024 * 1024;
 
 /** Where a shared session store copies a stream's events, so another process can replay them. */
 export type StreamMirror = { push(seq: number, data: string): void; finish(seq: number): void };
@@ -144,12 +119,9 @@ export class ResumableStream {
   /** Starts delivering to a (new) connection: the priming event first, then everything after `afterSeq`. */
   attach(writer: SseWriter, afterSeq?: number): void {
     this.writer = writer;
-    if (afterSeq === undefined) {
-      // Priming event: an id and empty data, plus the reconnection delay (2025-11-25 transports).
-      writer.event("", `${this.id}_0`, this.retryMs);
-    } else {
-      for (const event of this.events) if (event.seq > afterSeq) writer.event(event.data, `${this.id}_${event.seq}`);
-    }
+    // A new stream's priming event: an id and empty data, plus the reconnection delay (2025-11-25 transports).
+    if (afterSeq === undefined) writer.event("", `${this.id}_0`, this.retryMs);
+    else for (const event of this.events) if (event.seq > afterSeq) writer.event(event.data, `${this.id}_${event.seq}`);
     if (this.done) writer.close();
   }
 
@@ -157,9 +129,8 @@ export class ResumableStream {
     const seq = ++this.seq;
     this.events.push({ seq, data });
     this.keptChars += data.length;
-    while (this.events.length > 1 && (this.events.length > MAX_KEPT_EVENTS || this.keptChars > MAX_KEPT_CHARS)) {
+    while (this.events.length > 1 && (this.events.length > MAX_KEPT_EVENTS || this.keptChars > MAX_KEPT_CHARS))
       this.keptChars -= this.events.shift()?.data.length ?? 0;
-    }
     this.mirror?.push(seq, data);
     this.writer?.event(data, `${this.id}_${seq}`);
   }
@@ -173,7 +144,6 @@ export class ResumableStream {
   }
 }
 
-/** Splits a Last-Event-ID into the stream id and the sequence number. */
 export function parseEventId(lastEventId: string): { streamId: string; seq: number } | undefined {
   const match = /^(.+)_(\d+)$/.exec(lastEventId);
   return match ? { streamId: match[1], seq: Number(match[2]) } : undefined;

@@ -1,18 +1,14 @@
-// One POST's answer: a plain JSON body when the result is all there is, or an
-// SSE stream as soon as anything (progress, logs, server requests) has to go
-// out before the final response.
+// One POST's answer: plain JSON, or an SSE stream once anything must go out before the final response.
 import type { ServerResponse } from "node:http";
 import { encodeMessage, isResponse } from "../../protocol/codec.ts";
 import type { JsonRpcMessage } from "../../protocol/types.ts";
 import { noteAnswer } from "./request-record.ts";
 import { type ResumableStream, type SseWriter, startSse } from "./sse.ts";
 
-export type ResponderOptions = {
-  acceptsSse: boolean;
+type ResponderOptions = {
   headers: Record<string, string>;
-  keepAliveMs: number;
-  /** HTTP status for a final message sent as plain JSON. */
-  statusFor: (message: JsonRpcMessage) => number;
+  /** HTTP status for a final message sent as plain JSON (default 200). */
+  statusFor?: (message: JsonRpcMessage) => number;
   /** 2025 era: makes the SSE stream resumable (event ids, priming event, replay). */
   openResumable?: () => ResumableStream;
 };
@@ -20,63 +16,42 @@ export type ResponderOptions = {
 export class PostResponder {
   private sse: SseWriter | undefined;
   private resumable: ResumableStream | undefined;
-  private done = false;
+  /** Whether the final response (or an abandonment) has been sent. */
+  finished = false;
 
   constructor(
     private readonly res: ServerResponse,
+    readonly canStream: boolean,
+    private readonly keepAliveMs: number,
     private readonly options: ResponderOptions,
   ) {}
 
-  /** Whether interim messages can reach the client on this response (it accepts SSE). */
-  get canStream(): boolean {
-    return this.options.acceptsSse;
-  }
-
-  /** Whether the final response (or an abandonment) has been sent. */
-  get finished(): boolean {
-    return this.done;
-  }
-
-  /** Sends an intermediate message (notification or server-to-client request). */
   send(message: JsonRpcMessage): void {
-    if (this.done) return;
-    if (this.resumable) {
-      this.resumable.push(encodeMessage(message)); // kept for a resuming client even if this connection is gone
-      return;
-    }
-    if (this.res.destroyed) return;
+    // A resumable stream keeps what it is sent for a resuming client even if this connection is gone.
+    if (this.finished || (!this.resumable && this.res.destroyed)) return;
     if (!this.sse) {
-      if (!this.options.acceptsSse) return; // the client cannot receive interim messages; drop them
-      this.sse = startSse(this.res, this.options.headers, this.options.keepAliveMs);
+      if (!this.canStream) return; // the client cannot receive interim messages; drop them
+      this.sse = startSse(this.res, this.options.headers, this.keepAliveMs);
       this.resumable = this.options.openResumable?.();
       this.resumable?.attach(this.sse);
     }
-    this.emit(encodeMessage(message));
-  }
-
-  private emit(data: string): void {
-    if (this.resumable) this.resumable.push(data);
-    else this.sse?.event(data);
+    if (this.resumable) this.resumable.push(encodeMessage(message));
+    else this.sse.event(encodeMessage(message));
   }
 
   /** Ends the exchange without a JSON-RPC response (the request was cancelled). */
   abandon(): void {
-    if (this.done) return;
-    this.done = true;
+    if (this.finished) return;
+    this.finished = true;
     this.resumable?.finish();
     if (this.res.destroyed) return;
-    if (this.sse) {
-      this.sse.close();
-      return;
-    }
-    this.res.writeHead(204, this.options.headers);
-    this.res.end();
+    if (this.sse) this.sse.close();
+    else this.res.writeHead(204, this.options.headers).end();
   }
 
-  /** Sends the final response and ends the HTTP exchange. */
   finish(message: JsonRpcMessage): void {
-    if (this.done) return;
-    this.done = true;
+    if (this.finished) return;
+    this.finished = true;
     noteAnswer(this.res, message);
     if (this.resumable) {
       // Even if this connection is gone, a resuming client can still collect the response.
@@ -90,8 +65,8 @@ export class PostResponder {
       this.sse.close();
       return;
     }
-    const body = encodeMessage(message);
-    const status = isResponse(message) ? this.options.statusFor(message) : 200;
+    const body = encodeMessage(message); // before the head: a message that cannot be encoded gets the 500
+    const status = (isResponse(message) && this.options.statusFor?.(message)) || 200;
     this.res.writeHead(status, { ...this.options.headers, "Content-Type": "application/json" });
     this.res.end(body);
   }
@@ -105,11 +80,6 @@ export function sendJson(
 ): void {
   if (res.headersSent) return void res.end();
   noteAnswer(res, body);
-  if (body === undefined) {
-    res.writeHead(status, headers);
-    res.end();
-    return;
-  }
-  res.writeHead(status, { ...headers, "Content-Type": "application/json" });
-  res.end(encodeMessage(body));
+  res.writeHead(status, body === undefined ? headers : { ...headers, "Content-Type": "application/json" });
+  res.end(body === undefined ? undefined : encodeMessage(body));
 }

@@ -1,12 +1,10 @@
-// The HTTP server's route table and its dispatch: every request gets a request id, is matched on its path,
-// passes the middleware of that path's routes (middleware.ts), then its method's handler answers
-// (mcp-endpoint.ts, and the public routes below). A feature adds routes through the state it gave serveHttp.
+// The route table and dispatch: a request matched on its path passes that path's middleware, then its handler.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { errorResponse } from "../../protocol/codec.ts";
-import { ErrorCode } from "../../protocol/constants.ts";
 import type { Handler, HttpState, Middleware, RequestContext, Route, RouteTable } from "./http-state.ts";
 import { deleteSession, openStandaloneStream, postMessage } from "./mcp-endpoint.ts";
 import { authenticate, drainAdmission, hostOriginToken, singleMcpHeaders } from "./middleware.ts";
+import { invalidRequest } from "./post-common.ts";
 import { startRecord } from "./request-record.ts";
 import { sendJson } from "./responder.ts";
 
@@ -17,10 +15,7 @@ const METRICS_CHECKS: readonly Middleware[] = [hostOriginToken, authenticate];
 /** Probes and the OAuth metadata are public: no checks. */
 const PUBLIC: readonly Middleware[] = [];
 
-/**
- * The routes of one server. Where two would claim a path, the earlier wins: the metadata document and
- * /metrics over an MCP endpoint configured at their path, the MCP endpoint over a probe.
- */
+/** Where two routes claim a path the earlier wins: metadata and /metrics over the MCP endpoint, it over a probe. */
 export function routeTable(state: HttpState): RouteTable {
   const endpoints: Route[][] = [
     ...[...(state.resource?.metadataPaths ?? [])].map((path) =>
@@ -40,19 +35,17 @@ function endpoint(path: string, middleware: readonly Middleware[], handlers: Rec
   return Object.entries(handlers).map(([method, handler]) => ({ method, path, middleware, handler }));
 }
 
-/** Answers one request on the MCP listener from `state.routes`. */
 export async function dispatch(state: HttpState, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const record = startRecord(req, res);
   res.setHeader("X-Request-Id", record.id);
   const target = pathOf(req.url ?? "/");
-  if (target === undefined) {
-    const error = { code: ErrorCode.InvalidRequest, message: "Bad Request: malformed request target" };
-    return sendJson(res, 400, errorResponse(undefined, error));
-  }
+  if (target === undefined)
+    return sendJson(res, 400, errorResponse(undefined, invalidRequest("Bad Request: malformed request target")));
   const routes = state.routes.get(target);
   if (!routes) return sendJson(res, 404, undefined);
   const route = routes.find((candidate) => candidate.method === req.method);
-  const handler = route?.handler ?? ((ctx: RequestContext) => refuseMethod(ctx.res, routes));
+  const allow = () => ({ Allow: routes.map((candidate) => candidate.method).join(", ") });
+  const handler = route?.handler ?? (() => sendJson(res, 405, undefined, allow()));
   await runChain(routes[0].middleware, { req, res, state, record }, handler);
 }
 
@@ -63,18 +56,10 @@ export function dispatchMetricsPort(state: HttpState, req: IncomingMessage, res:
   else void state.metrics?.serve(res);
 }
 
-/** Runs `chain` in order, each middleware calling the next, the last one the handler. */
 function runChain(chain: readonly Middleware[], ctx: RequestContext, handler: Handler): Promise<void> {
-  const step = async (index: number): Promise<void> => {
-    const middleware = chain[index];
-    if (!middleware) return handler(ctx);
-    return middleware(ctx, () => step(index + 1));
-  };
+  const step = async (index: number): Promise<void> =>
+    index < chain.length ? chain[index](ctx, () => step(index + 1)) : handler(ctx);
   return step(0);
-}
-
-function refuseMethod(res: ServerResponse, routes: readonly Route[]): void {
-  sendJson(res, 405, undefined, { Allow: routes.map((route) => route.method).join(", ") });
 }
 
 /** The path of a request-target (origin-form or absolute-form); undefined when it is not a valid URL. */
@@ -86,33 +71,22 @@ function pathOf(target: string): string | undefined {
   }
 }
 
-// The handlers beside the MCP endpoint: the probes of a container platform, the OAuth metadata document
-// (the `oauth` feature) and Prometheus metrics (the `metrics` feature).
+// Probes: /readyz turns 503 once closing. They come from the platform without a token, so they skip every
+// check: the answer tells nothing but that the process is up.
+const liveness: Handler = ({ res }) => sendProbe(res, 200, "ok");
+const readiness: Handler = ({ res, state }) =>
+  sendProbe(res, state.closing ? 503 : 200, state.closing ? "closing" : "ready");
 
-/**
- * Liveness (/healthz: 200 while the process serves HTTP) and readiness (/readyz: 200 while it takes MCP
- * requests, 503 once it is closing). Probes carry no token and come from the platform, so they skip
- * the bearer, Host and Origin checks: the answer tells nothing but that the process is up.
- */
-export const liveness: Handler = ({ res }) => sendProbe(res, 200, "ok");
-export const readiness: Handler = ({ res, state }) =>
-  state.closing ? sendProbe(res, 503, "closing") : sendProbe(res, 200, "ready");
-
-function sendProbe(res: Parameters<Handler>[0]["res"], status: number, state: string): void {
+function sendProbe(res: ServerResponse, status: number, state: string): void {
   res.writeHead(status, { "Content-Type": "application/json", "Cache-Control": "no-store" });
   res.end(JSON.stringify({ status: state })); // node sends no body to HEAD
 }
 
 /** RFC 9728 metadata: public, so no token and no Host/Origin check, and readable from browsers (CORS). */
-export const protectedResourceMetadata: Handler = ({ res, state }) => {
-  res.writeHead(200, {
-    "Content-Type": "application/json",
-    "Cache-Control": "max-age=300",
-    "Access-Control-Allow-Origin": "*",
-  });
+const protectedResourceMetadata: Handler = ({ res, state }) => {
+  const headers = { "Content-Type": "application/json", "Cache-Control": "max-age=300" };
+  res.writeHead(200, { ...headers, "Access-Control-Allow-Origin": "*" });
   res.end(JSON.stringify(state.resource?.metadata()));
 };
 
-export const metrics: Handler = async ({ res, state }) => {
-  await state.metrics?.serve(res);
-};
+const metrics: Handler = ({ res, state }) => state.metrics?.serve(res);

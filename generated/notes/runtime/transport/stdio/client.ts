@@ -1,7 +1,7 @@
-// The stdio transport, client side: spawns the server and speaks
-// newline-delimited JSON over its stdin/stdout. Shutdown follows the spec:
-// close stdin, wait, then SIGTERM, then SIGKILL.
+// The stdio transport, client side: spawns the server and speaks newline-delimited JSON over its
+// stdin/stdout. Shutdown follows the spec: close stdin, wait, then SIGTERM, then SIGKILL.
 import { type ChildProcess, spawn } from "node:child_process";
+import { setTimeout as wait } from "node:timers/promises";
 import { type ClientTransport, type IncomingHandlers, TransportError } from "../../client/transport.ts";
 import { JsonRpcPeer } from "../../protocol/peer.ts";
 import { openLineChannel } from "./line-channel.ts";
@@ -41,10 +41,7 @@ export function spawnStdioTransport(target: StdioTarget, defaultTimeoutMs?: numb
       handlers = next;
     },
     setProtocol() {},
-    request(method, params, options = {}) {
-      if (options.id !== undefined) return peer.requestWithId(options.id, method, params, options);
-      return peer.request(method, params, options);
-    },
+    request: (method, params, options = {}) => peer.request(method, params, options),
     async notify(method, params) {
       peer.notify(method, params);
     },
@@ -66,11 +63,5 @@ async function stopChild(child: ChildProcess, exited: Promise<void>): Promise<vo
 }
 
 function settlesWithin(promise: Promise<void>, ms: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => resolve(false), ms);
-    promise.then(() => {
-      clearTimeout(timer);
-      resolve(true);
-    });
-  });
+  return Promise.race([promise.then(() => true), wait(ms, false, { ref: false })]);
 }

@@ -1,8 +1,5 @@
-// The Streamable HTTP transport, client side (global fetch). Each request is its own POST
-// (client-connection.ts); answers come back as JSON or as an SSE stream (client-answer.ts); a 2025-era
-// session also listens on its standalone GET stream (below). This file holds that stream, a request's
-// deadline and cancellation, and the transport object the client drives.
-
+// The Streamable HTTP transport, client side (global fetch): the transport object the client drives, a
+// request's deadline and cancellation, and a 2025-era session's standalone GET stream.
 import { setTimeout as wait } from "node:timers/promises";
 import { revision2026 } from "../../client/revision.ts";
 import {
@@ -12,15 +9,12 @@ import {
   type TransportRequestOptions,
 } from "../../client/transport.ts";
 import { request } from "../../protocol/codec.ts";
-import { ErrorCode } from "../../protocol/constants.ts";
-import { McpError } from "../../protocol/errors.ts";
-import { DEFAULT_REQUEST_TIMEOUT_MS } from "../../protocol/peer.ts";
+import { DEFAULT_REQUEST_TIMEOUT_MS, timeoutError } from "../../protocol/peer.ts";
 import type { JsonObject, RequestId, Result } from "../../protocol/types.ts";
 import { DEFAULT_RETRY_MS, dispatchIncoming, eventMessage, pump, readAnswer } from "./client-answer.ts";
-import { baseHeaders, type HttpConnection, type HttpTarget, notify, post } from "./client-connection.ts";
+import { baseHeaders, getStream, type HttpConnection, type HttpTarget, notify, post } from "./client-connection.ts";
 import { SseParser } from "./sse.ts";
 
-export { HttpMcpError } from "./client-answer.ts";
 export type { HttpTarget } from "./client-connection.ts";
 
 export function createHttpTransport(
@@ -38,7 +32,6 @@ export function createHttpTransport(
     nextId: 1,
     closed: false,
     lifetime: new AbortController(),
-    authorizer: target.authorizer,
     authorization: target.bearerToken ? `Bearer ${target.bearerToken}` : undefined,
   };
   return {
@@ -57,6 +50,8 @@ export function createHttpTransport(
   };
 }
 
+const TIMED_OUT = Symbol("timed out");
+
 /** One request: its POST and answer, under its deadline, the caller's signal and the connection's life. */
 async function sendRequest(
   connection: HttpConnection,
@@ -69,11 +64,7 @@ async function sendRequest(
   const headers = connection.revision.requestHeaders(method, params, options.headers);
   const controller = new AbortController();
   const timeoutMs = options.timeoutMs ?? connection.defaultTimeoutMs;
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    controller.abort();
-  }, timeoutMs);
+  const timer = setTimeout(() => controller.abort(TIMED_OUT), timeoutMs);
   const onAbort = () => controller.abort();
   if (options.signal?.aborted) onAbort();
   options.signal?.addEventListener("abort", onAbort, { once: true });
@@ -83,9 +74,9 @@ async function sendRequest(
     if (method === "initialize") connection.sessionId = response.headers.get("mcp-session-id") ?? undefined;
     return await readAnswer(connection, response, id, options, controller.signal);
   } catch (error) {
-    if (timedOut) {
+    if (controller.signal.reason === TIMED_OUT) {
       void announceCancel(connection, id, "timeout");
-      throw new McpError(ErrorCode.RequestTimeout, `Request ${method} timed out after ${timeoutMs} ms`);
+      throw timeoutError(method, timeoutMs);
     }
     if (controller.signal.aborted) {
       void announceCancel(connection, id, "cancelled by the caller");
@@ -118,11 +109,9 @@ async function close(connection: HttpConnection): Promise<void> {
   }
 }
 
-// The 2025 era's standalone stream, client side: the optional GET stream on which a session's server sends
-// messages outside any request. It reconnects after the server's `retry` delay, from the last event seen.
-
-/** Opens the session's stream once the revision has one and the session is new; a no-op otherwise. */
-export function listenIfSession(connection: HttpConnection): void {
+// The 2025 era's optional standalone GET stream, on which a session's server sends messages outside any
+// request; it reconnects after the server's `retry` delay, from the last event seen. Opened once per session.
+function listenIfSession(connection: HttpConnection): void {
   const { revision, protocolVersion, sessionId } = connection;
   if (!revision.httpSession || !protocolVersion || !sessionId || connection.listeningSession === sessionId) return;
   connection.listeningSession = sessionId;
@@ -135,14 +124,9 @@ async function listenStandalone(connection: HttpConnection, forSession: string):
   const { signal } = connection.lifetime;
   // A new session (after re-initialization) gets its own loop; this one then stops.
   while (!connection.closed && connection.sessionId === forSession) {
-    const headers: Record<string, string> = { ...baseHeaders(connection), Accept: "text/event-stream" };
-    if (lastEventId !== undefined) headers["Last-Event-ID"] = lastEventId;
-    const response = await fetch(connection.url, { method: "GET", headers, signal }).catch(() => undefined);
-    if (connection.closed) return;
-    if (response && !response.ok) {
-      await response.body?.cancel().catch(() => {});
-      return; // 405: the server offers no such stream; 404: the session is gone
-    }
+    const response = await getStream(connection, lastEventId, signal);
+    // 405: the server offers no such stream; 404: the session is gone.
+    if (connection.closed || (response && !response.ok)) return;
     if (response?.body) {
       const parser = new SseParser((event) => {
         const message = eventMessage(event.data);

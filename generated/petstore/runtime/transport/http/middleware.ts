@@ -1,18 +1,12 @@
-// The checks a request passes before its route's handler, each a module-level function that answers the
-// request itself or calls `next`. routes.ts composes them per route, in the order they are listed there.
-
+// The checks a request passes before its route's handler: each answers the request or calls `next`.
 import { errorResponse } from "../../protocol/codec.ts";
-import { ErrorCode } from "../../protocol/constants.ts";
 import { logRequest } from "../../server/log.ts";
 import type { Middleware, RequestContext } from "./http-state.ts";
-import { repeatedMcpHeader } from "./post-common.ts";
+import { invalidRequest, repeatedMcpHeader } from "./post-common.ts";
 import { sendJson } from "./responder.ts";
 import { admit, setRequestAuth } from "./security.ts";
 
-/**
- * Shutdown (drain.ts): once stopped, an MCP request is refused 503 before anything runs; while draining it
- * is served and its answer closes the connection. Admitted requests are logged and counted when answered.
- */
+/** Shutdown (drain.ts): once stopped, 503 before anything runs. Admitted requests are logged when answered. */
 export const drainAdmission: Middleware = (ctx, next) => {
   const { req, res, state } = ctx;
   if (state.drain.phase === "stopped") return state.drain.refuse(res);
@@ -21,12 +15,10 @@ export const drainAdmission: Middleware = (ctx, next) => {
   return next();
 };
 
-/** Host and Origin (against DNS rebinding) and the static bearer token: security.ts admit. */
 export const hostOriginToken: Middleware = ({ req, res, state }, next) => {
   const rejection = admit(req, state.admission);
   if (!rejection) return next();
-  const body = errorResponse(undefined, { code: ErrorCode.InvalidRequest, message: rejection.message });
-  sendJson(res, rejection.status, body, rejection.headers);
+  sendJson(res, rejection.status, errorResponse(undefined, invalidRequest(rejection.message)), rejection.headers);
 };
 
 /** OAuth (the `oauth` feature's protected resource): a valid token, its principal kept beside the request. */
@@ -36,7 +28,7 @@ export const authenticate: Middleware = async ({ req, res, state }, next) => {
   const outcome = await state.resource.authenticate(req);
   if ("rejection" in outcome) {
     const { status, message, headers } = outcome.rejection;
-    return sendJson(res, status, errorResponse(undefined, { code: ErrorCode.InvalidRequest, message }), headers);
+    return sendJson(res, status, errorResponse(undefined, invalidRequest(message)), headers);
   }
   setRequestAuth(req, outcome.principal);
   return next();
@@ -46,7 +38,7 @@ export const authenticate: Middleware = async ({ req, res, state }, next) => {
 export const singleMcpHeaders: Middleware = ({ req, res }, next) => {
   const repeated = req.method === "POST" ? undefined : repeatedMcpHeader(req);
   if (!repeated) return next();
-  const error = { code: ErrorCode.InvalidRequest, message: `Invalid Request: ${repeated} header sent more than once` };
+  const error = invalidRequest(`Invalid Request: ${repeated} header sent more than once`);
   sendJson(res, 400, errorResponse(undefined, error));
 };
 

@@ -1,11 +1,10 @@
-// What the HTTP transport knows of one request for its logs and metrics (issue 18 §3): its id (the
-// client's X-Request-Id when well formed, else a new one, echoed in the response), the JSON-RPC method and
-// tool, the protocol era, and the JSON-RPC error code of a failed answer. Kept beside the request in a
-// WeakMap, like security.ts's request auth, so the POST handlers' signatures stay as they are.
+// What the HTTP transport knows of one request for its logs and metrics (issue 18 §3), beside it in a WeakMap.
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { JsonRpcMessage } from "../../protocol/types.ts";
+import type { AuthPrincipal } from "../../server/auth-principal.ts";
 import { boundLogValue } from "../../server/log.ts";
+import { requestAuth } from "./security.ts";
 
 export type RequestRecord = {
   id: string;
@@ -31,7 +30,6 @@ export function startRecord(req: IncomingMessage, res: ServerResponse): RequestR
   return record;
 }
 
-/** Notes how a request was answered (called where answers are sent: sendJson, PostResponder). */
 export function noteAnswer(res: ServerResponse, message: JsonRpcMessage | undefined): void {
   const record = records.get(res);
   if (!record || !message) return;
@@ -39,7 +37,6 @@ export function noteAnswer(res: ServerResponse, message: JsonRpcMessage | undefi
   else if ("result" in message && (message.result as { isError?: unknown }).isError === true) record.toolError = true;
 }
 
-/** The JSON-RPC method and tool of a decoded request, for the record. */
 export function noteRequest(req: IncomingMessage, message: JsonRpcMessage, era: "2025" | "2026"): void {
   const record = records.get(req);
   if (!record) return;
@@ -51,12 +48,10 @@ export function noteRequest(req: IncomingMessage, message: JsonRpcMessage, era: 
   if (message.method === "tools/call" && typeof name === "string") record.tool = boundLogValue(name);
 }
 
-export function recordOf(req: IncomingMessage): RequestRecord | undefined {
-  return records.get(req);
-}
-
-/** The channel's httpRequestId (ctx.httpRequestId), when the request has one. */
-export function requestIdOf(req: IncomingMessage): { httpRequestId?: string } {
+/** The channel's `auth` and `httpRequestId`, only when there are. */
+export function authOf(req: IncomingMessage): { auth?: AuthPrincipal; httpRequestId?: string } {
+  const auth = requestAuth(req);
   const record = records.get(req);
-  return record ? { httpRequestId: record.id } : {};
+  const id = record ? { httpRequestId: record.id } : {};
+  return auth ? { auth, ...id } : id;
 }

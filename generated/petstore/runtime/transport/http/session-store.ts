@@ -1,7 +1,5 @@
-// The live 2025-era HTTP sessions, capped. Every session costs memory for as long as it lives (30 idle
-// minutes by default), so a client looping on `initialize` could otherwise hold the server's memory
-// hostage. When the cap is reached, the least recently used idle session (nothing in flight, no open
-// stream) makes room; when every session is busy, new ones are refused (the transport answers 503).
+// The live 2025-era HTTP sessions, capped, or a client looping on `initialize` could hold the server's
+// memory hostage: the least recently used idle session makes room; when all are busy, `initialize` gets 503.
 import type { ServerResponse } from "node:http";
 import { errorResponse } from "../../protocol/codec.ts";
 import { ErrorCode } from "../../protocol/constants.ts";
@@ -13,15 +11,9 @@ import type { SseWriter } from "./sse.ts";
 
 export const DEFAULT_MAX_SESSIONS = 10_000;
 
-/**
- * Where 2025-era sessions live: this process's memory (SessionStore, the default) or a store shared by
- * every instance (RedisSessions, --session-store). A shared store answers asynchronously and may be
- * unreachable: its methods then reject with SessionStoreUnavailableError, which the transport answers
- * with 503 (the request did not run).
- */
+/** 2025-era sessions in memory (SessionStore), or in a store shared by every instance (--session-store). */
 export type Sessions = {
   readonly maxSessions: number;
-  /** Sessions this process holds (all of them in memory mode). */
   readonly size: number;
   create(server: McpServer): HttpSession;
   use(id: string, principal?: string): HttpSession | undefined | Promise<HttpSession | undefined>;
@@ -37,10 +29,9 @@ export type Sessions = {
   closeAll(): void | Promise<void>;
 };
 
-/** The shared store could not be reached: the request was not run; the client may retry. */
+/** A shared store is unreachable: the request was not run; the client may retry. */
 export class SessionStoreUnavailableError extends Error {}
-
-/** The shared store could not be reached when the server started: it does not start (exit 1). */
+/** At start: the server does not start (exit 1). */
 export class SessionStoreStartError extends Error {}
 
 /** 503 (the request did not run; a proxy may send it to another instance) with a JSON-RPC error. */
@@ -50,8 +41,7 @@ export function sendStoreUnavailable(res: ServerResponse, id: RequestId | undefi
 }
 
 export class SessionStore implements Sessions {
-  // Map order is the recency order: a session is moved to the end whenever it is used, so the
-  // first idle one found from the start is the least recently used.
+  // Map order is the recency order: a session moves to the end when used.
   private readonly sessions = new Map<string, HttpSession>();
   /** Slots promised to `initialize` requests still running (their sessions are not in the map yet). */
   private reserved = 0;
@@ -69,8 +59,7 @@ export class SessionStore implements Sessions {
     return new HttpSession(server);
   }
 
-  /** The session with this id, marked as just used; undefined if unknown (or evicted), or if it is bound to
-   * another caller than `principal` (answered as unknown: 404, so a guessed id reveals nothing). */
+  /** Marked as just used; undefined if unknown or bound to another caller (so a guessed id reveals nothing). */
   use(id: string, principal?: string): HttpSession | undefined {
     const session = this.sessions.get(id);
     if (!session) return undefined;
@@ -81,8 +70,7 @@ export class SessionStore implements Sessions {
     return session;
   }
 
-  /** Holds a slot for a session being initialized, evicting the least recently used idle session if the
-   * store is full. False when every slot is taken by a busy session. */
+  /** Holds a slot for a session being initialized; false when every slot is taken by a busy session. */
   reserve(_session?: HttpSession): boolean {
     if (this.sessions.size + this.reserved >= this.maxSessions) {
       const victim = this.leastRecentlyUsedIdle();
@@ -93,31 +81,25 @@ export class SessionStore implements Sessions {
     return true;
   }
 
-  /** Turns a reservation into a live session (initialize succeeded). */
   add(session: HttpSession): void {
     this.release();
     this.sessions.set(session.id, session);
   }
 
-  /** Gives a reservation back (initialize failed). */
   release(_session?: HttpSession): void {
     if (this.reserved > 0) this.reserved--;
   }
 
-  /** Ends and forgets a session. */
   delete(id: string): boolean {
     const session = this.sessions.get(id);
-    if (!session) return false;
     this.sessions.delete(id);
-    session.close();
-    return true;
+    session?.close();
+    return session !== undefined;
   }
 
-  /** Ends idle sessions whose last activity is before the cutoff. */
   sweep(cutoff: number): void {
-    for (const session of [...this.sessions.values()]) {
+    for (const session of [...this.sessions.values()])
       if (session.state.lastActivity < cutoff && session.inFlight.size === 0) this.delete(session.id);
-    }
   }
 
   closeAll(): void {

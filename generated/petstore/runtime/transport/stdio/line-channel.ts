@@ -4,37 +4,54 @@ import { decodeMessage, encodeMessage, errorResponse } from "../../protocol/code
 import { ErrorCode } from "../../protocol/constants.ts";
 import type { JsonRpcErrorResponse, JsonRpcMessage } from "../../protocol/types.ts";
 
-export type LineChannelHandlers = {
+type LineChannelHandlers = {
   onMessage: (message: JsonRpcMessage) => void;
   /** A line that is not a valid JSON-RPC message; the error response is ready to send back. */
-  onInvalid: (error: JsonRpcErrorResponse, line: string) => void;
+  onInvalid: (error: JsonRpcErrorResponse) => void;
   onEnd: () => void;
-  /** Stop reading input while more than OUTPUT_HIGH_WATER bytes of output wait (the stdio server). A
-   * client must not: if both ends stopped reading while their output waited, neither would go on. */
+  /** Pause input while output waits (the server; not a client: two paused ends would wait for each other). */
   backPressure?: boolean;
 };
 
-export type LineChannel = { send(message: JsonRpcMessage): void; flush(): Promise<void> };
-
 /** The longest line (in UTF-16 code units) read as one message; longer ones are answered -32600 and dropped. */
-export const MAX_LINE_LENGTH = 64 * 1024 * 1024;
+const MAX_LINE_LENGTH = 64 * 1024 * 1024;
+const OUTPUT_HIGH_WATER = 1024 * 1024;
 
-/** Output bytes waiting to be written above which input is no longer read (until the output drains). */
-export const OUTPUT_HIGH_WATER = 1024 * 1024;
-
+/** Messages sent in the same tick leave in one write (on nextTick): a pipe write is a syscall, synchronous on
+ * Linux, so with many requests in flight one write per message cost more than the messages themselves. */
 export function openLineChannel(
   input: NodeJS.ReadableStream,
   output: NodeJS.WritableStream,
   handlers: LineChannelHandlers,
-  maxLineLength = MAX_LINE_LENGTH,
-): LineChannel {
-  const reader = new LineReader(handlers, maxLineLength);
-  const writer = new LineWriter(input, output, handlers.backPressure === true);
+) {
+  const reader = new LineReader(handlers);
   let ended = false;
+  let broken = false; // the output failed (the peer went away): nothing more is written
+  let queued = "";
+  // Back-pressure: while the output holds more than its high-water mark (a peer that does not read),
+  // stop reading input, so unanswered requests wait in the pipe, not as queued answers in our memory.
+  let pausedInput = false;
+  const resumeInput = () => {
+    pausedInput = false;
+    if (!ended) input.resume();
+  };
+  const drain = () => {
+    const text = queued;
+    queued = "";
+    if (text === "" || broken) return;
+    // write() returns false past the stream's own (16 KiB) mark even when the pipe took everything at
+    // once; pausing is for output that really waits, so it also looks at what is still queued.
+    const backedUp = !output.write(text);
+    const waiting = (output as { writableLength?: number }).writableLength ?? Number.POSITIVE_INFINITY;
+    if (backedUp && handlers.backPressure && !pausedInput && waiting > OUTPUT_HIGH_WATER) {
+      pausedInput = true;
+      input.pause();
+      output.once("drain", resumeInput);
+    }
+  };
   const end = () => {
     if (ended) return;
     ended = true;
-    writer.inputEnded = true;
     reader.end();
     handlers.onEnd();
   };
@@ -45,13 +62,22 @@ export function openLineChannel(
   // A peer that stops reading (EPIPE on stdout) has gone, like one that closes stdin. Without a listener
   // the error event would crash the process with a stack trace.
   output.on("error", () => {
-    writer.broken = true;
+    broken = true;
     end();
   });
-  return { send: (message) => writer.send(message), flush: () => writer.flush() };
+  return {
+    send(message: JsonRpcMessage): void {
+      const line = `${encodeMessage(message)}\n`; // encoded first: a message that throws queues nothing
+      if (queued === "") process.nextTick(drain);
+      queued += line;
+    },
+    flush(): Promise<void> {
+      drain();
+      return broken ? Promise.resolve() : new Promise((resolve) => output.write("", () => resolve()));
+    },
+  };
 }
 
-/** Splits the input into lines and hands each one, decoded, to the handlers. */
 class LineReader {
   private readonly decoder = new StringDecoder("utf8");
   // The text of the line being read, as pieces: appending to one string and searching it for a newline
@@ -61,16 +87,12 @@ class LineReader {
   // Inside a line that outgrew maxLineLength: its rest is dropped up to the next newline.
   private discarding = false;
 
-  constructor(
-    private readonly handlers: LineChannelHandlers,
-    private readonly maxLineLength: number,
-  ) {}
+  constructor(private readonly handlers: LineChannelHandlers) {}
 
   feed(chunk: Buffer | string): void {
     const text = typeof chunk === "string" ? chunk : this.decoder.write(chunk);
     let start = 0;
-    let newline = text.indexOf("\n");
-    while (newline >= 0) {
+    for (let newline = text.indexOf("\n"); newline >= 0; newline = text.indexOf("\n", start)) {
       const head = text.slice(start, newline);
       const line = this.pieces.length === 0 ? head : this.pieces.join("") + head;
       this.pieces = [];
@@ -78,22 +100,18 @@ class LineReader {
       if (this.discarding) this.discarding = false;
       else this.processLine(line);
       start = newline + 1;
-      newline = text.indexOf("\n", start);
     }
     if (start === text.length || this.discarding) return;
     this.pendingLength += text.length - start;
+    if (this.pendingLength <= MAX_LINE_LENGTH) return void this.pieces.push(start === 0 ? text : text.slice(start));
     // A peer that never ends its line would otherwise grow this buffer until the process dies.
-    if (this.pendingLength > this.maxLineLength) {
-      this.handlers.onInvalid(tooLarge(this.maxLineLength), "");
-      this.discarding = true;
-      this.pieces = [];
-      this.pendingLength = 0;
-      return;
-    }
-    this.pieces.push(start === 0 ? text : text.slice(start));
+    const message = `Invalid Request: message longer than ${MAX_LINE_LENGTH} characters`;
+    this.handlers.onInvalid(errorResponse(undefined, { code: ErrorCode.InvalidRequest, message }));
+    this.discarding = true;
+    this.pieces = [];
+    this.pendingLength = 0;
   }
 
-  /** The input ended: what is left is the last line. */
   end(): void {
     const rest = this.pieces.join("") + this.decoder.end();
     if (!this.discarding) this.processLine(rest);
@@ -105,70 +123,6 @@ class LineReader {
     if (line.trim() === "") return;
     const decoded = decodeMessage(line);
     if (decoded.ok) this.handlers.onMessage(decoded.message);
-    else this.handlers.onInvalid(decoded.error, line);
+    else this.handlers.onInvalid(decoded.error);
   }
-}
-
-/**
- * Writes messages, one per line. Messages sent in the same tick leave in one write: a pipe write is a
- * syscall (synchronous for pipes on Linux), so with many requests in flight one write per message cost
- * more than the messages themselves. The queue drains on nextTick, after the microtasks that produced it.
- */
-class LineWriter {
-  /** The input has ended: back-pressure no longer resumes it. */
-  inputEnded = false;
-  /** The output failed (the peer went away): nothing more is written. */
-  broken = false;
-  private queued = "";
-  // Back-pressure: while the output holds more than its high-water mark (a peer that does not read),
-  // stop reading input, so unanswered requests wait in the pipe, not as queued answers in our memory.
-  private pausedInput = false;
-
-  constructor(
-    private readonly input: NodeJS.ReadableStream,
-    private readonly output: NodeJS.WritableStream,
-    private readonly backPressure: boolean,
-  ) {}
-
-  send(message: JsonRpcMessage): void {
-    const line = `${encodeMessage(message)}\n`;
-    if (this.queued === "") process.nextTick(this.drain);
-    this.queued += line;
-  }
-
-  flush(): Promise<void> {
-    this.drain();
-    if (this.broken) return Promise.resolve();
-    return new Promise((resolve) => this.output.write("", () => resolve()));
-  }
-
-  private readonly drain = () => {
-    const text = this.queued;
-    this.queued = "";
-    if (text === "" || this.broken) return;
-    // write() returns false past the stream's own (16 KiB) mark even when the pipe took everything at
-    // once; pausing is for output that really waits, so it also looks at what is still queued.
-    const backedUp = !this.output.write(text);
-    if (backedUp && this.backPressure && !this.pausedInput && waitingBytes(this.output) > OUTPUT_HIGH_WATER) {
-      this.pausedInput = true;
-      this.input.pause();
-      this.output.once("drain", this.resumeInput);
-    }
-  };
-
-  private readonly resumeInput = () => {
-    this.pausedInput = false;
-    if (!this.inputEnded) this.input.resume();
-  };
-}
-
-function waitingBytes(output: NodeJS.WritableStream): number {
-  return (output as { writableLength?: number }).writableLength ?? Number.POSITIVE_INFINITY;
-}
-
-function tooLarge(max: number): JsonRpcErrorResponse {
-  return errorResponse(undefined, {
-    code: ErrorCode.InvalidRequest,
-    message: `Invalid Request: message longer than ${max} characters`,
-  });
 }

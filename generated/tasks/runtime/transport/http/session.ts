@@ -1,6 +1,4 @@
-// A 2025-era HTTP session: the protocol state plus what the transport needs to
-// reach the client between requests (the optional GET stream) and to match the
-// client's POSTed responses to our server-to-client requests.
+// A 2025-era HTTP session: protocol state, the GET stream reaching the client, the peer for our requests.
 import { randomUUID } from "node:crypto";
 import { encodeMessage } from "../../protocol/codec.ts";
 import { JsonRpcPeer } from "../../protocol/peer.ts";
@@ -11,14 +9,7 @@ import { ResumableStream, type SseWriter, type StreamMirror } from "./sse.ts";
 
 const RESUMABLE_RETENTION_MS = 5 * 60_000;
 /** Resumable streams kept per session (running or recently done); the oldest done one is forgotten first. */
-export const MAX_RESUMABLE_STREAMS = 16;
-
-export type HttpSessionOptions = {
-  /** A session loaded from a shared store keeps the id it was given. */
-  id?: string;
-  /** Set when other processes share the session (--session-store). */
-  remote?: SessionRemote;
-};
+const MAX_RESUMABLE_STREAMS = 16;
 
 export class HttpSession {
   readonly id: string;
@@ -32,17 +23,16 @@ export class HttpSession {
   private streamCounter = 0;
   private readonly forgetTimers = new Set<NodeJS.Timeout>();
   private readonly stopChanges: () => void;
-
+  /** Set when other processes share the session (--session-store). */
   readonly remote: SessionRemote | undefined;
 
-  constructor(server: McpServer, options: HttpSessionOptions = {}) {
+  /** `id`: a session loaded from a shared store keeps its own. */
+  constructor(server: McpServer, options: { id?: string; remote?: SessionRemote } = {}) {
     this.id = options.id ?? randomUUID();
     this.remote = options.remote;
-    // Changes reach the client through the GET stream held here, if any: with a shared store every
-    // process hears every change and the one holding the stream delivers it, so it goes out once.
+    // With a shared store every process hears every change; the one holding the GET stream delivers it.
     this.state = new LegacySession(this.id, (message) => this.sendLocal(message));
-    // Server-to-client requests normally ride the originating POST's stream (chosen per request);
-    // the GET stream is the fallback, and also carries our notifications/cancelled.
+    // Our requests ride their POST's stream when it has one (post-2025.ts); this GET stream is the fallback.
     this.peer = new JsonRpcPeer({
       send: (message) => this.sendStandalone(message),
       ...(this.remote ? { idPrefix: `${this.remote.instanceId}-` } : {}),
@@ -58,12 +48,10 @@ export class HttpSession {
       const timer = setTimeout(() => {
         this.forgetTimers.delete(timer);
         this.resumableStreams.delete(id);
-      }, RESUMABLE_RETENTION_MS);
-      timer.unref();
+      }, RESUMABLE_RETENTION_MS).unref();
       this.forgetTimers.add(timer);
     };
-    // Bounds what one session keeps for resumption: past the cap, the oldest stream (done ones first)
-    // can no longer be resumed. A running one still reaches its live connection.
+    // Past the cap the oldest stream can no longer be resumed; a running one still reaches its connection.
     if (this.resumableStreams.size >= MAX_RESUMABLE_STREAMS) {
       const streams = [...this.resumableStreams.values()];
       const oldest = streams.find((stream) => stream.done) ?? streams[0];
@@ -78,12 +66,10 @@ export class HttpSession {
     this.state.lastActivity = Date.now();
   }
 
-  /** No request in flight and no stream open: the session may be evicted to make room for a new one. */
+  /** No request in flight and no stream open: it may be evicted to make room (session-store.ts). */
   get idle(): boolean {
-    if (this.inFlight.size > 0) return false;
-    if (this.standaloneStream && !this.standaloneStream.closed) return false;
-    for (const stream of this.resumableStreams.values()) if (!stream.done) return false;
-    return true;
+    const streams = () => [...this.resumableStreams.values()].every((stream) => stream.done);
+    return this.inFlight.size === 0 && (this.standaloneStream?.closed ?? true) && streams();
   }
 
   close(): void {
@@ -97,7 +83,6 @@ export class HttpSession {
     this.standaloneStream?.close();
   }
 
-  /** Writes to the GET stream if this process holds it; true when it did. */
   sendLocal(message: JsonRpcMessage): boolean {
     if (!this.standaloneStream || this.standaloneStream.closed) return false;
     this.standaloneStream.event(encodeMessage(message));
@@ -105,25 +90,19 @@ export class HttpSession {
   }
 
   private sendStandalone(message: JsonRpcMessage): void {
-    // Without an open GET stream there is no way to reach the client; the message is dropped (spec allows
-    // it). With a shared store, the process holding the stream (if any) gets it.
+    // Without an open GET stream the message is dropped (spec allows it), or goes to the process holding it.
     if (!this.sendLocal(message)) this.remote?.standalone(this.id, message);
   }
 }
 
-// What a 2025-era session needs from a shared session store (--session-store, issue 18) when other
-// processes serve the same session: the client's GET stream, the requests we sent it and its answers,
-// and the events of its resumable streams may each live in another process. Absent in memory mode.
-
+/** What a session needs from a shared store (--session-store, issue 18): its GET stream, our requests and
+ * their answers, and its resumable streams' events may each live in another process. */
 export type SessionRemote = {
   /** This process's id among those sharing the store: it prefixes our request and stream ids. */
   readonly instanceId: string;
-  /** A message for the client's GET stream, which another process may hold. */
   standalone(sessionId: string, message: JsonRpcMessage): void;
-  /** The client's answer to a server-to-client request another process sent. */
+  /** The client's answer to a request another process sent. */
   response(sessionId: string, message: JsonRpcMessage): void;
-  /** notifications/cancelled for a request running in another process. */
   cancel(sessionId: string, requestId: RequestId): void;
-  /** Copies a resumable stream's events where any process can replay them. */
   mirror(sessionId: string, streamId: string): StreamMirror;
 };

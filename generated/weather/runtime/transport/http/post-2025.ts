@@ -1,46 +1,44 @@
-// POST /mcp for the initialize-based 2025 revision: every message but `initialize` belongs to a session
-// named by `Mcp-Session-Id`; the client may answer server-to-client requests and cancel with
-// `notifications/cancelled`; streams are resumable.
+// POST /mcp for the 2025 revision: a session per `Mcp-Session-Id`, client answers and cancels, resumable streams.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { errorResponse, isNotification, isRequest, isResponse, resultResponse } from "../../protocol/codec.ts";
 import { ErrorCode, SUPPORTED_PROTOCOL_VERSIONS } from "../../protocol/constants.ts";
 import { toJsonRpcError } from "../../protocol/errors.ts";
-import type { JsonRpcMessage, JsonRpcNotification, JsonRpcRequest } from "../../protocol/types.ts";
+import type { JsonRpcRequest, RequestId } from "../../protocol/types.ts";
+import type { HttpState } from "./http-state.ts";
 import {
   acceptsSse,
-  authOf,
   header,
   invalidRequest,
   isTimeout,
-  type PostContext,
+  type PostHandler,
   routingHeaderMismatch,
 } from "./post-common.ts";
+import { authOf } from "./request-record.ts";
 import { PostResponder, sendJson } from "./responder.ts";
 import { principalOf, requestAuth } from "./security.ts";
 import type { HttpSession } from "./session.ts";
 import { SessionStoreUnavailableError, sendStoreUnavailable } from "./session-store.ts";
 
-export async function handlePost2025(
-  context: PostContext,
-  req: IncomingMessage,
-  res: ServerResponse,
-  message: JsonRpcMessage,
-  headerVersion: string | undefined,
-) {
-  if (headerVersion !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(headerVersion)) {
-    const error = invalidRequest(`Unsupported MCP-Protocol-Version: ${headerVersion}`, {
-      supported: [...SUPPORTED_PROTOCOL_VERSIONS],
-      requested: headerVersion,
-    });
+const NO_SESSION_ID = "Missing Mcp-Session-Id header (send initialize first, or use 2026-07-28)";
+
+export const handlePost2025: PostHandler = async (state, req, res, message) => {
+  const requested = header(req, "mcp-protocol-version");
+  if (requested !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(requested)) {
+    const data = { supported: [...SUPPORTED_PROTOCOL_VERSIONS], requested };
+    const error = invalidRequest(`Unsupported MCP-Protocol-Version: ${requested}`, data);
     return sendJson(res, 400, errorResponse(undefined, error));
   }
+  const id = isRequest(message) ? message.id : undefined;
   const mismatch = isRequest(message) && routingHeaderMismatch(req, message.method, message.params ?? {});
-  if (mismatch && isRequest(message))
-    return sendJson(res, 400, errorResponse(message.id, invalidRequest(`Invalid Request: ${mismatch}`)));
+  if (mismatch) return sendJson(res, 400, errorResponse(id, invalidRequest(`Invalid Request: ${mismatch}`)));
   const initializing = isRequest(message) && message.method === "initialize";
-  const session = initializing
-    ? await openSession(context, req, res, message as JsonRpcRequest)
-    : await findSession(context, req, res, message);
+  let session: HttpSession | undefined;
+  try {
+    session = initializing ? await openSession(state, req, res, id) : await findSession(state, req, res, id);
+  } catch (error) {
+    if (error instanceof SessionStoreUnavailableError) return sendStoreUnavailable(res, id, error);
+    throw error;
+  }
   if (!session) return; // answered
   if (isResponse(message)) {
     // With a shared store, the request this answers may have been sent by another process.
@@ -49,82 +47,7 @@ export async function handlePost2025(
     return sendJson(res, 202, undefined);
   }
   if (isNotification(message)) {
-    await receiveNotification(context, req, session, message);
-    return sendJson(res, 202, undefined);
-  }
-  const request = message as JsonRpcRequest;
-  if (session.inFlight.has(request.id)) {
-    // An id MUST NOT be reused within a session (basic/index); taking the second would leave the first
-    // out of reach of notifications/cancelled.
-    const error = invalidRequest(
-      `Invalid Request: id ${JSON.stringify(request.id).slice(0, 100)} is already in use by a request in progress`,
-    );
-    return sendJson(res, 400, errorResponse(request.id, error));
-  }
-  await runRequest(context, req, res, session, request, initializing);
-}
-
-/** initialize: a new session, reserved in the table (or the store) before it runs; undefined when answered. */
-async function openSession(
-  context: PostContext,
-  req: IncomingMessage,
-  res: ServerResponse,
-  message: JsonRpcRequest,
-): Promise<HttpSession | undefined> {
-  const session = context.sessions.create(context.server);
-  let reserved: boolean;
-  try {
-    reserved = await context.sessions.reserve(session);
-  } catch (error) {
-    if (error instanceof SessionStoreUnavailableError) return void sendStoreUnavailable(res, message.id, error);
-    throw error;
-  }
-  if (!reserved) {
-    const error = {
-      code: ErrorCode.InternalError,
-      message: `Too many sessions: all ${context.sessions.maxSessions} sessions are busy; retry later`,
-    };
-    return void sendJson(res, 503, errorResponse(message.id, error), { "Retry-After": "5" });
-  }
-  if (requestAuth(req)) session.owner = principalOf(req);
-  return session;
-}
-
-/** Any other message: the session its `Mcp-Session-Id` names, owned by this caller; undefined when answered. */
-async function findSession(
-  context: PostContext,
-  req: IncomingMessage,
-  res: ServerResponse,
-  message: JsonRpcMessage,
-): Promise<HttpSession | undefined> {
-  const id = isRequest(message) ? message.id : undefined;
-  const sessionId = header(req, "mcp-session-id");
-  if (!sessionId) {
-    const error = invalidRequest("Missing Mcp-Session-Id header (send initialize first, or use 2026-07-28)");
-    return void sendJson(res, 400, errorResponse(id, error));
-  }
-  let session: HttpSession | undefined;
-  try {
-    session = await context.sessions.use(sessionId, principalOf(req));
-  } catch (error) {
-    if (error instanceof SessionStoreUnavailableError) return void sendStoreUnavailable(res, id, error);
-    throw error;
-  }
-  if (!session) {
-    const error = { code: ErrorCode.InvalidRequest, message: "Session not found" };
-    return void sendJson(res, 404, errorResponse(id, error));
-  }
-  return session;
-}
-
-async function receiveNotification(
-  context: PostContext,
-  req: IncomingMessage,
-  session: HttpSession,
-  message: JsonRpcNotification,
-): Promise<void> {
-  if (message.method === "notifications/cancelled") {
-    const requestId = message.params?.requestId;
+    const requestId = message.method === "notifications/cancelled" ? message.params?.requestId : undefined;
     if (typeof requestId === "string" || typeof requestId === "number") {
       const running = session.inFlight.get(requestId);
       if (running) running.abort(new Error("Cancelled by the client"));
@@ -132,43 +55,66 @@ async function receiveNotification(
       // The id is free at once, as on stdio: a handler that ignores its signal must not keep it taken.
       session.inFlight.delete(requestId);
     }
+    const signal = new AbortController().signal;
+    const channel = { signal, notify: () => {}, session: session.state, principal: principalOf(req), ...authOf(req) };
+    state.server.handleNotification(message, channel);
+    await state.sessions.save?.(session);
+    return sendJson(res, 202, undefined);
   }
-  context.server.handleNotification(message, {
-    signal: new AbortController().signal,
-    notify: () => {},
-    session: session.state,
-    principal: principalOf(req),
-    ...authOf(req),
-  });
-  await context.sessions.save?.(session);
+  const request = message as JsonRpcRequest;
+  if (session.inFlight.has(request.id)) {
+    // An id MUST NOT be reused within a session (basic/index): the first would be out of reach of a cancel.
+    const shown = JSON.stringify(request.id).slice(0, 100);
+    const error = invalidRequest(`Invalid Request: id ${shown} is already in use by a request in progress`);
+    return sendJson(res, 400, errorResponse(request.id, error));
+  }
+  await runRequest(state, req, res, session, request, initializing);
+};
+
+/** initialize: a new session, reserved in the table (or the store) before it runs; undefined when answered. */
+async function openSession(state: HttpState, req: IncomingMessage, res: ServerResponse, id?: RequestId) {
+  const session = state.sessions.create(state.server);
+  if (!(await state.sessions.reserve(session))) {
+    const message = `Too many sessions: all ${state.sessions.maxSessions} sessions are busy; retry later`;
+    const error = errorResponse(id, { code: ErrorCode.InternalError, message });
+    return void sendJson(res, 503, error, { "Retry-After": "5" });
+  }
+  if (requestAuth(req)) session.owner = principalOf(req);
+  return session;
+}
+
+/** Any other message: the session its `Mcp-Session-Id` names, owned by this caller; undefined when answered. */
+async function findSession(state: HttpState, req: IncomingMessage, res: ServerResponse, id?: RequestId) {
+  const sessionId = header(req, "mcp-session-id");
+  if (!sessionId) return void sendJson(res, 400, errorResponse(id, invalidRequest(NO_SESSION_ID)));
+  const session = await state.sessions.use(sessionId, principalOf(req));
+  if (!session) return void sendJson(res, 404, errorResponse(id, invalidRequest("Session not found")));
+  return session;
 }
 
 /** A request of the session: answered as JSON or on an SSE stream that server-to-client requests share. */
 async function runRequest(
-  context: PostContext,
+  state: HttpState,
   req: IncomingMessage,
   res: ServerResponse,
   session: HttpSession,
   request: JsonRpcRequest,
   initializing: boolean,
 ): Promise<void> {
-  const responder = new PostResponder(res, {
-    acceptsSse: acceptsSse(req),
+  const responder = new PostResponder(res, acceptsSse(req), state.keepAliveMs, {
     headers: { "Mcp-Session-Id": session.id },
-    keepAliveMs: context.keepAliveMs,
-    statusFor: () => 200,
-    openResumable: () => session.openResumable(context.retryMs),
+    openResumable: () => session.openResumable(state.retryMs),
   });
   const controller = new AbortController();
   session.inFlight.set(request.id, controller);
   try {
-    const result = await context.server.handleRequest(request, {
+    const result = await state.server.handleRequest(request, {
       signal: controller.signal,
       session: session.state,
       principal: principalOf(req),
       ...authOf(req),
       notify: (notification) => responder.send(notification),
-      // Server-to-client requests go out on this POST's stream, so the client sees them in context.
+      // Server-to-client requests go out on this POST's stream, so the client sees them in state.
       request: (method, params, signal) =>
         session.peer.request(method, params, {
           signal,
@@ -176,14 +122,14 @@ async function runRequest(
           send: responder.canStream ? (outgoing) => responder.send(outgoing) : undefined,
         }),
     });
-    if (initializing) await context.sessions.add(session);
-    else await context.sessions.save?.(session);
+    if (initializing) await state.sessions.add(session);
+    else await state.sessions.save?.(session);
     responder.finish(resultResponse(request.id, result));
   } catch (error) {
     // Read before a failed initialize closes its session, which aborts this request too.
     const cancelled = controller.signal.aborted && !isTimeout(error);
     if (initializing) {
-      context.sessions.release(session);
+      state.sessions.release(session);
       session.close();
       // The shared store failed to record the new session: nothing ran, so the client may simply retry.
       if (error instanceof SessionStoreUnavailableError) return sendStoreUnavailable(res, request.id, error);

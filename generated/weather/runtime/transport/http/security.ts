@@ -1,5 +1,4 @@
-// Request admission for the HTTP transport: Origin/Host checks against DNS
-// rebinding, optional bearer token, and a bounded body read.
+// Request admission: Origin/Host checks against DNS rebinding, optional bearer token, a bounded body read.
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import { isIPv6 } from "node:net";
@@ -10,7 +9,6 @@ const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
 export type AdmissionOptions = {
   bearerToken?: string;
   allowedOrigins?: string[];
-  /** Host header names accepted; defaults to loopback names when bound to a loopback address. */
   allowedHosts?: string[];
   boundHost: string;
 };
@@ -22,31 +20,23 @@ export function admit(req: IncomingMessage, options: AdmissionOptions): Rejectio
   const hosts = req.headersDistinct.host ?? [];
   if (hosts.length > 1) return { status: 400, message: "Bad Request: more than one Host header" };
   const hostName = hosts.length === 1 ? hostnameOf(hosts[0]) : undefined;
-  if (hosts.length === 1 && hostName === undefined) {
+  if (hosts.length === 1 && hostName === undefined)
     return { status: 400, message: `Bad Request: invalid Host header: ${printable(hosts[0])}` };
-  }
-  const allowedHosts = options.allowedHosts ?? (isLoopback(options.boundHost) ? [...LOOPBACK_HOSTS] : undefined);
-  if (allowedHosts && (!hostName || !allowedHosts.some((allowed) => normalizeHostName(allowed) === hostName))) {
+  const loopback = LOOPBACK_HOSTS.has(options.boundHost) || options.boundHost.startsWith("127.");
+  const allowedHosts = options.allowedHosts ?? (loopback ? [...LOOPBACK_HOSTS] : undefined);
+  if (allowedHosts && (!hostName || !allowedHosts.some((allowed) => normalizeHostName(allowed) === hostName)))
     return { status: 403, message: `Forbidden host: ${printable(hosts[0] ?? "(none)")}` };
-  }
   const origin = req.headers.origin;
-  if (origin !== undefined && !originAllowed(origin, options.allowedOrigins)) {
+  if (origin !== undefined && !originAllowed(origin, options.allowedOrigins))
     return { status: 403, message: `Forbidden origin: ${printable(origin)}` };
-  }
-  if (options.bearerToken !== undefined && !bearerMatches(req.headers.authorization, options.bearerToken)) {
-    return {
-      status: 401,
-      message: "Missing or invalid bearer token",
-      headers: { "WWW-Authenticate": 'Bearer realm="mcp"' },
-    };
-  }
-  return undefined;
+  if (options.bearerToken === undefined || bearerMatches(req.headers.authorization, options.bearerToken))
+    return undefined;
+  const headers = { "WWW-Authenticate": 'Bearer realm="mcp"' };
+  return { status: 401, message: "Missing or invalid bearer token", headers };
 }
 
-/** Binds MRTR state to the caller: a digest of the credentials, never the credentials themselves. */
+/** A digest of the caller's credentials, binding MRTR state and sessions; OAuth: who the token names (issue 17). */
 export function principalOf(req: IncomingMessage): string {
-  // An OAuth caller is who the token names (issuer and subject), not the token: a refreshed token is the
-  // same caller, and 2025-era sessions stay bound to it (issue 17).
   const auth = requestAuth(req);
   if (auth) return createHash("sha256").update(`oauth\n${auth.issuer}\n${auth.subject}`).digest("base64url");
   const authorization = req.headers.authorization;
@@ -63,13 +53,10 @@ export function readBody(req: IncomingMessage, maxBytes: number): Promise<string
     let size = 0;
     req.on("data", (chunk: Buffer) => {
       size += chunk.length;
-      if (size > maxBytes) {
-        req.removeAllListeners("data");
-        req.resume();
-        reject(new BodyTooLargeError());
-        return;
-      }
-      chunks.push(chunk);
+      if (size <= maxBytes) return void chunks.push(chunk);
+      req.removeAllListeners("data");
+      req.resume();
+      reject(new BodyTooLargeError());
     });
     req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
     req.on("error", reject);
@@ -87,19 +74,16 @@ function originAllowed(origin: string, allowed: string[] | undefined): boolean {
 
 function bearerMatches(header: string | undefined, token: string): boolean {
   const match = /^Bearer\s+(.+)$/i.exec(header ?? "");
-  if (!match) return false;
-  const given = createHash("sha256").update(match[1].trim()).digest();
-  const expected = createHash("sha256").update(token).digest();
-  return timingSafeEqual(given, expected);
+  const digest = (text: string) => createHash("sha256").update(text).digest();
+  return match !== null && timingSafeEqual(digest(match[1].trim()), digest(token));
 }
 
 // RFC 3986 §3.2.2 reg-name (unreserved, pct-encoded, sub-delims) and §3.2.3 port.
 const REG_NAME = /^(?:[A-Za-z0-9\-._~!$&'()*+,;=]|%[0-9A-Fa-f]{2})+$/;
 const PORT = /^[0-9]{0,5}$/;
 
-/** The host part of a Host header value (`uri-host [":" port]`), lowercased, IPv6 literals in brackets;
- * undefined when the value is not exactly that (anything after `]`, a bad port, stray characters). */
-export function hostnameOf(host: string): string | undefined {
+/** The lowercased host of a Host value (`uri-host [":" port]`), IPv6 bracketed; undefined if not exactly that. */
+function hostnameOf(host: string): string | undefined {
   if (host === "") return ""; // allowed by RFC 9112 §3.2 for a target without authority; names no host
   if (host.startsWith("[")) {
     const close = host.indexOf("]");
@@ -126,19 +110,8 @@ function printable(value: string): string {
   return clean.length > 200 ? `${clean.slice(0, 200)}...` : clean;
 }
 
-function isLoopback(host: string): boolean {
-  return LOOPBACK_HOSTS.has(host) || host.startsWith("127.");
-}
-
-// The principal the protected-resource check established for a request, handed from the HTTP server to the
-// POST handlers without widening their signatures. A WeakMap: it goes when the request does.
-
+// The principal the OAuth check established, kept beside the request (it goes when the request does) so
+// the POST handlers' signatures stay as they are.
 const principals = new WeakMap<IncomingMessage, AuthPrincipal>();
-
-export function setRequestAuth(req: IncomingMessage, principal: AuthPrincipal): void {
-  principals.set(req, principal);
-}
-
-export function requestAuth(req: IncomingMessage): AuthPrincipal | undefined {
-  return principals.get(req);
-}
+export const setRequestAuth = (req: IncomingMessage, principal: AuthPrincipal) => void principals.set(req, principal);
+export const requestAuth = (req: IncomingMessage) => principals.get(req);

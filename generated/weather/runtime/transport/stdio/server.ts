@@ -1,5 +1,4 @@
-// The stdio transport, server side: one client per process, newline-delimited
-// JSON on stdin/stdout, diagnostics on stderr, shutdown on stdin EOF or SIGTERM.
+// The stdio transport, server side: newline-delimited JSON on stdin/stdout; ends on stdin EOF or SIGTERM.
 import { JsonRpcPeer } from "../../protocol/peer.ts";
 import type { JsonObject, JsonRpcMessage, JsonRpcNotification, Result } from "../../protocol/types.ts";
 import { LazyAbort } from "../../server/deadlines.ts";
@@ -11,8 +10,7 @@ import { openLineChannel } from "./line-channel.ts";
 export type StdioServerOptions = {
   input?: NodeJS.ReadableStream;
   output?: NodeJS.WritableStream;
-  /** Exit the process once the connection ends (default: true when using the real stdin/stdout). */
-  exitOnClose?: boolean;
+  exitOnClose?: boolean; // exit once the connection ends (default: true on the real stdin/stdout)
 };
 
 export type StdioServerHandle = { close(): Promise<void>; closed: Promise<void> };
@@ -21,11 +19,14 @@ export function serveStdio(server: McpServer, options: StdioServerOptions = {}):
   const input = options.input ?? process.stdin;
   const output = options.output ?? process.stdout;
   const usesProcessStreams = output === process.stdout;
-  if (usesProcessStreams) keepStdoutForProtocol();
+  if (usesProcessStreams) {
+    // Anything printed with console.log would corrupt the protocol stream: it goes to stderr.
+    const toStderr = (...args: unknown[]) => console.error(...args);
+    Object.assign(console, { log: toStderr, info: toStderr, debug: toStderr });
+  }
   const exitOnClose = options.exitOnClose ?? usesProcessStreams;
-
-  const session = new LegacySession("stdio", (message) => channel.send(message));
   const send = (message: JsonRpcMessage) => channel.send(message);
+  const session = new LegacySession("stdio", send);
   const peer: JsonRpcPeer = new JsonRpcPeer({
     send,
     // Stdio has no per-request stream: cancellation always arrives as notifications/cancelled.
@@ -46,7 +47,6 @@ export function serveStdio(server: McpServer, options: StdioServerOptions = {}):
     backPressure: true,
   });
   const stopChanges = server.changes.subscribe((change) => session.deliverChange(change));
-
   let resolveClosed: () => void = () => {};
   const closed = new Promise<void>((resolve) => {
     resolveClosed = resolve;
@@ -71,8 +71,7 @@ export function serveStdio(server: McpServer, options: StdioServerOptions = {}):
   return { close, closed };
 }
 
-/** One request's view of the connection. A class rather than an object of closures: one allocation per
- * request, and its AbortSignal exists only if the handler reads `ctx.signal`. */
+/** A class rather than an object of closures: one allocation per request, and no AbortSignal unless read. */
 class StdioRequestChannel implements RequestChannel {
   readonly principal = "stdio";
 
@@ -94,12 +93,4 @@ class StdioRequestChannel implements RequestChannel {
   request(method: string, params: JsonObject | undefined, signal: AbortSignal): Promise<Result> {
     return this.peer.request(method, params, { signal });
   }
-}
-
-/** Anything printed with console.log would corrupt the protocol stream, so route it to stderr. */
-function keepStdoutForProtocol(): void {
-  const toStderr = (...args: unknown[]) => console.error(...args);
-  console.log = toStderr;
-  console.info = toStderr;
-  console.debug = toStderr;
 }
