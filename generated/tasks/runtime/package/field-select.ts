@@ -19,7 +19,7 @@ function fieldTree(paths: readonly string[]): FieldTree {
     let node = tree;
     for (const [index, key] of keys.entries()) {
       const existing = ownValue(node, key);
-      if (existing === true) continue;
+      if (existing === true) break; // the whole field is selected already
       if (index === keys.length - 1) setOwn(node, key, true);
       else {
         const child = existing ?? {};

@@ -159,6 +159,13 @@ describe("_fields: dotted paths, through arrays", () => {
     },
     { why: "through a list inside", given: issue, fields: ["labels.name"], want: { labels: [{ name: "x" }] } },
     {
+      // A path inside a field already selected whole adds nothing, and selects nothing at the top level.
+      why: "a whole field and a path inside it, either order",
+      given: { ...issue, id: 7 },
+      fields: ["user", "user.id", "labels.id", "labels"],
+      want: { user: { login: "octo", id: 9 }, labels: [{ name: "x", id: 1 }] },
+    },
+    {
       why: "a whole field wins over a path inside it",
       given: issue,
       fields: ["user.login", "user"],
