@@ -7,7 +7,7 @@ import type { IncomingMessage } from "node:http";
 import type { AuthConfig } from "../../server/auth-principal.ts";
 import type { ProtectedResource, ProtectedResourceOptions } from "../../transport/http/http-features.ts";
 import type { Rejection } from "../../transport/http/security.ts";
-import { scopeRejection } from "./scope-gate.ts";
+import { scopeGate, scopeRejection } from "./scope-gate.ts";
 import { TokenVerifier } from "./token-verifier.ts";
 
 /** Longest Authorization header accepted; real tokens (Entra's included) are well under it. */
@@ -70,6 +70,8 @@ export function createProtectedResource(
         error_description: verdict.description,
       });
     },
+    // No tool table, and resources listed as their scopes allow, as without a gate before (no --list-all-tools).
+    fallbackGate: scopeGate({ required: () => undefined, listAll: false, all: () => [] }),
     refuse(server, message, auth) {
       return scopeRejection(server, message, auth, (required, what) => {
         const description = `${what} needs the scope(s) ${required.join(" ")}`;

@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { JsonRpcMessage } from "../../protocol/types.ts";
 import type { AuthConfig, AuthPrincipal } from "../../server/auth-principal.ts";
 import type { McpServer } from "../../server/server.ts";
+import type { AccessGate } from "../../server/types.ts";
 import type { RequestRecord } from "./request-record.ts";
 import type { Rejection } from "./security.ts";
 import type { Sessions } from "./session-store.ts";
@@ -14,6 +15,8 @@ export type ProtectedResource = {
   authenticate(req: IncomingMessage): Promise<{ principal: AuthPrincipal } | { rejection: Rejection }>;
   /** The 403 insufficient_scope answer to a call or read the token lacks scopes for, before it runs. */
   refuse(server: McpServer, message: JsonRpcMessage, auth: AuthPrincipal | undefined): Rejection | undefined;
+  /** The gate of a server given none: each resource's own `scopes` still bind its callers. */
+  fallbackGate: AccessGate;
 };
 
 export type ProtectedResourceOptions = {

@@ -95,12 +95,15 @@ export async function serveHttp(server: McpServer, options: HttpServerOptions = 
   if (options.auth && createProtectedResource) {
     // Made once listening: its default audience is the server's own URL.
     const gate = server.options.toolGate;
-    state.resource = createProtectedResource(options.auth, {
+    const resource = createProtectedResource(options.auth, {
       serverUrl: url,
       scopesSupported: () => gate?.all() ?? [],
       resourceName: server.options.title ?? server.options.name,
       log: state.log,
     });
+    // Callers now have principals: a server without a gate of its own still checks its resources' scopes.
+    server.options.toolGate ??= resource.fallbackGate;
+    state.resource = resource;
     state.routes = routeTable(state);
   }
   return {
