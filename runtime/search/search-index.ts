@@ -23,7 +23,7 @@ export type ToolDocument = {
   path: string;
   /** The names of the tool's arguments. */
   params: string;
-  /** What the operation does, in verbs: its HTTP method and path's shape (shapeVerbs). */
+  /** What the operation does, in verbs: its HTTP method and its path's shape (verbsOf). */
   verbs: string;
   /** The names of the fields its answer holds (two levels), split into words. */
   fields: string;

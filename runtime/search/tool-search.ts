@@ -4,7 +4,7 @@
 // search, never a failure.
 import { readFileSync } from "node:fs";
 import type { default as MiniSearch, SearchResult } from "minisearch";
-import type { CatalogTool } from "../package/catalog-types.ts";
+import type { CatalogTool, CatalogToolset } from "../package/catalog-types.ts";
 import { buildSearchIndex, parseSearchIndex, type ToolDocument } from "./search-index.ts";
 import { coverage, isQuestion, parseQuery } from "./search-query.ts";
 import { splitIdentifier, termOf } from "./search-text.ts";
@@ -96,14 +96,19 @@ export function rankTools(
 }
 
 /** A search over `tools`; `indexFile`, when the package has one, is the prebuilt index. */
-export function createToolSearch(tools: readonly CatalogTool[], indexFile?: URL): ToolSearch {
+export function createToolSearch(
+  tools: readonly CatalogTool[],
+  indexFile?: URL,
+  toolsetList: readonly CatalogToolset[] = [],
+): ToolSearch {
   let index: MiniSearch<ToolDocument> | undefined;
   const toolsets = new Map(tools.map((tool) => [tool.name, tool.toolset ?? "default"]));
   const reads = readsOf(tools);
   return {
     search(query, { limit, allowed, toolset }) {
       if (limit < 1) return [];
-      index ??= (indexFile && readIndex(indexFile, tools)) || buildSearchIndex(tools);
+      // Without the file: the same documents the generator indexed, toolset descriptions included.
+      index ??= (indexFile && readIndex(indexFile, tools)) || buildSearchIndex(tools, toolsetList);
       const reachable = (name: string) => allowed(name) && (toolset === undefined || toolsets.get(name) === toolset);
       return rankTools(index, query, reachable, reads)
         .slice(0, limit)

@@ -75,6 +75,7 @@ async function searchDocs(mode: CodeMode, args: Args, ctx: Ctx): Promise<ToolHan
   mode.search ??= (await import("../../search/tool-search.ts")).createToolSearch(
     catalog.all,
     packageFile("search-index.json"),
+    catalog.toolsets,
   );
   const names = mode.search.search(args.query, {
     limit: Number(limit),

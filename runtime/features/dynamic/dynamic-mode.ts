@@ -90,7 +90,11 @@ async function searchTools(state: DynamicState, args: Args, ctx: Ctx): Promise<T
   const toolset = typeof args.toolset === "string" ? args.toolset : undefined;
   if (toolset !== undefined && !state.byToolset.has(toolset)) return unknownToolset(state, toolset);
   // Loaded on the first search, not at start-up: the ranking library and the index cost 10-80 ms.
-  state.search ??= (await import("../../search/tool-search.ts")).createToolSearch(state.catalog.all, searchIndexFile());
+  state.search ??= (await import("../../search/tool-search.ts")).createToolSearch(
+    state.catalog.all,
+    searchIndexFile(),
+    state.catalog.toolsets,
+  );
   const names = state.search.search(query, {
     limit,
     allowed: (name) => state.catalog.served.has(name) && showsTool(state.server, name, ctx.auth),
