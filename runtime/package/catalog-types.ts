@@ -56,6 +56,29 @@ export type HttpBinding = {
   baseUrl?: string;
   /** The tool takes mcpgen's `_fields` argument (field selection; never sent upstream). */
   fields?: true;
+  /** The call starts a job the upstream finishes later: the `tasks` feature answers with an MCP task. */
+  task?: TaskBinding;
+};
+
+/** How a long-running operation is followed (README "Long-running operations"); pointers are JSON pointers. */
+export type TaskBinding = {
+  /** How it was found: a documented 202 with a poll header, `x-mcp-task` / `task:`, or a well-known shape. */
+  style: "location" | "status" | "google-operation" | "azure";
+  /** Where the status is read: the start answer's first of `headers` present (a URL, relative to the request's),
+   * the URL at `link` in its body, or `path` (relative to the base URL) filled from the start answer's `params`. */
+  poll: { headers?: string[]; link?: string; path?: string; params?: Record<string, string> };
+  /** A status document: the value at `pointer` (compared as text: `true`, `Succeeded`) names a terminal state;
+   * any other value is still working. Absent: the HTTP status says it (202 working, 200 the result). */
+  status?: { pointer: string; completed: string[]; failed: string[]; cancelled?: string[] };
+  /** Once completed, the result is the value at `pointer` in the status document, or the answer of a GET to the
+   * URL at `link` in it, or of a GET to the URL the start answer gave in `header`; absent: the final answer. */
+  result?: { pointer?: string; link?: string; header?: string };
+  /** Where a failed status document says why (Google's `/error`). */
+  error?: string;
+  /** `tasks/cancel`: `method` sent to the poll URL, or to `path` (relative to the base URL, filled like `poll`). */
+  cancel?: { method: string; path?: string; params?: Record<string, string> };
+  /** Suggested interval between polls when the upstream sends no Retry-After (default 2 s). */
+  pollIntervalMs?: number;
 };
 
 /** `scopes`: what a caller's token must grant to call or read it (issues 17, 27: OpenAPI `security`, or `scopes:`). */
