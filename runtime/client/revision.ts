@@ -5,6 +5,7 @@ import { isObject } from "../protocol/codec.ts";
 import { MetaKey } from "../protocol/constants.ts";
 import type { ClientCapabilities, Implementation, JsonObject, LoggingLevel } from "../protocol/types.ts";
 import { encodeHeaderValue } from "../transport/http/header-encoding.ts";
+import { NAMED_METHODS } from "../transport/http/post-common.ts";
 
 export type Era = "modern" | "legacy";
 
@@ -73,12 +74,6 @@ export const revision2026: ClientRevision = {
   notificationHeaders: (method) => ({ "Mcp-Method": method }),
   httpSession: false,
   cancellation: () => undefined,
-};
-
-const NAMED_METHODS: Record<string, "name" | "uri"> = {
-  "tools/call": "name",
-  "prompts/get": "name",
-  "resources/read": "uri",
 };
 
 /** `Mcp-Method` and, for named methods, `Mcp-Name` (2026-07-28 request metadata headers). */

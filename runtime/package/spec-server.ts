@@ -16,7 +16,7 @@ import type {
 } from "../server/types.ts";
 import { type CredentialsHook, resolveCredentials } from "../upstream/credentials.ts";
 import { resourceContentsFrom, toolAnswerFrom } from "../upstream/response.ts";
-import type { CallUpstream, UpstreamConfig } from "../upstream/types.ts";
+import type { CallUpstream, UpstreamCall, UpstreamConfig, UpstreamResponse } from "../upstream/types.ts";
 import type {
   Catalog,
   CatalogTool,
@@ -25,7 +25,14 @@ import type {
   StaticCompletions,
   StoredCatalog,
 } from "./catalog-types.ts";
-import { type Feature, type FeatureServerOptions, type ResultFitter, resultFitter } from "./feature.ts";
+import {
+  type Feature,
+  type FeatureServerOptions,
+  type JobTool,
+  type ResultFitter,
+  resultFitter,
+  type UpstreamAccess,
+} from "./feature.ts";
 import { selectAnswer, takeFields } from "./field-select.ts";
 import { filters, notEnabledReason, selects, type ToolSelection } from "./tool-selection.ts";
 
@@ -129,6 +136,12 @@ export function createSpecServer(definition: ServerDefinition, options: SpecServ
     ...definition.server,
     ...(filters(selection) ? { unknownToolMessage: (name: string) => unknownTool(name) } : {}),
     ...(options.accessGate ? { toolGate: options.accessGate(definition.catalog) } : {}),
+    ...(options.jobs
+      ? {
+          methods: options.jobs.methods,
+          capabilities: { ...options.serverOptions?.capabilities, ...options.jobs.capabilities },
+        }
+      : {}),
   });
   const fitResult = resultFitter(options.features ?? []);
   const rt: SpecRuntime = {
@@ -165,23 +178,39 @@ export function createSpecServer(definition: ServerDefinition, options: SpecServ
 }
 
 async function forward(rt: SpecRuntime, binding: HttpBinding, args: Args, ctx: HandlerContext, target: string) {
+  return send(rt, binding, args, ctx.signal, await signedAs(rt, ctx), target);
+}
+
+/** What a request carries of its caller. Only what resolveCredentials makes of the caller goes on: the forwarding
+ * never sees ctx, and the caller's MCP token is forbidden anywhere in the request (no token passthrough). */
+async function signedAs(rt: SpecRuntime, ctx: HandlerContext): Promise<UpstreamCall> {
+  const { options } = rt;
+  (ctx as SpecContext).server = rt.server;
+  const credentials = await resolveCredentials(ctx as SpecContext, options.credentials, options.exchangeToken);
+  const idHeader = rt.upstream?.requestIdHeader;
+  return {
+    ...(credentials ? { credentials } : {}),
+    forbidden: ctx.auth ? [ctx.auth.token] : [],
+    ...(idHeader && ctx.httpRequestId ? { extraHeaders: { [idHeader]: ctx.httpRequestId } } : {}),
+  };
+}
+
+async function send(
+  rt: SpecRuntime,
+  binding: HttpBinding,
+  args: Args,
+  signal: AbortSignal,
+  call: UpstreamCall,
+  target: string,
+) {
   const { upstream, definition, options } = rt;
   if (!upstream) throw new McpError(ErrorCode.InternalError, "This server has http bindings but no upstream base URL");
   if (!definition.callUpstream)
     throw new McpError(ErrorCode.InternalError, "This server has http bindings but no callUpstream");
-  // Only what resolveCredentials makes of the caller goes on: the forwarding never sees ctx, and the
-  // caller's MCP token is forbidden anywhere in the request (the spec forbids token passthrough).
-  (ctx as SpecContext).server = rt.server;
-  const credentials = await resolveCredentials(ctx as SpecContext, options.credentials, options.exchangeToken);
-  const idHeader = upstream.requestIdHeader;
   const started = performance.now();
   let status: number | "error" = "error";
   try {
-    const response = await definition.callUpstream(upstream, binding, args, ctx.signal, options.env ?? process.env, {
-      ...(credentials ? { credentials } : {}),
-      forbidden: ctx.auth ? [ctx.auth.token] : [],
-      ...(idHeader && ctx.httpRequestId ? { extraHeaders: { [idHeader]: ctx.httpRequestId } } : {}),
-    });
+    const response = await definition.callUpstream(upstream, binding, args, signal, options.env ?? process.env, call);
     status = response.status;
     return response;
   } finally {
@@ -232,46 +261,82 @@ function registerTools(rt: SpecRuntime, served: Map<string, CatalogTool>): void 
   const unlisted = options.mode === "dynamic" || options.mode === "code";
   for (const { http, toolset: _toolset, scopes: _scopes, ...tool } of served.values()) {
     const validators = ownValue(validatorTable, tool.name);
+    const bound = http && { ...tool, http };
+    const jobs = bound?.http.task && options.jobs;
     rt.server.tool({
       ...tool,
       ...(unlisted ? { unlisted: true } : {}),
       ...(validators ? { validateInput: validators.input } : {}),
       ...(validators?.output ? { validateOutput: validators.output } : {}),
-      handler: http
-        ? (args, ctx) => upstreamTool(rt, { ...tool, http }, validators?.output, args, ctx)
+      ...(jobs ? jobs.toolFields : {}),
+      handler: bound
+        ? jobs
+          ? jobs.handler(bound as JobTool, upstreamAccess(rt, bound, validators?.output))
+          : (args, ctx) => upstreamTool(rt, bound, validators?.output, args, ctx)
         : budgeted(handlerFor(rt, "tools", tool.name), rt.fitHandlerResult),
     });
   }
 }
 
-/** A tool bound to the upstream: the request, the answer checked, `_fields` selected, the features' fit. */
+/** What the tasks feature's job tools use of the forwarding (feature.ts UpstreamAccess). */
+function upstreamAccess(rt: SpecRuntime, tool: BoundTool, validateOutput: Validator | undefined): UpstreamAccess {
+  return {
+    signedAs: (ctx) => signedAs(rt, ctx),
+    send: (signed, args, signal, how = {}) => {
+      const call = {
+        ...signed,
+        ...(how.url ? { url: how.url, method: how.method ?? "GET" } : {}),
+        ...(how.once ? { once: true as const } : {}),
+      };
+      return send(rt, how.binding ?? tool.http, args, signal, call, tool.name);
+    },
+    answer: (response, args) => answerOf(rt, tool, validateOutput, response, args),
+    baseUrl: () => (tool.http.baseUrl && !rt.upstream?.pinned ? tool.http.baseUrl : (rt.upstream?.baseUrl ?? "")),
+  };
+}
+
+type BoundTool = CatalogTool & { http: HttpBinding };
+
+/** A tool bound to the upstream: the request, and its answer made a result. */
 async function upstreamTool(
   rt: SpecRuntime,
-  tool: CatalogTool & { http: HttpBinding },
+  tool: BoundTool,
   validateOutput: Validator | undefined,
   args: Args,
   ctx: HandlerContext,
 ): Promise<ToolHandlerResult> {
-  const { http } = tool;
   try {
     // `_fields` is this server's argument: split off before the request is built.
-    const { args: sent, fields } = http.fields ? takeFields(args) : { args };
-    const answer = toolAnswerFrom(await forward(rt, http, sent, ctx, tool.name));
-    const result = checkedAgainstOutput(answer.result, validateOutput);
-    const selected = selectAnswer({ ...answer, result }, fields, validateOutput);
-    const fitted = rt.fitResult
-      ? await rt.fitResult(selected.result, {
-          kind: "upstream",
-          maxTokens: rt.options.maxResponseTokens,
-          answer: { json: selected.json, link: answer.link },
-          call: { inputSchema: tool.inputSchema, args: sent, offersFields: http.fields === true, validateOutput },
-        })
-      : selected.result;
-    const note = selected.note && { type: "text" as const, text: selected.note };
-    return note ? { ...fitted, content: [...(fitted.content ?? []), note] } : fitted;
+    const sent = tool.http.fields ? takeFields(args).args : args;
+    return await answerOf(rt, tool, validateOutput, await forward(rt, tool.http, sent, ctx, tool.name), args);
   } catch (error) {
     return { isError: true, content: [{ type: "text", text: (error as Error).message }] };
   }
+}
+
+/** An upstream answer as the tool's result: checked against its outputSchema, `_fields` selected, the features' fit. */
+async function answerOf(
+  rt: SpecRuntime,
+  tool: BoundTool,
+  validateOutput: Validator | undefined,
+  response: UpstreamResponse,
+  args: Args,
+): Promise<ToolHandlerResult> {
+  const { http } = tool;
+  const { args: sent, fields } = http.fields ? takeFields(args) : { args };
+  const answer = toolAnswerFrom(response);
+  const result = checkedAgainstOutput(answer.result, validateOutput);
+  const selected = selectAnswer({ ...answer, result }, fields, validateOutput);
+  const fitted = rt.fitResult
+    ? await rt.fitResult(selected.result, {
+        kind: "upstream",
+        maxTokens: rt.options.maxResponseTokens,
+        answer: { json: selected.json, link: answer.link },
+        call: { inputSchema: tool.inputSchema, args: sent, offersFields: http.fields === true, validateOutput },
+      })
+    : selected.result;
+  const note = selected.note && { type: "text" as const, text: selected.note };
+  return note ? { ...fitted, content: [...(fitted.content ?? []), note] } : fitted;
 }
 
 function registerResources(rt: SpecRuntime, catalog: Catalog): void {

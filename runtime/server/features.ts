@@ -80,7 +80,8 @@ async function runTool(
   let result: CallToolResult;
   try {
     const output = await how.run(() => tool.handler(args, ctx));
-    if (output.resultType === "input_required") return output;
+    // Input asked of the client (MRTR), or a task handle (the tasks feature): no tool result to check.
+    if (output.resultType === "input_required" || output.resultType === "task") return output;
     const forward = forwardOf(output);
     if (forward) return await how.forward(forward);
     result = { ...output, content: Array.isArray(output.content) ? output.content : [] } as CallToolResult;

@@ -156,7 +156,9 @@ export class McpServer implements ServerCore {
     const meta: JsonObject = isObject(params._meta) ? params._meta : {};
     const revision = revisionOf(meta);
     const scope = revision.scope(request, meta, channel);
-    const method = Object.hasOwn(revision.methods, request.method) ? revision.methods[request.method] : undefined;
+    const own = this.options.methods?.[revision.era];
+    const methods = own && Object.hasOwn(own, request.method) ? own : revision.methods;
+    const method = Object.hasOwn(methods, request.method) ? methods[request.method] : undefined;
     if (!method) throw methodNotFound(request.method);
 
     const timeoutMs = method.unbounded ? undefined : (this.options.handlerTimeoutMs ?? DEFAULT_HANDLER_TIMEOUT_MS);

@@ -2,7 +2,7 @@
 // credentials never reach another host; the body read up to a cap; a failure names its cause (ECONNREFUSED ...).
 import { TextDecoder } from "node:util"; // not the global: packages compile without the DOM library's types
 import { isTextual } from "./response.ts";
-import type { Outgoing, Redactor, UpstreamConfig, UpstreamResponse } from "./types.ts";
+import { JOB_HEADERS, type Outgoing, type Redactor, type UpstreamConfig, type UpstreamResponse } from "./types.ts";
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 /** A URL as errors may show it: origin and path, never user info or query (where keys travel). */
@@ -57,6 +57,10 @@ export async function send(
     const limit = upstream.maxBodyChars ?? DEFAULT_MAX_BODY_CHARS;
     const read = await guarded(readCapped(response, limit, !isTextual(contentType)));
     const link = response.headers.get("link");
+    const jobHeaders = JOB_HEADERS.flatMap((name) => {
+      const value = response.headers.get(name);
+      return value === null ? [] : [[name, value]];
+    });
     return {
       status: response.status,
       statusText: response.statusText,
@@ -64,6 +68,8 @@ export async function send(
       body: read.body,
       ...(read.cut ? { cutAt: limit } : {}),
       ...(link ? { link } : {}),
+      ...(jobHeaders.length > 0 ? { headers: Object.fromEntries(jobHeaders) } : {}),
+      url: url.href,
       retryAfter: response.headers.get("retry-after"),
     };
   }

@@ -3,6 +3,7 @@
 import type { Feature, FeatureInput, FeatureSetup } from "../../package/feature.ts";
 import { redisFlags } from "./flags.ts";
 import { openRedisSessions } from "./redis-sessions.ts";
+import { redisSharedStore } from "./redis-shared-store.ts";
 import { parseStoreUrl } from "./session-store-url.ts";
 
 export const redisFeature: Feature = {
@@ -12,10 +13,18 @@ export const redisFeature: Feature = {
   http: { openSessionStore: openRedisSessions },
 };
 
-function configure({ values, sources }: FeatureInput): FeatureSetup | string {
+function configure({ values, sources, http }: FeatureInput): FeatureSetup | string {
   const sessionStore = values["session-store"] as string | undefined;
-  if (sessionStore === undefined) return {};
-  const store = parseStoreUrl(sessionStore);
-  if ("error" in store) return `${sources["session-store"]} ${store.error}`;
-  return { http: { sessionStore } };
+  const taskStore = (values["task-store"] as string | undefined) ?? (http ? sessionStore : undefined);
+  for (const [flag, text] of [
+    ["session-store", sessionStore],
+    ["task-store", taskStore],
+  ] as const) {
+    const store = text === undefined ? undefined : parseStoreUrl(text);
+    if (store && "error" in store) return `${sources[flag]} ${store.error}`;
+  }
+  return {
+    ...(taskStore === undefined ? {} : { server: { sharedStore: redisSharedStore(taskStore) } }),
+    ...(sessionStore === undefined ? {} : { http: { sessionStore } }),
+  };
 }

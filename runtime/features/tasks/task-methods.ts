@@ -1,0 +1,123 @@
+// The methods the tasks feature adds: 2026-07-28's extension (tasks/get, tasks/update, tasks/cancel; -32021 for a
+// client that did not declare it) and 2025-11-25's core tasks (tasks/get, tasks/result, tasks/list, tasks/cancel),
+// and tools/call in each era, noting whether the call takes a task.
+
+import type { JobServing } from "../../package/feature.ts";
+import { isObject } from "../../protocol/codec.ts";
+import { ErrorCode } from "../../protocol/constants.ts";
+import { invalidParams, McpError } from "../../protocol/errors.ts";
+import type { Result } from "../../protocol/types.ts";
+import { callTool } from "../../server/features.ts";
+import type { MethodCall, MethodSpec } from "../../server/scope.ts";
+import type { Era } from "../../server/types.ts";
+import { taskRequests } from "./job-tool.ts";
+import { ownerOf, type TaskRunner } from "./task-runner.ts";
+import { legacyPayload, legacyTask, modernTask, TASKS_EXTENSION, tasksRequired } from "./task-shapes.ts";
+import { type TaskRecord, TERMINAL } from "./task-store.ts";
+
+const PAGE = 100;
+
+export function taskMethods(runner: TaskRunner, jobTools: ReadonlySet<string>): JobServing["methods"] {
+  /** The caller's task, else -32602 (another owner's task is as unknown as a missing one). */
+  const owned = async (call: MethodCall): Promise<TaskRecord> => {
+    const { taskId } = call.params;
+    if (typeof taskId !== "string") throw invalidParams(`${call.ctx.method}: taskId must be a string`);
+    const record = await runner.advance(taskId, runner.signerFor(call.ctx));
+    if (!record || record.owner !== ownerOf(call.ctx))
+      throw invalidParams(`Failed to retrieve task: Task not found: ${taskId}`);
+    return record;
+  };
+  const declared = (call: MethodCall) => isObject(call.scope.clientCapabilities.extensions?.[TASKS_EXTENSION]);
+  /** 2026: every tasks/* method needs the extension declared on the request (tasks.md "Error Handling"). */
+  const modern = (run: (call: MethodCall) => Promise<Result>): MethodSpec => ({
+    run: (call) => {
+      if (!declared(call)) throw tasksRequired(`${call.ctx.method} needs the ${TASKS_EXTENSION} extension`);
+      return run(call);
+    },
+  });
+  const cancel = async (call: MethodCall) => {
+    const record = await owned(call);
+    if (TERMINAL.has(record.status)) return record;
+    return runner.cancel(record, runner.signerFor(call.ctx));
+  };
+  const methods: Record<Era, Record<string, MethodSpec>> = {
+    modern: {
+      "tools/call": {
+        mrtr: true,
+        run: (call) => {
+          if (declared(call)) taskRequests.set(call.ctx, {});
+          return callTool(call);
+        },
+      },
+      "tasks/get": modern(async (call) => modernTask(await owned(call), true)),
+      // Upstream jobs ask nothing of the client: an update is acknowledged and ignored (tasks.md allows it).
+      "tasks/update": modern(async (call) => {
+        await owned(call);
+        return {};
+      }),
+      "tasks/cancel": modern(async (call) => {
+        await cancel(call);
+        return {};
+      }),
+    },
+    legacy: {
+      "tools/call": { mrtr: true, run: (call) => legacyToolCall(call, jobTools) },
+      "tasks/get": { run: async (call) => legacyTask(await owned(call)) },
+      // Blocks until the task ends (tasks.mdx), polling as it goes; no handler deadline (the task's TTL bounds it).
+      "tasks/result": {
+        unbounded: true,
+        run: async (call) => {
+          const record = await owned(call);
+          const ended = await runner.settle(record.taskId, record.ttlMs, call.ctx.signal, runner.signerFor(call.ctx));
+          if (!ended || !TERMINAL.has(ended.status))
+            throw new McpError(ErrorCode.RequestTimeout, "The task did not end");
+          return legacyPayload(ended);
+        },
+      },
+      "tasks/list": {
+        run: async (call) => {
+          const records = await runner.store.list(ownerOf(call.ctx));
+          records.sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.taskId.localeCompare(b.taskId));
+          const start =
+            call.params.cursor === undefined ? 0 : Number(call.server.sealer.open(String(call.params.cursor)));
+          if (!Number.isInteger(start) || start < 0) throw invalidParams("Invalid cursor");
+          const page = records.slice(start, start + PAGE).map(legacyTask);
+          const more = start + PAGE < records.length;
+          return { tasks: page, ...(more ? { nextCursor: call.server.sealer.seal(String(start + PAGE)) } : {}) };
+        },
+      },
+      "tasks/cancel": {
+        run: async (call) => {
+          const record = await owned(call);
+          // 2025: cancelling a task that has ended is refused (tasks.mdx "Cancellation").
+          if (TERMINAL.has(record.status))
+            throw invalidParams(`Cannot cancel task ${record.taskId}: it is already ${legacyTask(record).status}`);
+          return legacyTask(await runner.cancel(record, runner.signerFor(call.ctx)));
+        },
+      },
+    },
+  };
+  return methods;
+}
+
+/** 2025: `params.task` asks for a task; only job tools take one (-32601 for another, tasks.mdx "Tool-Level"). */
+async function legacyToolCall(call: MethodCall, jobTools: ReadonlySet<string>): Promise<Result> {
+  const { task, name } = call.params;
+  if (task !== undefined) {
+    if (!isObject(task)) throw invalidParams("tools/call: task must be an object");
+    if (typeof name === "string" && !jobTools.has(name))
+      throw new McpError(ErrorCode.MethodNotFound, `Tool ${name} does not support task-augmented execution`);
+    const ttl = typeof task.ttl === "number" && task.ttl > 0 ? { ttlMs: task.ttl } : {};
+    taskRequests.set(call.ctx, ttl);
+  }
+  const result = await callTool(call);
+  if (result.resultType !== "task") return result;
+  const { resultType: _type, ...modern } = result;
+  return { task: { ...legacyTaskOf(modern) } };
+}
+
+/** A CreateTaskResult's task in 2025's field names. */
+function legacyTaskOf(task: Result): Result {
+  const { ttlMs, pollIntervalMs, ...rest } = task;
+  return { ...rest, ttl: ttlMs, pollInterval: pollIntervalMs };
+}
