@@ -51,6 +51,19 @@ export type ClientOptions = {
   outputValidators?: OutputValidators | (() => OutputValidators);
   /** Compiles outputSchemas learned from tools/list (e.g. protocol/compile-schema.ts); without it they go unchecked. */
   compileSchema?: (schema: object) => Validator;
+  /** Tool calls that may become tasks, awaited to their result (the tasks feature's `clientTasks`). */
+  tasks?: ClientTasks;
+};
+
+/** How tools/call goes when it may answer with a task; `send` sends it, with `extra` params (2025's `task`). */
+export type ClientTasks = {
+  capabilities: ClientCapabilities;
+  callTool(
+    client: McpClient<ToolTypes, PromptTypes>,
+    name: string,
+    options: CallOptions,
+    send: (extra?: JsonObject) => Promise<CallToolResult>,
+  ): Promise<CallToolResult>;
 };
 
 /** What a typed client knows of each tool: its arguments and its structuredContent (the generated ToolMap). */
@@ -85,6 +98,8 @@ export type CallOptions = {
   onProgress?: (progress: Progress) => void;
   /** Extra `_meta` for the request. */
   meta?: JsonObject;
+  /** With the tasks feature's `clientTasks`: each state seen of the task a tools/call became. */
+  onTask?: (task: { taskId: string; status: string; statusMessage?: string }) => void;
 };
 
 export type Subscription = { acknowledged: SubscriptionFilter; close(): void; closed: Promise<void> };
@@ -117,7 +132,8 @@ export class McpClient<Tools extends ToolTypes = AnyTools, Prompts extends Promp
     private readonly options: ClientOptions = {},
   ) {
     this.clientInfo = options.clientInfo ?? DEFAULT_CLIENT_INFO;
-    this.capabilities = options.capabilities ?? capabilitiesFor(options.handlers);
+    const declared = options.capabilities ?? capabilitiesFor(options.handlers);
+    this.capabilities = options.tasks ? mergeCapabilities(declared, options.tasks.capabilities) : declared;
     this.warn = options.warn ?? ((message) => process.stderr.write(`[mcp client] warning: ${message}\n`));
     this.toolOutput = new ToolOutputCheck(options.outputValidators, options.compileSchema, this.warn);
     transport.setIncomingHandlers({
@@ -208,13 +224,16 @@ export class McpClient<Tools extends ToolTypes = AnyTools, Prompts extends Promp
   async callTool<N extends keyof Tools & string>(name: N, ...[args, options]: ToolCallArgs<Tools, N>) {
     // A client that compiles schemas learns them from tools/list, once, before its first call.
     if (this.toolOutput.needsListing(name)) await this.listTools().catch(() => undefined);
-    const result = await this.sendToolCall(name, (args ?? {}) as Record<string, unknown>, options ?? {});
+    const send = (extra?: JsonObject) =>
+      this.sendToolCall(name, (args ?? {}) as Record<string, unknown>, options ?? {}, extra);
+    const tasks = this.options.tasks;
+    const result = tasks ? await tasks.callTool(this as never, name, options ?? {}, send) : await send();
     this.toolOutput.check(name, result);
     return result as ToolCallResult<Tools, N>;
   }
 
-  private async sendToolCall(name: string, args: Record<string, unknown>, options: CallOptions) {
-    const params = { name, arguments: args };
+  private async sendToolCall(name: string, args: Record<string, unknown>, options: CallOptions, extra?: JsonObject) {
+    const params = { name, arguments: args, ...extra };
     if (this.transport.kind !== "http" || !this.revision.mirrorsParamHeaders) {
       return this.request<CallToolResult>("tools/call", params, options);
     }
@@ -365,6 +384,11 @@ export class McpClient<Tools extends ToolTypes = AnyTools, Prompts extends Promp
     }
     for (const listener of [...this.notificationListeners]) listener(message);
   }
+}
+
+function mergeCapabilities(declared: ClientCapabilities, added: ClientCapabilities): ClientCapabilities {
+  const extensions = { ...declared.extensions, ...added.extensions };
+  return { ...declared, ...added, ...(Object.keys(extensions).length > 0 ? { extensions } : {}) };
 }
 
 /** Connects to a server over HTTP (`{ url }`) or stdio (`{ command }`), detecting the protocol era. */

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { connect, type McpClient } from "../../../../runtime/client/client.ts";
 import { taskServing } from "../../../../runtime/features/tasks/feature.ts";
+import { clientTasks, isHandle, startToolTask, type TaskView } from "../../../../runtime/features/tasks/task-client.ts";
 import type { TaskBinding } from "../../../../runtime/package/catalog-types.ts";
 import { createSpecServer } from "../../../../runtime/package/spec-server.ts";
 import { McpError } from "../../../../runtime/protocol/errors.ts";
@@ -235,3 +236,47 @@ describe("time to live", () => {
     await short.close();
   });
 });
+
+for (const version of ["2026-07-28", "2025-11-25"]) {
+  describe(`the runtime client with clientTasks, ${version}`, () => {
+    let client: McpClient;
+    beforeAll(async () => {
+      client = await connect({ url }, { protocolVersion: version, tasks: clientTasks });
+    });
+    afterAll(() => client?.close());
+
+    test("callTool awaits the task to the upstream's result, reporting its status on the way", async () => {
+      const posts = api.starts();
+      const seen: TaskView[] = [];
+      const onTask = (task: { status: string }) => seen.push(task as TaskView);
+      const result = await client.callTool("export_rows", { rows: 11 }, { onTask });
+      expect(result.structuredContent).toMatchObject({ rows: 11 });
+      expect(seen[0]).toMatchObject({ status: "working" });
+      expect(seen.at(-1)?.status).toBe("completed");
+      expect(api.starts()).toBe(posts + 1);
+    });
+
+    test("aborting the call cancels the task, and the upstream job", async () => {
+      const deletes = api.requests.filter((r) => r.method === "DELETE").length;
+      const abort = new AbortController();
+      const call = client.callTool("export_rows", { mode: "never" }, { signal: abort.signal });
+      setTimeout(() => abort.abort(), 200);
+      await expect(call).rejects.toThrow();
+      await until(
+        async () => api.requests.filter((r) => r.method === "DELETE").length,
+        (count) => count === deletes + 1,
+      );
+    });
+
+    test("startToolTask gives a handle to poll, read and cancel", async () => {
+      const started = await startToolTask(client, "export_rows", { rows: 2 });
+      if (!isHandle(started)) throw new Error("expected a task handle");
+      expect((await started.status()).taskId).toBe(started.taskId);
+      expect((await started.result()).structuredContent).toMatchObject({ rows: 2 });
+      const never = await startToolTask(client, "export_rows", { mode: "never" });
+      if (!isHandle(never)) throw new Error("expected a task handle");
+      await never.cancel();
+      expect((await never.status()).status).toBe("cancelled");
+    });
+  });
+}
