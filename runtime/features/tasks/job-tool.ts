@@ -10,8 +10,9 @@ import { modernTask, tasksRequired } from "./task-shapes.ts";
 import { type TaskRecord, TERMINAL } from "./task-store.ts";
 import { jobOf, startIsFinal } from "./upstream-job.ts";
 
-/** What a tools/call asked of tasks: set by the feature's tools/call (absent: the client takes no task). */
-export type TaskRequest = { ttlMs?: number };
+/** What a tools/call asked of tasks, set by the feature's tools/call: a task (`ttlMs` the client's wish), or
+ * `untilDone` (a job tool run in process, by code mode: awaited to its end); absent: the client takes no task. */
+export type TaskRequest = { ttlMs?: number; untilDone?: true };
 export const taskRequests = new WeakMap<HandlerContext, TaskRequest>();
 
 const errorResult = (text: string, more: ToolHandlerResult["content"] = []): ToolHandlerResult => ({
@@ -26,7 +27,8 @@ export function jobToolHandler(runner: TaskRunner, tool: JobTool, upstream: Upst
   runner.serve(tool, upstream);
   const binding = tool.http.task;
   return async (args: Record<string, unknown>, ctx: HandlerContext): Promise<Result> => {
-    const request = taskRequests.get(ctx);
+    const wish = taskRequests.get(ctx);
+    const request = wish?.untilDone ? undefined : wish;
     const ttlMs = Math.min(request?.ttlMs ?? runner.settings.ttlMs, runner.settings.ttlMs);
     const signed = await upstream.signedAs(ctx);
     const start = await upstream.send(signed, args, ctx.signal, { once: true });
@@ -55,7 +57,8 @@ export function jobToolHandler(runner: TaskRunner, tool: JobTool, upstream: Upst
     });
     runner.follow(record, signed);
     if (request) return taskAnswer(record);
-    const settled = await runner.settle(record.taskId, runner.settings.waitMs, ctx.signal);
+    const waitMs = wish?.untilDone ? ttlMs : runner.settings.waitMs;
+    const settled = await runner.settle(record.taskId, waitMs, ctx.signal);
     if (settled && TERMINAL.has(settled.status)) return finalAnswer(settled);
     if (ctx.era === "modern")
       throw tasksRequired(

@@ -10,7 +10,7 @@ import type { Result } from "../../protocol/types.ts";
 import { callTool } from "../../server/features.ts";
 import type { MethodCall, MethodSpec } from "../../server/scope.ts";
 import type { Era } from "../../server/types.ts";
-import { taskRequests } from "./job-tool.ts";
+import { type TaskRequest, taskRequests } from "./job-tool.ts";
 import { ownerOf, type TaskRunner } from "./task-runner.ts";
 import { legacyPayload, legacyTask, modernTask, TASKS_EXTENSION, tasksRequired } from "./task-shapes.ts";
 import { type TaskRecord, TERMINAL } from "./task-store.ts";
@@ -45,7 +45,7 @@ export function taskMethods(runner: TaskRunner, jobTools: ReadonlySet<string>): 
       "tools/call": {
         mrtr: true,
         run: (call) => {
-          if (declared(call)) taskRequests.set(call.ctx, {});
+          noteTaskRequest(call, jobTools, declared(call) ? {} : undefined);
           return callTool(call);
         },
       },
@@ -100,16 +100,30 @@ export function taskMethods(runner: TaskRunner, jobTools: ReadonlySet<string>): 
   return methods;
 }
 
+/** The job tool a tools/call runs: the one named, or the one it forwards to (dynamic mode's call_tool). */
+function jobOfCall(call: MethodCall, jobTools: ReadonlySet<string>): string | undefined {
+  const { name, arguments: args } = call.params;
+  if (typeof name !== "string") return undefined;
+  if (jobTools.has(name)) return name;
+  const target = call.server.tools.get(name)?.forwardsTo?.(isObject(args) ? args : {});
+  return target && jobTools.has(target.name) ? target.name : undefined;
+}
+
+/** A call of a job tool takes a task when `request` says so; any other call (code mode's execute) awaits the
+ * job tools it runs in process to their end, within its own deadline (--code-timeout). */
+function noteTaskRequest(call: MethodCall, jobTools: ReadonlySet<string>, request: TaskRequest | undefined): void {
+  if (!jobOfCall(call, jobTools)) taskRequests.set(call.ctx, { untilDone: true });
+  else if (request) taskRequests.set(call.ctx, request);
+}
+
 /** 2025: `params.task` asks for a task; only job tools take one (-32601 for another, tasks.mdx "Tool-Level"). */
 async function legacyToolCall(call: MethodCall, jobTools: ReadonlySet<string>): Promise<Result> {
   const { task, name } = call.params;
-  if (task !== undefined) {
-    if (!isObject(task)) throw invalidParams("tools/call: task must be an object");
-    if (typeof name === "string" && !jobTools.has(name))
-      throw new McpError(ErrorCode.MethodNotFound, `Tool ${name} does not support task-augmented execution`);
-    const ttl = typeof task.ttl === "number" && task.ttl > 0 ? { ttlMs: task.ttl } : {};
-    taskRequests.set(call.ctx, ttl);
-  }
+  if (task !== undefined && !isObject(task)) throw invalidParams("tools/call: task must be an object");
+  if (task !== undefined && typeof name === "string" && !jobOfCall(call, jobTools))
+    throw new McpError(ErrorCode.MethodNotFound, `Tool ${name} does not support task-augmented execution`);
+  const ttl = isObject(task) && typeof task.ttl === "number" && task.ttl > 0 ? { ttlMs: task.ttl } : {};
+  noteTaskRequest(call, jobTools, isObject(task) ? ttl : undefined);
   const result = await callTool(call);
   if (result.resultType !== "task") return result;
   const { resultType: _type, ...modern } = result;
