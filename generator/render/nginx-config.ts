@@ -29,6 +29,8 @@ export const RETRY_SAFE_METHODS = [
   "prompts/list",
   "prompts/get",
   "completion/complete",
+  // The tasks feature's: a read of a task (which may poll the upstream job, a GET).
+  "tasks/get",
 ];
 
 const SAFE_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
