@@ -6,7 +6,7 @@ import type { CallToolResult, Completion, JsonObject, Result, ValidatorError } f
 import { MAX_TEMPLATE_URI_LENGTH } from "../protocol/uri-template-match.ts";
 import type { AuthPrincipal } from "./auth-principal.ts";
 import { InputRequiredSignal, inputRequiredResult } from "./mrtr.ts";
-import type { MethodCall, ServerCore } from "./scope.ts";
+import type { MethodCall, RequestScope, ServerCore } from "./scope.ts";
 import type { CompleteFunction, HandlerContext, ToolDefinition, ToolHandlerResult } from "./types.ts";
 
 const DEFAULT_REQUEST_STATE_TTL_MS = 10 * 60_000;
@@ -20,9 +20,6 @@ export async function callTool(call: MethodCall, forwarded = false): Promise<Res
   if (typeof params.name !== "string") throw invalidParams("tools/call: name must be a string");
   const tool = server.tools.get(params.name);
   if (!tool) throw invalidParams(server.options.unknownToolMessage?.(params.name) ?? `Unknown tool: ${params.name}`);
-  // The HTTP transport 403s a direct call first; this covers forwards and other transports.
-  const refusal = server.options.toolGate?.toolRefusal(tool.name, ctx.auth);
-  if (refusal) return toolError(refusal);
   return runTool(server, tool, params.arguments ?? {}, ctx, {
     run: (handler) => withInputs(call, handler),
     aborted: () => call.abort.aborted,
@@ -40,8 +37,6 @@ export async function callToolInProcess(
 ): Promise<CallToolResult> {
   const tool = server.tools.get(name);
   if (!tool) return toolError(`Unknown tool: ${name}`);
-  const refusal = server.options.toolGate?.toolRefusal(name, ctx.auth);
-  if (refusal) return toolError(refusal);
   try {
     const result = await runTool(server, tool, args, ctx, {
       run: async (handler) => handler(),
@@ -70,6 +65,9 @@ async function runTool(
   ctx: HandlerContext,
   how: ToolRun,
 ): Promise<Result> {
+  // The HTTP transport 403s a direct call first; this covers forwards, calls in process and other transports.
+  const refusal = server.options.toolGate?.toolRefusal(tool.name, ctx.auth);
+  if (refusal) return toolError(refusal);
   if (!isObject(args)) return toolError(`Invalid arguments for tool ${tool.name}: arguments must be an object`);
   const protoKey = protoKeyPointer(args);
   if (protoKey) return toolError(`Invalid arguments for tool ${tool.name}: ${PROTO_REFUSED(protoKey)}`);
@@ -82,7 +80,7 @@ async function runTool(
     const output = await how.run(() => tool.handler(args, ctx));
     // Input asked of the client (MRTR), or a task handle (the tasks feature): no tool result to check.
     if (output.resultType === "input_required" || output.resultType === "task") return output;
-    const forward = forwardOf(output);
+    const forward = (output as { [FORWARD]?: ToolForward })[FORWARD];
     if (forward) return await how.forward(forward);
     result = { ...output, content: Array.isArray(output.content) ? output.content : [] } as CallToolResult;
   } catch (error) {
@@ -161,14 +159,18 @@ export async function readResource(call: MethodCall): Promise<Result> {
     }
   } catch (error) {
     // A handler's notFound(uri) answers with the code of this request's era, whichever it was made for.
-    throw error instanceof ResourceNotFoundError ? scope.revision.resourceNotFound(error.uri, error.message) : error;
+    throw error instanceof ResourceNotFoundError ? notFoundIn(scope, error.uri, error.message) : error;
   }
   const why =
     uri.length > MAX_TEMPLATE_URI_LENGTH && server.templates.size > 0
       ? ` (a URI longer than ${MAX_TEMPLATE_URI_LENGTH} characters matches no resource template)`
       : "";
-  throw scope.revision.resourceNotFound(uri, `Resource not found: ${uri}${why}`);
+  throw notFoundIn(scope, uri, `Resource not found: ${uri}${why}`);
 }
+
+// 2026 moved "resource not found" from -32002 to -32602 (changelog, minor change 6).
+const notFoundIn = (scope: RequestScope, uri: string, message: string) =>
+  new ResourceNotFoundError(uri, scope.revision.era, message);
 
 export async function getPrompt(call: MethodCall): Promise<Result> {
   const { server, params, ctx } = call;
@@ -182,14 +184,9 @@ export async function getPrompt(call: MethodCall): Promise<Result> {
   for (const [name, value] of Object.entries(args)) {
     if (typeof value !== "string") throw invalidParams(`Prompt argument ${name} must be a string`);
   }
-  const missing = (prompt.arguments ?? []).filter(
-    (argument) => argument.required && ownValue(args, argument.name) === undefined,
-  );
-  if (missing.length > 0) {
-    throw invalidParams(
-      `Missing required arguments for prompt ${prompt.name}: ${missing.map((a) => a.name).join(", ")}`,
-    );
-  }
+  const missing = (prompt.arguments ?? []).filter((a) => a.required && ownValue(args, a.name) === undefined);
+  const names = missing.map((a) => a.name).join(", ");
+  if (missing.length > 0) throw invalidParams(`Missing required arguments for prompt ${prompt.name}: ${names}`);
   return withInputs(call, () => prompt.get(args as Record<string, string>, ctx));
 }
 
@@ -265,11 +262,4 @@ export type ToolForward = { name: string; arguments: unknown; meta?: JsonObject 
 export function forwardTo(forward: ToolForward): ToolHandlerResult {
   // No content of its own: were the mark ever lost, the result would be an empty success, not a leak.
   return Object.defineProperty({ content: [] }, FORWARD, { value: forward, enumerable: false });
-}
-
-/** The forward a handler's result asks for, if it is one. */
-export function forwardOf(result: unknown): ToolForward | undefined {
-  return typeof result === "object" && result !== null
-    ? ((result as { [FORWARD]?: ToolForward })[FORWARD] ?? undefined)
-    : undefined;
 }

@@ -1,5 +1,5 @@
 // Protocol revision 2025 (2025-11-25, -06-18, -03-26), server side: initialize-based sessions, real
-// server-to-client requests for inputs, -32002 for an unknown resource, none of 2026's result fields.
+// server-to-client requests for inputs, none of 2026's result fields.
 import { isObject } from "../protocol/codec.ts";
 import {
   ErrorCode,
@@ -8,7 +8,7 @@ import {
   LOGGING_LEVELS,
   MetaKey,
 } from "../protocol/constants.ts";
-import { invalidParams, McpError, ResourceNotFoundError } from "../protocol/errors.ts";
+import { invalidParams, McpError } from "../protocol/errors.ts";
 import type { ClientCapabilities, InputResponse, JsonObject, LoggingLevel, Result } from "../protocol/types.ts";
 import { capabilitiesTooLarge, keptClientInfo, MAX_CAPABILITIES_CHARS } from "./client-declaration.ts";
 import { checkResourceScopes, resourceScopes } from "./features.ts";
@@ -60,7 +60,6 @@ export const revision2025: Revision = {
   // The session's level; everything until the client sets one.
   logThreshold: (_meta, channel) => channel.session?.logLevel ?? "debug",
   sessionId: (channel) => channel.session?.id,
-  resourceNotFound: (uri, message) => new ResourceNotFoundError(uri, "legacy", message),
   // The 2026 fields a handler may have set do not exist in 2025.
   shapeResult: ({ resultType, ttlMs, cacheScope, ...result }) => result,
 };
