@@ -20,7 +20,7 @@ import type { LazyAbort } from "./deadlines.ts";
 import type { RequestScope } from "./scope.ts";
 import type { Era, HandlerContext, RequestChannel } from "./types.ts";
 
-export type ContextInit = {
+type ContextInit = {
   request: JsonRpcRequest;
   meta: JsonObject;
   scope: RequestScope;
@@ -31,10 +31,6 @@ export type ContextInit = {
   answers: Record<string, InputResponse>;
 };
 
-export function createHandlerContext(init: ContextInit): HandlerContext {
-  return new RequestContext(init);
-}
-
 let signalProperty: PropertyDescriptor;
 
 /**
@@ -43,7 +39,7 @@ let signalProperty: PropertyDescriptor;
  * getter costs +44–56% server CPU per call (bench/RESULTS.md "Micro-optimisations"). The methods stay
  * per-request closures: handlers may call them detached (`const { progress } = ctx`).
  */
-class RequestContext implements HandlerContext {
+export class RequestContext implements HandlerContext {
   readonly #abort: LazyAbort;
   declare readonly signal: AbortSignal;
   declare requestId: RequestId;

@@ -14,7 +14,7 @@ import type {
 } from "../protocol/types.ts";
 import { compileUriTemplate } from "../protocol/uri-template-match.ts";
 import { collectHeaderParams, type HeaderParam } from "../transport/http/header-encoding.ts";
-import { createHandlerContext } from "./context.ts";
+import { RequestContext } from "./context.ts";
 import { Deadlines, type Expiring, type Lane, LazyAbort } from "./deadlines.ts";
 import { revision2025 } from "./revision-2025.ts";
 import { revision2026 } from "./revision-2026.ts";
@@ -172,7 +172,7 @@ export class McpServer implements ServerCore {
     try {
       const binding = { method: request.method, params, principal: channel.principal ?? "" };
       const answers = method.mrtr ? revision.answers(this.sealer, binding) : {};
-      const ctx = createHandlerContext({ request, meta, scope, channel, abort: run, answers });
+      const ctx = new RequestContext({ request, meta, scope, channel, abort: run, answers });
       const call: MethodCall = { server: this, params, scope, channel, ctx, abort: run, binding, answers };
       return revision.shapeResult(await run.race(method.run(call)), request.method, this);
     } finally {
