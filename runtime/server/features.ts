@@ -72,9 +72,8 @@ async function runTool(
   const protoKey = protoKeyPointer(args);
   if (protoKey) return toolError(`Invalid arguments for tool ${tool.name}: ${PROTO_REFUSED(protoKey)}`);
   const validateInput = server.validatorFor(tool.inputSchema, tool.validateInput);
-  if (validateInput && !validateInput(args)) {
+  if (validateInput && !validateInput(args))
     return toolError(`Invalid arguments for tool ${tool.name}: ${describeErrors(validateInput.errors)}`);
-  }
   let result: CallToolResult;
   try {
     const output = await how.run(() => tool.handler(args, ctx));
@@ -91,15 +90,13 @@ async function runTool(
   }
   if (result.isError) return result;
   if (tool.outputSchema) {
-    if (result.structuredContent === undefined) {
+    if (result.structuredContent === undefined)
       return toolError(`Tool ${tool.name} declares an outputSchema but returned no structuredContent`);
-    }
     const validateOutput = server.validatorFor(tool.outputSchema, tool.validateOutput);
-    if (validateOutput && !validateOutput(result.structuredContent)) {
+    if (validateOutput && !validateOutput(result.structuredContent))
       return toolError(
         `Tool ${tool.name} returned output not matching its outputSchema: ${describeErrors(validateOutput.errors)}`,
       );
-    }
   }
   if (result.structuredContent !== undefined && result.content.length === 0) {
     // Clients that ignore structuredContent still see the data (backwards-compatibility advice in the tools spec).
@@ -181,9 +178,8 @@ export async function getPrompt(call: MethodCall): Promise<Result> {
   if (!isObject(args)) throw invalidParams("prompts/get: arguments must be an object");
   const protoKey = protoKeyPointer(args);
   if (protoKey) throw invalidParams(`Invalid arguments for prompt ${prompt.name}: ${PROTO_REFUSED(protoKey)}`);
-  for (const [name, value] of Object.entries(args)) {
+  for (const [name, value] of Object.entries(args))
     if (typeof value !== "string") throw invalidParams(`Prompt argument ${name} must be a string`);
-  }
   const missing = (prompt.arguments ?? []).filter((a) => a.required && ownValue(args, a.name) === undefined);
   const names = missing.map((a) => a.name).join(", ");
   if (missing.length > 0) throw invalidParams(`Missing required arguments for prompt ${prompt.name}: ${names}`);

@@ -29,14 +29,12 @@ export const revision2025: Revision = {
 
   scope(request, _meta, channel) {
     const session = channel.session;
-    if (request.method === "initialize" || request.method === "ping") {
+    if (request.method === "initialize" || request.method === "ping")
       return { revision: revision2025, protocolVersion: session?.protocolVersion ?? "", clientCapabilities: {} };
-    }
-    if (!session?.protocolVersion) {
+    if (!session?.protocolVersion)
       throw invalidParams(
         `Missing _meta["${MetaKey.protocolVersion}"]: send per-request metadata (2026-07-28) or initialize first`,
       );
-    }
     return {
       revision: revision2025,
       protocolVersion: session.protocolVersion,
@@ -68,13 +66,11 @@ async function initialize({ server, params, channel }: MethodCall): Promise<Resu
   const session = channel.session;
   if (!session) throw new McpError(ErrorCode.InvalidRequest, "initialize is not available on this channel");
   if (typeof params.protocolVersion !== "string") throw invalidParams("initialize: protocolVersion must be a string");
-  if (params.capabilities !== undefined && !isObject(params.capabilities)) {
+  if (params.capabilities !== undefined && !isObject(params.capabilities))
     throw invalidParams("initialize: capabilities must be an object");
-  }
   // The session keeps them as long as it lives: bounded, or refused whole (cutting would change them).
-  if (capabilitiesTooLarge(params.capabilities)) {
+  if (capabilitiesTooLarge(params.capabilities))
     throw invalidParams(`initialize: capabilities exceed ${MAX_CAPABILITIES_CHARS} characters as JSON`);
-  }
   // Echo a version we speak; otherwise offer our latest initialize-era version and let the client decide.
   session.protocolVersion = isLegacyVersion(params.protocolVersion)
     ? params.protocolVersion

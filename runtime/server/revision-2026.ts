@@ -80,9 +80,8 @@ async function listen({ server, params, channel, ctx }: MethodCall): Promise<Res
   const requested = params.notifications;
   if (!isObject(requested)) throw invalidParams("subscriptions/listen: notifications must be an object");
   const filter: SubscriptionFilter = {};
-  for (const key of ["toolsListChanged", "promptsListChanged", "resourcesListChanged"] as const) {
+  for (const key of ["toolsListChanged", "promptsListChanged", "resourcesListChanged"] as const)
     if (requested[key] === true) filter[key] = true;
-  }
   if (Array.isArray(requested.resourceSubscriptions)) {
     // Only resources the caller may read: the acknowledgement then shows which subscriptions were taken.
     filter.resourceSubscriptions = requested.resourceSubscriptions.filter(
