@@ -65,8 +65,6 @@ function pick(definition: object, fields: readonly string[]): Record<string, unk
   );
 }
 
-type Page<T> = { items: T[]; nextCursor?: string };
-
 /** Cursors are sealed offsets: a client cannot forge one, and a stale or garbage cursor is a clean -32602. */
 function paginate<T>(items: readonly T[], cursor: unknown, pageSize: number, sealer: TokenSealer, kind: string) {
   let offset = 0;
@@ -82,7 +80,7 @@ function paginate<T>(items: readonly T[], cursor: unknown, pageSize: number, sea
     }
     offset = payload.offset as number;
   }
-  const page: Page<T> = { items: items.slice(offset, offset + pageSize) };
+  const page: { items: T[]; nextCursor?: string } = { items: items.slice(offset, offset + pageSize) };
   if (offset + pageSize < items.length) page.nextCursor = sealer.seal({ kind, offset: offset + pageSize });
   return page;
 }

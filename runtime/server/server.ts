@@ -18,7 +18,7 @@ import { RequestContext } from "./context.ts";
 import { Deadlines, type Expiring, type Lane, LazyAbort } from "./deadlines.ts";
 import { revision2025 } from "./revision-2025.ts";
 import { revision2026 } from "./revision-2026.ts";
-import type { MethodCall, RegisteredTemplate, Revision, ServerCore } from "./scope.ts";
+import type { MethodCall, RegisteredTemplate, ServerCore } from "./scope.ts";
 import { createTokenSealer, type TokenSealer } from "./sealed-token.ts";
 import { ChangeHub } from "./session.ts";
 import type {
@@ -154,7 +154,8 @@ export class McpServer implements ServerCore {
     if (this.deferred.length > 0 && !BEFORE_CATALOG.has(request.method)) this.settle();
     const params: JsonObject = request.params ?? {};
     const meta: JsonObject = isObject(params._meta) ? params._meta : {};
-    const revision = revisionOf(meta);
+    // A 2026-07-28 request names its version in `_meta`; any other belongs to an initialize-based session.
+    const revision = meta[MetaKey.protocolVersion] !== undefined ? revision2026 : revision2025;
     const scope = revision.scope(request, meta, channel);
     const own = this.options.methods?.[revision.era];
     const methods = own && Object.hasOwn(own, request.method) ? own : revision.methods;
@@ -224,11 +225,6 @@ function forwardAbort(signal: AbortSignal, run: RequestRun): () => void {
   if (signal.aborted) onAbort();
   signal.addEventListener("abort", onAbort, { once: true });
   return () => signal.removeEventListener("abort", onAbort);
-}
-
-/** A 2026-07-28 request names its version in `_meta`; any other belongs to an initialize-based session. */
-function revisionOf(meta: JsonObject): Revision {
-  return meta[MetaKey.protocolVersion] !== undefined ? revision2026 : revision2025;
 }
 
 function dropUndefined(value: Record<string, unknown>): Record<string, unknown> {
