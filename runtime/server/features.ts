@@ -114,7 +114,6 @@ async function forwardedCall(call: MethodCall, via: string, forward: ToolForward
   return forward.meta ? { ...result, _meta: { ...(result._meta as object | undefined), ...forward.meta } } : result;
 }
 
-/** Whether listings (tools/list, search, browse, code mode's docs) show the tool to this caller. */
 export function showsTool(server: ServerCore, name: string, auth: AuthPrincipal | undefined): boolean {
   return server.options.toolGate?.showsTool(name, auth) ?? true;
 }

@@ -99,14 +99,11 @@ async function listen({ server, params, channel, ctx }: MethodCall): Promise<Res
   try {
     await new Promise<void>((resolve, reject) => {
       const stopOnClose = server.onClose(resolve);
-      ctx.signal.addEventListener(
-        "abort",
-        () => {
-          stopOnClose();
-          reject(ctx.signal.reason);
-        },
-        { once: true },
-      );
+      const onAbort = () => {
+        stopOnClose();
+        reject(ctx.signal.reason);
+      };
+      ctx.signal.addEventListener("abort", onAbort, { once: true });
     });
   } finally {
     stopListening();

@@ -66,9 +66,8 @@ export class Drain {
       if (res.headersSent) res.end();
       else {
         const message = `Server shut down before this request finished (shutdown timeout ${options.timeoutMs} ms)`;
-        sendJson(res, 500, errorResponse(undefined, { code: ErrorCode.InternalError, message }), {
-          Connection: "close",
-        });
+        const error = { code: ErrorCode.InternalError, message };
+        sendJson(res, 500, errorResponse(undefined, error), { Connection: "close" });
       }
     }
     const linger = Math.min(options.graceMs, options.timeoutMs - (Date.now() - started));
