@@ -205,9 +205,7 @@ export async function complete({ server, params, ctx }: MethodCall): Promise<Res
     if (!template) throw invalidParams(`Unknown resource template: ${ref.uri}`);
     checkResourceScopes(server, template.definition.scopes, String(ref.uri), ctx.auth);
     completer = ownValue(template.definition.complete, argument.name);
-  } else {
-    throw invalidParams(`Unknown completion reference type: ${ref.type}`);
-  }
+  } else throw invalidParams(`Unknown completion reference type: ${ref.type}`);
   const contextArgs = isObject(params.context) && isObject(params.context.arguments) ? params.context.arguments : {};
   const protoKey = protoKeyPointer(contextArgs);
   if (protoKey) throw invalidParams(`completion/complete: context.arguments: ${PROTO_REFUSED(protoKey)}`);

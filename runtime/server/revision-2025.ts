@@ -98,10 +98,9 @@ async function toggleSubscription({ server, params, channel, ctx }: MethodCall, 
   if (subscribe) checkResourceScopes(server, resourceScopes(server, params.uri), params.uri, ctx.auth);
   const session = channel.session;
   if (!subscribe) session?.unsubscribe(params.uri);
-  else if (session && !session.subscribe(params.uri)) {
+  else if (session && !session.subscribe(params.uri))
     throw invalidParams(
       `Too many subscriptions: a session holds at most ${MAX_SUBSCRIPTIONS} (URIs up to ${MAX_SUBSCRIPTION_CHARS} characters in all); unsubscribe first`,
     );
-  }
   return {};
 }
