@@ -33,12 +33,10 @@ type ContextInit = {
 
 let signalProperty: PropertyDescriptor;
 
-/**
- * `signal` is an own enumerable getter (shared by all contexts, so one hidden class): `{ ...ctx }` copies a
- * working signal, and a handler that never reads it costs no AbortController. An object literal with a
- * getter costs +44–56% server CPU per call (bench/RESULTS.md "Micro-optimisations"). The methods stay
- * per-request closures: handlers may call them detached (`const { progress } = ctx`).
- */
+/** `signal` is an own enumerable getter (shared by all contexts, so one hidden class): `{ ...ctx }` copies a
+ * working signal, and a handler that never reads it costs no AbortController. An object literal with a getter
+ * costs +44–56% server CPU per call (bench/RESULTS.md "Micro-optimisations"). The methods stay per-request
+ * closures: handlers may call them detached (`const { progress } = ctx`). */
 export class RequestContext implements HandlerContext {
   readonly #abort: LazyAbort;
   declare readonly signal: AbortSignal;

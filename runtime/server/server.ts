@@ -117,8 +117,7 @@ export class McpServer implements ServerCore {
     return { ...capabilities, ...this.options.capabilities };
   }
 
-  /** The `x-mcp-header` checks a tools/call must pass: its tool's and its forward target's (else a gateway's
-   * `Mcp-Param-*` policy could be bypassed through call_tool). */
+  /** A tools/call's `x-mcp-header` checks: its tool's and its forward target's (call_tool must not bypass them). */
   headerChecksFor(toolName: string, args: JsonObject): Array<{ params: HeaderParam[]; args: JsonObject }> {
     this.settle();
     const checks: Array<{ params: HeaderParam[]; args: JsonObject }> = [];
@@ -235,8 +234,7 @@ function dropUndefined(value: Record<string, unknown>): Record<string, unknown> 
  * costs +27–52% server CPU per call (bench/RESULTS.md "Micro-optimisations"). */
 const REQUEST_FINISHED = new Error("Request finished");
 
-/** One request's run: its lazy cancellation, its deadline, and a race that answers a cancelled request
- * without waiting for a handler that ignores its signal. */
+/** One request's run: lazy cancellation, a deadline, and a race that answers a cancel without awaiting the handler. */
 export class RequestRun extends LazyAbort implements Expiring {
   /** Rejects the promise race() returned; set while it is pending. */
   private interrupt: ((reason: unknown) => void) | undefined = undefined;
