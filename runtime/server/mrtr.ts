@@ -101,14 +101,7 @@ export function canonicalJson(value: unknown): string {
 }
 
 function isStatePayload(value: unknown): value is StatePayload {
-  return (
-    isObject(value) &&
-    value.v === 1 &&
-    typeof value.m === "string" &&
-    typeof value.d === "string" &&
-    typeof value.p === "string" &&
-    typeof value.exp === "number" &&
-    isObject(value.a) &&
-    Array.isArray(value.k)
-  );
+  if (!isObject(value) || value.v !== 1 || typeof value.exp !== "number") return false;
+  const strings = [value.m, value.d, value.p].every((field) => typeof field === "string");
+  return strings && isObject(value.a) && Array.isArray(value.k);
 }
