@@ -187,30 +187,26 @@ export async function getPrompt(call: MethodCall): Promise<Result> {
 
 export async function complete({ server, params, ctx }: MethodCall): Promise<Result> {
   const { ref, argument } = params;
-  if (
-    !isObject(ref) ||
-    !isObject(argument) ||
-    typeof argument.name !== "string" ||
-    typeof argument.value !== "string"
-  ) {
+  const argumentName = isObject(argument) ? argument.name : undefined;
+  const argumentValue = isObject(argument) ? argument.value : undefined;
+  if (!isObject(ref) || typeof argumentName !== "string" || typeof argumentValue !== "string")
     throw invalidParams("completion/complete: ref and argument { name, value } are required");
-  }
   let completer: CompleteFunction | undefined;
   if (ref.type === "ref/prompt") {
     const prompt = server.prompts.get(String(ref.name));
     if (!prompt) throw invalidParams(`Unknown prompt: ${ref.name}`);
-    completer = ownValue(prompt.complete, argument.name);
+    completer = ownValue(prompt.complete, argumentName);
   } else if (ref.type === "ref/resource") {
     const template = server.templates.get(String(ref.uri));
     if (!template) throw invalidParams(`Unknown resource template: ${ref.uri}`);
     checkResourceScopes(server, template.definition.scopes, String(ref.uri), ctx.auth);
-    completer = ownValue(template.definition.complete, argument.name);
+    completer = ownValue(template.definition.complete, argumentName);
   } else throw invalidParams(`Unknown completion reference type: ${ref.type}`);
   const contextArgs = isObject(params.context) && isObject(params.context.arguments) ? params.context.arguments : {};
   const protoKey = protoKeyPointer(contextArgs);
   if (protoKey) throw invalidParams(`completion/complete: context.arguments: ${PROTO_REFUSED(protoKey)}`);
   const answer = completer
-    ? await completer(argument.value, { arguments: contextArgs as Record<string, string>, ctx })
+    ? await completer(argumentValue, { arguments: contextArgs as Record<string, string>, ctx })
     : [];
   const completion: Completion = Array.isArray(answer) ? { values: answer } : { ...answer };
   if (completion.values.length > MAX_COMPLETION_VALUES) {
