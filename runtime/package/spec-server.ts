@@ -136,13 +136,10 @@ export function createSpecServer(definition: ServerDefinition, options: SpecServ
     ...definition.server,
     ...(filters(selection) ? { unknownToolMessage: (name: string) => unknownTool(name) } : {}),
     ...(options.accessGate ? { toolGate: options.accessGate(definition.catalog) } : {}),
-    ...(options.jobs
-      ? {
-          methods: options.jobs.methods,
-          capabilities: { ...options.serverOptions?.capabilities, ...options.jobs.capabilities },
-        }
-      : {}),
+    ...(options.jobs ? { capabilities: { ...options.serverOptions?.capabilities, ...options.jobs.capabilities } } : {}),
   });
+  if (options.jobs)
+    for (const era of ["modern", "legacy"] as const) Object.assign(server.methods[era], options.jobs.methods[era]);
   const fitResult = resultFitter(options.features ?? []);
   const rt: SpecRuntime = {
     definition,

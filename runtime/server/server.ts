@@ -18,10 +18,11 @@ import { RequestContext } from "./context.ts";
 import { Deadlines, type Expiring, type Lane, LazyAbort } from "./deadlines.ts";
 import { revision2025 } from "./revision-2025.ts";
 import { revision2026 } from "./revision-2026.ts";
-import type { MethodCall, RegisteredTemplate, ServerCore } from "./scope.ts";
+import type { MethodCall, MethodSpec, RegisteredTemplate, ServerCore } from "./scope.ts";
 import { createTokenSealer, type TokenSealer } from "./sealed-token.ts";
 import { ChangeHub } from "./session.ts";
 import type {
+  Era,
   PromptDefinition,
   Registration,
   RequestChannel,
@@ -47,6 +48,8 @@ export class McpServer implements ServerCore {
   readonly resources = new Map<string, ResourceDefinition>();
   readonly templates = new Map<string, RegisteredTemplate>();
   readonly prompts = new Map<string, PromptDefinition>();
+  /** Methods a feature adds, or serves in the core's place (the tasks feature's tasks/* and tools/call), by era. */
+  readonly methods: Record<Era, Record<string, MethodSpec>> = { modern: {}, legacy: {} };
   private readonly compiled = new WeakMap<object, Validator>();
   private readonly headerParams = new Map<string, HeaderParam[]>();
   private readonly closeListeners = new Set<() => void>();
@@ -156,8 +159,8 @@ export class McpServer implements ServerCore {
     // A 2026-07-28 request names its version in `_meta`; any other belongs to an initialize-based session.
     const revision = meta[MetaKey.protocolVersion] !== undefined ? revision2026 : revision2025;
     const scope = revision.scope(request, meta, channel);
-    const own = this.options.methods?.[revision.era];
-    const methods = own && Object.hasOwn(own, request.method) ? own : revision.methods;
+    const own = this.methods[revision.era];
+    const methods = Object.hasOwn(own, request.method) ? own : revision.methods;
     const method = Object.hasOwn(methods, request.method) ? methods[request.method] : undefined;
     if (!method) throw methodNotFound(request.method);
 

@@ -30,7 +30,6 @@ import type {
 } from "../protocol/types.ts";
 import type { AuthPrincipal } from "./auth-principal.ts";
 import type { LazyAbort } from "./deadlines.ts";
-import type { MethodSpec } from "./scope.ts";
 import type { LegacySession } from "./session.ts";
 
 export type ServerOptions = {
@@ -56,8 +55,6 @@ export type ServerOptions = {
   requestStateTtlMs?: number;
   /** Extra capabilities merged over the computed ones (e.g. `experimental`, `extensions`). */
   capabilities?: ServerCapabilities;
-  /** Methods a feature adds, or serves in the core's place (the tasks feature's tasks/* and tools/call), by era. */
-  methods?: Partial<Record<Era, Record<string, MethodSpec>>>;
   /** A better message than "Unknown tool" for an unregistered name (e.g. left out by --toolsets). */
   unknownToolMessage?: (name: string) => string | undefined;
   /** Who may see and call what: OAuth scopes per tool and resource (the `oauth` feature); absent: all of it. */

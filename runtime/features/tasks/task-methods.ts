@@ -9,7 +9,6 @@ import { invalidParams, McpError } from "../../protocol/errors.ts";
 import type { Result } from "../../protocol/types.ts";
 import { callTool } from "../../server/features.ts";
 import type { MethodCall, MethodSpec } from "../../server/scope.ts";
-import type { Era } from "../../server/types.ts";
 import { type TaskRequest, taskRequests } from "./job-tool.ts";
 import { ownerOf, type TaskRunner } from "./task-runner.ts";
 import { legacyPayload, legacyTask, modernTask, TASKS_EXTENSION, tasksRequired } from "./task-shapes.ts";
@@ -18,86 +17,84 @@ import { type TaskRecord, TERMINAL } from "./task-store.ts";
 const PAGE = 100;
 
 export function taskMethods(runner: TaskRunner, jobTools: ReadonlySet<string>): JobServing["methods"] {
-  /** The caller's task, else -32602 (another owner's task is as unknown as a missing one). */
-  const owned = async (call: MethodCall): Promise<TaskRecord> => {
-    const { taskId } = call.params;
-    if (typeof taskId !== "string") throw invalidParams(`${call.ctx.method}: taskId must be a string`);
-    const record = await runner.advance(taskId, runner.signerFor(call.ctx));
-    if (!record || record.owner !== ownerOf(call.ctx))
-      throw invalidParams(`Failed to retrieve task: Task not found: ${taskId}`);
-    return record;
-  };
-  const declared = (call: MethodCall) => isObject(call.scope.clientCapabilities.extensions?.[TASKS_EXTENSION]);
-  /** 2026: every tasks/* method needs the extension declared on the request (tasks.md "Error Handling"). */
-  const modern = (run: (call: MethodCall) => Promise<Result>): MethodSpec => ({
-    run: (call) => {
+  return { modern: modernMethods(runner, jobTools), legacy: legacyMethods(runner, jobTools) };
+}
+
+/** The caller's task, else -32602 (another owner's task is as unknown as a missing one). */
+async function owned(runner: TaskRunner, call: MethodCall): Promise<TaskRecord> {
+  const { taskId } = call.params;
+  if (typeof taskId !== "string") throw invalidParams(`${call.ctx.method}: taskId must be a string`);
+  const record = await runner.advance(taskId, runner.signerFor(call.ctx));
+  if (!record || record.owner !== ownerOf(call.ctx))
+    throw invalidParams(`Failed to retrieve task: Task not found: ${taskId}`);
+  return record;
+}
+
+const declared = (call: MethodCall) => isObject(call.scope.clientCapabilities.extensions?.[TASKS_EXTENSION]);
+
+/** 2026: every tasks/* method needs the extension declared on the request (tasks.md "Error Handling"). */
+function modernMethods(runner: TaskRunner, jobTools: ReadonlySet<string>): Record<string, MethodSpec> {
+  const method = (run: (record: TaskRecord, call: MethodCall) => Promise<Result>): MethodSpec => ({
+    run: async (call) => {
       if (!declared(call)) throw tasksRequired(`${call.ctx.method} needs the ${TASKS_EXTENSION} extension`);
-      return run(call);
+      return run(await owned(runner, call), call);
     },
   });
-  const cancel = async (call: MethodCall) => {
-    const record = await owned(call);
-    if (TERMINAL.has(record.status)) return record;
-    return runner.cancel(record, runner.signerFor(call.ctx));
-  };
-  const methods: Record<Era, Record<string, MethodSpec>> = {
-    modern: {
-      "tools/call": {
-        mrtr: true,
-        run: (call) => {
-          noteTaskRequest(call, jobTools, declared(call) ? {} : undefined);
-          return callTool(call);
-        },
+  return {
+    "tools/call": {
+      mrtr: true,
+      run: (call) => {
+        noteTaskRequest(call, jobTools, declared(call) ? {} : undefined);
+        return callTool(call);
       },
-      "tasks/get": modern(async (call) => modernTask(await owned(call), true)),
-      // Upstream jobs ask nothing of the client: an update is acknowledged and ignored (tasks.md allows it).
-      "tasks/update": modern(async (call) => {
-        await owned(call);
-        return {};
-      }),
-      "tasks/cancel": modern(async (call) => {
-        await cancel(call);
-        return {};
-      }),
     },
-    legacy: {
-      "tools/call": { mrtr: true, run: (call) => legacyToolCall(call, jobTools) },
-      "tasks/get": { run: async (call) => legacyTask(await owned(call)) },
-      // Blocks until the task ends (tasks.mdx), polling as it goes; no handler deadline (the task's TTL bounds it).
-      "tasks/result": {
-        unbounded: true,
-        run: async (call) => {
-          const record = await owned(call);
-          const ended = await runner.settle(record.taskId, record.ttlMs, call.ctx.signal, runner.signerFor(call.ctx));
-          if (!ended || !TERMINAL.has(ended.status))
-            throw new McpError(ErrorCode.RequestTimeout, "The task did not end");
-          return legacyPayload(ended);
-        },
+    "tasks/get": method(async (record) => modernTask(record, true)),
+    // Upstream jobs ask nothing of the client: an update is acknowledged and ignored (tasks.md allows it).
+    "tasks/update": method(async () => ({})),
+    "tasks/cancel": method(async (record, call) => {
+      if (!TERMINAL.has(record.status)) await runner.cancel(record, runner.signerFor(call.ctx));
+      return {};
+    }),
+  };
+}
+
+function legacyMethods(runner: TaskRunner, jobTools: ReadonlySet<string>): Record<string, MethodSpec> {
+  return {
+    "tools/call": { mrtr: true, run: (call) => legacyToolCall(call, jobTools) },
+    "tasks/get": { run: async (call) => legacyTask(await owned(runner, call)) },
+    // Blocks until the task ends (tasks.mdx), polling as it goes; no handler deadline (the task's TTL bounds it).
+    "tasks/result": {
+      unbounded: true,
+      run: async (call) => {
+        const record = await owned(runner, call);
+        const ended = await runner.settle(record.taskId, record.ttlMs, call.ctx.signal, runner.signerFor(call.ctx));
+        if (!ended || !TERMINAL.has(ended.status)) throw new McpError(ErrorCode.RequestTimeout, "The task did not end");
+        return legacyPayload(ended);
       },
-      "tasks/list": {
-        run: async (call) => {
-          const records = await runner.store.list(ownerOf(call.ctx));
-          records.sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.taskId.localeCompare(b.taskId));
-          const start =
-            call.params.cursor === undefined ? 0 : Number(call.server.sealer.open(String(call.params.cursor)));
-          if (!Number.isInteger(start) || start < 0) throw invalidParams("Invalid cursor");
-          const page = records.slice(start, start + PAGE).map(legacyTask);
-          const more = start + PAGE < records.length;
-          return { tasks: page, ...(more ? { nextCursor: call.server.sealer.seal(String(start + PAGE)) } : {}) };
-        },
-      },
-      "tasks/cancel": {
-        run: async (call) => {
-          const record = await owned(call);
-          // 2025: cancelling a task that has ended is refused (tasks.mdx "Cancellation").
-          if (TERMINAL.has(record.status))
-            throw invalidParams(`Cannot cancel task ${record.taskId}: it is already ${legacyTask(record).status}`);
-          return legacyTask(await runner.cancel(record, runner.signerFor(call.ctx)));
-        },
+    },
+    "tasks/list": { run: (call) => listTasks(runner, call) },
+    "tasks/cancel": {
+      run: async (call) => {
+        const record = await owned(runner, call);
+        // 2025: cancelling a task that has ended is refused (tasks.mdx "Cancellation").
+        if (TERMINAL.has(record.status))
+          throw invalidParams(`Cannot cancel task ${record.taskId}: it is already ${legacyTask(record).status}`);
+        return legacyTask(await runner.cancel(record, runner.signerFor(call.ctx)));
       },
     },
   };
-  return methods;
+}
+
+/** 2025 tasks/list: the caller's tasks, oldest first, a page at a time behind a sealed cursor. */
+async function listTasks(runner: TaskRunner, call: MethodCall): Promise<Result> {
+  const records = await runner.store.list(ownerOf(call.ctx));
+  records.sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.taskId.localeCompare(b.taskId));
+  const cursor = call.params.cursor;
+  const start = cursor === undefined ? 0 : Number(call.server.sealer.open(String(cursor)));
+  if (!Number.isInteger(start) || start < 0) throw invalidParams("Invalid cursor");
+  const more = start + PAGE < records.length;
+  const next = more ? { nextCursor: call.server.sealer.seal(String(start + PAGE)) } : {};
+  return { tasks: records.slice(start, start + PAGE).map(legacyTask), ...next };
 }
 
 /** The job tool a tools/call runs: the one named, or the one it forwards to (dynamic mode's call_tool). */
