@@ -113,11 +113,8 @@ type SpecRuntime = {
   definition: ServerDefinition;
   options: SpecServerOptions;
   server: McpServer;
-  selection: ToolSelection;
-  /** Catalog tools left out, filled when the catalog is read: a call of one is told why it is not enabled. */
-  leftOut: Map<string, CatalogTool>;
-  /** Catalog tools named like one of dynamic (or code) mode's own, which take the name in that mode. */
-  shadowed: Set<string>;
+  /** `subject` plus why a catalog tool left out is not enabled (a call of one is told), or undefined. */
+  leftOutMessage: (name: string, subject: string) => string | undefined;
   upstream: UpstreamConfig | undefined;
   fitResult: ResultFitter | undefined; // the response budget's; without it, results pass as they are
   fitHandlerResult: ((result: ToolHandlerResult) => Promise<ToolHandlerResult>) | undefined;
@@ -125,16 +122,17 @@ type SpecRuntime = {
 
 export function createSpecServer(definition: ServerDefinition, options: SpecServerOptions = {}): McpServer {
   const selection: ToolSelection = { toolsets: options.toolsets, readOnly: options.readOnly };
-  const leftOut = new Map<string, CatalogTool>();
-  // The same error as for a name that does not exist (so clients treat it alike), saying why.
-  const unknownTool = (name: string) => {
+  const leftOut = new Map<string, CatalogTool>(); // filled when the catalog is read
+  const leftOutMessage = (name: string, subject: string) => {
     const tool = leftOut.get(name);
-    return tool && `Unknown tool: ${name}: it ${notEnabledReason(selection, tool)}`;
+    return tool && `${subject} ${notEnabledReason(selection, tool)}`;
   };
+  // The same error as for a name that does not exist (so clients treat it alike), saying why.
+  const unknownTool = (name: string) => leftOutMessage(name, `Unknown tool: ${name}: it`);
   const server = createServer({
     ...options.serverOptions,
     ...definition.server,
-    ...(filters(selection) ? { unknownToolMessage: (name: string) => unknownTool(name) } : {}),
+    ...(filters(selection) ? { unknownToolMessage: unknownTool } : {}),
     ...(options.accessGate ? { toolGate: options.accessGate(definition.catalog) } : {}),
     ...(options.jobs
       ? {
@@ -148,9 +146,7 @@ export function createSpecServer(definition: ServerDefinition, options: SpecServ
     definition,
     options,
     server,
-    selection,
-    leftOut,
-    shadowed: new Set(),
+    leftOutMessage,
     upstream: definition.upstream && {
       ...definition.upstream,
       // --base-url replaces the whole server URL, OpenAPI server variables included.
@@ -204,9 +200,8 @@ async function send(
   target: string,
 ) {
   const { upstream, definition, options } = rt;
-  if (!upstream) throw new McpError(ErrorCode.InternalError, "This server has http bindings but no upstream base URL");
-  if (!definition.callUpstream)
-    throw new McpError(ErrorCode.InternalError, "This server has http bindings but no callUpstream");
+  if (!upstream || !definition.callUpstream)
+    throw new McpError(ErrorCode.InternalError, "This server has http bindings but no upstream (or no callUpstream)");
   const started = performance.now();
   let status: number | "error" = "error";
   try {
@@ -221,11 +216,17 @@ async function send(
 function handlerFor(rt: SpecRuntime, table: keyof SpecHandlers, key: string) {
   const handler = ownValue(rt.options.handlers?.[table] as Record<string, AnyHandler> | undefined, key);
   if (!handler) throw new Error(`no handler registered for ${table} '${key}'`);
+  const fitResult = table === "tools" ? rt.fitHandlerResult : undefined;
   // The context (the last argument) gets the server in place: a copy would read `ctx.signal` and so make the
   // AbortController the runtime only makes for handlers that use it.
   return (...args: unknown[]) => {
     (args[args.length - 1] as SpecContext).server = rt.server;
-    return handler(...args);
+    if (!fitResult) return handler(...args);
+    // An input_required result (MRTR) asks the client something: it is no answer to cut.
+    return (async () => {
+      const result: ToolHandlerResult = await handler(...args);
+      return result.resultType === "input_required" ? result : fitResult(result);
+    })() as never;
   };
 }
 
@@ -235,13 +236,12 @@ function registerMode(rt: SpecRuntime, catalog: Catalog, served: Map<string, Cat
   const mode = options.features?.find((feature) => feature.mode?.name === options.mode)?.mode;
   if (!mode)
     throw new Error(`--mode ${options.mode} needs the ${options.mode} feature, which this package does not have`);
-  for (const { name } of mode.tools) if (served.delete(name)) rt.shadowed.add(name);
-  const notEnabled = (name: string) => {
-    if (rt.shadowed.has(name))
-      return `The API's own tool '${name}' is hidden by ${options.mode} mode's tool of that name; run the server with --mode all to call it`;
-    const tool = rt.leftOut.get(name);
-    return tool && `The tool '${name}' ${notEnabledReason(rt.selection, tool)}`;
-  };
+  // Catalog tools named like one of the mode's own: the mode's tool takes the name.
+  const shadowed = new Set(mode.tools.map(({ name }) => name).filter((name) => served.delete(name)));
+  const notEnabled = (name: string) =>
+    shadowed.has(name)
+      ? `The API's own tool '${name}' is hidden by ${options.mode} mode's tool of that name; run the server with --mode all to call it`
+      : rt.leftOutMessage(name, `The tool '${name}'`);
   mode.register(
     rt.server,
     { all: catalog.tools, served, toolsets: catalog.toolsets ?? [], notEnabled },
@@ -273,7 +273,7 @@ function registerTools(rt: SpecRuntime, served: Map<string, CatalogTool>): void 
         ? jobs
           ? jobs.handler(bound as JobTool, upstreamAccess(rt, bound, validators?.output))
           : (args, ctx) => upstreamTool(rt, bound, validators?.output, args, ctx)
-        : budgeted(handlerFor(rt, "tools", tool.name), rt.fitHandlerResult),
+        : handlerFor(rt, "tools", tool.name),
     });
   }
 }
@@ -380,24 +380,13 @@ function registerPrompts(rt: SpecRuntime, catalog: Catalog): void {
   }
 }
 
-function budgeted(handler: ReturnType<typeof handlerFor>, fitResult: SpecRuntime["fitHandlerResult"]) {
-  if (!fitResult) return handler;
-  return async (...args: unknown[]): Promise<ToolHandlerResult> => {
-    const result = (await handler(...args)) as ToolHandlerResult;
-    // An input_required result (MRTR) asks the client something: it is no answer to cut.
-    return result.resultType === "input_required" ? result : fitResult(result);
-  };
-}
-
 /** Static value lists as completion functions: the values that start with what was typed, case-insensitively. */
 function completers(completions: StaticCompletions | undefined): { complete?: Record<string, CompleteFunction> } {
-  if (!completions) return {};
+  const matching = (values: string[]) => (typed: string) =>
+    values.filter((value) => value.toLowerCase().startsWith(typed.toLowerCase()));
   // Object.fromEntries defines own properties: a variable named `__proto__` stays data.
-  const complete = Object.entries(completions).map(([name, values]) => [
-    name,
-    (typed: string) => values.filter((value) => value.toLowerCase().startsWith(typed.toLowerCase())),
-  ]);
-  return { complete: Object.fromEntries(complete) };
+  if (!completions) return {};
+  return { complete: Object.fromEntries(Object.entries(completions).map(([k, v]) => [k, matching(v)])) };
 }
 
 // An answer breaking the outputSchema (real APIs drift from their documents) is an error result still carrying
