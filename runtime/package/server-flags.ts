@@ -216,11 +216,10 @@ export function packageFlagSets(featureSets: readonly FlagSet[], modes: readonly
       .filter((part) => choices.includes(/^`?([a-z]+)`?: /.exec(part)?.[1] ?? "all"))
       .join("; ");
   const modeFlag = (flag: ServerFlag) => ({ ...flag, arg: choices.join("|"), choices, help: keep(flag.help) });
+  const withDoc = (flag: ServerFlag) => ({ ...modeFlag(flag), ...(flag.doc ? { doc: keep(flag.doc) } : {}) });
   const core = CORE_FLAG_SETS.map((set) => ({
     ...set,
-    flags: set.flags.map((flag) =>
-      flag.flag !== "mode" ? flag : { ...modeFlag(flag), ...(flag.doc ? { doc: keep(flag.doc) } : {}) },
-    ),
+    flags: set.flags.map((f) => (f.flag === "mode" ? withDoc(f) : f)),
   }));
   return [...core, ...featureSets];
 }

@@ -45,12 +45,11 @@ export async function runSpecServer(definition: ServerDefinition, options: RunOp
   if (!http) return void serveStdio(server);
   const port = (values.port as number | undefined) ?? 3000;
   const host = (values.host as string | undefined) ?? "127.0.0.1";
-  const token = process.env.MCP_HTTP_TOKEN;
   try {
     const handle = await serveHttp(server, {
       port,
       host,
-      ...(token ? { bearerToken: token } : {}),
+      ...(process.env.MCP_HTTP_TOKEN ? { bearerToken: process.env.MCP_HTTP_TOKEN } : {}),
       ...optional("maxSessions", values["max-sessions"]),
       ...optional("shutdownGraceMs", values["shutdown-grace"]),
       ...optional("shutdownTimeoutMs", values["shutdown-timeout"]),

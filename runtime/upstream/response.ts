@@ -95,12 +95,6 @@ export const REDACTED = "[REDACTED]";
 /** Shorter values are not searched: redacting every "a" or "42" would wreck answers and protect nothing. */
 const MIN_SECRET = 4;
 
-const identity: Redactor = Object.assign((text: string) => text, {
-  none: true,
-  value: (value: unknown) => value,
-  cutEnd: (text: string) => text,
-});
-
 function encodings(secret: string): string[] {
   const forms = [
     secret,
@@ -117,7 +111,8 @@ function encodings(secret: string): string[] {
 
 function redactorFor(secrets: Iterable<string>): Redactor {
   const values = [...new Set(secrets)].filter((s) => s.length >= MIN_SECRET);
-  if (values.length === 0) return identity;
+  if (values.length === 0)
+    return Object.assign((text: string) => text, { none: true, value: (v: unknown) => v, cutEnd: (t: string) => t });
   // Longest first, so a form that contains another is replaced whole.
   const forms = [...new Set(values.flatMap(encodings))].sort((a, b) => b.length - a.length);
   const pattern = new RegExp(forms.map((f) => f.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|"), "g");
