@@ -2,7 +2,7 @@
 // searchable, not callable. Toolset names are checked against definition.ts's `toolsetNames`, not the catalog.
 import type { CatalogTool } from "./catalog-types.ts";
 
-export const DEFAULT_TOOLSET = "default";
+const DEFAULT_TOOLSET = "default";
 const ALL_TOOLSETS = "all";
 export type ToolSelection = { toolsets?: readonly string[]; readOnly?: boolean }; // toolsets undefined: all
 export const toolsetOf = (tool: CatalogTool): string => tool.toolset ?? DEFAULT_TOOLSET;
@@ -13,15 +13,15 @@ export function selects(selection: ToolSelection, tool: CatalogTool): boolean {
 }
 
 /** Whether anything is left out: with nothing to filter, the server does no per-tool work. */
-export const filters = (selection: ToolSelection): boolean =>
-  selection.toolsets !== undefined || selection.readOnly === true;
+export const filters = (selection: ToolSelection) => selection.toolsets !== undefined || selection.readOnly === true;
 
-/** `--toolsets` (or MCP_TOOLSETS) as a list: the names, undefined for all, or the error naming an unknown one. */
+/** `--toolsets` (or MCP_TOOLSETS) if given as a list (undefined: all), or the error naming an unknown toolset. */
 export function parseToolsets(
-  text: string,
-  known: readonly string[],
+  text: unknown,
   source: string,
+  known = [DEFAULT_TOOLSET],
 ): { toolsets?: string[] } | { error: string } {
+  if (typeof text !== "string") return {};
   const names = text
     .split(",")
     .map((name) => name.trim())
