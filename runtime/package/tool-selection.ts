@@ -49,11 +49,9 @@ export function notEnabledReason(selection: ToolSelection, tool: CatalogTool): s
 export function didYouMean(word: string, candidates: Iterable<string>): string {
   const typed = word.toLowerCase();
   const budget = Math.max(1, Math.floor(typed.length / 3));
-  const scored: Array<{ name: string; distance: number }> = [];
-  for (const name of candidates) {
-    const distance = editDistance(typed, name.toLowerCase(), budget);
-    if (distance <= budget) scored.push({ name, distance });
-  }
+  const scored = [...candidates]
+    .map((name) => ({ name, distance: editDistance(typed, name.toLowerCase(), budget) }))
+    .filter((entry) => entry.distance <= budget);
   scored.sort((a, b) => a.distance - b.distance || a.name.localeCompare(b.name));
   const close = scored.slice(0, 3).map((entry) => `'${entry.name}'`);
   return close.length === 0 ? "" : ` (did you mean ${close.join(" or ")}?)`;
