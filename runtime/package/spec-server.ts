@@ -134,12 +134,10 @@ export function createSpecServer(definition: ServerDefinition, options: SpecServ
     ...definition.server,
     ...(filters(selection) ? { unknownToolMessage: unknownTool } : {}),
     ...(options.accessGate ? { toolGate: options.accessGate(definition.catalog) } : {}),
-    ...(options.jobs
-      ? {
-          methods: options.jobs.methods,
-          capabilities: { ...options.serverOptions?.capabilities, ...options.jobs.capabilities },
-        }
-      : {}),
+    ...(options.jobs && {
+      methods: options.jobs.methods,
+      capabilities: { ...options.serverOptions?.capabilities, ...options.jobs.capabilities },
+    }),
   });
   const fitResult = resultFitter(options.features ?? []);
   const rt: SpecRuntime = {
@@ -384,8 +382,8 @@ function registerPrompts(rt: SpecRuntime, catalog: Catalog): void {
 function completers(completions: StaticCompletions | undefined): { complete?: Record<string, CompleteFunction> } {
   const matching = (values: string[]) => (typed: string) =>
     values.filter((value) => value.toLowerCase().startsWith(typed.toLowerCase()));
-  // Object.fromEntries defines own properties: a variable named `__proto__` stays data.
   if (!completions) return {};
+  // Object.fromEntries defines own properties: a variable named `__proto__` stays data.
   return { complete: Object.fromEntries(Object.entries(completions).map(([k, v]) => [k, matching(v)])) };
 }
 
