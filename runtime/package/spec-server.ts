@@ -270,7 +270,7 @@ function registerTools(rt: SpecRuntime, served: Map<string, CatalogTool>): void 
       handler: bound
         ? jobs
           ? jobs.handler(bound as JobTool, upstreamAccess(rt, bound, validators?.output))
-          : (args, ctx) => upstreamTool(rt, bound, validators?.output, args, ctx)
+          : upstreamTool(rt, bound, validators?.output)
         : handlerFor(rt, "tools", tool.name),
     });
   }
@@ -288,7 +288,7 @@ function upstreamAccess(rt: SpecRuntime, tool: BoundTool, validateOutput: Valida
       };
       return send(rt, how.binding ?? tool.http, args, signal, call, tool.name);
     },
-    answer: (response, args) => answerOf(rt, tool, validateOutput, response, args),
+    answer: answerOf(rt, tool, validateOutput),
     baseUrl: () => (tool.http.baseUrl && !rt.upstream?.pinned ? tool.http.baseUrl : (rt.upstream?.baseUrl ?? "")),
   };
 }
@@ -296,45 +296,38 @@ function upstreamAccess(rt: SpecRuntime, tool: BoundTool, validateOutput: Valida
 type BoundTool = CatalogTool & { http: HttpBinding };
 
 /** A tool bound to the upstream: the request, and its answer made a result. */
-async function upstreamTool(
-  rt: SpecRuntime,
-  tool: BoundTool,
-  validateOutput: Validator | undefined,
-  args: Args,
-  ctx: HandlerContext,
-): Promise<ToolHandlerResult> {
-  try {
-    // `_fields` is this server's argument: split off before the request is built.
-    const sent = tool.http.fields ? takeFields(args).args : args;
-    return await answerOf(rt, tool, validateOutput, await forward(rt, tool.http, sent, ctx, tool.name), args);
-  } catch (error) {
-    return { isError: true, content: [{ type: "text", text: (error as Error).message }] };
-  }
+function upstreamTool(rt: SpecRuntime, tool: BoundTool, validateOutput: Validator | undefined) {
+  const answer = answerOf(rt, tool, validateOutput);
+  return async (args: Args, ctx: HandlerContext): Promise<ToolHandlerResult> => {
+    try {
+      // `_fields` is this server's argument: split off before the request is built.
+      const sent = tool.http.fields ? takeFields(args).args : args;
+      return await answer(await forward(rt, tool.http, sent, ctx, tool.name), args);
+    } catch (error) {
+      return { isError: true, content: [{ type: "text", text: (error as Error).message }] };
+    }
+  };
 }
 
 /** An upstream answer as the tool's result: checked against its outputSchema, `_fields` selected, the features' fit. */
-async function answerOf(
-  rt: SpecRuntime,
-  tool: BoundTool,
-  validateOutput: Validator | undefined,
-  response: UpstreamResponse,
-  args: Args,
-): Promise<ToolHandlerResult> {
-  const { http } = tool;
-  const { args: sent, fields } = http.fields ? takeFields(args) : { args };
-  const answer = toolAnswerFrom(response);
-  const result = checkedAgainstOutput(answer.result, validateOutput);
-  const selected = selectAnswer({ ...answer, result }, fields, validateOutput);
-  const fitted = rt.fitResult
-    ? await rt.fitResult(selected.result, {
-        kind: "upstream",
-        maxTokens: rt.options.maxResponseTokens,
-        answer: { json: selected.json, link: answer.link },
-        call: { inputSchema: tool.inputSchema, args: sent, offersFields: http.fields === true, validateOutput },
-      })
-    : selected.result;
-  const note = selected.note && { type: "text" as const, text: selected.note };
-  return note ? { ...fitted, content: [...(fitted.content ?? []), note] } : fitted;
+function answerOf(rt: SpecRuntime, tool: BoundTool, validateOutput: Validator | undefined) {
+  return async (response: UpstreamResponse, args: Args): Promise<ToolHandlerResult> => {
+    const { http } = tool;
+    const { args: sent, fields } = http.fields ? takeFields(args) : { args };
+    const answer = toolAnswerFrom(response);
+    const result = checkedAgainstOutput(answer.result, validateOutput);
+    const selected = selectAnswer({ ...answer, result }, fields, validateOutput);
+    const fitted = rt.fitResult
+      ? await rt.fitResult(selected.result, {
+          kind: "upstream",
+          maxTokens: rt.options.maxResponseTokens,
+          answer: { json: selected.json, link: answer.link },
+          call: { inputSchema: tool.inputSchema, args: sent, offersFields: http.fields === true, validateOutput },
+        })
+      : selected.result;
+    const note = selected.note && { type: "text" as const, text: selected.note };
+    return note ? { ...fitted, content: [...(fitted.content ?? []), note] } : fitted;
+  };
 }
 
 function registerResources(rt: SpecRuntime, catalog: Catalog): void {
