@@ -31,13 +31,11 @@ export type UpstreamDefinition = {
 export type HttpParameter = {
   name: string;
   in: "path" | "query" | "header" | "cookie";
-  /** Path to the argument holding the value; absent means `[name]`. */
-  arg?: string[];
+  arg?: string[]; // path to the argument holding the value; absent means `[name]`
   style?: string;
   explode?: boolean;
   allowReserved?: boolean;
-  /** `content: application/json` parameters are sent as JSON text. */
-  json?: boolean;
+  json?: boolean; // `content: application/json` parameters are sent as JSON text
 };
 
 /** The request body: either one argument holding it (`arg`), or the listed top-level arguments. */
@@ -45,8 +43,7 @@ export type HttpBody = { contentType: string; arg?: string; properties?: string[
 
 export type HttpBinding = {
   method: string;
-  /** Relative to the base URL, with `{param}` placeholders. */
-  path: string;
+  path: string; // relative to the base URL, with `{param}` placeholders
   /** When present (or `body` is), only these parameters and the body are sent; else arguments go by name. */
   parameters?: HttpParameter[];
   body?: HttpBody;
@@ -116,10 +113,8 @@ export type ServerIdentity = Pick<ServerOptions, IdentityKey>;
 export type ServerDefinition = {
   server: ServerIdentity;
   upstream?: UpstreamDefinition;
-  /** What the catalog holds, so the handshake can state capabilities without reading it. */
-  offers: DeferredOffers;
+  offers: DeferredOffers; // what the catalog holds, so the handshake states capabilities without reading it
   /** Every toolset's name, sorted, so `--toolsets` is checked without reading the catalog; absent: all `default`. */
   toolsetNames?: string[];
-  /** Read on first need, not at start-up: GitHub's catalog is 3 MB of JSON. */
-  catalog: () => Catalog;
+  catalog: () => Catalog; // read on first need, not at start-up: GitHub's catalog is 3 MB of JSON
 };

@@ -12,8 +12,7 @@ import type { Catalog, CatalogTool, CatalogToolset, HttpBinding, TaskBinding } f
 import type { ParsedFlags } from "./flag-parser.ts";
 import type { FeatureName, FlagSet } from "./server-flags.ts";
 
-/** What a mode sees: every tool (the search index covers them all), those --toolsets and --read-only serve,
- * and why one not served cannot be reached. */
+/** What a mode sees: every tool (its search covers them all), those served, and why one not served is not. */
 export type ModeCatalog = {
   all: readonly CatalogTool[];
   served: ReadonlyMap<string, CatalogTool>;
@@ -21,8 +20,7 @@ export type ModeCatalog = {
   notEnabled: (name: string) => string | undefined;
 };
 
-/** Limits of one code-mode `execute`: wall time (API calls included), sandbox heap, API calls, and characters of
- * the returned value's JSON and captured logs together, before the response budget (the `code` feature's flags). */
+/** One code-mode `execute`'s limits (the `code` feature's flags); maxOutputChars: returned JSON plus logs. */
 export type CodeLimits = { timeoutMs: number; memoryBytes: number; maxCalls: number; maxOutputChars: number };
 
 /** What a mode may read: code mode's flags, and the features' fitResult for its own results (absent: none). */

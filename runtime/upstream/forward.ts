@@ -1,5 +1,6 @@
 // Forwarding a binding's call to the upstream REST API: request.ts builds it, credentials.ts signs it, send.ts
 // sends it, retries on 429/503 here. Credentials never appear in results, errors or logs (answers are redacted).
+import { unescape as decoded } from "node:querystring";
 import { setTimeout as wait } from "node:timers/promises";
 import type { HttpBinding } from "../package/catalog-types.ts";
 import { ownValue, setOwn } from "../protocol/codec.ts";
@@ -66,13 +67,7 @@ function refuseForbidden(out: Outgoing, forbidden: readonly string[]): void {
   const values = forbidden.filter((value) => value.length > 0);
   if (values.length === 0) return;
   const body = typeof out.body === "string" || out.body instanceof URLSearchParams ? String(out.body) : "";
-  const decoded = (text: string) => {
-    try {
-      return decodeURIComponent(text);
-    } catch {
-      return text;
-    }
-  };
+  // querystring's unescape decodes what it can of malformed text, where decodeURIComponent throws.
   const sent = [out.url.href, decoded(out.url.href), body, decoded(body), ...Object.values(out.headers)];
   if (values.some((value) => sent.some((text) => text.includes(value))))
     throw new Error(

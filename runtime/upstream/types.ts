@@ -2,17 +2,14 @@
 import type { HttpBinding, UpstreamDefinition } from "../package/catalog-types.ts";
 
 export type UpstreamConfig = UpstreamDefinition & {
-  /** Set by --base-url: every call goes there, operations' own servers included. */
-  pinned?: boolean;
-  /** --max-upstream-body (characters) and --max-redirects (same-origin; other origins are never followed). */
-  maxBodyChars?: number;
-  maxRedirects?: number;
+  pinned?: boolean; // set by --base-url: every call goes there, operations' own servers included
+  maxBodyChars?: number; // --max-upstream-body
+  maxRedirects?: number; // --max-redirects (same-origin; other origins are never followed)
 };
 
 export type Redactor = {
   (text: string): string;
-  /** True when no credential is configured: nothing to search, so callers skip decoding bodies. */
-  none: boolean;
+  none: boolean; // no credential is configured: nothing to search, so callers skip decoding bodies
   /** Redacts strings (keys too) throughout a parsed JSON value. */
   value(value: unknown): unknown;
   /** Text that was cut may end inside a secret: a start of one (4+ characters) at its end is redacted too. */
