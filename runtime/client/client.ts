@@ -79,17 +79,11 @@ export type ToolCallResult<Tools extends ToolTypes = AnyTools, N extends keyof T
   structuredContent?: Tools[N]["result"];
 };
 
-/** The arguments after a tool's name: optional when the tool requires none. */
-export type ToolCallArgs<Tools extends ToolTypes, N extends keyof Tools> =
-  // biome-ignore lint/complexity/noBannedTypes: `{}` is exactly "an object with no required keys" here.
-  {} extends Tools[N]["args"]
-    ? [args?: Tools[N]["args"], options?: CallOptions]
-    : [args: Tools[N]["args"], options?: CallOptions];
-
-/** The arguments after a prompt's name: optional when the prompt requires none. */
-export type PromptGetArgs<Prompts extends PromptTypes, N extends keyof Prompts> =
-  // biome-ignore lint/complexity/noBannedTypes: as above.
-  {} extends Prompts[N] ? [args?: Prompts[N], options?: CallOptions] : [args: Prompts[N], options?: CallOptions];
+/** The arguments after a tool's or prompt's name: optional when it requires none. */
+// biome-ignore lint/complexity/noBannedTypes: `{}` is exactly "an object with no required keys" here.
+type ArgsAfterName<Args> = {} extends Args ? [args?: Args, options?: CallOptions] : [args: Args, options?: CallOptions];
+export type ToolCallArgs<Tools extends ToolTypes, N extends keyof Tools> = ArgsAfterName<Tools[N]["args"]>;
+export type PromptGetArgs<Prompts extends PromptTypes, N extends keyof Prompts> = ArgsAfterName<Prompts[N]>;
 
 type Progress = { progress: number; total?: number; message?: string };
 export type CallOptions = {
@@ -165,9 +159,8 @@ export class McpClient<Tools extends ToolTypes = AnyTools, Prompts extends Promp
     try {
       return (await this.requestOnce(method, params, options)) as T;
     } catch (error) {
-      // A 404 for an HTTP session's request: the session is gone; start a new one and retry once.
-      const status = (error as { status?: unknown } | undefined)?.status;
-      if (!this.revision.httpSession || this.transport.kind !== "http" || status !== 404) throw error;
+      // A 404 (only HTTP answers carry a status) to a session's request: the session is gone; start anew, retry once.
+      if (!this.revision.httpSession || (error as { status?: unknown } | undefined)?.status !== 404) throw error;
       await this.start();
       return (await this.requestOnce(method, params, options)) as T;
     }
@@ -182,9 +175,8 @@ export class McpClient<Tools extends ToolTypes = AnyTools, Prompts extends Promp
       this.progressListeners.set(progressToken, options.onProgress);
     }
     Object.assign(meta, this.revision.requestMeta(this));
-    const base: JsonObject = { ...params };
+    const { _meta: _callerMeta, ...base } = params;
     if (Object.keys(meta).length > 0) base._meta = meta;
-    else delete base._meta;
     try {
       // MRTR: answer `input_required` rounds through the handlers until the final result.
       for (let round = 0, current = base; round <= MAX_INPUT_ROUNDS; round++) {
@@ -234,22 +226,19 @@ export class McpClient<Tools extends ToolTypes = AnyTools, Prompts extends Promp
 
   private async sendToolCall(name: string, args: Record<string, unknown>, options: CallOptions, extra?: JsonObject) {
     const params = { name, arguments: args, ...extra };
-    if (this.transport.kind !== "http" || !this.revision.mirrorsParamHeaders) {
-      return this.request<CallToolResult>("tools/call", params, options);
-    }
-    if (!this.toolHeaders.has(name)) await this.listTools().catch(() => undefined);
+    // Over HTTP in 2026, `x-mcp-header` arguments also go in headers, as the tool's listed inputSchema says.
+    const mirrors = this.transport.kind === "http" && this.revision.mirrorsParamHeaders;
+    if (mirrors && !this.toolHeaders.has(name)) await this.listTools().catch(() => undefined);
     const send = () => {
-      const headers = headerParamValues(this.toolHeaders.get(name) ?? [], args);
+      const headers = mirrors ? headerParamValues(this.toolHeaders.get(name) ?? [], args) : undefined;
       return this.request<CallToolResult>("tools/call", params, { ...options, headers });
     };
-    try {
-      return await send();
-    } catch (error) {
-      if (!(error instanceof McpError) || error.code !== ErrorCode.HeaderMismatch) throw error;
+    return send().catch(async (error) => {
+      if (!mirrors || !(error instanceof McpError) || error.code !== ErrorCode.HeaderMismatch) throw error;
       // The tool's schema may have changed under us: refresh and retry once (streamable-http client behaviour).
       await this.listTools();
       return send();
-    }
+    });
   }
 
   listResources(options: ListOptions = {}): Promise<ListResourcesResult> {
@@ -349,16 +338,15 @@ export class McpClient<Tools extends ToolTypes = AnyTools, Prompts extends Promp
   private async listAll<T extends Result>(method: string, key: string, options: ListOptions): Promise<T> {
     if (options.cursor !== undefined) return this.request(method, { cursor: options.cursor }, options);
     const items: unknown[] = [];
+    // "" is no cursor; a server that hands out the same cursor twice would otherwise keep us paging forever.
+    const seen = new Set<unknown>([""]);
+    let last: Result;
     let cursor: string | undefined;
-    let last: Result = {};
-    const seenCursors = new Set<string>();
     do {
       last = await this.request(method, cursor === undefined ? {} : { cursor }, options);
       items.push(...((last[key] as unknown[] | undefined) ?? []));
-      cursor = typeof last.nextCursor === "string" && last.nextCursor !== "" ? last.nextCursor : undefined;
-      // A server that hands out the same cursor twice would otherwise keep us paging forever.
-      if (cursor !== undefined && seenCursors.has(cursor)) break;
-      if (cursor !== undefined) seenCursors.add(cursor);
+      cursor = typeof last.nextCursor === "string" && !seen.has(last.nextCursor) ? last.nextCursor : undefined;
+      seen.add(cursor);
     } while (cursor !== undefined);
     const { nextCursor: _done, ...rest } = last;
     return { ...rest, [key]: items } as T;

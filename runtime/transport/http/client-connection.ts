@@ -99,7 +99,7 @@ export async function getStream(connection: HttpConnection, lastEventId: string 
 }
 
 export async function notify(connection: HttpConnection, method: string, params?: JsonObject): Promise<void> {
-  const headers = connection.revision.notificationHeaders(method);
+  const headers = connection.revision.headers(method);
   const response = await post(connection, notification(method, params), headers, connection.lifetime.signal);
   await response.body?.cancel().catch(() => {});
   if (response.status !== 202 && !response.ok)

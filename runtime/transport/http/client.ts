@@ -61,7 +61,7 @@ async function sendRequest(
 ): Promise<Result> {
   if (connection.closed) throw new TransportError("Client closed");
   const id = options.id ?? connection.nextId++;
-  const headers = connection.revision.requestHeaders(method, params, options.headers);
+  const headers = connection.revision.headers(method, params, options.headers);
   const controller = new AbortController();
   const timeoutMs = options.timeoutMs ?? connection.defaultTimeoutMs;
   const timer = setTimeout(() => controller.abort(TIMED_OUT), timeoutMs);
