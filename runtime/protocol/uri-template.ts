@@ -93,24 +93,17 @@ export function matchProblem(parsed: ParsedUriTemplate): UriTemplateError | unde
     const { operator, variables, offset, text } = part;
     const exploded = variables.find((variable) => variable.explode);
     if (exploded) {
-      return {
-        offset,
-        message: `'${text}' explodes '${exploded.name}' with '*', whose list or map shape a URI cannot reveal; drop the '*'`,
-      };
+      const message = `'${text}' explodes '${exploded.name}' with '*', whose list or map shape a URI cannot reveal; drop the '*'`;
+      return { offset, message };
     }
     if (variables.length > 1 && (operator === "+" || operator === "#" || operator === ".")) {
-      const separator = RULES[operator].separator;
-      return {
-        offset,
-        message: `'${text}' lists several variables, but its separator '${separator}' may appear inside a value; use one variable per expression with a literal between`,
-      };
+      const message = `'${text}' lists several variables, but its separator '${RULES[operator].separator}' may appear inside a value; use one variable per expression with a literal between`;
+      return { offset, message };
     }
     if (inQuery && operator !== "?" && operator !== "&" && operator !== "#") return queryNotLast(text, parsed);
     if (previous && !canFollow(previous.operator, operator)) {
-      return {
-        offset,
-        message: `'${previous.text}${text}' puts two expressions side by side, so a URI cannot show where one value ends; put a literal such as '/' between them`,
-      };
+      const message = `'${previous.text}${text}' puts two expressions side by side, so a URI cannot show where one value ends; put a literal such as '/' between them`;
+      return { offset, message };
     }
     if (operator === "?" || operator === "&") inQuery = true;
     else if (operator === "#") inQuery = false;
@@ -166,10 +159,8 @@ function ambiguous(expression: UriExpression, span: string, c: string): UriTempl
   const fix = stop
     ? `follow '${expression.text}' with a character its values never contain unencoded, such as '${stop}', or with a literal that ends the template`
     : `put '${expression.text}' last, where only a literal or a {?...} or {#...} expression may follow it`;
-  return {
-    offset: expression.offset,
-    message: `in '${span}', a '${c}' can end the value of '${expression.text}' but can also be part of it, so a URI cannot show where that value ends; ${fix}`,
-  };
+  const message = `in '${span}', a '${c}' can end the value of '${expression.text}' but can also be part of it, so a URI cannot show where that value ends; ${fix}`;
+  return { offset: expression.offset, message };
 }
 
 // Only a marker the first value cannot contain tells two adjacent expressions apart. '?' and '#'

@@ -80,7 +80,7 @@ async function answerServerRequest(connection: HttpConnection, message: JsonRpcR
   } catch (error) {
     reply = errorResponse(message.id, toJsonRpcError(error));
   }
-  if (connection.closed) return;
+  if (lifetime.signal.aborted) return;
   const response = await post(connection, reply, {}, lifetime.signal).catch(() => undefined);
   await response?.body?.cancel().catch(() => {});
 }

@@ -32,8 +32,7 @@ export type HttpConnection = {
   sessionId?: string;
   listeningSession?: string;
   nextId: number;
-  closed: boolean;
-  /** Aborted by close(): every request and stream of the connection ends. */
+  /** Aborted by close() (so also the "closed" flag): every request and stream of the connection ends. */
   lifetime: AbortController;
   /** The header the last POST carried; GET streams and DELETE reuse it. */
   authorization?: string;

@@ -30,7 +30,6 @@ export function createHttpTransport(
     defaultTimeoutMs,
     revision: revision2026,
     nextId: 1,
-    closed: false,
     lifetime: new AbortController(),
     authorization: target.bearerToken ? `Bearer ${target.bearerToken}` : undefined,
   };
@@ -59,7 +58,7 @@ async function sendRequest(
   params: JsonObject | undefined,
   options: TransportRequestOptions,
 ): Promise<Result> {
-  if (connection.closed) throw new TransportError("Client closed");
+  if (connection.lifetime.signal.aborted) throw new TransportError("Client closed");
   const id = options.id ?? connection.nextId++;
   const headers = connection.revision.headers(method, params, options.headers);
   const controller = new AbortController();
@@ -93,14 +92,13 @@ async function sendRequest(
 /** Tells the server, where the revision says so; otherwise closing the stream (done by aborting) cancels. */
 async function announceCancel(connection: HttpConnection, id: RequestId, reason: string): Promise<void> {
   const params = connection.revision.cancellation(id, reason);
-  if (!params || connection.closed) return;
+  if (!params || connection.lifetime.signal.aborted) return;
   await notify(connection, "notifications/cancelled", params).catch(() => {});
 }
 
 /** Ends every request and stream; a 2025-era session is ended on the server too (DELETE). */
 async function close(connection: HttpConnection): Promise<void> {
-  if (connection.closed) return;
-  connection.closed = true;
+  if (connection.lifetime.signal.aborted) return;
   connection.lifetime.abort();
   if (connection.revision.httpSession && connection.sessionId) {
     await fetch(connection.url, { method: "DELETE", headers: { ...baseHeaders(connection) } })
@@ -123,16 +121,16 @@ async function listenStandalone(connection: HttpConnection, forSession: string):
   let retryMs: number | undefined;
   const { signal } = connection.lifetime;
   // A new session (after re-initialization) gets its own loop; this one then stops.
-  while (!connection.closed && connection.sessionId === forSession) {
+  while (!signal.aborted && connection.sessionId === forSession) {
     const response = await getStream(connection, lastEventId, signal);
     // 405: the server offers no such stream; 404: the session is gone.
-    if (connection.closed || (response && !response.ok)) return;
+    if (signal.aborted || (response && !response.ok)) return;
     if (response?.body) {
       const parser = new SseParser((event) => {
         const message = eventMessage(event.data);
         if (message) dispatchIncoming(connection, message, {});
       });
-      await pump(response.body, parser, () => connection.closed).catch(() => {});
+      await pump(response.body, parser, () => signal.aborted).catch(() => {});
       lastEventId = parser.lastEventId ?? lastEventId;
       retryMs = parser.retryMs ?? retryMs;
     }
