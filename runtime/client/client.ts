@@ -101,7 +101,6 @@ type ListOptions = CallOptions & { cursor?: string };
 type RequestOptions = CallOptions & { headers?: Record<string, string> };
 
 const MAX_INPUT_ROUNDS = 10;
-const DEFAULT_CLIENT_INFO: Implementation = { name: "mcpgen-client", version: "0.1.0" };
 
 /** The MCP client; a generated one is `McpClient<ToolMap, PromptMap>`, checking names and arguments at compile time. */
 export class McpClient<Tools extends ToolTypes = AnyTools, Prompts extends PromptTypes = AnyPrompts> {
@@ -125,7 +124,7 @@ export class McpClient<Tools extends ToolTypes = AnyTools, Prompts extends Promp
     readonly transport: ClientTransport,
     private readonly options: ClientOptions = {},
   ) {
-    this.clientInfo = options.clientInfo ?? DEFAULT_CLIENT_INFO;
+    this.clientInfo = options.clientInfo ?? { name: "mcpgen-client", version: "0.1.0" };
     const declared = options.capabilities ?? capabilitiesFor(options.handlers);
     this.capabilities = options.tasks ? mergeCapabilities(declared, options.tasks.capabilities) : declared;
     this.warn = options.warn ?? ((message) => process.stderr.write(`[mcp client] warning: ${message}\n`));
@@ -257,11 +256,8 @@ export class McpClient<Tools extends ToolTypes = AnyTools, Prompts extends Promp
     return this.listAll("prompts/list", "prompts", options);
   }
 
-  async getPrompt<N extends keyof Prompts & string>(
-    name: N,
-    ...[args, options]: PromptGetArgs<Prompts, N>
-  ): Promise<GetPromptResult> {
-    return this.request("prompts/get", { name, arguments: (args ?? {}) as JsonObject }, options ?? {});
+  getPrompt<N extends keyof Prompts & string>(name: N, ...[args, options]: PromptGetArgs<Prompts, N>) {
+    return this.request<GetPromptResult>("prompts/get", { name, arguments: (args ?? {}) as JsonObject }, options);
   }
 
   async complete(
