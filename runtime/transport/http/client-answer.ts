@@ -33,7 +33,7 @@ export async function readAnswer(
     if (message && !("method" in message) && message.id === id) {
       answer = "error" in message ? McpError.fromJson(message.error) : message.result;
     } else if (message) {
-      dispatchIncoming(connection, message, options);
+      routeIncoming(connection, message, options);
     }
   });
   for (let attempt = 0, stream: Response | undefined = response; ; attempt++) {
@@ -58,11 +58,7 @@ export function eventMessage(data: string): JsonRpcMessage | undefined {
 }
 
 /** Handles a message that is not the awaited response: a notification or a 2025-era server request. */
-export function dispatchIncoming(
-  connection: HttpConnection,
-  message: JsonRpcMessage,
-  options: TransportRequestOptions,
-) {
+export function routeIncoming(connection: HttpConnection, message: JsonRpcMessage, options: TransportRequestOptions) {
   if (isNotification(message)) {
     options.onNotification?.(message);
     connection.handlers?.onNotification(message);

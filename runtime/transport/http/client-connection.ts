@@ -23,7 +23,7 @@ export type HttpTarget = {
 export type HttpConnection = {
   url: URL;
   target: HttpTarget;
-  defaultTimeoutMs: number;
+  defaultTimeoutMs?: number;
   handlers?: IncomingHandlers;
   /** Until negotiation says otherwise, requests are 2026 ones (the server/discover probe). */
   revision: ClientRevision;

@@ -11,16 +11,13 @@ import {
 import { request } from "../../protocol/codec.ts";
 import { DEFAULT_REQUEST_TIMEOUT_MS, timeoutError } from "../../protocol/peer.ts";
 import type { JsonObject, RequestId, Result } from "../../protocol/types.ts";
-import { DEFAULT_RETRY_MS, dispatchIncoming, eventMessage, pump, readAnswer } from "./client-answer.ts";
+import { DEFAULT_RETRY_MS, eventMessage, pump, readAnswer, routeIncoming } from "./client-answer.ts";
 import { baseHeaders, getStream, type HttpConnection, type HttpTarget, notify, post } from "./client-connection.ts";
 import { SseParser } from "./sse.ts";
 
 export type { HttpTarget } from "./client-connection.ts";
 
-export function createHttpTransport(
-  target: HttpTarget,
-  defaultTimeoutMs = DEFAULT_REQUEST_TIMEOUT_MS,
-): ClientTransport {
+export function createHttpTransport(target: HttpTarget, defaultTimeoutMs?: number): ClientTransport {
   const url = new URL(target.url);
   // `auth` is the oauth feature's option; arriving here, it was not turned into an authorizer.
   if ((target as { auth?: unknown }).auth !== undefined && !target.authorizer) throw new Error(AUTH_NEEDS_OAUTH);
@@ -62,7 +59,7 @@ async function sendRequest(
   const id = options.id ?? connection.nextId++;
   const headers = connection.revision.headers(method, params, options.headers);
   const controller = new AbortController();
-  const timeoutMs = options.timeoutMs ?? connection.defaultTimeoutMs;
+  const timeoutMs = options.timeoutMs ?? connection.defaultTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   const timer = setTimeout(() => controller.abort(TIMED_OUT), timeoutMs);
   const onAbort = () => controller.abort();
   if (options.signal?.aborted) onAbort();
@@ -128,7 +125,7 @@ async function listenStandalone(connection: HttpConnection, forSession: string):
     if (response?.body) {
       const parser = new SseParser((event) => {
         const message = eventMessage(event.data);
-        if (message) dispatchIncoming(connection, message, {});
+        if (message) routeIncoming(connection, message, {});
       });
       await pump(response.body, parser, () => signal.aborted).catch(() => {});
       lastEventId = parser.lastEventId ?? lastEventId;
