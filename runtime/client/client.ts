@@ -200,13 +200,10 @@ export class McpClient<Tools extends ToolTypes = AnyTools, Prompts extends Promp
     this.toolOutput.learn(listed);
     const tools = listed.filter((tool) => {
       const params = collectHeaderParams(tool.inputSchema);
-      if (params.ok) {
-        this.toolHeaders.set(tool.name, params.params);
-        return true;
-      }
-      this.toolHeaders.delete(tool.name);
-      this.warn(`Ignoring tool "${tool.name}": ${params.reason}`);
-      return false;
+      if (params.ok) this.toolHeaders.set(tool.name, params.params);
+      else this.toolHeaders.delete(tool.name);
+      if (!params.ok) this.warn(`Ignoring tool "${tool.name}": ${params.reason}`);
+      return params.ok;
     });
     return { ...result, tools };
   }
