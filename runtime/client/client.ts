@@ -360,9 +360,8 @@ export class McpClient<Tools extends ToolTypes = AnyTools, Prompts extends Promp
       this.toolHeaders.clear();
       this.toolOutput.forget();
     }
-    if (message.method === "notifications/progress") {
+    if (message.method === "notifications/progress")
       this.progressListeners.get(String(message.params?.progressToken))?.(message.params as Progress);
-    }
     for (const listener of [...this.notificationListeners]) listener(message);
   }
 }

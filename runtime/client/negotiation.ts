@@ -40,9 +40,8 @@ export async function negotiateEra(transport: ClientTransport, input: Negotiatio
   } catch (error) {
     // A failed login says nothing about the era: retrying with initialize would only log in again.
     if (isAuthFailure(error)) throw error;
-    if (!(error instanceof McpError) || !MODERN_ERROR_CODES.includes(error.code)) {
+    if (!(error instanceof McpError) || !MODERN_ERROR_CODES.includes(error.code))
       return fallBackToInitialize(transport, input);
-    }
     // A modern server that does not speak our version: retry once with a modern version it lists (even
     // the same one: the rejection may have been transient), never fall back blindly.
     const supported = supportedVersionsOf(error);
@@ -73,9 +72,8 @@ async function discover(transport: ClientTransport, input: NegotiationInput, ver
   transport.setProtocol(revision2026, version);
   const meta = revision2026.requestMeta({ ...input, protocolVersion: version });
   const result = await transport.request("server/discover", { _meta: meta }, { timeoutMs: input.probeTimeoutMs });
-  if (!Array.isArray(result.supportedVersions) || !isObject(result.capabilities)) {
+  if (!Array.isArray(result.supportedVersions) || !isObject(result.capabilities))
     throw new Error("server/discover returned a malformed result");
-  }
   const server = describe(result, result._meta?.[MetaKey.serverInfo], result.supportedVersions);
   if (server.supportedVersions.includes(version)) return { revision: revision2026, protocolVersion: version, server };
   const legacy = LEGACY_PROTOCOL_VERSIONS.find((candidate) => server.supportedVersions.includes(candidate));
@@ -88,9 +86,8 @@ async function initialize(transport: ClientTransport, input: NegotiationInput, v
   const { capabilities, clientInfo } = input;
   const result = await transport.request("initialize", { protocolVersion: version, capabilities, clientInfo });
   const negotiated = result.protocolVersion;
-  if (!isLegacyVersion(negotiated)) {
+  if (!isLegacyVersion(negotiated))
     throw new Error(`The server answered initialize with unsupported protocol version ${String(negotiated)}`);
-  }
   transport.setProtocol(revision2025, negotiated);
   await transport.notify("notifications/initialized");
   const server = describe(result, result.serverInfo, [negotiated]);

@@ -52,9 +52,8 @@ export class JsonRpcPeer {
         if (!this.pending.has(id)) return;
         this.pending.get(id)?.cleanup();
         this.pending.delete(id);
-        if (this.options.announceCancellation !== false) {
+        if (this.options.announceCancellation !== false)
           this.trySend(notification("notifications/cancelled", { requestId: id, reason }));
-        }
         reject(error);
       };
       const timer = setTimeout(() => abandon(timeoutError(method, timeoutMs), "timeout"), timeoutMs);

@@ -72,9 +72,8 @@ function parseExpression(body: string, offset: number): UriExpression | UriTempl
     const [, name, modifier, prefix] = /^(.*?)(\*|:(\d+))?$/.exec(spec) ?? [];
     if (!name) return { offset, message: `expression '${text}' has a modifier but no variable name`, unnamed: true };
     if (!VARNAME.test(name)) return { offset, message: `'${name}' in '${text}' is not a valid variable name` };
-    if (prefix !== undefined && (Number(prefix) < 1 || Number(prefix) > 9999 || prefix.length > 4)) {
+    if (prefix !== undefined && (Number(prefix) < 1 || Number(prefix) > 9999 || prefix.length > 4))
       return { offset, message: `prefix length ':${prefix}' in '${text}' must be 1 to 9999` };
-    }
     variables.push({ name, explode: modifier === "*", ...(prefix ? { prefix: Number(prefix) } : {}) });
   }
   return { operator, variables, offset, text };

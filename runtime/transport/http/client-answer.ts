@@ -42,9 +42,8 @@ export async function readAnswer(
     if (answer !== undefined) return answer;
     if (signal.aborted) throw new Error("Request aborted");
     // The stream ended early. Only a session's (2025) streams with an event id can be resumed.
-    if (!connection.revision.httpSession || parser.lastEventId === undefined || attempt >= MAX_RESUME_ATTEMPTS) {
+    if (!connection.revision.httpSession || parser.lastEventId === undefined || attempt >= MAX_RESUME_ATTEMPTS)
       throw new TransportError(`The response stream for request ${id} ended before the response`);
-    }
     await wait(parser.retryMs ?? DEFAULT_RETRY_MS, undefined, { signal });
     const resumed = await getStream(connection, parser.lastEventId, signal);
     stream = resumed?.ok ? resumed : undefined;

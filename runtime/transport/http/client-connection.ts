@@ -1,6 +1,5 @@
 // The Streamable HTTP client's state (one per connected client, built by client.ts) and its requests:
 // the headers every one carries, a POST with the authorizer's retries, notifications, SSE GETs.
-
 import type { ClientRevision } from "../../client/revision.ts";
 import {
   type Authorizer,
