@@ -3,8 +3,7 @@
 import { setTimeout as wait } from "node:timers/promises";
 import { TransportError, type TransportRequestOptions } from "../../client/transport.ts";
 import { decodeMessage, errorResponse, isNotification, isRequest, resultResponse } from "../../protocol/codec.ts";
-import { ErrorCode } from "../../protocol/constants.ts";
-import { McpError, toJsonRpcError } from "../../protocol/errors.ts";
+import { McpError, methodNotFound, toJsonRpcError } from "../../protocol/errors.ts";
 import type { JsonRpcMessage, JsonRpcRequest, RequestId, Result } from "../../protocol/types.ts";
 import { getStream, type HttpConnection, post } from "./client-connection.ts";
 import { SseParser } from "./sse.ts";
@@ -70,7 +69,7 @@ async function answerServerRequest(connection: HttpConnection, message: JsonRpcR
   const { handlers, lifetime } = connection;
   let reply: JsonRpcMessage;
   try {
-    if (!handlers) throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${message.method}`);
+    if (!handlers) throw methodNotFound(message.method);
     reply = resultResponse(message.id, await handlers.onRequest(message, lifetime.signal));
   } catch (error) {
     reply = errorResponse(message.id, toJsonRpcError(error));
