@@ -103,7 +103,7 @@ function describe(result: Result, info: unknown, supportedVersions: string[]): S
   };
 }
 
-/** The versions an UnsupportedProtocolVersion error lists (unchecked: callers pick only their own); none for any other. */
+/** The versions a -32022 error lists (unchecked: callers pick only their own); none for any other error. */
 function supportedVersionsOf(error: unknown): string[] {
   const data =
     error instanceof McpError && error.code === ErrorCode.UnsupportedProtocolVersion ? error.data : undefined;
