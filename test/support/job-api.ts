@@ -41,7 +41,8 @@ export async function startJobApi(runningPolls = 2): Promise<JobApi> {
     const match = /^\/exports\/(\d+)(\/result)?$/.exec(path);
     const job = match && jobs.get(match[1]);
     if (!job) return send(404, { error: `no export ${path}` });
-    if (match[2]) return send(200, { id: job.id, rows: job.rows, format: "csv" });
+    const result = { id: job.id, url: `http://127.0.0.1:${port}/files/${job.id}.csv`, rows: job.rows, format: "csv" };
+    if (match[2]) return send(200, result);
     if (req.method === "DELETE") {
       job.cancelled = true;
       return send(204);
@@ -56,7 +57,7 @@ export async function startJobApi(runningPolls = 2): Promise<JobApi> {
     if (running) return send(202, { id: job.id, state: "running" }, { "retry-after": "0" });
     if (job.mode === "fail") return send(422, { error: "the export failed: table is locked" });
     if (job.mode === "see-other") return send(303, undefined, { location: `/exports/${job.id}/result` });
-    return send(200, { id: job.id, rows: job.rows, format: "csv" });
+    return send(200, result);
   });
   server.listen(0, "127.0.0.1");
   await once(server, "listening");

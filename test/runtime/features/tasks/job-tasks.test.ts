@@ -112,6 +112,19 @@ describe("2026-07-28 with the tasks extension", () => {
     expect(done.result).toMatchObject({ structuredContent: { rows: 3 } });
   });
 
+  test("a poll answered 303 See Other: the result is fetched at its Location, in the same origin", async () => {
+    const created = await client.request("tools/call", {
+      name: "export_rows",
+      arguments: { mode: "see-other", rows: 5 },
+    });
+    const done = await until(
+      () => client.request("tasks/get", { taskId: created.taskId as string }),
+      (task) => task.status === "completed",
+    );
+    expect(done.result).toMatchObject({ structuredContent: { rows: 5, url: expect.stringContaining("/files/") } });
+    expect(api.requests.some((r) => r.path.endsWith("/result"))).toBe(true);
+  });
+
   test("an upstream job that fails is completed with isError, carrying the upstream's error", async () => {
     const created = await client.request("tools/call", { name: "export_rows", arguments: { mode: "fail" } });
     const done = await until(
