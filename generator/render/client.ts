@@ -13,6 +13,7 @@ import { chunkOfTool } from "./validators.ts";
 export function renderClient(model: Model): string {
   const features = model.features;
   const oauth = oauthParts(features.some((feature) => feature.name === "oauth"));
+  const tasks = tasksParts(features.some((feature) => feature.name === "tasks"));
   const outputs = model.tools.flatMap((tool, index) =>
     tool.validateOutput
       ? [`    ${objectKey(tool.node.name)}: validator(${chunkOfTool(index)}, ${lit(tool.validateOutput)}),`]
@@ -29,7 +30,8 @@ ${outputs.join("\n")}
   };
 }
 `;
-  return `${header(model.specRef)}${oauth.imports}import {
+  const defaults = [...(outputs.length > 0 ? ["outputValidators"] : []), ...tasks.options];
+  return `${header(model.specRef)}${oauth.imports}${tasks.imports}import {
   type ClientOptions,
   type ConnectTarget,
   connect as connectRuntime,
@@ -37,7 +39,7 @@ ${outputs.join("\n")}
   type ToolCallResult,
 } from "../runtime/client/client.ts";${outputs.length > 0 ? '\nimport type { OutputValidators } from "../runtime/client/tool-output.ts";' : ""}
 import type { PromptMap, ToolMap } from "./types.ts";${outputs.length > 0 ? '\nimport { validator } from "./validators.ts";' : ""}
-${oauth.exports}
+${oauth.exports}${tasks.exports}
 export type { PromptMap, ToolMap };
 
 /** A tool's result, with structuredContent typed by its outputSchema. */
@@ -50,15 +52,31 @@ ${validators}
  * Connects to a server: \`{ url }\` for Streamable HTTP${oauth.urlNote},
  * \`{ command, args?, env? }\` to spawn one over stdio.
  * Tries the 2026-07-28 protocol first and falls back to initialize (2025 era) when the server is older.
- * A tool result whose structuredContent breaks its outputSchema rejects with a ToolOutputError.
+ * A tool result whose structuredContent breaks its outputSchema rejects with a ToolOutputError.${tasks.connectNote}
  */
 export ${oauth.async}function connect(target: ${oauth.target}, options: ClientOptions = {}): Promise<Client> {
-  return connectRuntime<ToolMap, PromptMap>(${oauth.connected}, ${outputs.length > 0 ? "{ outputValidators, ...options }" : "options"});
+  return connectRuntime<ToolMap, PromptMap>(${oauth.connected}, ${defaults.length > 0 ? `{ ${defaults.join(", ")}, ...options }` : "options"});
 }
 `;
 }
 
 const OAUTH_CLIENT = "../runtime/features/oauth/client/index.ts";
+const TASK_CLIENT = "../runtime/features/tasks/task-client.ts";
+
+/** What src/client.ts adds with the tasks feature: a tool call that became a task is awaited to its result. */
+function tasksParts(enabled: boolean) {
+  if (!enabled) return { imports: "", exports: "", options: [], connectNote: "" };
+  return {
+    imports: `import { clientTasks } from "${TASK_CLIENT}";\n`,
+    exports: `
+/** A long-running tool's task as a handle (\`startToolTask\`), and the view \`onTask\` gets of each state. */
+export { isHandle, startToolTask, type TaskHandle, type TaskView } from "${TASK_CLIENT}";`,
+    options: ["tasks: clientTasks"],
+    connectNote: `
+ * A tool call the server answers with a task (a long-running operation) is awaited to its result: pass
+ * \`onTask\` to see each state, \`signal\` to cancel it.`,
+  };
+}
 
 /** What src/client.ts adds with the oauth feature: the import, the re-exports, and the target type. */
 function oauthParts(enabled: boolean) {
