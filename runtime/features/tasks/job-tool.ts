@@ -64,7 +64,7 @@ export function jobToolHandler(runner: TaskRunner, tool: JobTool, upstream: Upst
       throw tasksRequired(
         `the job ${tool.name} started is still running after --task-wait; call it again from a client that declares the tasks extension to get a task to poll`,
       );
-    const note = `The job is still running upstream (task ${record.taskId}). A client with tasks support (2025-11-25 task-augmented tools/call) gets a task to poll; this answer is the upstream's start answer.`;
+    const note = `The job is still running upstream; the API's start answer (with the job's id) follows. Check on it later with the API's status tool for that id, or call ${tool.name} from a client with MCP tasks support (a task-augmented tools/call), which the server then follows to the end (task ${record.taskId}).`;
     return { content: [{ type: "text", text: note }, ...(started ?? [])] };
   };
 }
