@@ -1,0 +1,73 @@
+/**
+ * An operation's task binding: its `x-mcp-task` when it has one (which wins over detection), else what its
+ * documentation implies (task-detect.ts). `x-mcp-task` holds TaskBinding's fields but `style` ("status" with a
+ * `status`, else "location"); `poll` defaults to the 202's documented poll headers; `cancel` may name the
+ * cancelling operation (`operationId`); `resultSchema` is the final result's schema, the tool's outputSchema.
+ */
+import type { JsonSchema, TaskNode } from "../ir.ts";
+import { childPointer } from "../source/json-pointer.ts";
+import { readTask, type WrittenCancel } from "../tasks/read-task.ts";
+import type { Json } from "./document.ts";
+import { detectTask, documentedPollHeaders, type TaskContext, type TaskSubject } from "./task-detect.ts";
+
+/** Where the start answer's poll URL is looked for when x-mcp-task says nothing and the 202 documents no header. */
+const DEFAULT_POLL_HEADERS = ["operation-location", "location"];
+
+/** The task and, when x-mcp-task gives one, the final result's schema as written (the caller converts it). */
+export type OperationTask = { task: TaskNode; resultSchema?: unknown };
+
+export function operationTask(subject: TaskSubject, ctx: TaskContext): OperationTask | undefined {
+  if (subject.op["x-mcp-task"] === undefined) {
+    const task = detectTask(subject, ctx);
+    return task ? { task } : undefined;
+  }
+  const at = `${subject.pointer}/x-mcp-task`;
+  const extension = subject.op["x-mcp-task"];
+  const written = readTask(extension, at, ctx.report);
+  if (!written) return undefined;
+  const { cancel, poll, ...rest } = written;
+  const headers = documentedPollHeaders(ctx.root, subject.op);
+  const task: TaskNode = {
+    kind: "task",
+    loc: ctx.loc(at),
+    source: "written",
+    style: written.status ? "status" : "location",
+    poll: poll ?? { headers: headers.length > 0 ? headers : [...DEFAULT_POLL_HEADERS] },
+    ...rest,
+    ...cancelOf(cancel, `${at}/cancel`, ctx),
+  };
+  const schema = (extension as Json).resultSchema;
+  return { task, ...(schema !== undefined ? { resultSchema: schema } : {}) };
+}
+
+/** A cancel naming an operation becomes that operation's method and path (its params as written). */
+function cancelOf(cancel: WrittenCancel | undefined, at: string, ctx: TaskContext): Pick<TaskNode, "cancel"> {
+  if (!cancel) return {};
+  const { operationId, params, ...direct } = cancel;
+  if (operationId === undefined) {
+    if (!direct.method) {
+      ctx.report("TASK_EXTENSION_INVALID", at, "cancel needs method (and optionally path and params) or operationId");
+      return {};
+    }
+    return { cancel: { method: direct.method, ...pathOf(direct.path), ...(params ? { params } : {}) } };
+  }
+  const target = ctx.operations().find(({ op }) => op.operationId === operationId);
+  if (!target) {
+    ctx.report(
+      "TASK_CANCEL_OPERATION_UNKNOWN",
+      childPointer(at, "operationId"),
+      `cancel.operationId '${operationId}' is the operationId of no operation in the document`,
+    );
+    return {};
+  }
+  return { cancel: { method: target.method.toUpperCase(), path: target.path, ...(params ? { params } : {}) } };
+}
+
+function pathOf(path: string | undefined): { path?: string } {
+  return path === undefined ? {} : { path };
+}
+
+/** Whether a result schema describes an object: only such a schema can be an outputSchema. */
+export function isObjectResult(schema: JsonSchema | undefined): schema is JsonSchema {
+  return schema !== undefined && schema.type === "object";
+}
