@@ -29,7 +29,7 @@ const FIELDS: Record<string, readonly string[]> = {
 /** Reads `value` (at `pointer`); every problem goes to `report` under `code`. */
 export function readTask(value: unknown, pointer: string, report: Report): WrittenTask | undefined {
   const problem = (at: string, message: string, hint?: string) =>
-    report("TASK_EXTENSION_INVALID", at, message, hint ? { hint } : {});
+    report("TASK_EXTENSION_INVALID", at, message, hint ? { hint, at: "key" } : {});
   if (!isObj(value)) {
     problem(pointer, `a task binding must be a mapping, not ${describe(value)}`);
     return undefined;
