@@ -92,9 +92,10 @@ export function loadSpec(source: SourceDoc): ServerNode | undefined {
       ...optional("task", task(binding.task, `${pointer}/http/task`)),
     };
   };
-  // The schema allows `task:` on a tool's binding only, and has checked its shape (a mistyped field never gets here).
+  // The schema allows `task:` on a tool's binding only and has reported every mistyped field (SPEC_*): the loader
+  // goes on after those for the rules' sake, so reading the binding reports nothing a second time.
   const task = (value: unknown, pointer: string): TaskNode | undefined => {
-    const written = value === undefined ? undefined : readTask(value, pointer, source.report);
+    const written = value === undefined ? undefined : readTask(value, pointer, () => {});
     if (!written?.poll) return undefined;
     const { cancel, poll, ...rest } = written;
     return {

@@ -118,6 +118,31 @@ tools:
     expect(tool("start_build").outputSchema).toMatchObject({ properties: { artifact: {} } });
     expect(app).toContain("tasksFeature");
   });
+
+  it("is checked by the spec schema, each fault once; a resource's http takes no task", () => {
+    const spec = join(scratchDir("tasks-spec-bad"), "bad.yaml");
+    writeFileSync(
+      spec,
+      `server: { name: jobs, version: 1.0.0 }
+upstream: { baseUrl: https://api.example.com }
+tools:
+  - name: start_build
+    inputSchema: { type: object }
+    http:
+      method: POST
+      path: /builds
+      task: { poll: 5, statuz: {} }
+resources:
+  - { uri: "jobs://all", name: all, http: { method: GET, path: /jobs, task: { poll: {} } } }
+`,
+    );
+    const run = mcpgen(ROOT, "validate", spec, "--format", "json");
+    expect(run.code).toBe(1);
+    const found = (JSON.parse(run.stdout) as Array<{ code: string; line: number; col: number }>).map(
+      (d) => `${d.code} ${d.line}:${d.col}`,
+    );
+    expect(found).toEqual(["SPEC_WRONG_TYPE 9:21", "SPEC_UNKNOWN_KEY 9:24", "SPEC_UNKNOWN_KEY 11:71"]);
+  });
 });
 
 describe("packageFeatures", () => {
