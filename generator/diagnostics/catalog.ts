@@ -530,6 +530,11 @@ export const catalog = {
     "cancel.operationId names an operationId no operation of the document has, so tasks/cancel would have nothing to call.",
     "Use the operationId of the operation that cancels the job (often a DELETE on the job's path), or give cancel: { method, path, params } directly.",
   ),
+  TASK_PATH_UNDOCUMENTED: warning(
+    "Task poll or cancel path not in the document",
+    "x-mcp-task's poll.path is polled with GET, and cancel.path called with cancel.method, but the document has no such operation at that path: a typo in the path, or a method the API does not take (a poll the API answers with 405 fails the task).",
+    "Use the path of the document's GET status operation (for cancel: of its cancel operation, or name it with cancel.operationId), or document the operation.",
+  ),
   TASK_PARAM_MISSING: error(
     "Task path parameter not supplied",
     "A task binding's poll.path or cancel.path has a {param} that its params do not map to a JSON pointer into the start answer, so the URL cannot be built.",

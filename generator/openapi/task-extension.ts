@@ -36,6 +36,9 @@ export function operationTask(subject: TaskSubject, ctx: TaskContext): Operation
     ...rest,
     ...cancelOf(cancel, `${at}/cancel`, ctx),
   };
+  checkDocumented("get", task.poll.path, `${at}/poll/path`, "poll.path", ctx);
+  if (task.cancel && written.cancel?.operationId === undefined)
+    checkDocumented(task.cancel.method, task.cancel.path, `${at}/cancel/path`, "cancel.path", ctx);
   const schema = (extension as Json).resultSchema;
   return { task, ...(schema !== undefined ? { resultSchema: schema } : {}) };
 }
@@ -61,6 +64,24 @@ function cancelOf(cancel: WrittenCancel | undefined, at: string, ctx: TaskContex
     return {};
   }
   return { cancel: { method: target.method.toUpperCase(), path: target.path, ...(params ? { params } : {}) } };
+}
+
+/** `{id}` and `{exportId}` name the same path segment: paths are compared with their parameters blanked. */
+const shape = (path: string) => path.replace(/\{[^{}]*\}/g, "{}");
+
+/** Warns when the document has no `method` operation at `path` (an undocumented path, or one that takes another method). */
+function checkDocumented(method: string, path: string | undefined, at: string, field: string, ctx: TaskContext): void {
+  if (path === undefined) return;
+  const atPath = ctx.operations().filter((candidate) => shape(candidate.path) === shape(path));
+  if (atPath.some((candidate) => candidate.method === method.toLowerCase())) return;
+  const methods = atPath.map((candidate) => candidate.method.toUpperCase());
+  ctx.report(
+    "TASK_PATH_UNDOCUMENTED",
+    at,
+    atPath.length === 0
+      ? `${field} '${path}' is the path of no operation in the document`
+      : `${field} '${path}' is called with ${method.toUpperCase()}, but the document's operations there take ${methods.join(", ")}`,
+  );
 }
 
 function pathOf(path: string | undefined): { path?: string } {

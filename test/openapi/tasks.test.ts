@@ -210,6 +210,10 @@ describe("x-mcp-task", () => {
       responses: { ${responses} }
       x-mcp-task: ${extension}
   /jobs/{id}:
+    get:
+      operationId: getJob
+      parameters: [{ name: id, in: path, required: true, schema: { type: string } }]
+      responses: { "200": { description: the job } }
     delete:
       operationId: cancelJob
       parameters: [{ name: id, in: path, required: true, schema: { type: string } }]
@@ -272,6 +276,26 @@ describe("x-mcp-task", () => {
         poll: { path: "/jobs/{id}" }
         status: { pointer: state, completed: [done], failed: [] }`);
     expect(codes(diagnostics)).toEqual(["TASK_PARAM_MISSING 10:23", "TASK_POINTER_INVALID 11:28"]);
+  });
+});
+
+describe("x-mcp-task paths the document does not have", () => {
+  it("warns at the path: a poll path no GET answers, a cancel path that takes another method", () => {
+    const { diagnostics } = run(`  /jobs:
+    post:
+      operationId: startJob
+      responses: { "200": { description: started } }
+      x-mcp-task:
+        poll: { path: "/job/{id}", params: { id: /id } }
+        cancel: { method: POST, path: "/jobs/{jobId}", params: { jobId: /id } }
+  /jobs/{id}:
+    get: { operationId: getJob, responses: { "200": { description: the job } } }
+    delete: { operationId: cancelJob, responses: { "204": { description: cancelled } } }
+`);
+    expect(diagnostics.map((d) => `${d.code} ${d.severity} ${d.at} ${d.message}`)).toEqual([
+      "TASK_PATH_UNDOCUMENTED warning 10:23 poll.path '/job/{id}' is the path of no operation in the document",
+      "TASK_PATH_UNDOCUMENTED warning 11:39 cancel.path '/jobs/{jobId}' is called with POST, but the document's operations there take GET, DELETE",
+    ]);
   });
 });
 

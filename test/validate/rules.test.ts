@@ -74,6 +74,7 @@ const TASK_OPENAPI_CODES: Code[] = [
   "TASK_POLL_UNKNOWN",
   "TASK_EXTENSION_INVALID",
   "TASK_CANCEL_OPERATION_UNKNOWN",
+  "TASK_PATH_UNDOCUMENTED",
 ];
 
 /** Codes about how mcpgen is called (strict .json, options, the config file): test/cli/*.test.ts;
