@@ -138,19 +138,15 @@ function jsonSchemaOf(root: Json, response: Json): { schema: Json; written: unkn
   const type = Object.keys(content).find((t) => /^application\/(.+\+)?json\b/i.test(t));
   const media = type ? content[type] : undefined;
   if (!isJson(media)) return undefined;
-  const schema = derefSchema(root, media.schema);
+  const schema = deref(root, media.schema);
   return schema ? { schema, written: media.schema } : undefined;
-}
-
-function derefSchema(root: Json, schema: unknown): Json | undefined {
-  return deref(root, schema);
 }
 
 /** Google's `Operation`: an object with `name` (string) and `done` (boolean). */
 function isOperationSchema(root: Json, schema: Json): boolean {
   const properties = isJson(schema.properties) ? schema.properties : {};
-  const name = derefSchema(root, properties.name);
-  const done = derefSchema(root, properties.done);
+  const name = deref(root, properties.name);
+  const done = deref(root, properties.done);
   return name?.type === "string" && done?.type === "boolean";
 }
 

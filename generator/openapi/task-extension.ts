@@ -4,10 +4,10 @@
  * `status`, else "location"); `poll` defaults to the 202's documented poll headers; `cancel` may name the
  * cancelling operation (`operationId`); `resultSchema` is the final result's schema, the tool's outputSchema.
  */
-import type { JsonSchema, TaskNode } from "../ir.ts";
+import type { TaskNode } from "../ir.ts";
 import { childPointer } from "../source/json-pointer.ts";
 import { readTask, type WrittenCancel } from "../tasks/read-task.ts";
-import type { Json } from "./document.ts";
+import { isJson, type Json } from "./document.ts";
 import { detectTask, documentedPollHeaders, type TaskContext, type TaskSubject } from "./task-detect.ts";
 
 /** Where the start answer's poll URL is looked for when x-mcp-task says nothing and the 202 documents no header. */
@@ -40,6 +40,14 @@ export function operationTask(subject: TaskSubject, ctx: TaskContext): Operation
   if (task.cancel && written.cancel?.operationId === undefined)
     checkDocumented(task.cancel.method, task.cancel.path, `${at}/cancel/path`, "cancel.path", ctx);
   const schema = (extension as Json).resultSchema;
+  if (schema !== undefined && !isJson(schema)) {
+    ctx.report(
+      "TASK_EXTENSION_INVALID",
+      `${at}/resultSchema`,
+      "resultSchema must be a schema object (or a $ref to one)",
+    );
+    return { task };
+  }
   return { task, ...(schema !== undefined ? { resultSchema: schema } : {}) };
 }
 
@@ -86,9 +94,4 @@ function checkDocumented(method: string, path: string | undefined, at: string, f
 
 function pathOf(path: string | undefined): { path?: string } {
   return path === undefined ? {} : { path };
-}
-
-/** Whether a result schema describes an object: only such a schema can be an outputSchema. */
-export function isObjectResult(schema: JsonSchema | undefined): schema is JsonSchema {
-  return schema !== undefined && schema.type === "object";
 }

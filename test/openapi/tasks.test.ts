@@ -261,12 +261,14 @@ describe("x-mcp-task", () => {
         pol: { headers: [location] }
         status: { completed: [done] }
         pollIntervalMs: 5
-        cancel: { operationId: stopJob }`);
+        cancel: { operationId: stopJob }
+        resultSchema: Job`);
     expect(diagnostics.map((d) => `${d.code} ${d.at} ${d.message}`)).toEqual([
       "TASK_EXTENSION_INVALID 10:9 unknown field 'pol'",
       "TASK_EXTENSION_INVALID 11:17 status needs pointer: where the job's state is read",
       "TASK_EXTENSION_INVALID 12:25 pollIntervalMs must be a whole number of milliseconds, at least 100",
       "TASK_CANCEL_OPERATION_UNKNOWN 13:32 cancel.operationId 'stopJob' is the operationId of no operation in the document",
+      "TASK_EXTENSION_INVALID 14:23 resultSchema must be a schema object (or a $ref to one)",
     ]);
     expect(hints[0]).toBe("did you mean 'poll'?");
   });
