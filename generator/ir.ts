@@ -16,6 +16,7 @@ import type {
   SecurityScheme,
   ServerIdentity,
   StaticCompletions,
+  TaskBinding,
   UpstreamDefinition,
 } from "../runtime/package/catalog-types.ts";
 import type { Prompt, PromptArgument, Resource, ResourceTemplate, Tool } from "../runtime/protocol/types.ts";
@@ -44,14 +45,28 @@ export type HttpParameterNode = HttpParameter & { arg: string[] };
 
 export type HttpBodyNode = HttpBody;
 
+/**
+ * A long-running operation a tool starts (issue 30), as the catalog states it (TaskBinding). `loc` is where it was
+ * written (`task:`, `x-mcp-task`) or what it was detected from (the operation's 202 response, say); rules report
+ * a field's fault at `loc.pointer` + the field's path, which points into the document for a written binding.
+ */
+export type TaskNode = TaskBinding & {
+  kind: "task";
+  loc: SourceLoc;
+  /** How it was found, for the diagnostics: written by the user, or detected (then it is checked by construction). */
+  source: "written" | "detected";
+};
+
 /** Forwarding of a tool call or resource read to the upstream REST API. */
-export type HttpBindingNode = Omit<HttpBinding, "parameters"> & {
+export type HttpBindingNode = Omit<HttpBinding, "parameters" | "task"> & {
   kind: "httpBinding";
   loc: SourceLoc;
   /** Explicit mapping (OpenAPI): when present, only these parameters and the body are sent. */
   parameters?: HttpParameterNode[];
   /** OpenAPI: whether a 2xx response declares a JSON media type (absent: not known, as in the spec language). */
   answersJson?: boolean;
+  /** Tools only: the call starts a job the `tasks` feature follows. */
+  task?: TaskNode;
 };
 
 /** A tool as MCP lists it. Its schemas are as written: the schema rules check they describe objects. */
@@ -165,6 +180,7 @@ export type IrNode =
   | ServerNode
   | UpstreamNode
   | HttpBindingNode
+  | TaskNode
   | ToolNode
   | ResourceNode
   | ResourceTemplateNode

@@ -11,6 +11,7 @@ import type { Rule } from "./rules/rule.ts";
 import { schemaKeywordRules } from "./rules/schema-keywords.ts";
 import { schemaRules } from "./rules/schemas.ts";
 import { serverRules } from "./rules/server.ts";
+import { taskRules } from "./rules/tasks.ts";
 import { toolCountRules } from "./rules/tool-count.ts";
 import { toolReferenceRules } from "./rules/tool-references.ts";
 import { toolScopeRules } from "./rules/tool-scopes.ts";
@@ -27,6 +28,7 @@ const RULES: Rule[] = [
   resourceRules,
   promptRules,
   httpRules,
+  taskRules,
   toolReferenceRules,
   toolCountRules,
 ];

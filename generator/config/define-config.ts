@@ -63,9 +63,11 @@ export type GenerateTarget = {
    * e.g. `{ pulls: "code", git: "code" }`. Targets follow the toolset-name rule (lowercase a-z, 0-9, `_`, `-`).
    */
   toolsets?: Record<string, string>;
-  /** The runtime features beside the core (`all` for every one; unset: the core, and `dynamic` over 128 tools);
-   * `mcpgen generate --features` wins. */
-  features?: Array<"all" | "none" | "budget" | "code" | "dynamic" | "metrics" | "oauth" | "redis" | "token-exchange">;
+  /** The runtime features beside the core (`all` for every one; unset: the core, `dynamic` over 128 tools and
+   * `tasks` when a tool starts a long-running job); `mcpgen generate --features` wins. */
+  features?: Array<
+    "all" | "none" | "budget" | "code" | "dynamic" | "metrics" | "oauth" | "redis" | "tasks" | "token-exchange"
+  >;
 };
 
 /** One package, or several generated in order by one `mcpgen generate`. */

@@ -5,7 +5,8 @@
  * as opposed to faults in a spec's content (exit 1).
  */
 export type CatalogEntry = {
-  severity: "error" | "warning";
+  /** `info`: no fault, a decision mcpgen took that the user should be able to see (why a tool became a task). */
+  severity: "error" | "warning" | "info";
   title: string;
   cause: string;
   fix: string;
@@ -19,6 +20,7 @@ const warning = (title: string, cause: string, fix: string): CatalogEntry => ({
   cause,
   fix,
 });
+const info = (title: string, cause: string, fix: string): CatalogEntry => ({ severity: "info", title, cause, fix });
 const usage = (title: string, cause: string, fix: string): CatalogEntry => ({
   ...error(title, cause, fix),
   usage: true,
@@ -500,6 +502,73 @@ export const catalog = {
     "Invalid environment variable name",
     "upstream.auth.env must be a valid environment variable name (letters, digits and '_', not starting with a digit).",
     "Use a name such as WEATHER_TOKEN.",
+  ),
+
+  // Long-running operations served as MCP Tasks (issue 30): detection (OpenAPI), x-mcp-task, task:
+  TASK_DETECTED: info(
+    "Long-running operation detected",
+    "The operation documents a long-running job (a 202 answer with a Location or Operation-Location header, Azure's x-ms-long-running-operation or Azure-AsyncOperation header, or a Google Operation answer with a GET that polls it), so its tool starts the job and the tasks feature answers with an MCP task polled to the job's result.",
+    "Nothing to fix. To follow the job differently, describe it with x-mcp-task on the operation (it wins over detection); to serve the start answer as it is, generate without the tasks feature.",
+  ),
+  TASK_RESULT_IS_STATUS: info(
+    "Task result is the final status document",
+    "An Azure long-running operation whose final-state-via is original-uri (the default for PUT and PATCH) or azure-async-operation: the task's result is the last status document the poll returns, not a separate resource.",
+    "Nothing to fix; set x-ms-long-running-operation-options.final-state-via: location if the result is fetched from the Location header.",
+  ),
+  TASK_POLL_UNKNOWN: warning(
+    "Long-running operation without a way to poll it",
+    "The operation answers a Google-style Operation (name, done), but the document has no GET whose answer is the same Operation schema and whose path takes one parameter, so mcpgen cannot tell where its status is read: the tool answers the Operation as it is.",
+    "Add x-mcp-task to the operation: poll: { path: /v1/{name}, params: { name: /name } }, status: { pointer: /done, completed: ['true'], failed: [] }, result: { pointer: /response }, error: /error.",
+  ),
+  TASK_EXTENSION_INVALID: error(
+    "Invalid x-mcp-task",
+    "x-mcp-task on an operation must be a mapping with TaskBinding's fields (poll, status, result, error, cancel, pollIntervalMs, resultSchema), each of the documented type.",
+    "Fix the field at the position shown; the README's 'Long-running operations' section shows a complete x-mcp-task.",
+  ),
+  TASK_CANCEL_OPERATION_UNKNOWN: error(
+    "x-mcp-task cancel names no operation",
+    "cancel.operationId names an operationId no operation of the document has, so tasks/cancel would have nothing to call.",
+    "Use the operationId of the operation that cancels the job (often a DELETE on the job's path), or give cancel: { method, path, params } directly.",
+  ),
+  TASK_PATH_UNDOCUMENTED: warning(
+    "Task poll or cancel path not in the document",
+    "x-mcp-task's poll.path is polled with GET, and cancel.path called with cancel.method, but the document has no such operation at that path: a typo in the path, or a method the API does not take (a poll the API answers with 405 fails the task).",
+    "Use the path of the document's GET status operation (for cancel: of its cancel operation, or name it with cancel.operationId), or document the operation.",
+  ),
+  TASK_PARAM_MISSING: error(
+    "Task path parameter not supplied",
+    "A task binding's poll.path or cancel.path has a {param} that its params do not map to a JSON pointer into the start answer, so the URL cannot be built.",
+    "Add the parameter to params with a pointer into the start answer's body, e.g. params: { id: /id }.",
+  ),
+  TASK_POLL_MISSING: error(
+    "Task binding without a poll",
+    "A task binding must say where the job's status is read: poll.headers (a header of the start answer holding the URL), poll.link (a pointer to a URL in its body) or poll.path (with params).",
+    "Give one of poll.headers, poll.link or poll.path.",
+  ),
+  TASK_STATUS_INCOMPLETE: error(
+    "Task status without terminal values",
+    "status.pointer names the field that says the job's state, but status.completed lists no value, so no answer would ever end the task (it would run until its TTL).",
+    "List the values that mean done in status.completed (and the failing ones in status.failed), e.g. completed: [succeeded], failed: [failed].",
+  ),
+  TASK_POINTER_INVALID: error(
+    "Not a JSON pointer",
+    "A task binding's pointer (status.pointer, result.pointer, result.link, poll.link, error, a params value) must be a JSON pointer (RFC 6901): empty for the whole document, else '/' followed by the path, with ~0 and ~1 the only escapes.",
+    "Write the pointer with a leading slash, e.g. /status or /result/url.",
+  ),
+  TASK_RESULT_AMBIGUOUS: error(
+    "Task result names more than one source",
+    "A task binding's result gives more than one of pointer, link and header; the result comes from exactly one place.",
+    "Keep one: pointer (the value in the status document), link (a URL in it to GET) or header (a URL the start answer gave).",
+  ),
+  TASK_METHOD_INVALID: error(
+    "Task cancel method is not an HTTP method",
+    "cancel.method must be an HTTP method that may end a job (DELETE, POST, PUT or PATCH).",
+    "Use DELETE (or the method the upstream's cancel operation takes).",
+  ),
+  TASK_FEATURE_OFF: warning(
+    "Task tool without the tasks feature",
+    "The tool is bound to a long-running operation, but the features asked for (the spec's features, the config's or --features) leave out tasks: the tool answers the start answer (a 202 body) as it is, and its job is not followed.",
+    "Add tasks to the features list (or drop the list: tasks is on by default when a tool is a task), or remove the task binding.",
   ),
 
   // Generating a package

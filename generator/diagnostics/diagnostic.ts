@@ -4,7 +4,8 @@
  */
 import { type Code, catalog } from "./catalog.ts";
 
-export type Severity = "error" | "warning";
+/** `info` reports a decision, not a fault (a tool that became a task): it never changes an exit code. */
+export type Severity = "error" | "warning" | "info";
 
 export type Diagnostic = {
   code: Code;
@@ -40,7 +41,8 @@ export class DiagnosticBag {
     return (code, pointer, message, options = {}) => {
       const entry = catalog[code];
       const { line, col } = locate(pointer, options.at);
-      const hint = options.hint ?? entry.fix;
+      // An info's catalog fix is "nothing to fix": said by `mcpgen explain`, not under every detection.
+      const hint = options.hint ?? (entry.severity === "info" ? undefined : entry.fix);
       this.add({ code, severity: entry.severity, message, file, line, col, pointer, ...(hint ? { hint } : {}) });
     };
   }
@@ -89,7 +91,8 @@ function oneLine(text: string): string {
 }
 
 export function summary(diagnostics: Diagnostic[]): string {
-  const errors = diagnostics.filter((d) => d.severity === "error").length;
-  const warnings = diagnostics.length - errors;
-  return `${errors} error${errors === 1 ? "" : "s"}, ${warnings} warning${warnings === 1 ? "" : "s"}`;
+  const count = (severity: Severity) => diagnostics.filter((d) => d.severity === severity).length;
+  const [errors, warnings, infos] = [count("error"), count("warning"), count("info")];
+  const said = `${errors} error${errors === 1 ? "" : "s"}, ${warnings} warning${warnings === 1 ? "" : "s"}`;
+  return infos > 0 ? `${said}, ${infos} info${infos === 1 ? "" : "s"}` : said;
 }

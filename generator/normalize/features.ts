@@ -8,6 +8,7 @@ import { codeFlags } from "../../runtime/features/code/flags.ts";
 import { metricsFlags } from "../../runtime/features/metrics/flags.ts";
 import { oauthFlags } from "../../runtime/features/oauth/flags.ts";
 import { redisFlags } from "../../runtime/features/redis/flags.ts";
+import { tasksFlags } from "../../runtime/features/tasks/flags.ts";
 import { tokenExchangeFlags } from "../../runtime/features/token-exchange/flags.ts";
 import type { FeatureName } from "../../runtime/package/server-flags.ts";
 import { CORE_FLAG_SETS, type FlagSet, packageFlagSets } from "../../runtime/package/server-flags.ts";
@@ -53,6 +54,7 @@ export const FEATURE_MODULES: readonly FeatureModule[] = [
   }),
   feature("redis", "redisFeature", "--session-store: sessions in Redis", { flags: redisFlags }),
   feature("metrics", "metricsFeature", "--metrics: Prometheus metrics", { flags: metricsFlags }),
+  feature("tasks", "tasksFeature", "--task-ttl: long-running jobs served as MCP Tasks", { flags: tasksFlags }),
 ];
 
 /** Every flag set a package can have: the core's and every feature's (the root README documents them all). */
@@ -102,11 +104,16 @@ export function featuresProblem(names: readonly string[]): string | undefined {
 /**
  * The features a package is generated with: those asked for (the spec's `features`, or generate's
  * --features, which wins), every one for `all`, none for `none`. Unasked, the core alone, plus `dynamic`
- * for a server with more tools than clients accept (MANY_TOOLS): its whole tools/list would not be usable.
+ * for a server with more tools than clients accept (MANY_TOOLS): its whole tools/list would not be usable,
+ * and `tasks` when a tool starts a long-running job (`hasTasks`): without it the job is not followed.
  */
-export function packageFeatures(asked: readonly string[] | undefined, toolCount: number): readonly FeatureModule[] {
+export function packageFeatures(
+  asked: readonly string[] | undefined,
+  toolCount: number,
+  hasTasks = false,
+): readonly FeatureModule[] {
   if (asked?.includes("all")) return FEATURE_MODULES;
-  const chosen = asked ?? (toolCount > CLIENT_TOOL_LIMIT ? ["dynamic"] : []);
+  const chosen = asked ?? [...(toolCount > CLIENT_TOOL_LIMIT ? ["dynamic"] : []), ...(hasTasks ? ["tasks"] : [])];
   const names = new Set(
     chosen.flatMap((name) => [name, ...(FEATURE_MODULES.find((f) => f.name === name)?.requires ?? [])]),
   );

@@ -117,7 +117,11 @@ export function normalize(server: ServerNode, specRef: string): Model {
     templates,
     prompts,
     toolSchemas,
-    features: packageFeatures(server.features, tools.length),
+    features: packageFeatures(
+      server.features,
+      tools.length,
+      server.tools.some((tool) => tool.http?.task),
+    ),
   };
 }
 

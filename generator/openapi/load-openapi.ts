@@ -22,6 +22,7 @@ import { ConvertedDefs, DefNames, type SchemaDialect } from "./schema.ts";
 import { envName, requirements, securitySchemes } from "./security.ts";
 import { selected } from "./select.ts";
 import { fromSwagger2 } from "./swagger2.ts";
+import { documentOperations } from "./task-detect.ts";
 
 export function loadOpenApi(
   source: SourceDoc,
@@ -79,6 +80,8 @@ export function loadOpenApi(
     converted: new ConvertedDefs(),
     config,
     report,
+    loc,
+    operations: once(() => documentOperations(root)),
   };
 
   type Pending = { request: NameRequest; build: (name: string) => ToolNode | ResourceTemplateNode };
@@ -157,6 +160,15 @@ export function loadOpenApi(
     resources: [],
     resourceTemplates: built.filter((n): n is ResourceTemplateNode => n.kind === "resourceTemplate"),
     prompts: [],
+  };
+}
+
+/** `make`'s value, made on the first call: most documents never need it. */
+function once<T>(make: () => T): () => T {
+  let value: { made: T } | undefined;
+  return () => {
+    value ??= { made: make() };
+    return value.made;
   };
 }
 

@@ -12,6 +12,8 @@ import type { MappingConfig } from "./options.ts";
 import { type Parameter, requestShape } from "./request.ts";
 import { type ConvertedDefs, type DefNames, type SchemaDialect, SchemaScope } from "./schema.ts";
 import { operationScopes, scopesField } from "./security.ts";
+import type { OperationRef } from "./task-detect.ts";
+import { operationTask } from "./task-extension.ts";
 
 export type OperationInput = {
   root: Json;
@@ -32,6 +34,10 @@ export type MapContext = {
   converted: ConvertedDefs;
   config: MappingConfig;
   report: Report;
+  /** A pointer's source location (task bindings carry where they were found). */
+  loc: (pointer: string) => SourceLoc;
+  /** Every operation of the document: the lookups of a task binding (task-detect.ts). */
+  operations: () => readonly OperationRef[];
 };
 
 /**
@@ -71,7 +77,10 @@ export function toolFrom(input: OperationInput, ctx: MapContext): ToolNode {
     ownValue(ctx.config.headers, operationId ?? "") ?? {},
   );
   const inputSchema = withDefs(shape.inputSchema, requestScope.defs);
-  const response = responseOf(root, op, new SchemaScope(root, ctx.names, ctx.dialect, "response", ctx.converted));
+  const responseScope = new SchemaScope(root, ctx.names, ctx.dialect, "response", ctx.converted);
+  const task = operationTask({ op, method, path: input.path, pointer: input.loc.pointer }, { ...ctx, root });
+  // A task's start answer (a 202 body) is not what the task ends with: only x-mcp-task's resultSchema says that.
+  const response = task ? taskResponse(task.resultSchema, responseScope) : responseOf(root, op, responseScope);
   const outputSchema = boundedOutput(response.outputSchema, input.loc.pointer, ctx);
   // Over the cap it is left out silently: it only types code mode's declarations (`Promise<unknown>` then).
   const resultSchema =
@@ -109,6 +118,7 @@ export function toolFrom(input: OperationInput, ctx: MapContext): ToolNode {
       ...(input.security ? { security: input.security } : {}),
       ...(input.baseUrl ? { baseUrl: input.baseUrl } : {}),
       ...answersJson(root, op),
+      ...(task ? { task: task.task } : {}),
     },
   };
 }
@@ -223,6 +233,15 @@ function answersJson(root: Json, op: Json): { answersJson?: boolean } {
       return isJson(content) && Object.keys(content).some((type) => JSON_TYPE.test(type));
     }),
   };
+}
+
+/** A task tool's schemas: x-mcp-task's resultSchema, converted as a response schema is; none without one. */
+function taskResponse(schema: unknown, scope: SchemaScope): { outputSchema?: JsonSchema; resultSchema?: JsonSchema } {
+  if (schema === undefined) return {};
+  const resolved = scope.resolveRoot(schema);
+  if (!resolved) return {};
+  if (scope.isObject(schema)) return { outputSchema: withDefs({ ...resolved, type: "object" }, scope.defs) };
+  return resolved.type === "array" ? { resultSchema: withDefs(resolved, scope.defs) } : {};
 }
 
 /**

@@ -13,11 +13,12 @@ import type {
   SecurityScheme,
   ServerDefinition,
   StoredCatalog,
+  TaskBinding,
 } from "../../runtime/package/catalog-types.ts";
 import type { ContentBlock, Role, Tool } from "../../runtime/protocol/types.ts";
 import type { DeferredOffers } from "../../runtime/server/server.ts";
 import { sha256 } from "../hash.ts";
-import type { HttpBindingNode, JsonSchema, PromptMessageNode, SecuritySchemeNode } from "../ir.ts";
+import type { HttpBindingNode, JsonSchema, PromptMessageNode, SecuritySchemeNode, TaskNode } from "../ir.ts";
 import type { Model, ToolModel } from "../normalize/normalize.ts";
 import { DEFAULT_TOOLSET } from "../normalize/toolset-names.ts";
 import { contentProblem } from "../rules/prompts.ts";
@@ -54,7 +55,24 @@ function http(binding: HttpBindingNode | undefined): { http?: HttpBinding } {
       ...(binding.security ? { security: binding.security } : {}),
       ...(binding.baseUrl ? { baseUrl: binding.baseUrl } : {}),
       ...(binding.fields ? { fields: true as const } : {}),
+      ...(binding.task ? { task: task(binding.task) } : {}),
     },
+  };
+}
+
+/** A task binding in TaskBinding's own key order (whatever order the spec wrote), params sorted by name. */
+function task(node: TaskNode): TaskBinding {
+  const params = (map: Record<string, string> | undefined) =>
+    map ? { params: Object.fromEntries(Object.entries(map).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) } : {};
+  const { poll, status, result, cancel } = node;
+  return {
+    style: node.style,
+    poll: { ...pick(poll, ["headers", "link", "path"]), ...params(poll.params) },
+    ...(status ? { status: pick(status, ["pointer", "completed", "failed", "cancelled"]) } : {}),
+    ...(result ? { result: pick(result, ["pointer", "link", "header"]) } : {}),
+    ...pick(node, ["error"]),
+    ...(cancel ? { cancel: { ...pick(cancel, ["method", "path"]), ...params(cancel.params) } } : {}),
+    ...pick(node, ["pollIntervalMs"]),
   };
 }
 

@@ -17,12 +17,14 @@ import type {
   SecuritySchemeNode,
   ServerNode,
   SourceLoc,
+  TaskNode,
   ToolAnnotations,
   ToolNode,
   UpstreamNode,
 } from "../ir.ts";
 import { childPointer } from "../source/json-pointer.ts";
 import type { SourceDoc } from "../source/read-source.ts";
+import { readTask } from "../tasks/read-task.ts";
 import { checkStructure } from "./check-structure.ts";
 
 type Obj = { [key: string]: unknown };
@@ -87,6 +89,23 @@ export function loadSpec(source: SourceDoc): ServerNode | undefined {
       method: binding.method,
       path: binding.path,
       ...optional("security", security),
+      ...optional("task", task(binding.task, `${pointer}/http/task`)),
+    };
+  };
+  // The schema allows `task:` on a tool's binding only and has reported every mistyped field (SPEC_*): the loader
+  // goes on after those for the rules' sake, so reading the binding reports nothing a second time.
+  const task = (value: unknown, pointer: string): TaskNode | undefined => {
+    const written = value === undefined ? undefined : readTask(value, pointer, () => {});
+    if (!written?.poll) return undefined;
+    const { cancel, poll, ...rest } = written;
+    return {
+      kind: "task",
+      loc: loc(pointer),
+      source: "written",
+      style: written.status ? "status" : "location",
+      poll,
+      ...rest,
+      ...(cancel?.method ? { cancel: { ...cancel, method: cancel.method } } : {}),
     };
   };
   const icons = (o: Obj): { icons?: Icon[] } => (Array.isArray(o.icons) ? { icons: o.icons as Icon[] } : {});

@@ -308,7 +308,56 @@ export const ruleCases: RuleCase[] = [
     pass: `${head}upstream: { baseUrl: 'https://a.b', auth: { type: bearer, env: TOKEN_1 } }\n`,
     at: "2:64",
   },
+  // Task bindings (issue 30): `task:` on a tool's http binding
+  {
+    code: "TASK_PARAM_MISSING",
+    fail: tasked("{ poll: { path: '/jobs/{id}' } }"),
+    pass: tasked("{ poll: { path: '/jobs/{id}', params: { id: /id } } }"),
+    at: "9:29",
+  },
+  {
+    code: "TASK_POLL_MISSING",
+    fail: tasked("{ poll: {} }"),
+    pass: tasked("{ poll: { headers: [Location] } }"),
+    at: "9:21",
+  },
+  {
+    code: "TASK_STATUS_INCOMPLETE",
+    fail: tasked("{ poll: { headers: [location] }, status: { pointer: /state } }"),
+    pass: tasked("{ poll: { headers: [location] }, status: { pointer: /state, completed: [done], failed: [failed] } }"),
+    at: "9:46",
+  },
+  {
+    code: "TASK_POINTER_INVALID",
+    fail: tasked("{ poll: { link: status_url } }"),
+    pass: tasked("{ poll: { link: /status_url } }"),
+    at: "9:29",
+  },
+  {
+    code: "TASK_RESULT_AMBIGUOUS",
+    fail: tasked("{ poll: { headers: [location] }, result: { pointer: /a, header: location } }"),
+    pass: tasked("{ poll: { headers: [location] }, result: { header: location } }"),
+    at: "9:46",
+  },
+  {
+    code: "TASK_METHOD_INVALID",
+    fail: tasked("{ poll: { headers: [location] }, cancel: { method: GET } }"),
+    pass: tasked("{ poll: { headers: [location] }, cancel: { method: DELETE } }"),
+    at: "9:64",
+  },
+  {
+    code: "TASK_FEATURE_OFF",
+    fail: tasked("{ poll: { headers: [location] } }", "features: [dynamic]\n"),
+    pass: tasked("{ poll: { headers: [location] } }", "features: [dynamic, tasks]\n"),
+    at: "10:7",
+  },
 ];
+
+/** A tool bound to POST /jobs whose binding has `task`; `features` a top-level line or nothing. */
+function tasked(task: string, features = ""): string {
+  const binding = `    http:\n      method: POST\n      path: /jobs\n      task: ${task}\n`;
+  return `${head}${features}${upstream}tools:\n  - name: t1\n    inputSchema: { type: object }\n${binding}`;
+}
 
 function prompt(args: string, role: string, content: string): string {
   return `${head}prompts:\n  - name: p\n    arguments: ${args}\n    messages: [{ role: ${role}, content: ${content} }]\n`;

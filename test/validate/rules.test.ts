@@ -67,6 +67,16 @@ const OPENAPI_CODES: Code[] = [
   "OPENAPI_REGISTRY_NAME_INVALID",
 ];
 
+/** Task bindings read from OpenAPI documents (detection, x-mcp-task): test/openapi/tasks.test.ts. */
+const TASK_OPENAPI_CODES: Code[] = [
+  "TASK_DETECTED",
+  "TASK_RESULT_IS_STATUS",
+  "TASK_POLL_UNKNOWN",
+  "TASK_EXTENSION_INVALID",
+  "TASK_CANCEL_OPERATION_UNKNOWN",
+  "TASK_PATH_UNDOCUMENTED",
+];
+
 /** Codes about how mcpgen is called (strict .json, options, the config file): test/cli/*.test.ts;
  * CONFIG_TOOLSET_UNKNOWN: test/normalize/toolsets.test.ts. */
 const CLI_CODES: Code[] = [
@@ -84,6 +94,7 @@ describe("every diagnostic code has a failing and a passing fixture", () => {
       ...FILE_CODES,
       ...GENERATE_CODES,
       ...OPENAPI_CODES,
+      ...TASK_OPENAPI_CODES,
       ...CLI_CODES,
       ...REF_CODES,
     ]);
