@@ -1,5 +1,5 @@
 /**
- * The generated jobs package (specs/jobs.openapi.yaml: createExport answers 202 + Location) driven by the
+ * The generated jobs package (specs/jobs.yaml: createExport answers 202 + Location) driven by the
  * official SDK clients' tasks support over stdio and Streamable HTTP, against a real job API whose Location
  * answers 202 twice, then the result: v1's experimental tasks API (2025-11-25 task-augmented calls), v2's
  * 2025-era task requests (typed by its schemas), and v2 in 2026-07-28 without the extension (2.4.0 reads no

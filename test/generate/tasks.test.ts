@@ -21,8 +21,8 @@ function generated(spec: string, name: string, ...flags: string[]) {
   return { out, run, tool, app: readFileSync(join(out, "src/app.ts"), "utf8") };
 }
 
-describe("specs/jobs.openapi.yaml", () => {
-  const jobs = generated(join(ROOT, "specs/jobs.openapi.yaml"), "jobs");
+describe("specs/jobs.yaml", () => {
+  const jobs = generated(join(ROOT, "specs/jobs.yaml"), "jobs");
 
   it("writes each task tool's binding as TaskBinding, keys in the contract's order", () => {
     // Compared as text: the order of keys is part of a deterministic catalog.
@@ -68,7 +68,7 @@ describe("specs/jobs.openapi.yaml", () => {
   }, 30_000);
 
   it("leaves tasks out when a features list does, with a warning per task tool", () => {
-    const off = generated(join(ROOT, "specs/jobs.openapi.yaml"), "jobs-off", "--features", "dynamic");
+    const off = generated(join(ROOT, "specs/jobs.yaml"), "jobs-off", "--features", "dynamic");
     expect(off.app).not.toContain("tasksFeature");
     expect(existsSync(join(off.out, "runtime/features/tasks"))).toBe(false);
     const warnings = (off.run.stdout + off.run.stderr).match(/warning TASK_FEATURE_OFF: tool '(\w+)'/g);

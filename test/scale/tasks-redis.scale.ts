@@ -26,7 +26,7 @@ const clients: McpClient[] = [];
 beforeAll(async () => {
   rmSync(OUT, { recursive: true, force: true });
   mkdirSync(OUT, { recursive: true });
-  const generate = ["generate", join(REPO_ROOT, "specs/jobs.openapi.yaml"), "--out", PKG, "--features", "tasks,redis"];
+  const generate = ["generate", join(REPO_ROOT, "specs/jobs.yaml"), "--out", PKG, "--features", "tasks,redis"];
   execFileSync(process.execPath, [join(REPO_ROOT, "bin/mcpgen.js"), ...generate]);
   [redis, api] = await Promise.all([startRedis(), startJobApi(6)]);
   const options = { upstream: api.url, args: ["--task-store", redis.url, "--task-poll-interval", "150"] };

@@ -46,13 +46,19 @@ const absentFeatures: AbsentFeature[] = [
   },
   {
     feature: "redis",
-    flags: ["session-store"],
+    flags: ["session-store", "task-store"],
+    env: ["MCP_TASK_STORE"],
     httpEnv: ["MCP_SESSION_STORE"],
   },
   {
     feature: "metrics",
     flags: ["metrics", "metrics-port"],
     httpEnv: ["MCP_METRICS", "MCP_METRICS_PORT"],
+  },
+  {
+    feature: "tasks",
+    flags: ["task-ttl", "task-wait", "task-poll-interval"],
+    env: ["MCP_TASK_TTL_MS", "MCP_TASK_WAIT_MS", "MCP_TASK_POLL_INTERVAL_MS"],
   },
 ];
 

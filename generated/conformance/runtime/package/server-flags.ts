@@ -7,8 +7,7 @@ export type FlagGroup = "core" | "drain" | "logs" | "upstream" | "toolsets" | Fe
 export type ServerFlag = {
   /** The flag without its dashes; absent for a variable that has no flag (secrets stay out of `ps`). */
   flag?: string;
-  /** The environment twin; a given flag wins over it. */
-  env?: string;
+  env?: string; // the environment twin; a given flag wins over it
   /** A boolean's env twin takes 1/true or 0/false; whole: min..max; string: checked by its user; list: repeatable. */
   kind: "boolean" | "whole" | "choice" | "string" | "list";
   /** The value's placeholder (`<n>`); the default as text (as server.json states it), or what it means. */
@@ -18,8 +17,7 @@ export type ServerFlag = {
   min?: number;
   max?: number;
   choices?: readonly string[];
-  /** For a boolean's env twin: what 1 turns on, for its error message. */
-  turnsOn?: string;
+  turnsOn?: string; // for a boolean's env twin: what 1 turns on, for its error message
   /** One or two lines: --help, server.json and the MCPB manifest; `doc`: the README's cell, where it says more. */
   help: string;
   doc?: string;
@@ -28,8 +26,7 @@ export type ServerFlag = {
   /** A credential (server.json `isSecret`, MCPB `sensitive`); `upstream`: only where the spec binds http tools. */
   secret?: true;
   upstream?: true;
-  /** Offered as a setting to whoever installs the MCPB bundle, under this title. */
-  setting?: string;
+  setting?: string; // offered as a setting to whoever installs the MCPB bundle, under this title
 };
 
 /** Flags of one part of the server (a feature, or a part of the core), under one title in --help and the READMEs. */
@@ -216,14 +213,13 @@ export function packageFlagSets(featureSets: readonly FlagSet[], modes: readonly
       .filter((part) => choices.includes(/^`?([a-z]+)`?: /.exec(part)?.[1] ?? "all"))
       .join("; ");
   const modeFlag = (flag: ServerFlag) => ({ ...flag, arg: choices.join("|"), choices, help: keep(flag.help) });
+  const withDoc = (flag: ServerFlag) => ({ ...modeFlag(flag), ...(flag.doc ? { doc: keep(flag.doc) } : {}) });
   const core = CORE_FLAG_SETS.map((set) => ({
     ...set,
-    flags: set.flags.map((flag) =>
-      flag.flag !== "mode" ? flag : { ...modeFlag(flag), ...(flag.doc ? { doc: keep(flag.doc) } : {}) },
-    ),
+    flags: set.flags.map((f) => (f.flag === "mode" ? withDoc(f) : f)),
   }));
   return [...core, ...featureSets];
 }
 
 /** The features a package can be generated with; here, not in feature.ts, so flag records name them without a cycle. */
-export type FeatureName = "dynamic" | "code" | "budget" | "oauth" | "token-exchange" | "redis" | "metrics";
+export type FeatureName = "dynamic" | "code" | "budget" | "oauth" | "token-exchange" | "redis" | "metrics" | "tasks";

@@ -8,7 +8,7 @@ import type { FeatureSetup } from "./feature.ts";
 import { optional, type ParsedFlags, parseFlags, usageText } from "./flag-parser.ts";
 import { type FeatureName, type FlagSet, packageFlagSets } from "./server-flags.ts";
 import { createSpecServer, type ServerDefinition, type SpecServerOptions } from "./spec-server.ts";
-import { DEFAULT_TOOLSET, parseToolsets } from "./tool-selection.ts";
+import { parseToolsets } from "./tool-selection.ts";
 
 /** The flags and env twins (`httpEnv`: counted over HTTP only) of a feature the package was generated without. */
 export type AbsentFeature = {
@@ -45,12 +45,11 @@ export async function runSpecServer(definition: ServerDefinition, options: RunOp
   if (!http) return void serveStdio(server);
   const port = (values.port as number | undefined) ?? 3000;
   const host = (values.host as string | undefined) ?? "127.0.0.1";
-  const token = process.env.MCP_HTTP_TOKEN;
   try {
     const handle = await serveHttp(server, {
       port,
       host,
-      ...(token ? { bearerToken: token } : {}),
+      ...(process.env.MCP_HTTP_TOKEN ? { bearerToken: process.env.MCP_HTTP_TOKEN } : {}),
       ...optional("maxSessions", values["max-sessions"]),
       ...optional("shutdownGraceMs", values["shutdown-grace"]),
       ...optional("shutdownTimeoutMs", values["shutdown-timeout"]),
@@ -82,11 +81,7 @@ function coreOptions(definition: ServerDefinition, { values, sources }: ParsedFl
   const baseUrl = values["base-url"] as string | undefined;
   if (baseUrl !== undefined && !/^https?:\/\/./i.test(baseUrl))
     return `${sources["base-url"]} must be an http(s) URL, not '${baseUrl}'`;
-  const toolsetsText = values.toolsets as string | undefined;
-  const toolsets =
-    toolsetsText === undefined
-      ? {}
-      : parseToolsets(toolsetsText, definition.toolsetNames ?? [DEFAULT_TOOLSET], sources.toolsets);
+  const toolsets = parseToolsets(values.toolsets, sources.toolsets, definition.toolsetNames);
   if ("error" in toolsets) return toolsets.error;
   const secret = sealingSecrets();
   if (typeof secret === "string") return secret;

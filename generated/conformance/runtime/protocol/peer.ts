@@ -3,7 +3,7 @@
 import { LazyAbort } from "../server/deadlines.ts";
 import { errorResponse, isNotification, isRequest, notification, request, resultResponse } from "./codec.ts";
 import { ErrorCode } from "./constants.ts";
-import { McpError, toJsonRpcError } from "./errors.ts";
+import { McpError, methodNotFound, toJsonRpcError } from "./errors.ts";
 import type { JsonObject, JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, RequestId, Result } from "./types.ts";
 
 export type RequestOptions = {
@@ -52,9 +52,8 @@ export class JsonRpcPeer {
         if (!this.pending.has(id)) return;
         this.pending.get(id)?.cleanup();
         this.pending.delete(id);
-        if (this.options.announceCancellation !== false) {
+        if (this.options.announceCancellation !== false)
           this.trySend(notification("notifications/cancelled", { requestId: id, reason }));
-        }
         reject(error);
       };
       const timer = setTimeout(() => abandon(timeoutError(method, timeoutMs), "timeout"), timeoutMs);
@@ -124,10 +123,9 @@ export class JsonRpcPeer {
     this.incoming.set(message.id, abort);
     try {
       const { onLazyRequest, onRequest } = this.options;
-      let result: Result;
-      if (onLazyRequest) result = await onLazyRequest(message, abort);
-      else if (onRequest) result = await onRequest(message, abort.signal);
-      else throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${message.method}`);
+      const running = onLazyRequest ? onLazyRequest(message, abort) : onRequest?.(message, abort.signal);
+      if (!running) throw methodNotFound(message.method);
+      const result = await running;
       if (!abort.aborted) this.trySend(resultResponse(message.id, result));
     } catch (error) {
       // A cancelled request gets no response at all (cancellation spec).

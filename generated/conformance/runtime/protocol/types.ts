@@ -72,6 +72,8 @@ export type Tool = Named & {
   inputSchema: { $schema?: string; type: "object"; [key: string]: unknown };
   outputSchema?: { $schema?: string; [key: string]: unknown };
   annotations?: ToolAnnotations;
+  /** 2025-11-25: whether a tools/call may be task-augmented (default "forbidden"). */
+  execution?: { taskSupport?: "forbidden" | "optional" | "required" };
   _meta?: JsonObject;
 };
 export type CallToolResult = Result & { content: ContentBlock[]; structuredContent?: unknown; isError?: boolean };

@@ -72,9 +72,8 @@ function parseExpression(body: string, offset: number): UriExpression | UriTempl
     const [, name, modifier, prefix] = /^(.*?)(\*|:(\d+))?$/.exec(spec) ?? [];
     if (!name) return { offset, message: `expression '${text}' has a modifier but no variable name`, unnamed: true };
     if (!VARNAME.test(name)) return { offset, message: `'${name}' in '${text}' is not a valid variable name` };
-    if (prefix !== undefined && (Number(prefix) < 1 || Number(prefix) > 9999 || prefix.length > 4)) {
+    if (prefix !== undefined && (Number(prefix) < 1 || Number(prefix) > 9999 || prefix.length > 4))
       return { offset, message: `prefix length ':${prefix}' in '${text}' must be 1 to 9999` };
-    }
     variables.push({ name, explode: modifier === "*", ...(prefix ? { prefix: Number(prefix) } : {}) });
   }
   return { operator, variables, offset, text };
@@ -93,24 +92,17 @@ export function matchProblem(parsed: ParsedUriTemplate): UriTemplateError | unde
     const { operator, variables, offset, text } = part;
     const exploded = variables.find((variable) => variable.explode);
     if (exploded) {
-      return {
-        offset,
-        message: `'${text}' explodes '${exploded.name}' with '*', whose list or map shape a URI cannot reveal; drop the '*'`,
-      };
+      const message = `'${text}' explodes '${exploded.name}' with '*', whose list or map shape a URI cannot reveal; drop the '*'`;
+      return { offset, message };
     }
     if (variables.length > 1 && (operator === "+" || operator === "#" || operator === ".")) {
-      const separator = RULES[operator].separator;
-      return {
-        offset,
-        message: `'${text}' lists several variables, but its separator '${separator}' may appear inside a value; use one variable per expression with a literal between`,
-      };
+      const message = `'${text}' lists several variables, but its separator '${RULES[operator].separator}' may appear inside a value; use one variable per expression with a literal between`;
+      return { offset, message };
     }
     if (inQuery && operator !== "?" && operator !== "&" && operator !== "#") return queryNotLast(text, parsed);
     if (previous && !canFollow(previous.operator, operator)) {
-      return {
-        offset,
-        message: `'${previous.text}${text}' puts two expressions side by side, so a URI cannot show where one value ends; put a literal such as '/' between them`,
-      };
+      const message = `'${previous.text}${text}' puts two expressions side by side, so a URI cannot show where one value ends; put a literal such as '/' between them`;
+      return { offset, message };
     }
     if (operator === "?" || operator === "&") inQuery = true;
     else if (operator === "#") inQuery = false;
@@ -166,10 +158,8 @@ function ambiguous(expression: UriExpression, span: string, c: string): UriTempl
   const fix = stop
     ? `follow '${expression.text}' with a character its values never contain unencoded, such as '${stop}', or with a literal that ends the template`
     : `put '${expression.text}' last, where only a literal or a {?...} or {#...} expression may follow it`;
-  return {
-    offset: expression.offset,
-    message: `in '${span}', a '${c}' can end the value of '${expression.text}' but can also be part of it, so a URI cannot show where that value ends; ${fix}`,
-  };
+  const message = `in '${span}', a '${c}' can end the value of '${expression.text}' but can also be part of it, so a URI cannot show where that value ends; ${fix}`;
+  return { offset: expression.offset, message };
 }
 
 // Only a marker the first value cannot contain tells two adjacent expressions apart. '?' and '#'

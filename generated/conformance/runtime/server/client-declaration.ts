@@ -1,6 +1,7 @@
 // What a 2025-era session keeps of `initialize`, bounded (sessions are capped by count, not bytes): clientInfo
 // is cut to its schema's fields (it only informs); capabilities decide what the server may ask, so they are
 // kept whole or refused, never silently cut.
+import { isObject } from "../protocol/codec.ts";
 import type { Icon, Implementation } from "../protocol/types.ts";
 
 /** name, version and title, each. */
@@ -13,7 +14,7 @@ export const MAX_CAPABILITIES_CHARS = 4_096;
 
 /** The clientInfo a session keeps: known fields only, strings cut, copied out of the request body. */
 export function keptClientInfo(value: unknown): Implementation | undefined {
-  if (!isRecord(value)) return undefined;
+  if (!isObject(value)) return undefined;
   const info: Implementation = {
     name: cut(value.name, MAX_CLIENT_NAME_CHARS) ?? "",
     version: cut(value.version, MAX_CLIENT_NAME_CHARS) ?? "",
@@ -41,7 +42,7 @@ export function capabilitiesTooLarge(value: unknown): boolean {
       size += 2 + item.length;
       if (size > MAX_CAPABILITIES_CHARS) return true;
       for (const entry of item) pending.push(entry);
-    } else if (isRecord(item)) {
+    } else if (isObject(item)) {
       size += 2;
       for (const key in item) {
         size += key.length + 4;
@@ -58,7 +59,7 @@ function keptIcons(icons: unknown[]): Icon[] {
   const kept: Icon[] = [];
   for (const icon of icons.slice(0, MAX_CLIENT_ICONS * 4)) {
     if (kept.length === MAX_CLIENT_ICONS) break;
-    if (!isRecord(icon)) continue;
+    if (!isObject(icon)) continue;
     const src = whole(icon.src, MAX_CLIENT_TEXT_CHARS);
     if (src === undefined) continue;
     const entry: Icon = { src };
@@ -86,8 +87,4 @@ function cut(value: unknown, max: number): string | undefined {
 /** A string kept only whole (URLs, media types): undefined when longer than `max`. */
 function whole(value: unknown, max: number): string | undefined {
   return typeof value === "string" && value.length <= max ? value : undefined;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

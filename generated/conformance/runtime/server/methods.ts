@@ -65,24 +65,15 @@ function pick(definition: object, fields: readonly string[]): Record<string, unk
   );
 }
 
-type Page<T> = { items: T[]; nextCursor?: string };
-
 /** Cursors are sealed offsets: a client cannot forge one, and a stale or garbage cursor is a clean -32602. */
 function paginate<T>(items: readonly T[], cursor: unknown, pageSize: number, sealer: TokenSealer, kind: string) {
   let offset = 0;
   if (cursor !== undefined) {
     const payload = typeof cursor === "string" ? sealer.open(cursor) : undefined;
-    if (
-      !isObject(payload) ||
-      payload.kind !== kind ||
-      !Number.isSafeInteger(payload.offset) ||
-      Number(payload.offset) < 0
-    ) {
-      throw invalidParams("Invalid cursor");
-    }
-    offset = payload.offset as number;
+    offset = isObject(payload) && payload.kind === kind && typeof payload.offset === "number" ? payload.offset : -1;
+    if (!Number.isSafeInteger(offset) || offset < 0) throw invalidParams("Invalid cursor");
   }
-  const page: Page<T> = { items: items.slice(offset, offset + pageSize) };
+  const page: { items: T[]; nextCursor?: string } = { items: items.slice(offset, offset + pageSize) };
   if (offset + pageSize < items.length) page.nextCursor = sealer.seal({ kind, offset: offset + pageSize });
   return page;
 }

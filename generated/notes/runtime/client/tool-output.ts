@@ -21,9 +21,8 @@ export class ToolOutputError extends McpError {
 
 export class ToolOutputCheck {
   private precompiled: OutputValidators | undefined;
-  /** outputSchema per tool name from the last tools/list; null: listed without one. */
-  private readonly listed = new Map<string, object | null>();
-  private everListed = false;
+  /** outputSchema per tool name from tools/list (null: listed without one); undefined until a listing. */
+  private listed: Map<string, object | null> | undefined;
   /** Validators compiled from listed schemas, by the schema's JSON; null: it did not compile (warned once). */
   private readonly compiled = new Map<string, { schema: string; validator: Validator | null }>();
 
@@ -34,25 +33,24 @@ export class ToolOutputCheck {
   ) {}
 
   learn(tools: readonly Tool[]): void {
-    this.everListed = true;
+    this.listed ??= new Map();
     for (const tool of tools) this.listed.set(tool.name, tool.outputSchema ?? null);
   }
 
   /** True when only a tools/list could tell how to check `name`: it can compile, yet knows nothing of it. */
   needsListing(name: string): boolean {
-    return this.compile !== undefined && !this.everListed && !Object.hasOwn(this.precompiledSet(), name);
+    return this.compile !== undefined && !this.listed && !Object.hasOwn(this.precompiledSet(), name);
   }
 
   /** tools/list_changed: what was learned may be stale. */
   forget(): void {
-    this.everListed = false;
-    this.listed.clear();
+    this.listed = undefined;
   }
 
   /** Throws ToolOutputError when `result` does not keep to the tool's outputSchema; error results pass. */
   check(name: string, result: CallToolResult): void {
     if (result.isError === true) return;
-    const listedSchema = this.listed.get(name);
+    const listedSchema = this.listed?.get(name);
     // The server's own listing says the tool has no outputSchema: nothing to hold it to.
     if (listedSchema === null) return;
     const validator = this.validatorFor(name, listedSchema);

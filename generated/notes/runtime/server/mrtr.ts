@@ -47,17 +47,14 @@ export function collectAnswers(sealer: TokenSealer, binding: MrtrBinding): Recor
   const payload = typeof requestState === "string" ? sealer.open(requestState) : undefined;
   if (!isStatePayload(payload)) throw invalidParams("requestState failed integrity verification");
   if (payload.exp < Date.now()) throw invalidParams("requestState has expired; retry the original request");
-  if (payload.m !== binding.method || payload.d !== salientDigest(binding.method, binding.params)) {
+  if (payload.m !== binding.method || payload.d !== salientDigest(binding.method, binding.params))
     throw invalidParams("requestState belongs to a different request");
-  }
   if (payload.p !== principalDigest(binding.principal))
     throw invalidParams("requestState belongs to a different caller");
   const answers = { ...payload.a };
   if (isObject(inputResponses)) {
     // Only answers to what we actually asked for count; anything else is ignored (MRTR error handling).
-    for (const key of payload.k) {
-      if (isObject(inputResponses[key])) answers[key] = inputResponses[key] as InputResponse;
-    }
+    for (const key of payload.k) if (isObject(inputResponses[key])) answers[key] = inputResponses[key] as InputResponse;
   }
   return answers;
 }
@@ -104,14 +101,7 @@ export function canonicalJson(value: unknown): string {
 }
 
 function isStatePayload(value: unknown): value is StatePayload {
-  return (
-    isObject(value) &&
-    value.v === 1 &&
-    typeof value.m === "string" &&
-    typeof value.d === "string" &&
-    typeof value.p === "string" &&
-    typeof value.exp === "number" &&
-    isObject(value.a) &&
-    Array.isArray(value.k)
-  );
+  if (!isObject(value) || value.v !== 1 || typeof value.exp !== "number") return false;
+  const strings = [value.m, value.d, value.p].every((field) => typeof field === "string");
+  return strings && isObject(value.a) && Array.isArray(value.k);
 }

@@ -1,5 +1,5 @@
 // Protocol revision 2025 (2025-11-25, -06-18, -03-26), server side: initialize-based sessions, real
-// server-to-client requests for inputs, -32002 for an unknown resource, none of 2026's result fields.
+// server-to-client requests for inputs, none of 2026's result fields.
 import { isObject } from "../protocol/codec.ts";
 import {
   ErrorCode,
@@ -8,7 +8,7 @@ import {
   LOGGING_LEVELS,
   MetaKey,
 } from "../protocol/constants.ts";
-import { invalidParams, McpError, ResourceNotFoundError } from "../protocol/errors.ts";
+import { invalidParams, McpError } from "../protocol/errors.ts";
 import type { ClientCapabilities, InputResponse, JsonObject, LoggingLevel, Result } from "../protocol/types.ts";
 import { capabilitiesTooLarge, keptClientInfo, MAX_CAPABILITIES_CHARS } from "./client-declaration.ts";
 import { checkResourceScopes, resourceScopes } from "./features.ts";
@@ -29,14 +29,12 @@ export const revision2025: Revision = {
 
   scope(request, _meta, channel) {
     const session = channel.session;
-    if (request.method === "initialize" || request.method === "ping") {
+    if (request.method === "initialize" || request.method === "ping")
       return { revision: revision2025, protocolVersion: session?.protocolVersion ?? "", clientCapabilities: {} };
-    }
-    if (!session?.protocolVersion) {
+    if (!session?.protocolVersion)
       throw invalidParams(
         `Missing _meta["${MetaKey.protocolVersion}"]: send per-request metadata (2026-07-28) or initialize first`,
       );
-    }
     return {
       revision: revision2025,
       protocolVersion: session.protocolVersion,
@@ -60,7 +58,6 @@ export const revision2025: Revision = {
   // The session's level; everything until the client sets one.
   logThreshold: (_meta, channel) => channel.session?.logLevel ?? "debug",
   sessionId: (channel) => channel.session?.id,
-  resourceNotFound: (uri, message) => new ResourceNotFoundError(uri, "legacy", message),
   // The 2026 fields a handler may have set do not exist in 2025.
   shapeResult: ({ resultType, ttlMs, cacheScope, ...result }) => result,
 };
@@ -69,13 +66,11 @@ async function initialize({ server, params, channel }: MethodCall): Promise<Resu
   const session = channel.session;
   if (!session) throw new McpError(ErrorCode.InvalidRequest, "initialize is not available on this channel");
   if (typeof params.protocolVersion !== "string") throw invalidParams("initialize: protocolVersion must be a string");
-  if (params.capabilities !== undefined && !isObject(params.capabilities)) {
+  if (params.capabilities !== undefined && !isObject(params.capabilities))
     throw invalidParams("initialize: capabilities must be an object");
-  }
   // The session keeps them as long as it lives: bounded, or refused whole (cutting would change them).
-  if (capabilitiesTooLarge(params.capabilities)) {
+  if (capabilitiesTooLarge(params.capabilities))
     throw invalidParams(`initialize: capabilities exceed ${MAX_CAPABILITIES_CHARS} characters as JSON`);
-  }
   // Echo a version we speak; otherwise offer our latest initialize-era version and let the client decide.
   session.protocolVersion = isLegacyVersion(params.protocolVersion)
     ? params.protocolVersion
@@ -103,10 +98,9 @@ async function toggleSubscription({ server, params, channel, ctx }: MethodCall, 
   if (subscribe) checkResourceScopes(server, resourceScopes(server, params.uri), params.uri, ctx.auth);
   const session = channel.session;
   if (!subscribe) session?.unsubscribe(params.uri);
-  else if (session && !session.subscribe(params.uri)) {
+  else if (session && !session.subscribe(params.uri))
     throw invalidParams(
       `Too many subscriptions: a session holds at most ${MAX_SUBSCRIPTIONS} (URIs up to ${MAX_SUBSCRIPTION_CHARS} characters in all); unsubscribe first`,
     );
-  }
   return {};
 }

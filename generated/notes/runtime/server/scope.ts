@@ -1,6 +1,5 @@
 // Types of one request's way through the server (RequestScope, MethodCall, ServerCore, Revision): types only,
 // so the server, its methods, its features and the handler context depend on this file, not on each other.
-import type { McpError } from "../protocol/errors.ts";
 import type {
   ClientCapabilities,
   Implementation,
@@ -90,8 +89,6 @@ export type Revision = {
   logThreshold(meta: JsonObject, channel: RequestChannel): unknown;
   /** The session id a handler sees, if this revision has sessions. */
   sessionId(channel: RequestChannel): string | undefined;
-  /** The error for a `resources/read` of a URI nothing serves. */
-  resourceNotFound(uri: string, message?: string): McpError;
   /** A method's result as this revision puts it on the wire. */
   shapeResult(result: Result, method: string, server: ServerCore): Result;
 };

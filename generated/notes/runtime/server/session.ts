@@ -61,10 +61,9 @@ export class LegacySession {
 
 /** List changes and resource updates; 2025 sessions and 2026 `subscriptions/listen` streams listen. */
 export type ServerChange = { kind: "tools" | "prompts" | "resources" } | { kind: "resource-updated"; uri: string };
-export type ChangeListener = (change: ServerChange) => void;
 
 export class ChangeHub {
-  private readonly listeners = new Set<ChangeListener>();
+  private readonly listeners = new Set<(change: ServerChange) => void>();
   private muted = false;
 
   /** Runs `work` without emitting: registrations a client never saw absent are not changes. */
@@ -78,7 +77,7 @@ export class ChangeHub {
     }
   }
 
-  subscribe(listener: ChangeListener): () => void {
+  subscribe(listener: (change: ServerChange) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }

@@ -2,7 +2,7 @@
 // searchable, not callable. Toolset names are checked against definition.ts's `toolsetNames`, not the catalog.
 import type { CatalogTool } from "./catalog-types.ts";
 
-export const DEFAULT_TOOLSET = "default";
+const DEFAULT_TOOLSET = "default";
 const ALL_TOOLSETS = "all";
 export type ToolSelection = { toolsets?: readonly string[]; readOnly?: boolean }; // toolsets undefined: all
 export const toolsetOf = (tool: CatalogTool): string => tool.toolset ?? DEFAULT_TOOLSET;
@@ -13,15 +13,15 @@ export function selects(selection: ToolSelection, tool: CatalogTool): boolean {
 }
 
 /** Whether anything is left out: with nothing to filter, the server does no per-tool work. */
-export const filters = (selection: ToolSelection): boolean =>
-  selection.toolsets !== undefined || selection.readOnly === true;
+export const filters = (selection: ToolSelection) => selection.toolsets !== undefined || selection.readOnly === true;
 
-/** `--toolsets` (or MCP_TOOLSETS) as a list: the names, undefined for all, or the error naming an unknown one. */
+/** `--toolsets` (or MCP_TOOLSETS) if given as a list (undefined: all), or the error naming an unknown toolset. */
 export function parseToolsets(
-  text: string,
-  known: readonly string[],
+  text: unknown,
   source: string,
+  known = [DEFAULT_TOOLSET],
 ): { toolsets?: string[] } | { error: string } {
+  if (typeof text !== "string") return {};
   const names = text
     .split(",")
     .map((name) => name.trim())
@@ -49,11 +49,9 @@ export function notEnabledReason(selection: ToolSelection, tool: CatalogTool): s
 export function didYouMean(word: string, candidates: Iterable<string>): string {
   const typed = word.toLowerCase();
   const budget = Math.max(1, Math.floor(typed.length / 3));
-  const scored: Array<{ name: string; distance: number }> = [];
-  for (const name of candidates) {
-    const distance = editDistance(typed, name.toLowerCase(), budget);
-    if (distance <= budget) scored.push({ name, distance });
-  }
+  const scored = [...candidates]
+    .map((name) => ({ name, distance: editDistance(typed, name.toLowerCase(), budget) }))
+    .filter((entry) => entry.distance <= budget);
   scored.sort((a, b) => a.distance - b.distance || a.name.localeCompare(b.name));
   const close = scored.slice(0, 3).map((entry) => `'${entry.name}'`);
   return close.length === 0 ? "" : ` (did you mean ${close.join(" or ")}?)`;

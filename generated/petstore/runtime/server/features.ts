@@ -6,7 +6,7 @@ import type { CallToolResult, Completion, JsonObject, Result, ValidatorError } f
 import { MAX_TEMPLATE_URI_LENGTH } from "../protocol/uri-template-match.ts";
 import type { AuthPrincipal } from "./auth-principal.ts";
 import { InputRequiredSignal, inputRequiredResult } from "./mrtr.ts";
-import type { MethodCall, ServerCore } from "./scope.ts";
+import type { MethodCall, RequestScope, ServerCore } from "./scope.ts";
 import type { CompleteFunction, HandlerContext, ToolDefinition, ToolHandlerResult } from "./types.ts";
 
 const DEFAULT_REQUEST_STATE_TTL_MS = 10 * 60_000;
@@ -20,9 +20,6 @@ export async function callTool(call: MethodCall, forwarded = false): Promise<Res
   if (typeof params.name !== "string") throw invalidParams("tools/call: name must be a string");
   const tool = server.tools.get(params.name);
   if (!tool) throw invalidParams(server.options.unknownToolMessage?.(params.name) ?? `Unknown tool: ${params.name}`);
-  // The HTTP transport 403s a direct call first; this covers forwards and other transports.
-  const refusal = server.options.toolGate?.toolRefusal(tool.name, ctx.auth);
-  if (refusal) return toolError(refusal);
   return runTool(server, tool, params.arguments ?? {}, ctx, {
     run: (handler) => withInputs(call, handler),
     aborted: () => call.abort.aborted,
@@ -40,8 +37,6 @@ export async function callToolInProcess(
 ): Promise<CallToolResult> {
   const tool = server.tools.get(name);
   if (!tool) return toolError(`Unknown tool: ${name}`);
-  const refusal = server.options.toolGate?.toolRefusal(name, ctx.auth);
-  if (refusal) return toolError(refusal);
   try {
     const result = await runTool(server, tool, args, ctx, {
       run: async (handler) => handler(),
@@ -70,18 +65,21 @@ async function runTool(
   ctx: HandlerContext,
   how: ToolRun,
 ): Promise<Result> {
+  // The HTTP transport 403s a direct call first; this covers forwards, calls in process and other transports.
+  const refusal = server.options.toolGate?.toolRefusal(tool.name, ctx.auth);
+  if (refusal) return toolError(refusal);
   if (!isObject(args)) return toolError(`Invalid arguments for tool ${tool.name}: arguments must be an object`);
   const protoKey = protoKeyPointer(args);
   if (protoKey) return toolError(`Invalid arguments for tool ${tool.name}: ${PROTO_REFUSED(protoKey)}`);
   const validateInput = server.validatorFor(tool.inputSchema, tool.validateInput);
-  if (validateInput && !validateInput(args)) {
+  if (validateInput && !validateInput(args))
     return toolError(`Invalid arguments for tool ${tool.name}: ${describeErrors(validateInput.errors)}`);
-  }
   let result: CallToolResult;
   try {
     const output = await how.run(() => tool.handler(args, ctx));
-    if (output.resultType === "input_required") return output;
-    const forward = forwardOf(output);
+    // Input asked of the client (MRTR), or a task handle (the tasks feature): no tool result to check.
+    if (output.resultType === "input_required" || output.resultType === "task") return output;
+    const forward = (output as { [FORWARD]?: ToolForward })[FORWARD];
     if (forward) return await how.forward(forward);
     result = { ...output, content: Array.isArray(output.content) ? output.content : [] } as CallToolResult;
   } catch (error) {
@@ -92,15 +90,13 @@ async function runTool(
   }
   if (result.isError) return result;
   if (tool.outputSchema) {
-    if (result.structuredContent === undefined) {
+    if (result.structuredContent === undefined)
       return toolError(`Tool ${tool.name} declares an outputSchema but returned no structuredContent`);
-    }
     const validateOutput = server.validatorFor(tool.outputSchema, tool.validateOutput);
-    if (validateOutput && !validateOutput(result.structuredContent)) {
+    if (validateOutput && !validateOutput(result.structuredContent))
       return toolError(
         `Tool ${tool.name} returned output not matching its outputSchema: ${describeErrors(validateOutput.errors)}`,
       );
-    }
   }
   if (result.structuredContent !== undefined && result.content.length === 0) {
     // Clients that ignore structuredContent still see the data (backwards-compatibility advice in the tools spec).
@@ -118,7 +114,6 @@ async function forwardedCall(call: MethodCall, via: string, forward: ToolForward
   return forward.meta ? { ...result, _meta: { ...(result._meta as object | undefined), ...forward.meta } } : result;
 }
 
-/** Whether listings (tools/list, search, browse, code mode's docs) show the tool to this caller. */
 export function showsTool(server: ServerCore, name: string, auth: AuthPrincipal | undefined): boolean {
   return server.options.toolGate?.showsTool(name, auth) ?? true;
 }
@@ -160,14 +155,18 @@ export async function readResource(call: MethodCall): Promise<Result> {
     }
   } catch (error) {
     // A handler's notFound(uri) answers with the code of this request's era, whichever it was made for.
-    throw error instanceof ResourceNotFoundError ? scope.revision.resourceNotFound(error.uri, error.message) : error;
+    throw error instanceof ResourceNotFoundError ? notFoundIn(scope, error.uri, error.message) : error;
   }
   const why =
     uri.length > MAX_TEMPLATE_URI_LENGTH && server.templates.size > 0
       ? ` (a URI longer than ${MAX_TEMPLATE_URI_LENGTH} characters matches no resource template)`
       : "";
-  throw scope.revision.resourceNotFound(uri, `Resource not found: ${uri}${why}`);
+  throw notFoundIn(scope, uri, `Resource not found: ${uri}${why}`);
 }
+
+// 2026 moved "resource not found" from -32002 to -32602 (changelog, minor change 6).
+const notFoundIn = (scope: RequestScope, uri: string, message: string) =>
+  new ResourceNotFoundError(uri, scope.revision.era, message);
 
 export async function getPrompt(call: MethodCall): Promise<Result> {
   const { server, params, ctx } = call;
@@ -178,48 +177,36 @@ export async function getPrompt(call: MethodCall): Promise<Result> {
   if (!isObject(args)) throw invalidParams("prompts/get: arguments must be an object");
   const protoKey = protoKeyPointer(args);
   if (protoKey) throw invalidParams(`Invalid arguments for prompt ${prompt.name}: ${PROTO_REFUSED(protoKey)}`);
-  for (const [name, value] of Object.entries(args)) {
+  for (const [name, value] of Object.entries(args))
     if (typeof value !== "string") throw invalidParams(`Prompt argument ${name} must be a string`);
-  }
-  const missing = (prompt.arguments ?? []).filter(
-    (argument) => argument.required && ownValue(args, argument.name) === undefined,
-  );
-  if (missing.length > 0) {
-    throw invalidParams(
-      `Missing required arguments for prompt ${prompt.name}: ${missing.map((a) => a.name).join(", ")}`,
-    );
-  }
+  const missing = (prompt.arguments ?? []).filter((a) => a.required && ownValue(args, a.name) === undefined);
+  const names = missing.map((a) => a.name).join(", ");
+  if (missing.length > 0) throw invalidParams(`Missing required arguments for prompt ${prompt.name}: ${names}`);
   return withInputs(call, () => prompt.get(args as Record<string, string>, ctx));
 }
 
 export async function complete({ server, params, ctx }: MethodCall): Promise<Result> {
   const { ref, argument } = params;
-  if (
-    !isObject(ref) ||
-    !isObject(argument) ||
-    typeof argument.name !== "string" ||
-    typeof argument.value !== "string"
-  ) {
+  const argumentName = isObject(argument) ? argument.name : undefined;
+  const argumentValue = isObject(argument) ? argument.value : undefined;
+  if (!isObject(ref) || typeof argumentName !== "string" || typeof argumentValue !== "string")
     throw invalidParams("completion/complete: ref and argument { name, value } are required");
-  }
   let completer: CompleteFunction | undefined;
   if (ref.type === "ref/prompt") {
     const prompt = server.prompts.get(String(ref.name));
     if (!prompt) throw invalidParams(`Unknown prompt: ${ref.name}`);
-    completer = ownValue(prompt.complete, argument.name);
+    completer = ownValue(prompt.complete, argumentName);
   } else if (ref.type === "ref/resource") {
     const template = server.templates.get(String(ref.uri));
     if (!template) throw invalidParams(`Unknown resource template: ${ref.uri}`);
     checkResourceScopes(server, template.definition.scopes, String(ref.uri), ctx.auth);
-    completer = ownValue(template.definition.complete, argument.name);
-  } else {
-    throw invalidParams(`Unknown completion reference type: ${ref.type}`);
-  }
+    completer = ownValue(template.definition.complete, argumentName);
+  } else throw invalidParams(`Unknown completion reference type: ${ref.type}`);
   const contextArgs = isObject(params.context) && isObject(params.context.arguments) ? params.context.arguments : {};
   const protoKey = protoKeyPointer(contextArgs);
   if (protoKey) throw invalidParams(`completion/complete: context.arguments: ${PROTO_REFUSED(protoKey)}`);
   const answer = completer
-    ? await completer(argument.value, { arguments: contextArgs as Record<string, string>, ctx })
+    ? await completer(argumentValue, { arguments: contextArgs as Record<string, string>, ctx })
     : [];
   const completion: Completion = Array.isArray(answer) ? { values: answer } : { ...answer };
   if (completion.values.length > MAX_COMPLETION_VALUES) {
@@ -264,11 +251,4 @@ export type ToolForward = { name: string; arguments: unknown; meta?: JsonObject 
 export function forwardTo(forward: ToolForward): ToolHandlerResult {
   // No content of its own: were the mark ever lost, the result would be an empty success, not a leak.
   return Object.defineProperty({ content: [] }, FORWARD, { value: forward, enumerable: false });
-}
-
-/** The forward a handler's result asks for, if it is one. */
-export function forwardOf(result: unknown): ToolForward | undefined {
-  return typeof result === "object" && result !== null
-    ? ((result as { [FORWARD]?: ToolForward })[FORWARD] ?? undefined)
-    : undefined;
 }

@@ -10,10 +10,6 @@ export function setLogFormat(next: LogFormat): void {
   format = next;
 }
 
-export function logFormat(): LogFormat {
-  return format;
-}
-
 export function log(level: LogLevel, msg: string, fields: LogFields = {}): void {
   const line = format === "text" ? msg : JSON.stringify({ time: new Date().toISOString(), level, msg, ...fields });
   process.stderr.write(`${line}\n`);

@@ -1,8 +1,8 @@
 // Protocol revision 2026-07-28, server side: per-request `_meta`, server/discover, subscriptions/listen,
-// MRTR inputs, -32602 for an unknown resource, and results with `resultType`, cache hints and serverInfo.
+// MRTR inputs, and results with `resultType`, cache hints and serverInfo.
 import { isObject, notification } from "../protocol/codec.ts";
 import { ErrorCode, isModernVersion, MetaKey, SUPPORTED_PROTOCOL_VERSIONS } from "../protocol/constants.ts";
-import { invalidParams, McpError, ResourceNotFoundError } from "../protocol/errors.ts";
+import { invalidParams, McpError } from "../protocol/errors.ts";
 import type { ClientCapabilities, Implementation, Result, SubscriptionFilter } from "../protocol/types.ts";
 import { resourceScopes } from "./features.ts";
 import { sharedMethods } from "./methods.ts";
@@ -57,8 +57,6 @@ export const revision2026: Revision = {
   // Only when the request opted in via `_meta`.
   logThreshold: (meta) => meta[MetaKey.logLevel],
   sessionId: () => undefined,
-  // 2026 moved "resource not found" from -32002 to -32602 (changelog, minor change 6).
-  resourceNotFound: (uri, message) => new ResourceNotFoundError(uri, "modern", message),
   shapeResult(result, method, server) {
     const shaped: Result = { ...result };
     shaped.resultType ??= "complete";
@@ -82,9 +80,8 @@ async function listen({ server, params, channel, ctx }: MethodCall): Promise<Res
   const requested = params.notifications;
   if (!isObject(requested)) throw invalidParams("subscriptions/listen: notifications must be an object");
   const filter: SubscriptionFilter = {};
-  for (const key of ["toolsListChanged", "promptsListChanged", "resourcesListChanged"] as const) {
+  for (const key of ["toolsListChanged", "promptsListChanged", "resourcesListChanged"] as const)
     if (requested[key] === true) filter[key] = true;
-  }
   if (Array.isArray(requested.resourceSubscriptions)) {
     // Only resources the caller may read: the acknowledgement then shows which subscriptions were taken.
     filter.resourceSubscriptions = requested.resourceSubscriptions.filter(
@@ -102,14 +99,11 @@ async function listen({ server, params, channel, ctx }: MethodCall): Promise<Res
   try {
     await new Promise<void>((resolve, reject) => {
       const stopOnClose = server.onClose(resolve);
-      ctx.signal.addEventListener(
-        "abort",
-        () => {
-          stopOnClose();
-          reject(ctx.signal.reason);
-        },
-        { once: true },
-      );
+      const onAbort = () => {
+        stopOnClose();
+        reject(ctx.signal.reason);
+      };
+      ctx.signal.addEventListener("abort", onAbort, { once: true });
     });
   } finally {
     stopListening();

@@ -170,7 +170,6 @@ export type RequestChannel = {
   notify(message: JsonRpcNotification): void;
   /** A server-to-client request tied to this request (2025 era only). */
   request?(method: string, params: JsonObject | undefined, signal: AbortSignal): Promise<Result>;
-  /** The 2025-era session, when there is one. */
   session?: LegacySession;
   /** Who is calling (e.g. a digest of the bearer token); binds MRTR requestState to its caller. */
   principal?: string;

@@ -82,14 +82,11 @@ function appendQuery(url: URL, name: string, value: unknown): void {
   else url.searchParams.append(name, typeof value === "object" ? JSON.stringify(value) : String(value));
 }
 
-function valueAt(args: Args, path: string[]): unknown {
-  let current: unknown = args;
-  for (const step of path) {
-    if (current === null || typeof current !== "object" || !Object.hasOwn(current, step)) return undefined;
-    current = (current as Record<string, unknown>)[step];
-  }
-  return current;
-}
+const valueAt = (args: Args, path: string[]) =>
+  path.reduce<unknown>(
+    (at, step) => (at !== null && typeof at === "object" ? ownValue(at as Args, step) : undefined),
+    args,
+  );
 
 export function explicitRequest(base: string, binding: HttpBinding, args: Args): Outgoing {
   const params = binding.parameters ?? [];

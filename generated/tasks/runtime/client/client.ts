@@ -51,6 +51,19 @@ export type ClientOptions = {
   outputValidators?: OutputValidators | (() => OutputValidators);
   /** Compiles outputSchemas learned from tools/list (e.g. protocol/compile-schema.ts); without it they go unchecked. */
   compileSchema?: (schema: object) => Validator;
+  /** Tool calls that may become tasks, awaited to their result (the tasks feature's `clientTasks`). */
+  tasks?: ClientTasks;
+};
+
+/** How tools/call goes when it may answer with a task; `send` sends it, with `extra` params (2025's `task`). */
+export type ClientTasks = {
+  capabilities: ClientCapabilities;
+  callTool(
+    client: McpClient<ToolTypes, PromptTypes>,
+    name: string,
+    options: CallOptions,
+    send: (extra?: JsonObject) => Promise<CallToolResult>,
+  ): Promise<CallToolResult>;
 };
 
 /** What a typed client knows of each tool: its arguments and its structuredContent (the generated ToolMap). */
@@ -66,17 +79,11 @@ export type ToolCallResult<Tools extends ToolTypes = AnyTools, N extends keyof T
   structuredContent?: Tools[N]["result"];
 };
 
-/** The arguments after a tool's name: optional when the tool requires none. */
-export type ToolCallArgs<Tools extends ToolTypes, N extends keyof Tools> =
-  // biome-ignore lint/complexity/noBannedTypes: `{}` is exactly "an object with no required keys" here.
-  {} extends Tools[N]["args"]
-    ? [args?: Tools[N]["args"], options?: CallOptions]
-    : [args: Tools[N]["args"], options?: CallOptions];
-
-/** The arguments after a prompt's name: optional when the prompt requires none. */
-export type PromptGetArgs<Prompts extends PromptTypes, N extends keyof Prompts> =
-  // biome-ignore lint/complexity/noBannedTypes: as above.
-  {} extends Prompts[N] ? [args?: Prompts[N], options?: CallOptions] : [args: Prompts[N], options?: CallOptions];
+/** The arguments after a tool's or prompt's name: optional when it requires none. */
+// biome-ignore lint/complexity/noBannedTypes: `{}` is exactly "an object with no required keys" here.
+type ArgsAfterName<Args> = {} extends Args ? [args?: Args, options?: CallOptions] : [args: Args, options?: CallOptions];
+export type ToolCallArgs<Tools extends ToolTypes, N extends keyof Tools> = ArgsAfterName<Tools[N]["args"]>;
+export type PromptGetArgs<Prompts extends PromptTypes, N extends keyof Prompts> = ArgsAfterName<Prompts[N]>;
 
 type Progress = { progress: number; total?: number; message?: string };
 export type CallOptions = {
@@ -85,6 +92,8 @@ export type CallOptions = {
   onProgress?: (progress: Progress) => void;
   /** Extra `_meta` for the request. */
   meta?: JsonObject;
+  /** With the tasks feature's `clientTasks`: each state seen of the task a tools/call became. */
+  onTask?: (task: { taskId: string; status: string; statusMessage?: string }) => void;
 };
 
 export type Subscription = { acknowledged: SubscriptionFilter; close(): void; closed: Promise<void> };
@@ -92,7 +101,6 @@ type ListOptions = CallOptions & { cursor?: string };
 type RequestOptions = CallOptions & { headers?: Record<string, string> };
 
 const MAX_INPUT_ROUNDS = 10;
-const DEFAULT_CLIENT_INFO: Implementation = { name: "mcpgen-client", version: "0.1.0" };
 
 /** The MCP client; a generated one is `McpClient<ToolMap, PromptMap>`, checking names and arguments at compile time. */
 export class McpClient<Tools extends ToolTypes = AnyTools, Prompts extends PromptTypes = AnyPrompts> {
@@ -116,8 +124,9 @@ export class McpClient<Tools extends ToolTypes = AnyTools, Prompts extends Promp
     readonly transport: ClientTransport,
     private readonly options: ClientOptions = {},
   ) {
-    this.clientInfo = options.clientInfo ?? DEFAULT_CLIENT_INFO;
-    this.capabilities = options.capabilities ?? capabilitiesFor(options.handlers);
+    this.clientInfo = options.clientInfo ?? { name: "mcpgen-client", version: "0.1.0" };
+    const declared = options.capabilities ?? capabilitiesFor(options.handlers);
+    this.capabilities = options.tasks ? mergeCapabilities(declared, options.tasks.capabilities) : declared;
     this.warn = options.warn ?? ((message) => process.stderr.write(`[mcp client] warning: ${message}\n`));
     this.toolOutput = new ToolOutputCheck(options.outputValidators, options.compileSchema, this.warn);
     transport.setIncomingHandlers({
@@ -149,9 +158,8 @@ export class McpClient<Tools extends ToolTypes = AnyTools, Prompts extends Promp
     try {
       return (await this.requestOnce(method, params, options)) as T;
     } catch (error) {
-      // A 404 for an HTTP session's request: the session is gone; start a new one and retry once.
-      const status = (error as { status?: unknown } | undefined)?.status;
-      if (!this.revision.httpSession || this.transport.kind !== "http" || status !== 404) throw error;
+      // A 404 (only HTTP answers carry a status) to a session's request: the session is gone; start anew, retry once.
+      if (!this.revision.httpSession || (error as { status?: unknown } | undefined)?.status !== 404) throw error;
       await this.start();
       return (await this.requestOnce(method, params, options)) as T;
     }
@@ -166,9 +174,8 @@ export class McpClient<Tools extends ToolTypes = AnyTools, Prompts extends Promp
       this.progressListeners.set(progressToken, options.onProgress);
     }
     Object.assign(meta, this.revision.requestMeta(this));
-    const base: JsonObject = { ...params };
+    const { _meta: _callerMeta, ...base } = params;
     if (Object.keys(meta).length > 0) base._meta = meta;
-    else delete base._meta;
     try {
       // MRTR: answer `input_required` rounds through the handlers until the final result.
       for (let round = 0, current = base; round <= MAX_INPUT_ROUNDS; round++) {
@@ -193,13 +200,10 @@ export class McpClient<Tools extends ToolTypes = AnyTools, Prompts extends Promp
     this.toolOutput.learn(listed);
     const tools = listed.filter((tool) => {
       const params = collectHeaderParams(tool.inputSchema);
-      if (params.ok) {
-        this.toolHeaders.set(tool.name, params.params);
-        return true;
-      }
-      this.toolHeaders.delete(tool.name);
-      this.warn(`Ignoring tool "${tool.name}": ${params.reason}`);
-      return false;
+      if (params.ok) this.toolHeaders.set(tool.name, params.params);
+      else this.toolHeaders.delete(tool.name);
+      if (!params.ok) this.warn(`Ignoring tool "${tool.name}": ${params.reason}`);
+      return params.ok;
     });
     return { ...result, tools };
   }
@@ -208,29 +212,29 @@ export class McpClient<Tools extends ToolTypes = AnyTools, Prompts extends Promp
   async callTool<N extends keyof Tools & string>(name: N, ...[args, options]: ToolCallArgs<Tools, N>) {
     // A client that compiles schemas learns them from tools/list, once, before its first call.
     if (this.toolOutput.needsListing(name)) await this.listTools().catch(() => undefined);
-    const result = await this.sendToolCall(name, (args ?? {}) as Record<string, unknown>, options ?? {});
+    const send = (extra?: JsonObject) =>
+      this.sendToolCall(name, (args ?? {}) as Record<string, unknown>, options ?? {}, extra);
+    const tasks = this.options.tasks;
+    const result = tasks ? await tasks.callTool(this as never, name, options ?? {}, send) : await send();
     this.toolOutput.check(name, result);
     return result as ToolCallResult<Tools, N>;
   }
 
-  private async sendToolCall(name: string, args: Record<string, unknown>, options: CallOptions) {
-    const params = { name, arguments: args };
-    if (this.transport.kind !== "http" || !this.revision.mirrorsParamHeaders) {
-      return this.request<CallToolResult>("tools/call", params, options);
-    }
-    if (!this.toolHeaders.has(name)) await this.listTools().catch(() => undefined);
+  private async sendToolCall(name: string, args: Record<string, unknown>, options: CallOptions, extra?: JsonObject) {
+    const params = { name, arguments: args, ...extra };
+    // Over HTTP in 2026, `x-mcp-header` arguments also go in headers, as the tool's listed inputSchema says.
+    const mirrors = this.transport.kind === "http" && this.revision.mirrorsParamHeaders;
+    if (mirrors && !this.toolHeaders.has(name)) await this.listTools().catch(() => undefined);
     const send = () => {
-      const headers = headerParamValues(this.toolHeaders.get(name) ?? [], args);
+      const headers = mirrors ? headerParamValues(this.toolHeaders.get(name) ?? [], args) : undefined;
       return this.request<CallToolResult>("tools/call", params, { ...options, headers });
     };
-    try {
-      return await send();
-    } catch (error) {
-      if (!(error instanceof McpError) || error.code !== ErrorCode.HeaderMismatch) throw error;
+    return send().catch(async (error) => {
+      if (!mirrors || !(error instanceof McpError) || error.code !== ErrorCode.HeaderMismatch) throw error;
       // The tool's schema may have changed under us: refresh and retry once (streamable-http client behaviour).
       await this.listTools();
       return send();
-    }
+    });
   }
 
   listResources(options: ListOptions = {}): Promise<ListResourcesResult> {
@@ -249,11 +253,8 @@ export class McpClient<Tools extends ToolTypes = AnyTools, Prompts extends Promp
     return this.listAll("prompts/list", "prompts", options);
   }
 
-  async getPrompt<N extends keyof Prompts & string>(
-    name: N,
-    ...[args, options]: PromptGetArgs<Prompts, N>
-  ): Promise<GetPromptResult> {
-    return this.request("prompts/get", { name, arguments: (args ?? {}) as JsonObject }, options ?? {});
+  getPrompt<N extends keyof Prompts & string>(name: N, ...[args, options]: PromptGetArgs<Prompts, N>) {
+    return this.request<GetPromptResult>("prompts/get", { name, arguments: (args ?? {}) as JsonObject }, options);
   }
 
   async complete(
@@ -330,16 +331,15 @@ export class McpClient<Tools extends ToolTypes = AnyTools, Prompts extends Promp
   private async listAll<T extends Result>(method: string, key: string, options: ListOptions): Promise<T> {
     if (options.cursor !== undefined) return this.request(method, { cursor: options.cursor }, options);
     const items: unknown[] = [];
+    // "" is no cursor; a server that hands out the same cursor twice would otherwise keep us paging forever.
+    const seen = new Set<unknown>([""]);
+    let last: Result;
     let cursor: string | undefined;
-    let last: Result = {};
-    const seenCursors = new Set<string>();
     do {
       last = await this.request(method, cursor === undefined ? {} : { cursor }, options);
       items.push(...((last[key] as unknown[] | undefined) ?? []));
-      cursor = typeof last.nextCursor === "string" && last.nextCursor !== "" ? last.nextCursor : undefined;
-      // A server that hands out the same cursor twice would otherwise keep us paging forever.
-      if (cursor !== undefined && seenCursors.has(cursor)) break;
-      if (cursor !== undefined) seenCursors.add(cursor);
+      cursor = typeof last.nextCursor === "string" && !seen.has(last.nextCursor) ? last.nextCursor : undefined;
+      seen.add(cursor);
     } while (cursor !== undefined);
     const { nextCursor: _done, ...rest } = last;
     return { ...rest, [key]: items } as T;
@@ -360,11 +360,15 @@ export class McpClient<Tools extends ToolTypes = AnyTools, Prompts extends Promp
       this.toolHeaders.clear();
       this.toolOutput.forget();
     }
-    if (message.method === "notifications/progress") {
+    if (message.method === "notifications/progress")
       this.progressListeners.get(String(message.params?.progressToken))?.(message.params as Progress);
-    }
     for (const listener of [...this.notificationListeners]) listener(message);
   }
+}
+
+function mergeCapabilities(declared: ClientCapabilities, added: ClientCapabilities): ClientCapabilities {
+  const extensions = { ...declared.extensions, ...added.extensions };
+  return { ...declared, ...added, ...(Object.keys(extensions).length > 0 ? { extensions } : {}) };
 }
 
 /** Connects to a server over HTTP (`{ url }`) or stdio (`{ command }`), detecting the protocol era. */

@@ -1,10 +1,11 @@
 // What differs between the protocol revisions on the client side. Negotiation picks one object
 // (revision2025 after initialize, revision2026 after server/discover); the client and the HTTP
 // transport ask it instead of testing the era.
-import { isObject } from "../protocol/codec.ts";
+import { ownValue } from "../protocol/codec.ts";
 import { MetaKey } from "../protocol/constants.ts";
 import type { ClientCapabilities, Implementation, JsonObject, LoggingLevel } from "../protocol/types.ts";
 import { encodeHeaderValue } from "../transport/http/header-encoding.ts";
+import { NAMED_METHODS } from "../transport/http/post-common.ts";
 
 export type Era = "modern" | "legacy";
 
@@ -24,13 +25,8 @@ export type ClientRevision = {
   announceLogLevel(level: LoggingLevel, send: (method: string, params: JsonObject) => Promise<unknown>): Promise<void>;
   /** Whether `tools/call` over HTTP mirrors `x-mcp-header` arguments into `Mcp-Param-*` headers. */
   readonly mirrorsParamHeaders: boolean;
-  /** The HTTP headers of a request (`extra`: the caller's, e.g. `Mcp-Param-*`). */
-  requestHeaders(
-    method: string,
-    params: JsonObject | undefined,
-    extra?: Record<string, string>,
-  ): Record<string, string>;
-  notificationHeaders(method: string): Record<string, string>;
+  /** The HTTP headers of a request or notification (`extra`: the caller's, e.g. `Mcp-Param-*`). */
+  headers(method: string, params?: JsonObject, extra?: Record<string, string>): Record<string, string>;
   /** Whether the server keeps an HTTP session (`Mcp-Session-Id`; a 404 means it is gone): a standalone GET
    *  stream, response streams resumed with GET + Last-Event-ID when they drop, DELETE on close. */
   readonly httpSession: boolean;
@@ -38,16 +34,14 @@ export type ClientRevision = {
   cancellation(requestId: string | number, reason: string): JsonObject | undefined;
 };
 
-// 2025-11-25, 2025-06-18, 2025-03-26: the session holds version, capabilities and log level, so requests
-// carry no per-request metadata; over HTTP the session is `Mcp-Session-Id` (a 404 means it is gone).
+// 2025-11-25, 2025-06-18, 2025-03-26: the session holds version, capabilities and log level, not each request.
 export const revision2025: ClientRevision = {
   era: "legacy",
   requestMeta: () => ({}),
   pingMethod: "ping",
   announceLogLevel: (level, send) => send("logging/setLevel", { level }).then(() => {}),
   mirrorsParamHeaders: false,
-  requestHeaders: () => ({}),
-  notificationHeaders: () => ({}),
+  headers: () => ({}),
   httpSession: true,
   cancellation: (requestId, reason) => ({ requestId, reason }),
 };
@@ -69,23 +63,14 @@ export const revision2026: ClientRevision = {
   pingMethod: "server/discover",
   announceLogLevel: async () => {}, // sent as `_meta` on every later request instead
   mirrorsParamHeaders: true,
-  requestHeaders: (method, params, extra) => ({ ...standardHeaders(method, params), ...extra }),
-  notificationHeaders: (method) => ({ "Mcp-Method": method }),
+  // `Mcp-Method` and, for named methods, `Mcp-Name` (2026-07-28 request metadata headers).
+  headers(method, params, extra) {
+    const headers: Record<string, string> = { "Mcp-Method": method };
+    const field = ownValue(NAMED_METHODS, method);
+    const value = field && params?.[field];
+    if (typeof value === "string") headers["Mcp-Name"] = encodeHeaderValue(value);
+    return { ...headers, ...extra };
+  },
   httpSession: false,
   cancellation: () => undefined,
 };
-
-const NAMED_METHODS: Record<string, "name" | "uri"> = {
-  "tools/call": "name",
-  "prompts/get": "name",
-  "resources/read": "uri",
-};
-
-/** `Mcp-Method` and, for named methods, `Mcp-Name` (2026-07-28 request metadata headers). */
-function standardHeaders(method: string, params: JsonObject | undefined): Record<string, string> {
-  const headers: Record<string, string> = { "Mcp-Method": method };
-  const field = Object.hasOwn(NAMED_METHODS, method) ? NAMED_METHODS[method] : undefined;
-  const value = field && isObject(params) ? params[field] : undefined;
-  if (typeof value === "string") headers["Mcp-Name"] = encodeHeaderValue(value);
-  return headers;
-}

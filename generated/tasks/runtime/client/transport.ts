@@ -50,10 +50,8 @@ export class TransportError extends Error {
   }
 }
 
-// The HTTP transport's seam for logging in: the core sends only a static bearer token; a login (OAuth:
-// runtime/features/oauth/client/) is an `Authorizer` in `HttpTarget.authorizer`, so the core carries no jose.
-
-/** Asked by the HTTP transport around each POST to the MCP server's URL (and only that URL). */
+/** The HTTP transport's login seam, asked around each POST to the MCP server's URL (and only that URL). The core
+ *  sends only a static bearer token; OAuth (features/oauth/client/) is an authorizer, so the core carries no jose. */
 export type Authorizer = {
   /** The Authorization header for the next request, or none yet. */
   authorization(): Promise<string | undefined>;
@@ -83,8 +81,7 @@ export async function asAuthorizationError<T>(work: Promise<T>): Promise<T> {
 export const AUTH_NEEDS_OAUTH =
   "connect({ url, auth }) needs the 'oauth' feature, which this package was generated without: add it to the spec's features: list, or to mcpgen generate's --features, and generate again";
 
-// The same user handlers answer real 2025-era server requests and 2026-era MRTR input requests.
-
+/** The same user handlers answer real 2025-era server requests and 2026-era MRTR input requests. */
 export type ClientHandlers = {
   elicitation?: (params: ElicitParams) => ElicitResult | Promise<ElicitResult>;
   sampling?: (params: CreateMessageParams) => CreateMessageResult | Promise<CreateMessageResult>;

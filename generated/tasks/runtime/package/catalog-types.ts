@@ -31,13 +31,11 @@ export type UpstreamDefinition = {
 export type HttpParameter = {
   name: string;
   in: "path" | "query" | "header" | "cookie";
-  /** Path to the argument holding the value; absent means `[name]`. */
-  arg?: string[];
+  arg?: string[]; // path to the argument holding the value; absent means `[name]`
   style?: string;
   explode?: boolean;
   allowReserved?: boolean;
-  /** `content: application/json` parameters are sent as JSON text. */
-  json?: boolean;
+  json?: boolean; // `content: application/json` parameters are sent as JSON text
 };
 
 /** The request body: either one argument holding it (`arg`), or the listed top-level arguments. */
@@ -45,8 +43,7 @@ export type HttpBody = { contentType: string; arg?: string; properties?: string[
 
 export type HttpBinding = {
   method: string;
-  /** Relative to the base URL, with `{param}` placeholders. */
-  path: string;
+  path: string; // relative to the base URL, with `{param}` placeholders
   /** When present (or `body` is), only these parameters and the body are sent; else arguments go by name. */
   parameters?: HttpParameter[];
   body?: HttpBody;
@@ -56,6 +53,29 @@ export type HttpBinding = {
   baseUrl?: string;
   /** The tool takes mcpgen's `_fields` argument (field selection; never sent upstream). */
   fields?: true;
+  /** The call starts a job the upstream finishes later: the `tasks` feature answers with an MCP task. */
+  task?: TaskBinding;
+};
+
+/** How a long-running operation is followed (README "Long-running operations"); pointers are JSON pointers. */
+export type TaskBinding = {
+  /** How it was found: a documented 202 with a poll header, `x-mcp-task` / `task:`, or a well-known shape. */
+  style: "location" | "status" | "google-operation" | "azure";
+  /** Where the status is read: the start answer's first of `headers` present (a URL, relative to the request's),
+   * the URL at `link` in its body, or `path` (relative to the base URL) filled from the start answer's `params`. */
+  poll: { headers?: string[]; link?: string; path?: string; params?: Record<string, string> };
+  /** A status document: the value at `pointer` (compared as text: `true`, `Succeeded`) names a terminal state;
+   * any other value is still working. Absent: the HTTP status says it (202 working, 200 the result). */
+  status?: { pointer: string; completed: string[]; failed: string[]; cancelled?: string[] };
+  /** Once completed, the result is the value at `pointer` in the status document, or the answer of a GET to the
+   * URL at `link` in it, or of a GET to the URL the start answer gave in `header`; absent: the final answer. */
+  result?: { pointer?: string; link?: string; header?: string };
+  /** Where a failed status document says why (Google's `/error`). */
+  error?: string;
+  /** `tasks/cancel`: `method` sent to the poll URL, or to `path` (relative to the base URL, filled like `poll`). */
+  cancel?: { method: string; path?: string; params?: Record<string, string> };
+  /** Suggested interval between polls when the upstream sends no Retry-After (default 2 s). */
+  pollIntervalMs?: number;
 };
 
 /** `scopes`: what a caller's token must grant to call or read it (issues 17, 27: OpenAPI `security`, or `scopes:`). */
@@ -93,10 +113,8 @@ export type ServerIdentity = Pick<ServerOptions, IdentityKey>;
 export type ServerDefinition = {
   server: ServerIdentity;
   upstream?: UpstreamDefinition;
-  /** What the catalog holds, so the handshake can state capabilities without reading it. */
-  offers: DeferredOffers;
+  offers: DeferredOffers; // what the catalog holds, so the handshake states capabilities without reading it
   /** Every toolset's name, sorted, so `--toolsets` is checked without reading the catalog; absent: all `default`. */
   toolsetNames?: string[];
-  /** Read on first need, not at start-up: GitHub's catalog is 3 MB of JSON. */
-  catalog: () => Catalog;
+  catalog: () => Catalog; // read on first need, not at start-up: GitHub's catalog is 3 MB of JSON
 };

@@ -20,12 +20,9 @@ function fieldTree(paths: readonly string[]): FieldTree {
     for (const [index, key] of keys.entries()) {
       const existing = ownValue(node, key);
       if (existing === true) break; // the whole field is selected already
-      if (index === keys.length - 1) setOwn(node, key, true);
-      else {
-        const child = existing ?? {};
-        setOwn(node, key, child);
-        node = child;
-      }
+      const child = index === keys.length - 1 ? true : (existing ?? {});
+      setOwn(node, key, child);
+      if (child !== true) node = child;
     }
   }
   return tree;

@@ -21,7 +21,9 @@ export function parseFlags(sets: readonly FlagSet[], argv: readonly string[], en
   const table = flagsOf(sets);
   let given: ParsedFlags["given"];
   try {
-    given = parseArgs({ args: [...argv], options: parseOptions(table), strict: true }).values as ParsedFlags["given"];
+    const options = Object.fromEntries(table.flatMap(({ flag, kind }) => (flag ? [[flag, optionOf(kind)]] : [])));
+    const help = { type: "boolean", short: "h" } as const;
+    given = parseArgs({ args: [...argv], options: { help, ...options }, strict: true }).values as ParsedFlags["given"];
   } catch (error) {
     return { error: (error as Error).message };
   }
@@ -41,14 +43,8 @@ export function parseFlags(sets: readonly FlagSet[], argv: readonly string[], en
   return parsed;
 }
 
-function parseOptions(table: readonly ServerFlag[]) {
-  const options: Record<string, { type: "string" | "boolean"; multiple?: boolean; short?: string }> = {
-    help: { type: "boolean", short: "h" },
-  };
-  for (const { flag, kind } of table)
-    if (flag) options[flag] = kind === "boolean" ? { type: "boolean" } : { type: "string", multiple: kind === "list" };
-  return options;
-}
+const optionOf = (kind: ServerFlag["kind"]) =>
+  kind === "boolean" ? { type: "boolean" as const } : { type: "string" as const, multiple: kind === "list" };
 
 /** The flag as given, else its env twin (empty counts as unset; an HTTP-only twin only over HTTP). */
 function rawValue(entry: ServerFlag, given: ParsedFlags["given"], env: NodeJS.ProcessEnv, http: boolean) {

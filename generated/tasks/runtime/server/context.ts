@@ -20,7 +20,7 @@ import type { LazyAbort } from "./deadlines.ts";
 import type { RequestScope } from "./scope.ts";
 import type { Era, HandlerContext, RequestChannel } from "./types.ts";
 
-export type ContextInit = {
+type ContextInit = {
   request: JsonRpcRequest;
   meta: JsonObject;
   scope: RequestScope;
@@ -31,19 +31,13 @@ export type ContextInit = {
   answers: Record<string, InputResponse>;
 };
 
-export function createHandlerContext(init: ContextInit): HandlerContext {
-  return new RequestContext(init);
-}
-
 let signalProperty: PropertyDescriptor;
 
-/**
- * `signal` is an own enumerable getter (shared by all contexts, so one hidden class): `{ ...ctx }` copies a
- * working signal, and a handler that never reads it costs no AbortController. An object literal with a
- * getter costs +44–56% server CPU per call (bench/RESULTS.md "Micro-optimisations"). The methods stay
- * per-request closures: handlers may call them detached (`const { progress } = ctx`).
- */
-class RequestContext implements HandlerContext {
+/** `signal` is an own enumerable getter (shared by all contexts, so one hidden class): `{ ...ctx }` copies a
+ * working signal, and a handler that never reads it costs no AbortController. An object literal with a getter
+ * costs +44–56% server CPU per call (bench/RESULTS.md "Micro-optimisations"). The methods stay per-request
+ * closures: handlers may call them detached (`const { progress } = ctx`). */
+export class RequestContext implements HandlerContext {
   readonly #abort: LazyAbort;
   declare readonly signal: AbortSignal;
   declare requestId: RequestId;

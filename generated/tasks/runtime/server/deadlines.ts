@@ -82,16 +82,13 @@ export class Lane {
   };
 }
 
-/** Told once when a LazyAbort aborts (the server's run of a request follows its transport's abort). */
-export type AbortTarget = { abort(reason: unknown): void };
-
 /** Cancellation without an AbortController until someone reads `signal`: most handlers never do, and an
  * eager one per request doubles server CPU per call (bench/RESULTS.md "Micro-optimisations"). */
 export class LazyAbort {
   aborted = false;
   reason: unknown = undefined;
-  /** Aborted along with this one, after the signal's listeners have run. */
-  target: AbortTarget | undefined = undefined;
+  /** Aborted along with this one, after the signal's listeners have run (a request's run follows its transport's). */
+  target: { abort(reason: unknown): void } | undefined = undefined;
   private controller: AbortController | undefined = undefined;
 
   /** The AbortSignal, made on first use; already aborted (with the same reason) if this is. */

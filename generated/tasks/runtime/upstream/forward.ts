@@ -1,5 +1,6 @@
 // Forwarding a binding's call to the upstream REST API: request.ts builds it, credentials.ts signs it, send.ts
 // sends it, retries on 429/503 here. Credentials never appear in results, errors or logs (answers are redacted).
+import { unescape as decoded } from "node:querystring";
 import { setTimeout as wait } from "node:timers/promises";
 import type { HttpBinding } from "../package/catalog-types.ts";
 import { ownValue, setOwn } from "../protocol/codec.ts";
@@ -19,10 +20,14 @@ export async function callUpstream(
   env: NodeJS.ProcessEnv = process.env,
   call: UpstreamCall = {},
 ): Promise<UpstreamResponse> {
-  const method = binding.method.toUpperCase();
+  const method = (call.url ? (call.method ?? "GET") : binding.method).toUpperCase();
   const base = binding.baseUrl && !upstream.pinned ? binding.baseUrl : baseUrlOf(upstream, env);
   const explicit = binding.parameters || binding.body;
-  const out = explicit ? explicitRequest(base, binding, args) : legacyRequest(base, method, binding, args);
+  const out = call.url
+    ? sameOriginRequest(base, call.url)
+    : explicit
+      ? explicitRequest(base, binding, args)
+      : legacyRequest(base, method, binding, args);
   const secrets: string[] = [...(call.forbidden ?? [])];
   if (call.credentials) {
     for (const [name, value] of Object.entries(call.credentials.headers)) setOwn(out.headers, name, value);
@@ -36,14 +41,25 @@ export async function callUpstream(
   refuseForbidden(out, call.forbidden ?? []);
   const redact = configuredRedactor(upstream, env, secrets);
   const attempts = Math.max(1, upstream.retry?.attempts ?? 1);
+  const retried = call.once ? [429] : [429, 503];
   const maxDelay = upstream.retry?.maxDelayMs ?? 30_000;
   for (let attempt = 1; ; attempt++) {
     const { retryAfter, ...response } = await send(upstream, method, out, signal, redact);
-    const retryable = response.status === 429 || response.status === 503;
+    const retryable = retried.includes(response.status);
     const delay = retryable && attempt < attempts ? retryDelay(retryAfter, attempt) : undefined;
     if (delay === undefined || delay > maxDelay) return redacted(response, redact);
     await wait(delay, undefined, { signal });
   }
+}
+
+/** A request to a URL the upstream gave (a job's), only on the upstream's own origin. */
+function sameOriginRequest(base: string, target: string): Outgoing {
+  const url = new URL(target, base);
+  if (url.origin !== new URL(base).origin)
+    throw new Error(
+      `The upstream pointed at ${url.origin}, another origin than ${new URL(base).origin}: not followed, so the credentials are not sent there.`,
+    );
+  return { url, headers: {}, cookies: [] };
 }
 
 /** The MCP access token (token passthrough is forbidden) never leaves in the URL, a header, a cookie or the body. */
@@ -51,13 +67,7 @@ function refuseForbidden(out: Outgoing, forbidden: readonly string[]): void {
   const values = forbidden.filter((value) => value.length > 0);
   if (values.length === 0) return;
   const body = typeof out.body === "string" || out.body instanceof URLSearchParams ? String(out.body) : "";
-  const decoded = (text: string) => {
-    try {
-      return decodeURIComponent(text);
-    } catch {
-      return text;
-    }
-  };
+  // querystring's unescape decodes what it can of malformed text, where decodeURIComponent throws.
   const sent = [out.url.href, decoded(out.url.href), body, decoded(body), ...Object.values(out.headers)];
   if (values.some((value) => sent.some((text) => text.includes(value))))
     throw new Error(

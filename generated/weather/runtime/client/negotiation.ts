@@ -13,7 +13,7 @@ import {
 } from "../protocol/constants.ts";
 import { McpError } from "../protocol/errors.ts";
 import type { Implementation, Result, ServerCapabilities } from "../protocol/types.ts";
-import { type ClientIdentity, type ClientRevision, revision2025, revision2026 } from "./revision.ts";
+import { type ClientIdentity, revision2025, revision2026 } from "./revision.ts";
 import { AuthorizationError, type ClientTransport, TransportError } from "./transport.ts";
 
 export type ServerDescription = {
@@ -29,27 +29,22 @@ type NegotiationInput = Pick<ClientIdentity, "clientInfo" | "capabilities"> & {
 };
 
 /** The revision is chosen here, once: revision2026 after server/discover, revision2025 after initialize. */
-type NegotiationOutcome = { revision: ClientRevision; protocolVersion: string; server: ServerDescription };
-
-export async function negotiateEra(transport: ClientTransport, input: NegotiationInput): Promise<NegotiationOutcome> {
+export async function negotiateEra(transport: ClientTransport, input: NegotiationInput) {
   const forced = input.protocolVersion;
   if (forced !== undefined && !isModernVersion(forced)) {
     if (!isLegacyVersion(forced)) throw new Error(`Unsupported protocol version: ${forced}`);
     return initialize(transport, input, forced);
   }
-  const version = forced ?? LATEST_PROTOCOL_VERSION;
   try {
-    return await discover(transport, input, version);
+    return await discover(transport, input, forced ?? LATEST_PROTOCOL_VERSION);
   } catch (error) {
     // A failed login says nothing about the era: retrying with initialize would only log in again.
     if (isAuthFailure(error)) throw error;
-    if (!(error instanceof McpError) || !MODERN_ERROR_CODES.includes(error.code)) {
+    if (!(error instanceof McpError) || !MODERN_ERROR_CODES.includes(error.code))
       return fallBackToInitialize(transport, input);
-    }
-    if (error.code !== ErrorCode.UnsupportedProtocolVersion) throw error;
     // A modern server that does not speak our version: retry once with a modern version it lists (even
     // the same one: the rejection may have been transient), never fall back blindly.
-    const supported = isObject(error.data) && Array.isArray(error.data.supported) ? error.data.supported : [];
+    const supported = supportedVersionsOf(error);
     const modern = supported.find(isModernVersion);
     if (modern) return discover(transport, input, modern);
     const legacy = LEGACY_PROTOCOL_VERSIONS.find((candidate) => supported.includes(candidate));
@@ -67,11 +62,7 @@ async function fallBackToInitialize(transport: ClientTransport, input: Negotiati
   try {
     return await initialize(transport, input, LATEST_LEGACY_PROTOCOL_VERSION);
   } catch (error) {
-    const supported =
-      error instanceof McpError && error.code === ErrorCode.UnsupportedProtocolVersion && isObject(error.data)
-        ? error.data.supported
-        : undefined;
-    const modern = Array.isArray(supported) ? supported.find(isModernVersion) : undefined;
+    const modern = supportedVersionsOf(error).find(isModernVersion);
     if (typeof modern !== "string") throw error;
     return discover(transport, input, modern);
   }
@@ -81,10 +72,9 @@ async function discover(transport: ClientTransport, input: NegotiationInput, ver
   transport.setProtocol(revision2026, version);
   const meta = revision2026.requestMeta({ ...input, protocolVersion: version });
   const result = await transport.request("server/discover", { _meta: meta }, { timeoutMs: input.probeTimeoutMs });
-  if (!Array.isArray(result.supportedVersions) || !isObject(result.capabilities)) {
+  if (!Array.isArray(result.supportedVersions) || !isObject(result.capabilities))
     throw new Error("server/discover returned a malformed result");
-  }
-  const server = describe(result, result._meta?.[MetaKey.serverInfo]);
+  const server = describe(result, result._meta?.[MetaKey.serverInfo], result.supportedVersions);
   if (server.supportedVersions.includes(version)) return { revision: revision2026, protocolVersion: version, server };
   const legacy = LEGACY_PROTOCOL_VERSIONS.find((candidate) => server.supportedVersions.includes(candidate));
   if (legacy) return initialize(transport, input, legacy);
@@ -96,21 +86,26 @@ async function initialize(transport: ClientTransport, input: NegotiationInput, v
   const { capabilities, clientInfo } = input;
   const result = await transport.request("initialize", { protocolVersion: version, capabilities, clientInfo });
   const negotiated = result.protocolVersion;
-  if (!isLegacyVersion(negotiated)) {
+  if (!isLegacyVersion(negotiated))
     throw new Error(`The server answered initialize with unsupported protocol version ${String(negotiated)}`);
-  }
   transport.setProtocol(revision2025, negotiated);
   await transport.notify("notifications/initialized");
-  const server = describe(result, result.serverInfo);
-  server.supportedVersions = [negotiated];
+  const server = describe(result, result.serverInfo, [negotiated]);
   return { revision: revision2025, protocolVersion: negotiated, server };
 }
 
-function describe(result: Result, info: unknown): ServerDescription {
+function describe(result: Result, info: unknown, supportedVersions: string[]): ServerDescription {
   return {
     info: isObject(info) ? (info as Implementation) : undefined,
     capabilities: (isObject(result.capabilities) ? result.capabilities : {}) as ServerCapabilities,
     instructions: typeof result.instructions === "string" ? result.instructions : undefined,
-    supportedVersions: Array.isArray(result.supportedVersions) ? (result.supportedVersions as string[]) : [],
+    supportedVersions,
   };
+}
+
+/** The versions a -32022 error lists (unchecked: callers pick only their own); none for any other error. */
+function supportedVersionsOf(error: unknown): string[] {
+  const data =
+    error instanceof McpError && error.code === ErrorCode.UnsupportedProtocolVersion ? error.data : undefined;
+  return isObject(data) && Array.isArray(data.supported) ? data.supported : [];
 }

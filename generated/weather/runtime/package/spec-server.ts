@@ -16,7 +16,7 @@ import type {
 } from "../server/types.ts";
 import { type CredentialsHook, resolveCredentials } from "../upstream/credentials.ts";
 import { resourceContentsFrom, toolAnswerFrom } from "../upstream/response.ts";
-import type { CallUpstream, UpstreamConfig } from "../upstream/types.ts";
+import type { CallUpstream, UpstreamCall, UpstreamConfig, UpstreamResponse } from "../upstream/types.ts";
 import type {
   Catalog,
   CatalogTool,
@@ -25,7 +25,14 @@ import type {
   StaticCompletions,
   StoredCatalog,
 } from "./catalog-types.ts";
-import { type Feature, type FeatureServerOptions, type ResultFitter, resultFitter } from "./feature.ts";
+import {
+  type Feature,
+  type FeatureServerOptions,
+  type JobTool,
+  type ResultFitter,
+  resultFitter,
+  type UpstreamAccess,
+} from "./feature.ts";
 import { selectAnswer, takeFields } from "./field-select.ts";
 import { filters, notEnabledReason, selects, type ToolSelection } from "./tool-selection.ts";
 
@@ -106,11 +113,8 @@ type SpecRuntime = {
   definition: ServerDefinition;
   options: SpecServerOptions;
   server: McpServer;
-  selection: ToolSelection;
-  /** Catalog tools left out, filled when the catalog is read: a call of one is told why it is not enabled. */
-  leftOut: Map<string, CatalogTool>;
-  /** Catalog tools named like one of dynamic (or code) mode's own, which take the name in that mode. */
-  shadowed: Set<string>;
+  /** `subject` plus why a catalog tool left out is not enabled (a call of one is told), or undefined. */
+  leftOutMessage: (name: string, subject: string) => string | undefined;
   upstream: UpstreamConfig | undefined;
   fitResult: ResultFitter | undefined; // the response budget's; without it, results pass as they are
   fitHandlerResult: ((result: ToolHandlerResult) => Promise<ToolHandlerResult>) | undefined;
@@ -118,26 +122,28 @@ type SpecRuntime = {
 
 export function createSpecServer(definition: ServerDefinition, options: SpecServerOptions = {}): McpServer {
   const selection: ToolSelection = { toolsets: options.toolsets, readOnly: options.readOnly };
-  const leftOut = new Map<string, CatalogTool>();
-  // The same error as for a name that does not exist (so clients treat it alike), saying why.
-  const unknownTool = (name: string) => {
+  const leftOut = new Map<string, CatalogTool>(); // filled when the catalog is read
+  const leftOutMessage = (name: string, subject: string) => {
     const tool = leftOut.get(name);
-    return tool && `Unknown tool: ${name}: it ${notEnabledReason(selection, tool)}`;
+    return tool && `${subject} ${notEnabledReason(selection, tool)}`;
   };
+  // The same error as for a name that does not exist (so clients treat it alike), saying why.
+  const unknownTool = (name: string) => leftOutMessage(name, `Unknown tool: ${name}: it`);
   const server = createServer({
     ...options.serverOptions,
     ...definition.server,
-    ...(filters(selection) ? { unknownToolMessage: (name: string) => unknownTool(name) } : {}),
+    ...(filters(selection) ? { unknownToolMessage: unknownTool } : {}),
     ...(options.accessGate ? { toolGate: options.accessGate(definition.catalog) } : {}),
+    ...(options.jobs && { capabilities: { ...options.serverOptions?.capabilities, ...options.jobs.capabilities } }),
   });
+  if (options.jobs)
+    for (const era of ["modern", "legacy"] as const) Object.assign(server.methods[era], options.jobs.methods[era]);
   const fitResult = resultFitter(options.features ?? []);
   const rt: SpecRuntime = {
     definition,
     options,
     server,
-    selection,
-    leftOut,
-    shadowed: new Set(),
+    leftOutMessage,
     upstream: definition.upstream && {
       ...definition.upstream,
       // --base-url replaces the whole server URL, OpenAPI server variables included.
@@ -165,23 +171,38 @@ export function createSpecServer(definition: ServerDefinition, options: SpecServ
 }
 
 async function forward(rt: SpecRuntime, binding: HttpBinding, args: Args, ctx: HandlerContext, target: string) {
-  const { upstream, definition, options } = rt;
-  if (!upstream) throw new McpError(ErrorCode.InternalError, "This server has http bindings but no upstream base URL");
-  if (!definition.callUpstream)
-    throw new McpError(ErrorCode.InternalError, "This server has http bindings but no callUpstream");
-  // Only what resolveCredentials makes of the caller goes on: the forwarding never sees ctx, and the
-  // caller's MCP token is forbidden anywhere in the request (the spec forbids token passthrough).
+  return send(rt, binding, args, ctx.signal, await signedAs(rt, ctx), target);
+}
+
+/** What a request carries of its caller. Only what resolveCredentials makes of the caller goes on: the forwarding
+ * never sees ctx, and the caller's MCP token is forbidden anywhere in the request (no token passthrough). */
+async function signedAs(rt: SpecRuntime, ctx: HandlerContext): Promise<UpstreamCall> {
+  const { options } = rt;
   (ctx as SpecContext).server = rt.server;
   const credentials = await resolveCredentials(ctx as SpecContext, options.credentials, options.exchangeToken);
-  const idHeader = upstream.requestIdHeader;
+  const idHeader = rt.upstream?.requestIdHeader;
+  return {
+    ...(credentials ? { credentials } : {}),
+    forbidden: ctx.auth ? [ctx.auth.token] : [],
+    ...(idHeader && ctx.httpRequestId ? { extraHeaders: { [idHeader]: ctx.httpRequestId } } : {}),
+  };
+}
+
+async function send(
+  rt: SpecRuntime,
+  binding: HttpBinding,
+  args: Args,
+  signal: AbortSignal,
+  call: UpstreamCall,
+  target: string,
+) {
+  const { upstream, definition, options } = rt;
+  if (!upstream || !definition.callUpstream)
+    throw new McpError(ErrorCode.InternalError, "This server has http bindings but no upstream (or no callUpstream)");
   const started = performance.now();
   let status: number | "error" = "error";
   try {
-    const response = await definition.callUpstream(upstream, binding, args, ctx.signal, options.env ?? process.env, {
-      ...(credentials ? { credentials } : {}),
-      forbidden: ctx.auth ? [ctx.auth.token] : [],
-      ...(idHeader && ctx.httpRequestId ? { extraHeaders: { [idHeader]: ctx.httpRequestId } } : {}),
-    });
+    const response = await definition.callUpstream(upstream, binding, args, signal, options.env ?? process.env, call);
     status = response.status;
     return response;
   } finally {
@@ -192,11 +213,17 @@ async function forward(rt: SpecRuntime, binding: HttpBinding, args: Args, ctx: H
 function handlerFor(rt: SpecRuntime, table: keyof SpecHandlers, key: string) {
   const handler = ownValue(rt.options.handlers?.[table] as Record<string, AnyHandler> | undefined, key);
   if (!handler) throw new Error(`no handler registered for ${table} '${key}'`);
+  const fitResult = table === "tools" ? rt.fitHandlerResult : undefined;
   // The context (the last argument) gets the server in place: a copy would read `ctx.signal` and so make the
   // AbortController the runtime only makes for handlers that use it.
   return (...args: unknown[]) => {
     (args[args.length - 1] as SpecContext).server = rt.server;
-    return handler(...args);
+    if (!fitResult) return handler(...args);
+    // An input_required result (MRTR) asks the client something: it is no answer to cut.
+    return (async () => {
+      const result: ToolHandlerResult = await handler(...args);
+      return result.resultType === "input_required" ? result : fitResult(result);
+    })() as never;
   };
 }
 
@@ -206,13 +233,12 @@ function registerMode(rt: SpecRuntime, catalog: Catalog, served: Map<string, Cat
   const mode = options.features?.find((feature) => feature.mode?.name === options.mode)?.mode;
   if (!mode)
     throw new Error(`--mode ${options.mode} needs the ${options.mode} feature, which this package does not have`);
-  for (const { name } of mode.tools) if (served.delete(name)) rt.shadowed.add(name);
-  const notEnabled = (name: string) => {
-    if (rt.shadowed.has(name))
-      return `The API's own tool '${name}' is hidden by ${options.mode} mode's tool of that name; run the server with --mode all to call it`;
-    const tool = rt.leftOut.get(name);
-    return tool && `The tool '${name}' ${notEnabledReason(rt.selection, tool)}`;
-  };
+  // Catalog tools named like one of the mode's own: the mode's tool takes the name.
+  const shadowed = new Set(mode.tools.map(({ name }) => name).filter((name) => served.delete(name)));
+  const notEnabled = (name: string) =>
+    shadowed.has(name)
+      ? `The API's own tool '${name}' is hidden by ${options.mode} mode's tool of that name; run the server with --mode all to call it`
+      : rt.leftOutMessage(name, `The tool '${name}'`);
   mode.register(
     rt.server,
     { all: catalog.tools, served, toolsets: catalog.toolsets ?? [], notEnabled },
@@ -232,31 +258,62 @@ function registerTools(rt: SpecRuntime, served: Map<string, CatalogTool>): void 
   const unlisted = options.mode === "dynamic" || options.mode === "code";
   for (const { http, toolset: _toolset, scopes: _scopes, ...tool } of served.values()) {
     const validators = ownValue(validatorTable, tool.name);
+    const bound = http && { ...tool, http };
+    const jobs = bound?.http.task && options.jobs;
     rt.server.tool({
       ...tool,
       ...(unlisted ? { unlisted: true } : {}),
       ...(validators ? { validateInput: validators.input } : {}),
       ...(validators?.output ? { validateOutput: validators.output } : {}),
-      handler: http
-        ? (args, ctx) => upstreamTool(rt, { ...tool, http }, validators?.output, args, ctx)
-        : budgeted(handlerFor(rt, "tools", tool.name), rt.fitHandlerResult),
+      ...(jobs ? jobs.toolFields : {}),
+      handler: bound
+        ? jobs
+          ? jobs.handler(bound as JobTool, upstreamAccess(rt, bound, validators?.output))
+          : upstreamTool(rt, bound, validators?.output)
+        : handlerFor(rt, "tools", tool.name),
     });
   }
 }
 
-/** A tool bound to the upstream: the request, the answer checked, `_fields` selected, the features' fit. */
-async function upstreamTool(
-  rt: SpecRuntime,
-  tool: CatalogTool & { http: HttpBinding },
-  validateOutput: Validator | undefined,
-  args: Args,
-  ctx: HandlerContext,
-): Promise<ToolHandlerResult> {
-  const { http } = tool;
-  try {
-    // `_fields` is this server's argument: split off before the request is built.
+/** What the tasks feature's job tools use of the forwarding (feature.ts UpstreamAccess). */
+function upstreamAccess(rt: SpecRuntime, tool: BoundTool, validateOutput: Validator | undefined): UpstreamAccess {
+  return {
+    signedAs: (ctx) => signedAs(rt, ctx),
+    send: (signed, args, signal, how = {}) => {
+      const call = {
+        ...signed,
+        ...(how.url ? { url: how.url, method: how.method ?? "GET" } : {}),
+        ...(how.once ? { once: true as const } : {}),
+      };
+      return send(rt, how.binding ?? tool.http, args, signal, call, tool.name);
+    },
+    answer: answerOf(rt, tool, validateOutput),
+    baseUrl: () => (tool.http.baseUrl && !rt.upstream?.pinned ? tool.http.baseUrl : (rt.upstream?.baseUrl ?? "")),
+  };
+}
+
+type BoundTool = CatalogTool & { http: HttpBinding };
+
+/** A tool bound to the upstream: the request, and its answer made a result. */
+function upstreamTool(rt: SpecRuntime, tool: BoundTool, validateOutput: Validator | undefined) {
+  const answer = answerOf(rt, tool, validateOutput);
+  return async (args: Args, ctx: HandlerContext): Promise<ToolHandlerResult> => {
+    try {
+      // `_fields` is this server's argument: split off before the request is built.
+      const sent = tool.http.fields ? takeFields(args).args : args;
+      return await answer(await forward(rt, tool.http, sent, ctx, tool.name), args);
+    } catch (error) {
+      return { isError: true, content: [{ type: "text", text: (error as Error).message }] };
+    }
+  };
+}
+
+/** An upstream answer as the tool's result: checked against its outputSchema, `_fields` selected, the features' fit. */
+function answerOf(rt: SpecRuntime, tool: BoundTool, validateOutput: Validator | undefined) {
+  return async (response: UpstreamResponse, args: Args): Promise<ToolHandlerResult> => {
+    const { http } = tool;
     const { args: sent, fields } = http.fields ? takeFields(args) : { args };
-    const answer = toolAnswerFrom(await forward(rt, http, sent, ctx, tool.name));
+    const answer = toolAnswerFrom(response);
     const result = checkedAgainstOutput(answer.result, validateOutput);
     const selected = selectAnswer({ ...answer, result }, fields, validateOutput);
     const fitted = rt.fitResult
@@ -269,9 +326,7 @@ async function upstreamTool(
       : selected.result;
     const note = selected.note && { type: "text" as const, text: selected.note };
     return note ? { ...fitted, content: [...(fitted.content ?? []), note] } : fitted;
-  } catch (error) {
-    return { isError: true, content: [{ type: "text", text: (error as Error).message }] };
-  }
+  };
 }
 
 function registerResources(rt: SpecRuntime, catalog: Catalog): void {
@@ -315,24 +370,13 @@ function registerPrompts(rt: SpecRuntime, catalog: Catalog): void {
   }
 }
 
-function budgeted(handler: ReturnType<typeof handlerFor>, fitResult: SpecRuntime["fitHandlerResult"]) {
-  if (!fitResult) return handler;
-  return async (...args: unknown[]): Promise<ToolHandlerResult> => {
-    const result = (await handler(...args)) as ToolHandlerResult;
-    // An input_required result (MRTR) asks the client something: it is no answer to cut.
-    return result.resultType === "input_required" ? result : fitResult(result);
-  };
-}
-
 /** Static value lists as completion functions: the values that start with what was typed, case-insensitively. */
 function completers(completions: StaticCompletions | undefined): { complete?: Record<string, CompleteFunction> } {
+  const matching = (values: string[]) => (typed: string) =>
+    values.filter((value) => value.toLowerCase().startsWith(typed.toLowerCase()));
   if (!completions) return {};
   // Object.fromEntries defines own properties: a variable named `__proto__` stays data.
-  const complete = Object.entries(completions).map(([name, values]) => [
-    name,
-    (typed: string) => values.filter((value) => value.toLowerCase().startsWith(typed.toLowerCase())),
-  ]);
-  return { complete: Object.fromEntries(complete) };
+  return { complete: Object.fromEntries(Object.entries(completions).map(([k, v]) => [k, matching(v)])) };
 }
 
 // An answer breaking the outputSchema (real APIs drift from their documents) is an error result still carrying

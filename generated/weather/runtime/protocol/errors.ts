@@ -50,8 +50,7 @@ export function methodNotFound(method: string): McpError {
 /** Turns anything a handler threw into a wire error without leaking stack traces. */
 export function toJsonRpcError(error: unknown): JsonRpcError {
   if (error instanceof McpError) return error.toJson();
-  const message = error instanceof Error ? error.message : String(error);
-  return { code: ErrorCode.InternalError, message: message || "Internal error" };
+  return { code: ErrorCode.InternalError, message: errorMessage(error) || "Internal error" };
 }
 
 export function errorMessage(error: unknown): string {

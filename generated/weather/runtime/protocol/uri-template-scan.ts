@@ -2,7 +2,6 @@
 // took 0.6 s for 10 kB against file:///{+path}{?rev}, so any client could stall resources/read. A
 // backward pass marks, per part and position, whether the rest can match from there; a forward pass
 // gives each part the first end (in its preferred order) from which the rest matches.
-
 import { RULES, type UriExpression, type UriTemplatePart } from "./uri-template.ts";
 
 /** Possible ends of one part starting at `start`, pushed as [lo, hi] pairs in the order preferred. */

@@ -14,14 +14,15 @@ import type {
 } from "../protocol/types.ts";
 import { compileUriTemplate } from "../protocol/uri-template-match.ts";
 import { collectHeaderParams, type HeaderParam } from "../transport/http/header-encoding.ts";
-import { createHandlerContext } from "./context.ts";
+import { RequestContext } from "./context.ts";
 import { Deadlines, type Expiring, type Lane, LazyAbort } from "./deadlines.ts";
 import { revision2025 } from "./revision-2025.ts";
 import { revision2026 } from "./revision-2026.ts";
-import type { MethodCall, RegisteredTemplate, Revision, ServerCore } from "./scope.ts";
+import type { MethodCall, MethodSpec, RegisteredTemplate, ServerCore } from "./scope.ts";
 import { createTokenSealer, type TokenSealer } from "./sealed-token.ts";
 import { ChangeHub } from "./session.ts";
 import type {
+  Era,
   PromptDefinition,
   Registration,
   RequestChannel,
@@ -47,6 +48,8 @@ export class McpServer implements ServerCore {
   readonly resources = new Map<string, ResourceDefinition>();
   readonly templates = new Map<string, RegisteredTemplate>();
   readonly prompts = new Map<string, PromptDefinition>();
+  /** Methods a feature adds, or serves in the core's place (the tasks feature's tasks/* and tools/call), by era. */
+  readonly methods: Record<Era, Record<string, MethodSpec>> = { modern: {}, legacy: {} };
   private readonly compiled = new WeakMap<object, Validator>();
   private readonly headerParams = new Map<string, HeaderParam[]>();
   private readonly closeListeners = new Set<() => void>();
@@ -117,8 +120,7 @@ export class McpServer implements ServerCore {
     return { ...capabilities, ...this.options.capabilities };
   }
 
-  /** The `x-mcp-header` checks a tools/call must pass: its tool's and its forward target's (else a gateway's
-   * `Mcp-Param-*` policy could be bypassed through call_tool). */
+  /** A tools/call's `x-mcp-header` checks: its tool's and its forward target's (call_tool must not bypass them). */
   headerChecksFor(toolName: string, args: JsonObject): Array<{ params: HeaderParam[]; args: JsonObject }> {
     this.settle();
     const checks: Array<{ params: HeaderParam[]; args: JsonObject }> = [];
@@ -154,9 +156,12 @@ export class McpServer implements ServerCore {
     if (this.deferred.length > 0 && !BEFORE_CATALOG.has(request.method)) this.settle();
     const params: JsonObject = request.params ?? {};
     const meta: JsonObject = isObject(params._meta) ? params._meta : {};
-    const revision = revisionOf(meta);
+    // A 2026-07-28 request names its version in `_meta`; any other belongs to an initialize-based session.
+    const revision = meta[MetaKey.protocolVersion] !== undefined ? revision2026 : revision2025;
     const scope = revision.scope(request, meta, channel);
-    const method = Object.hasOwn(revision.methods, request.method) ? revision.methods[request.method] : undefined;
+    const own = this.methods[revision.era];
+    const methods = Object.hasOwn(own, request.method) ? own : revision.methods;
+    const method = Object.hasOwn(methods, request.method) ? methods[request.method] : undefined;
     if (!method) throw methodNotFound(request.method);
 
     const timeoutMs = method.unbounded ? undefined : (this.options.handlerTimeoutMs ?? DEFAULT_HANDLER_TIMEOUT_MS);
@@ -170,7 +175,7 @@ export class McpServer implements ServerCore {
     try {
       const binding = { method: request.method, params, principal: channel.principal ?? "" };
       const answers = method.mrtr ? revision.answers(this.sealer, binding) : {};
-      const ctx = createHandlerContext({ request, meta, scope, channel, abort: run, answers });
+      const ctx = new RequestContext({ request, meta, scope, channel, abort: run, answers });
       const call: MethodCall = { server: this, params, scope, channel, ctx, abort: run, binding, answers };
       return revision.shapeResult(await run.race(method.run(call)), request.method, this);
     } finally {
@@ -224,11 +229,6 @@ function forwardAbort(signal: AbortSignal, run: RequestRun): () => void {
   return () => signal.removeEventListener("abort", onAbort);
 }
 
-/** A 2026-07-28 request names its version in `_meta`; any other belongs to an initialize-based session. */
-function revisionOf(meta: JsonObject): Revision {
-  return meta[MetaKey.protocolVersion] !== undefined ? revision2026 : revision2025;
-}
-
 function dropUndefined(value: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined));
 }
@@ -237,8 +237,7 @@ function dropUndefined(value: Record<string, unknown>): Record<string, unknown> 
  * costs +27–52% server CPU per call (bench/RESULTS.md "Micro-optimisations"). */
 const REQUEST_FINISHED = new Error("Request finished");
 
-/** One request's run: its lazy cancellation, its deadline, and a race that answers a cancelled request
- * without waiting for a handler that ignores its signal. */
+/** One request's run: lazy cancellation, a deadline, and a race that answers a cancel without awaiting the handler. */
 export class RequestRun extends LazyAbort implements Expiring {
   /** Rejects the promise race() returned; set while it is pending. */
   private interrupt: ((reason: unknown) => void) | undefined = undefined;

@@ -1,6 +1,5 @@
 // Upstream answers as MCP results (JSON objects as structuredContent too, images as image content, non-2xx
 // as errors; a cut body as text with a note, never structuredContent), and redacting credentials from them.
-import type { SecurityScheme } from "../package/catalog-types.ts";
 import { setOwn } from "../protocol/codec.ts";
 import type { ToolHandlerResult } from "../server/types.ts";
 import type { Redactor, UpstreamConfig, UpstreamResponse } from "./types.ts";
@@ -95,12 +94,6 @@ export const REDACTED = "[REDACTED]";
 /** Shorter values are not searched: redacting every "a" or "42" would wreck answers and protect nothing. */
 const MIN_SECRET = 4;
 
-const identity: Redactor = Object.assign((text: string) => text, {
-  none: true,
-  value: (value: unknown) => value,
-  cutEnd: (text: string) => text,
-});
-
 function encodings(secret: string): string[] {
   const forms = [
     secret,
@@ -117,7 +110,8 @@ function encodings(secret: string): string[] {
 
 function redactorFor(secrets: Iterable<string>): Redactor {
   const values = [...new Set(secrets)].filter((s) => s.length >= MIN_SECRET);
-  if (values.length === 0) return identity;
+  if (values.length === 0)
+    return Object.assign((text: string) => text, { none: true, value: (v: unknown) => v, cutEnd: (t: string) => t });
   // Longest first, so a form that contains another is replaced whole.
   const forms = [...new Set(values.flatMap(encodings))].sort((a, b) => b.length - a.length);
   const pattern = new RegExp(forms.map((f) => f.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|"), "g");
@@ -142,12 +136,11 @@ function redactorFor(secrets: Iterable<string>): Redactor {
   return Object.assign(text, { none: false, value, cutEnd });
 }
 
-const envOf = (scheme: SecurityScheme) => (scheme.type === "oauth2" ? [scheme.clientSecretEnv] : [scheme.env]);
 const cache = new WeakMap<UpstreamConfig, { key: string; redactor: Redactor }>();
 
 /** Every credential the config names (not only the ones this call sends), read from the environment. */
 export function configuredRedactor(upstream: UpstreamConfig, env: NodeJS.ProcessEnv, extra: string[] = []): Redactor {
-  const names = (upstream.securitySchemes ?? []).flatMap(envOf);
+  const names = (upstream.securitySchemes ?? []).flatMap((s) => (s.type === "oauth2" ? [s.clientSecretEnv] : [s.env]));
   // An OAuth2 token (in `extra`) changes over time: it is part of the key, so a new one rebuilds the pattern.
   const values = [...new Set([...names.map((name) => env[name] ?? ""), ...extra])].filter((v) => v.length > 0);
   const key = values.join("\0");

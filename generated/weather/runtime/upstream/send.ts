@@ -2,7 +2,7 @@
 // credentials never reach another host; the body read up to a cap; a failure names its cause (ECONNREFUSED ...).
 import { TextDecoder } from "node:util"; // not the global: packages compile without the DOM library's types
 import { isTextual } from "./response.ts";
-import type { Outgoing, Redactor, UpstreamConfig, UpstreamResponse } from "./types.ts";
+import { JOB_HEADERS, type Outgoing, type Redactor, type UpstreamConfig, type UpstreamResponse } from "./types.ts";
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 /** A URL as errors may show it: origin and path, never user info or query (where keys travel). */
@@ -20,13 +20,12 @@ export async function send(
   const both = AbortSignal.any([signal, timeout]);
   const maxRedirects = upstream.maxRedirects ?? 5;
   let method = firstMethod;
-  const fail = (url: URL, why: string) => new Error(redact(`upstream ${method} ${shownUrl(url)} failed: ${why}`));
-  const why = (error: unknown) => (timeout.aborted ? `no answer within ${timeoutMs} ms` : describe(error));
+  let url = out.url;
+  const fail = (why: string) => new Error(redact(`upstream ${method} ${shownUrl(url)} failed: ${why}`));
   const guarded = <T>(work: Promise<T>) =>
     work.catch((error: unknown) => {
-      throw fail(url, why(error));
+      throw fail(timeout.aborted ? `no answer within ${timeoutMs} ms` : describe(error));
     });
-  let url = out.url;
   let body = out.body;
   let headers = out.headers;
   for (let redirects = 0; ; redirects++) {
@@ -35,14 +34,11 @@ export async function send(
     if (REDIRECTS.has(response.status) && location !== null) {
       discard(response);
       const target = URL.canParse(location, url.href) ? new URL(location, url) : undefined;
-      if (!target) throw fail(url, `it redirected to an invalid URL`);
+      if (!target) throw fail("it redirected to an invalid URL");
       const elsewhere = `redirected to another origin, ${shownUrl(target)}; not followed, so the credentials are not sent there (point --base-url at the new location instead)`;
       if (target.origin !== out.url.origin) throw new Error(redact(`upstream ${method} ${shownUrl(url)} ${elsewhere}`));
       if (redirects >= maxRedirects)
-        throw fail(
-          url,
-          `more than ${maxRedirects} redirects (raise --max-redirects / MCP_MAX_REDIRECTS to follow more)`,
-        );
+        throw fail(`more than ${maxRedirects} redirects (raise --max-redirects / MCP_MAX_REDIRECTS to follow more)`);
       // Fetch semantics: 303 (and 301/302 after a POST) turn into a GET without a body; 307/308 keep both.
       if (response.status === 303 ? method !== "HEAD" : response.status < 303 && method === "POST") {
         method = "GET";
@@ -57,6 +53,10 @@ export async function send(
     const limit = upstream.maxBodyChars ?? DEFAULT_MAX_BODY_CHARS;
     const read = await guarded(readCapped(response, limit, !isTextual(contentType)));
     const link = response.headers.get("link");
+    const jobHeaders = JOB_HEADERS.flatMap((name) => {
+      const value = response.headers.get(name);
+      return value === null ? [] : [[name, value]];
+    });
     return {
       status: response.status,
       statusText: response.statusText,
@@ -64,6 +64,8 @@ export async function send(
       body: read.body,
       ...(read.cut ? { cutAt: limit } : {}),
       ...(link ? { link } : {}),
+      ...(jobHeaders.length > 0 ? { headers: Object.fromEntries(jobHeaders) } : {}),
+      url: url.href,
       retryAfter: response.headers.get("retry-after"),
     };
   }

@@ -3,8 +3,7 @@
 import { setTimeout as wait } from "node:timers/promises";
 import { TransportError, type TransportRequestOptions } from "../../client/transport.ts";
 import { decodeMessage, errorResponse, isNotification, isRequest, resultResponse } from "../../protocol/codec.ts";
-import { ErrorCode } from "../../protocol/constants.ts";
-import { McpError, toJsonRpcError } from "../../protocol/errors.ts";
+import { McpError, methodNotFound, toJsonRpcError } from "../../protocol/errors.ts";
 import type { JsonRpcMessage, JsonRpcRequest, RequestId, Result } from "../../protocol/types.ts";
 import { getStream, type HttpConnection, post } from "./client-connection.ts";
 import { SseParser } from "./sse.ts";
@@ -33,7 +32,7 @@ export async function readAnswer(
     if (message && !("method" in message) && message.id === id) {
       answer = "error" in message ? McpError.fromJson(message.error) : message.result;
     } else if (message) {
-      dispatchIncoming(connection, message, options);
+      routeIncoming(connection, message, options);
     }
   });
   for (let attempt = 0, stream: Response | undefined = response; ; attempt++) {
@@ -42,9 +41,8 @@ export async function readAnswer(
     if (answer !== undefined) return answer;
     if (signal.aborted) throw new Error("Request aborted");
     // The stream ended early. Only a session's (2025) streams with an event id can be resumed.
-    if (!connection.revision.httpSession || parser.lastEventId === undefined || attempt >= MAX_RESUME_ATTEMPTS) {
+    if (!connection.revision.httpSession || parser.lastEventId === undefined || attempt >= MAX_RESUME_ATTEMPTS)
       throw new TransportError(`The response stream for request ${id} ended before the response`);
-    }
     await wait(parser.retryMs ?? DEFAULT_RETRY_MS, undefined, { signal });
     const resumed = await getStream(connection, parser.lastEventId, signal);
     stream = resumed?.ok ? resumed : undefined;
@@ -58,11 +56,7 @@ export function eventMessage(data: string): JsonRpcMessage | undefined {
 }
 
 /** Handles a message that is not the awaited response: a notification or a 2025-era server request. */
-export function dispatchIncoming(
-  connection: HttpConnection,
-  message: JsonRpcMessage,
-  options: TransportRequestOptions,
-) {
+export function routeIncoming(connection: HttpConnection, message: JsonRpcMessage, options: TransportRequestOptions) {
   if (isNotification(message)) {
     options.onNotification?.(message);
     connection.handlers?.onNotification(message);
@@ -75,12 +69,12 @@ async function answerServerRequest(connection: HttpConnection, message: JsonRpcR
   const { handlers, lifetime } = connection;
   let reply: JsonRpcMessage;
   try {
-    if (!handlers) throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${message.method}`);
+    if (!handlers) throw methodNotFound(message.method);
     reply = resultResponse(message.id, await handlers.onRequest(message, lifetime.signal));
   } catch (error) {
     reply = errorResponse(message.id, toJsonRpcError(error));
   }
-  if (connection.closed) return;
+  if (lifetime.signal.aborted) return;
   const response = await post(connection, reply, {}, lifetime.signal).catch(() => undefined);
   await response?.body?.cancel().catch(() => {});
 }

@@ -1,6 +1,5 @@
 // The Streamable HTTP client's state (one per connected client, built by client.ts) and its requests:
 // the headers every one carries, a POST with the authorizer's retries, notifications, SSE GETs.
-
 import type { ClientRevision } from "../../client/revision.ts";
 import {
   type Authorizer,
@@ -23,7 +22,7 @@ export type HttpTarget = {
 export type HttpConnection = {
   url: URL;
   target: HttpTarget;
-  defaultTimeoutMs: number;
+  defaultTimeoutMs?: number;
   handlers?: IncomingHandlers;
   /** Until negotiation says otherwise, requests are 2026 ones (the server/discover probe). */
   revision: ClientRevision;
@@ -32,8 +31,7 @@ export type HttpConnection = {
   sessionId?: string;
   listeningSession?: string;
   nextId: number;
-  closed: boolean;
-  /** Aborted by close(): every request and stream of the connection ends. */
+  /** Aborted by close() (so also the "closed" flag): every request and stream of the connection ends. */
   lifetime: AbortController;
   /** The header the last POST carried; GET streams and DELETE reuse it. */
   authorization?: string;
@@ -99,7 +97,7 @@ export async function getStream(connection: HttpConnection, lastEventId: string 
 }
 
 export async function notify(connection: HttpConnection, method: string, params?: JsonObject): Promise<void> {
-  const headers = connection.revision.notificationHeaders(method);
+  const headers = connection.revision.headers(method);
   const response = await post(connection, notification(method, params), headers, connection.lifetime.signal);
   await response.body?.cancel().catch(() => {});
   if (response.status !== 202 && !response.ok)

@@ -14,10 +14,14 @@ export type PostHandler = (
 ) => Promise<void>;
 
 /** The methods whose target travels in the Mcp-Name header, and the param holding it. */
-export const NAMED_METHODS: Record<string, "name" | "uri"> = {
+export const NAMED_METHODS: Record<string, "name" | "uri" | "taskId"> = {
   "tools/call": "name",
   "prompts/get": "name",
   "resources/read": "uri",
+  // The tasks extension routes a task's requests by its id (tasks.md "Routing Headers").
+  "tasks/get": "taskId",
+  "tasks/update": "taskId",
+  "tasks/cancel": "taskId",
 };
 
 /** 2025-era routing headers, if sent, must match the body, or a proxy could resend an unsafe call (nginx.conf). */

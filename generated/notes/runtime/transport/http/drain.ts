@@ -1,13 +1,9 @@
-// Graceful shutdown (issue 18 §3), in the order a load balancer needs:
-//  1. /readyz turns 503 at once (the caller's `closing`), so probing balancers stop sending;
-//  2. for the grace period requests are still served, each answer with `Connection: close`, so a proxy's
-//     pool of kept-alive connections here empties;
-//  3. the listener closes (a proxy's new connections are refused: it tries another instance), GET streams
-//     end with an SSE `retry` hint, a request still arriving on an open connection gets 503 (it did not run);
-//  4. requests in flight finish, up to the shutdown timeout counted from the start; the rest get a 500
-//     JSON-RPC error (never 503: they may have run) and their connections close;
-//  5. with a grace period, open connections are kept up to one more grace period: closing a kept-alive one
-//     races a proxy sending a POST on it, lost then (not retried); kept open, it gets step 3's 503 instead.
+// Graceful shutdown (issue 18 §3), in the order a load balancer needs: 1. /readyz turns 503 at once (the caller's
+// `closing`); 2. for the grace period requests are still served with `Connection: close`, emptying a proxy's pool of
+// kept-alive connections; 3. the listener closes (a proxy tries another instance), GET streams end with an SSE
+// `retry` hint, a request on an open connection gets 503 (it did not run); 4. requests in flight finish until the
+// shutdown timeout, the rest get a 500 (never 503: they may have run); 5. with a grace period, open connections stay
+// up to one more: closing a kept-alive one races a proxy's POST on it (lost, not retried); kept open, it gets a 503.
 import type { Server, ServerResponse } from "node:http";
 import { Server as NetServer } from "node:net";
 import { errorResponse } from "../../protocol/codec.ts";
@@ -70,9 +66,8 @@ export class Drain {
       if (res.headersSent) res.end();
       else {
         const message = `Server shut down before this request finished (shutdown timeout ${options.timeoutMs} ms)`;
-        sendJson(res, 500, errorResponse(undefined, { code: ErrorCode.InternalError, message }), {
-          Connection: "close",
-        });
+        const error = { code: ErrorCode.InternalError, message };
+        sendJson(res, 500, errorResponse(undefined, error), { Connection: "close" });
       }
     }
     const linger = Math.min(options.graceMs, options.timeoutMs - (Date.now() - started));

@@ -16,16 +16,11 @@ export const handlePost2026: PostHandler = async (state, req, res, message) => {
   if (isResponse(message)) return sendJson(res, 400, errorResponse(undefined, noResponses));
   if (isNotification(message)) return sendJson(res, 202, undefined);
   const request = message as JsonRpcRequest;
+  const refuse = (code: number, message: string) => sendJson(res, 400, errorResponse(request.id, { code, message }));
   const malformed = missingMetaField(request);
-  if (malformed) {
-    const error = { code: ErrorCode.InvalidParams, message: `Invalid params: ${malformed}` };
-    return sendJson(res, 400, errorResponse(request.id, error));
-  }
+  if (malformed) return refuse(ErrorCode.InvalidParams, `Invalid params: ${malformed}`);
   const mismatch = headerMismatch(state.server, req, request);
-  if (mismatch) {
-    const error = { code: ErrorCode.HeaderMismatch, message: `Header mismatch: ${mismatch}` };
-    return sendJson(res, 400, errorResponse(request.id, error));
-  }
+  if (mismatch) return refuse(ErrorCode.HeaderMismatch, `Header mismatch: ${mismatch}`);
   const controller = new AbortController();
   const responder = new PostResponder(res, acceptsSse(req), state.keepAliveMs, { headers: {}, statusFor });
   res.on("close", () => responder.finished || controller.abort(new Error("Client closed the response stream")));

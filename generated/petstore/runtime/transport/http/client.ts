@@ -11,16 +11,13 @@ import {
 import { request } from "../../protocol/codec.ts";
 import { DEFAULT_REQUEST_TIMEOUT_MS, timeoutError } from "../../protocol/peer.ts";
 import type { JsonObject, RequestId, Result } from "../../protocol/types.ts";
-import { DEFAULT_RETRY_MS, dispatchIncoming, eventMessage, pump, readAnswer } from "./client-answer.ts";
+import { DEFAULT_RETRY_MS, eventMessage, pump, readAnswer, routeIncoming } from "./client-answer.ts";
 import { baseHeaders, getStream, type HttpConnection, type HttpTarget, notify, post } from "./client-connection.ts";
 import { SseParser } from "./sse.ts";
 
 export type { HttpTarget } from "./client-connection.ts";
 
-export function createHttpTransport(
-  target: HttpTarget,
-  defaultTimeoutMs = DEFAULT_REQUEST_TIMEOUT_MS,
-): ClientTransport {
+export function createHttpTransport(target: HttpTarget, defaultTimeoutMs?: number): ClientTransport {
   const url = new URL(target.url);
   // `auth` is the oauth feature's option; arriving here, it was not turned into an authorizer.
   if ((target as { auth?: unknown }).auth !== undefined && !target.authorizer) throw new Error(AUTH_NEEDS_OAUTH);
@@ -30,7 +27,6 @@ export function createHttpTransport(
     defaultTimeoutMs,
     revision: revision2026,
     nextId: 1,
-    closed: false,
     lifetime: new AbortController(),
     authorization: target.bearerToken ? `Bearer ${target.bearerToken}` : undefined,
   };
@@ -59,11 +55,11 @@ async function sendRequest(
   params: JsonObject | undefined,
   options: TransportRequestOptions,
 ): Promise<Result> {
-  if (connection.closed) throw new TransportError("Client closed");
+  if (connection.lifetime.signal.aborted) throw new TransportError("Client closed");
   const id = options.id ?? connection.nextId++;
-  const headers = connection.revision.requestHeaders(method, params, options.headers);
+  const headers = connection.revision.headers(method, params, options.headers);
   const controller = new AbortController();
-  const timeoutMs = options.timeoutMs ?? connection.defaultTimeoutMs;
+  const timeoutMs = options.timeoutMs ?? connection.defaultTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   const timer = setTimeout(() => controller.abort(TIMED_OUT), timeoutMs);
   const onAbort = () => controller.abort();
   if (options.signal?.aborted) onAbort();
@@ -93,14 +89,13 @@ async function sendRequest(
 /** Tells the server, where the revision says so; otherwise closing the stream (done by aborting) cancels. */
 async function announceCancel(connection: HttpConnection, id: RequestId, reason: string): Promise<void> {
   const params = connection.revision.cancellation(id, reason);
-  if (!params || connection.closed) return;
+  if (!params || connection.lifetime.signal.aborted) return;
   await notify(connection, "notifications/cancelled", params).catch(() => {});
 }
 
 /** Ends every request and stream; a 2025-era session is ended on the server too (DELETE). */
 async function close(connection: HttpConnection): Promise<void> {
-  if (connection.closed) return;
-  connection.closed = true;
+  if (connection.lifetime.signal.aborted) return;
   connection.lifetime.abort();
   if (connection.revision.httpSession && connection.sessionId) {
     await fetch(connection.url, { method: "DELETE", headers: { ...baseHeaders(connection) } })
@@ -123,16 +118,16 @@ async function listenStandalone(connection: HttpConnection, forSession: string):
   let retryMs: number | undefined;
   const { signal } = connection.lifetime;
   // A new session (after re-initialization) gets its own loop; this one then stops.
-  while (!connection.closed && connection.sessionId === forSession) {
+  while (!signal.aborted && connection.sessionId === forSession) {
     const response = await getStream(connection, lastEventId, signal);
     // 405: the server offers no such stream; 404: the session is gone.
-    if (connection.closed || (response && !response.ok)) return;
+    if (signal.aborted || (response && !response.ok)) return;
     if (response?.body) {
       const parser = new SseParser((event) => {
         const message = eventMessage(event.data);
-        if (message) dispatchIncoming(connection, message, {});
+        if (message) routeIncoming(connection, message, {});
       });
-      await pump(response.body, parser, () => connection.closed).catch(() => {});
+      await pump(response.body, parser, () => signal.aborted).catch(() => {});
       lastEventId = parser.lastEventId ?? lastEventId;
       retryMs = parser.retryMs ?? retryMs;
     }

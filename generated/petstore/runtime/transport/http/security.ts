@@ -110,8 +110,7 @@ function printable(value: string): string {
   return clean.length > 200 ? `${clean.slice(0, 200)}...` : clean;
 }
 
-// The principal the OAuth check established, kept beside the request (it goes when the request does) so
-// the POST handlers' signatures stay as they are.
+// The OAuth principal, kept beside the request (and gone with it) so the POST handlers' signatures stay as they are.
 const principals = new WeakMap<IncomingMessage, AuthPrincipal>();
 export const setRequestAuth = (req: IncomingMessage, principal: AuthPrincipal) => void principals.set(req, principal);
 export const requestAuth = (req: IncomingMessage) => principals.get(req);

@@ -35,8 +35,7 @@ export type HttpServerOptions = {
   /** Time allowed to receive the request headers (default 10 s), and the whole request (default 30 s). */
   headersTimeoutMs?: number;
   requestTimeoutMs?: number;
-  /** SSE keep-alive comments' interval (default 15 s); the reconnection delay announced on 2025-era
-   * resumable streams (default 1 s). */
+  /** SSE keep-alive interval (default 15 s); the reconnect delay announced on 2025-era resumable streams (1 s). */
   keepAliveMs?: number;
   retryMs?: number;
   /** 2025-era sessions: dropped after this long idle (default 30 min); how many live at most (default 10,000). */

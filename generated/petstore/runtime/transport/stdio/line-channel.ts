@@ -103,7 +103,10 @@ class LineReader {
     }
     if (start === text.length || this.discarding) return;
     this.pendingLength += text.length - start;
-    if (this.pendingLength <= MAX_LINE_LENGTH) return void this.pieces.push(start === 0 ? text : text.slice(start));
+    if (this.pendingLength <= MAX_LINE_LENGTH) {
+      this.pieces.push(start === 0 ? text : text.slice(start));
+      return;
+    }
     // A peer that never ends its line would otherwise grow this buffer until the process dies.
     const message = `Invalid Request: message longer than ${MAX_LINE_LENGTH} characters`;
     this.handlers.onInvalid(errorResponse(undefined, { code: ErrorCode.InvalidRequest, message }));

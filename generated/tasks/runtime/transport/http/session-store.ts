@@ -73,7 +73,7 @@ export class SessionStore implements Sessions {
   /** Holds a slot for a session being initialized; false when every slot is taken by a busy session. */
   reserve(_session?: HttpSession): boolean {
     if (this.sessions.size + this.reserved >= this.maxSessions) {
-      const victim = this.leastRecentlyUsedIdle();
+      const victim = [...this.sessions.values()].find((session) => session.idle); // the least recently used idle one
       if (!victim) return false;
       this.delete(victim.id);
     }
@@ -105,10 +105,5 @@ export class SessionStore implements Sessions {
   closeAll(): void {
     for (const session of this.sessions.values()) session.close();
     this.sessions.clear();
-  }
-
-  private leastRecentlyUsedIdle(): HttpSession | undefined {
-    for (const session of this.sessions.values()) if (session.idle) return session;
-    return undefined;
   }
 }

@@ -19,10 +19,8 @@ export function spawnStdioTransport(target: StdioTarget, defaultTimeoutMs?: numb
   let handlers: IncomingHandlers | undefined;
   const peer = new JsonRpcPeer({
     send: (message) => channel.send(message),
-    onRequest: (request, signal) => {
-      if (!handlers) return Promise.reject(new Error("Client is not ready"));
-      return handlers.onRequest(request, signal);
-    },
+    onRequest: (request, signal) =>
+      handlers?.onRequest(request, signal) ?? Promise.reject(new Error("Client is not ready")),
     onNotification: (message) => handlers?.onNotification(message),
     defaultTimeoutMs,
   });

@@ -1,0 +1,120 @@
+// The contract with the generator: the types of what `mcpgen generate` writes into src/definition.ts and
+// src/catalog.json. The generator builds values of them, so it cannot write one the runtime does not read.
+import type { ContentBlock, Prompt, Resource, ResourceTemplate, Role, Tool } from "../protocol/types.ts";
+import type { DeferredOffers } from "../server/server.ts";
+import type { ServerOptions } from "../server/types.ts";
+
+/** A credential the upstream takes (OpenAPI's securitySchemes); secrets come from `env` at call time. */
+export type SecurityScheme =
+  | { id: string; type: "apiKey"; in: "header" | "query" | "cookie"; name: string; env: string }
+  | { id: string; type: "bearer" | "basic"; env: string }
+  | { id: string; type: "oauth2"; tokenUrl: string; scopes?: string[]; clientIdEnv: string; clientSecretEnv: string };
+
+/** A `{name}` in the server URL: its default, the variable that overrides it, its allowed values. */
+export type ServerVariable = { default: string; env: string; enum?: string[] };
+/** Retries on 429 and 503, honouring Retry-After, with exponential backoff otherwise. */
+export type RetryPolicy = { attempts: number; maxDelayMs: number };
+
+export type UpstreamDefinition = {
+  baseUrl: string;
+  timeoutMs?: number;
+  /** The server URL with `{variable}`s, filled from the variables' env (else their defaults). */
+  baseUrlTemplate?: string;
+  variables?: Record<string, ServerVariable>;
+  securitySchemes?: SecurityScheme[];
+  retry?: RetryPolicy;
+  /** Send the HTTP request's id (X-Request-Id) upstream in this header (issue 18); absent: not sent. */
+  requestIdHeader?: string;
+};
+
+/** Where one parameter goes and how it is serialized (OpenAPI 3 `style`/`explode`). */
+export type HttpParameter = {
+  name: string;
+  in: "path" | "query" | "header" | "cookie";
+  arg?: string[]; // path to the argument holding the value; absent means `[name]`
+  style?: string;
+  explode?: boolean;
+  allowReserved?: boolean;
+  json?: boolean; // `content: application/json` parameters are sent as JSON text
+};
+
+/** The request body: either one argument holding it (`arg`), or the listed top-level arguments. */
+export type HttpBody = { contentType: string; arg?: string; properties?: string[] };
+
+export type HttpBinding = {
+  method: string;
+  path: string; // relative to the base URL, with `{param}` placeholders
+  /** When present (or `body` is), only these parameters and the body are sent; else arguments go by name. */
+  parameters?: HttpParameter[];
+  body?: HttpBody;
+  /** Alternative security requirements, each a list of scheme ids; `[]` in the list means "none needed". */
+  security?: string[][];
+  /** An operation's own server URL (OpenAPI `servers` on a path or operation). */
+  baseUrl?: string;
+  /** The tool takes mcpgen's `_fields` argument (field selection; never sent upstream). */
+  fields?: true;
+  /** The call starts a job the upstream finishes later: the `tasks` feature answers with an MCP task. */
+  task?: TaskBinding;
+};
+
+/** How a long-running operation is followed (README "Long-running operations"); pointers are JSON pointers. */
+export type TaskBinding = {
+  /** How it was found: a documented 202 with a poll header, `x-mcp-task` / `task:`, or a well-known shape. */
+  style: "location" | "status" | "google-operation" | "azure";
+  /** Where the status is read: the start answer's first of `headers` present (a URL, relative to the request's),
+   * the URL at `link` in its body, or `path` (relative to the base URL) filled from the start answer's `params`. */
+  poll: { headers?: string[]; link?: string; path?: string; params?: Record<string, string> };
+  /** A status document: the value at `pointer` (compared as text: `true`, `Succeeded`) names a terminal state;
+   * any other value is still working. Absent: the HTTP status says it (202 working, 200 the result). */
+  status?: { pointer: string; completed: string[]; failed: string[]; cancelled?: string[] };
+  /** Once completed, the result is the value at `pointer` in the status document, or the answer of a GET to the
+   * URL at `link` in it, or of a GET to the URL the start answer gave in `header`; absent: the final answer. */
+  result?: { pointer?: string; link?: string; header?: string };
+  /** Where a failed status document says why (Google's `/error`). */
+  error?: string;
+  /** `tasks/cancel`: `method` sent to the poll URL, or to `path` (relative to the base URL, filled like `poll`). */
+  cancel?: { method: string; path?: string; params?: Record<string, string> };
+  /** Suggested interval between polls when the upstream sends no Retry-After (default 2 s). */
+  pollIntervalMs?: number;
+};
+
+/** `scopes`: what a caller's token must grant to call or read it (issues 17, 27: OpenAPI `security`, or `scopes:`). */
+type Bound = { http?: HttpBinding; scopes?: string[] };
+/** `toolset` absent: `default`. */
+export type CatalogTool = Tool & Bound & { toolset?: string };
+/** A toolset's name (what `--toolsets` takes) and what it is about (OpenAPI: the tag's description). */
+export type CatalogToolset = { name: string; description?: string };
+export type CatalogResource = Resource & Bound & { text?: string; blob?: string };
+export type StaticCompletions = { [name: string]: string[] }; // completion/complete's values, by argument name
+export type CatalogTemplate = ResourceTemplate & Bound & { completions?: StaticCompletions };
+/** A prompt message whose text may hold `{{argument}}` placeholders. */
+export type PromptMessageTemplate = { role: Role; content: ContentBlock };
+export type CatalogPrompt = Prompt & { messages?: PromptMessageTemplate[]; completions?: StaticCompletions };
+
+export type Catalog = {
+  tools: CatalogTool[];
+  /** Every toolset a tool names, sorted by name; absent when every tool is in `default`. */
+  toolsets?: CatalogToolset[];
+  resources: CatalogResource[];
+  resourceTemplates: CatalogTemplate[];
+  prompts: CatalogPrompt[];
+};
+
+/** How catalog.json stores the catalog: each shared `$defs` entry once, under `defs`, named per schema. */
+export type StoredCatalog = Omit<Catalog, "tools"> & {
+  "//"?: string; // the do-not-edit header
+  defs?: Record<string, unknown>;
+  tools: Array<CatalogTool & { inputDefs?: Record<string, string>; outputDefs?: Record<string, string> }>;
+};
+
+type IdentityKey = "name" | "version" | "title" | "description" | "instructions" | "websiteUrl" | "icons";
+export type ServerIdentity = Pick<ServerOptions, IdentityKey>;
+
+export type ServerDefinition = {
+  server: ServerIdentity;
+  upstream?: UpstreamDefinition;
+  offers: DeferredOffers; // what the catalog holds, so the handshake states capabilities without reading it
+  /** Every toolset's name, sorted, so `--toolsets` is checked without reading the catalog; absent: all `default`. */
+  toolsetNames?: string[];
+  catalog: () => Catalog; // read on first need, not at start-up: GitHub's catalog is 3 MB of JSON
+};

@@ -1,0 +1,134 @@
+// The seam between the core and the features (runtime/README.md): nothing in the core imports a feature, so a
+// package carries (and installs the libraries of) only the features src/app.ts hands to it.
+import type { Result, ServerCapabilities, Validator } from "../protocol/types.ts";
+import type { MethodSpec } from "../server/scope.ts";
+import type { McpServer } from "../server/server.ts";
+import type { AccessGate, Era, HandlerContext, ToolHandlerResult } from "../server/types.ts";
+import type { HttpFeatures } from "../transport/http/http-features.ts";
+import type { HttpServerOptions } from "../transport/http/server.ts";
+import type { Exchange } from "../upstream/credentials.ts";
+import type { UpstreamCall as Signed, UpstreamResponse } from "../upstream/types.ts";
+import type { Catalog, CatalogTool, CatalogToolset, HttpBinding, TaskBinding } from "./catalog-types.ts";
+import type { ParsedFlags } from "./flag-parser.ts";
+import type { FeatureName, FlagSet } from "./server-flags.ts";
+
+/** What a mode sees: every tool (its search covers them all), those served, and why one not served is not. */
+export type ModeCatalog = {
+  all: readonly CatalogTool[];
+  served: ReadonlyMap<string, CatalogTool>;
+  toolsets: readonly CatalogToolset[];
+  notEnabled: (name: string) => string | undefined;
+};
+
+/** One code-mode `execute`'s limits (the `code` feature's flags); maxOutputChars: returned JSON plus logs. */
+export type CodeLimits = { timeoutMs: number; memoryBytes: number; maxCalls: number; maxOutputChars: number };
+
+/** What a mode may read: code mode's flags, and the features' fitResult for its own results (absent: none). */
+export type ModeSettings = {
+  limits?: Partial<CodeLimits>;
+  allowDestructive: boolean;
+  concurrency?: number;
+  fitResult?: (result: ToolHandlerResult) => Promise<ToolHandlerResult>;
+};
+
+/** A --mode other than `all`: tools/list gives its own tools; an API tool of the same name is hidden meanwhile. */
+export type ServingMode = {
+  name: "dynamic" | "code";
+  tools: readonly { name: string }[];
+  register(server: McpServer, catalog: ModeCatalog, settings: ModeSettings): void;
+};
+
+/** The parsed flags and env, and what the features before it in the list set (token exchange reads OAuth's). */
+export type FeatureInput = ParsedFlags & { env: NodeJS.ProcessEnv; earlier: FeatureSetup };
+
+/** The options of createSpecServer that features set from their flags (the features' flags.ts say what each does). */
+export type FeatureServerOptions = {
+  maxResponseTokens?: number;
+  codeLimits?: Partial<CodeLimits>;
+  allowDestructive?: boolean;
+  codeConcurrency?: number;
+  /** Who may see and call what, made from the catalog (the `oauth` feature's scopes; --list-all-tools). */
+  accessGate?: (catalog: () => Catalog) => AccessGate;
+  exchangeToken?: Exchange;
+  /** The redis feature's store, shared by every instance (--task-store, else --session-store). */
+  sharedStore?: SharedStore;
+  /** Serves the tools bound to an upstream job (`http.task`): the tasks feature. */
+  jobs?: JobServing;
+};
+
+/** JSON text by key with a TTL, and sets of strings: enough for records every instance reads and writes. */
+export type SharedStore = {
+  get(key: string): Promise<string | undefined>;
+  set(key: string, value: string, ttlMs: number): Promise<void>;
+  add(setKey: string, member: string, ttlMs: number): Promise<void>;
+  members(setKey: string): Promise<string[]>;
+};
+
+/** What the core lends the feature serving a job tool: signing as the caller, sending, and making the result. */
+export type UpstreamAccess = {
+  /** The caller's upstream credentials, resolved once: a job is polled after its request has been answered. */
+  signedAs(ctx: HandlerContext): Promise<Signed>;
+  /** The tool's own request (`url` absent), or `method` to `url` (same origin as the upstream, else refused);
+   * `once`: not resent on 503 (a job's start is not idempotent). */
+  send(
+    signed: Signed,
+    args: Record<string, unknown>,
+    signal: AbortSignal,
+    how?: { url?: string; method?: string; binding?: HttpBinding; once?: boolean },
+  ): Promise<UpstreamResponse>;
+  /** The tool result of an answer, as for any upstream tool: output checked, `_fields` applied, budget fit. */
+  answer(response: UpstreamResponse, args: Record<string, unknown>): Promise<ToolHandlerResult>;
+  /** The upstream's base URL, which poll and cancel URLs are resolved against. */
+  baseUrl(): string;
+};
+
+export type JobTool = CatalogTool & { http: HttpBinding & { task: TaskBinding } };
+
+/** The tasks feature's part of a server: job tools' handlers, the methods it adds or wraps, its capabilities. */
+export type JobServing = {
+  handler(
+    tool: JobTool,
+    upstream: UpstreamAccess,
+  ): (args: Record<string, unknown>, ctx: HandlerContext) => Promise<Result>;
+  methods: Partial<Record<Era, Record<string, MethodSpec>>>;
+  capabilities: ServerCapabilities;
+  /** Added to a job tool's listing (2025's `execution.taskSupport`). */
+  toolFields: { execution: { taskSupport: "optional" | "required" } };
+};
+
+/** What a feature's flags make of the server and its HTTP transport (merged over the core's options). */
+export type FeatureSetup = { server?: FeatureServerOptions; http?: Partial<HttpServerOptions> };
+
+/** An http tool's call, for the response budget's cut and next-page hint: `args` as sent (without `_fields`). */
+export type UpstreamCall = {
+  inputSchema: { [key: string]: unknown };
+  args: Record<string, unknown>;
+  offersFields: boolean;
+  validateOutput?: Validator;
+};
+
+/** Where a tool result comes from; `maxTokens`: --max-response-tokens when given; `answer.json` is after `_fields`. */
+export type FitContext = { maxTokens?: number } & (
+  | { kind: "handler" }
+  | { kind: "upstream"; answer: { json?: unknown; link?: string }; call: UpstreamCall }
+);
+
+export type ResultFitter = (result: ToolHandlerResult, context: FitContext) => Promise<ToolHandlerResult>;
+
+export type Feature = {
+  name: FeatureName;
+  flags?: FlagSet;
+  /** Its flags' values as options; a string is a usage error (exit 2). Features whose flags are unset add nothing. */
+  configure?(input: FeatureInput): FeatureSetup | string;
+  mode?: ServingMode;
+  http?: HttpFeatures;
+  /** Shapes every tool result before it is sent (the response budget cuts it to --max-response-tokens). */
+  fitResult?: ResultFitter;
+};
+
+export function resultFitter(features: readonly Feature[]): ResultFitter | undefined {
+  const fitters = features.flatMap((feature) => (feature.fitResult ? [feature.fitResult] : []));
+  if (fitters.length === 0) return undefined;
+  return (result, context) =>
+    fitters.reduce(async (fitted, fitter) => fitter(await fitted, context), Promise.resolve(result));
+}

@@ -1,0 +1,79 @@
+// Graceful shutdown (issue 18 §3), in the order a load balancer needs: 1. /readyz turns 503 at once (the caller's
+// `closing`); 2. for the grace period requests are still served with `Connection: close`, emptying a proxy's pool of
+// kept-alive connections; 3. the listener closes (a proxy tries another instance), GET streams end with an SSE
+// `retry` hint, a request on an open connection gets 503 (it did not run); 4. requests in flight finish until the
+// shutdown timeout, the rest get a 500 (never 503: they may have run); 5. with a grace period, open connections stay
+// up to one more: closing a kept-alive one races a proxy's POST on it (lost, not retried); kept open, it gets a 503.
+import type { Server, ServerResponse } from "node:http";
+import { Server as NetServer } from "node:net";
+import { errorResponse } from "../../protocol/codec.ts";
+import { ErrorCode } from "../../protocol/constants.ts";
+import { sendJson } from "./responder.ts";
+import type { SseWriter } from "./sse.ts";
+
+export const DEFAULT_SHUTDOWN_TIMEOUT_MS = 30_000;
+
+export class Drain {
+  phase: "serving" | "draining" | "stopped" = "serving";
+  private readonly inFlight = new Set<ServerResponse>();
+  /** GET streams, ended with a reconnect hint when the listener closes. */
+  readonly streams = new Set<SseWriter>();
+  private idle: (() => void) | undefined;
+
+  /** Call for every MCP request: marks answers during the drain, and counts POSTs until answered. */
+  admit(res: ServerResponse, counted: boolean): void {
+    if (this.phase !== "serving") res.setHeader("Connection", "close");
+    if (!counted) return;
+    this.inFlight.add(res);
+    res.once("close", () => {
+      this.inFlight.delete(res);
+      if (this.inFlight.size === 0) this.idle?.();
+    });
+  }
+
+  /** Once the listener is closed, a request on an already open connection gets this answer. */
+  refuse(res: ServerResponse): void {
+    const error = { code: ErrorCode.InternalError, message: "Server is shutting down; retry (another instance)" };
+    sendJson(res, 503, errorResponse(undefined, error), { "Retry-After": "1", Connection: "close" });
+  }
+
+  /** `onStop` runs as the listener closes: it ends what never finishes by itself (2026-era listen streams). */
+  async run(
+    http: Server,
+    options: { graceMs: number; timeoutMs: number; retryMs: number; onStop: () => void },
+  ): Promise<void> {
+    const started = Date.now();
+    this.phase = "draining";
+    if (options.graceMs > 0) await sleep(options.graceMs);
+    this.phase = "stopped";
+    // http.Server#close would also drop idle kept-alive connections at once (step 5 says why not yet).
+    const allClosed = new Promise<void>((resolve) => NetServer.prototype.close.call(http, () => resolve()));
+    if (options.graceMs === 0) http.closeIdleConnections();
+    for (const writer of this.streams) writer.close(options.retryMs);
+    this.streams.clear();
+    options.onStop();
+    const left = options.timeoutMs - (Date.now() - started);
+    if (this.inFlight.size > 0 && left > 0) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, left);
+        this.idle = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+    }
+    for (const res of this.inFlight) {
+      if (res.headersSent) res.end();
+      else {
+        const message = `Server shut down before this request finished (shutdown timeout ${options.timeoutMs} ms)`;
+        const error = { code: ErrorCode.InternalError, message };
+        sendJson(res, 500, errorResponse(undefined, error), { Connection: "close" });
+      }
+    }
+    const linger = Math.min(options.graceMs, options.timeoutMs - (Date.now() - started));
+    if (linger > 0) await Promise.race([allClosed, sleep(linger)]);
+    http.closeIdleConnections();
+  }
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

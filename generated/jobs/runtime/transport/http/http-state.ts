@@ -1,0 +1,40 @@
+// The shapes the HTTP server's routes and middleware share (server.ts builds them, routes.ts runs them).
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { McpServer } from "../../server/server.ts";
+import type { Drain } from "./drain.ts";
+import type { Metrics, ProtectedResource } from "./http-features.ts";
+import type { RequestRecord } from "./request-record.ts";
+import type { AdmissionOptions } from "./security.ts";
+import type { Sessions } from "./session-store.ts";
+
+export type HttpState = {
+  server: McpServer;
+  path: string;
+  maxBodyBytes: number;
+  admission: AdmissionOptions;
+  /** Whether OAuth protects the server: then a request before `resource` exists is answered 503. */
+  authRequired: boolean;
+  /** Metrics served on this listener's /metrics (not on a metrics port of their own). */
+  metricsHere: boolean;
+  sessions: Sessions;
+  /** SSE keep-alive interval; the `retry` delay announced on resumable (2025-era) streams. */
+  keepAliveMs: number;
+  retryMs: number;
+  drain: Drain;
+  closing: boolean;
+  metrics?: Metrics;
+  /** The OAuth protected resource, set once listening (server.ts protect). */
+  resource?: ProtectedResource;
+  log: (line: string) => void;
+  /** The route table by path (routes.ts routeTable), rebuilt when `resource` adds its metadata paths. */
+  routes: RouteTable;
+};
+
+export type RequestContext = { req: IncomingMessage; res: ServerResponse; state: HttpState; record: RequestRecord };
+
+export type Handler = (ctx: RequestContext) => void | Promise<void>;
+export type Middleware = (ctx: RequestContext, next: () => Promise<void>) => void | Promise<void>;
+
+export type Route = { method: string; path: string; middleware: readonly Middleware[]; handler: Handler };
+/** Routes by path; one path's routes share their middleware, so a wrong method is refused after it. */
+export type RouteTable = ReadonlyMap<string, readonly Route[]>;

@@ -1,0 +1,57 @@
+// What the HTTP transport knows of one request for its logs and metrics (issue 18 §3), beside it in a WeakMap.
+import { randomUUID } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { JsonRpcMessage } from "../../protocol/types.ts";
+import type { AuthPrincipal } from "../../server/auth-principal.ts";
+import { boundLogValue } from "../../server/log.ts";
+import { requestAuth } from "./security.ts";
+
+export type RequestRecord = {
+  id: string;
+  started: number;
+  method?: string;
+  tool?: string;
+  era?: "2025" | "2026";
+  errorCode?: number;
+  /** A tools/call answered with isError: true (the tool failed, the protocol did not). */
+  toolError?: boolean;
+};
+
+const records = new WeakMap<IncomingMessage | ServerResponse, RequestRecord>();
+/** Ids a proxy or client may set: long enough for a UUID or a trace id, nothing that could forge a log line. */
+const VALID_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export function startRecord(req: IncomingMessage, res: ServerResponse): RequestRecord {
+  const given = req.headers["x-request-id"];
+  const id = typeof given === "string" && VALID_ID.test(given) ? given : randomUUID();
+  const record: RequestRecord = { id, started: performance.now() };
+  records.set(req, record);
+  records.set(res, record);
+  return record;
+}
+
+export function noteAnswer(res: ServerResponse, message: JsonRpcMessage | undefined): void {
+  const record = records.get(res);
+  if (!record || !message) return;
+  if ("error" in message && message.error) record.errorCode = message.error.code;
+  else if ("result" in message && (message.result as { isError?: unknown }).isError === true) record.toolError = true;
+}
+
+export function noteRequest(req: IncomingMessage, message: JsonRpcMessage, era: "2025" | "2026"): void {
+  const record = records.get(req);
+  if (!record) return;
+  record.era = era;
+  if (!("method" in message)) return;
+  // Both are the client's text: kept bounded (they live as long as the request and feed logs and metrics).
+  record.method = boundLogValue(message.method);
+  const name = message.params?.name;
+  if (message.method === "tools/call" && typeof name === "string") record.tool = boundLogValue(name);
+}
+
+/** The channel's `auth` and `httpRequestId`, only when there are. */
+export function authOf(req: IncomingMessage): { auth?: AuthPrincipal; httpRequestId?: string } {
+  const auth = requestAuth(req);
+  const record = records.get(req);
+  const id = record ? { httpRequestId: record.id } : {};
+  return auth ? { auth, ...id } : id;
+}

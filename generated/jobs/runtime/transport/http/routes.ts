@@ -1,0 +1,92 @@
+// The route table and dispatch: a request matched on its path passes that path's middleware, then its handler.
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { errorResponse } from "../../protocol/codec.ts";
+import type { Handler, HttpState, Middleware, RequestContext, Route, RouteTable } from "./http-state.ts";
+import { deleteSession, openStandaloneStream, postMessage } from "./mcp-endpoint.ts";
+import { authenticate, drainAdmission, hostOriginToken, singleMcpHeaders } from "./middleware.ts";
+import { invalidRequest } from "./post-common.ts";
+import { startRecord } from "./request-record.ts";
+import { sendJson } from "./responder.ts";
+
+/** The MCP endpoint's checks: shutdown first (a stopped server runs nothing), then who may call. */
+const ENDPOINT_CHECKS: readonly Middleware[] = [drainAdmission, hostOriginToken, authenticate, singleMcpHeaders];
+/** /metrics on the MCP port sits behind the same Host/Origin and token checks, outside the drain. */
+const METRICS_CHECKS: readonly Middleware[] = [hostOriginToken, authenticate];
+/** Probes and the OAuth metadata are public: no checks. */
+const PUBLIC: readonly Middleware[] = [];
+
+/** Where two routes claim a path the earlier wins: metadata and /metrics over the MCP endpoint, it over a probe. */
+export function routeTable(state: HttpState): RouteTable {
+  const endpoints: Route[][] = [
+    ...[...(state.resource?.metadataPaths ?? [])].map((path) =>
+      endpoint(path, PUBLIC, { GET: protectedResourceMetadata, HEAD: protectedResourceMetadata }),
+    ),
+    ...(state.metricsHere ? [endpoint("/metrics", METRICS_CHECKS, { GET: metrics, HEAD: metrics })] : []),
+    endpoint(state.path, ENDPOINT_CHECKS, { GET: openStandaloneStream, POST: postMessage, DELETE: deleteSession }),
+    endpoint("/healthz", PUBLIC, { GET: liveness, HEAD: liveness }),
+    endpoint("/readyz", PUBLIC, { GET: readiness, HEAD: readiness }),
+  ];
+  const table = new Map<string, Route[]>();
+  for (const routes of endpoints) if (!table.has(routes[0].path)) table.set(routes[0].path, routes);
+  return table;
+}
+
+function endpoint(path: string, middleware: readonly Middleware[], handlers: Record<string, Handler>): Route[] {
+  return Object.entries(handlers).map(([method, handler]) => ({ method, path, middleware, handler }));
+}
+
+export async function dispatch(state: HttpState, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const record = startRecord(req, res);
+  res.setHeader("X-Request-Id", record.id);
+  const target = pathOf(req.url ?? "/");
+  if (target === undefined)
+    return sendJson(res, 400, errorResponse(undefined, invalidRequest("Bad Request: malformed request target")));
+  const routes = state.routes.get(target);
+  if (!routes) return sendJson(res, 404, undefined);
+  const route = routes.find((candidate) => candidate.method === req.method);
+  const allow = () => ({ Allow: routes.map((candidate) => candidate.method).join(", ") });
+  const handler = route?.handler ?? (() => sendJson(res, 405, undefined, allow()));
+  await runChain(routes[0].middleware, { req, res, state, record }, handler);
+}
+
+/** The metrics port (--metrics-port): a listener of its own for the operator's scraper, /metrics only. */
+export function dispatchMetricsPort(state: HttpState, req: IncomingMessage, res: ServerResponse): void {
+  if (pathOf(req.url ?? "/") !== "/metrics") sendJson(res, 404, undefined);
+  else if (req.method !== "GET" && req.method !== "HEAD") sendJson(res, 405, undefined, { Allow: "GET, HEAD" });
+  else void state.metrics?.serve(res);
+}
+
+function runChain(chain: readonly Middleware[], ctx: RequestContext, handler: Handler): Promise<void> {
+  const step = async (index: number): Promise<void> =>
+    index < chain.length ? chain[index](ctx, () => step(index + 1)) : handler(ctx);
+  return step(0);
+}
+
+/** The path of a request-target (origin-form or absolute-form); undefined when it is not a valid URL. */
+function pathOf(target: string): string | undefined {
+  try {
+    return new URL(target, "http://localhost").pathname;
+  } catch {
+    return undefined;
+  }
+}
+
+// Probes: /readyz turns 503 once closing. They come from the platform without a token, so they skip every
+// check: the answer tells nothing but that the process is up.
+const liveness: Handler = ({ res }) => sendProbe(res, 200, "ok");
+const readiness: Handler = ({ res, state }) =>
+  sendProbe(res, state.closing ? 503 : 200, state.closing ? "closing" : "ready");
+
+function sendProbe(res: ServerResponse, status: number, state: string): void {
+  res.writeHead(status, { "Content-Type": "application/json", "Cache-Control": "no-store" });
+  res.end(JSON.stringify({ status: state })); // node sends no body to HEAD
+}
+
+/** RFC 9728 metadata: public, so no token and no Host/Origin check, and readable from browsers (CORS). */
+const protectedResourceMetadata: Handler = ({ res, state }) => {
+  const headers = { "Content-Type": "application/json", "Cache-Control": "max-age=300" };
+  res.writeHead(200, { ...headers, "Access-Control-Allow-Origin": "*" });
+  res.end(JSON.stringify(state.resource?.metadata()));
+};
+
+const metrics: Handler = ({ res, state }) => state.metrics?.serve(res);
