@@ -31,13 +31,13 @@ ${outputs.join("\n")}
 }
 `;
   const defaults = [...(outputs.length > 0 ? ["outputValidators"] : []), ...tasks.options];
-  return `${header(model.specRef)}${oauth.imports}${tasks.imports}import {
+  return `${header(model.specRef)}${oauth.imports}import {
   type ClientOptions,
   type ConnectTarget,
   connect as connectRuntime,
   type McpClient,
   type ToolCallResult,
-} from "../runtime/client/client.ts";${outputs.length > 0 ? '\nimport type { OutputValidators } from "../runtime/client/tool-output.ts";' : ""}
+} from "../runtime/client/client.ts";${outputs.length > 0 ? '\nimport type { OutputValidators } from "../runtime/client/tool-output.ts";' : ""}${tasks.imports}
 import type { PromptMap, ToolMap } from "./types.ts";${outputs.length > 0 ? '\nimport { validator } from "./validators.ts";' : ""}
 ${oauth.exports}${tasks.exports}
 export type { PromptMap, ToolMap };
@@ -67,7 +67,7 @@ const TASK_CLIENT = "../runtime/features/tasks/task-client.ts";
 function tasksParts(enabled: boolean) {
   if (!enabled) return { imports: "", exports: "", options: [], connectNote: "" };
   return {
-    imports: `import { clientTasks } from "${TASK_CLIENT}";\n`,
+    imports: `\nimport { clientTasks } from "${TASK_CLIENT}";`,
     exports: `
 /** A long-running tool's task as a handle (\`startToolTask\`), and the view \`onTask\` gets of each state. */
 export { isHandle, startToolTask, type TaskHandle, type TaskView } from "${TASK_CLIENT}";`,
