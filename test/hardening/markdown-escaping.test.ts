@@ -102,6 +102,7 @@ describe("the generated README of a hostile spec-language spec", () => {
       "## Toolsets",
       "## Responses within a budget",
       "## Code mode",
+      "## Long-running operations",
       "## Tools",
       expect.stringMatching(/^### CODE \(/),
       "## Resources",
@@ -180,6 +181,7 @@ describe("the generated README of a hostile OpenAPI document", () => {
       "## Toolsets",
       "## Responses within a budget",
       "## Code mode",
+      "## Long-running operations",
       "## Tools",
       expect.stringMatching(/^### CODE/),
     ]);

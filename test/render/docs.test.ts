@@ -257,6 +257,9 @@ the events it missed. Sessions expire after 30 idle minutes, and \`--max-session
 every instance. When Redis is unreachable at start, the server exits with a message; when it goes away later,
 requests that need a session get 503 with a JSON-RPC error until it is back, and 2026-07-28 requests go on.
 A Redis restarted without persistence has forgotten every session: clients get 404 and initialize again.
+With long-running operations (the \`tasks\` feature), \`--task-store redis://...\` (default: \`--session-store\`'s
+URL) keeps their tasks in Redis too: a task started on one instance is polled and read on any other, and
+outlives the instance that started it.
 
 Stopping an instance with SIGTERM loses no request: \`/readyz\` turns 503 at once; for \`--shutdown-grace\`
 milliseconds requests are still served, each answer closing its connection; then the instance stops
@@ -319,6 +322,23 @@ a fresh sandbox, within these limits:
 | \`--code-memory <MB>\` | \`MCP_CODE_MEMORY\` | 64 | memory of the sandbox |
 | \`--code-max-calls <n>\` | \`MCP_CODE_MAX_CALLS\` | 50 | API calls one execute may make |
 | \`--code-concurrency <n>\` | \`MCP_CODE_CONCURRENCY\` | the cores, at most 4 | executes that run at once, one sandbox thread each; the others wait up to their timeout |
+
+## Long-running operations
+
+Some tools start a job the API finishes later (it answers \`202 Accepted\` and a URL to poll). The server
+starts such a job once, follows it, and answers with an MCP task: a client that takes tasks (2026-07-28's
+\`io.modelcontextprotocol/tasks\` extension, or 2025-11-25's task-augmented \`tools/call\`) polls \`tasks/get\`
+until the task is \`completed\` with the API's result, and may \`tasks/cancel\` it (the API's cancel operation
+is called where there is one). A client without tasks gets the result if the job ends within \`--task-wait\`;
+else it is told the job is still running. A job that fails ends the task with the API's error; one still
+running after \`--task-ttl\` is given up. A task is visible only to whoever started it. \`src/client.ts\` awaits
+tasks by itself (\`callTool\`, with \`onTask\` for each status and \`signal\` to cancel).
+
+| flag | env twin | default | what it does |
+| --- | --- | --- | --- |
+| \`--task-ttl <ms>\` | \`MCP_TASK_TTL_MS\` | 3600000 | how long a task, and the result it ends with, is kept; an upstream job still running then is given up as failed |
+| \`--task-wait <ms>\` | \`MCP_TASK_WAIT_MS\` | 60000 | how long a call from a client without tasks waits for the job's result before answering that it is still running |
+| \`--task-poll-interval <ms>\` | \`MCP_TASK_POLL_INTERVAL_MS\` | 2000 | time between two polls of an upstream job when it sends no Retry-After (a binding's pollIntervalMs wins) |
 
 ## Tools
 

@@ -43,7 +43,7 @@ describe("deploy/nginx.conf", () => {
     });
     expect(retried(text)).toEqual(["get_forecast", "put_station"]);
     expect(text).toContain(
-      '"~^(ping|server/discover|tools/list|resources/list|resources/templates/list|resources/read|prompts/list|prompts/get|completion/complete):" 1;',
+      '"~^(ping|server/discover|tools/list|resources/list|resources/templates/list|resources/read|prompts/list|prompts/get|completion/complete|tasks/get):" 1;',
     );
     // Only the resending location may resend a POST already sent; the others never do.
     const nonIdempotent = text
