@@ -89,6 +89,8 @@ export type ToolNode = Pick<Tool, "name" | "title" | "description" | "annotation
   scopes?: string[];
   /** The tool's previous name (`renamedFrom`, OpenAPI `x-mcp-renamed-from`): its handler file moves. */
   renamedFrom?: string;
+  /** `task: true`: its handler may run as an MCP task (the tasks feature's ctx.task). */
+  task?: true;
 };
 
 export type ResourceContent = { type: "text"; text: string } | { type: "blob"; blob: string };

@@ -120,7 +120,7 @@ export function normalize(server: ServerNode, specRef: string): Model {
     features: packageFeatures(
       server.features,
       tools.length,
-      server.tools.some((tool) => tool.http?.task),
+      server.tools.some((tool) => tool.http?.task || tool.task),
     ),
   };
 }

@@ -98,6 +98,8 @@ function tool({ node, listed }: ToolModel): CatalogTool {
     inputSchema: listed.inputSchema,
     ...pick(listed, ["outputSchema", "annotations"]),
     ...pick(node, ["icons"]),
+    // 2025-11-25 clients augment only a tool that says it takes a task; the feature adds it to job tools.
+    ...(node.task ? { execution: { taskSupport: "optional" as const } } : {}),
     ...http(node.http),
     // Absent means `default`: a spec without toolsets keeps the catalog it had.
     ...(node.toolset && node.toolset !== DEFAULT_TOOLSET ? { toolset: node.toolset } : {}),

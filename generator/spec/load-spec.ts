@@ -128,6 +128,7 @@ export function loadSpec(source: SourceDoc): ServerNode | undefined {
       ...optional("toolset", str(o, "toolset")),
       ...optional("scopes", scopeList(o)),
       ...optional("renamedFrom", str(o, "renamedFrom")),
+      ...(o.task === true ? { task: true as const } : {}),
     };
   });
 

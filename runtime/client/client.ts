@@ -345,7 +345,7 @@ export class McpClient<Tools extends ToolTypes = AnyTools, Prompts extends Promp
     return { ...rest, [key]: items } as T;
   }
 
-  private async answerInputs(requests: unknown): Promise<Record<string, InputResponse>> {
+  async answerInputs(requests: unknown): Promise<Record<string, InputResponse>> {
     if (!isObject(requests)) return {};
     const answer = async ([key, request]: [string, unknown]) => {
       const { method, params } = request as InputRequest;

@@ -222,7 +222,7 @@ function handlerFor(rt: SpecRuntime, table: keyof SpecHandlers, key: string) {
     // An input_required result (MRTR) asks the client something: it is no answer to cut.
     return (async () => {
       const result: ToolHandlerResult = await handler(...args);
-      return result.resultType === "input_required" ? result : fitResult(result);
+      return result.resultType === "input_required" || result.resultType === "task" ? result : fitResult(result);
     })() as never;
   };
 }

@@ -8,6 +8,7 @@ import { errorMessage } from "../../protocol/errors.ts";
 import type { CallToolResult } from "../../protocol/types.ts";
 import type { HandlerContext, ToolHandlerResult } from "../../server/types.ts";
 import type { UpstreamCall as Signed, UpstreamResponse } from "../../upstream/types.ts";
+import type { PendingInput } from "./handler-task.ts";
 import { type JobState, newTaskId, type TaskRecord, type TaskStore, TERMINAL } from "./task-store.ts";
 import { pollOutcome } from "./upstream-job.ts";
 
@@ -22,6 +23,9 @@ export class TaskRunner {
   private readonly served = new Map<string, Served>();
   /** Credentials of the callers of tasks this instance made, while it follows them (never stored). */
   private readonly following = new Map<string, Signed>();
+  /** Handler tasks running here: their cancellation, and the input one waits for (handler-task.ts). */
+  private readonly aborts = new Map<string, AbortController>();
+  readonly inputs = new Map<string, PendingInput>();
 
   constructor(
     readonly store: TaskStore,
@@ -74,7 +78,9 @@ export class TaskRunner {
     const until = Date.now() + waitMs;
     for (;;) {
       const record = await this.advance(taskId, signedFor);
-      if (!record || TERMINAL.has(record.status) || Date.now() >= until || signal?.aborted) return record;
+      const waitsForInput = record?.status === "input_required";
+      if (!record || TERMINAL.has(record.status) || waitsForInput || Date.now() >= until || signal?.aborted)
+        return record;
       const pause = Math.min(Math.max(record.nextPollAt - Date.now(), 25), 500, until - Date.now());
       await sleep(Math.max(pause, 1), undefined, { ref: false });
     }
@@ -127,6 +133,25 @@ export class TaskRunner {
     }
   }
 
+  /** A handler task's cancellation: aborted by tasks/cancel or when its TTL passes. */
+  running(taskId: string, ttlMs: number): AbortController {
+    const abort = new AbortController();
+    this.aborts.set(taskId, abort);
+    const timer = setTimeout(() => abort.abort(new Error("The task's time to live passed")), ttlMs);
+    timer.unref();
+    abort.signal.addEventListener("abort", () => clearTimeout(timer), { once: true });
+    return abort;
+  }
+
+  /** A change to a task (a handler task's status, input or end); `undefined` values remove fields. */
+  async update(taskId: string, change: Partial<TaskRecord>): Promise<TaskRecord | undefined> {
+    const record = await this.store.get(taskId);
+    if (!record) return undefined;
+    const updated = await this.store.put({ ...record, ...change, lastUpdatedAt: now() });
+    if (TERMINAL.has(updated.status)) this.aborts.delete(taskId);
+    return updated;
+  }
+
   /** Cancels a task that has not ended: the upstream's cancel operation where one is bound, then `cancelled`. */
   async cancel(record: TaskRecord, signedFor: () => Promise<Signed>): Promise<TaskRecord> {
     const served = record.job && this.served.get(record.job.tool);
@@ -143,6 +168,7 @@ export class TaskRunner {
         note = ` Cancelling the upstream job failed: ${errorMessage(error)}`;
       }
     }
+    this.aborts.get(record.taskId)?.abort(new Error("The task was cancelled"));
     return this.end(record, { status: "cancelled", statusMessage: `Cancelled by the client.${note}` });
   }
 
