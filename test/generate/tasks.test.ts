@@ -119,6 +119,22 @@ tools:
     expect(app).toContain("tasksFeature");
   });
 
+  it("task: true on a handler's tool lists it as taking a task and brings the tasks feature", () => {
+    const spec = join(scratchDir("tasks-handler"), "crunch.yaml");
+    writeFileSync(
+      spec,
+      `server: { name: crunch, version: 1.0.0 }
+tools:
+  - name: crunch
+    task: true
+    inputSchema: { type: object, properties: { n: { type: number } } }
+`,
+    );
+    const { tool, app } = generated(spec, "handler");
+    expect(tool("crunch").execution).toEqual({ taskSupport: "optional" });
+    expect(app).toContain("tasksFeature");
+  });
+
   it("is checked by the spec schema, each fault once; a resource's http takes no task", () => {
     const spec = join(scratchDir("tasks-spec-bad"), "bad.yaml");
     writeFileSync(
