@@ -9,6 +9,7 @@ import { ErrorCode } from "../../protocol/constants.ts";
 import { invalidParams, McpError } from "../../protocol/errors.ts";
 import type { InputResponse, Result } from "../../protocol/types.ts";
 import { callTool } from "../../server/features.ts";
+import { revision2026 } from "../../server/revision-2026.ts";
 import type { MethodCall, MethodSpec } from "../../server/scope.ts";
 import { handlerTask } from "./handler-task.ts";
 import { type TaskRequest, taskRequests } from "./job-tool.ts";
@@ -48,6 +49,16 @@ function modernMethods(runner: TaskRunner, jobTools: ReadonlySet<string>): Recor
       run: (call) => {
         noteTaskRequest(runner, call, jobTools, declared(call) ? {} : undefined);
         return callTool(call);
+      },
+    },
+    // This server sends no task notifications, but asking for them undeclared is refused (tasks.md).
+    "subscriptions/listen": {
+      unbounded: true,
+      run: (call) => {
+        const { notifications } = call.params;
+        if (isObject(notifications) && notifications.taskIds !== undefined && !declared(call))
+          throw tasksRequired(`task notifications need the ${TASKS_EXTENSION} extension`);
+        return revision2026.methods["subscriptions/listen"].run(call);
       },
     },
     "tasks/get": method(async (record) => modernTask(record, true)),

@@ -113,9 +113,12 @@ export class TaskRunner {
       const answer = await upstream.send(signed, {}, signal, { url: job.pollUrl, method: "GET" });
       const outcome = pollOutcome(tool.http.task, job, answer);
       if (outcome.state === "working") {
-        const next = Date.now() + (outcome.retryAfterMs ?? record.pollIntervalMs);
+        // Retry-After when the upstream says; else the interval, backing off to 16 times it for a long job.
+        const backoff = record.pollIntervalMs * 2 ** Math.min(Math.floor((record.polls ?? 0) / 5), 4);
+        const next = Date.now() + (outcome.retryAfterMs ?? backoff);
         const message = outcome.message ?? "The upstream job is running.";
-        return this.store.put({ ...record, statusMessage: message, lastUpdatedAt: now(), nextPollAt: next });
+        const polls = (record.polls ?? 0) + 1;
+        return this.store.put({ ...record, statusMessage: message, lastUpdatedAt: now(), nextPollAt: next, polls });
       }
       if (outcome.state === "cancelled")
         return this.end(record, { status: "cancelled", statusMessage: "The upstream job was cancelled." });

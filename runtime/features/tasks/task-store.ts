@@ -29,6 +29,8 @@ export type TaskRecord = {
   pollIntervalMs: number;
   /** When the upstream may be polled next (epoch ms): Retry-After or the interval, whichever instance polls. */
   nextPollAt: number;
+  /** Polls so far that found the job still working (the backoff grows with them). */
+  polls?: number;
   job?: JobState;
   result?: CallToolResult;
   error?: { code: number; message: string; data?: unknown };

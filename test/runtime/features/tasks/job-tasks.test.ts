@@ -169,6 +169,14 @@ describe("2026-07-28 without the extension", () => {
     await client.close();
   });
 
+  test("asking for task notifications without the extension is -32021", async () => {
+    const client = await connect({ url });
+    await expect(client.request("subscriptions/listen", { notifications: { taskIds: ["x"] } })).rejects.toMatchObject({
+      code: -32021,
+    });
+    await client.close();
+  });
+
   test("a job still running after --task-wait is -32021 naming the extension", async () => {
     const short = await serve({ waitMs: 100 });
     const client = await connect({ url: short.url });
