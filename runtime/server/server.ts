@@ -239,8 +239,7 @@ const REQUEST_FINISHED = new Error("Request finished");
 
 /** One request's run: lazy cancellation, a deadline, and a race that answers a cancel without awaiting the handler. */
 export class RequestRun extends LazyAbort implements Expiring {
-  /** Rejects the promise race() returned; set while it is pending. */
-  private interrupt: ((reason: unknown) => void) | undefined = undefined;
+  private interrupt: ((reason: unknown) => void) | undefined = undefined; // rejects race()'s promise while pending
   // Expiring: kept by the server's Deadlines.
   deadlineAt = 0;
   deadlineLane: Lane | undefined = undefined;
@@ -249,8 +248,7 @@ export class RequestRun extends LazyAbort implements Expiring {
 
   constructor(
     private readonly method: string,
-    /** The handler deadline (undefined: none, e.g. subscriptions/listen runs until cancelled). */
-    readonly timeoutMs: number | undefined,
+    readonly timeoutMs: number | undefined, // the handler's deadline; none for e.g. subscriptions/listen
   ) {
     super();
   }
