@@ -90,11 +90,9 @@ export type SpecServerOptions = {
   /** --toolsets (undefined: all; names checked by spec-main.ts), --read-only, --mode. */
   toolsets?: readonly string[];
   readOnly?: boolean;
-  /** What tools/list gives: every served tool (`all`), dynamic mode's five, or code mode's two. */
-  mode?: "all" | "dynamic" | "code";
+  mode?: "all" | "dynamic" | "code"; // tools/list gives every served tool (`all`), dynamic mode's five, or code's two
   features?: readonly Feature[];
-  /** The package's src/credentials.ts hook: per-user upstream credentials, consulted before the rest. */
-  credentials?: CredentialsHook<SpecContext>;
+  credentials?: CredentialsHook<SpecContext>; // src/credentials.ts: per-user upstream credentials, consulted first
 } & FeatureServerOptions;
 
 /** What a scaffolded tool handler returns (a resource or prompt handler throws the Error) until written. */
