@@ -5,6 +5,7 @@ import { ownValue } from "../protocol/codec.ts";
 import { ErrorCode } from "../protocol/constants.ts";
 import { McpError } from "../protocol/errors.ts";
 import type { ContentBlock, GetPromptResult, Validator } from "../protocol/types.ts";
+import { describeErrors } from "../server/features.ts";
 import { observeUpstream } from "../server/log.ts";
 import { createServer, type McpServer } from "../server/server.ts";
 import type {
@@ -382,10 +383,7 @@ function completers(completions: StaticCompletions | undefined): { complete?: Re
 function checkedAgainstOutput(result: ToolHandlerResult, validate: Validator | undefined): ToolHandlerResult {
   if (!validate || result.isError || result.structuredContent === undefined || validate(result.structuredContent))
     return result;
-  const problems = (validate.errors ?? [])
-    .slice(0, 5)
-    .map((e) => `${e.instancePath || "(root)"} ${e.message ?? "is invalid"}`)
-    .join("; ");
+  const problems = describeErrors(validate.errors);
   const note = `The upstream API's answer does not match this tool's outputSchema (${problems}); the answer follows.`;
   return { isError: true, content: [{ type: "text", text: note }, ...(result.content ?? [])] };
 }

@@ -232,7 +232,7 @@ function toolError(text: string): CallToolResult {
   return { content: [{ type: "text", text }], isError: true };
 }
 
-function describeErrors(errors: ValidatorError[] | null | undefined): string {
+export function describeErrors(errors: ValidatorError[] | null | undefined): string {
   if (!errors || errors.length === 0) return "does not match the schema";
   return errors
     .slice(0, 5)
