@@ -88,18 +88,15 @@ export class McpServer implements ServerCore {
   }
 
   resource(definition: ResourceDefinition): Registration {
-    this.settle();
     return this.register(this.resources, definition.uri, definition, "resources");
   }
 
   resourceTemplate(definition: ResourceTemplateDefinition): Registration {
-    this.settle();
     const entry = { definition, matcher: compileUriTemplate(definition.uriTemplate) };
     return this.register(this.templates, definition.uriTemplate, entry, "resources");
   }
 
   prompt(definition: PromptDefinition): Registration {
-    this.settle();
     return this.register(this.prompts, definition.name, definition, "prompts");
   }
 
@@ -203,6 +200,7 @@ export class McpServer implements ServerCore {
   }
 
   private register<T>(map: Map<string, T>, key: string, value: T, kind: "tools" | "resources" | "prompts") {
+    this.settle(); // first: the deferred entries are registered before any added at run time (tool() too)
     if (map.has(key)) throw new Error(`Duplicate ${kind} registration: ${key}`);
     map.set(key, value);
     this.changes.emit({ kind });
