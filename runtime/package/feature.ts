@@ -50,10 +50,8 @@ export type FeatureServerOptions = {
   /** Who may see and call what, made from the catalog (the `oauth` feature's scopes; --list-all-tools). */
   accessGate?: (catalog: () => Catalog) => AccessGate;
   exchangeToken?: Exchange;
-  /** The redis feature's store, shared by every instance (--task-store, else --session-store). */
-  sharedStore?: SharedStore;
-  /** Serves the tools bound to an upstream job (`http.task`): the tasks feature. */
-  jobs?: JobServing;
+  sharedStore?: SharedStore; // the redis feature's store, shared by every instance (--task-store, else --session-store)
+  jobs?: JobServing; // serves the tools bound to an upstream job (`http.task`): the tasks feature
 };
 
 /** JSON text by key with a TTL, and sets of strings: enough for records every instance reads and writes. */

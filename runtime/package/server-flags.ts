@@ -9,8 +9,7 @@ export type ServerFlag = {
   env?: string; // the environment twin; a given flag wins over it
   /** A boolean's env twin takes 1/true or 0/false; whole: min..max; string: checked by its user; list: repeatable. */
   kind: "boolean" | "whole" | "choice" | "string" | "list";
-  /** The value's placeholder (`<n>`); the default as text (as server.json states it), or what it means. */
-  arg?: string;
+  arg?: string; // the value's placeholder (`<n>`); the default as text (as server.json states it), or what it means
   default?: string;
   defaultText?: string;
   min?: number;

@@ -88,8 +88,7 @@ export type SpecServerOptions = {
   maxRedirects?: number;
   env?: NodeJS.ProcessEnv;
   serverOptions?: Omit<ServerOptions, "name" | "version">;
-  /** --toolsets (undefined: all; names checked by spec-main.ts), --read-only, --mode. */
-  toolsets?: readonly string[];
+  toolsets?: readonly string[]; // --toolsets (undefined: all; names checked by spec-main.ts), --read-only, --mode
   readOnly?: boolean;
   mode?: "all" | "dynamic" | "code"; // tools/list gives every served tool (`all`), dynamic mode's five, or code's two
   features?: readonly Feature[];
