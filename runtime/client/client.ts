@@ -36,12 +36,17 @@ export type ConnectTarget = HttpTarget | StdioTarget;
 
 export type ClientOptions = {
   clientInfo?: Implementation;
-  protocolVersion?: string; // forced (skips era detection); default: try 2026-07-28, fall back to initialize
-  capabilities?: ClientCapabilities; // default: derived from the handlers given
+  /** Force a protocol version (skips era detection); default: try 2026-07-28, fall back to initialize. */
+  protocolVersion?: string;
+  /** Declared capabilities; default: derived from the handlers given. */
+  capabilities?: ClientCapabilities;
   handlers?: ClientHandlers;
-  requestTimeoutMs?: number; // per request (default 60 s)
-  probeTimeoutMs?: number; // how long stdio's era probe waits before assuming a 2025-era server (default 3 s)
-  warn?: (message: string) => void; // where warnings go (rejected tool definitions); default stderr
+  /** Per-request timeout (default 60 s). */
+  requestTimeoutMs?: number;
+  /** How long the stdio era probe waits before assuming a 2025-era server (default 3 s). */
+  probeTimeoutMs?: number;
+  /** Where warnings go (rejected tool definitions); default stderr. */
+  warn?: (message: string) => void;
   /** Precompiled structuredContent validators by tool name; a result that breaks one rejects with ToolOutputError. */
   outputValidators?: OutputValidators | (() => OutputValidators);
   /** Compiles outputSchemas learned from tools/list (e.g. protocol/compile-schema.ts); without it they go unchecked. */
@@ -63,8 +68,9 @@ export type ClientTasks = {
 
 /** What a typed client knows of each tool: its arguments and its structuredContent (the generated ToolMap). */
 export type ToolTypes = { [name: string]: { args: object; result: unknown } };
-export type PromptTypes = { [name: string]: object }; // each prompt's arguments (the generated PromptMap)
-// An untyped client: any tool or prompt name, any arguments.
+/** Each prompt's arguments (the generated PromptMap). */
+export type PromptTypes = { [name: string]: object };
+/** An untyped client: any tool or prompt name, any arguments. */
 export type AnyTools = { [name: string]: { args: Record<string, unknown>; result: unknown } };
 export type AnyPrompts = { [name: string]: Record<string, string> };
 
@@ -84,7 +90,8 @@ export type CallOptions = {
   signal?: AbortSignal;
   timeoutMs?: number;
   onProgress?: (progress: Progress) => void;
-  meta?: JsonObject; // extra `_meta` for the request
+  /** Extra `_meta` for the request. */
+  meta?: JsonObject;
   /** With the tasks feature's `clientTasks`: each state seen of the task a tools/call became. */
   onTask?: (task: { taskId: string; status: string; statusMessage?: string }) => void;
 };
@@ -101,7 +108,8 @@ export class McpClient<Tools extends ToolTypes = AnyTools, Prompts extends Promp
   readonly capabilities: ClientCapabilities;
   protocolVersion = "";
   server: ServerDescription = { capabilities: {}, supportedVersions: [] };
-  logLevel?: LoggingLevel; // set by setLogLevel; the 2026 era sends it in every request's `_meta`
+  /** Set by setLogLevel; the 2026 era sends it in every request's `_meta`. */
+  logLevel?: LoggingLevel;
   /** What this client does differently for the negotiated revision (2026 until negotiation says otherwise). */
   private revision: ClientRevision = revision2026;
   private progressCounter = 0;
