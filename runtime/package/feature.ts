@@ -62,36 +62,29 @@ export type SharedStore = {
   members(setKey: string): Promise<string[]>;
 };
 
+type Args = Record<string, unknown>;
+type SendOptions = { url?: string; method?: string; binding?: HttpBinding; once?: boolean };
+
 /** What the core lends the feature serving a job tool: signing as the caller, sending, and making the result. */
 export type UpstreamAccess = {
   /** The caller's upstream credentials, resolved once: a job is polled after its request has been answered. */
   signedAs(ctx: HandlerContext): Promise<Signed>;
   /** The tool's own request (`url` absent), or `method` to `url` (same origin as the upstream, else refused);
    * `once`: not resent on 503 (a job's start is not idempotent). */
-  send(
-    signed: Signed,
-    args: Record<string, unknown>,
-    signal: AbortSignal,
-    how?: { url?: string; method?: string; binding?: HttpBinding; once?: boolean },
-  ): Promise<UpstreamResponse>;
+  send(signed: Signed, args: Args, signal: AbortSignal, how?: SendOptions): Promise<UpstreamResponse>;
   /** The tool result of an answer, as for any upstream tool: output checked, `_fields` applied, budget fit. */
-  answer(response: UpstreamResponse, args: Record<string, unknown>): Promise<ToolHandlerResult>;
-  /** The upstream's base URL, which poll and cancel URLs are resolved against. */
-  baseUrl(): string;
+  answer(response: UpstreamResponse, args: Args): Promise<ToolHandlerResult>;
+  baseUrl(): string; // the upstream's, which poll and cancel URLs are resolved against
 };
 
 export type JobTool = CatalogTool & { http: HttpBinding & { task: TaskBinding } };
 
 /** The tasks feature's part of a server: job tools' handlers, the methods it adds or wraps, its capabilities. */
 export type JobServing = {
-  handler(
-    tool: JobTool,
-    upstream: UpstreamAccess,
-  ): (args: Record<string, unknown>, ctx: HandlerContext) => Promise<Result>;
+  handler(tool: JobTool, upstream: UpstreamAccess): (args: Args, ctx: HandlerContext) => Promise<Result>;
   methods: Partial<Record<Era, Record<string, MethodSpec>>>;
   capabilities: ServerCapabilities;
-  /** Added to a job tool's listing (2025's `execution.taskSupport`). */
-  toolFields: { execution: { taskSupport: "optional" | "required" } };
+  toolFields: { execution: { taskSupport: "optional" | "required" } }; // added to a job tool's listing (2025's)
 };
 
 /** What a feature's flags make of the server and its HTTP transport (merged over the core's options). */
@@ -100,7 +93,7 @@ export type FeatureSetup = { server?: FeatureServerOptions; http?: Partial<HttpS
 /** An http tool's call, for the response budget's cut and next-page hint: `args` as sent (without `_fields`). */
 export type UpstreamCall = {
   inputSchema: { [key: string]: unknown };
-  args: Record<string, unknown>;
+  args: Args;
   offersFields: boolean;
   validateOutput?: Validator;
 };
