@@ -63,14 +63,13 @@ export type SharedStore = {
 };
 
 type Args = Record<string, unknown>;
-type SendOptions = { url?: string; method?: string; binding?: HttpBinding; once?: boolean };
+type SendOptions = Pick<Signed, "url" | "method" | "once">;
 
 /** What the core lends the feature serving a job tool: signing as the caller, sending, and making the result. */
 export type UpstreamAccess = {
   /** The caller's upstream credentials, resolved once: a job is polled after its request has been answered. */
   signedAs(ctx: HandlerContext): Promise<Signed>;
-  /** The tool's own request (`url` absent), or `method` to `url` (same origin as the upstream, else refused);
-   * `once`: not resent on 503 (a job's start is not idempotent). */
+  /** The tool's own request, or `method` to `url` (a job's), as upstream/types.ts's UpstreamCall says. */
   send(signed: Signed, args: Args, signal: AbortSignal, how?: SendOptions): Promise<UpstreamResponse>;
   /** The tool result of an answer, as for any upstream tool: output checked, `_fields` applied, budget fit. */
   answer(response: UpstreamResponse, args: Args): Promise<ToolHandlerResult>;
@@ -84,7 +83,7 @@ export type JobServing = {
   handler(tool: JobTool, upstream: UpstreamAccess): (args: Args, ctx: HandlerContext) => Promise<Result>;
   methods: Partial<Record<Era, Record<string, MethodSpec>>>;
   capabilities: ServerCapabilities;
-  toolFields: { execution: { taskSupport: "optional" | "required" } }; // added to a job tool's listing (2025's)
+  toolFields: Pick<CatalogTool, "execution">; // added to a job tool's listing (2025's taskSupport)
 };
 
 /** What a feature's flags make of the server and its HTTP transport (merged over the core's options). */

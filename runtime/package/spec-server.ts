@@ -17,7 +17,7 @@ import type {
 } from "../server/types.ts";
 import { type CredentialsHook, resolveCredentials } from "../upstream/credentials.ts";
 import { resourceContentsFrom, toolAnswerFrom } from "../upstream/response.ts";
-import type { CallUpstream, UpstreamCall, UpstreamConfig, UpstreamResponse } from "../upstream/types.ts";
+import type { CallUpstream, UpstreamCall as Signed, UpstreamConfig, UpstreamResponse } from "../upstream/types.ts";
 import type {
   Catalog,
   CatalogTool,
@@ -174,7 +174,7 @@ async function forward(rt: SpecRuntime, binding: HttpBinding, args: Args, ctx: H
 
 /** What a request carries of its caller. Only what resolveCredentials makes of the caller goes on: the forwarding
  * never sees ctx, and the caller's MCP token is forbidden anywhere in the request (no token passthrough). */
-async function signedAs(rt: SpecRuntime, ctx: HandlerContext): Promise<UpstreamCall> {
+async function signedAs(rt: SpecRuntime, ctx: HandlerContext): Promise<Signed> {
   const { options } = rt;
   (ctx as SpecContext).server = rt.server;
   const credentials = await resolveCredentials(ctx as SpecContext, options.credentials, options.exchangeToken);
@@ -186,25 +186,18 @@ async function signedAs(rt: SpecRuntime, ctx: HandlerContext): Promise<UpstreamC
   };
 }
 
-async function send(
-  rt: SpecRuntime,
-  binding: HttpBinding,
-  args: Args,
-  signal: AbortSignal,
-  call: UpstreamCall,
-  target: string,
-) {
+async function send(rt: SpecRuntime, http: HttpBinding, args: Args, signal: AbortSignal, call: Signed, tool: string) {
   const { upstream, definition, options } = rt;
   if (!upstream || !definition.callUpstream)
     throw new McpError(ErrorCode.InternalError, "This server has http bindings but no upstream (or no callUpstream)");
   const started = performance.now();
   let status: number | "error" = "error";
   try {
-    const response = await definition.callUpstream(upstream, binding, args, signal, options.env ?? process.env, call);
+    const response = await definition.callUpstream(upstream, http, args, signal, options.env ?? process.env, call);
     status = response.status;
     return response;
   } finally {
-    observeUpstream(target, status, (performance.now() - started) / 1000);
+    observeUpstream(tool, status, (performance.now() - started) / 1000);
   }
 }
 
@@ -277,14 +270,7 @@ function registerTools(rt: SpecRuntime, served: Map<string, CatalogTool>): void 
 function upstreamAccess(rt: SpecRuntime, tool: BoundTool, validateOutput: Validator | undefined): UpstreamAccess {
   return {
     signedAs: (ctx) => signedAs(rt, ctx),
-    send: (signed, args, signal, how = {}) => {
-      const call = {
-        ...signed,
-        ...(how.url ? { url: how.url, method: how.method ?? "GET" } : {}),
-        ...(how.once ? { once: true as const } : {}),
-      };
-      return send(rt, how.binding ?? tool.http, args, signal, call, tool.name);
-    },
+    send: (signed, args, signal, how = {}) => send(rt, tool.http, args, signal, { ...signed, ...how }, tool.name),
     answer: answerOf(rt, tool, validateOutput),
     baseUrl: () => (tool.http.baseUrl && !rt.upstream?.pinned ? tool.http.baseUrl : (rt.upstream?.baseUrl ?? "")),
   };

@@ -5,5 +5,5 @@ export { ErrorCode } from "./protocol/constants.ts";
 export { McpError, notFound, ResourceNotFoundError } from "./protocol/errors.ts";
 export type { ContentBlock, GetPromptResult, InputRequest, PromptMessage, ResourceContents } from "./protocol/types.ts";
 export type { AuthPrincipal } from "./server/auth-principal.ts";
-export type { ResourceReadResult } from "./server/types.ts";
+export type { ResourceReadResult, TaskControl } from "./server/types.ts";
 export { CredentialsError, type UpstreamCredentials } from "./upstream/credentials.ts";

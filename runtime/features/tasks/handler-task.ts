@@ -7,13 +7,9 @@ import type { CallToolResult, InputRequest, InputResponse, Result } from "../../
 import type { HandlerContext, TaskControl, ToolHandlerResult } from "../../server/types.ts";
 import { type TaskRequest, taskAnswer } from "./job-tool.ts";
 import { ownerOf, type TaskRunner } from "./task-runner.ts";
+import type { PendingInput } from "./task-store.ts";
 
 type Work = (task: TaskControl) => Promise<ToolHandlerResult>;
-/** What a running handler task waits for: answers to `requests`, given in one or several parts (tasks/update). */
-export type PendingInput = {
-  requests: Record<string, InputRequest>;
-  give(responses: Record<string, InputResponse>): void;
-};
 
 /** Waits for every key of `requests`; answers to other keys are ignored (tasks.md: not outstanding). */
 function pendingInput(requests: Record<string, InputRequest>, done: (all: Record<string, InputResponse>) => void) {

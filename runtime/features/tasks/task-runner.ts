@@ -8,8 +8,14 @@ import { errorMessage } from "../../protocol/errors.ts";
 import type { CallToolResult } from "../../protocol/types.ts";
 import type { HandlerContext, ToolHandlerResult } from "../../server/types.ts";
 import type { UpstreamCall as Signed, UpstreamResponse } from "../../upstream/types.ts";
-import type { PendingInput } from "./handler-task.ts";
-import { type JobState, newTaskId, type TaskRecord, type TaskStore, TERMINAL } from "./task-store.ts";
+import {
+  type JobState,
+  newTaskId,
+  type PendingInput,
+  type TaskRecord,
+  type TaskStore,
+  TERMINAL,
+} from "./task-store.ts";
 import { pollOutcome } from "./upstream-job.ts";
 
 export type TaskSettings = { ttlMs: number; waitMs: number; pollIntervalMs: number };

@@ -88,18 +88,15 @@ export class McpServer implements ServerCore {
   }
 
   resource(definition: ResourceDefinition): Registration {
-    this.settle();
     return this.register(this.resources, definition.uri, definition, "resources");
   }
 
   resourceTemplate(definition: ResourceTemplateDefinition): Registration {
-    this.settle();
     const entry = { definition, matcher: compileUriTemplate(definition.uriTemplate) };
     return this.register(this.templates, definition.uriTemplate, entry, "resources");
   }
 
   prompt(definition: PromptDefinition): Registration {
-    this.settle();
     return this.register(this.prompts, definition.name, definition, "prompts");
   }
 
@@ -203,6 +200,7 @@ export class McpServer implements ServerCore {
   }
 
   private register<T>(map: Map<string, T>, key: string, value: T, kind: "tools" | "resources" | "prompts") {
+    this.settle(); // first: the deferred entries are registered before any added at run time (tool() too)
     if (map.has(key)) throw new Error(`Duplicate ${kind} registration: ${key}`);
     map.set(key, value);
     this.changes.emit({ kind });
@@ -239,8 +237,7 @@ const REQUEST_FINISHED = new Error("Request finished");
 
 /** One request's run: lazy cancellation, a deadline, and a race that answers a cancel without awaiting the handler. */
 export class RequestRun extends LazyAbort implements Expiring {
-  /** Rejects the promise race() returned; set while it is pending. */
-  private interrupt: ((reason: unknown) => void) | undefined = undefined;
+  private interrupt: ((reason: unknown) => void) | undefined = undefined; // rejects race()'s promise while pending
   // Expiring: kept by the server's Deadlines.
   deadlineAt = 0;
   deadlineLane: Lane | undefined = undefined;
@@ -249,8 +246,7 @@ export class RequestRun extends LazyAbort implements Expiring {
 
   constructor(
     private readonly method: string,
-    /** The handler deadline (undefined: none, e.g. subscriptions/listen runs until cancelled). */
-    readonly timeoutMs: number | undefined,
+    readonly timeoutMs: number | undefined, // the handler's deadline; none for e.g. subscriptions/listen
   ) {
     super();
   }

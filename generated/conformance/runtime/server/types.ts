@@ -111,7 +111,12 @@ export type HandlerContext = {
   requestInputs(requests: Record<string, InputRequest>): Promise<Record<string, InputResponse>>;
   /** The error to throw when nothing exists at `uri` (-32602 in the 2026 era, -32002 in the 2025 era). */
   notFound(uri: string, message?: string): McpError;
+  /** With the tasks feature: `run(work)` runs as an MCP task when the client takes one, else inline. */
+  task?: { run(work: (task: TaskControl) => Promise<ToolHandlerResult>): Promise<Result> };
 };
+
+/** A task's work sees: its cancellation (tasks/cancel, TTL), a status line, and input asked of the client. */
+export type TaskControl = Pick<HandlerContext, "signal" | "requestInputs"> & { status(message: string): void };
 
 // Not Omit<CallToolResult, "content">: Omit over Result's index signature would erase isError and the rest.
 export type ToolHandlerResult = Result & { content?: ContentBlock[]; structuredContent?: unknown; isError?: boolean };

@@ -53,10 +53,9 @@ export async function send(
     const limit = upstream.maxBodyChars ?? DEFAULT_MAX_BODY_CHARS;
     const read = await guarded(readCapped(response, limit, !isTextual(contentType)));
     const link = response.headers.get("link");
-    const jobHeaders = JOB_HEADERS.flatMap((name) => {
-      const value = response.headers.get(name);
-      return value === null ? [] : [[name, value]];
-    });
+    const jobHeaders = JOB_HEADERS.flatMap((name) =>
+      response.headers.has(name) ? [[name, response.headers.get(name) ?? ""]] : [],
+    );
     return {
       status: response.status,
       statusText: response.statusText,
@@ -64,7 +63,7 @@ export async function send(
       body: read.body,
       ...(read.cut ? { cutAt: limit } : {}),
       ...(link ? { link } : {}),
-      ...(jobHeaders.length > 0 ? { headers: Object.fromEntries(jobHeaders) } : {}),
+      headers: Object.fromEntries(jobHeaders),
       url: url.href,
       retryAfter: response.headers.get("retry-after"),
     };

@@ -18,8 +18,7 @@ export type RetryPolicy = { attempts: number; maxDelayMs: number };
 export type UpstreamDefinition = {
   baseUrl: string;
   timeoutMs?: number;
-  /** The server URL with `{variable}`s, filled from the variables' env (else their defaults). */
-  baseUrlTemplate?: string;
+  baseUrlTemplate?: string; // the server URL with `{variable}`s, filled from the variables' env (else their defaults)
   variables?: Record<string, ServerVariable>;
   securitySchemes?: SecurityScheme[];
   retry?: RetryPolicy;
@@ -49,12 +48,9 @@ export type HttpBinding = {
   body?: HttpBody;
   /** Alternative security requirements, each a list of scheme ids; `[]` in the list means "none needed". */
   security?: string[][];
-  /** An operation's own server URL (OpenAPI `servers` on a path or operation). */
-  baseUrl?: string;
-  /** The tool takes mcpgen's `_fields` argument (field selection; never sent upstream). */
-  fields?: true;
-  /** The call starts a job the upstream finishes later: the `tasks` feature answers with an MCP task. */
-  task?: TaskBinding;
+  baseUrl?: string; // an operation's own server URL (OpenAPI `servers` on a path or operation)
+  fields?: true; // the tool takes mcpgen's `_fields` argument (field selection; never sent upstream)
+  task?: TaskBinding; // the call starts a job the upstream finishes later: the `tasks` feature answers with an MCP task
 };
 
 /** How a long-running operation is followed (README "Long-running operations"); pointers are JSON pointers. */
@@ -70,12 +66,10 @@ export type TaskBinding = {
   /** Once completed, the result is the value at `pointer` in the status document, or the answer of a GET to the
    * URL at `link` in it, or of a GET to the URL the start answer gave in `header`; absent: the final answer. */
   result?: { pointer?: string; link?: string; header?: string };
-  /** Where a failed status document says why (Google's `/error`). */
-  error?: string;
+  error?: string; // where a failed status document says why (Google's `/error`)
   /** `tasks/cancel`: `method` sent to the poll URL, or to `path` (relative to the base URL, filled like `poll`). */
   cancel?: { method: string; path?: string; params?: Record<string, string> };
-  /** Suggested interval between polls when the upstream sends no Retry-After (default 2 s). */
-  pollIntervalMs?: number;
+  pollIntervalMs?: number; // suggested interval between polls when the upstream sends no Retry-After (default 2 s)
 };
 
 /** `scopes`: what a caller's token must grant to call or read it (issues 17, 27: OpenAPI `security`, or `scopes:`). */
@@ -93,8 +87,7 @@ export type CatalogPrompt = Prompt & { messages?: PromptMessageTemplate[]; compl
 
 export type Catalog = {
   tools: CatalogTool[];
-  /** Every toolset a tool names, sorted by name; absent when every tool is in `default`. */
-  toolsets?: CatalogToolset[];
+  toolsets?: CatalogToolset[]; // every toolset a tool names, sorted by name; absent when every tool is in `default`
   resources: CatalogResource[];
   resourceTemplates: CatalogTemplate[];
   prompts: CatalogPrompt[];

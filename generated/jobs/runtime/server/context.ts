@@ -25,10 +25,8 @@ type ContextInit = {
   meta: JsonObject;
   scope: RequestScope;
   channel: RequestChannel;
-  /** The run's cancellation; `ctx.signal` is its AbortSignal, made only if the handler reads it. */
-  abort: LazyAbort;
-  /** 2026 era: answers gathered from earlier MRTR rounds (verified). */
-  answers: Record<string, InputResponse>;
+  abort: LazyAbort; // the run's cancellation; `ctx.signal` is its AbortSignal, made only if the handler reads it
+  answers: Record<string, InputResponse>; // 2026 era: answers gathered from earlier MRTR rounds (verified)
 };
 
 let signalProperty: PropertyDescriptor;

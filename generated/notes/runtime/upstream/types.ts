@@ -24,8 +24,7 @@ export type UpstreamResponse = {
   body: Buffer;
   cutAt?: number;
   redact?: Redactor;
-  /** The Link header (RFC 8288), redacted: its rel="next" URL says which arguments fetch the next page. */
-  link?: string;
+  link?: string; // the Link header (RFC 8288), redacted: its rel="next" URL says which arguments fetch the next page
   /** The headers a long-running job is followed by (JOB_HEADERS, lowercase), and the URL that answered. */
   headers?: Record<string, string>;
   url?: string;
@@ -56,8 +55,7 @@ export type UpstreamCall = {
    * (a job's poll or cancel URL, from its answers: the credentials never go elsewhere). */
   url?: string;
   method?: string;
-  /** Not resent on 503: a job's start is not idempotent (a 429, refused unprocessed, is resent). */
-  once?: true;
+  once?: true; // not resent on 503: a job's start is not idempotent (a 429, refused unprocessed, is resent)
 };
 
 export type Outgoing = {

@@ -18,8 +18,7 @@ import type {
 import type { ClientRevision } from "./revision.ts";
 
 export type TransportRequestOptions = Omit<RequestOptions, "send"> & {
-  /** Extra HTTP headers (the `Mcp-Param-*` mirrors); ignored by stdio. */
-  headers?: Record<string, string>;
+  headers?: Record<string, string>; // extra HTTP headers (the `Mcp-Param-*` mirrors); ignored by stdio
   /** Notifications that belong to this request (HTTP response stream); stdio delivers them to onNotification. */
   onNotification?: (message: JsonRpcNotification) => void;
 };

@@ -5,6 +5,7 @@ import { ownValue } from "../protocol/codec.ts";
 import { ErrorCode } from "../protocol/constants.ts";
 import { McpError } from "../protocol/errors.ts";
 import type { ContentBlock, GetPromptResult, Validator } from "../protocol/types.ts";
+import { describeErrors } from "../server/features.ts";
 import { observeUpstream } from "../server/log.ts";
 import { createServer, type McpServer } from "../server/server.ts";
 import type {
@@ -16,7 +17,7 @@ import type {
 } from "../server/types.ts";
 import { type CredentialsHook, resolveCredentials } from "../upstream/credentials.ts";
 import { resourceContentsFrom, toolAnswerFrom } from "../upstream/response.ts";
-import type { CallUpstream, UpstreamCall, UpstreamConfig, UpstreamResponse } from "../upstream/types.ts";
+import type { CallUpstream, UpstreamCall as Signed, UpstreamConfig, UpstreamResponse } from "../upstream/types.ts";
 import type {
   Catalog,
   CatalogTool,
@@ -87,14 +88,11 @@ export type SpecServerOptions = {
   maxRedirects?: number;
   env?: NodeJS.ProcessEnv;
   serverOptions?: Omit<ServerOptions, "name" | "version">;
-  /** --toolsets (undefined: all; names checked by spec-main.ts), --read-only, --mode. */
-  toolsets?: readonly string[];
+  toolsets?: readonly string[]; // --toolsets (undefined: all; names checked by spec-main.ts), --read-only, --mode
   readOnly?: boolean;
-  /** What tools/list gives: every served tool (`all`), dynamic mode's five, or code mode's two. */
-  mode?: "all" | "dynamic" | "code";
+  mode?: "all" | "dynamic" | "code"; // tools/list gives every served tool (`all`), dynamic mode's five, or code's two
   features?: readonly Feature[];
-  /** The package's src/credentials.ts hook: per-user upstream credentials, consulted before the rest. */
-  credentials?: CredentialsHook<SpecContext>;
+  credentials?: CredentialsHook<SpecContext>; // src/credentials.ts: per-user upstream credentials, consulted first
 } & FeatureServerOptions;
 
 /** What a scaffolded tool handler returns (a resource or prompt handler throws the Error) until written. */
@@ -176,7 +174,7 @@ async function forward(rt: SpecRuntime, binding: HttpBinding, args: Args, ctx: H
 
 /** What a request carries of its caller. Only what resolveCredentials makes of the caller goes on: the forwarding
  * never sees ctx, and the caller's MCP token is forbidden anywhere in the request (no token passthrough). */
-async function signedAs(rt: SpecRuntime, ctx: HandlerContext): Promise<UpstreamCall> {
+async function signedAs(rt: SpecRuntime, ctx: HandlerContext): Promise<Signed> {
   const { options } = rt;
   (ctx as SpecContext).server = rt.server;
   const credentials = await resolveCredentials(ctx as SpecContext, options.credentials, options.exchangeToken);
@@ -188,25 +186,18 @@ async function signedAs(rt: SpecRuntime, ctx: HandlerContext): Promise<UpstreamC
   };
 }
 
-async function send(
-  rt: SpecRuntime,
-  binding: HttpBinding,
-  args: Args,
-  signal: AbortSignal,
-  call: UpstreamCall,
-  target: string,
-) {
+async function send(rt: SpecRuntime, http: HttpBinding, args: Args, signal: AbortSignal, call: Signed, tool: string) {
   const { upstream, definition, options } = rt;
   if (!upstream || !definition.callUpstream)
     throw new McpError(ErrorCode.InternalError, "This server has http bindings but no upstream (or no callUpstream)");
   const started = performance.now();
   let status: number | "error" = "error";
   try {
-    const response = await definition.callUpstream(upstream, binding, args, signal, options.env ?? process.env, call);
+    const response = await definition.callUpstream(upstream, http, args, signal, options.env ?? process.env, call);
     status = response.status;
     return response;
   } finally {
-    observeUpstream(target, status, (performance.now() - started) / 1000);
+    observeUpstream(tool, status, (performance.now() - started) / 1000);
   }
 }
 
@@ -222,7 +213,7 @@ function handlerFor(rt: SpecRuntime, table: keyof SpecHandlers, key: string) {
     // An input_required result (MRTR) asks the client something: it is no answer to cut.
     return (async () => {
       const result: ToolHandlerResult = await handler(...args);
-      return result.resultType === "input_required" ? result : fitResult(result);
+      return result.resultType === "input_required" || result.resultType === "task" ? result : fitResult(result);
     })() as never;
   };
 }
@@ -279,14 +270,7 @@ function registerTools(rt: SpecRuntime, served: Map<string, CatalogTool>): void 
 function upstreamAccess(rt: SpecRuntime, tool: BoundTool, validateOutput: Validator | undefined): UpstreamAccess {
   return {
     signedAs: (ctx) => signedAs(rt, ctx),
-    send: (signed, args, signal, how = {}) => {
-      const call = {
-        ...signed,
-        ...(how.url ? { url: how.url, method: how.method ?? "GET" } : {}),
-        ...(how.once ? { once: true as const } : {}),
-      };
-      return send(rt, how.binding ?? tool.http, args, signal, call, tool.name);
-    },
+    send: (signed, args, signal, how = {}) => send(rt, tool.http, args, signal, { ...signed, ...how }, tool.name),
     answer: answerOf(rt, tool, validateOutput),
     baseUrl: () => (tool.http.baseUrl && !rt.upstream?.pinned ? tool.http.baseUrl : (rt.upstream?.baseUrl ?? "")),
   };
@@ -384,10 +368,7 @@ function completers(completions: StaticCompletions | undefined): { complete?: Re
 function checkedAgainstOutput(result: ToolHandlerResult, validate: Validator | undefined): ToolHandlerResult {
   if (!validate || result.isError || result.structuredContent === undefined || validate(result.structuredContent))
     return result;
-  const problems = (validate.errors ?? [])
-    .slice(0, 5)
-    .map((e) => `${e.instancePath || "(root)"} ${e.message ?? "is invalid"}`)
-    .join("; ");
+  const problems = describeErrors(validate.errors);
   const note = `The upstream API's answer does not match this tool's outputSchema (${problems}); the answer follows.`;
   return { isError: true, content: [{ type: "text", text: note }, ...(result.content ?? [])] };
 }

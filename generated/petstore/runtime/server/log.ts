@@ -17,8 +17,7 @@ export function log(level: LogLevel, msg: string, fields: LogFields = {}): void 
 
 /** Characters of one client-chosen value (a method, a tool name) the request record keeps for the log. */
 export const MAX_LOG_VALUE_CHARS = 128;
-/** Every string field of an access line at most: a backstop for fields added later. */
-const MAX_LOG_FIELD_CHARS = 256;
+const MAX_LOG_FIELD_CHARS = 256; // every string field of an access line at most: a backstop for fields added later
 
 /** The access line of one HTTP request; JSON logs only (text mode keeps stderr as quiet as before). A client
  * chooses most of its values, and one 3 MB method name must not become a 3 MB log line. */

@@ -56,8 +56,7 @@ export async function resolveCredentials<Context extends HandlerContext>(
     throw new Error(
       "This server exchanges each caller's token for an upstream token (--upstream-token-exchange), but the request carries no validated token: serve over HTTP with --auth-issuer.",
     );
-  const token = await exchange(ctx.auth);
-  return checked({ bearer: token }, mcpToken, "The token exchange (--upstream-token-exchange)");
+  return checked({ bearer: await exchange(ctx.auth) }, mcpToken, "The token exchange (--upstream-token-exchange)");
 }
 
 function checked(given: UpstreamCredentials, mcpToken: string | undefined, source: string) {

@@ -55,15 +55,11 @@ export type ClientOptions = {
   tasks?: ClientTasks;
 };
 
+type ToolSend = (extra?: JsonObject) => Promise<CallToolResult>;
 /** How tools/call goes when it may answer with a task; `send` sends it, with `extra` params (2025's `task`). */
 export type ClientTasks = {
   capabilities: ClientCapabilities;
-  callTool(
-    client: McpClient<ToolTypes, PromptTypes>,
-    name: string,
-    options: CallOptions,
-    send: (extra?: JsonObject) => Promise<CallToolResult>,
-  ): Promise<CallToolResult>;
+  callTool(client: McpClient, name: string, options: CallOptions, send: ToolSend): Promise<CallToolResult>;
 };
 
 /** What a typed client knows of each tool: its arguments and its structuredContent (the generated ToolMap). */
@@ -126,7 +122,8 @@ export class McpClient<Tools extends ToolTypes = AnyTools, Prompts extends Promp
   ) {
     this.clientInfo = options.clientInfo ?? { name: "mcpgen-client", version: "0.1.0" };
     const declared = options.capabilities ?? capabilitiesFor(options.handlers);
-    this.capabilities = options.tasks ? mergeCapabilities(declared, options.tasks.capabilities) : declared;
+    const extensions = options.tasks && { ...declared.extensions, ...options.tasks.capabilities.extensions };
+    this.capabilities = extensions ? { ...declared, extensions } : declared;
     this.warn = options.warn ?? ((message) => process.stderr.write(`[mcp client] warning: ${message}\n`));
     this.toolOutput = new ToolOutputCheck(options.outputValidators, options.compileSchema, this.warn);
     transport.setIncomingHandlers({
@@ -345,7 +342,7 @@ export class McpClient<Tools extends ToolTypes = AnyTools, Prompts extends Promp
     return { ...rest, [key]: items } as T;
   }
 
-  private async answerInputs(requests: unknown): Promise<Record<string, InputResponse>> {
+  async answerInputs(requests: unknown): Promise<Record<string, InputResponse>> {
     if (!isObject(requests)) return {};
     const answer = async ([key, request]: [string, unknown]) => {
       const { method, params } = request as InputRequest;
@@ -364,11 +361,6 @@ export class McpClient<Tools extends ToolTypes = AnyTools, Prompts extends Promp
       this.progressListeners.get(String(message.params?.progressToken))?.(message.params as Progress);
     for (const listener of [...this.notificationListeners]) listener(message);
   }
-}
-
-function mergeCapabilities(declared: ClientCapabilities, added: ClientCapabilities): ClientCapabilities {
-  const extensions = { ...declared.extensions, ...added.extensions };
-  return { ...declared, ...added, ...(Object.keys(extensions).length > 0 ? { extensions } : {}) };
 }
 
 /** Connects to a server over HTTP (`{ url }`) or stdio (`{ command }`), detecting the protocol era. */

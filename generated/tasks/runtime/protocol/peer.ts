@@ -8,12 +8,10 @@ import type { JsonObject, JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, R
 
 export type RequestOptions = {
   signal?: AbortSignal;
-  /** Milliseconds before the request is abandoned and cancelled; default 60 s. */
-  timeoutMs?: number;
+  timeoutMs?: number; // milliseconds before the request is abandoned and cancelled; default 60 s
   /** Sends this request somewhere other than the peer's default channel (e.g. one HTTP response stream). */
   send?: (message: JsonRpcMessage) => void;
-  /** The id to use, when the caller must know it up front (subscriptions). */
-  id?: RequestId;
+  id?: RequestId; // the id to use, when the caller must know it up front (subscriptions)
 };
 
 export type PeerOptions = {
@@ -25,8 +23,7 @@ export type PeerOptions = {
   /** Whether to tell the other side with `notifications/cancelled` when we give up on a request. */
   announceCancellation?: boolean;
   defaultTimeoutMs?: number;
-  /** Ids `<prefix><n>`: processes sharing one 2025-era session must not both send id 1 to its client. */
-  idPrefix?: string;
+  idPrefix?: string; // ids `<prefix><n>`: processes sharing one 2025-era session must not both send id 1 to its client
 };
 
 type Pending = { resolve: (result: Result) => void; reject: (error: Error) => void; cleanup: () => void };

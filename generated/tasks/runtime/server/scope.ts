@@ -57,17 +57,14 @@ export type MethodCall = {
   scope: RequestScope;
   channel: RequestChannel;
   ctx: HandlerContext;
-  /** The run's cancellation: `abort.aborted` without making `ctx.signal`. */
-  abort: LazyAbort;
+  abort: LazyAbort; // the run's cancellation: `abort.aborted` without making `ctx.signal`
   binding: MrtrBinding;
   answers: Record<string, InputResponse>;
 };
 
 export type MethodSpec = {
-  /** May answer with an MRTR `input_required` result (2026 revision). */
-  mrtr?: boolean;
-  /** Runs until cancelled, so no handler deadline applies. */
-  unbounded?: boolean;
+  mrtr?: boolean; // may answer with an MRTR `input_required` result (2026 revision)
+  unbounded?: boolean; // runs until cancelled, so no handler deadline applies
   run: (call: MethodCall) => Promise<Result>;
 };
 

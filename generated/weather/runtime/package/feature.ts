@@ -50,10 +50,8 @@ export type FeatureServerOptions = {
   /** Who may see and call what, made from the catalog (the `oauth` feature's scopes; --list-all-tools). */
   accessGate?: (catalog: () => Catalog) => AccessGate;
   exchangeToken?: Exchange;
-  /** The redis feature's store, shared by every instance (--task-store, else --session-store). */
-  sharedStore?: SharedStore;
-  /** Serves the tools bound to an upstream job (`http.task`): the tasks feature. */
-  jobs?: JobServing;
+  sharedStore?: SharedStore; // the redis feature's store, shared by every instance (--task-store, else --session-store)
+  jobs?: JobServing; // serves the tools bound to an upstream job (`http.task`): the tasks feature
 };
 
 /** JSON text by key with a TTL, and sets of strings: enough for records every instance reads and writes. */
@@ -64,36 +62,28 @@ export type SharedStore = {
   members(setKey: string): Promise<string[]>;
 };
 
+type Args = Record<string, unknown>;
+type SendOptions = Pick<Signed, "url" | "method" | "once">;
+
 /** What the core lends the feature serving a job tool: signing as the caller, sending, and making the result. */
 export type UpstreamAccess = {
   /** The caller's upstream credentials, resolved once: a job is polled after its request has been answered. */
   signedAs(ctx: HandlerContext): Promise<Signed>;
-  /** The tool's own request (`url` absent), or `method` to `url` (same origin as the upstream, else refused);
-   * `once`: not resent on 503 (a job's start is not idempotent). */
-  send(
-    signed: Signed,
-    args: Record<string, unknown>,
-    signal: AbortSignal,
-    how?: { url?: string; method?: string; binding?: HttpBinding; once?: boolean },
-  ): Promise<UpstreamResponse>;
+  /** The tool's own request, or `method` to `url` (a job's), as upstream/types.ts's UpstreamCall says. */
+  send(signed: Signed, args: Args, signal: AbortSignal, how?: SendOptions): Promise<UpstreamResponse>;
   /** The tool result of an answer, as for any upstream tool: output checked, `_fields` applied, budget fit. */
-  answer(response: UpstreamResponse, args: Record<string, unknown>): Promise<ToolHandlerResult>;
-  /** The upstream's base URL, which poll and cancel URLs are resolved against. */
-  baseUrl(): string;
+  answer(response: UpstreamResponse, args: Args): Promise<ToolHandlerResult>;
+  baseUrl(): string; // the upstream's, which poll and cancel URLs are resolved against
 };
 
 export type JobTool = CatalogTool & { http: HttpBinding & { task: TaskBinding } };
 
 /** The tasks feature's part of a server: job tools' handlers, the methods it adds or wraps, its capabilities. */
 export type JobServing = {
-  handler(
-    tool: JobTool,
-    upstream: UpstreamAccess,
-  ): (args: Record<string, unknown>, ctx: HandlerContext) => Promise<Result>;
+  handler(tool: JobTool, upstream: UpstreamAccess): (args: Args, ctx: HandlerContext) => Promise<Result>;
   methods: Partial<Record<Era, Record<string, MethodSpec>>>;
   capabilities: ServerCapabilities;
-  /** Added to a job tool's listing (2025's `execution.taskSupport`). */
-  toolFields: { execution: { taskSupport: "optional" | "required" } };
+  toolFields: Pick<CatalogTool, "execution">; // added to a job tool's listing (2025's taskSupport)
 };
 
 /** What a feature's flags make of the server and its HTTP transport (merged over the core's options). */
@@ -102,7 +92,7 @@ export type FeatureSetup = { server?: FeatureServerOptions; http?: Partial<HttpS
 /** An http tool's call, for the response budget's cut and next-page hint: `args` as sent (without `_fields`). */
 export type UpstreamCall = {
   inputSchema: { [key: string]: unknown };
-  args: Record<string, unknown>;
+  args: Args;
   offersFields: boolean;
   validateOutput?: Validator;
 };

@@ -5,13 +5,11 @@
 export type FlagGroup = "core" | "drain" | "logs" | "upstream" | "toolsets" | FeatureName;
 
 export type ServerFlag = {
-  /** The flag without its dashes; absent for a variable that has no flag (secrets stay out of `ps`). */
-  flag?: string;
+  flag?: string; // without its dashes; absent for a variable that has no flag (secrets stay out of `ps`)
   env?: string; // the environment twin; a given flag wins over it
   /** A boolean's env twin takes 1/true or 0/false; whole: min..max; string: checked by its user; list: repeatable. */
   kind: "boolean" | "whole" | "choice" | "string" | "list";
-  /** The value's placeholder (`<n>`); the default as text (as server.json states it), or what it means. */
-  arg?: string;
+  arg?: string; // the value's placeholder (`<n>`); the default as text (as server.json states it), or what it means
   default?: string;
   defaultText?: string;
   min?: number;
@@ -21,8 +19,7 @@ export type ServerFlag = {
   /** One or two lines: --help, server.json and the MCPB manifest; `doc`: the README's cell, where it says more. */
   help: string;
   doc?: string;
-  /** HTTP only: the flag without --http is a usage error, and a stdio server ignores the env twin. */
-  http?: true;
+  http?: true; // HTTP only: the flag without --http is a usage error, and a stdio server ignores the env twin
   /** A credential (server.json `isSecret`, MCPB `sensitive`); `upstream`: only where the spec binds http tools. */
   secret?: true;
   upstream?: true;
@@ -34,8 +31,7 @@ export type FlagSet = {
   group: FlagGroup;
   title: string;
   flags: readonly ServerFlag[];
-  /** Read and checked as a whole by the feature's configure (one flag's meaning depends on another's). */
-  wholeSet?: true;
+  wholeSet?: true; // read and checked as a whole by the feature's configure (one flag's meaning depends on another's)
 };
 
 export const CORE_FLAG_SETS: readonly FlagSet[] = [

@@ -4,13 +4,11 @@
 import { isObject } from "../protocol/codec.ts";
 import type { Icon, Implementation } from "../protocol/types.ts";
 
-/** name, version and title, each. */
-export const MAX_CLIENT_NAME_CHARS = 256;
+export const MAX_CLIENT_NAME_CHARS = 256; // name, version and title, each
 /** description, websiteUrl and an icon's src, each (a longer URL is dropped: a cut one would be wrong). */
 export const MAX_CLIENT_TEXT_CHARS = 1_024;
 export const MAX_CLIENT_ICONS = 3;
-/** Capabilities larger than this, as JSON, fail initialize (-32602). */
-export const MAX_CAPABILITIES_CHARS = 4_096;
+export const MAX_CAPABILITIES_CHARS = 4_096; // capabilities larger than this, as JSON, fail initialize (-32602)
 
 /** The clientInfo a session keeps: known fields only, strings cut, copied out of the request body. */
 export function keptClientInfo(value: unknown): Implementation | undefined {

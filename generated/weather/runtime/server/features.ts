@@ -29,12 +29,7 @@ export async function callTool(call: MethodCall, forwarded = false): Promise<Res
 
 /** Runs a tool from inside the server (code mode's `api.<tool>(args)`) as a direct tools/call would, in the
  * calling request's context; an unanswered input propagates as InputRequiredSignal to the calling request. */
-export async function callToolInProcess(
-  server: ServerCore,
-  name: string,
-  args: unknown,
-  ctx: HandlerContext,
-): Promise<CallToolResult> {
+export async function callToolInProcess(server: ServerCore, name: string, args: unknown, ctx: HandlerContext) {
   const tool = server.tools.get(name);
   if (!tool) return toolError(`Unknown tool: ${name}`);
   try {
@@ -58,13 +53,7 @@ type ToolRun = {
   forward: (forward: ToolForward) => Promise<Result>;
 };
 
-async function runTool(
-  server: ServerCore,
-  tool: ToolDefinition,
-  args: unknown,
-  ctx: HandlerContext,
-  how: ToolRun,
-): Promise<Result> {
+async function runTool(server: ServerCore, tool: ToolDefinition, args: unknown, ctx: HandlerContext, how: ToolRun) {
   // The HTTP transport 403s a direct call first; this covers forwards, calls in process and other transports.
   const refusal = server.options.toolGate?.toolRefusal(tool.name, ctx.auth);
   if (refusal) return toolError(refusal);
@@ -232,7 +221,7 @@ function toolError(text: string): CallToolResult {
   return { content: [{ type: "text", text }], isError: true };
 }
 
-function describeErrors(errors: ValidatorError[] | null | undefined): string {
+export function describeErrors(errors: ValidatorError[] | null | undefined): string {
   if (!errors || errors.length === 0) return "does not match the schema";
   return errors
     .slice(0, 5)

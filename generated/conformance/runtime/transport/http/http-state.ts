@@ -12,22 +12,17 @@ export type HttpState = {
   path: string;
   maxBodyBytes: number;
   admission: AdmissionOptions;
-  /** Whether OAuth protects the server: then a request before `resource` exists is answered 503. */
-  authRequired: boolean;
-  /** Metrics served on this listener's /metrics (not on a metrics port of their own). */
-  metricsHere: boolean;
+  authRequired: boolean; // whether OAuth protects the server: then a request before `resource` exists is answered 503
+  metricsHere: boolean; // metrics served on this listener's /metrics (not on a metrics port of their own)
   sessions: Sessions;
-  /** SSE keep-alive interval; the `retry` delay announced on resumable (2025-era) streams. */
-  keepAliveMs: number;
+  keepAliveMs: number; // SSE keep-alive interval; the `retry` delay announced on resumable (2025-era) streams
   retryMs: number;
   drain: Drain;
   closing: boolean;
   metrics?: Metrics;
-  /** The OAuth protected resource, set once listening (server.ts protect). */
-  resource?: ProtectedResource;
+  resource?: ProtectedResource; // the OAuth protected resource, set once listening (server.ts protect)
   log: (line: string) => void;
-  /** The route table by path (routes.ts routeTable), rebuilt when `resource` adds its metadata paths. */
-  routes: RouteTable;
+  routes: RouteTable; // the route table by path (routes.ts routeTable), rebuilt when `resource` adds its metadata paths
 };
 
 export type RequestContext = { req: IncomingMessage; res: ServerResponse; state: HttpState; record: RequestRecord };

@@ -7,10 +7,8 @@ import { type ResumableStream, type SseWriter, startSse } from "./sse.ts";
 
 type ResponderOptions = {
   headers: Record<string, string>;
-  /** HTTP status for a final message sent as plain JSON (default 200). */
-  statusFor?: (message: JsonRpcMessage) => number;
-  /** 2025 era: makes the SSE stream resumable (event ids, priming event, replay). */
-  openResumable?: () => ResumableStream;
+  statusFor?: (message: JsonRpcMessage) => number; // HTTP status for a final message sent as plain JSON (default 200)
+  openResumable?: () => ResumableStream; // 2025 era: makes the SSE stream resumable (event ids, priming event, replay)
 };
 
 export class PostResponder {

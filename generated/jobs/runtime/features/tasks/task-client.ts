@@ -91,6 +91,15 @@ function legacyView(task: JsonObject): TaskView {
   };
 }
 
+async function answerTask(client: AnyClient, taskId: string, task: TaskView, answered: Set<string>) {
+  const requests = (task as TaskView & { inputRequests?: JsonObject }).inputRequests ?? {};
+  const fresh = Object.fromEntries(Object.entries(requests).filter(([key]) => !answered.has(key)));
+  if (Object.keys(fresh).length === 0) return;
+  const inputResponses = await client.answerInputs(fresh);
+  for (const key of Object.keys(fresh)) answered.add(key);
+  await client.request("tasks/update", { taskId, inputResponses });
+}
+
 function handle(client: AnyClient, first: TaskView): TaskHandle {
   const { taskId } = first;
   const modern = client.era === "modern";
@@ -109,8 +118,11 @@ function handle(client: AnyClient, first: TaskView): TaskHandle {
       const { signal, onTask } = options;
       onTask?.(first);
       let task = first;
+      const answered = new Set<string>();
       try {
         while (!TERMINAL.has(task.status)) {
+          // 2026: input a task waits for is answered through the client's handlers, each key once (tasks.md).
+          if (modern && task.status === "input_required") await answerTask(client, taskId, task, answered);
           await sleep(
             Math.min(Math.max(task.pollIntervalMs ?? 1_000, 10), 30_000),
             undefined,

@@ -2,13 +2,16 @@
 // client that did not declare it) and 2025-11-25's core tasks (tasks/get, tasks/result, tasks/list, tasks/cancel),
 // and tools/call in each era, noting whether the call takes a task.
 
+import { setTimeout as sleep } from "node:timers/promises";
 import type { JobServing } from "../../package/feature.ts";
 import { isObject } from "../../protocol/codec.ts";
 import { ErrorCode } from "../../protocol/constants.ts";
 import { invalidParams, McpError } from "../../protocol/errors.ts";
-import type { Result } from "../../protocol/types.ts";
+import type { InputResponse, Result } from "../../protocol/types.ts";
 import { callTool } from "../../server/features.ts";
+import { revision2026 } from "../../server/revision-2026.ts";
 import type { MethodCall, MethodSpec } from "../../server/scope.ts";
+import { handlerTask } from "./handler-task.ts";
 import { type TaskRequest, taskRequests } from "./job-tool.ts";
 import { ownerOf, type TaskRunner } from "./task-runner.ts";
 import { legacyPayload, legacyTask, modernTask, TASKS_EXTENSION, tasksRequired } from "./task-shapes.ts";
@@ -44,13 +47,28 @@ function modernMethods(runner: TaskRunner, jobTools: ReadonlySet<string>): Recor
     "tools/call": {
       mrtr: true,
       run: (call) => {
-        noteTaskRequest(call, jobTools, declared(call) ? {} : undefined);
+        noteTaskRequest(runner, call, jobTools, declared(call) ? {} : undefined);
         return callTool(call);
       },
     },
+    // This server sends no task notifications, but asking for them undeclared is refused (tasks.md).
+    "subscriptions/listen": {
+      unbounded: true,
+      run: (call) => {
+        const { notifications } = call.params;
+        if (isObject(notifications) && notifications.taskIds !== undefined && !declared(call))
+          throw tasksRequired(`task notifications need the ${TASKS_EXTENSION} extension`);
+        return revision2026.methods["subscriptions/listen"].run(call);
+      },
+    },
     "tasks/get": method(async (record) => modernTask(record, true)),
-    // Upstream jobs ask nothing of the client: an update is acknowledged and ignored (tasks.md allows it).
-    "tasks/update": method(async () => ({})),
+    // Answers to a handler task's input; any other is ignored (tasks.md: keys not outstanding are).
+    "tasks/update": method(async (record, call) => {
+      const responses = call.params.inputResponses;
+      if (!isObject(responses)) throw invalidParams("tasks/update: inputResponses must be an object");
+      runner.inputs.get(record.taskId)?.give(responses as Record<string, InputResponse>);
+      return {};
+    }),
     "tasks/cancel": method(async (record, call) => {
       if (!TERMINAL.has(record.status)) await runner.cancel(record, runner.signerFor(call.ctx));
       return {};
@@ -60,16 +78,23 @@ function modernMethods(runner: TaskRunner, jobTools: ReadonlySet<string>): Recor
 
 function legacyMethods(runner: TaskRunner, jobTools: ReadonlySet<string>): Record<string, MethodSpec> {
   return {
-    "tools/call": { mrtr: true, run: (call) => legacyToolCall(call, jobTools) },
+    "tools/call": { mrtr: true, run: (call) => legacyToolCall(runner, call, jobTools) },
     "tasks/get": { run: async (call) => legacyTask(await owned(runner, call)) },
     // Blocks until the task ends (tasks.mdx), polling as it goes; no handler deadline (the task's TTL bounds it).
     "tasks/result": {
       unbounded: true,
       run: async (call) => {
         const record = await owned(runner, call);
-        const ended = await runner.settle(record.taskId, record.ttlMs, call.ctx.signal, runner.signerFor(call.ctx));
-        if (!ended || !TERMINAL.has(ended.status)) throw new McpError(ErrorCode.RequestTimeout, "The task did not end");
-        return legacyPayload(ended);
+        for (;;) {
+          const ended = await runner.settle(record.taskId, record.ttlMs, call.ctx.signal, runner.signerFor(call.ctx));
+          if (ended && TERMINAL.has(ended.status)) return legacyPayload(ended);
+          if (ended?.status !== "input_required" || call.ctx.signal.aborted)
+            throw new McpError(ErrorCode.RequestTimeout, "The task did not end");
+          // 2025: a task's input is asked on its tasks/result request (tasks.mdx "Input Required").
+          const pending = runner.inputs.get(record.taskId);
+          if (pending) pending.give(await call.ctx.requestInputs(pending.requests));
+          else await sleep(100);
+        }
       },
     },
     "tasks/list": { run: (call) => listTasks(runner, call) },
@@ -97,30 +122,37 @@ async function listTasks(runner: TaskRunner, call: MethodCall): Promise<Result> 
   return { tasks: records.slice(start, start + PAGE).map(legacyTask), ...next };
 }
 
-/** The job tool a tools/call runs: the one named, or the one it forwards to (dynamic mode's call_tool). */
+/** The tool a tools/call runs (the one named, or the one it forwards to: call_tool) if it takes a task: a job
+ * tool, or a handler's that says so (`execution.taskSupport`, the spec's `task: true`). */
 function jobOfCall(call: MethodCall, jobTools: ReadonlySet<string>): string | undefined {
   const { name, arguments: args } = call.params;
   if (typeof name !== "string") return undefined;
-  if (jobTools.has(name)) return name;
-  const target = call.server.tools.get(name)?.forwardsTo?.(isObject(args) ? args : {});
-  return target && jobTools.has(target.name) ? target.name : undefined;
+  const target = call.server.tools.get(name)?.forwardsTo?.(isObject(args) ? args : {})?.name ?? name;
+  const support = call.server.tools.get(target)?.execution?.taskSupport;
+  return jobTools.has(target) || support === "optional" || support === "required" ? target : undefined;
 }
 
 /** A call of a job tool takes a task when `request` says so; any other call (code mode's execute) awaits the
  * job tools it runs in process to their end, within its own deadline (--code-timeout). */
-function noteTaskRequest(call: MethodCall, jobTools: ReadonlySet<string>, request: TaskRequest | undefined): void {
+function noteTaskRequest(
+  runner: TaskRunner,
+  call: MethodCall,
+  jobTools: ReadonlySet<string>,
+  request: TaskRequest | undefined,
+): void {
   if (!jobOfCall(call, jobTools)) taskRequests.set(call.ctx, { untilDone: true });
   else if (request) taskRequests.set(call.ctx, request);
+  call.ctx.task = handlerTask(runner, call.ctx, taskRequests.get(call.ctx));
 }
 
 /** 2025: `params.task` asks for a task; only job tools take one (-32601 for another, tasks.mdx "Tool-Level"). */
-async function legacyToolCall(call: MethodCall, jobTools: ReadonlySet<string>): Promise<Result> {
+async function legacyToolCall(runner: TaskRunner, call: MethodCall, jobTools: ReadonlySet<string>): Promise<Result> {
   const { task, name } = call.params;
   if (task !== undefined && !isObject(task)) throw invalidParams("tools/call: task must be an object");
   if (task !== undefined && typeof name === "string" && !jobOfCall(call, jobTools))
     throw new McpError(ErrorCode.MethodNotFound, `Tool ${name} does not support task-augmented execution`);
   const ttl = isObject(task) && typeof task.ttl === "number" && task.ttl > 0 ? { ttlMs: task.ttl } : {};
-  noteTaskRequest(call, jobTools, isObject(task) ? ttl : undefined);
+  noteTaskRequest(runner, call, jobTools, isObject(task) ? ttl : undefined);
   const result = await callTool(call);
   if (result.resultType !== "task") return result;
   const { resultType: _type, ...modern } = result;

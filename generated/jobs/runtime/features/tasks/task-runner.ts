@@ -8,7 +8,14 @@ import { errorMessage } from "../../protocol/errors.ts";
 import type { CallToolResult } from "../../protocol/types.ts";
 import type { HandlerContext, ToolHandlerResult } from "../../server/types.ts";
 import type { UpstreamCall as Signed, UpstreamResponse } from "../../upstream/types.ts";
-import { type JobState, newTaskId, type TaskRecord, type TaskStore, TERMINAL } from "./task-store.ts";
+import {
+  type JobState,
+  newTaskId,
+  type PendingInput,
+  type TaskRecord,
+  type TaskStore,
+  TERMINAL,
+} from "./task-store.ts";
 import { pollOutcome } from "./upstream-job.ts";
 
 export type TaskSettings = { ttlMs: number; waitMs: number; pollIntervalMs: number };
@@ -22,6 +29,9 @@ export class TaskRunner {
   private readonly served = new Map<string, Served>();
   /** Credentials of the callers of tasks this instance made, while it follows them (never stored). */
   private readonly following = new Map<string, Signed>();
+  /** Handler tasks running here: their cancellation, and the input one waits for (handler-task.ts). */
+  private readonly aborts = new Map<string, AbortController>();
+  readonly inputs = new Map<string, PendingInput>();
 
   constructor(
     readonly store: TaskStore,
@@ -74,7 +84,9 @@ export class TaskRunner {
     const until = Date.now() + waitMs;
     for (;;) {
       const record = await this.advance(taskId, signedFor);
-      if (!record || TERMINAL.has(record.status) || Date.now() >= until || signal?.aborted) return record;
+      const waitsForInput = record?.status === "input_required";
+      if (!record || TERMINAL.has(record.status) || waitsForInput || Date.now() >= until || signal?.aborted)
+        return record;
       const pause = Math.min(Math.max(record.nextPollAt - Date.now(), 25), 500, until - Date.now());
       await sleep(Math.max(pause, 1), undefined, { ref: false });
     }
@@ -107,9 +119,12 @@ export class TaskRunner {
       const answer = await upstream.send(signed, {}, signal, { url: job.pollUrl, method: "GET" });
       const outcome = pollOutcome(tool.http.task, job, answer);
       if (outcome.state === "working") {
-        const next = Date.now() + (outcome.retryAfterMs ?? record.pollIntervalMs);
+        // Retry-After when the upstream says; else the interval, backing off to 16 times it for a long job.
+        const backoff = record.pollIntervalMs * 2 ** Math.min(Math.floor((record.polls ?? 0) / 5), 4);
+        const next = Date.now() + (outcome.retryAfterMs ?? backoff);
         const message = outcome.message ?? "The upstream job is running.";
-        return this.store.put({ ...record, statusMessage: message, lastUpdatedAt: now(), nextPollAt: next });
+        const polls = (record.polls ?? 0) + 1;
+        return this.store.put({ ...record, statusMessage: message, lastUpdatedAt: now(), nextPollAt: next, polls });
       }
       if (outcome.state === "cancelled")
         return this.end(record, { status: "cancelled", statusMessage: "The upstream job was cancelled." });
@@ -125,6 +140,25 @@ export class TaskRunner {
       const message = `The last poll of the upstream job failed: ${errorMessage(error)}`;
       return this.store.put({ ...record, statusMessage: message, lastUpdatedAt: now() });
     }
+  }
+
+  /** A handler task's cancellation: aborted by tasks/cancel or when its TTL passes. */
+  running(taskId: string, ttlMs: number): AbortController {
+    const abort = new AbortController();
+    this.aborts.set(taskId, abort);
+    const timer = setTimeout(() => abort.abort(new Error("The task's time to live passed")), ttlMs);
+    timer.unref();
+    abort.signal.addEventListener("abort", () => clearTimeout(timer), { once: true });
+    return abort;
+  }
+
+  /** A change to a task (a handler task's status, input or end); `undefined` values remove fields. */
+  async update(taskId: string, change: Partial<TaskRecord>): Promise<TaskRecord | undefined> {
+    const record = await this.store.get(taskId);
+    if (!record) return undefined;
+    const updated = await this.store.put({ ...record, ...change, lastUpdatedAt: now() });
+    if (TERMINAL.has(updated.status)) this.aborts.delete(taskId);
+    return updated;
   }
 
   /** Cancels a task that has not ended: the upstream's cancel operation where one is bound, then `cancelled`. */
@@ -143,6 +177,7 @@ export class TaskRunner {
         note = ` Cancelling the upstream job failed: ${errorMessage(error)}`;
       }
     }
+    this.aborts.get(record.taskId)?.abort(new Error("The task was cancelled"));
     return this.end(record, { status: "cancelled", statusMessage: `Cancelled by the client.${note}` });
   }
 

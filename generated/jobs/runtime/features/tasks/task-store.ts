@@ -2,7 +2,7 @@
 // --session-store or --task-store), so a task made on one instance is read, polled and finished on another.
 import { randomBytes } from "node:crypto";
 import type { SharedStore } from "../../package/feature.ts";
-import type { CallToolResult, JsonObject } from "../../protocol/types.ts";
+import type { CallToolResult, InputRequest, InputResponse, JsonObject } from "../../protocol/types.ts";
 
 export type TaskStatus = "working" | "input_required" | "completed" | "failed" | "cancelled";
 export const TERMINAL: ReadonlySet<TaskStatus> = new Set(["completed", "failed", "cancelled"]);
@@ -29,10 +29,18 @@ export type TaskRecord = {
   pollIntervalMs: number;
   /** When the upstream may be polled next (epoch ms): Retry-After or the interval, whichever instance polls. */
   nextPollAt: number;
+  /** Polls so far that found the job still working (the backoff grows with them). */
+  polls?: number;
   job?: JobState;
   result?: CallToolResult;
   error?: { code: number; message: string; data?: unknown };
   inputRequests?: JsonObject;
+};
+
+/** What a running handler task waits for: answers to `requests`, given in one or several parts (tasks/update). */
+export type PendingInput = {
+  requests: Record<string, InputRequest>;
+  give(responses: Record<string, InputResponse>): void;
 };
 
 export type TaskStore = {

@@ -13,10 +13,8 @@ import type { JsonObject, JsonRpcMessage } from "../../protocol/types.ts";
 export type HttpTarget = {
   url: string | URL;
   headers?: Record<string, string>;
-  /** A static bearer token (a server started with MCP_HTTP_TOKEN). */
-  bearerToken?: string;
-  /** Logs in for a protected server (OAuth's: runtime/features/oauth/client/, made from `auth`). */
-  authorizer?: Authorizer;
+  bearerToken?: string; // a static bearer token (a server started with MCP_HTTP_TOKEN)
+  authorizer?: Authorizer; // logs in for a protected server (OAuth's: runtime/features/oauth/client/, made from `auth`)
 };
 
 export type HttpConnection = {
@@ -24,8 +22,7 @@ export type HttpConnection = {
   target: HttpTarget;
   defaultTimeoutMs?: number;
   handlers?: IncomingHandlers;
-  /** Until negotiation says otherwise, requests are 2026 ones (the server/discover probe). */
-  revision: ClientRevision;
+  revision: ClientRevision; // until negotiation says otherwise, requests are 2026 ones (the server/discover probe)
   protocolVersion?: string;
   /** The 2025-era session (from initialize's answer), and the one whose standalone GET stream is open. */
   sessionId?: string;
@@ -33,8 +30,7 @@ export type HttpConnection = {
   nextId: number;
   /** Aborted by close() (so also the "closed" flag): every request and stream of the connection ends. */
   lifetime: AbortController;
-  /** The header the last POST carried; GET streams and DELETE reuse it. */
-  authorization?: string;
+  authorization?: string; // the header the last POST carried; GET streams and DELETE reuse it
 };
 
 /** Sends of one request at most: the first try plus re-authorizations (401) and step-ups (403). */

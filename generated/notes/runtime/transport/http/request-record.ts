@@ -13,8 +13,7 @@ export type RequestRecord = {
   tool?: string;
   era?: "2025" | "2026";
   errorCode?: number;
-  /** A tools/call answered with isError: true (the tool failed, the protocol did not). */
-  toolError?: boolean;
+  toolError?: boolean; // a tools/call answered with isError: true (the tool failed, the protocol did not)
 };
 
 const records = new WeakMap<IncomingMessage | ServerResponse, RequestRecord>();

@@ -30,8 +30,7 @@ export type HttpServerOptions = {
   bearerToken?: string;
   allowedOrigins?: string[];
   allowedHosts?: string[];
-  /** Largest accepted POST body (default 4 MiB, else 413). */
-  maxBodyBytes?: number;
+  maxBodyBytes?: number; // largest accepted POST body (default 4 MiB, else 413)
   /** Time allowed to receive the request headers (default 10 s), and the whole request (default 30 s). */
   headersTimeoutMs?: number;
   requestTimeoutMs?: number;
@@ -45,17 +44,13 @@ export type HttpServerOptions = {
    * how long requests in flight may take to finish (default 30 s). */
   shutdownGraceMs?: number;
   shutdownTimeoutMs?: number;
-  /** OAuth 2.1 protected resource (--auth-issuer, issue 17). Not together with `bearerToken`. */
-  auth?: AuthConfig;
+  auth?: AuthConfig; // OAuth 2.1 protected resource (--auth-issuer, issue 17); not together with `bearerToken`
   /** Prometheus metrics at GET /metrics (--metrics): on this port behind /mcp's checks, or on `metricsPort`. */
   metrics?: boolean;
   metricsPort?: number;
-  /** A Redis URL sharing 2025-era sessions between instances (--session-store, issue 18). */
-  sessionStore?: string;
-  /** Operator messages (default: stderr). */
-  log?: (line: string) => void;
-  /** The code `auth`, `metrics` and `sessionStore` need (runtime/features/*.ts `http`). */
-  features?: HttpFeatures;
+  sessionStore?: string; // a Redis URL sharing 2025-era sessions between instances (--session-store, issue 18)
+  log?: (line: string) => void; // operator messages (default: stderr)
+  features?: HttpFeatures; // the code `auth`, `metrics` and `sessionStore` need (runtime/features/*.ts `http`)
 };
 
 /** `metricsUrl`: with `metricsPort`, where the metrics are served. */

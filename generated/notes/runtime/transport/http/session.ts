@@ -17,8 +17,7 @@ export class HttpSession {
   readonly peer: JsonRpcPeer;
   readonly inFlight = new Map<RequestId, AbortController>();
   standaloneStream: SseWriter | undefined;
-  /** The OAuth caller that opened the session (principalOf); only it may use the session id. */
-  owner: string | undefined;
+  owner: string | undefined; // the OAuth caller that opened the session (principalOf); only it may use the session id
   readonly resumableStreams = new Map<string, ResumableStream>();
   private streamCounter = 0;
   private readonly forgetTimers = new Set<NodeJS.Timeout>();

@@ -9,8 +9,7 @@ export type SseWriter = {
 };
 
 let open = 0;
-/** SSE streams open in this process (the mcp_open_streams metric). */
-export const openStreams = () => open;
+export const openStreams = () => open; // SSE streams open in this process (the mcp_open_streams metric)
 
 export function startSse(res: ServerResponse, extraHeaders: Record<string, string>, keepAliveMs: number): SseWriter {
   const headers = { "Content-Type": "text/event-stream", "Cache-Control": "no-cache, no-transform" };

@@ -15,8 +15,7 @@ export type ProtectedResource = {
   authenticate(req: IncomingMessage): Promise<{ principal: AuthPrincipal } | { rejection: Rejection }>;
   /** The 403 insufficient_scope answer to a call or read the token lacks scopes for, before it runs. */
   refuse(server: McpServer, message: JsonRpcMessage, auth: AuthPrincipal | undefined): Rejection | undefined;
-  /** The gate of a server given none: each resource's own `scopes` still bind its callers. */
-  fallbackGate: AccessGate;
+  fallbackGate: AccessGate; // the gate of a server given none: each resource's own `scopes` still bind its callers
 };
 
 export type ProtectedResourceOptions = {
