@@ -12,7 +12,10 @@ import type { PendingInput } from "./task-store.ts";
 type Work = (task: TaskControl) => Promise<ToolHandlerResult>;
 
 /** Waits for every key of `requests`; answers to other keys are ignored (tasks.md: not outstanding). */
-function pendingInput(requests: Record<string, InputRequest>, done: (all: Record<string, InputResponse>) => void) {
+function pendingInput(
+  requests: Record<string, InputRequest>,
+  done: (all: Record<string, InputResponse>) => void,
+): PendingInput {
   const got: Record<string, InputResponse> = {};
   const give = (responses: Record<string, InputResponse>) => {
     for (const key of Object.keys(requests)) if (Object.hasOwn(responses, key)) got[key] = responses[key];
