@@ -221,6 +221,16 @@ describe("2025-11-25 core tasks", () => {
     expect((tasks as Array<{ taskId: string }>).map((task) => task.taskId)).toContain(taskId);
   });
 
+  test("a task is its session's: another session is told it does not exist, and does not list it", async () => {
+    const created = await client.request("tools/call", { name: "export_rows", arguments: {}, task: {} });
+    const taskId = (created.task as { taskId: string }).taskId;
+    const other = await connect({ url }, { protocolVersion: "2025-11-25" });
+    await expect(other.request("tasks/get", { taskId })).rejects.toMatchObject({ code: -32602 });
+    await expect(other.request("tasks/cancel", { taskId })).rejects.toMatchObject({ code: -32602 });
+    expect((await other.request("tasks/list", {})).tasks).toEqual([]);
+    await other.close();
+  });
+
   test("a failed upstream job is a failed task; tasks/result gives the isError result", async () => {
     const created = await client.request("tools/call", { name: "export_rows", arguments: { mode: "fail" }, task: {} });
     const taskId = (created.task as { taskId: string }).taskId;
