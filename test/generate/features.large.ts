@@ -88,6 +88,7 @@ describe("mcpgen generate --features", () => {
       "metrics",
       "oauth",
       "redis",
+      "tasks",
       "token-exchange",
     ]);
     // token-exchange works on the token oauth validated: asking for it brings oauth.
