@@ -42,6 +42,11 @@ async function serve(settings: { ttlMs?: number; waitMs?: number } = {}) {
             inputSchema: input,
             http: { method: "POST", path: "/exports", body, task: statusDoc },
           },
+          {
+            name: "export_fields",
+            inputSchema: input,
+            http: { method: "POST", path: "/exports", fields: true, task: location },
+          },
         ],
         resources: [],
         resourceTemplates: [],
@@ -98,6 +103,19 @@ describe("2026-07-28 with the tasks extension", () => {
       result: { structuredContent: { id: expect.any(String), rows: 7, format: "csv" } },
     });
     expect(api.starts()).toBe(posts + 1);
+  });
+
+  test("_fields is never sent upstream; it selects from the task's result", async () => {
+    const created = await client.request("tools/call", {
+      name: "export_fields",
+      arguments: { rows: 3, _fields: ["rows"] },
+    });
+    expect(api.requests.at(-1)?.body).not.toContain("_fields");
+    const done = await until(
+      () => client.request("tasks/get", { taskId: created.taskId as string }),
+      (task) => task.status === "completed",
+    );
+    expect((done.result as { structuredContent: unknown }).structuredContent).toEqual({ rows: 3 });
   });
 
   test("a status document: non-terminal values are working, the result is read at its pointer", async () => {
