@@ -31,7 +31,9 @@ export function jobToolHandler(runner: TaskRunner, tool: JobTool, upstream: Upst
     const request = wish?.untilDone ? undefined : wish;
     const ttlMs = Math.min(request?.ttlMs ?? runner.settings.ttlMs, runner.settings.ttlMs);
     const signed = await upstream.signedAs(ctx);
-    const start = await upstream.send(signed, args, ctx.signal, { once: true });
+    // `_fields` is this server's argument (applied to the result): never sent upstream.
+    const { _fields, ...sent } = args;
+    const start = await upstream.send(signed, sent, ctx.signal, { once: true });
     if (startIsFinal(binding, start)) {
       const result = await upstream.answer(start, args);
       // A 2025 task-augmented call must be answered with a task (tasks.mdx): one already finished.
@@ -53,7 +55,7 @@ export function jobToolHandler(runner: TaskRunner, tool: JobTool, upstream: Upst
       );
     const record = await runner.create(ownerOf(ctx), ttlMs, {
       ...job,
-      ...(args._fields === undefined ? {} : { fields: args._fields }),
+      ...(_fields === undefined ? {} : { fields: _fields }),
     });
     runner.follow(record, signed);
     if (request) return taskAnswer(record);
