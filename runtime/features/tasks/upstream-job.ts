@@ -2,6 +2,7 @@
 // and what one poll says: still working (202, or a status document's non-terminal value), finished (the result,
 // fetched where the binding says), or failed. A poll is a GET of the same origin only: credentials never leave it.
 import type { TaskBinding } from "../../package/catalog-types.ts";
+import { retryAfterMs } from "../../upstream/response.ts";
 import type { UpstreamResponse } from "../../upstream/types.ts";
 import type { JobState } from "./task-store.ts";
 
@@ -99,11 +100,11 @@ function statusOf(binding: TaskBinding, document: unknown): Terminal {
 
 /** What one poll answer says about the job. */
 export function pollOutcome(binding: TaskBinding, job: JobState, answer: UpstreamResponse): PollOutcome {
-  const retryAfterMs = retryAfter(answer.headers?.["retry-after"]);
+  const retryAfter = retryAfterMs(answer.headers?.["retry-after"]);
   const later = (message?: string) => ({
     state: "working" as const,
     ...(message ? { message } : {}),
-    ...(retryAfterMs ? { retryAfterMs } : {}),
+    ...(retryAfter ? { retryAfterMs: retryAfter } : {}),
   });
   // Throttled or briefly down: try again later (the task's TTL bounds how long).
   if (answer.status === 429 || answer.status >= 500)
@@ -140,13 +141,4 @@ export function pollOutcome(binding: TaskBinding, job: JobState, answer: Upstrea
   }
   if (job.resultUrl) return { state: "result-at", url: job.resultUrl };
   return { state: "done", answer };
-}
-
-/** Retry-After in seconds or as an HTTP date, in ms. */
-function retryAfter(text: string | undefined): number | undefined {
-  if (!text) return undefined;
-  const seconds = Number(text);
-  if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
-  const date = Date.parse(text);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
 }

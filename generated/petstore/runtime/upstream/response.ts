@@ -4,6 +4,14 @@ import { setOwn } from "../protocol/codec.ts";
 import type { ToolHandlerResult } from "../server/types.ts";
 import type { Redactor, UpstreamConfig, UpstreamResponse } from "./types.ts";
 
+/** Retry-After in seconds or as an HTTP date, in ms (forward.ts's retries, the tasks feature's polls). */
+export function retryAfterMs(text: string | null | undefined): number | undefined {
+  const seconds = text ? Number(text) : Number.NaN;
+  if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
+  const date = text ? Date.parse(text) : Number.NaN;
+  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
+}
+
 export const isJson = (type: string) => /^application\/([\w.+-]+\+)?json\b/i.test(type);
 const isText = (type: string) => type === "" || /^text\/|xml|javascript|yaml|x-www-form-urlencoded/i.test(type);
 /** Answers passed on as text: capped in characters and redacted. Everything else is bytes. */

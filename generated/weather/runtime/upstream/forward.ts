@@ -6,7 +6,7 @@ import type { HttpBinding } from "../package/catalog-types.ts";
 import { ownValue, setOwn } from "../protocol/codec.ts";
 import { applySecurity } from "./credentials.ts";
 import { explicitRequest, legacyRequest } from "./request.ts";
-import { configuredRedactor, isTextual } from "./response.ts";
+import { configuredRedactor, isTextual, retryAfterMs } from "./response.ts";
 import { send } from "./send.ts";
 import type { Outgoing, Redactor, UpstreamCall, UpstreamConfig, UpstreamResponse } from "./types.ts";
 
@@ -77,13 +77,7 @@ function refuseForbidden(out: Outgoing, forbidden: readonly string[]): void {
 
 /** Retry-After in seconds or as an HTTP date; otherwise exponential backoff from 250 ms. */
 function retryDelay(retryAfter: string | null, attempt: number): number {
-  if (retryAfter) {
-    const seconds = Number(retryAfter);
-    if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
-    const date = Date.parse(retryAfter);
-    if (!Number.isNaN(date)) return Math.max(0, date - Date.now());
-  }
-  return 250 * 2 ** (attempt - 1);
+  return retryAfterMs(retryAfter) ?? 250 * 2 ** (attempt - 1);
 }
 
 /** An answer may echo what was sent (status text, error or success body): no credential reaches a result. */
