@@ -66,7 +66,7 @@ export type GenerateTarget = {
   /** The runtime features beside the core (`all` for every one; unset: the core, `dynamic` over 128 tools and
    * `tasks` when a tool starts a long-running job); `mcpgen generate --features` wins. */
   features?: Array<
-    "all" | "none" | "budget" | "code" | "dynamic" | "metrics" | "oauth" | "redis" | "tasks" | "token-exchange"
+    "all" | "none" | "apps" | "budget" | "code" | "dynamic" | "metrics" | "oauth" | "redis" | "tasks" | "token-exchange"
   >;
 };
 
