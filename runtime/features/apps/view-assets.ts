@@ -1,0 +1,3 @@
+// Placeholder until scripts/build-view.ts writes it.
+export const VIEW_SCRIPT = "";
+export const VIEW_STYLE = "";
