@@ -1,5 +1,5 @@
 // `npm run bench [-- <suite>...] [--rounds n] [--quick]`: runs the benchmark
-// suites (codegen, runtime, startup, huge-spec, search, scale; all by default), prints the tables
+// suites (codegen, runtime, startup, huge-spec, search, scale, views; all by default), prints the tables
 // and writes them into bench/RESULTS.md. --quick shrinks call counts and rounds
 // for iterating; its figures are marked as such.
 import { parseArgs } from "node:util";
@@ -14,8 +14,9 @@ import { runtimeSuite } from "./suites/runtime.ts";
 import { scaleSuite } from "./suites/scale.ts";
 import { searchSuite } from "./suites/search.ts";
 import { startupSuite } from "./suites/startup.ts";
+import { viewsSuite } from "./suites/views.ts";
 
-const SUITES = ["codegen", "runtime", "startup", "huge-spec", "search", "scale"] as const;
+const SUITES = ["codegen", "runtime", "startup", "huge-spec", "search", "scale", "views"] as const;
 type Suite = (typeof SUITES)[number];
 
 const { values, positionals } = parseArgs({
@@ -65,6 +66,8 @@ for (const suite of selected) {
       section = await searchSuite({ rounds: rounds ?? (quick ? 1 : 3) });
     } else if (suite === "scale") {
       section = await scaleSuite({ seconds: quick ? 2 : 8, warmupSeconds: quick ? 1 : 2 });
+    } else if (suite === "views") {
+      section = await viewsSuite();
     } else if (suite === "huge-spec") {
       section = await hugeSpecSuite({ rounds: rounds ?? (quick ? 1 : 3) });
     } else {
