@@ -1,5 +1,5 @@
 // The view's script: reads the page's ViewConfig, greets the host (`ui/initialize`, then `initialized`), and
-// renders each tool result it is sent into <main id="view"> (the DOM contract of README "Views (MCP Apps)").
+// renders each tool result it is sent into <main id="view">, as README "Views (MCP Apps)" describes.
 import { CONFIG_ELEMENT_ID, type GeneratedView, type ViewConfig } from "../view-config.ts";
 import { calledToolConfig } from "./dispatch.ts";
 import { el } from "./dom.ts";
@@ -96,6 +96,13 @@ function start(): void {
     draw();
   });
 
+  // A host that refuses the handshake will send no result: say so rather than stay "loading" for ever.
+  const showFailure = (error: Error) => {
+    main.dataset.state = "error";
+    const alert = el("p", "error", `The host did not connect the view: ${error.message}`);
+    alert.setAttribute("role", "alert");
+    main.replaceChildren(alert);
+  };
   const appCapabilities = { availableDisplayModes: ["inline", "fullscreen"] };
   const hello = { appInfo: { name: "mcpgen-view", version: "1" }, appCapabilities, protocolVersion: "2026-01-26" };
   bridge.request("ui/initialize", hello).then((result) => {
@@ -104,7 +111,7 @@ function start(): void {
     applyHostContext(context);
     bridge.notify("ui/notifications/initialized", {});
     reportSize((width, height) => bridge.notify("ui/notifications/size-changed", { width, height }));
-  });
+  }, showFailure);
 }
 
 start();

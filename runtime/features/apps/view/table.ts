@@ -1,4 +1,4 @@
-// A list as a table (the DOM contract in the README's "Views (MCP Apps)"): sortable column headers, a page of
+// A list as a table (README "Views (MCP Apps)"): a captioned table with sortable column headers, a page of
 // rows at a time, and an Open button per row when the view names the tool a row opens.
 import type { ViewField } from "../../../package/catalog-types.ts";
 import { button, el } from "./dom.ts";
@@ -17,6 +17,8 @@ export type TableOptions = {
   /** Sort and page kept across a re-render (a display mode change keeps the person's sort). */
   state?: TableState;
 };
+
+const numeric = (column: ViewField) => column.format === "integer" || column.format === "number";
 
 function compare(a: number | string | undefined, b: number | string | undefined): number {
   if (a === undefined || b === undefined) return a === b ? 0 : a === undefined ? 1 : -1;
@@ -40,7 +42,7 @@ function sorted(rows: Row[], columns: ViewField[], state: TableState): Row[] {
 function headerRow(options: TableOptions, state: TableState, redraw: (focus: string) => void): HTMLTableRowElement {
   const row = el("tr");
   options.columns.forEach((column, index) => {
-    const th = el("th");
+    const th = el("th", numeric(column) ? "num" : undefined);
     th.scope = "col";
     th.setAttribute("aria-sort", state.sort?.key === column.key ? state.sort.dir : "none");
     th.append(
@@ -65,7 +67,7 @@ function headerRow(options: TableOptions, state: TableState, redraw: (focus: str
 function bodyRow(record: Row, options: TableOptions): HTMLTableRowElement {
   const row = el("tr");
   for (const column of options.columns) {
-    const td = el("td", column.format === "integer" || column.format === "number" ? "num" : undefined);
+    const td = el("td", numeric(column) ? "num" : undefined);
     td.append(valueNode(record[column.key], column.format, options.ctx));
     row.append(td);
   }
