@@ -22,7 +22,8 @@ export function labelOf(value: unknown): string | undefined {
   return undefined;
 }
 
-export const countText = (count: number, noun: "fields" | "items") => `${count} ${noun}`;
+export const countText = (count: number, noun: "fields" | "items") =>
+  `${count} ${count === 1 ? noun.slice(0, -1) : noun}`;
 
 /** An object or a list in one line: its label(s), else how many fields or items it has. */
 export function summaryOf(value: unknown): string {

@@ -2,7 +2,7 @@
 // rows at a time, and an Open button per row when the view names the tool a row opens.
 import type { ViewField } from "../../../package/catalog-types.ts";
 import { button, el } from "./dom.ts";
-import { type FormatContext, isRecord, sortKey, valueNode } from "./format.ts";
+import { countText, type FormatContext, isRecord, sortKey, valueNode } from "./format.ts";
 
 type Row = Record<string, unknown>;
 export type TableState = { sort?: { key: string; dir: "ascending" | "descending" }; page: number };
@@ -110,7 +110,7 @@ export function renderTable(options: TableOptions): HTMLElement {
     state.page = Math.min(Math.max(1, state.page), pages);
     const table = el("table", "view-table");
     const count = new Intl.NumberFormat(options.ctx.locale).format(rows.length);
-    table.append(el("caption", undefined, `${options.title} · ${count} items`));
+    table.append(el("caption", undefined, `${options.title} · ${countText(count, "items")}`));
     table.createTHead().append(headerRow(options, state, draw));
     const body = table.createTBody();
     const start = (state.page - 1) * options.pageSize;
