@@ -110,7 +110,8 @@ export function renderTable(options: TableOptions): HTMLElement {
     state.page = Math.min(Math.max(1, state.page), pages);
     const table = el("table", "view-table");
     const count = new Intl.NumberFormat(options.ctx.locale).format(rows.length);
-    table.append(el("caption", undefined, `${options.title} · ${countText(count, "items")}`));
+    const noun = countText(rows.length, "items").replace(/^\d+/, "");
+    table.append(el("caption", undefined, `${options.title} · ${count}${noun}`));
     table.createTHead().append(headerRow(options, state, draw));
     const body = table.createTBody();
     const start = (state.page - 1) * options.pageSize;
