@@ -91,7 +91,12 @@ export type ToolNode = Pick<Tool, "name" | "title" | "description" | "annotation
   renamedFrom?: string;
   /** `task: true`: its handler may run as an MCP task (the tasks feature's ctx.task). */
   task?: true;
+  /** `ui:` (OpenAPI `x-mcp-ui`): the view the apps feature gives its result; absent: chosen from its output. */
+  ui?: UiNode;
 };
+
+/** A view asked for: none (`false`), a table, a card, or the path (relative to `loc.file`) of the user's own page. */
+export type UiNode = { kind: "ui"; loc: SourceLoc; value: unknown };
 
 export type ResourceContent = { type: "text"; text: string } | { type: "blob"; blob: string };
 

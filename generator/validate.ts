@@ -16,6 +16,7 @@ import { toolCountRules } from "./rules/tool-count.ts";
 import { toolReferenceRules } from "./rules/tool-references.ts";
 import { toolScopeRules } from "./rules/tool-scopes.ts";
 import { toolsetRules } from "./rules/toolsets.ts";
+import { viewRules } from "./rules/views.ts";
 
 const RULES: Rule[] = [
   serverRules,
@@ -29,6 +30,7 @@ const RULES: Rule[] = [
   promptRules,
   httpRules,
   taskRules,
+  viewRules,
   toolReferenceRules,
   toolCountRules,
 ];

@@ -504,6 +504,28 @@ export const catalog = {
     "Use a name such as WEATHER_TOKEN.",
   ),
 
+  // Views of tool results (issue 31, MCP Apps): ui: and x-mcp-ui
+  UI_VALUE_INVALID: error(
+    "Invalid view setting",
+    "ui: (x-mcp-ui in OpenAPI) takes false (no view), table, card, or the path of your own HTML page relative to the file that says it.",
+    "Write one of those values; remove the setting to let mcpgen choose a table for a list and a card for a record.",
+  ),
+  UI_FILE_UNREADABLE: error(
+    "View page cannot be read",
+    "The HTML page ui: names must be a readable UTF-8 file of at most 1 MB; it is served as is, inline in the package's catalog.",
+    "Fix the path (it is relative to the file that says it), or the file.",
+  ),
+  UI_VIEW_MISMATCH: error(
+    "View does not fit the tool's answer",
+    "table needs an answer that is a list of objects (at the top, or under one property of an object); card needs an object. The tool's outputSchema (or, for a list answer, its response schema) says otherwise, or the tool has no output schema at all.",
+    "Choose the other view, give the tool an outputSchema that describes its answer, or point ui: at your own HTML page.",
+  ),
+  UI_FEATURE_OFF: warning(
+    "View without the apps feature",
+    "The tool asks for a view, but the features asked for (the spec's features, the config's or --features) leave out apps, so no view is served.",
+    "Add apps to the features list (or drop the list: apps is on by default when a tool asks for a view), or remove ui:.",
+  ),
+
   // Long-running operations served as MCP Tasks (issue 30): detection (OpenAPI), x-mcp-task, task:
   TASK_DETECTED: info(
     "Long-running operation detected",

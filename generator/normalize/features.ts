@@ -106,15 +106,17 @@ export function featuresProblem(names: readonly string[]): string | undefined {
  * The features a package is generated with: those asked for (the spec's `features`, or generate's
  * --features, which wins), every one for `all`, none for `none`. Unasked, the core alone, plus `dynamic`
  * for a server with more tools than clients accept (MANY_TOOLS): its whole tools/list would not be usable,
- * and `tasks` when a tool starts a long-running job (`hasTasks`): without it the job is not followed.
+ * `tasks` when a tool starts a long-running job (`has.tasks`): without it the job is not followed, and `apps`
+ * when a tool asks for a view (`has.views`: `ui:` or `x-mcp-ui` other than false).
  */
 export function packageFeatures(
   asked: readonly string[] | undefined,
   toolCount: number,
-  hasTasks = false,
+  has: { tasks?: boolean; views?: boolean } = {},
 ): readonly FeatureModule[] {
   if (asked?.includes("all")) return FEATURE_MODULES;
-  const chosen = asked ?? [...(toolCount > CLIENT_TOOL_LIMIT ? ["dynamic"] : []), ...(hasTasks ? ["tasks"] : [])];
+  const defaults = [toolCount > CLIENT_TOOL_LIMIT && "dynamic", has.tasks && "tasks", has.views && "apps"];
+  const chosen = asked ?? defaults.filter((name): name is string => typeof name === "string");
   const names = new Set(
     chosen.flatMap((name) => [name, ...(FEATURE_MODULES.find((f) => f.name === name)?.requires ?? [])]),
   );

@@ -4,7 +4,9 @@
  * renderers agree and none needs to know which front end (spec language or OpenAPI) the IR came from.
  */
 
+import type { ToolView } from "../../runtime/package/catalog-types.ts";
 import type { PromptNode, ResourceNode, ResourceTemplateNode, ServerNode, ToolNode } from "../ir.ts";
+import { toolView } from "../views/tool-view.ts";
 import { PROPERTY_DESCRIPTION_LENGTH } from "./compact-schema.ts";
 import { type FeatureModule, packageFeatures } from "./features.ts";
 import { withFieldsArgument } from "./fields-argument.ts";
@@ -26,6 +28,7 @@ export type ToolModel = {
   handler?: HandlerRef;
   /** What tools/list serves where it differs from the node: compacted schemas and the like (listed-tool.ts). */
   listed: ListedTool;
+  view?: ToolView; // with the apps feature: how its result is shown (generator/views/tool-view.ts)
 };
 export type ResourceModel = { node: ResourceNode; handler?: HandlerRef };
 export type TemplateModel = { node: ResourceTemplateNode; handler?: HandlerRef };
@@ -108,6 +111,15 @@ export function normalize(server: ServerNode, specRef: string): Model {
     ...prompts.map((p) => p.argsType),
   ]);
   const toolSchemas = planToolSchemas(server, tools, typeNames);
+  const features = packageFeatures(server.features, tools.length, {
+    tasks: server.tools.some((tool) => tool.http?.task || tool.task),
+    views: server.tools.some((tool) => tool.ui && tool.ui.value !== false),
+  });
+  if (features.some((feature) => feature.name === "apps"))
+    for (const tool of tools) {
+      const view = toolView(tool.node, server.tools);
+      if (view) tool.view = view;
+    }
   return {
     server,
     specRef,
@@ -117,11 +129,7 @@ export function normalize(server: ServerNode, specRef: string): Model {
     templates,
     prompts,
     toolSchemas,
-    features: packageFeatures(
-      server.features,
-      tools.length,
-      server.tools.some((tool) => tool.http?.task || tool.task),
-    ),
+    features,
   };
 }
 

@@ -108,6 +108,15 @@ export function toolFrom(input: OperationInput, ctx: MapContext): ToolNode {
     toolset: operationToolset(Array.isArray(op.tags) ? op.tags.map(String) : [], input.path),
     ...scopesField(operationScopes(op, root)),
     ...(typeof op["x-mcp-renamed-from"] === "string" ? { renamedFrom: op["x-mcp-renamed-from"] } : {}),
+    ...(op["x-mcp-ui"] !== undefined
+      ? {
+          ui: {
+            kind: "ui" as const,
+            loc: { ...input.loc, pointer: `${input.loc.pointer}/x-mcp-ui` },
+            value: op["x-mcp-ui"],
+          },
+        }
+      : {}),
     http: {
       kind: "httpBinding",
       loc: input.loc,

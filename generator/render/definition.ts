@@ -3,6 +3,7 @@
  * resources/list... return, plus http bindings and prompt message templates). Data, not code.
  */
 
+import { LEGACY_URI_KEY, viewUri } from "../../runtime/features/apps/view-config.ts";
 import type {
   Catalog,
   CatalogPrompt,
@@ -89,7 +90,7 @@ const isContentBlock = (content: PromptMessageNode["content"]): content is Conte
   contentProblem(content) === undefined;
 
 /** A tool as tools/list serves it: schemas compacted, description without repeats (normalize/listed-tool.ts). */
-function tool({ node, listed }: ToolModel): CatalogTool {
+function tool({ node, listed, view }: ToolModel, server: string): CatalogTool {
   if (!isObjectSchema(listed.inputSchema))
     throw new Error(`inputSchema of tool '${node.name}' is not an object schema`);
   return {
@@ -98,12 +99,17 @@ function tool({ node, listed }: ToolModel): CatalogTool {
     inputSchema: listed.inputSchema,
     ...pick(listed, ["outputSchema", "annotations"]),
     ...pick(node, ["icons"]),
+    // The view's URI in both keys the MCP Apps spec names; the apps feature lists them to clients that take it.
+    ...(view
+      ? { _meta: { ui: { resourceUri: viewUri(server, node.name) }, [LEGACY_URI_KEY]: viewUri(server, node.name) } }
+      : {}),
     // 2025-11-25 clients augment only a tool that says it takes a task; the feature adds it to job tools.
     ...(node.task ? { execution: { taskSupport: "optional" as const } } : {}),
     ...http(node.http),
     // Absent means `default`: a spec without toolsets keeps the catalog it had.
     ...(node.toolset && node.toolset !== DEFAULT_TOOLSET ? { toolset: node.toolset } : {}),
     ...scopes(node.scopes),
+    ...(view ? { view } : {}),
   };
 }
 
@@ -150,7 +156,7 @@ export const definitionData = perModel((model): DefinitionData => {
   };
   const toolsets = toolsetsOf(model);
   const catalog: Catalog = {
-    tools: model.tools.map(tool),
+    tools: model.tools.map((entry) => tool(entry, server.name)),
     ...(toolsets ? { toolsets } : {}),
     resources: model.resources.map(({ node }) => ({
       ...pick(node, ["uri", "name", "title", "description", "mimeType", "size", "icons"]),

@@ -129,6 +129,7 @@ export function loadSpec(source: SourceDoc): ServerNode | undefined {
       ...optional("scopes", scopeList(o)),
       ...optional("renamedFrom", str(o, "renamedFrom")),
       ...(o.task === true ? { task: true as const } : {}),
+      ...(o.ui !== undefined ? { ui: { kind: "ui" as const, loc: loc(`${pointer}/ui`), value: o.ui } } : {}),
     };
   });
 

@@ -164,10 +164,17 @@ resources:
 describe("packageFeatures", () => {
   it("adds tasks for a task tool unless a list was asked for; all has it", () => {
     const names = (...args: Parameters<typeof packageFeatures>) => packageFeatures(...args).map((f) => f.name);
-    expect(names(undefined, 3, true)).toEqual(["tasks"]);
-    expect(names(undefined, 3, false)).toEqual([]);
-    expect(names(undefined, 200, true)).toEqual(["dynamic", "tasks"]);
-    expect(names(["dynamic"], 3, true)).toEqual(["dynamic"]);
-    expect(names(["all"], 3, false)).toContain("tasks");
+    expect(names(undefined, 3, { tasks: true })).toEqual(["tasks"]);
+    expect(names(undefined, 3, {})).toEqual([]);
+    expect(names(undefined, 200, { tasks: true })).toEqual(["dynamic", "tasks"]);
+    expect(names(["dynamic"], 3, { tasks: true })).toEqual(["dynamic"]);
+    expect(names(["all"], 3)).toContain("tasks");
+  });
+
+  it("adds apps when a tool asks for a view unless a list was asked for", () => {
+    const names = (...args: Parameters<typeof packageFeatures>) => packageFeatures(...args).map((f) => f.name);
+    expect(names(undefined, 3, { views: true })).toEqual(["apps"]);
+    expect(names(undefined, 3, { views: true, tasks: true })).toEqual(["tasks", "apps"]);
+    expect(names(["dynamic"], 3, { views: true })).toEqual(["dynamic"]);
   });
 });

@@ -1,0 +1,83 @@
+/**
+ * View settings that cannot work (issue 31): a value that is none of false, table, card or a page's path; a page
+ * that cannot be read; a table or card the tool's answer does not fit; a view the features leave out.
+ */
+import { readFileSync, statSync } from "node:fs";
+import { closest } from "../diagnostics/spelling.ts";
+import type { ServerNode, ToolNode } from "../ir.ts";
+import { answerSchema, uiFile } from "../views/tool-view.ts";
+import { answerShape } from "../views/view-schema.ts";
+import type { Rule } from "./rule.ts";
+
+const MAX_PAGE_BYTES = 1024 * 1024;
+const VIEWS = ["table", "card"];
+
+export const viewRules: Rule = (server, report) => {
+  const asking = server.tools.filter((tool) => tool.ui !== undefined && tool.ui.value !== false);
+  for (const tool of asking) {
+    const ui = tool.ui;
+    if (!ui) continue;
+    const { value } = ui;
+    if (typeof value !== "string" || value.trim() === "") {
+      report("UI_VALUE_INVALID", ui.loc.pointer, `ui of tool '${tool.name}' is ${JSON.stringify(value)}`, {
+        at: "value",
+      });
+    } else if (VIEWS.includes(value)) {
+      checkFit(tool, value, (message) => report("UI_VIEW_MISMATCH", ui.loc.pointer, message, { at: "value" }));
+    } else {
+      const problem = pageProblem(uiFile(tool) ?? value);
+      const near = closest(value, VIEWS);
+      if (problem)
+        report("UI_FILE_UNREADABLE", ui.loc.pointer, `the page '${value}' of tool '${tool.name}' ${problem}`, {
+          at: "value",
+          ...(near ? { hint: `Did you mean ${near}? A path names your own HTML page, relative to this file.` } : {}),
+        });
+    }
+  }
+  if (asking.length > 0 && !appsAsked(server))
+    for (const tool of asking)
+      report(
+        "UI_FEATURE_OFF",
+        tool.ui?.loc.pointer ?? tool.loc.pointer,
+        `tool '${tool.name}' asks for a view, but the features asked for leave out apps: no view is served`,
+        { at: "key" },
+      );
+};
+
+function appsAsked(server: ServerNode): boolean {
+  const asked = server.features;
+  return asked === undefined || asked.includes("all") || asked.includes("apps");
+}
+
+function checkFit(tool: ToolNode, view: string, fail: (message: string) => void): void {
+  const shape = answerShape(answerSchema(tool));
+  if (view === "table" && shape.kind !== "list")
+    fail(`ui: table on tool '${tool.name}', whose answer is ${shapeText(tool, shape.kind)}, not a list of objects`);
+  if (view === "card" && shape.kind !== "record")
+    fail(`ui: card on tool '${tool.name}', whose answer is ${shapeText(tool, shape.kind)}, not an object`);
+}
+
+const shapeText = (tool: ToolNode, kind: string) =>
+  !answerSchema(tool)
+    ? "not described (no outputSchema)"
+    : kind === "list"
+      ? "a list of objects"
+      : kind === "record"
+        ? "an object"
+        : "neither a list of objects nor an object";
+
+/** Why a page cannot be served as is, or undefined. */
+function pageProblem(file: string): string | undefined {
+  try {
+    const stat = statSync(file);
+    if (!stat.isFile()) return "is not a file";
+    if (stat.size > MAX_PAGE_BYTES) return `is ${Math.round(stat.size / 1024)} KB, over the 1 MB a page may be`;
+    new TextDecoder("utf-8", { fatal: true }).decode(readFileSync(file));
+    return undefined;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") return "does not exist";
+    if (code === "EACCES") return "cannot be read (permission denied)";
+    return code ? `cannot be read (${code})` : "is not UTF-8 text";
+  }
+}
