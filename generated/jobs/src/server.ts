@@ -55,6 +55,9 @@ const absentFeatures: AbsentFeature[] = [
     flags: ["metrics", "metrics-port"],
     httpEnv: ["MCP_METRICS", "MCP_METRICS_PORT"],
   },
+  {
+    feature: "apps",
+  },
 ];
 
 await runSpecServer(definition, { handlers, validators: toolValidators, credentials, features, absentFeatures });

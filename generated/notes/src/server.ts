@@ -60,6 +60,9 @@ const absentFeatures: AbsentFeature[] = [
     flags: ["task-ttl", "task-wait", "task-poll-interval"],
     env: ["MCP_TASK_TTL_MS", "MCP_TASK_WAIT_MS", "MCP_TASK_POLL_INTERVAL_MS"],
   },
+  {
+    feature: "apps",
+  },
 ];
 
 await runSpecServer(definition, { handlers, validators: toolValidators, features, absentFeatures });

@@ -74,8 +74,19 @@ export type TaskBinding = {
 
 /** `scopes`: what a caller's token must grant to call or read it (issues 17, 27: OpenAPI `security`, or `scopes:`). */
 type Bound = { http?: HttpBinding; scopes?: string[] };
-/** `toolset` absent: `default`. */
-export type CatalogTool = Tool & Bound & { toolset?: string };
+/** `toolset` absent: `default`; `view`: how the apps feature shows its result (README "Views (MCP Apps)"). */
+export type CatalogTool = Tool & Bound & { toolset?: string; view?: ToolView };
+/** Rows of a list (`items`: the property holding it; absent: the answer itself), one record's fields, or the
+ * user's own page (`html`, served as is). `open`: the read-only tool a row opens. */
+export type ToolView =
+  | { kind: "table"; items?: string; columns: ViewField[]; open?: ViewLink }
+  | { kind: "card"; fields: ViewField[] }
+  | { kind: "html"; html: string };
+/** A property shown: its key, its label (the schema's title, else the key in words), how its value is written. */
+export type ViewField = { key: string; label: string; format: ViewFormat };
+export type ViewFormat = "text" | "integer" | "number" | "date" | "date-time" | "boolean" | "link" | "object" | "list";
+/** Each argument of the tool a row opens comes from the row (`row`: its key) or from the list call's input. */
+export type ViewLink = { tool: string; label: string; args: Record<string, { from: "row" | "input"; key: string }> };
 /** A toolset's name (what `--toolsets` takes) and what it is about (OpenAPI: the tag's description). */
 export type CatalogToolset = { name: string; description?: string };
 export type CatalogResource = Resource & Bound & { text?: string; blob?: string };

@@ -165,6 +165,7 @@ export function createSpecServer(definition: ServerDefinition, options: SpecServ
     registerResources(rt, catalog);
     registerPrompts(rt, catalog);
   }, definition.offers);
+  for (const feature of options.features ?? []) feature.serve?.(server, definition.catalog);
   return server;
 }
 

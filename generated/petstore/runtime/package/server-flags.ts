@@ -218,4 +218,5 @@ export function packageFlagSets(featureSets: readonly FlagSet[], modes: readonly
 }
 
 /** The features a package can be generated with; here, not in feature.ts, so flag records name them without a cycle. */
-export type FeatureName = "dynamic" | "code" | "budget" | "oauth" | "token-exchange" | "redis" | "metrics" | "tasks";
+export type FeatureName = ModeName | "budget" | "oauth" | "token-exchange" | "redis" | "metrics" | "tasks" | "apps";
+type ModeName = "dynamic" | "code"; // the features that are serving modes (--mode)

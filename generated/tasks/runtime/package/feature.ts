@@ -114,6 +114,7 @@ export type Feature = {
   http?: HttpFeatures;
   /** Shapes every tool result before it is sent (the response budget cuts it to --max-response-tokens). */
   fitResult?: ResultFitter;
+  serve?(server: McpServer, catalog: () => Catalog): void; // its own part of the server, once the core's is set
 };
 
 export function resultFitter(features: readonly Feature[]): ResultFitter | undefined {

@@ -72,8 +72,9 @@ export class McpServer implements ServerCore {
   /** Runs the deferred registrations, once, without list_changed notifications: nothing changed for clients. */
   settle(): void {
     if (this.deferred.length === 0) return;
+    // All taken first: a registration's own tool() calls settle() again, which must not run the next one early.
     this.changes.mute(() => {
-      for (let register = this.deferred.shift(); register; register = this.deferred.shift()) register();
+      for (const register of this.deferred.splice(0)) register();
     });
   }
 
