@@ -1,0 +1,207 @@
+/**
+ * Views (issue 31) in a real browser: generated/petstore (whose listPets asks for a table) serves its views to the
+ * official SDK client, which declares the MCP Apps extension; a host page embeds each view in a sandboxed iframe
+ * and drives it with the official AppBridge (directly, and through a sandbox proxy on another origin, as web hosts
+ * do); Chromium renders it. The upstream is a small local API whose records include hostile strings.
+ */
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ROOT, type RunningHttpServer, startHttpServer } from "../generate/support.ts";
+import { APPS_TOOLS, chromiumPath, type HostPages, startHostPages } from "../support/apps-host/host-page.ts";
+
+const UI = { "io.modelcontextprotocol/ui": { mimeTypes: ["text/html;profile=mcp-app"] } };
+const IMG = '<img src=x onerror="window.__pwned=1">';
+const SCRIPT = "</script><script>window.__pwned=1</script>";
+const PETS = Array.from({ length: 30 }, (_, i) => ({
+  id: i + 1,
+  name: i === 0 ? IMG : i === 1 ? SCRIPT : `Pet ${String(i + 1).padStart(2, "0")}`,
+  tag: i % 2 ? "cat" : "dog",
+  status: ["available", "pending", "sold"][i % 3],
+}));
+
+type Browser = { newPage(): Promise<Page>; close(): Promise<void> };
+type Frame = { evaluate<T>(fn: string | (() => T)): Promise<T>; childFrames(): Frame[]; url(): string };
+type Page = Frame & {
+  goto(url: string): Promise<unknown>;
+  exposeFunction(name: string, fn: (...args: never[]) => unknown): Promise<void>;
+  evaluate<T>(fn: string | ((...args: never[]) => T), ...args: unknown[]): Promise<T>;
+  frames(): Frame[];
+  setViewport(size: { width: number; height: number }): Promise<void>;
+  screenshot(options: { path: string; fullPage?: boolean }): Promise<unknown>;
+  close(): Promise<void>;
+};
+
+let upstream: Server;
+let upstreamUrl: string;
+const upstreamSeen: string[] = [];
+let server: RunningHttpServer;
+let client: Client;
+let pages: HostPages;
+let browser: Browser;
+
+beforeAll(async () => {
+  upstream = createServer((request, response) => {
+    upstreamSeen.push(`${request.method} ${request.url}`);
+    const url = new URL(request.url ?? "/", "http://x");
+    const one = /^\/pets\/(\d+)$/.exec(url.pathname);
+    const body = url.pathname === "/pets" ? { items: PETS, next: null } : one ? PETS[Number(one[1]) - 1] : undefined;
+    response.writeHead(body ? 200 : 404, { "content-type": "application/json" });
+    response.end(JSON.stringify(body ?? { message: "no such pet" }));
+  });
+  await new Promise<void>((resolve) => upstream.listen(0, "127.0.0.1", resolve));
+  upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
+  server = await startHttpServer(`${ROOT}/generated/petstore`, ["--base-url", upstreamUrl], {
+    PETSTORE_API_KEY: "test-key",
+  });
+  client = new Client({ name: "views-host", version: "1.0.0" }, { capabilities: { extensions: UI } as never });
+  await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));
+  pages = await startHostPages();
+  const puppeteer = (await import(`${APPS_TOOLS}node_modules/puppeteer-core/lib/esm/puppeteer/puppeteer-core.js`))
+    .default as { launch(options: object): Promise<Browser> };
+  browser = await puppeteer.launch({
+    executablePath: chromiumPath(),
+    headless: true,
+    args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
+  });
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await pages?.close();
+  await client?.close();
+  await server?.stop();
+  await new Promise((resolve) => upstream?.close(resolve));
+});
+
+/** Opens the host page and mounts `tool`'s view for a call with `input`; returns the page and the view's frame. */
+async function mount(tool: string, input: Record<string, unknown>, options: { proxy?: boolean; theme?: string } = {}) {
+  const { tools } = await client.listTools();
+  const uri = (tools.find((t) => t.name === tool)?._meta?.ui as { resourceUri?: string } | undefined)?.resourceUri;
+  expect(uri, `${tool} names its view`).toBe(`ui://petstore/${tool}`);
+  const read = await client.readResource({ uri: uri as string });
+  const html = (read.contents[0] as { text: string }).text;
+  const page = await browser.newPage();
+  await page.setViewport({ width: 900, height: 900 });
+  await page.exposeFunction("hostCall", ((method: string, params: never) =>
+    method === "tools/call" ? client.callTool(params) : client.readResource(params)) as never);
+  await page.goto(pages.hostUrl);
+  const hostContext = {
+    theme: options.theme ?? "light",
+    displayMode: "inline",
+    availableDisplayModes: ["inline", "fullscreen"],
+    locale: "en-US",
+    timeZone: "UTC",
+    containerDimensions: { width: 900, maxHeight: 2000 },
+  };
+  await page.evaluate(
+    (args: object) => (window as unknown as { mountView(a: object): Promise<void> }).mountView(args),
+    { html, tool, input, hostContext, ...(options.proxy ? { proxyUrl: pages.proxyUrl } : {}) },
+  );
+  const view = await viewFrame(page, options.proxy === true);
+  await waitFor(view, "document.querySelector('main')?.dataset.state === 'ready'");
+  return { page, view };
+}
+
+async function viewFrame(page: Page, proxied: boolean): Promise<Frame> {
+  for (let i = 0; i < 100; i++) {
+    const outer = page.frames().find((frame) => frame !== page.frames()[0]);
+    const frame = proxied ? outer?.childFrames()[0] : outer;
+    if (frame) return frame;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error("the view's frame never appeared");
+}
+
+async function waitFor(frame: Frame, condition: string): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    if (await frame.evaluate(`Boolean(${condition})`).catch(() => false)) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`timed out waiting for ${condition}`);
+}
+
+const cells = (view: Frame) =>
+  view.evaluate<string[][]>(
+    "[...document.querySelectorAll('table.view-table tbody tr')].map((r) => [...r.cells].map((c) => c.textContent.trim()))",
+  );
+const headers = (view: Frame) =>
+  view.evaluate<string[]>(
+    "[...document.querySelectorAll('table.view-table thead th')].map((h) => h.textContent.trim())",
+  );
+
+describe.each([false, true])("through a sandbox proxy: %s", (proxy) => {
+  it("a list shows one row per record with the right cells, 25 a page, and the count", async () => {
+    const { page, view } = await mount("listPets", {}, { proxy });
+    expect(await headers(view)).toEqual(["Name", "Id", "Status", "Tag", "Actions"]);
+    const rows = await cells(view);
+    expect(rows).toHaveLength(25);
+    expect(rows[2]).toEqual(["Pet 03", "3", "sold", "dog", "Open"]);
+    expect(await view.evaluate("document.querySelector('caption').textContent")).toContain("30 items");
+    expect(await view.evaluate("document.querySelector('.pager .range').textContent")).toBe("1–25 of 30");
+    await page.close();
+  });
+
+  it("a hostile string from the API shows as text: no element made of it, no script run", async () => {
+    const { page, view } = await mount("listPets", {}, { proxy });
+    const rows = await cells(view);
+    expect(rows[0][0]).toBe(IMG);
+    expect(rows[1][0]).toBe(SCRIPT);
+    expect(await view.evaluate("document.querySelectorAll('img').length")).toBe(0);
+    expect(await view.evaluate("document.querySelectorAll('script').length")).toBe(2); // config + the view's own
+    expect(await view.evaluate("window.__pwned")).toBeUndefined();
+    await page.close();
+  });
+
+  it("sorting by a column orders the rows and says so (aria-sort)", async () => {
+    const { page, view } = await mount("listPets", {}, { proxy });
+    await view.evaluate("document.querySelectorAll('thead th button')[1].click()"); // Id, ascending
+    await view.evaluate("document.querySelectorAll('thead th button')[1].click()"); // Id, descending
+    await waitFor(view, "document.querySelectorAll('thead th')[1].getAttribute('aria-sort') === 'descending'");
+    expect((await cells(view)).slice(0, 3).map((row) => row[1])).toEqual(["30", "29", "28"]);
+    await view.evaluate("document.querySelectorAll('thead th button')[0].click()"); // Name, ascending
+    await waitFor(view, "document.querySelectorAll('thead th')[0].getAttribute('aria-sort') === 'ascending'");
+    const names = (await cells(view)).map((row) => row[0]);
+    expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b)));
+    await page.close();
+  });
+
+  it("a row's Open calls getPet through the host and shows the pet as a card", async () => {
+    const { page, view } = await mount("listPets", {}, { proxy });
+    const before = upstreamSeen.length;
+    await view.evaluate("document.querySelectorAll('tbody tr')[4].querySelector('button.open').click()");
+    await waitFor(view, "document.querySelector('section.detail article.view-card')");
+    expect(upstreamSeen.slice(before)).toContain("GET /pets/5");
+    const events = (await page.evaluate("window.hostEvents")) as Array<[string, unknown]>;
+    expect(events).toContainEqual(["tools/call", { name: "getPet", arguments: { petId: 5 } }]);
+    const card = await view.evaluate<string[][]>(
+      "[...document.querySelectorAll('section.detail dl > dt')].map((dt) => [dt.textContent, dt.nextElementSibling.textContent])",
+    );
+    expect(card).toContainEqual(["Name", "Pet 05"]);
+    expect(card).toContainEqual(["Id", "5"]);
+    await page.close();
+  });
+
+  it("a detail tool shows a card; the handshake, tool input then result, and size changes reach the host", async () => {
+    const { page, view } = await mount("getPet", { petId: 7 }, { proxy, theme: "dark" });
+    expect(await view.evaluate("document.querySelector('article.view-card h2').textContent")).toBeTruthy();
+    const card = await view.evaluate<string[][]>(
+      "[...document.querySelectorAll('article.view-card dl > dt')].map((dt) => [dt.textContent, dt.nextElementSibling.textContent])",
+    );
+    expect(card).toEqual([
+      ["Name", "Pet 07"],
+      ["Tag", "dog"],
+      ["Status", "available"],
+      ["Id", "7"],
+    ]);
+    expect(await view.evaluate("document.documentElement.dataset.theme")).toBe("dark");
+    await waitFor(page, "window.hostEvents.some((e) => e[0] === 'size-changed')");
+    const events = ((await page.evaluate("window.hostEvents")) as Array<[string]>).map((e) => e[0]);
+    const order = ["initialized", "tool-input", "tool-result"].map((name) => events.indexOf(name));
+    expect(order.every((index) => index >= 0)).toBe(true);
+    expect(order).toEqual([...order].sort((a, b) => a - b));
+    if (proxy) expect(events[0]).toBe("sandbox-proxy-ready");
+    await page.close();
+  });
+});
