@@ -32,7 +32,14 @@ export async function launchChromium(): Promise<Browser> {
   });
 }
 
-export type MountOptions = { proxy?: boolean; theme?: "light" | "dark"; width?: number };
+/** `csp` replaces the resource's declared domains (to exercise the proxy's policy); `hold` keeps the result back. */
+export type MountOptions = {
+  proxy?: boolean;
+  theme?: "light" | "dark";
+  width?: number;
+  csp?: Record<string, string[]>;
+  hold?: boolean;
+};
 
 /** Opens the host page and mounts `tool`'s view (its _meta.ui.resourceUri, read) for a call with `input`. */
 export async function mountView(
@@ -47,7 +54,8 @@ export async function mountView(
   const uri = (tools.find((t) => t.name === tool)?._meta?.ui as { resourceUri?: string } | undefined)?.resourceUri;
   if (!uri) return Promise.reject(new Error(`tool ${tool} names no view`));
   const read = await mcp.readResource({ uri });
-  const html = (read.contents[0] as { text: string }).text;
+  const content = read.contents[0] as { text: string; _meta?: { ui?: { csp?: object } } };
+  const csp = options.csp ?? content._meta?.ui?.csp;
   const page = await browser.newPage();
   await page.setViewport({ width: options.width ?? 900, height: 900 });
   await page.exposeFunction("hostCall", ((method: string, params: never) =>
@@ -63,10 +71,19 @@ export async function mountView(
   };
   await page.evaluate(
     (args: object) => (window as unknown as { mountView(a: object): Promise<void> }).mountView(args),
-    { html, tool, input, hostContext, ...(options.proxy ? { proxyUrl: pages.proxyUrl } : {}) },
+    {
+      html: content.text,
+      tool,
+      input,
+      hostContext,
+      csp,
+      hold: options.hold,
+      proxyUrl: options.proxy ? pages.proxyUrl : undefined,
+    },
   );
   const view = await viewFrame(page, options.proxy === true);
-  await waitFor(view, "['ready', 'error'].includes(document.querySelector('main')?.dataset.state)");
+  if (options.hold) await waitFor(page, "window.hostEvents.some((e) => e[0] === 'tool-input')");
+  else await waitFor(view, "['ready', 'error'].includes(document.querySelector('main')?.dataset.state)");
   return { page, view, uri };
 }
 

@@ -5,8 +5,11 @@ import { AppBridge, PostMessageTransport } from "@modelcontextprotocol/ext-apps/
 
 const SANDBOX = "allow-scripts";
 
-/** Mounts `html` (a view's page) for a call of `tool` with `input`; via a sandbox proxy when `proxyUrl` is given. */
-window.mountView = async ({ html, tool, input, hostContext, proxyUrl }) => {
+/**
+ * Mounts `html` (a view's page) for a call of `tool` with `input`; via a sandbox proxy when `proxyUrl` is given (with
+ * `csp`, the resource's declared domains). `hold` sends the input but keeps the result back, as while a call runs.
+ */
+window.mountView = async ({ html, tool, input, hostContext, proxyUrl, csp, hold }) => {
   const events = [];
   window.hostEvents = events;
   const iframe = document.createElement("iframe");
@@ -42,6 +45,7 @@ window.mountView = async ({ html, tool, input, hostContext, proxyUrl }) => {
     events.push(["initialized"]);
     await bridge.sendToolInput({ arguments: input });
     events.push(["tool-input"]);
+    if (hold) return;
     const result = await window.hostCall("tools/call", { name: tool, arguments: input });
     await bridge.sendToolResult(result);
     events.push(["tool-result"]);
@@ -53,7 +57,7 @@ window.mountView = async ({ html, tool, input, hostContext, proxyUrl }) => {
     // The sandbox proxy (the spec's web-host architecture) says when it is ready for the page.
     bridge.onsandboxready = async () => {
       events.push(["sandbox-proxy-ready"]);
-      await bridge.sendSandboxResourceReady({ html, csp: {} });
+      await bridge.sendSandboxResourceReady({ html, csp: csp ?? {} });
     };
     iframe.src = proxyUrl;
   } else iframe.srcdoc = html;

@@ -1,0 +1,122 @@
+/**
+ * Views (issue 31) under the host's side of the MCP Apps spec, beyond one call's render (views-browser.large.ts):
+ * a host-context change re-themes a mounted view, a call still running shows as loading and a cancelled one says
+ * so, the view answers the host's teardown, and the view is walled in: no reach into its host's page, and through
+ * the sandbox proxy, the network only where the resource's declared domains (spec "Sandbox proxy", 5.) allow it.
+ */
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ROOT, type RunningHttpServer, startHttpServer } from "../generate/support.ts";
+import { type Browser, launchChromium, type MountOptions, mountView, waitFor } from "../support/apps-host/browser.ts";
+import { type HostPages, startHostPages } from "../support/apps-host/host-page.ts";
+
+const UI = { "io.modelcontextprotocol/ui": { mimeTypes: ["text/html;profile=mcp-app"] } };
+const PETS = Array.from({ length: 3 }, (_, i) => ({ id: i + 1, name: `Pet ${i + 1}`, tag: "dog" }));
+const CONTEXT = { displayMode: "inline", locale: "en-US", timeZone: "UTC", containerDimensions: { width: 900 } };
+
+let upstream: Server;
+let upstreamUrl: string;
+const upstreamSeen: string[] = [];
+let server: RunningHttpServer;
+let client: Client;
+let pages: HostPages;
+let browser: Browser;
+
+beforeAll(async () => {
+  upstream = createServer((request, response) => {
+    upstreamSeen.push(`${request.method} ${request.url}`);
+    const path = new URL(request.url ?? "/", "http://x").pathname;
+    const one = /^\/pets\/(\d+)$/.exec(path);
+    const body = path === "/pets" ? { items: PETS, next: null } : one ? PETS[Number(one[1]) - 1] : undefined;
+    response.writeHead(body ? 200 : 404, { "content-type": "application/json" });
+    response.end(JSON.stringify(body ?? { message: "no such pet" }));
+  });
+  await new Promise<void>((resolve) => upstream.listen(0, "127.0.0.1", resolve));
+  upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
+  server = await startHttpServer(`${ROOT}/generated/petstore`, ["--base-url", upstreamUrl], {
+    PETSTORE_API_KEY: "test-key",
+  });
+  client = new Client({ name: "views-host", version: "1.0.0" }, { capabilities: { extensions: UI } as never });
+  await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));
+  pages = await startHostPages();
+  browser = await launchChromium();
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await pages?.close();
+  await client?.close();
+  await server?.stop();
+  await new Promise((resolve) => upstream?.close(resolve));
+});
+
+const mount = (tool: string, input: Record<string, unknown>, options: MountOptions) =>
+  mountView(browser, pages, client as never, tool, input, options);
+const state = "document.querySelector('main').dataset.state";
+// A request the view makes itself, answered or refused; no-cors: the upstream sends no CORS headers, and only
+// the CSP is under test.
+const reach = (url: string) => `fetch(${JSON.stringify(url)}, { mode: "no-cors" }).then(() => "sent", () => "refused")`;
+
+describe.each([false, true])("through a sandbox proxy: %s", (proxy) => {
+  it("a host-context change to dark re-themes the mounted view and keeps its table", async () => {
+    const { page, view } = await mount("listPets", {}, { proxy });
+    expect(await view.evaluate("document.documentElement.dataset.theme")).toBe("light");
+    await page.evaluate(`window.hostBridge.setHostContext(${JSON.stringify({ ...CONTEXT, theme: "dark" })})`);
+    await waitFor(view, "document.documentElement.dataset.theme === 'dark'");
+    expect(await view.evaluate("document.querySelectorAll('table.view-table tbody tr').length")).toBe(3);
+    await page.close();
+  });
+
+  it("a call still running shows as loading; the host's tool-cancelled replaces it with the reason", async () => {
+    const { page, view } = await mount("getPet", { petId: 2 }, { proxy, hold: true });
+    expect(await view.evaluate(state)).toBe("loading");
+    await page.evaluate("window.hostBridge.sendToolCancelled({ reason: 'stopped by the user' })");
+    await waitFor(view, `${state} === 'cancelled'`);
+    expect(await view.evaluate("document.querySelector('main').textContent")).toContain("stopped by the user");
+    await page.close();
+  });
+
+  it("the view answers the host's ui/resource-teardown (the host may then remove it)", async () => {
+    const { page } = await mount("getPet", { petId: 1 }, { proxy });
+    expect(await page.evaluate("window.hostBridge.teardownResource({})")).toEqual({});
+    await page.close();
+  });
+
+  it("the view cannot reach into its host's page (an opaque origin of its own)", async () => {
+    const { page, view } = await mount("getPet", { petId: 1 }, { proxy });
+    const touch = "(() => { try { return typeof window.parent.document; } catch { return 'refused'; } })()";
+    expect(await view.evaluate(touch)).toBe("refused");
+    expect(await view.evaluate("window.origin")).toBe("null");
+    await page.close();
+  });
+});
+
+describe("the sandbox proxy's CSP (spec: Sandbox proxy, 5.)", () => {
+  it("with no declared domains, the view's own requests are refused and never reach the network", async () => {
+    const { page, view } = await mount("getPet", { petId: 1 }, { proxy: true });
+    const before = upstreamSeen.length;
+    expect(await view.evaluate(reach(`${upstreamUrl}/pets/3`))).toBe("refused");
+    expect(await view.evaluate(reach("https://example.com/"))).toBe("refused");
+    expect(upstreamSeen.slice(before)).toEqual([]);
+    const csp = await view.evaluate<string>("document.querySelector('meta[http-equiv]').content");
+    expect(csp).toContain("connect-src 'none'");
+    expect(csp).toContain("frame-src 'none'");
+    expect(csp).toContain("object-src 'none'");
+    await page.close();
+  });
+
+  it("declared connectDomains open exactly those origins; a value that is no origin is dropped", async () => {
+    const csp = { connectDomains: [upstreamUrl, "https://x.test; script-src *"] };
+    const { page, view } = await mount("getPet", { petId: 1 }, { proxy: true, csp });
+    const before = upstreamSeen.length;
+    expect(await view.evaluate(reach(`${upstreamUrl}/pets/3`))).toBe("sent");
+    expect(upstreamSeen.slice(before)).toContain("GET /pets/3");
+    expect(await view.evaluate(reach("https://example.com/"))).toBe("refused");
+    const policy = await view.evaluate<string>("document.querySelector('meta[http-equiv]').content");
+    expect(policy).toContain(`connect-src ${upstreamUrl}`);
+    expect(policy).not.toContain("x.test");
+    await page.close();
+  });
+});
