@@ -1,8 +1,10 @@
 // `npx tsx scripts/views-screenshots.ts`: the README's pictures of views (issue 31). GitHub's whole document,
-// generated with the apps feature, served for its `issues` toolset behind Prism (data made from the
-// schemas, seed 1), its issues_list-for-repo and issues_get views rendered by the test host in Chromium (light theme,
+// generated with the apps feature, served for its `issues` toolset behind Prism (the document's own
+// examples), its issues_list-for-repo and issues_get views rendered by the test host in Chromium (light theme,
 // 900 px), saved as docs/views-table.png and docs/views-card.png. Needs `npm run setup:apps` and chromium.
 import { mkdirSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { generate } from "../generator/index.ts";
@@ -12,14 +14,45 @@ import { startPrism } from "../test/openapi/prism.ts";
 import { launchChromium, mountView } from "../test/support/apps-host/browser.ts";
 import { startHostPages } from "../test/support/apps-host/host-page.ts";
 
+/**
+ * Prism in front of the document's own examples (octocat's "Found a bug", not schema-made noise), which it
+ * serves wrapped as an Example Object (`{ "value": ... }`) where the document names them by $ref (issues_get's): unwrapped here.
+ */
+async function unwrapping(target: string): Promise<{ url: string; close(): Promise<void> }> {
+  const server = createServer(async (request, response) => {
+    const upstream = await fetch(new URL(request.url ?? "/", target), {
+      method: request.method,
+      headers: { accept: "application/json", authorization: request.headers.authorization ?? "" },
+    });
+    const text = await upstream.text();
+    const body = ((): string => {
+      try {
+        const json = JSON.parse(text);
+        // An Example Object: its value beside at most a summary, a description and x- extensions.
+        const keys = json && typeof json === "object" && !Array.isArray(json) ? Object.keys(json) : [];
+        const meta = (key: string) => ["value", "summary", "description"].includes(key) || key.startsWith("x-");
+        const wrapped = keys.includes("value") && keys.every(meta);
+        return JSON.stringify(wrapped ? json.value : json);
+      } catch {
+        return text;
+      }
+    })();
+    response.writeHead(upstream.status, { "content-type": upstream.headers.get("content-type") ?? "text/plain" });
+    response.end(body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { url, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
 const UI = { "io.modelcontextprotocol/ui": { mimeTypes: ["text/html;profile=mcp-app"] } };
 const out = join(ROOT, ".tmp/views-github");
-// Data made from the schemas: the document's own examples come wrapped ({ value: ... }) where Prism serves them.
-const prism = await startPrism(GITHUB, { dynamic: true, startTimeoutMs: 240_000 });
+const prism = await startPrism(GITHUB, { startTimeoutMs: 240_000 });
+const examples = await unwrapping(prism.url);
 const result = await generate(GITHUB, out, { features: ["apps"] });
 const errors = result.diagnostics.filter((d) => d.severity === "error");
 if (errors.length > 0) throw new Error(`generate failed: ${JSON.stringify(errors.slice(0, 3))}`);
-const server = await startHttpServer(out, ["--base-url", prism.url, "--toolsets", "issues"], {
+const server = await startHttpServer(out, ["--base-url", examples.url, "--toolsets", "issues"], {
   GITHUB_V3_REST_API_TOKEN: "t",
 });
 const client = new Client(
@@ -49,5 +82,6 @@ try {
   await pages.close();
   await client.close();
   await server.stop();
+  await examples.close();
   await prism.stop();
 }
