@@ -1,8 +1,9 @@
 /**
  * Views (issue 31) under the host's side of the MCP Apps spec, beyond one call's render (views-browser.large.ts):
- * a host-context change re-themes a mounted view, a call still running shows as loading and a cancelled one says
- * so, the view answers the host's teardown, and the view is walled in: no reach into its host's page, and through
- * the sandbox proxy, the network only where the resource's declared domains (spec "Sandbox proxy", 5.) allow it.
+ * a host-context change re-themes, restyles (the host's variables) or goes fullscreen in a mounted view; a call
+ * still running shows as loading and a cancelled one says so; the view answers the host's teardown; and the view
+ * is walled in: no reach into its host's page, and through the sandbox proxy, the network only where the
+ * resource's declared domains (spec "Sandbox proxy", 5.) allow it.
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -13,7 +14,7 @@ import { type Browser, launchChromium, type MountOptions, mountView, waitFor } f
 import { type HostPages, startHostPages } from "../support/apps-host/host-page.ts";
 
 const UI = { "io.modelcontextprotocol/ui": { mimeTypes: ["text/html;profile=mcp-app"] } };
-const PETS = Array.from({ length: 3 }, (_, i) => ({ id: i + 1, name: `Pet ${i + 1}`, tag: "dog" }));
+const PETS = Array.from({ length: 30 }, (_, i) => ({ id: i + 1, name: `Pet ${i + 1}`, tag: "dog" }));
 const CONTEXT = { displayMode: "inline", locale: "en-US", timeZone: "UTC", containerDimensions: { width: 900 } };
 
 let upstream: Server;
@@ -55,6 +56,8 @@ afterAll(async () => {
 const mount = (tool: string, input: Record<string, unknown>, options: MountOptions) =>
   mountView(browser, pages, client as never, tool, input, options);
 const state = "document.querySelector('main').dataset.state";
+const rows = "document.querySelectorAll('table.view-table tbody tr').length";
+const background = "getComputedStyle(document.documentElement).backgroundColor";
 // A request the view makes itself, answered or refused; no-cors: the upstream sends no CORS headers, and only
 // the CSP is under test.
 const reach = (url: string) => `fetch(${JSON.stringify(url)}, { mode: "no-cors" }).then(() => "sent", () => "refused")`;
@@ -65,7 +68,28 @@ describe.each([false, true])("through a sandbox proxy: %s", (proxy) => {
     expect(await view.evaluate("document.documentElement.dataset.theme")).toBe("light");
     await page.evaluate(`window.hostBridge.setHostContext(${JSON.stringify({ ...CONTEXT, theme: "dark" })})`);
     await waitFor(view, "document.documentElement.dataset.theme === 'dark'");
-    expect(await view.evaluate("document.querySelectorAll('table.view-table tbody tr').length")).toBe(3);
+    expect(await view.evaluate(background)).toBe("rgb(13, 17, 23)"); // the page's own dark, the host gave none
+    expect(await view.evaluate(rows)).toBe(25);
+    await page.close();
+  });
+
+  it("the host's style variables restyle the view; a key that is no custom property does not", async () => {
+    const { page, view } = await mount("listPets", {}, { proxy });
+    const variables = { "--color-background-primary": "rgb(1, 2, 3)", color: "rgb(255, 0, 0)" };
+    await page.evaluate(`window.hostBridge.setHostContext(${JSON.stringify({ ...CONTEXT, styles: { variables } })})`);
+    await waitFor(view, `${background} === 'rgb(1, 2, 3)'`);
+    expect(await view.evaluate("document.documentElement.style.color")).toBe("");
+    await page.close();
+  });
+
+  it("fullscreen (a host-context change) shows up to 100 rows a page, inline 25", async () => {
+    const { page, view } = await mount("listPets", {}, { proxy });
+    expect(await view.evaluate(rows)).toBe(25);
+    await page.evaluate(
+      `window.hostBridge.setHostContext(${JSON.stringify({ ...CONTEXT, displayMode: "fullscreen" })})`,
+    );
+    await waitFor(view, `${rows} === 30`);
+    expect(await view.evaluate("document.documentElement.dataset.display")).toBe("fullscreen");
     await page.close();
   });
 
