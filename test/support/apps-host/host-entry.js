@@ -59,6 +59,7 @@ window.mountView = async ({ html, tool, input, hostContext, proxyUrl, csp, hold 
       events.push(["sandbox-proxy-ready"]);
       await bridge.sendSandboxResourceReady({ html, csp: csp ?? {} });
     };
-    iframe.src = proxyUrl;
+    // The proxy's page is served under the view's CSP: the resource's declared domains go with its URL.
+    iframe.src = `${proxyUrl}?csp=${encodeURIComponent(JSON.stringify(csp ?? {}))}`;
   } else iframe.srcdoc = html;
 };

@@ -7,6 +7,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
+import { policyOfUrl } from "./sandbox-csp.ts";
 
 const HERE = fileURLToPath(new URL(".", import.meta.url));
 export const APPS_TOOLS = fileURLToPath(new URL("../../../tools/apps/", import.meta.url));
@@ -40,17 +41,18 @@ export async function startHostPages(): Promise<HostPages> {
   const script = (await hostScript()).replace(/<\/script/gi, "<\\/script");
   const host = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>host</title></head><body style="margin:0;width:900px"><script>${script}</script></body></html>`;
   const proxy = readFileSync(`${HERE}sandbox-proxy.html`, "utf8");
-  const page = (html: string) =>
-    createServer((_request, response) => {
-      response.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+  const page = (html: string, headers: (url?: string) => Record<string, string> = () => ({})) =>
+    createServer((request, response) => {
+      response.writeHead(200, { "content-type": "text/html; charset=utf-8", ...headers(request.url) });
       response.end(html);
     });
   const hostServer = page(host);
-  const proxyServer = page(proxy);
+  const proxyServer = page(proxy, (url) => ({ "content-security-policy": policyOfUrl(url) }));
   const [hostPort, proxyPort] = await Promise.all([listen(hostServer), listen(proxyServer)]);
   return {
     hostUrl: `http://127.0.0.1:${hostPort}/`,
-    // Another host name, so another origin: the spec's proxy must not share the host's.
+    // Another host name, so another origin: the spec's proxy must not share the host's. `?csp=` names the view's
+    // declared domains (host-entry.js adds it).
     proxyUrl: `http://localhost:${proxyPort}/`,
     close: async () => {
       await Promise.all([hostServer, proxyServer].map((s) => new Promise((resolve) => s.close(resolve))));
