@@ -61,9 +61,10 @@ const typeOf = (schema: Schema): string | undefined => {
 function objectOf(schema: Schema | undefined, root: Schema): ObjectSchema | undefined {
   if (!schema || typeOf(schema) !== "object" || !isSchema(schema.properties)) return undefined;
   const required = new Set(Array.isArray(schema.required) ? schema.required.map(String) : []);
+  // A property's label is its own title: a $ref'd schema's title names the type ("Simple User"), not the field.
   const properties = Object.entries(schema.properties).map(([key, value]): [string, Schema] => [
     key,
-    resolve(value, root) ?? {},
+    { ...resolve(value, root), title: isSchema(value) && !value.$ref ? value.title : undefined },
   ]);
   return properties.length > 0 ? { properties, required } : undefined;
 }
@@ -81,16 +82,21 @@ export function answerShape(output: JsonSchema | undefined): AnswerShape {
   const record = objectOf(top, output);
   // A map (additionalProperties only): a card of whatever keys the answer has.
   if (!record) return top && typeOf(top) === "object" ? { kind: "record", record: EMPTY } : { kind: "other" };
-  // A page of results ({items: [...], next}): the one list of objects in it is what the answer is about.
+  // A page of results ({items: [...], next}, {total_count, items}): one list of objects beside a few plain
+  // values is what the answer is about; a record that merely has a list (an issue's labels) stays a record.
   const lists = record.properties.flatMap(([key, value]) => {
     const rows = listItem(value, output);
     return rows ? [{ key, rows }] : [];
   });
-  if (lists.length === 1) return { kind: "list", items: lists[0].key, item: lists[0].rows };
+  const plain = record.properties.every(([, value]) => listItem(value, output) || isPlain(value));
+  if (lists.length === 1 && plain && record.properties.length <= MAX_PAGE_FIELDS)
+    return { kind: "list", items: lists[0].key, item: lists[0].rows };
   return { kind: "record", record };
 }
 
 const URL_KEY = /(^|_)url$|Url$/;
+const MAX_PAGE_FIELDS = 6;
+const isPlain = (schema: Schema) => !["object", "array"].includes(typeOf(schema) ?? "object");
 
 export function formatOf(key: string, schema: Schema): ViewFormat {
   const type = typeOf(schema);

@@ -69,10 +69,10 @@ export class McpServer implements ServerCore {
     for (const key of ["tools", "resources", "prompts", "completions"] as const) this.offers[key] ||= offers[key];
   }
 
-  /** Runs the deferred registrations, once, without list_changed notifications: nothing changed for clients. */
+  /** Runs the deferred registrations, once, without list_changed notifications: nothing changed for clients.
+   * All are taken first: a registration's own tool() settles again, which must not run the next one early. */
   settle(): void {
     if (this.deferred.length === 0) return;
-    // All taken first: a registration's own tool() calls settle() again, which must not run the next one early.
     this.changes.mute(() => {
       for (const register of this.deferred.splice(0)) register();
     });

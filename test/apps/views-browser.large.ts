@@ -9,7 +9,8 @@ import type { AddressInfo } from "node:net";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT, type RunningHttpServer, startHttpServer } from "../generate/support.ts";
-import { APPS_TOOLS, chromiumPath, type HostPages, startHostPages } from "../support/apps-host/host-page.ts";
+import { type Browser, type Frame, launchChromium, mountView, waitFor } from "../support/apps-host/browser.ts";
+import { type HostPages, startHostPages } from "../support/apps-host/host-page.ts";
 
 const UI = { "io.modelcontextprotocol/ui": { mimeTypes: ["text/html;profile=mcp-app"] } };
 const IMG = '<img src=x onerror="window.__pwned=1">';
@@ -20,18 +21,6 @@ const PETS = Array.from({ length: 30 }, (_, i) => ({
   tag: i % 2 ? "cat" : "dog",
   status: ["available", "pending", "sold"][i % 3],
 }));
-
-type Browser = { newPage(): Promise<Page>; close(): Promise<void> };
-type Frame = { evaluate<T>(fn: string | (() => T)): Promise<T>; childFrames(): Frame[]; url(): string };
-type Page = Frame & {
-  goto(url: string): Promise<unknown>;
-  exposeFunction(name: string, fn: (...args: never[]) => unknown): Promise<void>;
-  evaluate<T>(fn: string | ((...args: never[]) => T), ...args: unknown[]): Promise<T>;
-  frames(): Frame[];
-  setViewport(size: { width: number; height: number }): Promise<void>;
-  screenshot(options: { path: string; fullPage?: boolean }): Promise<unknown>;
-  close(): Promise<void>;
-};
 
 let upstream: Server;
 let upstreamUrl: string;
@@ -58,13 +47,7 @@ beforeAll(async () => {
   client = new Client({ name: "views-host", version: "1.0.0" }, { capabilities: { extensions: UI } as never });
   await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));
   pages = await startHostPages();
-  const puppeteer = (await import(`${APPS_TOOLS}node_modules/puppeteer-core/lib/esm/puppeteer/puppeteer-core.js`))
-    .default as { launch(options: object): Promise<Browser> };
-  browser = await puppeteer.launch({
-    executablePath: chromiumPath(),
-    headless: true,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
-  });
+  browser = await launchChromium();
 }, 120_000);
 
 afterAll(async () => {
@@ -75,51 +58,11 @@ afterAll(async () => {
   await new Promise((resolve) => upstream?.close(resolve));
 });
 
-/** Opens the host page and mounts `tool`'s view for a call with `input`; returns the page and the view's frame. */
-async function mount(tool: string, input: Record<string, unknown>, options: { proxy?: boolean; theme?: string } = {}) {
-  const { tools } = await client.listTools();
-  const uri = (tools.find((t) => t.name === tool)?._meta?.ui as { resourceUri?: string } | undefined)?.resourceUri;
-  expect(uri, `${tool} names its view`).toBe(`ui://petstore/${tool}`);
-  const read = await client.readResource({ uri: uri as string });
-  const html = (read.contents[0] as { text: string }).text;
-  const page = await browser.newPage();
-  await page.setViewport({ width: 900, height: 900 });
-  await page.exposeFunction("hostCall", ((method: string, params: never) =>
-    method === "tools/call" ? client.callTool(params) : client.readResource(params)) as never);
-  await page.goto(pages.hostUrl);
-  const hostContext = {
-    theme: options.theme ?? "light",
-    displayMode: "inline",
-    availableDisplayModes: ["inline", "fullscreen"],
-    locale: "en-US",
-    timeZone: "UTC",
-    containerDimensions: { width: 900, maxHeight: 2000 },
-  };
-  await page.evaluate(
-    (args: object) => (window as unknown as { mountView(a: object): Promise<void> }).mountView(args),
-    { html, tool, input, hostContext, ...(options.proxy ? { proxyUrl: pages.proxyUrl } : {}) },
-  );
-  const view = await viewFrame(page, options.proxy === true);
-  await waitFor(view, "document.querySelector('main')?.dataset.state === 'ready'");
-  return { page, view };
-}
-
-async function viewFrame(page: Page, proxied: boolean): Promise<Frame> {
-  for (let i = 0; i < 100; i++) {
-    const outer = page.frames().find((frame) => frame !== page.frames()[0]);
-    const frame = proxied ? outer?.childFrames()[0] : outer;
-    if (frame) return frame;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error("the view's frame never appeared");
-}
-
-async function waitFor(frame: Frame, condition: string): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    if (await frame.evaluate(`Boolean(${condition})`).catch(() => false)) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`timed out waiting for ${condition}`);
+async function mount(tool: string, input: Record<string, unknown>, options: { proxy?: boolean; theme?: "dark" } = {}) {
+  const mounted = await mountView(browser, pages, client as never, tool, input, options);
+  expect(mounted.uri, `${tool} names its view`).toBe(`ui://petstore/${tool}`);
+  await waitFor(mounted.view, "document.querySelector('main')?.dataset.state === 'ready'");
+  return mounted;
 }
 
 const cells = (view: Frame) =>

@@ -16,9 +16,9 @@ export const codeFeature: Feature = {
     tools: CODE_TOOLS,
     register: (server, catalog, settings) =>
       registerCodeTools(server, catalog, {
-        limits: { ...CODE_LIMIT_DEFAULTS, ...settings.limits },
-        allowDestructive: settings.allowDestructive,
-        ...(settings.concurrency !== undefined ? { concurrency: settings.concurrency } : {}),
+        limits: { ...CODE_LIMIT_DEFAULTS, ...settings.codeLimits },
+        allowDestructive: settings.allowDestructive === true,
+        ...(settings.codeConcurrency !== undefined ? { concurrency: settings.codeConcurrency } : {}),
         ...(settings.fitResult ? { fitResult: settings.fitResult } : {}),
       }),
   },

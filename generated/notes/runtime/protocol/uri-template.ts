@@ -45,16 +45,17 @@ export function parseUriTemplate(template: string): ParsedUriTemplate {
       parts.push(expression);
       for (const variable of expression.variables) variables.push(variable.name);
       i = end + 1;
-    } else if (c === "}") {
-      return fail({ offset: i, message: "'}' without a matching '{'" });
-    } else if (c === "%" && !/^%[0-9A-Fa-f]{2}$/.test(template.slice(i, i + 3))) {
-      return fail({ offset: i, message: "'%' is not followed by two hex digits" });
-    } else if (BAD_LITERAL.test(c)) {
-      return fail({ offset: i, message: `character ${JSON.stringify(c)} is not allowed outside an expression` });
-    } else {
-      literal += c;
-      i++;
+      continue;
     }
+    const problem =
+      c === "}"
+        ? "'}' without a matching '{'"
+        : c === "%" && !/^%[0-9A-Fa-f]{2}$/.test(template.slice(i, i + 3))
+          ? "'%' is not followed by two hex digits"
+          : BAD_LITERAL.test(c) && `character ${JSON.stringify(c)} is not allowed outside an expression`;
+    if (problem) return fail({ offset: i, message: problem });
+    literal += c;
+    i++;
   }
   if (literal) parts.push(literal);
   return { parts, variables };

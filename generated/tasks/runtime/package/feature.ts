@@ -19,28 +19,20 @@ export type ModeCatalog = {
   toolsets: readonly CatalogToolset[];
   notEnabled: (name: string) => string | undefined;
 };
-
 /** One code-mode `execute`'s limits (the `code` feature's flags); maxOutputChars: returned JSON plus logs. */
 export type CodeLimits = { timeoutMs: number; memoryBytes: number; maxCalls: number; maxOutputChars: number };
-
 /** What a mode may read: code mode's flags, and the features' fitResult for its own results (absent: none). */
-export type ModeSettings = {
-  limits?: Partial<CodeLimits>;
-  allowDestructive: boolean;
-  concurrency?: number;
+export type ModeSettings = Pick<FeatureServerOptions, "codeLimits" | "allowDestructive" | "codeConcurrency"> & {
   fitResult?: (result: ToolHandlerResult) => Promise<ToolHandlerResult>;
 };
-
 /** A --mode other than `all`: tools/list gives its own tools; an API tool of the same name is hidden meanwhile. */
 export type ServingMode = {
   name: "dynamic" | "code";
   tools: readonly { name: string }[];
   register(server: McpServer, catalog: ModeCatalog, settings: ModeSettings): void;
 };
-
 /** The parsed flags and env, and what the features before it in the list set (token exchange reads OAuth's). */
 export type FeatureInput = ParsedFlags & { env: NodeJS.ProcessEnv; earlier: FeatureSetup };
-
 /** The options of createSpecServer that features set from their flags (the features' flags.ts say what each does). */
 export type FeatureServerOptions = {
   maxResponseTokens?: number;

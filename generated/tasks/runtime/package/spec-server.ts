@@ -234,12 +234,7 @@ function registerMode(rt: SpecRuntime, catalog: Catalog, served: Map<string, Cat
   mode.register(
     rt.server,
     { all: catalog.tools, served, toolsets: catalog.toolsets ?? [], notEnabled },
-    {
-      ...(options.codeLimits ? { limits: options.codeLimits } : {}),
-      allowDestructive: options.allowDestructive === true,
-      ...(options.codeConcurrency !== undefined ? { concurrency: options.codeConcurrency } : {}),
-      ...(rt.fitHandlerResult ? { fitResult: rt.fitHandlerResult } : {}),
-    },
+    { ...options, fitResult: rt.fitHandlerResult },
   );
 }
 

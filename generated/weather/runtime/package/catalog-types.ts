@@ -78,10 +78,8 @@ type Bound = { http?: HttpBinding; scopes?: string[] };
 export type CatalogTool = Tool & Bound & { toolset?: string; view?: ToolView };
 /** Rows of a list (`items`: the property holding it; absent: the answer itself), one record's fields, or the
  * user's own page (`html`, served as is). `open`: the read-only tool a row opens. */
-export type ToolView =
-  | { kind: "table"; items?: string; columns: ViewField[]; open?: ViewLink }
-  | { kind: "card"; fields: ViewField[] }
-  | { kind: "html"; html: string };
+export type ToolView = TableView | { kind: "card"; fields: ViewField[] } | { kind: "html"; html: string };
+type TableView = { kind: "table"; items?: string; columns: ViewField[]; open?: ViewLink };
 /** A property shown: its key, its label (the schema's title, else the key in words), how its value is written. */
 export type ViewField = { key: string; label: string; format: ViewFormat };
 export type ViewFormat = "text" | "integer" | "number" | "date" | "date-time" | "boolean" | "link" | "object" | "list";
