@@ -5,12 +5,15 @@ import { dirname, resolve } from "node:path";
 
 /** `$ref: "other.yaml#/x"` in YAML or JSON, quoted or not; the capture is the part before '#'. */
 const REF = /["']?\$ref["']?\s*:\s*["']?([^"'#\s,}\]]*)/g;
+/** A view's own page (`ui: ./orders.html`, `x-mcp-ui`): a file too, unless the value names a built-in view. */
+const UI_PAGE = /["']?(?:x-mcp-)?ui["']?\s*:\s*["']?([^"'#\s,}\]]*)/g;
+const BUILT_IN_VIEWS = new Set(["table", "card", "false", "true"]);
 /** A reference with a scheme (https:, urn:, ...) is not a local file. */
 const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:/;
 /** Enough for any real multi-file spec, and a bound on a reference loop's work. */
 const MAX_FILES = 500;
 
-/** Every local file reachable through `$ref`s from `file` (not `file` itself), following references in them too. */
+/** Every local file reachable through `$ref`s (and view pages) from `file` (not `file` itself), following references in them too. */
 export function localRefs(file: string): string[] {
   const found = new Set<string>([resolve(file)]);
   const queue = [resolve(file)];
@@ -22,7 +25,8 @@ export function localRefs(file: string): string[] {
     } catch {
       continue; // a missing file is still watched (it may appear); the generate run reports it
     }
-    for (const [, target] of text.matchAll(REF)) {
+    const pages = [...text.matchAll(UI_PAGE)].filter(([, value]) => !BUILT_IN_VIEWS.has(value));
+    for (const [, target] of [...text.matchAll(REF), ...pages]) {
       if (target === "" || SCHEME.test(target)) continue;
       let path: string;
       try {

@@ -55,7 +55,7 @@ export const FEATURE_MODULES: readonly FeatureModule[] = [
   feature("redis", "redisFeature", "--session-store: sessions in Redis", { flags: redisFlags }),
   feature("metrics", "metricsFeature", "--metrics: Prometheus metrics", { flags: metricsFlags }),
   feature("tasks", "tasksFeature", "--task-ttl: long-running jobs served as MCP Tasks", { flags: tasksFlags }),
-  feature("apps", "appsFeature", "views of tool results (MCP Apps): tables and cards hosts render"),
+  feature("apps", "appsFeature", "ui://<server>/<tool>: views of tool results as tables and cards, for MCP Apps hosts"),
 ];
 
 /** Every flag set a package can have: the core's and every feature's (the root README documents them all). */

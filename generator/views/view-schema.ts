@@ -88,7 +88,8 @@ export function answerShape(output: JsonSchema | undefined): AnswerShape {
     const rows = listItem(value, output);
     return rows ? [{ key, rows }] : [];
   });
-  const plain = record.properties.every(([, value]) => listItem(value, output) || isPlain(value));
+  // Plain: no object and no other list of objects (a list of strings, say, is a detail of the page).
+  const plain = record.properties.every(([, value]) => typeOf(value) !== "object");
   if (lists.length === 1 && plain && record.properties.length <= MAX_PAGE_FIELDS)
     return { kind: "list", items: lists[0].key, item: lists[0].rows };
   return { kind: "record", record };
@@ -96,7 +97,6 @@ export function answerShape(output: JsonSchema | undefined): AnswerShape {
 
 const URL_KEY = /(^|_)url$|Url$/;
 const MAX_PAGE_FIELDS = 6;
-const isPlain = (schema: Schema) => !["object", "array"].includes(typeOf(schema) ?? "object");
 
 export function formatOf(key: string, schema: Schema): ViewFormat {
   const type = typeOf(schema);

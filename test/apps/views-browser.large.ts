@@ -8,7 +8,8 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ROOT, type RunningHttpServer, startHttpServer } from "../generate/support.ts";
+import { generate } from "../../generator/index.ts";
+import { ROOT, type RunningHttpServer, scratchDir, startHttpServer } from "../generate/support.ts";
 import { type Browser, type Frame, launchChromium, mountView, waitFor } from "../support/apps-host/browser.ts";
 import { type HostPages, startHostPages } from "../support/apps-host/host-page.ts";
 
@@ -145,6 +146,39 @@ describe.each([false, true])("through a sandbox proxy: %s", (proxy) => {
     expect(order.every((index) => index >= 0)).toBe(true);
     expect(order).toEqual([...order].sort((a, b) => a - b));
     if (proxy) expect(events[0]).toBe("sandbox-proxy-ready");
+    await page.close();
+  });
+});
+
+describe("dynamic mode", () => {
+  let dynamic: RunningHttpServer;
+  let dynamicClient: Client;
+  beforeAll(async () => {
+    const out = `${scratchDir("views-dynamic")}/petstore`;
+    const result = await generate(`${ROOT}/specs/petstore.yaml`, out, { features: ["apps", "dynamic"] });
+    expect(result.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
+    dynamic = await startHttpServer(out, ["--base-url", upstreamUrl, "--mode", "dynamic"], {
+      PETSTORE_API_KEY: "test-key",
+    });
+    dynamicClient = new Client({ name: "views-host", version: "1.0.0" }, { capabilities: { extensions: UI } as never });
+    await dynamicClient.connect(new StreamableHTTPClientTransport(new URL(dynamic.url)));
+  }, 120_000);
+  afterAll(async () => {
+    await dynamicClient?.close();
+    await dynamic?.stop();
+  });
+
+  it("describe_tools shows the view's URI; call_tool's view shows the called tool's result with its view", async () => {
+    const described = await dynamicClient.callTool({ name: "describe_tools", arguments: { names: ["listPets"] } });
+    expect(JSON.stringify(described)).toContain("ui://petstore/listPets");
+    const input = { name: "listPets", arguments: {} };
+    const { page, view, uri } = await mountView(browser, pages, dynamicClient as never, "call_tool", input);
+    expect(uri).toBe("ui://petstore/call_tool");
+    await waitFor(view, "document.querySelector('main')?.dataset.state === 'ready'");
+    expect(await headers(view)).toEqual(["Name", "Id", "Status", "Tag", "Actions"]);
+    expect(await cells(view)).toHaveLength(25);
+    const events = (await page.evaluate("window.hostEvents")) as Array<[string, unknown]>;
+    expect(events).toContainEqual(["resources/read", { uri: "ui://petstore/listPets" }]);
     await page.close();
   });
 });

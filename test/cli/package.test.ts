@@ -43,8 +43,9 @@ describe("the npm package", () => {
       "runtime",
       "templates",
     ]);
-    // About 275 today (the runtime's features, the flag table and issue 27's checks added ~40).
-    expect(files.length).toBeLessThan(300);
+    // About 310 today (the runtime's features, the flag table and issue 27's checks added ~40, issue 31's views
+    // ~20; the views' browser sources stay out: the package carries their bundle).
+    expect(files.length).toBeLessThan(330);
     // What the CLI reads at run time, besides its modules.
     for (const file of [
       "bin/mcpgen.js",

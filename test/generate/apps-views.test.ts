@@ -7,6 +7,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { localRefs } from "../../generator/cli/watch-files.ts";
 import { DiagnosticBag } from "../../generator/diagnostics/diagnostic.ts";
 import { load } from "../../generator/load.ts";
 import { normalize } from "../../generator/normalize/normalize.ts";
@@ -185,6 +186,12 @@ ${tools}`;
     const { view, features } = run(spec(`${list}    ui: ./orders.html\n`));
     expect(view("list_orders")).toEqual({ kind: "html", html: "<!doctype html><p>Orders</p>" });
     expect(features).toEqual(["apps"]);
+  });
+
+  it("mcpgen generate --watch watches a view's page like a $ref'd file", () => {
+    const file = join(dir, "watched.yaml");
+    writeFileSync(file, spec(`${list}    ui: ./orders.html\n  - name: x\n    ui: table\n`));
+    expect(localRefs(file)).toEqual([join(dir, "orders.html")]);
   });
 
   it("without ui: and without the feature, no view; with features: [apps], a table", () => {

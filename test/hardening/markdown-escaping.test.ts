@@ -103,6 +103,7 @@ describe("the generated README of a hostile spec-language spec", () => {
       "## Responses within a budget",
       "## Code mode",
       "## Long-running operations",
+      "## Views (MCP Apps)",
       "## Tools",
       expect.stringMatching(/^### CODE \(/),
       "## Resources",
@@ -182,6 +183,7 @@ describe("the generated README of a hostile OpenAPI document", () => {
       "## Responses within a budget",
       "## Code mode",
       "## Long-running operations",
+      "## Views (MCP Apps)",
       "## Tools",
       expect.stringMatching(/^### CODE/),
     ]);

@@ -340,6 +340,14 @@ tasks by itself (\`callTool\`, with \`onTask\` for each status and \`signal\` to
 | \`--task-wait <ms>\` | \`MCP_TASK_WAIT_MS\` | 60000 | how long a call from a client without tasks waits for the job's result before answering that it is still running |
 | \`--task-poll-interval <ms>\` | \`MCP_TASK_POLL_INTERVAL_MS\` | 2000 | time between two polls of an upstream job when it sends no Retry-After (a binding's pollIntervalMs wins) |
 
+## Views (MCP Apps)
+
+Tools with structured output have a view: a table for a list, a card for a record, which hosts that
+implement MCP Apps (the \`io.modelcontextprotocol/ui\` extension) show next to the result. Each is the
+resource \`ui://<server>/<tool>\` named in the tool's \`_meta.ui.resourceUri\`, one self-contained HTML page
+(\`text/html;profile=mcp-app\`) that fetches nothing. Only clients that declare the extension see the views;
+every other client sees the same tools as before.
+
 ## Tools
 
 ### \`get_forecast\`

@@ -77,6 +77,9 @@ const TASK_OPENAPI_CODES: Code[] = [
   "TASK_PATH_UNDOCUMENTED",
 ];
 
+/** View settings (ui:, x-mcp-ui), each with a failing case beside passing ones: test/generate/apps-views.test.ts. */
+const VIEW_CODES: Code[] = ["UI_VALUE_INVALID", "UI_FILE_UNREADABLE", "UI_VIEW_MISMATCH", "UI_FEATURE_OFF"];
+
 /** Codes about how mcpgen is called (strict .json, options, the config file): test/cli/*.test.ts;
  * CONFIG_TOOLSET_UNKNOWN: test/normalize/toolsets.test.ts. */
 const CLI_CODES: Code[] = [
@@ -95,6 +98,7 @@ describe("every diagnostic code has a failing and a passing fixture", () => {
       ...GENERATE_CODES,
       ...OPENAPI_CODES,
       ...TASK_OPENAPI_CODES,
+      ...VIEW_CODES,
       ...CLI_CODES,
       ...REF_CODES,
     ]);
