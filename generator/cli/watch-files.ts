@@ -6,7 +6,7 @@ import { dirname, resolve } from "node:path";
 /** `$ref: "other.yaml#/x"` in YAML or JSON, quoted or not; the capture is the part before '#'. */
 const REF = /["']?\$ref["']?\s*:\s*["']?([^"'#\s,}\]]*)/g;
 /** A view's own page (`ui: ./orders.html`, `x-mcp-ui`): a file too, unless the value names a built-in view. */
-const UI_PAGE = /["']?(?:x-mcp-)?ui["']?\s*:\s*["']?([^"'#\s,}\]]*)/g;
+const UI_PAGE = /(?:^|[\s{,])["']?(?:x-mcp-)?ui["']?\s*:\s*["']?([^"'#\s,}\]]*)/gm;
 const BUILT_IN_VIEWS = new Set(["table", "card", "false", "true"]);
 /** A reference with a scheme (https:, urn:, ...) is not a local file. */
 const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:/;

@@ -76,8 +76,10 @@ function pageProblem(file: string): string | undefined {
     return undefined;
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
+    // The fatal decoder's TypeError carries a code too: it is the text, not the file, that is wrong.
+    if (code === "ERR_ENCODING_INVALID_ENCODED_DATA") return "is not UTF-8 text";
     if (code === "ENOENT") return "does not exist";
     if (code === "EACCES") return "cannot be read (permission denied)";
-    return code ? `cannot be read (${code})` : "is not UTF-8 text";
+    return `cannot be read (${code ?? String(error)})`;
   }
 }

@@ -46,10 +46,11 @@ export function toolView(tool: ToolNode, tools: readonly ToolNode[]): ToolView |
 function rank(key: string, schema: JsonSchema, required: boolean): number {
   const format = formatOf(key, schema);
   if (format === "link" || OPAQUE.test(key) || LONG_TEXT.test(key)) return 9;
-  if (IDENTITY.includes(key)) return 0;
-  if (STATUS.includes(key)) return 1;
-  if (format === "date" || format === "date-time") return 2;
   const composite = format === "object" || format === "list";
+  if (IDENTITY.includes(key) && !composite) return 0;
+  // A `type` that is an object (GitHub's issue type) is summarised like any object, not read as a status.
+  if (STATUS.includes(key) && !composite) return 1;
+  if (format === "date" || format === "date-time") return 2;
   if (required) return composite ? 4 : 3;
   return composite ? 6 : 5;
 }

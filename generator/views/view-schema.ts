@@ -3,6 +3,8 @@
  * nullable unions to a list of objects (at the top, or under one property of an object) or an object, and
  * each property's label and format.
  */
+
+import { labelFromKey } from "../../runtime/features/apps/view-config.ts";
 import type { ViewField, ViewFormat } from "../../runtime/package/catalog-types.ts";
 import type { JsonSchema } from "../ir.ts";
 
@@ -110,15 +112,9 @@ export function formatOf(key: string, schema: Schema): ViewFormat {
   return "text";
 }
 
-/** "created_at" → "Created at", "htmlUrl" → "Html url". */
+/** The schema's own title, else the key in words ("created_at" → "Created at", "htmlUrl" → "Html url"). */
 export function labelOf(key: string, schema: Schema): string {
-  if (typeof schema.title === "string" && schema.title.trim()) return schema.title.trim();
-  const words = key
-    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
-    .replace(/[_\-.]+/g, " ")
-    .trim()
-    .toLowerCase();
-  return words ? words[0].toUpperCase() + words.slice(1) : key;
+  return typeof schema.title === "string" && schema.title.trim() ? schema.title.trim() : labelFromKey(key);
 }
 
 export const fieldOf = ([key, schema]: [string, Schema]): ViewField => ({

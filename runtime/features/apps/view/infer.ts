@@ -1,22 +1,12 @@
 // A view chosen from the answer itself, for a tool whose view the generator could not fix (no output schema,
 // call_tool without its page): a list of objects is a table, an object a card, anything else text.
 import type { ViewField, ViewFormat } from "../../../package/catalog-types.ts";
-import type { GeneratedView } from "../view-config.ts";
+import { type GeneratedView, labelFromKey } from "../view-config.ts";
 import { isRecord } from "./format.ts";
 
 const SAMPLED_ROWS = 50; // enough rows to see every key of a typical API list
 const MAX_COLUMNS = 8; // wider tables stop being readable inline; the card shows the rest
 const MAX_WRAPPER_KEYS = 6; // a list's envelope: the list and a few counts or cursors
-
-/** "created_at" and "createdAt" as "Created at". */
-export function labelFromKey(key: string): string {
-  const words = key
-    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
-    .replace(/[_\-.]+/g, " ")
-    .trim()
-    .toLowerCase();
-  return words ? words[0].toUpperCase() + words.slice(1) : key;
-}
 
 export function formatOf(value: unknown): ViewFormat {
   if (typeof value === "boolean") return "boolean";

@@ -38,10 +38,11 @@ function applyFonts(fonts: string | undefined): void {
 
 export function applyHostContext(context: HostContext): void {
   const html = document.documentElement;
-  if (context.theme === "light" || context.theme === "dark") {
-    html.dataset.theme = context.theme;
-    html.style.colorScheme = context.theme;
-  }
+  // The host's theme, else the system's: the styles read only data-theme.
+  const system = matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light";
+  const theme = context.theme === "light" || context.theme === "dark" ? context.theme : system;
+  html.dataset.theme = theme;
+  html.style.colorScheme = theme;
   html.dataset.display = context.displayMode ?? "inline";
   // Only custom properties: a host's `color` or `display` key must not restyle the page's root.
   for (const [key, value] of Object.entries(context.styles?.variables ?? {})) {

@@ -125,3 +125,32 @@ test("dynamic mode: describe_tools shows the view's URI, and call_tool has a vie
   expect(text).toContain('"dispatch":true');
   await client.close();
 });
+
+describe.each(["2026-07-28", "2025-11-25"])("stdio, %s: generated/petstore's views", (protocolVersion) => {
+  test("listed to a client with the extension, not to one without; the page read over stdio", async () => {
+    const target = {
+      command: process.execPath,
+      args: ["--import", "tsx", "generated/petstore/src/server.ts"],
+      env: { PETSTORE_API_KEY: "k" },
+    };
+    const viewing = await connect(target, { protocolVersion, capabilities: UI });
+    const plain = await connect(target, { protocolVersion });
+    try {
+      const listPets = async (client: typeof viewing) =>
+        ((await client.request("tools/list", {})).tools as Array<{ name: string; _meta?: unknown }>).find(
+          (tool) => tool.name === "listPets",
+        );
+      expect((await listPets(viewing))?._meta).toEqual({
+        ui: { resourceUri: "ui://petstore/listPets" },
+        "ui/resourceUri": "ui://petstore/listPets",
+      });
+      expect((await listPets(plain))?._meta).toBeUndefined();
+      const read = await viewing.request("resources/read", { uri: "ui://petstore/listPets" });
+      expect((read.contents as Array<{ mimeType: string }>)[0].mimeType).toBe("text/html;profile=mcp-app");
+      expect((await plain.request("resources/list", {})).resources).toEqual([]);
+    } finally {
+      await viewing.close();
+      await plain.close();
+    }
+  });
+});

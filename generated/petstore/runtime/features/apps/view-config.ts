@@ -23,3 +23,13 @@ export type ViewConfig = {
 
 /** A tool's view URI (a tool name is URI-safe: MCP's tool names are letters, digits, `_`, `-`, `.`). */
 export const viewUri = (server: string, tool: string) => `ui://${encodeURIComponent(server)}/${tool}`;
+
+/** A property's key in words, its label where the schema gives no title: "created_at", "createdAt" → "Created at". */
+export function labelFromKey(key: string): string {
+  const words = key
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .replace(/[_\-.]+/g, " ")
+    .trim()
+    .toLowerCase();
+  return words ? words[0].toUpperCase() + words.slice(1) : key;
+}
