@@ -1,9 +1,10 @@
 /**
  * Views (issue 31) under the host's side of the MCP Apps spec, beyond one call's render (views-browser.large.ts):
- * a host-context change re-themes, restyles (the host's variables) or goes fullscreen in a mounted view; a call
- * still running shows as loading and a cancelled one says so; the view answers the host's teardown; and the view
- * is walled in: no reach into its host's page, and through the sandbox proxy, the network only where the
- * resource's declared domains (spec "Sandbox proxy", 5.) allow it.
+ * a host-context change re-themes, restyles (the host's variables) or goes fullscreen in a mounted view, whose
+ * size-changed keeps the host's frame as tall as its content; a call still running shows as loading and a
+ * cancelled one says so; the view answers the host's teardown; and the view is walled in: no reach into its
+ * host's page, and through the sandbox proxy, the network only where the resource's declared domains (spec
+ * "Sandbox proxy", 5.) allow it.
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -98,6 +99,23 @@ describe.each([false, true])("through a sandbox proxy: %s", (proxy) => {
     );
     await waitFor(view, `${rows} === 30`);
     expect(await view.evaluate("document.documentElement.dataset.display")).toBe("fullscreen");
+    await page.close();
+  });
+
+  it("the host's frame follows the view's size-changed: as tall as its content, again when the content grows", async () => {
+    const { page, view } = await mount("listPets", {}, { proxy });
+    const frameHeight = "Math.round(document.getElementById('view').getBoundingClientRect().height)";
+    const fits = async () => {
+      const content = await view.evaluate<number>("document.documentElement.scrollHeight");
+      await waitFor(page, `Math.abs(${frameHeight} - ${content}) <= 2`);
+      return content;
+    };
+    const inline = await fits();
+    await page.evaluate(
+      `window.hostBridge.setHostContext(${JSON.stringify({ ...CONTEXT, displayMode: "fullscreen" })})`,
+    );
+    await waitFor(view, `${rows} === 30`);
+    expect(await fits()).toBeGreaterThan(inline);
     await page.close();
   });
 
