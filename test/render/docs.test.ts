@@ -345,8 +345,8 @@ tasks by itself (\`callTool\`, with \`onTask\` for each status and \`signal\` to
 Tools with structured output have a view: a table for a list, a card for a record, which hosts that
 implement MCP Apps (the \`io.modelcontextprotocol/ui\` extension) show next to the result. Each is the
 resource \`ui://<server>/<tool>\` named in the tool's \`_meta.ui.resourceUri\`, one self-contained HTML page
-(\`text/html;profile=mcp-app\`) that fetches nothing. Only clients that declare the extension see the views;
-every other client sees the same tools as before.
+(\`text/html;profile=mcp-app\`) that fetches nothing. Only clients that declare the extension see the views
+in \`resources/list\`; a client without it ignores \`_meta.ui\` and uses the tools as any others.
 
 ## Tools
 

@@ -1,5 +1,6 @@
-// The views of a server (MCP Apps, SEP-1865): a `ui://<server>/<tool>` resource per tool with a view, listed
-// and named in tools/list only to clients whose capabilities take the extension; the others see plain tools.
+// The views of a server (MCP Apps, SEP-1865): a `ui://<server>/<tool>` resource per tool with a view, named in the
+// tool's `_meta.ui` for every client (as the extension's own registerAppTool does: a host without MCP Apps uses the
+// tool as any other) and listed in resources/list only to clients whose capabilities take the extension.
 import type { Catalog, CatalogTool } from "../../package/catalog-types.ts";
 import type { ClientCapabilities, Result } from "../../protocol/types.ts";
 import { sharedMethods } from "../../server/methods.ts";
@@ -19,11 +20,11 @@ export function serveViews(server: McpServer, catalog: () => Catalog): void {
   server.options.capabilities = { ...capabilities, extensions };
   // After the catalog's own registrations (deferred before this), so the served tools and a mode's are known.
   server.defer(() => registerViews(server, catalog()), { resources: true });
+  // The spec lets a server leave UI-only resources out of resources/list: a client without MCP Apps has no use
+  // for HTML pages it cannot show.
   for (const methods of Object.values(server.methods)) {
-    const tools = methods["tools/list"] ?? sharedMethods["tools/list"];
     const resources = methods["resources/list"] ?? sharedMethods["resources/list"];
-    methods["tools/list"] = { ...tools, run: unlessNegotiated(tools.run, "tools", plainTool) };
-    methods["resources/list"] = { ...resources, run: unlessNegotiated(resources.run, "resources", notAView) };
+    methods["resources/list"] = { ...resources, run: viewsIfNegotiated(resources.run) };
   }
 }
 
@@ -33,28 +34,15 @@ export function rendersViews(capabilities: ClientCapabilities): boolean {
   return Array.isArray(settings?.mimeTypes) && settings.mimeTypes.includes(VIEW_MIME_TYPE);
 }
 
-type Entry = Record<string, unknown>;
-
-/** A list method whose entries are `change`d (undefined: left out) for a client without the extension. */
-function unlessNegotiated(run: (call: MethodCall) => Promise<Result>, key: string, change: (e: Entry) => unknown) {
+/** resources/list without the views for a client without the extension. */
+function viewsIfNegotiated(run: (call: MethodCall) => Promise<Result>) {
   return async (call: MethodCall): Promise<Result> => {
     const result = await run(call);
     if (rendersViews(call.scope.clientCapabilities)) return result;
-    const entries = (result[key] as Entry[]).map(change).filter((entry) => entry !== undefined);
-    return { ...result, [key]: entries };
+    const resources = result.resources as Array<{ mimeType?: string }>;
+    return { ...result, resources: resources.filter((resource) => resource.mimeType !== VIEW_MIME_TYPE) };
   };
 }
-
-/** A tool without its view's `_meta` keys (and without `_meta` when nothing else is left in it). */
-function plainTool(tool: Entry): Entry {
-  const meta = tool._meta as Entry | undefined;
-  if (!meta || (meta.ui === undefined && meta[LEGACY_URI_KEY] === undefined)) return tool;
-  const { ui: _ui, [LEGACY_URI_KEY]: _legacy, ...rest } = meta;
-  const { _meta: _dropped, ...plain } = tool;
-  return Object.keys(rest).length > 0 ? { ...plain, _meta: rest } : plain;
-}
-
-const notAView = (resource: Entry) => (resource.mimeType === VIEW_MIME_TYPE ? undefined : resource);
 
 function registerViews(server: McpServer, { tools }: Catalog): void {
   const serverName = server.info.name;

@@ -31,33 +31,26 @@ export function parseUriTemplate(template: string): ParsedUriTemplate {
   const parts: UriTemplatePart[] = [];
   const variables: string[] = [];
   const fail = (error: UriTemplateError): ParsedUriTemplate => ({ parts, variables, error });
-  let literal = "";
-  let i = 0;
-  while (i < template.length) {
+  let start = 0; // where the literal being read began
+  for (let i = 0; i < template.length; i++) {
     const c = template[i];
     if (c === "{") {
       const end = template.indexOf("}", i);
       if (end < 0) return fail({ offset: i, message: "expression '{' is never closed" });
       const expression = parseExpression(template.slice(i + 1, end), i);
       if ("message" in expression) return fail(expression);
-      if (literal) parts.push(literal);
-      literal = "";
+      if (i > start) parts.push(template.slice(start, i));
       parts.push(expression);
       for (const variable of expression.variables) variables.push(variable.name);
-      i = end + 1;
-      continue;
-    }
-    const problem =
-      c === "}"
-        ? "'}' without a matching '{'"
-        : c === "%" && !/^%[0-9A-Fa-f]{2}$/.test(template.slice(i, i + 3))
-          ? "'%' is not followed by two hex digits"
-          : BAD_LITERAL.test(c) && `character ${JSON.stringify(c)} is not allowed outside an expression`;
-    if (problem) return fail({ offset: i, message: problem });
-    literal += c;
-    i++;
+      i = end;
+      start = end + 1;
+    } else if (c === "}") return fail({ offset: i, message: "'}' without a matching '{'" });
+    else if (c === "%" && !/^%[0-9A-Fa-f]{2}$/.test(template.slice(i, i + 3)))
+      return fail({ offset: i, message: "'%' is not followed by two hex digits" });
+    else if (BAD_LITERAL.test(c))
+      return fail({ offset: i, message: `character ${JSON.stringify(c)} is not allowed outside an expression` });
   }
-  if (literal) parts.push(literal);
+  if (start < template.length) parts.push(template.slice(start));
   return { parts, variables };
 }
 

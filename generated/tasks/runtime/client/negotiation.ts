@@ -105,7 +105,6 @@ function describe(result: Result, info: unknown, supportedVersions: string[]): S
 
 /** The versions a -32022 error lists (unchecked: callers pick only their own); none for any other error. */
 function supportedVersionsOf(error: unknown): string[] {
-  const data =
-    error instanceof McpError && error.code === ErrorCode.UnsupportedProtocolVersion ? error.data : undefined;
-  return isObject(data) && Array.isArray(data.supported) ? data.supported : [];
+  if (!(error instanceof McpError) || error.code !== ErrorCode.UnsupportedProtocolVersion) return [];
+  return isObject(error.data) && Array.isArray(error.data.supported) ? error.data.supported : [];
 }

@@ -50,11 +50,8 @@ function fillPath(template: string, value: (name: string) => string): string {
   return template
     .split("/")
     .map((segment) => {
-      const names: string[] = [];
-      const filled = segment.replace(/\{([^{}]+)\}/g, (_, name: string) => {
-        names.push(name);
-        return value(name);
-      });
+      const names = [...segment.matchAll(/\{([^{}]+)\}/g)].map((match) => match[1]);
+      const filled = segment.replace(/\{([^{}]+)\}/g, (_, name: string) => value(name));
       if (names.length > 0 && /^(\.|%2e){1,2}$/i.test(filled)) {
         const which = names.map((n) => `'${n}'`).join(", ");
         throw new Error(

@@ -1,6 +1,6 @@
-// The apps feature's server side over real HTTP, in both eras: a client that takes the MCP Apps extension sees
-// each tool's view (`_meta.ui.resourceUri`, the legacy key) and the ui:// resources; one without it sees plain
-// tools and no views, and calls them alike. resources/read answers one self-contained page.
+// The apps feature's server side over real HTTP and stdio, in both eras: every client sees each tool's view named
+// in its `_meta` (`ui.resourceUri`, the legacy key), as the extension's own server helper names it; only a client
+// that takes the MCP Apps extension sees the ui:// resources listed. resources/read answers one self-contained page.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { connect } from "../../../../runtime/client/client.ts";
 import { appsFeature } from "../../../../runtime/features/apps/feature.ts";
@@ -83,12 +83,11 @@ describe.each(["2026-07-28", "2025-11-25"])("%s", (protocolVersion) => {
     await client.close();
   });
 
-  test("a client without it sees plain tools, no views, and calls them alike", async () => {
+  test("a client without it sees the same tools, no views in resources/list, and calls them alike", async () => {
     const client = await connect({ url }, { protocolVersion });
     const { tools } = await client.request("tools/list", {});
     const listed = Object.fromEntries((tools as Array<{ name: string; _meta?: unknown }>).map((t) => [t.name, t]));
-    expect(listed.list_items._meta).toEqual({ "com.example/keep": true });
-    expect(listed.get_item._meta).toBeUndefined();
+    expect(listed.list_items._meta).toEqual({ ...meta("list_items"), "com.example/keep": true });
     expect((await client.request("resources/list", {})).resources).toEqual([]);
     expect((await client.callTool("list_items", {})).structuredContent).toEqual({ items: [{ id: 1 }] });
     await client.close();
@@ -127,7 +126,7 @@ test("dynamic mode: describe_tools shows the view's URI, and call_tool has a vie
 });
 
 describe.each(["2026-07-28", "2025-11-25"])("stdio, %s: generated/petstore's views", (protocolVersion) => {
-  test("listed to a client with the extension, not to one without; the page read over stdio", async () => {
+  test("named to every client, listed only to one with the extension; the page read over stdio", async () => {
     const target = {
       command: process.execPath,
       args: ["--import", "tsx", "generated/petstore/src/server.ts"],
@@ -144,7 +143,7 @@ describe.each(["2026-07-28", "2025-11-25"])("stdio, %s: generated/petstore's vie
         ui: { resourceUri: "ui://petstore/listPets" },
         "ui/resourceUri": "ui://petstore/listPets",
       });
-      expect((await listPets(plain))?._meta).toBeUndefined();
+      expect((await listPets(plain))?._meta).toEqual((await listPets(viewing))?._meta);
       const read = await viewing.request("resources/read", { uri: "ui://petstore/listPets" });
       expect((read.contents as Array<{ mimeType: string }>)[0].mimeType).toBe("text/html;profile=mcp-app");
       expect((await plain.request("resources/list", {})).resources).toEqual([]);

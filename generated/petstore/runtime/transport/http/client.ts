@@ -97,11 +97,10 @@ async function announceCancel(connection: HttpConnection, id: RequestId, reason:
 async function close(connection: HttpConnection): Promise<void> {
   if (connection.lifetime.signal.aborted) return;
   connection.lifetime.abort();
-  if (connection.revision.httpSession && connection.sessionId) {
-    await fetch(connection.url, { method: "DELETE", headers: { ...baseHeaders(connection) } })
-      .then((response) => response.body?.cancel())
-      .catch(() => {});
-  }
+  if (!connection.revision.httpSession || !connection.sessionId) return;
+  await fetch(connection.url, { method: "DELETE", headers: { ...baseHeaders(connection) } })
+    .then((response) => response.body?.cancel())
+    .catch(() => {});
 }
 
 // The 2025 era's optional standalone GET stream, on which a session's server sends messages outside any

@@ -1,5 +1,5 @@
 // Body fields mirrored into HTTP headers (2026-07-28): the `=?base64?...?=` encoding, `x-mcp-header`.
-import { isObject } from "../../protocol/codec.ts";
+import { isObject, ownValue } from "../../protocol/codec.ts";
 
 const SENTINEL_PREFIX = "=?base64?";
 const SENTINEL_SUFFIX = "?=";
@@ -102,14 +102,8 @@ export function checkHeaderParams(
   return undefined;
 }
 
-function valueAtPath(args: unknown, path: string[]): unknown {
-  let current: unknown = args;
-  for (const key of path) {
-    if (!isObject(current) || !Object.hasOwn(current, key)) return undefined;
-    current = current[key];
-  }
-  return current;
-}
+const valueAtPath = (args: unknown, path: string[]) =>
+  path.reduce<unknown>((current, key) => (isObject(current) ? ownValue(current, key) : undefined), args);
 
 function checkAnnotation(schema: Record<string, unknown>, path: string[]): string | undefined {
   const name = schema["x-mcp-header"];
