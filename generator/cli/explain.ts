@@ -35,5 +35,5 @@ export const explainCommand: Command = {
 function featuresText(): string {
   const width = Math.max(...FEATURE_MODULES.map((feature) => feature.name.length));
   const lines = FEATURE_MODULES.map((feature) => `  ${feature.name.padEnd(width)}  ${feature.summary}`);
-  return `Runtime features beside the core (generate --features a,b; all; none):\n${lines.join("\n")}\nWithout a choice a package gets the core, and dynamic when it has more than ${CLIENT_TOOL_LIMIT} tools.\n`;
+  return `Runtime features beside the core (generate --features a,b; all; none):\n${lines.join("\n")}\nWithout a choice a package gets the core, dynamic when it has more than ${CLIENT_TOOL_LIMIT} tools, tasks when a tool starts a long-running job, and apps when a tool asks for a view (ui:, x-mcp-ui).\n`;
 }

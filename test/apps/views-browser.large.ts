@@ -16,9 +16,12 @@ import { type HostPages, startHostPages } from "../support/apps-host/host-page.t
 const UI = { "io.modelcontextprotocol/ui": { mimeTypes: ["text/html;profile=mcp-app"] } };
 const IMG = '<img src=x onerror="window.__pwned=1">';
 const SCRIPT = "</script><script>window.__pwned=1</script>";
+// The last pet's id is long enough to wrap in a narrow table, which a number must not.
+const BIG_ID = 1234567890123;
+const LONG_NAME = "Bartholomew the Magnificent, Destroyer of Slippers and Guardian of the Garden Gate";
 const PETS = Array.from({ length: 30 }, (_, i) => ({
-  id: i + 1,
-  name: i === 0 ? IMG : i === 1 ? SCRIPT : `Pet ${String(i + 1).padStart(2, "0")}`,
+  id: i === 29 ? BIG_ID : i + 1,
+  name: i === 0 ? IMG : i === 1 ? SCRIPT : i === 29 ? LONG_NAME : `Pet ${String(i + 1).padStart(2, "0")}`,
   tag: i % 2 ? "cat" : "dog",
   status: ["available", "pending", "sold"][i % 3],
 }));
@@ -103,7 +106,7 @@ describe.each([false, true])("through a sandbox proxy: %s", (proxy) => {
     await view.evaluate("document.querySelectorAll('thead th button')[1].click()"); // Id, ascending
     await view.evaluate("document.querySelectorAll('thead th button')[1].click()"); // Id, descending
     await waitFor(view, "document.querySelectorAll('thead th')[1].getAttribute('aria-sort') === 'descending'");
-    expect((await cells(view)).slice(0, 3).map((row) => row[1])).toEqual(["30", "29", "28"]);
+    expect((await cells(view)).slice(0, 3).map((row) => row[1])).toEqual(["1,234,567,890,123", "29", "28"]);
     await view.evaluate("document.querySelectorAll('thead th button')[0].click()"); // Name, ascending
     await waitFor(view, "document.querySelectorAll('thead th')[0].getAttribute('aria-sort') === 'ascending'");
     const names = (await cells(view)).map((row) => row[0]);
@@ -124,6 +127,20 @@ describe.each([false, true])("through a sandbox proxy: %s", (proxy) => {
     );
     expect(card).toContainEqual(["Name", "Pet 05"]);
     expect(card).toContainEqual(["Id", "5"]);
+    await page.close();
+  });
+
+  it("in a narrow frame a number stays on one line", async () => {
+    const { page, view } = await mountView(browser, pages, client as never, "listPets", {}, { proxy, width: 300 });
+    await waitFor(view, "document.querySelector('main')?.dataset.state === 'ready'");
+    await view.evaluate("document.querySelectorAll('thead th button')[1].click()");
+    await view.evaluate("document.querySelectorAll('thead th button')[1].click()"); // Id, descending: the big one first
+    await waitFor(view, "document.querySelector('tbody td.num')?.textContent === '1,234,567,890,123'");
+    const lines = await view.evaluate<number[]>(
+      "[...document.querySelectorAll('tbody td.num')].map((td) => { const r = document.createRange(); r.selectNodeContents(td); return new Set([...r.getClientRects()].map((rect) => Math.round(rect.top))).size; })",
+    );
+    expect(lines.length).toBeGreaterThan(0);
+    expect(lines.every((count) => count === 1)).toBe(true);
     await page.close();
   });
 

@@ -82,6 +82,7 @@ describe("mcpgen generate --features", () => {
     expect(mcpgen(ROOT, "generate", spec, "--out", flag, "--features", "dynamic").code).toBe(0);
     expect(imports(flag)).toEqual(["dynamic"]);
     expect(imports(generated("--features", "all"))).toEqual([
+      "apps",
       "budget",
       "code",
       "dynamic",
@@ -153,7 +154,8 @@ describe("mcpgen generate --features", () => {
   it("mcpgen explain features lists every feature", () => {
     const run = mcpgen(ROOT, "explain", "features");
     expect(run.code).toBe(0);
-    for (const { name } of FEATURE_MODULES) expect(run.stdout).toMatch(new RegExp(`^  ${name} +--`, "m"));
+    // Each line starts with the feature's flag, or, for one without flags (apps), with what it serves.
+    for (const { name } of FEATURE_MODULES) expect(run.stdout).toMatch(new RegExp(`^  ${name} +(--|ui://)`, "m"));
   });
 });
 

@@ -39,7 +39,7 @@ const listen = (server: Server) =>
 
 export async function startHostPages(): Promise<HostPages> {
   const script = (await hostScript()).replace(/<\/script/gi, "<\\/script");
-  const host = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>host</title></head><body style="margin:0;width:900px"><script>${script}</script></body></html>`;
+  const host = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>host</title></head><body style="margin:0;max-width:900px"><script>${script}</script></body></html>`;
   const proxy = readFileSync(`${HERE}sandbox-proxy.html`, "utf8");
   const page = (html: string, headers: (url?: string) => Record<string, string> = () => ({})) =>
     createServer((request, response) => {
