@@ -14,6 +14,7 @@
  */
 import { setOwn } from "../../runtime/protocol/codec.ts";
 import type { JsonSchema } from "../ir.ts";
+import { namedDefinition } from "../schema/named-definition.ts";
 import { type CompactOptions, compactSchema } from "./compact-schema.ts";
 
 /** Compacted response schemas up to this many characters of JSON are served as they are (~300 tokens). */
@@ -44,27 +45,12 @@ export function servedOutputSchema(
   return isObject(best) ? { ...best, type: "object" } : { type: "object" };
 }
 
-/** The definition a `#/$defs/<name>` reference names whole; anything else is not followed. */
-function target(ref: unknown, defs: JsonSchema): JsonSchema | undefined {
-  if (typeof ref !== "string" || !ref.startsWith("#/$defs/")) return undefined;
-  const rest = ref.slice("#/$defs/".length);
-  if (rest.includes("/")) return undefined;
-  let name: string;
-  try {
-    name = decodeURIComponent(rest).replaceAll("~1", "/").replaceAll("~0", "~");
-  } catch {
-    return undefined;
-  }
-  const def = Object.hasOwn(defs, name) ? defs[name] : undefined;
-  return isObject(def) || typeof def === "boolean" ? (def as JsonSchema) : undefined;
-}
-
 /** The `type` an instance valid under `node` must have, when the schema says so directly or via allOf. */
 function typeOf(node: unknown, defs: JsonSchema, seen: Set<unknown> = new Set()): unknown {
   if (!isObject(node) || seen.has(node)) return undefined;
   seen.add(node);
   if (typeof node.type === "string" || Array.isArray(node.type)) return node.type;
-  const ref = target(node.$ref, defs);
+  const ref = namedDefinition(node.$ref, defs);
   if (ref) {
     const found = typeOf(ref, defs, seen);
     if (found !== undefined) return found;
@@ -100,7 +86,7 @@ function skeleton(
   const out: JsonSchema = {};
   const parts: unknown[] = [];
   if (Object.hasOwn(node, "$ref")) {
-    const def = target(node.$ref, defs);
+    const def = namedDefinition(node.$ref, defs);
     if (def && !chain.has(def)) parts.push(skeleton(def, levels, defs, new Set([...chain, def])));
   }
   for (const keyword of ["type", "enum", "const"]) if (Object.hasOwn(node, keyword)) out[keyword] = node[keyword];

@@ -7,6 +7,7 @@
 import { labelFromKey } from "../../runtime/features/apps/view-config.ts";
 import type { ViewField, ViewFormat } from "../../runtime/package/catalog-types.ts";
 import type { JsonSchema } from "../ir.ts";
+import { namedDefinition } from "../schema/named-definition.ts";
 
 type Schema = JsonSchema;
 const isSchema = (value: unknown): value is Schema =>
@@ -26,10 +27,12 @@ export function resolve(schema: unknown, root: Schema, depth = 0): Schema | unde
   if (!isSchema(schema) || depth > 32) return undefined;
   const ref = schema.$ref;
   if (typeof ref === "string") {
-    const match = /^#\/(\$defs|definitions)\/(.+)$/.exec(ref);
-    const defs = match ? root[match[1]] : undefined;
-    const name = match ? decodeURIComponent(match[2]).replace(/~1/g, "/").replace(/~0/g, "~") : "";
-    return isSchema(defs) ? resolve(defs[name], root, depth + 1) : undefined;
+    // A spec-language schema may be draft-07, whose definitions live under `definitions`.
+    const [keyword, prefix] = ref.startsWith("#/definitions/")
+      ? ["definitions", "#/definitions/"]
+      : ["$defs", "#/$defs/"];
+    const defs = root[keyword];
+    return isSchema(defs) ? resolve(namedDefinition(ref, defs, prefix), root, depth + 1) : undefined;
   }
   const union = (schema.anyOf ?? schema.oneOf) as unknown;
   if (Array.isArray(union)) {

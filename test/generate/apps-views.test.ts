@@ -12,6 +12,7 @@ import { DiagnosticBag } from "../../generator/diagnostics/diagnostic.ts";
 import { load } from "../../generator/load.ts";
 import { normalize } from "../../generator/normalize/normalize.ts";
 import { validate } from "../../generator/validate.ts";
+import { answerShape } from "../../generator/views/view-schema.ts";
 import { scratchDir } from "./support.ts";
 
 const dir = scratchDir("apps-views");
@@ -167,6 +168,20 @@ describe("derivation", () => {
   it("ui: false has no view; a tool without an answer has none", () => {
     expect(view("getThing")).toBeUndefined();
     expect(view("deleteIssue")).toBeUndefined();
+  });
+});
+
+describe("answer shapes read through $ref", () => {
+  const item = { type: "object", properties: { id: { type: "integer" } } };
+  it("follows #/$defs/ and draft-07's #/definitions/ to a list of objects", () => {
+    expect(answerShape({ type: "array", items: { $ref: "#/$defs/Item" }, $defs: { Item: item } }).kind).toBe("list");
+    expect(
+      answerShape({ type: "array", items: { $ref: "#/definitions/Item" }, definitions: { Item: item } }).kind,
+    ).toBe("list");
+  });
+  it("does not follow a malformed escape or an inherited key, and does not throw", () => {
+    expect(answerShape({ type: "array", items: { $ref: "#/$defs/%zz" }, $defs: { Item: item } }).kind).toBe("other");
+    expect(answerShape({ type: "array", items: { $ref: "#/$defs/__proto__" }, $defs: {} }).kind).toBe("other");
   });
 });
 
