@@ -4,9 +4,9 @@
  * built well-formed, so only the feature check can concern them.
  */
 import type { Report } from "../diagnostics/diagnostic.ts";
-import type { ServerNode, TaskNode, ToolNode } from "../ir.ts";
+import type { TaskNode, ToolNode } from "../ir.ts";
 import { escapeSegment } from "../source/json-pointer.ts";
-import type { Rule } from "./rule.ts";
+import { featureAsked, type Rule } from "./rule.ts";
 
 const PARAM = /\{([^{}]*)\}/g;
 /** RFC 6901: empty (the whole document), or '/'-separated tokens in which '~' only starts ~0 or ~1. */
@@ -16,7 +16,7 @@ const CANCEL_METHODS = ["DELETE", "POST", "PUT", "PATCH"];
 export const taskRules: Rule = (server, report) => {
   const tasks = server.tools.flatMap((tool) => (tool.http?.task ? [{ tool, task: tool.http.task }] : []));
   for (const { tool, task } of tasks) checkTask(tool, task, report);
-  if (tasks.length > 0 && !tasksAsked(server)) {
+  if (tasks.length > 0 && !featureAsked(server, "tasks")) {
     for (const { tool, task } of tasks) {
       report(
         "TASK_FEATURE_OFF",
@@ -27,12 +27,6 @@ export const taskRules: Rule = (server, report) => {
     }
   }
 };
-
-/** Whether the features asked for (if any) include tasks: unasked, it is on by default for a task tool. */
-function tasksAsked(server: ServerNode): boolean {
-  const asked = server.features;
-  return asked === undefined || asked.includes("all") || asked.includes("tasks");
-}
 
 function checkTask(tool: ToolNode, task: TaskNode, report: Report): void {
   const at = (path: string) => `${task.loc.pointer}${path}`;
