@@ -2,12 +2,14 @@
 import { readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { dirname, resolve } from "node:path";
+import { BUILT_IN_VIEWS } from "../views/tool-view.ts";
 
 /** `$ref: "other.yaml#/x"` in YAML or JSON, quoted or not; the capture is the part before '#'. */
 const REF = /["']?\$ref["']?\s*:\s*["']?([^"'#\s,}\]]*)/g;
 /** A view's own page (`ui: ./orders.html`, `x-mcp-ui`): a file too, unless the value names a built-in view. */
 const UI_PAGE = /(?:^|[\s{,])["']?(?:x-mcp-)?ui["']?\s*:\s*["']?([^"'#\s,}\]]*)/gm;
-const BUILT_IN_VIEWS = new Set(["table", "card", "false", "true"]);
+// Read as text, `ui: false` is a word too.
+const NOT_PAGES = new Set([...BUILT_IN_VIEWS, "false", "true"]);
 /** A reference with a scheme (https:, urn:, ...) is not a local file. */
 const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:/;
 /** Enough for any real multi-file spec, and a bound on a reference loop's work. */
@@ -25,7 +27,7 @@ export function localRefs(file: string): string[] {
     } catch {
       continue; // a missing file is still watched (it may appear); the generate run reports it
     }
-    const pages = [...text.matchAll(UI_PAGE)].filter(([, value]) => !BUILT_IN_VIEWS.has(value));
+    const pages = [...text.matchAll(UI_PAGE)].filter(([, value]) => !NOT_PAGES.has(value));
     for (const [, target] of [...text.matchAll(REF), ...pages]) {
       if (target === "" || SCHEME.test(target)) continue;
       let path: string;

@@ -4,13 +4,12 @@
  */
 import { readFileSync, statSync } from "node:fs";
 import { closest } from "../diagnostics/spelling.ts";
-import type { ServerNode, ToolNode } from "../ir.ts";
-import { answerSchema, uiFile } from "../views/tool-view.ts";
+import type { ToolNode } from "../ir.ts";
+import { answerSchema, BUILT_IN_VIEWS, uiFile } from "../views/tool-view.ts";
 import { answerShape } from "../views/view-schema.ts";
-import type { Rule } from "./rule.ts";
+import { featureAsked, type Rule } from "./rule.ts";
 
 const MAX_PAGE_BYTES = 1024 * 1024;
-const VIEWS = ["table", "card"];
 
 export const viewRules: Rule = (server, report) => {
   const asking = server.tools.filter((tool) => tool.ui !== undefined && tool.ui.value !== false);
@@ -22,11 +21,11 @@ export const viewRules: Rule = (server, report) => {
       report("UI_VALUE_INVALID", ui.loc.pointer, `ui of tool '${tool.name}' is ${JSON.stringify(value)}`, {
         at: "value",
       });
-    } else if (VIEWS.includes(value)) {
+    } else if (BUILT_IN_VIEWS.includes(value)) {
       checkFit(tool, value, (message) => report("UI_VIEW_MISMATCH", ui.loc.pointer, message, { at: "value" }));
     } else {
       const problem = pageProblem(uiFile(tool) ?? value);
-      const near = closest(value, VIEWS);
+      const near = closest(value, BUILT_IN_VIEWS);
       if (problem)
         report("UI_FILE_UNREADABLE", ui.loc.pointer, `the page '${value}' of tool '${tool.name}' ${problem}`, {
           at: "value",
@@ -34,7 +33,7 @@ export const viewRules: Rule = (server, report) => {
         });
     }
   }
-  if (asking.length > 0 && !appsAsked(server))
+  if (asking.length > 0 && !featureAsked(server, "apps"))
     for (const tool of asking)
       report(
         "UI_FEATURE_OFF",
@@ -43,11 +42,6 @@ export const viewRules: Rule = (server, report) => {
         { at: "key" },
       );
 };
-
-function appsAsked(server: ServerNode): boolean {
-  const asked = server.features;
-  return asked === undefined || asked.includes("all") || asked.includes("apps");
-}
 
 function checkFit(tool: ToolNode, view: string, fail: (message: string) => void): void {
   const shape = answerShape(answerSchema(tool));

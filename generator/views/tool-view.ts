@@ -16,9 +16,15 @@ const STATUS = ["state", "status", "type", "kind"];
 const OPAQUE = /(^|_)(node_id|etag|sha|hash)$/;
 const LONG_TEXT = /^(body|body_html|body_text|content|markdown|html|text)$/;
 
-/** The file a `ui:` path names: relative to the file that says it. */
-export const uiFile = (tool: ToolNode) =>
-  typeof tool.ui?.value === "string" ? resolvePath(dirname(tool.ui.loc.file), tool.ui.value) : undefined;
+/** The values of `ui:` that name a view mcpgen makes; any other string is the path of the user's own page. */
+export const BUILT_IN_VIEWS: readonly string[] = ["table", "card"];
+
+/** The file a `ui:` path names, relative to the file that says it; undefined for any other value. */
+export function uiFile(tool: ToolNode): string | undefined {
+  const value = tool.ui?.value;
+  if (typeof value !== "string" || BUILT_IN_VIEWS.includes(value)) return undefined;
+  return tool.ui && resolvePath(dirname(tool.ui.loc.file), value);
+}
 
 /** What the view of a tool would be made from: its outputSchema, else the schema of a list answer. */
 export const answerSchema = (tool: ToolNode): JsonSchema | undefined => tool.outputSchema ?? tool.resultSchema;
@@ -28,7 +34,7 @@ export function toolView(tool: ToolNode, tools: readonly ToolNode[]): ToolView |
   const value = tool.ui?.value;
   if (value === false) return undefined;
   const file = uiFile(tool);
-  if (file && value !== "table" && value !== "card") return { kind: "html", html: readFileSync(file, "utf8") };
+  if (file) return { kind: "html", html: readFileSync(file, "utf8") };
   const shape = answerShape(answerSchema(tool));
   if (shape.kind === "list" && value !== "card") {
     const open = openLink(tool, shape.item, tools);
