@@ -4,16 +4,13 @@
  * and drives it with the official AppBridge (directly, and through a sandbox proxy on another origin, as web hosts
  * do); Chromium renders it. The upstream is a small local API whose records include hostile strings.
  */
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generate } from "../../generator/index.ts";
 import { ROOT, type RunningHttpServer, scratchDir, startHttpServer } from "../generate/support.ts";
-import { type Browser, type Frame, launchChromium, mountView, waitFor } from "../support/apps-host/browser.ts";
-import { type HostPages, startHostPages } from "../support/apps-host/host-page.ts";
+import { type Frame, mountView, waitFor } from "../support/apps-host/browser.ts";
+import { startPetstoreHost, UI, type ViewsHost } from "../support/apps-host/views-host.ts";
 
-const UI = { "io.modelcontextprotocol/ui": { mimeTypes: ["text/html;profile=mcp-app"] } };
 const IMG = '<img src=x onerror="window.__pwned=1">';
 const SCRIPT = "</script><script>window.__pwned=1</script>";
 // The last pet's id is long enough to wrap in a narrow table, which a number must not.
@@ -26,44 +23,14 @@ const PETS = Array.from({ length: 30 }, (_, i) => ({
   status: ["available", "pending", "sold"][i % 3],
 }));
 
-let upstream: Server;
-let upstreamUrl: string;
-const upstreamSeen: string[] = [];
-let server: RunningHttpServer;
-let client: Client;
-let pages: HostPages;
-let browser: Browser;
-
+let host: ViewsHost;
 beforeAll(async () => {
-  upstream = createServer((request, response) => {
-    upstreamSeen.push(`${request.method} ${request.url}`);
-    const url = new URL(request.url ?? "/", "http://x");
-    const one = /^\/pets\/(\d+)$/.exec(url.pathname);
-    const body = url.pathname === "/pets" ? { items: PETS, next: null } : one ? PETS[Number(one[1]) - 1] : undefined;
-    response.writeHead(body ? 200 : 404, { "content-type": "application/json" });
-    response.end(JSON.stringify(body ?? { message: "no such pet" }));
-  });
-  await new Promise<void>((resolve) => upstream.listen(0, "127.0.0.1", resolve));
-  upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
-  server = await startHttpServer(`${ROOT}/generated/petstore`, ["--base-url", upstreamUrl], {
-    PETSTORE_API_KEY: "test-key",
-  });
-  client = new Client({ name: "views-host", version: "1.0.0" }, { capabilities: { extensions: UI } as never });
-  await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));
-  pages = await startHostPages();
-  browser = await launchChromium();
+  host = await startPetstoreHost(PETS);
 }, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await pages?.close();
-  await client?.close();
-  await server?.stop();
-  await new Promise((resolve) => upstream?.close(resolve));
-});
+afterAll(() => host?.close());
 
 async function mount(tool: string, input: Record<string, unknown>, options: { proxy?: boolean; theme?: "dark" } = {}) {
-  const mounted = await mountView(browser, pages, client as never, tool, input, options);
+  const mounted = await host.mount(tool, input, options);
   expect(mounted.uri, `${tool} names its view`).toBe(`ui://petstore/${tool}`);
   await waitFor(mounted.view, "document.querySelector('main')?.dataset.state === 'ready'");
   return mounted;
@@ -116,10 +83,10 @@ describe.each([false, true])("through a sandbox proxy: %s", (proxy) => {
 
   it("a row's Open calls getPet through the host and shows the pet as a card", async () => {
     const { page, view } = await mount("listPets", {}, { proxy });
-    const before = upstreamSeen.length;
+    const before = host.upstreamSeen.length;
     await view.evaluate("document.querySelectorAll('tbody tr')[4].querySelector('button.open').click()");
     await waitFor(view, "document.querySelector('section.detail article.view-card')");
-    expect(upstreamSeen.slice(before)).toContain("GET /pets/5");
+    expect(host.upstreamSeen.slice(before)).toContain("GET /pets/5");
     const events = (await page.evaluate("window.hostEvents")) as Array<[string, unknown]>;
     expect(events).toContainEqual(["tools/call", { name: "getPet", arguments: { petId: 5 } }]);
     const card = await view.evaluate<string[][]>(
@@ -131,7 +98,7 @@ describe.each([false, true])("through a sandbox proxy: %s", (proxy) => {
   });
 
   it("in a narrow frame a number stays on one line", async () => {
-    const { page, view } = await mountView(browser, pages, client as never, "listPets", {}, { proxy, width: 300 });
+    const { page, view } = await host.mount("listPets", {}, { proxy, width: 300 });
     await waitFor(view, "document.querySelector('main')?.dataset.state === 'ready'");
     await view.evaluate("document.querySelectorAll('thead th button')[1].click()");
     await view.evaluate("document.querySelectorAll('thead th button')[1].click()"); // Id, descending: the big one first
@@ -174,7 +141,7 @@ describe("dynamic mode", () => {
     const out = `${scratchDir("views-dynamic")}/petstore`;
     const result = await generate(`${ROOT}/specs/petstore.yaml`, out, { features: ["apps", "dynamic"] });
     expect(result.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
-    dynamic = await startHttpServer(out, ["--base-url", upstreamUrl, "--mode", "dynamic"], {
+    dynamic = await startHttpServer(out, ["--base-url", host.upstreamUrl, "--mode", "dynamic"], {
       PETSTORE_API_KEY: "test-key",
     });
     dynamicClient = new Client({ name: "views-host", version: "1.0.0" }, { capabilities: { extensions: UI } as never });
@@ -189,7 +156,7 @@ describe("dynamic mode", () => {
     const described = await dynamicClient.callTool({ name: "describe_tools", arguments: { names: ["listPets"] } });
     expect(JSON.stringify(described)).toContain("ui://petstore/listPets");
     const input = { name: "listPets", arguments: {} };
-    const { page, view, uri } = await mountView(browser, pages, dynamicClient as never, "call_tool", input);
+    const { page, view, uri } = await mountView(host.browser, host.pages, dynamicClient as never, "call_tool", input);
     expect(uri).toBe("ui://petstore/call_tool");
     await waitFor(view, "document.querySelector('main')?.dataset.state === 'ready'");
     expect(await headers(view)).toEqual(["Name", "Id", "Status", "Tag", "Actions"]);

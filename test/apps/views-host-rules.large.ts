@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { waitFor } from "../support/apps-host/browser.ts";
-import { type PetstoreHost, startPetstoreHost } from "../support/apps-host/petstore-host.ts";
+import { type PetstoreHost, startPetstoreHost } from "../support/apps-host/views-host.ts";
 
 const CONTEXT = { displayMode: "inline", locale: "en-US", timeZone: "UTC", containerDimensions: { width: 900 } };
 

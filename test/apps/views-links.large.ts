@@ -4,16 +4,12 @@
  * field stays text. A package generated for the test from a one-operation document, with the apps feature.
  */
 import { writeFileSync } from "node:fs";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generate } from "../../generator/index.ts";
-import { type RunningHttpServer, scratchDir, startHttpServer } from "../generate/support.ts";
-import { type Browser, launchChromium, mountView, waitFor } from "../support/apps-host/browser.ts";
-import { type HostPages, startHostPages } from "../support/apps-host/host-page.ts";
+import { scratchDir } from "../generate/support.ts";
+import { waitFor } from "../support/apps-host/browser.ts";
+import { startViewsHost, type ViewsHost } from "../support/apps-host/views-host.ts";
 
-const UI = { "io.modelcontextprotocol/ui": { mimeTypes: ["text/html;profile=mcp-app"] } };
 // Two fields the document says are URLs: one a web page, one a script the API let through.
 const SITE = {
   id: 1,
@@ -39,41 +35,19 @@ const DOCUMENT = {
   },
 };
 
-let upstream: Server;
-let server: RunningHttpServer;
-let client: Client;
-let pages: HostPages;
-let browser: Browser;
-
+let host: ViewsHost;
 beforeAll(async () => {
-  upstream = createServer((_request, response) => {
-    response.writeHead(200, { "content-type": "application/json" });
-    response.end(JSON.stringify(SITE));
-  });
-  await new Promise<void>((resolve) => upstream.listen(0, "127.0.0.1", resolve));
   const dir = scratchDir("views-links");
   writeFileSync(`${dir}/links.json`, JSON.stringify(DOCUMENT));
   const result = await generate(`${dir}/links.json`, `${dir}/links`, { features: ["apps"] });
   expect(result.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
-  const base = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
-  server = await startHttpServer(`${dir}/links`, ["--base-url", base], {});
-  client = new Client({ name: "views-host", version: "1.0.0" }, { capabilities: { extensions: UI } as never });
-  await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));
-  pages = await startHostPages();
-  browser = await launchChromium();
+  host = await startViewsHost(`${dir}/links`, () => SITE);
 }, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await pages?.close();
-  await client?.close();
-  await server?.stop();
-  await new Promise((resolve) => upstream?.close(resolve));
-});
+afterAll(() => host?.close());
 
 describe.each([false, true])("through a sandbox proxy: %s", (proxy) => {
   it("a URL opens through the host's ui/open-link; a javascript: URL in a URL field stays text", async () => {
-    const { page, view } = await mountView(browser, pages, client as never, "getSite", {}, { proxy });
+    const { page, view } = await host.mount("getSite", {}, { proxy });
     const anchors = await view.evaluate<string[]>("[...document.querySelectorAll('a')].map((a) => a.href)");
     expect(anchors).toEqual([SITE.homepage]);
     await view.evaluate("document.querySelector('a').click()");

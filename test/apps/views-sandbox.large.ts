@@ -5,8 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Frame, waitFor } from "../support/apps-host/browser.ts";
-import { type PetstoreHost, startPetstoreHost } from "../support/apps-host/petstore-host.ts";
 import { sandboxPolicy } from "../support/apps-host/sandbox-csp.ts";
+import { type PetstoreHost, startPetstoreHost } from "../support/apps-host/views-host.ts";
 
 let host: PetstoreHost;
 beforeAll(async () => {
