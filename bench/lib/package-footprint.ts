@@ -12,7 +12,7 @@ import type { Table } from "./results-file.ts";
 export type Footprint = { files: number; lines: number; dependencies: string[]; installBytes?: number };
 
 /** Every regular file under `dir`, recursively (symbolic links such as node_modules/.bin are not counted twice). */
-const filesUnder = (dir: string): string[] =>
+export const filesUnder = (dir: string): string[] =>
   readdirSync(dir, { recursive: true, encoding: "utf8" })
     .map((path) => join(dir, path))
     .filter((file) => lstatSync(file).isFile());

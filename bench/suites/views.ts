@@ -2,13 +2,14 @@
 // (the page script and styles every view inlines) has a 40 KB budget; a page is that plus its own config.
 // The package is generated twice from the same spec, as users run it, with and without the feature.
 import { spawnSync } from "node:child_process";
-import { lstatSync, mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
+import { mkdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { VIEW_SCRIPT, VIEW_STYLE } from "../../runtime/features/apps/view-assets.ts";
 import { viewPage } from "../../runtime/features/apps/view-page.ts";
 import { readCatalog } from "../../runtime/package/spec-server.ts";
 import { bytes } from "../lib/format.ts";
+import { filesUnder } from "../lib/package-footprint.ts";
 import { BIN, NODE, ROOT, SCRATCH } from "../lib/paths.ts";
 import type { Section, Table } from "../lib/results-file.ts";
 
@@ -16,9 +17,8 @@ const SPEC = `${ROOT}specs/petstore.yaml`;
 const BUDGET = 40 * 1024;
 
 const sizeOf = (dir: string): number =>
-  readdirSync(dir, { recursive: true, encoding: "utf8" })
-    .map((path) => join(dir, path))
-    .filter((file) => lstatSync(file).isFile() && !file.includes("node_modules"))
+  filesUnder(dir)
+    .filter((file) => !file.includes("node_modules"))
     .reduce((sum, file) => sum + statSync(file).size, 0);
 
 function generate(name: string, features: string): string {
