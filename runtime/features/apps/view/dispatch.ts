@@ -3,10 +3,8 @@
 import { CONFIG_ELEMENT_ID, type ViewConfig, viewUri } from "../view-config.ts";
 import type { HostBridge } from "./host-bridge.ts";
 
-/** The ViewConfig a page carries, or undefined when it has none (the user's own page) or is not HTML. */
-export function configOfPage(html: string): ViewConfig | undefined {
-  // DOMParser builds an inert document: the page's scripts never run here.
-  const page = new DOMParser().parseFromString(html, "text/html");
+/** The ViewConfig a document carries (the page's own, or one parsed), or undefined when it has none. */
+export function configIn(page: Document): ViewConfig | undefined {
   const text = page.getElementById(CONFIG_ELEMENT_ID)?.textContent;
   if (!text) return undefined;
   try {
@@ -16,6 +14,10 @@ export function configOfPage(html: string): ViewConfig | undefined {
     return undefined;
   }
 }
+
+/** The ViewConfig a page's HTML carries, or undefined (the user's own page, or not HTML). DOMParser builds an
+ * inert document: the page's scripts never run here. */
+export const configOfPage = (html: string) => configIn(new DOMParser().parseFromString(html, "text/html"));
 
 /** The called tool's ViewConfig, or undefined (no page, no resource reads through this host): then infer. */
 export async function calledToolConfig(bridge: HostBridge, server: string, tool: string) {

@@ -1,7 +1,7 @@
 // The view's script: reads the page's ViewConfig, greets the host (`ui/initialize`, then `initialized`), and
 // renders each tool result it is sent into <main id="view">, as README "Views (MCP Apps)" describes.
-import { CONFIG_ELEMENT_ID, type GeneratedView, type ViewConfig } from "../view-config.ts";
-import { calledToolConfig } from "./dispatch.ts";
+import type { GeneratedView, ViewConfig } from "../view-config.ts";
+import { calledToolConfig, configIn } from "./dispatch.ts";
 import { el } from "./dom.ts";
 import { isRecord } from "./format.ts";
 import { connectHost } from "./host-bridge.ts";
@@ -12,13 +12,7 @@ import { applyHostContext, formatContextOf, type HostContext, mergeContext, page
 
 type Shown = { result: ToolResult; title: string; view?: GeneratedView; input: Record<string, unknown> };
 
-function readConfig(): ViewConfig {
-  try {
-    return JSON.parse(document.getElementById(CONFIG_ELEMENT_ID)?.textContent ?? "") as ViewConfig;
-  } catch {
-    return { server: "", tool: "", title: document.title };
-  }
-}
+const readConfig = (): ViewConfig => configIn(document) ?? { server: "", tool: "", title: document.title };
 
 /** Tells the host the page's size (rounded up to whole pixels) whenever it changes, so it can fit the frame. */
 function reportSize(notify: (width: number, height: number) => void): void {

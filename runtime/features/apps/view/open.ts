@@ -7,7 +7,15 @@ import { button, el } from "./dom.ts";
 import { isRecord } from "./format.ts";
 import type { HostBridge } from "./host-bridge.ts";
 import { fieldsOf } from "./infer.ts";
-import { type RenderOptions, renderData, resultData, resultText, type ToolResult } from "./render.ts";
+import {
+  errorAlert,
+  preformatted,
+  type RenderOptions,
+  renderData,
+  resultData,
+  resultText,
+  type ToolResult,
+} from "./render.ts";
 
 export type OpenContext = {
   bridge: HostBridge;
@@ -43,16 +51,12 @@ function showDetail(open: OpenContext, opener: HTMLButtonElement, content: HTMLE
 
 /** The answer as its own tool's view shows it (read from its page when the host can), else as a card. */
 function answerElement(open: OpenContext, result: ToolResult, view: GeneratedView | undefined): HTMLElement {
-  if (result.isError) {
-    const alert = el("p", "error", resultText(result) || "The tool failed.");
-    alert.setAttribute("role", "alert");
-    return alert;
-  }
+  if (result.isError) return errorAlert(result);
   const data = resultData(result);
   const card = isRecord(data) ? { kind: "card" as const, fields: fieldsOf([data]) } : undefined;
   const options = { ...open.options(), title: open.link.label, view: view ?? card, onOpen: undefined };
   const shown = data === undefined ? undefined : renderData(data, options);
-  return shown ?? el("pre", "view-text", resultText(result));
+  return shown ?? preformatted(resultText(result));
 }
 
 export function openRow(open: OpenContext, row: Record<string, unknown>, opener: HTMLButtonElement): void {

@@ -41,7 +41,14 @@ export function resultData(result: ToolResult): unknown {
   }
 }
 
-function preformatted(text: string): HTMLElement {
+/** An error result's text, announced (role=alert). */
+export function errorAlert(result: ToolResult): HTMLElement {
+  const alert = el("p", "error", resultText(result) || "The tool failed.");
+  alert.setAttribute("role", "alert");
+  return alert;
+}
+
+export function preformatted(text: string): HTMLElement {
   return el("pre", "view-text", text);
 }
 
@@ -68,8 +75,7 @@ export function renderData(data: unknown, options: RenderOptions): HTMLElement |
 export function renderResult(main: HTMLElement, result: ToolResult, options: RenderOptions): void {
   if (result.isError) {
     main.dataset.state = "error";
-    main.replaceChildren(el("p", "error", resultText(result) || "The tool failed."));
-    main.firstElementChild?.setAttribute("role", "alert");
+    main.replaceChildren(errorAlert(result));
     return;
   }
   const data = resultData(result);
