@@ -512,8 +512,8 @@ export const catalog = {
   ),
   UI_FILE_UNREADABLE: error(
     "View page cannot be read",
-    "The HTML page ui: names must be a readable UTF-8 file of at most 1 MB; it is served as is, inline in the package's catalog.",
-    "Fix the path (it is relative to the file that says it), or the file.",
+    "The HTML page ui: (x-mcp-ui) names must be a regular UTF-8 file of at most 1 MB inside the folder of the file that names it (judged by its real path: no absolute path, ../ chain or symbolic link out), as a $ref must; it is copied into the package and served to every client as is.",
+    "Fix the path (it is relative to the file that says it), move the page next to that file, or fix the file.",
   ),
   UI_VIEW_MISMATCH: error(
     "View does not fit the tool's answer",

@@ -2,14 +2,11 @@
  * View settings that cannot work (issue 31): a value that is none of false, table, card or a page's path; a page
  * that cannot be read; a table or card the tool's answer does not fit; a view the features leave out.
  */
-import { readFileSync, statSync } from "node:fs";
 import { closest } from "../diagnostics/spelling.ts";
 import type { ToolNode } from "../ir.ts";
-import { answerSchema, BUILT_IN_VIEWS, uiFile } from "../views/tool-view.ts";
+import { answerSchema, BUILT_IN_VIEWS, uiPage } from "../views/tool-view.ts";
 import { answerShape } from "../views/view-schema.ts";
 import { featureAsked, type Rule } from "./rule.ts";
-
-const MAX_PAGE_BYTES = 1024 * 1024;
 
 export const viewRules: Rule = (server, report) => {
   const asking = server.tools.filter((tool) => tool.ui !== undefined && tool.ui.value !== false);
@@ -24,10 +21,10 @@ export const viewRules: Rule = (server, report) => {
     } else if (BUILT_IN_VIEWS.includes(value)) {
       checkFit(tool, value, (message) => report("UI_VIEW_MISMATCH", ui.loc.pointer, message, { at: "value" }));
     } else {
-      const problem = pageProblem(uiFile(tool) ?? value);
+      const page = uiPage(tool);
       const near = closest(value, BUILT_IN_VIEWS);
-      if (problem)
-        report("UI_FILE_UNREADABLE", ui.loc.pointer, `the page '${value}' of tool '${tool.name}' ${problem}`, {
+      if (page && !page.ok)
+        report("UI_FILE_UNREADABLE", ui.loc.pointer, `the page '${value}' of tool '${tool.name}' ${page.problem}`, {
           at: "value",
           ...(near ? { hint: `Did you mean ${near}? A path names your own HTML page, relative to this file.` } : {}),
         });
@@ -59,21 +56,3 @@ const shapeText = (tool: ToolNode, kind: string) =>
       : kind === "record"
         ? "an object"
         : "neither a list of objects nor an object";
-
-/** Why a page cannot be served as is, or undefined. */
-function pageProblem(file: string): string | undefined {
-  try {
-    const stat = statSync(file);
-    if (!stat.isFile()) return "is not a file";
-    if (stat.size > MAX_PAGE_BYTES) return `is ${Math.round(stat.size / 1024)} KB, over the 1 MB a page may be`;
-    new TextDecoder("utf-8", { fatal: true }).decode(readFileSync(file));
-    return undefined;
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    // The fatal decoder's TypeError carries a code too: it is the text, not the file, that is wrong.
-    if (code === "ERR_ENCODING_INVALID_ENCODED_DATA") return "is not UTF-8 text";
-    if (code === "ENOENT") return "does not exist";
-    if (code === "EACCES") return "cannot be read (permission denied)";
-    return `cannot be read (${code ?? String(error)})`;
-  }
-}

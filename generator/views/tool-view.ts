@@ -3,11 +3,10 @@
  * the user's own page, or none. Columns are picked so a table stays readable: at most 8, identity first, then
  * state, dates, required fields; links, opaque ids and long texts only when nothing else is left.
  */
-import { readFileSync } from "node:fs";
-import { dirname, resolve as resolvePath } from "node:path";
 import type { ToolView, ViewField } from "../../runtime/package/catalog-types.ts";
 import type { JsonSchema, ToolNode } from "../ir.ts";
 import { openLink } from "./view-link.ts";
+import { type PageRead, readViewPage } from "./view-page-file.ts";
 import { answerShape, fieldOf, formatOf, type ObjectSchema } from "./view-schema.ts";
 
 const MAX_COLUMNS = 8;
@@ -19,11 +18,11 @@ const LONG_TEXT = /^(body|body_html|body_text|content|markdown|html|text)$/;
 /** The values of `ui:` that name a view mcpgen makes; any other string is the path of the user's own page. */
 export const BUILT_IN_VIEWS: readonly string[] = ["table", "card"];
 
-/** The file a `ui:` path names, relative to the file that says it; undefined for any other value. */
-export function uiFile(tool: ToolNode): string | undefined {
+/** The user's own page a `ui:` path names (read as views/view-page-file.ts says); undefined for any other value. */
+export function uiPage(tool: ToolNode): PageRead | undefined {
   const value = tool.ui?.value;
-  if (typeof value !== "string" || BUILT_IN_VIEWS.includes(value)) return undefined;
-  return tool.ui && resolvePath(dirname(tool.ui.loc.file), value);
+  if (typeof value !== "string" || BUILT_IN_VIEWS.includes(value) || !tool.ui) return undefined;
+  return readViewPage(value, tool.ui.loc.file);
 }
 
 /** What the view of a tool would be made from: its outputSchema, else the schema of a list answer. */
@@ -33,8 +32,9 @@ export const answerSchema = (tool: ToolNode): JsonSchema | undefined => tool.out
 export function toolView(tool: ToolNode, tools: readonly ToolNode[]): ToolView | undefined {
   const value = tool.ui?.value;
   if (value === false) return undefined;
-  const file = uiFile(tool);
-  if (file) return { kind: "html", html: readFileSync(file, "utf8") };
+  // A page that cannot be read is the rules' UI_FILE_UNREADABLE, which stops generation before this.
+  const page = uiPage(tool);
+  if (page) return page.ok ? { kind: "html", html: page.html } : undefined;
   const shape = answerShape(answerSchema(tool));
   if (shape.kind === "list" && value !== "card") {
     const open = openLink(tool, shape.item, tools);

@@ -1,9 +1,9 @@
 /**
- * Views, the parts around the user's own page (issue 31): a page that is not UTF-8, over 1 MB or a directory is
- * UI_FILE_UNREADABLE at the ui: that names it; an object-valued `type` is summarised like any object, not ranked
+ * Views, the parts around the user's own page (issue 31): a page that is not UTF-8, over 1 MB, a directory or
+ * outside the folder of the file that names it is UI_FILE_UNREADABLE at the ui: that names it; an object-valued `type` is summarised like any object, not ranked
  * as a table's status column.
  */
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { DiagnosticBag } from "../../generator/diagnostics/diagnostic.ts";
@@ -55,6 +55,27 @@ describe("the user's own page", () => {
           message: `the page './${page}' of tool 'list_orders' ${problem}`,
         },
       ]);
+    }
+  });
+
+  it("is read only from inside the folder of the file that names it: no ../, absolute path or link out", () => {
+    const inner = join(dir, "inner");
+    mkdirSync(inner, { recursive: true });
+    writeFileSync(join(dir, "secret.html"), "<p>the generating user's file</p>");
+    symlinkSync(join(dir, "secret.html"), join(inner, "link.html"));
+    const outside = `is outside ${inner}, the folder of the file that names it`;
+    const cases = [
+      ["../secret.html", outside],
+      [join(dir, "secret.html"), outside],
+      ["/proc/self/environ", outside],
+      ["./link.html", outside],
+    ];
+    for (const [index, [page, problem]] of cases.entries()) {
+      const { diagnostics, view } = run(`inner/outside-${index}.yaml`, spec(page));
+      expect(diagnostics).toEqual([
+        { code: "UI_FILE_UNREADABLE", at: "7:9", message: `the page '${page}' of tool 'list_orders' ${problem}` },
+      ]);
+      expect(view("list_orders")).toBeUndefined();
     }
   });
 
