@@ -27,8 +27,11 @@ export function localRefs(file: string): string[] {
     } catch {
       continue; // a missing file is still watched (it may appear); the generate run reports it
     }
-    const pages = [...text.matchAll(UI_PAGE)].filter(([, value]) => !NOT_PAGES.has(value));
-    for (const [, target] of [...text.matchAll(REF), ...pages]) {
+    // A view's page is watched, not read: it is HTML, with no $ref to follow (and views/view-page-file.ts
+    // decides what may be read).
+    for (const [, page] of text.matchAll(UI_PAGE))
+      if (page !== "" && !NOT_PAGES.has(page) && !SCHEME.test(page)) found.add(resolve(dirname(current), page));
+    for (const [, target] of text.matchAll(REF)) {
       if (target === "" || SCHEME.test(target)) continue;
       let path: string;
       try {
