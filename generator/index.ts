@@ -12,6 +12,7 @@ import { type Diagnostic, DiagnosticBag } from "./diagnostics/diagnostic.ts";
 import { sha256 } from "./hash.ts";
 import type { Loaded, LoadOptions } from "./load.ts";
 import { normalize } from "./normalize/normalize.ts";
+import { cacheDirectory, cacheDirectoryProblem, pruneCache } from "./output/cache-folder.ts";
 import {
   fingerprintKey,
   forgetFingerprint,
@@ -24,7 +25,6 @@ import {
 import { checkHandlerImports } from "./output/handler-imports.ts";
 import { OutputDir } from "./output/output-dir.ts";
 import { OWNERSHIP_FILE } from "./output/ownership.ts";
-import { cacheDirectory, cacheDirectoryProblem } from "./output/runtime-js-cache.ts";
 import { checkServerJsonVersion } from "./output/server-json-drift.ts";
 import type { SurfaceChange } from "./output/surface-diff.ts";
 import { userSources } from "./output/user-sources.ts";
@@ -126,6 +126,7 @@ export async function generate(
   await checkUserHandlers(dir, files, bag, options.check === true);
   checkHandlerImports(dir, files, bag);
   if (options.check !== true) recordRun(dir, key, files, plan.outcome, bag, loaded, toolsList);
+  pruneCache();
   return done(plan.outcome, surface, toolsList);
 }
 

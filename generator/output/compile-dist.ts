@@ -10,21 +10,35 @@
  * `--check`, and only files with other bytes are rewritten. The runtime's JavaScript, the same in every
  * package, is kept across runs (output/runtime-js-cache.ts): most of the transpiling is done once per machine.
  */
-import { statSync } from "node:fs";
-import { ts } from "ts-morph";
+import { readFileSync, statSync } from "node:fs";
+import { createRequire } from "node:module";
+import type { ts as Ts } from "ts-morph";
 import { DIST_ENTRY, DIST_ENTRY_SOURCE } from "../render/package-files.ts";
+import { cacheDirectory } from "./cache-folder.ts";
+import { contentCache } from "./content-cache.ts";
 import { distPathOf, removedTwinOf, SOURCE } from "./dist-paths.ts";
 import type { OutputDir } from "./output-dir.ts";
-import { cacheDirectory, type RuntimeJs, readRuntimeJs, runtimeJsFile, writeRuntimeJs } from "./runtime-js-cache.ts";
+import { type RuntimeJs, readRuntimeJs, runtimeJsFile, writeRuntimeJs } from "./runtime-js-cache.ts";
+
+const require = createRequire(import.meta.url);
+let typescript: typeof Ts | undefined;
+
+/** TypeScript, loaded on the first file not in a cache: a warm run (every file cached) never pays its 0.3 s. */
+function compiler(): typeof Ts {
+  typescript ??= (require("ts-morph") as typeof import("ts-morph")).ts;
+  return typescript;
+}
 
 /** What tsconfig.json says, for one file at a time: ESM for Node 20, `.ts` imports rewritten to `.js`. */
-const OPTIONS: ts.CompilerOptions = {
-  target: ts.ScriptTarget.ES2022,
-  module: ts.ModuleKind.ESNext,
-  verbatimModuleSyntax: true,
-  rewriteRelativeImportExtensions: true,
-  newLine: ts.NewLineKind.LineFeed,
-};
+function options(ts: typeof Ts): Ts.CompilerOptions {
+  return {
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.ESNext,
+    verbatimModuleSyntax: true,
+    rewriteRelativeImportExtensions: true,
+    newLine: ts.NewLineKind.LineFeed,
+  };
+}
 
 /**
  * Every dist/ file of the package on disk and its content, without writing. `keepNewer`: leave out a
@@ -52,8 +66,13 @@ export function renderDist(dir: OutputDir, keepNewer = false): Array<{ path: str
 const isRuntimeSource = (path: string) =>
   path.startsWith("runtime/") && SOURCE.test(path) && distPathOf(path) !== undefined;
 
-/** Names the transpiler's output in the cache: the same sources under another compiler or options differ. */
-const COMPILER = `typescript ${ts.version}\0${JSON.stringify(OPTIONS)}`;
+/**
+ * Names the transpiler's output in the cache: the same sources under another compiler or options differ.
+ * The compiler is named by its package's version (ts-morph's pins one TypeScript), read without loading it.
+ */
+const COMPILER = `@ts-morph/common ${
+  (JSON.parse(readFileSync(require.resolve("@ts-morph/common/package.json"), "utf8")) as { version: string }).version
+}\0ES2022 ESNext verbatimModuleSyntax rewriteRelativeImportExtensions LF`;
 
 /** JavaScript for every runtime source of the package, from the cache when an earlier run stored it. */
 function runtimeScripts(dir: OutputDir): RuntimeJs {
@@ -97,14 +116,25 @@ const transpiled = new Map<string, string>();
 function transpile(path: string, content: string): string {
   const known = typesOnly(path, content) ?? transpiled.get(`${path}\0${content}`);
   if (known !== undefined) return known;
-  const output = ts.transpileModule(content, { compilerOptions: OPTIONS, fileName: path }).outputText;
-  if (path.startsWith("runtime/")) transpiled.set(`${path}\0${content}`, output);
+  if (path.startsWith("runtime/")) {
+    const output = transpileFile(path, content);
+    transpiled.set(`${path}\0${content}`, output);
+    return output;
+  }
+  // The package's own files (GitHub's src/app.ts is 197 KB) by content: a regenerate transpiles only what changed.
+  const cache = contentCache("dist");
+  const input = `${COMPILER}\0${path}\0${content}`;
+  const cached = cache?.get(input);
+  if (cached !== undefined) return cached;
+  const output = transpileFile(path, content);
+  cache?.set(input, output);
   return output;
 }
 
 /** The transpiler's own output for a file, never a short cut (tests compare the two). */
 export function transpileFile(path: string, content: string): string {
-  return ts.transpileModule(content, { compilerOptions: OPTIONS, fileName: path }).outputText;
+  const ts = compiler();
+  return ts.transpileModule(content, { compilerOptions: options(ts), fileName: path }).outputText;
 }
 
 /**

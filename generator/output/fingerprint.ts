@@ -111,7 +111,7 @@ export function forgetFingerprint(dir: OutputDir): void {
 let sourcesDigest: string | undefined;
 
 /** One hash over mcpgen's generator, runtime, templates and pinned dependencies: another mcpgen, another key. */
-function mcpgenSources(): string {
+export function mcpgenSources(): string {
   if (sourcesDigest) return sourcesDigest;
   const root = new URL("../../", import.meta.url).pathname;
   const hash = createHash("sha256");

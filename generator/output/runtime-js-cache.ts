@@ -12,23 +12,13 @@
  * CACHE_DIR_UNSAFE), nor is a cache file so owned or writable. Each entry also carries the hash of the
  * TypeScript it was made from, and is used only for that exact source.
  *
- * Where: `MCPGEN_CACHE_DIR`, else `$XDG_CACHE_HOME/mcpgen`, else `~/.cache/mcpgen`; `MCPGEN_CACHE=off`
- * turns it off. A cache that cannot be read or written is otherwise skipped without a word: it only saves time.
+ * Where: cache-folder.ts's cacheDirectory. A cache that cannot be read or written is skipped without a
+ * word: it only saves time. Bounded with the rest of the folder (cache-folder.ts's pruneCache).
  */
 import { createHash } from "node:crypto";
-import {
-  closeSync,
-  fstatSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  renameSync,
-  type Stats,
-  statSync,
-  writeFileSync,
-} from "node:fs";
-import { homedir } from "node:os";
+import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { cacheDirectoryProblem, markStored, readTrusted } from "./cache-folder.ts";
 
 export type RuntimeJs = Map<string, string>;
 
@@ -36,32 +26,6 @@ export type RuntimeJs = Map<string, string>;
 const FORMAT = 2;
 
 type Entry = { source: string; js: string };
-
-export function cacheDirectory(env: NodeJS.ProcessEnv = process.env): string | undefined {
-  if (env.MCPGEN_CACHE === "off") return undefined;
-  if (env.MCPGEN_CACHE_DIR) return env.MCPGEN_CACHE_DIR;
-  return join(env.XDG_CACHE_HOME || join(homedir(), ".cache"), "mcpgen");
-}
-
-/** Why a cache folder cannot be trusted, or undefined when it is ours alone (or not there yet: we make it 0700). */
-export function cacheDirectoryProblem(dir: string): string | undefined {
-  let stat: Stats | undefined;
-  try {
-    stat = statSync(dir, { throwIfNoEntry: false });
-  } catch {
-    return undefined; // Unreadable: nothing is read from it either.
-  }
-  if (stat === undefined) return undefined;
-  if (!stat.isDirectory()) return "is not a directory";
-  return ownershipProblem(stat);
-}
-
-function ownershipProblem(stat: Stats): string | undefined {
-  const uid = process.getuid?.();
-  if (uid !== undefined && stat.uid !== uid) return `is owned by another user (uid ${stat.uid})`;
-  if ((stat.mode & 0o022) !== 0) return "is writable by other users";
-  return undefined;
-}
 
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 
@@ -95,17 +59,6 @@ export function readRuntimeJs(file: string, dir: string, sources: ReadonlyMap<st
   }
 }
 
-/** The file's text, if it is ours alone (checked on the open file, so it cannot be swapped in between). */
-function readTrusted(file: string): string {
-  const fd = openSync(file, "r");
-  try {
-    if (ownershipProblem(fstatSync(fd)) !== undefined) throw new Error("untrusted cache file");
-    return readFileSync(fd, "utf8");
-  } finally {
-    closeSync(fd);
-  }
-}
-
 /** Written under a temporary name and renamed, so a concurrent generate never reads half a file. */
 export function writeRuntimeJs(file: string, dir: string, sources: ReadonlyMap<string, string>, js: RuntimeJs): void {
   try {
@@ -117,6 +70,7 @@ export function writeRuntimeJs(file: string, dir: string, sources: ReadonlyMap<s
     const temporary = `${file}.${process.pid}.tmp`;
     writeFileSync(temporary, JSON.stringify({ format: FORMAT, files }), { mode: 0o600 });
     renameSync(temporary, file);
+    markStored(dir);
   } catch {
     // Read-only home, full disk: the next run transpiles again.
   }

@@ -9,6 +9,7 @@ import { setOwn } from "../../runtime/protocol/codec.ts";
 import type { JsonSchema } from "../ir.ts";
 import type { Model } from "../normalize/normalize.ts";
 import type { ToolSchemas } from "../normalize/tool-schemas.ts";
+import { contentCache } from "../output/content-cache.ts";
 import { walkSchema } from "../schema/walk.ts";
 import { ANY_OBJECT, formatTypeDeclarations } from "./format-types.ts";
 import { header } from "./ts.ts";
@@ -71,7 +72,7 @@ async function compileSchemas(toolSchemas: ToolSchemas, blame: boolean): Promise
   const combined: JsonSchema = { title: "SchemaTypes", type: "object", $defs: defs };
   splitCyclicIntersections(combined);
   try {
-    return await compileTypes(combined, true);
+    return await cachedTypes(combined);
   } catch (error) {
     if (!blame) throw error;
     const culprit = await findCulprit(defs, (root) => compileTypes(root, false));
@@ -100,6 +101,17 @@ function rootTypes(model: Model): Set<string> {
       ...(t.resultType ? [t.resultType] : []),
     ]),
   );
+}
+
+/** The types of the combined document, from the cache when an earlier run compiled the same one (the slowest step of rendering). */
+async function cachedTypes(root: JsonSchema): Promise<string> {
+  const cache = contentCache("types");
+  const input = JSON.stringify(root);
+  const stored = cache?.get(input);
+  if (stored !== undefined) return stored;
+  const types = await compileTypes(root, true);
+  cache?.set(input, types);
+  return types;
 }
 
 function compileTypes(root: JsonSchema, unreachableDefinitions: boolean): Promise<string> {

@@ -16,7 +16,7 @@ export type ChunkJob = {
 };
 
 /** Every chunk, and the definitions they share, each once (chunks repeat them: GitHub ~2.7x). */
-export type CompilePlan = { jobs: ChunkJob[]; defs: Record<string, JsonSchema>; header: string };
+export type CompilePlan = { jobs: ChunkJob[]; defs: Record<string, JsonSchema> };
 
 /** The chunk indices this thread should compile: each taken from the shared counter, so no two threads
  * take the same one and none waits for another to hand it work. */
@@ -30,6 +30,7 @@ type Standalone = (ajv: AnyAjv, refs: Record<string, string>) => string;
 const standaloneCode: Standalone =
   (standaloneModule as unknown as { default?: Standalone }).default ?? (standaloneModule as unknown as Standalone);
 
+/** The chunk's module without the do-not-edit header (added by the caller: the code does not depend on the spec's path). */
 export function compileChunk(plan: CompilePlan, index: number): string {
   const job = plan.jobs[index];
   const defs = job.defIds.map((id) => plan.defs[id]);
@@ -62,5 +63,5 @@ export function compileChunk(plan: CompilePlan, index: number): string {
     scopes.push(`const ${scope} = (() => {\n${code}\nreturn { ${names.join(", ")} };\n})();`);
     exported.push(...names.map((name) => `  ${name}: ${scope}.${name},`));
   }
-  return [plan.header, '"use strict";', ...scopes, `module.exports = {\n${exported.join("\n")}\n};`, ""].join("\n");
+  return ['"use strict";', ...scopes, `module.exports = {\n${exported.join("\n")}\n};`, ""].join("\n");
 }

@@ -6,6 +6,7 @@
  */
 import { availableParallelism } from "node:os";
 import type { Model } from "../normalize/normalize.ts";
+import { contentCache } from "../output/content-cache.ts";
 import { dialectOf } from "../schema/dialect.ts";
 import { header } from "./ts.ts";
 import { dataLiteral } from "./ts-data-literal.ts";
@@ -25,11 +26,25 @@ export type RenderedValidators = { module: string; chunks: string[] };
 
 export async function renderValidators(model: Model): Promise<RenderedValidators> {
   const plan = compilePlan(model);
-  const chunks =
-    plan.jobs.length > 1 && availableParallelism() > 1
-      ? await compileInWorkers(plan)
-      : plan.jobs.map((_, index) => compileChunk(plan, index));
-  return { module: loaderModule(model, plan.jobs), chunks };
+  const cache = contentCache("validators");
+  // A chunk's input, as its cache entry is named: its entries and the definitions they use.
+  const inputs = plan.jobs.map((job) => JSON.stringify([job.entries, job.defIds.map((id) => plan.defs[id])]));
+  const bodies: Array<string | undefined> = inputs.map((input) => cache?.get(input));
+  const missing = bodies.flatMap((body, index) => (body === undefined ? [index] : []));
+  const compiled = await compileJobs({ jobs: missing.map((index) => plan.jobs[index]), defs: plan.defs });
+  missing.forEach((index, n) => {
+    bodies[index] = compiled[n];
+    cache?.set(inputs[index], compiled[n]);
+  });
+  const head = header(model.specRef);
+  return { module: loaderModule(model, plan.jobs), chunks: bodies.map((body) => `${head}\n${body}`) };
+}
+
+/** Compiles the plan's chunks: on every core when there are several. */
+function compileJobs(plan: CompilePlan): Promise<string[]> | string[] {
+  return plan.jobs.length > 1 && availableParallelism() > 1
+    ? compileInWorkers(plan)
+    : plan.jobs.map((_, index) => compileChunk(plan, index));
 }
 
 /**
@@ -38,7 +53,7 @@ export async function renderValidators(model: Model): Promise<RenderedValidators
  * code for a GitHub-sized API).
  */
 function compilePlan(model: Model): CompilePlan {
-  const plan: CompilePlan = { jobs: [], defs: {}, header: header(model.specRef) };
+  const plan: CompilePlan = { jobs: [], defs: {} };
   const { schemas, shared } = model.toolSchemas;
   for (const def of shared) plan.defs[def.id] = { ...def.schema, $id: def.uri };
   const used = new Map<ChunkJob, Set<string>>();

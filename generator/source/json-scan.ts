@@ -48,7 +48,7 @@ export function firstDuplicateJsonKey(text: string): { name: string; offset: num
 /**
  * A locator with the same answers as the YAML one: a key's or value's line:col, else its nearest
  * ancestor's. No pointer is built up front: one pass finds where each object and array closes, and a
- * lookup walks down from the root, skipping whole siblings (GitHub: ~1,000 keys read per lookup).
+ * lookup walks down from the root through each container's entries, read once on the first lookup into it.
  */
 export function jsonLocator(text: string): Locator {
   const ends = containerEnds(text);
@@ -61,6 +61,37 @@ export function jsonLocator(text: string): Locator {
     while (i < text.length && !isDelimiter(text.charCodeAt(i))) i++;
     return i;
   };
+  // An object's keys by name, made on the first lookup into it: Microsoft Graph's thousands of
+  // diagnostics each reading the 11,000 keys of `paths` once cost 11 s. The last copy of a key wins, as in
+  // JSON.parse (the duplicate-key check has refused documents with any).
+  const indexes = new Map<number, Map<string, { key: number; value: number }>>();
+  const keysOf = (at: number) => {
+    let index = indexes.get(at);
+    if (index) return index;
+    index = new Map();
+    for (let i = tokenAt(text, at + 1); text.charCodeAt(i) === QUOTE; ) {
+      const end = stringEnd(text, i);
+      const value = tokenAt(text, tokenAt(text, end + 1) + 1);
+      index.set(stringAt(text, i, end), { key: i, value });
+      i = tokenAt(text, skip(value));
+      if (text.charCodeAt(i) === COMMA) i = tokenAt(text, i + 1);
+    }
+    indexes.set(at, index);
+    return index;
+  };
+  const lists = new Map<number, number[]>();
+  const itemsOf = (at: number) => {
+    let items = lists.get(at);
+    if (items) return items;
+    items = [];
+    for (let i = tokenAt(text, at + 1); i < text.length && text.charCodeAt(i) !== CLOSE_ARRAY; ) {
+      items.push(i);
+      i = tokenAt(text, skip(i));
+      if (text.charCodeAt(i) === COMMA) i = tokenAt(text, i + 1);
+    }
+    lists.set(at, items);
+    return items;
+  };
   const find = (pointer: string, target: "key" | "value"): number | undefined => {
     let at = tokenAt(text, 0);
     const path = segments(pointer);
@@ -69,23 +100,10 @@ export function jsonLocator(text: string): Locator {
       const c = text.charCodeAt(at);
       let found: { key?: number; value: number } | undefined;
       if (c === OPEN_OBJECT) {
-        for (let i = tokenAt(text, at + 1); text.charCodeAt(i) === QUOTE; ) {
-          const end = stringEnd(text, i);
-          const value = tokenAt(text, tokenAt(text, end + 1) + 1);
-          if (keyIs(text, i, end, segment)) found = { key: i, value };
-          i = tokenAt(text, skip(value));
-          if (text.charCodeAt(i) === COMMA) i = tokenAt(text, i + 1);
-        }
+        found = keysOf(at).get(segment);
       } else if (c === OPEN_ARRAY && /^(0|[1-9]\d*)$/.test(segment)) {
-        let i = tokenAt(text, at + 1);
-        for (let n = 0; i < text.length && text.charCodeAt(i) !== CLOSE_ARRAY; n++) {
-          if (n === Number(segment)) {
-            found = { value: i };
-            break;
-          }
-          i = tokenAt(text, skip(i));
-          if (text.charCodeAt(i) === COMMA) i = tokenAt(text, i + 1);
-        }
+        const value = itemsOf(at)[Number(segment)];
+        if (value !== undefined) found = { value };
       }
       if (!found) return undefined;
       if (depth === path.length - 1 && target === "key" && found.key !== undefined) return found.key;
@@ -100,14 +118,6 @@ export function jsonLocator(text: string): Locator {
     }
     return { line: 1, col: 1 };
   };
-}
-
-/** Whether the key whose quotes are at `start` and `end` is `name`; most keys are told without a copy. */
-function keyIs(text: string, start: number, end: number, name: string): boolean {
-  const length = end - start - 1;
-  if (length < name.length) return false; // an escape only makes the raw text longer than its value
-  if (length === name.length && !name.includes("\\")) return text.startsWith(name, start + 1);
-  return stringAt(text, start, end) === name;
 }
 
 /** Where each object and array that opens at an offset closes. */

@@ -1,0 +1,62 @@
+/**
+ * Work kept across runs by the hash of what it was made from (issue 32): a validator chunk's ajv code,
+ * the types json-schema-to-typescript wrote, a large generated file's JavaScript. A regenerate after a
+ * spec change re-does only what the change touched (a changed tool's validator chunk, not the other
+ * twelve), and a first generate into a new folder reuses what an earlier run on this machine made.
+ *
+ * An entry is named by SHA-256 over mcpgen's own sources (another mcpgen, another name: fingerprint.ts's
+ * mcpgenSources), its kind and its input, so it can only ever be served for exactly that input. It lives
+ * in the cache folder (cache-folder.ts), under its trust rules: what it holds goes into
+ * the package and runs there, so a folder or file another user owns or can write is neither read nor
+ * written. `MCPGEN_CACHE=off` turns it off. A cache that cannot be read or written only costs time.
+ */
+import { createHash } from "node:crypto";
+import { mkdirSync, renameSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { CONTENT_FOLDER, cacheDirectory, cacheDirectoryProblem, markStored, readTrusted } from "./cache-folder.ts";
+import { mcpgenSources } from "./fingerprint.ts";
+
+export type CacheKind = "validators" | "types" | "dist";
+
+export type ContentCache = {
+  /** What an earlier run stored for this input, or undefined. */
+  get(input: string): string | undefined;
+  /** Stores `value` as what `input` makes. */
+  set(input: string, value: string): void;
+};
+
+/** The cache of one kind of work, or undefined when caching is off or the folder is not ours alone. */
+export function contentCache(kind: CacheKind, env: NodeJS.ProcessEnv = process.env): ContentCache | undefined {
+  const root = cacheDirectory(env);
+  if (root === undefined) return undefined;
+  const dir = join(root, CONTENT_FOLDER, kind);
+  const trusted = () =>
+    [root, join(root, CONTENT_FOLDER), dir].every((folder) => cacheDirectoryProblem(folder) === undefined);
+  if (!trusted()) return undefined;
+  const fileOf = (input: string) =>
+    join(dir, createHash("sha256").update(mcpgenSources()).update(`\0${kind}\0`).update(input).digest("hex"));
+  return {
+    get(input) {
+      const file = fileOf(input);
+      try {
+        return readTrusted(file);
+      } catch {
+        return undefined;
+      }
+    },
+    set(input, value) {
+      try {
+        mkdirSync(dir, { recursive: true, mode: 0o700 });
+        if (!trusted()) return;
+        const file = fileOf(input);
+        // Under a temporary name, then renamed: a concurrent generate never reads half an entry.
+        const temporary = `${file}.${process.pid}.tmp`;
+        writeFileSync(temporary, value, { mode: 0o600 });
+        renameSync(temporary, file);
+        markStored(root);
+      } catch {
+        // Read-only home, full disk: the next run does the work again.
+      }
+    },
+  };
+}

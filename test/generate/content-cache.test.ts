@@ -1,0 +1,136 @@
+/**
+ * Work kept across runs by its input (generator/output/content-cache.ts, issue 32): a regenerate after a
+ * one-tool change compiles only that tool's validator chunk again, a first generate into a new folder
+ * reuses an earlier run's work and writes the same bytes as a run without the cache, a folder others can
+ * write is never used, and the folder stays bounded without touching files mcpgen did not name.
+ */
+import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { generate } from "../../generator/index.ts";
+import { pruneCache } from "../../generator/output/cache-folder.ts";
+import { contentCache } from "../../generator/output/content-cache.ts";
+import { scratchDir } from "./support.ts";
+
+let cache: string;
+const saved = { dir: process.env.MCPGEN_CACHE_DIR, off: process.env.MCPGEN_CACHE };
+
+beforeEach(() => {
+  cache = join(scratchDir("content-cache"), "cache");
+  process.env.MCPGEN_CACHE_DIR = cache;
+  delete process.env.MCPGEN_CACHE;
+});
+
+afterEach(() => {
+  for (const [key, value] of [
+    ["MCPGEN_CACHE_DIR", saved.dir],
+    ["MCPGEN_CACHE", saved.off],
+  ] as const) {
+    if (value === undefined) delete process.env[key];
+    else process.env[key] = value;
+  }
+});
+
+const entries = (kind: string) => {
+  try {
+    return readdirSync(join(cache, "content", kind)).sort();
+  } catch {
+    return [];
+  }
+};
+
+/** A spec with `count` tools (100 to a validator chunk), tool `changed` with another description of its `q`. */
+function spec(dir: string, count: number, changed = -1): string {
+  const tools = Array.from({ length: count }, (_, n) =>
+    [
+      `  - name: tool_${n}`,
+      `    description: Tool number ${n}.`,
+      "    inputSchema:",
+      "      type: object",
+      `      properties: { q: { type: string, maxLength: ${n + 1}, description: "${n === changed ? "changed" : "query"}" } }`,
+      "      required: [q]",
+    ].join("\n"),
+  );
+  const file = join(dir, "spec.yaml");
+  writeFileSync(file, `server: { name: many, version: 1.0.0 }\ntools:\n${tools.join("\n")}\n`);
+  return file;
+}
+
+/** Every file of a package but dist/ and mcpgen's run record, path → bytes. */
+function tree(root: string, under = ""): Map<string, string> {
+  const files = new Map<string, string>();
+  for (const name of readdirSync(join(root, under))) {
+    const path = under ? `${under}/${name}` : name;
+    if (path === "dist" || path === ".mcpgen/fingerprint.json") continue;
+    if (statSync(join(root, path)).isDirectory()) for (const [p, c] of tree(root, path)) files.set(p, c);
+    else files.set(path, readFileSync(join(root, path), "utf8"));
+  }
+  return files;
+}
+
+describe("the content cache", () => {
+  it("a one-tool change compiles only that tool's validator chunk again, with the bytes of an uncached run", async () => {
+    const dir = scratchDir("content-cache-spec");
+    const first = await generate(spec(dir, 250), join(dir, "one"));
+    expect(first.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
+    const chunks = entries("validators");
+    expect(chunks).toHaveLength(3);
+    expect(entries("types")).toHaveLength(1);
+    expect(entries("dist").length).toBeGreaterThan(0);
+
+    // Tool 150 sits in the second chunk: that chunk alone is compiled and stored anew.
+    await generate(spec(dir, 250, 150), join(dir, "one"));
+    const after = entries("validators");
+    expect(after).toHaveLength(4);
+    expect(after.filter((name) => !chunks.includes(name))).toHaveLength(1);
+
+    // A first generate into another folder reads everything back and writes what a cacheless run writes.
+    const stored = new Map(after.map((name) => [name, statSync(join(cache, "content/validators", name)).mtimeMs]));
+    await generate(spec(dir, 250, 150), join(dir, "two"));
+    expect(entries("validators")).toEqual(after);
+    process.env.MCPGEN_CACHE = "off";
+    await generate(spec(dir, 250, 150), join(dir, "uncached"));
+    const [two, uncached] = [tree(join(dir, "two")), tree(join(dir, "uncached"))];
+    expect([...two.keys()]).toEqual([...uncached.keys()]);
+    for (const [path, content] of uncached) expect(two.get(path), path).toBe(content);
+    expect(two.get("src/validators/1.cjs")).toContain("changed");
+    // Nothing was rewritten by the cached run (the entries it used were read).
+    for (const [name, mtime] of stored)
+      expect(statSync(join(cache, "content/validators", name)).mtimeMs).toBeGreaterThanOrEqual(mtime);
+  });
+
+  it("serves an entry only for exactly its input and kind", () => {
+    const types = contentCache("types");
+    types?.set("input", "stored");
+    expect(types?.get("input")).toBe("stored");
+    expect(types?.get("input ")).toBeUndefined();
+    expect(contentCache("dist")?.get("input")).toBeUndefined();
+  });
+
+  it("is not used in a folder others can write, nor with MCPGEN_CACHE=off", () => {
+    contentCache("types")?.set("input", "stored");
+    chmodSync(join(cache, "content/types"), 0o777);
+    expect(contentCache("types")).toBeUndefined();
+    chmodSync(join(cache, "content/types"), 0o700);
+    expect(contentCache("types")?.get("input")).toBe("stored");
+    process.env.MCPGEN_CACHE = "off";
+    expect(contentCache("types")).toBeUndefined();
+  });
+
+  it("stays bounded: the least recently used entries go first, and files it did not name stay", () => {
+    const dist = contentCache("dist");
+    for (const n of [1, 2, 3]) dist?.set(`input ${n}`, "x".repeat(1000));
+    const [oldest, ...rest] = entries("dist");
+    // Each entry's time is its last use: make the first stored the least recently used, then read the others.
+    for (const name of entries("dist")) utimesSync(join(cache, "content/dist", name), 1, 1);
+    for (const n of [2, 3]) dist?.get(`input ${n}`);
+    const dropped = entries("dist").find((name) => statSync(join(cache, "content/dist", name)).mtimeMs < 10_000);
+    mkdirSync(join(cache, "content/dist"), { recursive: true });
+    writeFileSync(join(cache, "content/dist/notes.txt"), "the user's own file");
+    pruneCache(2500);
+    expect(entries("dist")).toHaveLength(3);
+    expect(entries("dist")).toContain("notes.txt");
+    expect(entries("dist")).not.toContain(dropped);
+    expect([oldest, ...rest]).toContain(dropped);
+  });
+});
