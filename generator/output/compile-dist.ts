@@ -47,20 +47,27 @@ function options(ts: typeof Ts): Ts.CompilerOptions {
  * regenerate then transpiles only what changed, the edited handler included.
  */
 export function renderDist(dir: OutputDir, keepNewer = false): Array<{ path: string; content: string }> {
-  const wanted: Array<{ path: string; target: string; content: string }> = [];
+  return [...distFiles(dir, keepNewer)];
+}
+
+/**
+ * renderDist one file at a time: writeDist holds one file's text, not the package's (Microsoft Graph's
+ * src/validators/ alone is 300 MB).
+ */
+function* distFiles(dir: OutputDir, keepNewer: boolean): Generator<{ path: string; content: string }> {
+  const wanted: Array<{ path: string; target: string }> = [];
   for (const path of [...dir.list("src"), ...dir.list("runtime")]) {
     const target = distPathOf(path);
     if (target === undefined || (keepNewer && SOURCE.test(path) && isNewer(dir, target, path))) continue;
-    const content = dir.read(path);
-    if (content !== undefined) wanted.push({ path, target, content });
+    wanted.push({ path, target });
   }
   const runtimeJs = wanted.some(({ path }) => isRuntimeSource(path)) ? runtimeScripts(dir) : undefined;
-  const files = [{ path: DIST_ENTRY, content: DIST_ENTRY_SOURCE }];
-  for (const { path, target, content } of wanted) {
-    const js = SOURCE.test(path) ? (runtimeJs?.get(path) ?? transpile(path, content)) : content;
-    files.push({ path: target, content: js });
+  yield { path: DIST_ENTRY, content: DIST_ENTRY_SOURCE };
+  for (const { path, target } of wanted) {
+    const content = dir.read(path);
+    if (content === undefined) continue;
+    yield { path: target, content: SOURCE.test(path) ? (runtimeJs?.get(path) ?? transpile(path, content)) : content };
   }
-  return files;
 }
 
 const isRuntimeSource = (path: string) =>
@@ -142,7 +149,7 @@ export function transpileFile(path: string, content: string): string {
  * too (nothing else in dist/ is deleted: it may hold what `npm run build` or the user put there).
  */
 export function writeDist(dir: OutputDir, removed: string[] = []): void {
-  for (const { path, content } of renderDist(dir, true)) {
+  for (const { path, content } of distFiles(dir, true)) {
     if (dir.read(path) !== content) dir.write(path, content);
   }
   // The bin: npm sets the mode when it installs the package; this is for running it from here.

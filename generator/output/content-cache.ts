@@ -4,8 +4,7 @@
  * spec change re-does only what the change touched (a changed tool's validator chunk, not the other
  * twelve), and a first generate into a new folder reuses what an earlier run on this machine made.
  *
- * An entry is named by SHA-256 over mcpgen's own sources (another mcpgen, another name: fingerprint.ts's
- * mcpgenSources), its kind and its input, so it can only ever be served for exactly that input. It lives
+ * An entry is named by SHA-256 over mcpgen's own sources (another mcpgen, another name: mcpgen-sources.ts), its kind and its input, so it can only ever be served for exactly that input. It lives
  * in the cache folder (cache-folder.ts), under its trust rules: what it holds goes into
  * the package and runs there, so a folder or file another user owns or can write is neither read nor
  * written. `MCPGEN_CACHE=off` turns it off. A cache that cannot be read or written only costs time.
@@ -14,9 +13,9 @@ import { createHash } from "node:crypto";
 import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { CONTENT_FOLDER, cacheDirectory, cacheDirectoryProblem, markStored, readTrusted } from "./cache-folder.ts";
-import { mcpgenSources } from "./fingerprint.ts";
+import { mcpgenSources } from "./mcpgen-sources.ts";
 
-export type CacheKind = "validators" | "types" | "dist";
+export type CacheKind = "validators" | "types" | "dist" | "tokens" | "search";
 
 export type ContentCache = {
   /** What an earlier run stored for this input, or undefined. */

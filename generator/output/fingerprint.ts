@@ -9,14 +9,13 @@
  * can be replayed: any edit there takes the full path and its fresh type-check.
  */
 import { createHash } from "node:crypto";
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { join } from "node:path";
 import type { Diagnostic } from "../diagnostics/diagnostic.ts";
 import { sha256 } from "../hash.ts";
 import type { LoadOptions } from "../load.ts";
 import type { ToolsListCost } from "../render/token-cost.ts";
 import { DEFAULT_MAX_BYTES } from "../source/read-source.ts";
 import { readRegularFile } from "../source/safe-read.ts";
+import { mcpgenSources } from "./mcpgen-sources.ts";
 import type { OutputDir } from "./output-dir.ts";
 import { OWNERSHIP_FILE } from "./ownership.ts";
 
@@ -106,26 +105,4 @@ export function writeFingerprint(dir: OutputDir, fingerprint: Fingerprint): void
 /** Removes a fingerprint that no longer describes the package (this run could not be fingerprinted). */
 export function forgetFingerprint(dir: OutputDir): void {
   dir.remove(FINGERPRINT_FILE);
-}
-
-let sourcesDigest: string | undefined;
-
-/** One hash over mcpgen's generator, runtime, templates and pinned dependencies: another mcpgen, another key. */
-export function mcpgenSources(): string {
-  if (sourcesDigest) return sourcesDigest;
-  const root = new URL("../../", import.meta.url).pathname;
-  const hash = createHash("sha256");
-  const walk = (dir: string) => {
-    for (const name of readdirSync(join(root, dir)).sort()) {
-      const path = join(dir, name);
-      if (statSync(join(root, path)).isDirectory()) walk(path);
-      else hash.update(path).update(readFileSync(join(root, path)));
-    }
-  };
-  for (const dir of ["generator", "runtime", "templates"]) if (existsSync(join(root, dir))) walk(dir);
-  for (const file of ["package.json", "package-lock.json"]) {
-    if (existsSync(join(root, file))) hash.update(readFileSync(join(root, file)));
-  }
-  sourcesDigest = hash.digest("hex");
-  return sourcesDigest;
 }

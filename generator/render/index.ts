@@ -56,7 +56,7 @@ export async function render(model: Model, userSources: SourceFile[] = []): Prom
   const has = new Set(model.features.map((feature) => feature.name));
   const rendering = (async () => ({
     definition: renderDefinition(model),
-    searchIndex: has.has("dynamic") || has.has("code") ? renderSearchIndex(model) : undefined,
+    searchIndex: has.has("dynamic") || has.has("code") ? await renderSearchIndex(model) : undefined,
     types: pruneTypeImports(`${await renderTypes(model)}\n${renderHandlersType(model)}`),
   }))();
   const [validators, { definition, searchIndex, types }] = await Promise.all([compiling, rendering]);

@@ -5,8 +5,8 @@
  */
 
 import type { CatalogTool } from "../../runtime/package/catalog-types.ts";
-import { buildSearchIndex, serializeSearchIndex } from "../../runtime/search/search-index.ts";
 import type { Model } from "../normalize/normalize.ts";
+import { contentCache } from "../output/content-cache.ts";
 import { definitionData } from "./definition.ts";
 import { header } from "./ts.ts";
 
@@ -14,13 +14,21 @@ import { header } from "./ts.ts";
 export const SEARCH_INDEX_FILE = "src/search-index.json";
 
 /** The index of the package's tools; undefined for a package without tools. */
-export function renderSearchIndex(model: Model): string | undefined {
+export async function renderSearchIndex(model: Model): Promise<string | undefined> {
   const { tools, toolsets } = definitionData(model).catalog;
   if (tools.length === 0) return undefined;
-  return serializeSearchIndex(
-    buildSearchIndex(searchDocuments(model, tools), toolsets),
-    header(model.specRef).slice(3).trim(),
-  );
+  const documents = searchDocuments(model, tools);
+  const comment = header(model.specRef).slice(3).trim();
+  // Indexing is a pure function of these: an earlier run's index of the same tools is reused.
+  const cache = contentCache("search");
+  const input = JSON.stringify([documents, toolsets, comment]);
+  const stored = cache?.get(input);
+  if (stored !== undefined) return stored;
+  // The indexer (MiniSearch, the stemmer) loads only when there is indexing to do.
+  const { buildSearchIndex, serializeSearchIndex } = await import("../../runtime/search/search-index.ts");
+  const index = serializeSearchIndex(buildSearchIndex(documents, toolsets), comment);
+  cache?.set(input, index);
+  return index;
 }
 
 /**

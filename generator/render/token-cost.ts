@@ -12,6 +12,7 @@ import { createRequire } from "node:module";
 import { DYNAMIC_TOOLS } from "../../runtime/features/dynamic/dynamic-tools.ts";
 import type { CatalogTool, CatalogToolset } from "../../runtime/package/catalog-types.ts";
 import type { Tool } from "../../runtime/protocol/types.ts";
+import { contentCache } from "../output/content-cache.ts";
 
 /** The tool fields tools/list sends, in its order (runtime/server/methods.ts's TOOL_FIELDS). */
 const TOOL_FIELDS = [
@@ -87,14 +88,6 @@ export function toolListCost(tools: readonly CatalogTool[], toolsets: readonly C
     if (!json.startsWith('{"name":')) throw new Error(`tool '${tool.name}' does not serialize with its name first`);
     return json.slice(2);
   });
-  const shares = bodies.map((body) => countTokens(body + NEXT));
-  const listTokens = (members: number[]): number => {
-    if (members.length === 0) return countTokens(EMPTY_LIST);
-    const last = members[members.length - 1];
-    let sum = countTokens(HEAD) - shares[last] + countTokens(bodies[last] + END);
-    for (const index of members) sum += shares[index];
-    return sum;
-  };
   const toolsetOf = (tool: CatalogTool) => tool.toolset ?? DEFAULT_TOOLSET;
   const members = new Map<string, number[]>();
   tools.forEach((tool, index) => {
@@ -102,6 +95,26 @@ export function toolListCost(tools: readonly CatalogTool[], toolsets: readonly C
     list.push(index);
     members.set(toolsetOf(tool), list);
   });
+  // Every text counted, at once: the head, the empty list, each tool's share, each list's last tool with END.
+  const lasts = [...new Set([tools.length - 1, ...[...members.values()].map((list) => list[list.length - 1])])].filter(
+    (index) => index >= 0,
+  );
+  const counts = countAll([
+    HEAD,
+    EMPTY_LIST,
+    ...bodies.map((body) => body + NEXT),
+    ...lasts.map((i) => bodies[i] + END),
+  ]);
+  const [head, empty] = counts;
+  const shares = counts.slice(2, 2 + bodies.length);
+  const ended = new Map(lasts.map((index, n) => [index, counts[2 + bodies.length + n]]));
+  const listTokens = (list: number[]): number => {
+    if (list.length === 0) return empty;
+    const last = list[list.length - 1];
+    let sum = head - shares[last] + (ended.get(last) ?? 0);
+    for (const index of list) sum += shares[index];
+    return sum;
+  };
   const described = new Map(toolsets.map((t) => [t.name, t.description]));
   const names = [...members.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   return {
@@ -116,6 +129,30 @@ export function toolListCost(tools: readonly CatalogTool[], toolsets: readonly C
   };
 }
 
+/**
+ * The counts of `texts`, from the cache when an earlier run counted the same texts: a regenerate then
+ * neither counts nor loads the encoding (0.3 s). Texts are JSON, so no NUL can join two into one.
+ */
+function countAll(texts: string[]): number[] {
+  const cache = contentCache("tokens");
+  const input = texts.join("\0");
+  const stored = parseCounts(cache?.get(input), texts.length);
+  if (stored !== undefined) return stored;
+  const counts = texts.map((text) => countTokens(text));
+  cache?.set(input, JSON.stringify(counts));
+  return counts;
+}
+
+function parseCounts(text: string | undefined, length: number): number[] | undefined {
+  if (text === undefined) return undefined;
+  try {
+    const counts: unknown = JSON.parse(text);
+    return Array.isArray(counts) && counts.length === length && counts.every(Number.isSafeInteger) ? counts : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** What generate reports (and its fingerprint replays): the per-tool figures stay with bench; the dynamic
  * figure only for a package that has dynamic mode. */
 export type ToolsListCost = Omit<ToolListCost, "perTool" | "dynamic"> & { dynamic?: ListCost };
@@ -126,7 +163,7 @@ let dynamic: ListCost | undefined;
 export function dynamicCost(): ListCost {
   dynamic ??= {
     tools: DYNAMIC_TOOLS.length,
-    tokens: countTokens(JSON.stringify({ tools: DYNAMIC_TOOLS.map(servedTool) })),
+    tokens: countAll([JSON.stringify({ tools: DYNAMIC_TOOLS.map(servedTool) })])[0],
   };
   return dynamic;
 }

@@ -4,7 +4,6 @@
  * callTool and the server's handler table. All schemas compile in ONE call: json-schema-to-typescript
  * is fast once and very slow per schema with shared definitions.
  */
-import { compile } from "json-schema-to-typescript";
 import { setOwn } from "../../runtime/protocol/codec.ts";
 import type { JsonSchema } from "../ir.ts";
 import type { Model } from "../normalize/normalize.ts";
@@ -114,7 +113,9 @@ async function cachedTypes(root: JsonSchema): Promise<string> {
   return types;
 }
 
-function compileTypes(root: JsonSchema, unreachableDefinitions: boolean): Promise<string> {
+/** json-schema-to-typescript (with lodash and prettier, 0.2 s to load) loads only when there are types to compile. */
+async function compileTypes(root: JsonSchema, unreachableDefinitions: boolean): Promise<string> {
+  const { compile } = await import("json-schema-to-typescript");
   return compile(root as never, "SchemaTypes", {
     bannerComment: "",
     format: false,

@@ -5,6 +5,7 @@
  * GitHub-sized API has 15 MB of validator code), and the chunks compile in parallel worker threads.
  */
 import { availableParallelism } from "node:os";
+import { sha256 } from "../hash.ts";
 import type { Model } from "../normalize/normalize.ts";
 import { contentCache } from "../output/content-cache.ts";
 import { dialectOf } from "../schema/dialect.ts";
@@ -27,9 +28,21 @@ export type RenderedValidators = { module: string; chunks: string[] };
 export async function renderValidators(model: Model): Promise<RenderedValidators> {
   const plan = compilePlan(model);
   const cache = contentCache("validators");
-  // A chunk's input, as its cache entry is named: its entries and the definitions they use.
-  const inputs = plan.jobs.map((job) => JSON.stringify([job.entries, job.defIds.map((id) => plan.defs[id])]));
-  const bodies: Array<string | undefined> = inputs.map((input) => cache?.get(input));
+  // A chunk's input, as its cache entry is named: its entries and the definitions they use, by digest
+  // (the definitions' text, repeated per chunk, was hundreds of megabytes for Microsoft Graph).
+  const defDigests = new Map<string, string>();
+  const digestOf = (id: string) => {
+    const known = defDigests.get(id);
+    if (known !== undefined) return known;
+    const digest = sha256(JSON.stringify(plan.defs[id]));
+    defDigests.set(id, digest);
+    return digest;
+  };
+  const inputs =
+    cache === undefined
+      ? []
+      : plan.jobs.map((job) => `${sha256(JSON.stringify(job.entries))} ${job.defIds.map(digestOf).join(" ")}`);
+  const bodies: Array<string | undefined> = plan.jobs.map((_, index) => cache?.get(inputs[index]));
   const missing = bodies.flatMap((body, index) => (body === undefined ? [index] : []));
   const compiled = await compileJobs({ jobs: missing.map((index) => plan.jobs[index]), defs: plan.defs });
   missing.forEach((index, n) => {
