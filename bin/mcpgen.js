@@ -5,8 +5,9 @@ import { statSync } from "node:fs";
 
 // A large spec (a GitHub-sized OpenAPI document) makes millions of short-lived objects: with V8's
 // default young generation, garbage collection is an eighth of the run. Such runs restart once with a
-// larger one; the flag cannot be changed from inside a running process.
-const YOUNG = "--max-semi-space-size=64";
+// larger one; the flag cannot be changed from inside a running process. 32 MiB: as fast as 64 on GitHub
+// (paired runs, cold and warm) with 40-60 MiB less peak memory.
+const YOUNG = "--max-semi-space-size=32";
 const LARGE_SPEC_BYTES = 2 * 1024 * 1024;
 // Not for --watch: a long-lived parent blocked in spawnSync could not stop its child on SIGTERM.
 const watching = process.argv.includes("--watch");
