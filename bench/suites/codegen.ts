@@ -29,7 +29,9 @@ export async function codegenSuite(options: { rounds: number }): Promise<Section
   const targets: string[][] = [];
   const notes: string[] = [];
   if (!availability.ok) notes.push(`mcpgen rows: not measured: ${availability.reason}.`);
-  for (const corpus of CORPORA) {
+  // BENCH_CORPORA=github,stripe runs only those (for iterating; a full run measures all three).
+  const only = process.env.BENCH_CORPORA?.split(",").filter(Boolean);
+  for (const corpus of CORPORA.filter((c) => only === undefined || only.includes(c.id))) {
     // Microsoft Graph takes minutes per tool; one round keeps the suite inside its time budget.
     const rounds = corpus.id === "graph" ? 1 : options.rounds;
     const contenders = [peerMcpGenerator(corpus), peerOpenapiTypescript(corpus)];
