@@ -6,34 +6,17 @@
  */
 import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { generate } from "../../generator/index.ts";
 import { pruneCache } from "../../generator/output/cache-folder.ts";
 import { contentCache } from "../../generator/output/content-cache.ts";
-import { scratchDir } from "./support.ts";
+import { freshCacheEachTest, scratchDir } from "./support.ts";
 
-let cache: string;
-const saved = { dir: process.env.MCPGEN_CACHE_DIR, off: process.env.MCPGEN_CACHE };
-
-beforeEach(() => {
-  cache = join(scratchDir("content-cache"), "cache");
-  process.env.MCPGEN_CACHE_DIR = cache;
-  delete process.env.MCPGEN_CACHE;
-});
-
-afterEach(() => {
-  for (const [key, value] of [
-    ["MCPGEN_CACHE_DIR", saved.dir],
-    ["MCPGEN_CACHE", saved.off],
-  ] as const) {
-    if (value === undefined) delete process.env[key];
-    else process.env[key] = value;
-  }
-});
+const cacheFolder = freshCacheEachTest("content-cache");
 
 const entries = (kind: string) => {
   try {
-    return readdirSync(join(cache, "content", kind)).sort();
+    return readdirSync(join(cacheFolder(), "content", kind)).sort();
   } catch {
     return [];
   }
@@ -85,7 +68,9 @@ describe("the content cache", () => {
     expect(after.filter((name) => !chunks.includes(name))).toHaveLength(1);
 
     // A first generate into another folder reads everything back and writes what a cacheless run writes.
-    const stored = new Map(after.map((name) => [name, statSync(join(cache, "content/validators", name)).mtimeMs]));
+    const stored = new Map(
+      after.map((name) => [name, statSync(join(cacheFolder(), "content/validators", name)).mtimeMs]),
+    );
     await generate(spec(dir, 250, 150), join(dir, "two"));
     expect(entries("validators")).toEqual(after);
     process.env.MCPGEN_CACHE = "off";
@@ -96,7 +81,7 @@ describe("the content cache", () => {
     expect(two.get("src/validators/1.cjs")).toContain("changed");
     // Nothing was rewritten by the cached run (the entries it used were read).
     for (const [name, mtime] of stored)
-      expect(statSync(join(cache, "content/validators", name)).mtimeMs).toBeGreaterThanOrEqual(mtime);
+      expect(statSync(join(cacheFolder(), "content/validators", name)).mtimeMs).toBeGreaterThanOrEqual(mtime);
   });
 
   it("serves an entry only for exactly its input and kind", () => {
@@ -109,9 +94,9 @@ describe("the content cache", () => {
 
   it("is not used in a folder others can write, nor with MCPGEN_CACHE=off", () => {
     contentCache("types")?.set("input", "stored");
-    chmodSync(join(cache, "content/types"), 0o777);
+    chmodSync(join(cacheFolder(), "content/types"), 0o777);
     expect(contentCache("types")).toBeUndefined();
-    chmodSync(join(cache, "content/types"), 0o700);
+    chmodSync(join(cacheFolder(), "content/types"), 0o700);
     expect(contentCache("types")?.get("input")).toBe("stored");
     process.env.MCPGEN_CACHE = "off";
     expect(contentCache("types")).toBeUndefined();
@@ -122,11 +107,13 @@ describe("the content cache", () => {
     for (const n of [1, 2, 3]) dist?.set(`input ${n}`, "x".repeat(1000));
     const [oldest, ...rest] = entries("dist");
     // Each entry's time is its last use: make the first stored the least recently used, then read the others.
-    for (const name of entries("dist")) utimesSync(join(cache, "content/dist", name), 1, 1);
+    for (const name of entries("dist")) utimesSync(join(cacheFolder(), "content/dist", name), 1, 1);
     for (const n of [2, 3]) dist?.get(`input ${n}`);
-    const dropped = entries("dist").find((name) => statSync(join(cache, "content/dist", name)).mtimeMs < 10_000);
-    mkdirSync(join(cache, "content/dist"), { recursive: true });
-    writeFileSync(join(cache, "content/dist/notes.txt"), "the user's own file");
+    const dropped = entries("dist").find(
+      (name) => statSync(join(cacheFolder(), "content/dist", name)).mtimeMs < 10_000,
+    );
+    mkdirSync(join(cacheFolder(), "content/dist"), { recursive: true });
+    writeFileSync(join(cacheFolder(), "content/dist/notes.txt"), "the user's own file");
     pruneCache(2500);
     expect(entries("dist")).toHaveLength(3);
     expect(entries("dist")).toContain("notes.txt");

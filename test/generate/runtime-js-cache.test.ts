@@ -6,10 +6,10 @@
  */
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { renderDist, transpileFile } from "../../generator/output/compile-dist.ts";
 import { OutputDir } from "../../generator/output/output-dir.ts";
-import { scratchDir } from "./support.ts";
+import { freshCacheEachTest, scratchDir } from "./support.ts";
 
 const RUNTIME_FILE = "runtime/protocol/own-keys.ts";
 
@@ -30,26 +30,10 @@ function fakePackage(name: string, ownKeys = "export const own = 1;\n"): OutputD
 const jsOf = (dir: OutputDir, path: string) =>
   renderDist(dir).find((file) => file.path === `dist/${path.replace(/\.ts$/, ".js")}`)?.content;
 
-let cache: string;
-const saved = { dir: process.env.MCPGEN_CACHE_DIR, off: process.env.MCPGEN_CACHE };
+const cacheFolder = freshCacheEachTest("runtime-js-cache");
 
-beforeEach(() => {
-  cache = join(scratchDir("runtime-js-cache"), `cache-${Math.random().toString(36).slice(2)}`);
-  process.env.MCPGEN_CACHE_DIR = cache;
-  delete process.env.MCPGEN_CACHE;
-});
-
-afterEach(() => {
-  for (const [key, value] of [
-    ["MCPGEN_CACHE_DIR", saved.dir],
-    ["MCPGEN_CACHE", saved.off],
-  ] as const) {
-    if (value === undefined) delete process.env[key];
-    else process.env[key] = value;
-  }
-});
-
-const cacheFiles = () => (existsSync(cache) ? readdirSync(cache).filter((name) => name.endsWith(".json")) : []);
+const cacheFiles = () =>
+  existsSync(cacheFolder()) ? readdirSync(cacheFolder()).filter((name) => name.endsWith(".json")) : [];
 
 describe("the runtime's JavaScript cache", () => {
   it("the first run stores the transpiler's output; the next package reads it back", () => {
@@ -58,7 +42,7 @@ describe("the runtime's JavaScript cache", () => {
     expect(js).toBe(transpileFile(RUNTIME_FILE, "export const own = 1;\n"));
     expect(cacheFiles()).toHaveLength(1);
     // Mark the stored output: a second package with the same runtime gets the marked text, so it was read.
-    const file = join(cache, cacheFiles()[0] as string);
+    const file = join(cacheFolder(), cacheFiles()[0] as string);
     const stored = JSON.parse(readFileSync(file, "utf8"));
     stored.files[RUNTIME_FILE].js = "// from the cache\n";
     writeFileSync(file, JSON.stringify(stored));
@@ -74,7 +58,7 @@ describe("the runtime's JavaScript cache", () => {
 
   it("a damaged cache file is ignored and replaced", () => {
     jsOf(fakePackage("one"), RUNTIME_FILE);
-    const file = join(cache, cacheFiles()[0] as string);
+    const file = join(cacheFolder(), cacheFiles()[0] as string);
     writeFileSync(file, "{ not json");
     expect(jsOf(fakePackage("two"), RUNTIME_FILE)).toBe(transpileFile(RUNTIME_FILE, "export const own = 1;\n"));
     expect(() => JSON.parse(readFileSync(file, "utf8"))).not.toThrow();
@@ -82,24 +66,24 @@ describe("the runtime's JavaScript cache", () => {
 
   it("a folder others can write is neither read nor written (issue 27: planted JavaScript ran at start)", () => {
     jsOf(fakePackage("planted"), RUNTIME_FILE);
-    const file = join(cache, cacheFiles()[0] as string);
+    const file = join(cacheFolder(), cacheFiles()[0] as string);
     const stored = JSON.parse(readFileSync(file, "utf8"));
     stored.files[RUNTIME_FILE].js = "process.exit(66); // planted\n";
     writeFileSync(file, JSON.stringify(stored));
-    chmodSync(cache, 0o777);
+    chmodSync(cacheFolder(), 0o777);
     expect(jsOf(fakePackage("victim"), RUNTIME_FILE)).toBe(transpileFile(RUNTIME_FILE, "export const own = 1;\n"));
     // Nor is a cache file others can write, in a folder that is ours.
-    chmodSync(cache, 0o700);
+    chmodSync(cacheFolder(), 0o700);
     chmodSync(file, 0o666);
     expect(jsOf(fakePackage("victim-2"), RUNTIME_FILE)).toBe(transpileFile(RUNTIME_FILE, "export const own = 1;\n"));
-    chmodSync(cache, 0o777);
+    chmodSync(cacheFolder(), 0o777);
     jsOf(fakePackage("other", "export const own = 3;\n"), RUNTIME_FILE);
     expect(cacheFiles()).toHaveLength(1);
   });
 
   it("an entry is used only for the TypeScript it was made from", () => {
     jsOf(fakePackage("mixed"), RUNTIME_FILE);
-    const file = join(cache, cacheFiles()[0] as string);
+    const file = join(cacheFolder(), cacheFiles()[0] as string);
     const stored = JSON.parse(readFileSync(file, "utf8"));
     // Another file's entry under this file's name: its source hash gives it away.
     stored.files[RUNTIME_FILE] = stored.files["runtime/protocol/codec.ts"];
@@ -110,6 +94,6 @@ describe("the runtime's JavaScript cache", () => {
   it("MCPGEN_CACHE=off writes nothing", () => {
     process.env.MCPGEN_CACHE = "off";
     expect(jsOf(fakePackage("off"), RUNTIME_FILE)).toBe(transpileFile(RUNTIME_FILE, "export const own = 1;\n"));
-    expect(existsSync(cache)).toBe(false);
+    expect(existsSync(cacheFolder())).toBe(false);
   });
 });
