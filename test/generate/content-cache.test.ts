@@ -10,7 +10,8 @@ import { describe, expect, it } from "vitest";
 import { generate } from "../../generator/index.ts";
 import { pruneCache } from "../../generator/output/cache-folder.ts";
 import { contentCache } from "../../generator/output/content-cache.ts";
-import { freshCacheEachTest, scratchDir } from "./support.ts";
+import { freshCacheEachTest } from "./cache-env.ts";
+import { scratchDir } from "./support.ts";
 
 const cacheFolder = freshCacheEachTest("content-cache");
 

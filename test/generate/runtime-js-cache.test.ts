@@ -9,7 +9,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { renderDist, transpileFile } from "../../generator/output/compile-dist.ts";
 import { OutputDir } from "../../generator/output/output-dir.ts";
-import { freshCacheEachTest, scratchDir } from "./support.ts";
+import { freshCacheEachTest } from "./cache-env.ts";
+import { scratchDir } from "./support.ts";
 
 const RUNTIME_FILE = "runtime/protocol/own-keys.ts";
 

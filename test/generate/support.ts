@@ -5,7 +5,6 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import { afterEach, beforeEach } from "vitest";
 
 export const ROOT = join(import.meta.dirname, "../..");
 
@@ -14,30 +13,6 @@ export function scratchDir(prefix: string): string {
   const base = join(ROOT, ".tmp/tests");
   mkdirSync(base, { recursive: true });
   return mkdtempSync(join(base, `${prefix}-`));
-}
-
-/**
- * Points the cache at a fresh folder for each test (`prefix` names it) and puts MCPGEN_CACHE_DIR and
- * MCPGEN_CACHE back afterwards; returns the current folder.
- */
-export function freshCacheEachTest(prefix: string): () => string {
-  const saved = { dir: process.env.MCPGEN_CACHE_DIR, off: process.env.MCPGEN_CACHE };
-  let cache = "";
-  beforeEach(() => {
-    cache = join(scratchDir(prefix), `cache-${Math.random().toString(36).slice(2)}`);
-    process.env.MCPGEN_CACHE_DIR = cache;
-    delete process.env.MCPGEN_CACHE;
-  });
-  afterEach(() => {
-    for (const [key, value] of [
-      ["MCPGEN_CACHE_DIR", saved.dir],
-      ["MCPGEN_CACHE", saved.off],
-    ] as const) {
-      if (value === undefined) delete process.env[key];
-      else process.env[key] = value;
-    }
-  });
-  return () => cache;
 }
 
 /** node + tsx, the way a user runs a generated server (CONTRACT §3: npx tsx <dir>/src/server.ts). */
