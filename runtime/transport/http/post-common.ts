@@ -45,11 +45,7 @@ export function invalidRequest(message: string, data?: unknown) {
   return { code: ErrorCode.InvalidRequest, message, ...(data === undefined ? {} : { data }) };
 }
 
-export function repeatedMcpHeader(req: IncomingMessage): string | undefined {
-  for (const [name, values] of Object.entries(req.headersDistinct))
-    if (name.startsWith("mcp-") && values !== undefined && values.length > 1) return name;
-  return undefined;
-}
+export { repeatedMcpHeader } from "./raw-headers.ts";
 
 export function header(req: IncomingMessage, name: string): string | undefined {
   const value = req.headers[name];
@@ -80,13 +76,38 @@ function parseMediaType(text: string): { essence: string; params: Map<string, st
 
 /** Whether a Content-Type value names exactly `essence` (e.g. "application/json"), whatever its parameters. */
 export function isMediaType(value: string, essence: string): boolean {
-  return parseMediaType(value)?.essence === essence;
+  return essenceOf(value) === essence;
 }
 
 /** Whether Accept lists text/event-stream itself (not only a wildcard) with a weight above zero. */
 export function acceptsSse(req: IncomingMessage): boolean {
+  const accept = req.headers.accept;
+  if (accept === undefined) return false;
+  // A client sends the same Accept on every request: its answer is kept, not parsed again each time.
+  if (accept !== lastAccept) {
+    lastAcceptsSse = parseAcceptsSse(accept);
+    lastAccept = accept;
+  }
+  return lastAcceptsSse;
+}
+
+let lastAccept: string | undefined;
+let lastAcceptsSse = false;
+let lastContentType: string | undefined;
+let lastEssence: string | undefined;
+
+/** The lowercased `type/subtype` of a media type, the last one asked kept (a client repeats its Content-Type). */
+function essenceOf(value: string): string | undefined {
+  if (value !== lastContentType) {
+    lastEssence = parseMediaType(value)?.essence;
+    lastContentType = value;
+  }
+  return lastEssence;
+}
+
+function parseAcceptsSse(accept: string): boolean {
   // The comma-separated ranges, commas inside quoted strings left alone.
-  for (const range of req.headers.accept?.match(/(?:[^,"]|"(?:[^"\\]|\\[\s\S])*"?)+/g) ?? []) {
+  for (const range of accept.match(/(?:[^,"]|"(?:[^"\\]|\\[\s\S])*"?)+/g) ?? []) {
     const parsed = parseMediaType(range);
     if (parsed?.essence !== "text/event-stream") continue;
     const weight = parsed.params.get("q");

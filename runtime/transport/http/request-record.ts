@@ -47,6 +47,10 @@ export function noteRequest(req: IncomingMessage, message: JsonRpcMessage, era: 
   if (message.method === "tools/call" && typeof name === "string") record.tool = boundLogValue(name);
 }
 
+export function recordOf(req: IncomingMessage): RequestRecord | undefined {
+  return records.get(req);
+}
+
 /** The channel's `auth` and `httpRequestId`, only when there are. */
 export function authOf(req: IncomingMessage): { auth?: AuthPrincipal; httpRequestId?: string } {
   const auth = requestAuth(req);

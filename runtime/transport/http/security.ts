@@ -3,6 +3,7 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import { isIPv6 } from "node:net";
 import type { AuthPrincipal } from "../../server/auth-principal.ts";
+import { headerLineCount } from "./raw-headers.ts";
 
 const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
 
@@ -17,15 +18,15 @@ export type Rejection = { status: number; message: string; headers?: Record<stri
 
 export function admit(req: IncomingMessage, options: AdmissionOptions): Rejection | undefined {
   // RFC 9112 §3.2: a request with more than one Host line, or an invalid one, is answered 400.
-  const hosts = req.headersDistinct.host ?? [];
-  if (hosts.length > 1) return { status: 400, message: "Bad Request: more than one Host header" };
-  const hostName = hosts.length === 1 ? hostnameOf(hosts[0]) : undefined;
-  if (hosts.length === 1 && hostName === undefined)
-    return { status: 400, message: `Bad Request: invalid Host header: ${printable(hosts[0])}` };
-  const loopback = LOOPBACK_HOSTS.has(options.boundHost) || options.boundHost.startsWith("127.");
-  const allowedHosts = options.allowedHosts ?? (loopback ? [...LOOPBACK_HOSTS] : undefined);
-  if (allowedHosts && (!hostName || !allowedHosts.some((allowed) => normalizeHostName(allowed) === hostName)))
-    return { status: 403, message: `Forbidden host: ${printable(hosts[0] ?? "(none)")}` };
+  const host = req.headers.host;
+  const hostLines = host === undefined ? 0 : headerLineCount(req, "host");
+  if (hostLines > 1) return { status: 400, message: "Bad Request: more than one Host header" };
+  const hostName = host === undefined ? undefined : hostnameOfCached(host);
+  if (host !== undefined && hostName === undefined)
+    return { status: 400, message: `Bad Request: invalid Host header: ${printable(host)}` };
+  const allowedHosts = allowedHostNames(options);
+  if (allowedHosts && (!hostName || !allowedHosts.has(hostName)))
+    return { status: 403, message: `Forbidden host: ${printable(host ?? "(none)")}` };
   const origin = req.headers.origin;
   if (origin !== undefined && !originAllowed(origin, options.allowedOrigins))
     return { status: 403, message: `Forbidden origin: ${printable(origin)}` };
@@ -35,12 +36,56 @@ export function admit(req: IncomingMessage, options: AdmissionOptions): Rejectio
   return { status: 401, message: "Missing or invalid bearer token", headers };
 }
 
+/** The Host names let in (allowedHosts, else loopback names when bound to loopback), normalized once per options
+ * object: normalizing each entry per request ran Node's IPv6 regular expression four times a request. */
+const allowedHostSets = new WeakMap<AdmissionOptions, { from: string[] | undefined; names: Set<string> | undefined }>();
+
+function allowedHostNames(options: AdmissionOptions): Set<string> | undefined {
+  const cached = allowedHostSets.get(options);
+  if (cached && cached.from === options.allowedHosts) return cached.names;
+  const loopback = LOOPBACK_HOSTS.has(options.boundHost) || options.boundHost.startsWith("127.");
+  const allowed = options.allowedHosts ?? (loopback ? [...LOOPBACK_HOSTS] : undefined);
+  const names = allowed && new Set(allowed.map(normalizeHostName));
+  allowedHostSets.set(options, { from: options.allowedHosts, names });
+  return names;
+}
+
+/** hostnameOf, the last value kept: every request of a deployment names the same Host. */
+let lastHost: string | undefined;
+let lastHostName: string | undefined;
+function hostnameOfCached(host: string): string | undefined {
+  if (host !== lastHost) {
+    lastHostName = hostnameOf(host);
+    lastHost = host;
+  }
+  return lastHostName;
+}
+
 /** A digest of the caller's credentials, binding MRTR state and sessions; OAuth: who the token names (issue 17). */
 export function principalOf(req: IncomingMessage): string {
   const auth = requestAuth(req);
-  if (auth) return createHash("sha256").update(`oauth\n${auth.issuer}\n${auth.subject}`).digest("base64url");
+  if (auth) return oauthPrincipal(auth);
   const authorization = req.headers.authorization;
-  return authorization ? createHash("sha256").update(authorization).digest("base64url") : "anonymous";
+  if (!authorization) return "anonymous";
+  // A request asks this up to three times, and a client sends the same credentials each time: the last kept.
+  if (authorization !== lastAuthorization) {
+    lastPrincipal = createHash("sha256").update(authorization).digest("base64url");
+    lastAuthorization = authorization;
+  }
+  return lastPrincipal;
+}
+
+let lastAuthorization: string | undefined;
+let lastPrincipal = "";
+const oauthPrincipals = new WeakMap<AuthPrincipal, string>();
+
+function oauthPrincipal(auth: AuthPrincipal): string {
+  let principal = oauthPrincipals.get(auth);
+  if (principal === undefined) {
+    principal = createHash("sha256").update(`oauth\n${auth.issuer}\n${auth.subject}`).digest("base64url");
+    oauthPrincipals.set(auth, principal);
+  }
+  return principal;
 }
 
 export class BodyTooLargeError extends Error {}
@@ -65,6 +110,18 @@ export function readBody(req: IncomingMessage, maxBytes: number): Promise<string
 
 function originAllowed(origin: string, allowed: string[] | undefined): boolean {
   if (allowed?.includes(origin)) return true;
+  // Whether the Origin is a loopback one, the last asked kept: a browser sends the same Origin each time.
+  if (origin !== lastOrigin) {
+    lastOriginLoopback = isLoopbackOrigin(origin);
+    lastOrigin = origin;
+  }
+  return lastOriginLoopback;
+}
+
+let lastOrigin: string | undefined;
+let lastOriginLoopback = false;
+
+function isLoopbackOrigin(origin: string): boolean {
   try {
     return LOOPBACK_HOSTS.has(new URL(origin).hostname);
   } catch {
@@ -72,10 +129,19 @@ function originAllowed(origin: string, allowed: string[] | undefined): boolean {
   }
 }
 
+const digest = (text: string) => createHash("sha256").update(text).digest();
+let lastToken: string | undefined;
+let lastTokenDigest: Buffer = Buffer.alloc(0);
+
 function bearerMatches(header: string | undefined, token: string): boolean {
   const match = /^Bearer\s+(.+)$/i.exec(header ?? "");
-  const digest = (text: string) => createHash("sha256").update(text).digest();
-  return match !== null && timingSafeEqual(digest(match[1].trim()), digest(token));
+  if (match === null) return false;
+  // The server's own token is digested once, not per request; the caller's still is (a constant-time compare).
+  if (token !== lastToken) {
+    lastTokenDigest = digest(token);
+    lastToken = token;
+  }
+  return timingSafeEqual(digest(match[1].trim()), lastTokenDigest);
 }
 
 // RFC 3986 §3.2.2 reg-name (unreserved, pct-encoded, sub-delims) and §3.2.3 port.
