@@ -104,6 +104,7 @@ async function runRequest(
 ): Promise<void> {
   const responder = new PostResponder(res, acceptsSse(req), state.keepAliveMs, {
     headers: session.responseHeaders,
+    jsonHeaders: session.jsonResponseHeaders,
     openResumable: () => session.openResumable(state.retryMs),
   });
   const channel = new SessionPostChannel(req, responder, session);

@@ -50,7 +50,7 @@ function endpoint(path: string, middleware: readonly Middleware[], handlers: Rec
 }
 
 export async function dispatch(state: HttpState, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const record = startRecord(req, res);
+  const record = startRecord(req);
   res.setHeader("X-Request-Id", record.id);
   const url = req.url ?? "/";
   // A request-target that is exactly a route's own (normalized) path needs no URL parsing.

@@ -103,7 +103,8 @@ export function readBody(req: IncomingMessage, maxBytes: number): Promise<string
       req.resume();
       reject(new BodyTooLargeError());
     });
-    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    // One chunk is the common case: decoded in place, not copied by concat first.
+    req.on("end", () => resolve((chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)).toString("utf8")));
     req.on("error", reject);
   });
 }
