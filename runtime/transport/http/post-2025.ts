@@ -13,8 +13,7 @@ import {
   type PostHandler,
   routingHeaderMismatch,
 } from "./post-common.ts";
-import { SessionPostChannel } from "./request-channel.ts";
-import { authOf } from "./request-record.ts";
+import { PostChannel } from "./request-channel.ts";
 import { PostResponder, sendJson } from "./responder.ts";
 import { principalOf, requestAuth } from "./security.ts";
 import type { HttpSession } from "./session.ts";
@@ -56,9 +55,7 @@ export const handlePost2025: PostHandler = async (state, req, res, message) => {
       // The id is free at once, as on stdio: a handler that ignores its signal must not keep it taken.
       session.inFlight.delete(requestId);
     }
-    const signal = new AbortController().signal;
-    const channel = { signal, notify: () => {}, session: session.state, principal: principalOf(req), ...authOf(req) };
-    state.server.handleNotification(message, channel);
+    state.server.handleNotification(message, new PostChannel(req, undefined, session));
     await state.sessions.save?.(session);
     return sendJson(res, 202, undefined);
   }
@@ -104,10 +101,9 @@ async function runRequest(
 ): Promise<void> {
   const responder = new PostResponder(res, acceptsSse(req), state.keepAliveMs, {
     headers: session.responseHeaders,
-    jsonHeaders: session.jsonResponseHeaders,
     openResumable: () => session.openResumable(state.retryMs),
   });
-  const channel = new SessionPostChannel(req, responder, session);
+  const channel = new PostChannel(req, responder, session);
   const cancellation = channel.cancellation;
   session.inFlight.set(request.id, cancellation);
   try {

@@ -79,4 +79,4 @@ const ERROR_STATUS: Record<number, number> = {
   [ErrorCode.MissingRequiredClientCapability]: 400,
 };
 const statusFor = (message: JsonRpcMessage) => ("error" in message && ERROR_STATUS[message.error.code]) || 200;
-const NO_HEADERS = { headers: {}, jsonHeaders: { "Content-Type": "application/json" }, statusFor };
+const NO_HEADERS = { headers: {}, statusFor };

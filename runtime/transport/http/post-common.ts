@@ -5,6 +5,7 @@ import { McpError } from "../../protocol/errors.ts";
 import type { JsonObject, JsonRpcMessage } from "../../protocol/types.ts";
 import { decodeHeaderValue } from "./header-encoding.ts";
 import type { HttpState } from "./http-state.ts";
+import { keepLast } from "./raw-headers.ts";
 
 export type PostHandler = (
   state: HttpState,
@@ -81,29 +82,11 @@ export function isMediaType(value: string, essence: string): boolean {
 
 /** Whether Accept lists text/event-stream itself (not only a wildcard) with a weight above zero. */
 export function acceptsSse(req: IncomingMessage): boolean {
-  const accept = req.headers.accept;
-  if (accept === undefined) return false;
-  // A client sends the same Accept on every request: its answer is kept, not parsed again each time.
-  if (accept !== lastAccept) {
-    lastAcceptsSse = parseAcceptsSse(accept);
-    lastAccept = accept;
-  }
-  return lastAcceptsSse;
+  return req.headers.accept !== undefined && acceptValueAllowsSse(req.headers.accept);
 }
 
-let lastAccept: string | undefined;
-let lastAcceptsSse = false;
-let lastContentType: string | undefined;
-let lastEssence: string | undefined;
-
-/** The lowercased `type/subtype` of a media type, the last one asked kept (a client repeats its Content-Type). */
-function essenceOf(value: string): string | undefined {
-  if (value !== lastContentType) {
-    lastEssence = parseMediaType(value)?.essence;
-    lastContentType = value;
-  }
-  return lastEssence;
-}
+const essenceOf = keepLast((value: string) => parseMediaType(value)?.essence);
+const acceptValueAllowsSse = keepLast(parseAcceptsSse);
 
 function parseAcceptsSse(accept: string): boolean {
   // The comma-separated ranges, commas inside quoted strings left alone.

@@ -1,7 +1,16 @@
-// Header line counts read off `req.rawHeaders`: Node keeps only the first of some repeated headers (Host,
-// Content-Type) and joins others (Mcp-*), so only the raw lines tell a repeat. `req.headersDistinct` tells it
-// too, but builds an object of arrays for every header on every request; these scans allocate nothing.
+// Reading headers cheaply per request. Repeats are counted on `req.rawHeaders` (Node keeps the first Host or
+// Content-Type and joins Mcp-* lines); `req.headersDistinct` would build every header's array per request.
 import type { IncomingMessage } from "node:http";
+
+/** `compute` with its last answer kept: a client repeats its Host, Accept, Content-Type and credentials. */
+export function keepLast<T>(compute: (key: string) => T): (key: string) => T {
+  let lastKey: string | undefined;
+  let last: T;
+  return (key) => {
+    if (key !== lastKey) [last, lastKey] = [compute(key), key];
+    return last;
+  };
+}
 
 /** How many header lines name `lowerName` (lowercase), whatever their case. */
 export function headerLineCount(req: IncomingMessage, lowerName: string): number {
@@ -25,7 +34,7 @@ export function repeatedMcpHeader(req: IncomingMessage): string | undefined {
     if (!lower.startsWith("mcp-")) continue;
     seen ??= [];
     if (seen instanceof Set ? seen.has(lower) : seen.includes(lower)) return firstRepeated(req);
-    // A request carries a handful of Mcp-* headers (an array is cheapest); a Set keeps many of them linear.
+    // A handful of Mcp-* headers is the rule (an array is cheapest); a Set keeps many of them linear.
     if (seen instanceof Set) seen.add(lower);
     else if (seen.length < 16) seen.push(lower);
     else seen = new Set([...seen, lower]);
@@ -33,7 +42,7 @@ export function repeatedMcpHeader(req: IncomingMessage): string | undefined {
   return undefined;
 }
 
-/** The error path: named as Node's own grouping orders them (first appearance), which the check always used. */
+/** The error path: named in Node's grouping order (first appearance), as before. */
 function firstRepeated(req: IncomingMessage): string | undefined {
   for (const [name, values] of Object.entries(req.headersDistinct))
     if (name.startsWith("mcp-") && values !== undefined && values.length > 1) return name;

@@ -2,9 +2,7 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { JsonRpcMessage } from "../../protocol/types.ts";
-import type { AuthPrincipal } from "../../server/auth-principal.ts";
 import { boundLogValue } from "../../server/log.ts";
-import { requestAuth } from "./security.ts";
 
 export type RequestRecord = {
   id: string;
@@ -16,8 +14,7 @@ export type RequestRecord = {
   toolError?: boolean; // a tools/call answered with isError: true (the tool failed, the protocol did not)
 };
 
-/** The record rides on the request under a symbol (a response finds it through `res.req`): a WeakMap entry per
- * request and response made the garbage collector trace ephemerons on every scavenge. */
+// On the request under a symbol (a response finds it through res.req): WeakMap entries cost GC ephemeron work.
 const RECORD = Symbol("mcpgen.requestRecord");
 type Recorded = IncomingMessage & { [RECORD]?: RequestRecord };
 /** Ids a proxy or client may set: long enough for a UUID or a trace id, nothing that could forge a log line. */
@@ -51,12 +48,4 @@ export function noteRequest(req: IncomingMessage, message: JsonRpcMessage, era: 
 
 export function recordOf(req: IncomingMessage): RequestRecord | undefined {
   return (req as Recorded)[RECORD];
-}
-
-/** The channel's `auth` and `httpRequestId`, only when there are. */
-export function authOf(req: IncomingMessage): { auth?: AuthPrincipal; httpRequestId?: string } {
-  const auth = requestAuth(req);
-  const record = (req as Recorded)[RECORD];
-  const id = record ? { httpRequestId: record.id } : {};
-  return auth ? { auth, ...id } : id;
 }

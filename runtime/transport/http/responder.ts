@@ -7,7 +7,6 @@ import { type ResumableStream, type SseWriter, startSse } from "./sse.ts";
 
 type ResponderOptions = {
   headers: Readonly<Record<string, string>>;
-  jsonHeaders?: Readonly<Record<string, string>>; // `headers` plus the JSON Content-Type, if the caller has them made
   statusFor?: (message: JsonRpcMessage) => number; // HTTP status for a final message sent as plain JSON (default 200)
   openResumable?: () => ResumableStream; // 2025 era: makes the SSE stream resumable (event ids, priming event, replay)
 };
@@ -66,8 +65,7 @@ export class PostResponder {
     }
     const body = encodeMessage(message); // before the head: a message that cannot be encoded gets the 500
     const status = (isResponse(message) && this.options.statusFor?.(message)) || 200;
-    const { headers, jsonHeaders } = this.options;
-    this.res.writeHead(status, jsonHeaders ?? { ...headers, "Content-Type": "application/json" });
+    this.res.writeHead(status, { ...this.options.headers, "Content-Type": "application/json" });
     this.res.end(body);
   }
 }

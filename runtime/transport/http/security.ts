@@ -3,7 +3,7 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import { isIPv6 } from "node:net";
 import type { AuthPrincipal } from "../../server/auth-principal.ts";
-import { headerLineCount } from "./raw-headers.ts";
+import { headerLineCount, keepLast } from "./raw-headers.ts";
 
 const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
 
@@ -36,57 +36,27 @@ export function admit(req: IncomingMessage, options: AdmissionOptions): Rejectio
   return { status: 401, message: "Missing or invalid bearer token", headers };
 }
 
-/** The Host names let in (allowedHosts, else loopback names when bound to loopback), normalized once per options
- * object: normalizing each entry per request ran Node's IPv6 regular expression four times a request. */
-const allowedHostSets = new WeakMap<AdmissionOptions, { from: string[] | undefined; names: Set<string> | undefined }>();
-
+/** The Host names let in, normalized once per options object (per request, Node's IPv6 regex ran 4 times). */
+const allowedHostSets = new WeakMap<AdmissionOptions, Set<string> | undefined>();
 function allowedHostNames(options: AdmissionOptions): Set<string> | undefined {
-  const cached = allowedHostSets.get(options);
-  if (cached && cached.from === options.allowedHosts) return cached.names;
+  if (allowedHostSets.has(options)) return allowedHostSets.get(options);
   const loopback = LOOPBACK_HOSTS.has(options.boundHost) || options.boundHost.startsWith("127.");
-  const allowed = options.allowedHosts ?? (loopback ? [...LOOPBACK_HOSTS] : undefined);
-  const names = allowed && new Set(allowed.map(normalizeHostName));
-  allowedHostSets.set(options, { from: options.allowedHosts, names });
-  return names;
-}
-
-/** hostnameOf, the last value kept: every request of a deployment names the same Host. */
-let lastHost: string | undefined;
-let lastHostName: string | undefined;
-function hostnameOfCached(host: string): string | undefined {
-  if (host !== lastHost) {
-    lastHostName = hostnameOf(host);
-    lastHost = host;
-  }
-  return lastHostName;
+  const names = (options.allowedHosts ?? (loopback ? [...LOOPBACK_HOSTS] : undefined))?.map(normalizeHostName);
+  allowedHostSets.set(options, names && new Set(names));
+  return allowedHostSets.get(options);
 }
 
 /** A digest of the caller's credentials, binding MRTR state and sessions; OAuth: who the token names (issue 17). */
 export function principalOf(req: IncomingMessage): string {
   const auth = requestAuth(req);
-  if (auth) return oauthPrincipal(auth);
+  if (auth) return sha256(`oauth\n${auth.issuer}\n${auth.subject}`);
   const authorization = req.headers.authorization;
-  if (!authorization) return "anonymous";
-  // A request asks this up to three times, and a client sends the same credentials each time: the last kept.
-  if (authorization !== lastAuthorization) {
-    lastPrincipal = createHash("sha256").update(authorization).digest("base64url");
-    lastAuthorization = authorization;
-  }
-  return lastPrincipal;
+  return authorization ? sha256(authorization) : "anonymous";
 }
 
-let lastAuthorization: string | undefined;
-let lastPrincipal = "";
-const oauthPrincipals = new WeakMap<AuthPrincipal, string>();
-
-function oauthPrincipal(auth: AuthPrincipal): string {
-  let principal = oauthPrincipals.get(auth);
-  if (principal === undefined) {
-    principal = createHash("sha256").update(`oauth\n${auth.issuer}\n${auth.subject}`).digest("base64url");
-    oauthPrincipals.set(auth, principal);
-  }
-  return principal;
-}
+// Kept for the last value: a request asks up to three times, and a client repeats its credentials and Host.
+const sha256 = keepLast((text: string) => createHash("sha256").update(text).digest("base64url"));
+const hostnameOfCached = keepLast(hostnameOf);
 
 export class BodyTooLargeError extends Error {}
 
@@ -103,46 +73,29 @@ export function readBody(req: IncomingMessage, maxBytes: number): Promise<string
       req.resume();
       reject(new BodyTooLargeError());
     });
-    // One chunk is the common case: decoded in place, not copied by concat first.
     req.on("end", () => resolve((chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)).toString("utf8")));
     req.on("error", reject);
   });
 }
 
 function originAllowed(origin: string, allowed: string[] | undefined): boolean {
-  if (allowed?.includes(origin)) return true;
-  // Whether the Origin is a loopback one, the last asked kept: a browser sends the same Origin each time.
-  if (origin !== lastOrigin) {
-    lastOriginLoopback = isLoopbackOrigin(origin);
-    lastOrigin = origin;
-  }
-  return lastOriginLoopback;
+  return allowed?.includes(origin) || loopbackOrigin(origin);
 }
 
-let lastOrigin: string | undefined;
-let lastOriginLoopback = false;
-
-function isLoopbackOrigin(origin: string): boolean {
+const loopbackOrigin = keepLast((origin: string) => {
   try {
     return LOOPBACK_HOSTS.has(new URL(origin).hostname);
   } catch {
     return false;
   }
-}
+});
 
 const digest = (text: string) => createHash("sha256").update(text).digest();
-let lastToken: string | undefined;
-let lastTokenDigest: Buffer = Buffer.alloc(0);
+const tokenDigest = keepLast(digest); // the server's own token: digested once, not per request
 
 function bearerMatches(header: string | undefined, token: string): boolean {
   const match = /^Bearer\s+(.+)$/i.exec(header ?? "");
-  if (match === null) return false;
-  // The server's own token is digested once, not per request; the caller's still is (a constant-time compare).
-  if (token !== lastToken) {
-    lastTokenDigest = digest(token);
-    lastToken = token;
-  }
-  return timingSafeEqual(digest(match[1].trim()), lastTokenDigest);
+  return match !== null && timingSafeEqual(digest(match[1].trim()), tokenDigest(token));
 }
 
 // RFC 3986 §3.2.2 reg-name (unreserved, pct-encoded, sub-delims) and §3.2.3 port.

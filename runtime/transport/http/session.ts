@@ -17,9 +17,8 @@ export class HttpSession {
   readonly peer: JsonRpcPeer;
   /** Requests running, by id: what a notifications/cancelled (or the session's end) aborts. */
   readonly inFlight = new Map<RequestId, { abort(reason?: unknown): void }>();
-  /** The headers of every answer to this session's POSTs, made once (never modified: responders copy them). */
+  /** The headers of every answer to this session's POSTs, made once (never modified). */
   readonly responseHeaders: Readonly<Record<string, string>>;
-  readonly jsonResponseHeaders: Readonly<Record<string, string>>;
   standaloneStream: SseWriter | undefined;
   owner: string | undefined; // the OAuth caller that opened the session (principalOf); only it may use the session id
   readonly resumableStreams = new Map<string, ResumableStream>();
@@ -33,7 +32,6 @@ export class HttpSession {
   constructor(server: McpServer, options: { id?: string; remote?: SessionRemote } = {}) {
     this.id = options.id ?? randomUUID();
     this.responseHeaders = { "Mcp-Session-Id": this.id };
-    this.jsonResponseHeaders = { ...this.responseHeaders, "Content-Type": "application/json" };
     this.remote = options.remote;
     // With a shared store every process hears every change; the one holding the GET stream delivers it.
     this.state = new LegacySession(this.id, (message) => this.sendLocal(message));
