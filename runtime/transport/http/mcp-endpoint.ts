@@ -12,12 +12,8 @@ import { parseEventId, startSse } from "./sse.ts";
 
 export const postMessage: Handler = async ({ req, res, state }) => {
   // Node keeps only the first of repeated Content-Type lines; a request with two is ambiguous, so refused.
-  const contentType = req.headers["content-type"];
-  if (
-    contentType === undefined ||
-    !isMediaType(contentType, "application/json") ||
-    headerLineCount(req, "content-type") !== 1
-  )
+  const contentType = req.headers["content-type"] ?? "";
+  if (headerLineCount(req, "content-type") !== 1 || !isMediaType(contentType, "application/json"))
     return sendJson(res, 415, errorResponse(undefined, invalidRequest("Content-Type must be application/json")));
   const body = await readBody(req, state.maxBodyBytes).catch((error: unknown) => error);
   if (typeof body !== "string") {
