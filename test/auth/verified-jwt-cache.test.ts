@@ -50,6 +50,15 @@ describe("verified JWTs", () => {
     expect(later).not.toBe(first); // verified again after the minute
   });
 
+  it("hand out a frozen principal: one request's handler cannot add a scope the next request would see", async () => {
+    const tokens = verifier();
+    const verdict = await tokens.verify(await sign(3600));
+    if (!verdict.ok) throw new Error("the token should verify");
+    expect(() => verdict.principal.scopes.push("admin")).toThrow(TypeError);
+    expect(() => Object.assign(verdict.principal.claims, { scope: "admin" })).toThrow(TypeError);
+    expect(verdict.principal.scopes).toEqual(["a"]);
+  });
+
   it("are not kept past their expiry (with the allowed clock skew): an expired token is refused", async () => {
     const tokens = verifier();
     const token = await sign(5);

@@ -232,7 +232,8 @@ function principalFrom(claims: Record<string, unknown>, issuer: string, token: s
   const scopes = Array.isArray(claims.scp)
     ? claims.scp.filter((s): s is string => typeof s === "string")
     : scopeText.split(" ").filter(Boolean);
-  const principal: AuthPrincipal = {
+  // Frozen, claims and all: verdicts are cached, so one request's handler must not change what the next one's sees.
+  const principal: AuthPrincipal = deepFreeze({
     subject,
     scopes,
     claims,
@@ -240,8 +241,16 @@ function principalFrom(claims: Record<string, unknown>, issuer: string, token: s
     token,
     ...(clientId ? { clientId } : {}),
     ...(typeof claims.exp === "number" ? { expiresAt: claims.exp } : {}),
-  };
+  });
   return { ok: true, principal };
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
 }
 
 function describe(code: string, error: unknown): string {
