@@ -31,10 +31,14 @@ export function startHttpServer(target: StdioTarget, timeoutMs = 30_000): Promis
     }, timeoutMs);
     child.stdout?.resume();
     child.stderr?.setEncoding("utf8");
+    let listening = false;
     child.stderr?.on("data", (chunk: string) => {
       stderr += chunk;
-      const match = /listening on (http:\/\/\S+)/.exec(stderr);
+      // Searched only until found: a server writing an access line per request (--log-format json) would make
+      // the bench's own client rescan megabytes per chunk.
+      const match = listening ? null : /listening on (http:\/\/[^\s"]+)/.exec(stderr);
       if (match) {
+        listening = true;
         clearTimeout(timer);
         resolve({ url: match[1], child, stderr: () => stderr, stop });
       }
@@ -46,12 +50,18 @@ export function startHttpServer(target: StdioTarget, timeoutMs = 30_000): Promis
   });
 }
 
-export function connectHttp(url: string, server?: HttpServerProcess): RawConnection {
+/** `extraHeaders`: sent with every POST (e.g. an `authorization` bearer token). */
+export function connectHttp(
+  url: string,
+  server?: HttpServerProcess,
+  extraHeaders: Record<string, string> = {},
+): RawConnection {
   const agent = new Agent({ keepAlive: true, maxSockets: 256 });
   const target = new URL(url);
   const headers: Record<string, string> = {
     "content-type": "application/json",
     accept: "application/json, text/event-stream",
+    ...extraHeaders,
   };
   let nextId = 1;
 

@@ -6,6 +6,7 @@
 import type { IncomingMessage } from "node:http";
 import type { AuthConfig } from "../../server/auth-principal.ts";
 import type { ProtectedResource, ProtectedResourceOptions } from "../../transport/http/http-features.ts";
+import { headerLineCount } from "../../transport/http/raw-headers.ts";
 import type { Rejection } from "../../transport/http/security.ts";
 import { scopeGate, scopeRejection } from "./scope-gate.ts";
 import { TokenVerifier } from "./token-verifier.ts";
@@ -99,10 +100,10 @@ function readBearer(req: IncomingMessage, scopeHint: () => string | undefined): 
         error_description: "access tokens are accepted in the Authorization header only",
       },
     };
-  const header = req.headersDistinct.authorization ?? [];
-  if (header.length > 1)
+  // Counted on the raw lines (Node keeps only the first); headersDistinct would build every header's array.
+  if (headerLineCount(req, "authorization") > 1)
     return { status: 400, message: "More than one Authorization header", params: { error: "invalid_request" } };
-  const value = header[0] ?? "";
+  const value = req.headers.authorization ?? "";
   if (Buffer.byteLength(value) > MAX_AUTHORIZATION_BYTES)
     return {
       status: 400,

@@ -25,6 +25,9 @@ const ALGORITHMS = [
 export const CLOCK_SKEW_SECONDS = 30;
 /** Introspection answers kept at most; the least recently stored goes first. */
 export const MAX_CACHED_ANSWERS = 1000;
+/** A verified JWT's verdict is kept this long at most (and never past its `exp`): a client sends the same token
+ * on every request, and checking its signature each time was most of an authenticated call's cost. */
+const VERIFIED_JWT_TTL_MS = 60_000;
 /** After a failed metadata discovery, how long before it is tried again (requests meanwhile fail closed). */
 const DISCOVERY_RETRY_MS = 10_000;
 
@@ -39,6 +42,8 @@ export class TokenVerifier {
   #jose: Promise<Jose> | undefined;
   readonly #keySets = new Map<string, { getKey?: JWTVerifyGetKey; failedAt?: number }>();
   readonly #answers = new Map<string, { verdict: Verdict; until: number }>();
+  /** Verified JWTs by token, the least recently stored dropped first (at most MAX_CACHED_ANSWERS). */
+  readonly #verified = new Map<string, { verdict: Verdict; until: number }>();
   #lastOutageLog = 0;
 
   constructor(
@@ -57,6 +62,9 @@ export class TokenVerifier {
   }
 
   async verify(token: string): Promise<Verdict> {
+    const kept = this.#verified.get(token);
+    if (kept && Date.now() < kept.until) return kept.verdict;
+    if (kept) this.#verified.delete(token);
     const jose = await this.#loadJose();
     let payload: JWTPayload;
     try {
@@ -78,7 +86,9 @@ export class TokenVerifier {
         clockTolerance: CLOCK_SKEW_SECONDS,
         requiredClaims: ["exp"],
       });
-      return principalFrom(claims, issuer, token);
+      const verdict = principalFrom(claims, issuer, token);
+      if (verdict.ok && typeof claims.exp === "number") this.#keepVerified(token, verdict, claims.exp);
+      return verdict;
     } catch (error) {
       const code = (error as { code?: string }).code ?? "";
       if (["ERR_JWKS_TIMEOUT", "ERR_JOSE_GENERIC", "ERR_JWKS_INVALID"].includes(code) || error instanceof TypeError) {
@@ -87,6 +97,15 @@ export class TokenVerifier {
       }
       return invalid(describe(code, error));
     }
+  }
+
+  /** Kept until `exp` (with the skew jwtVerify allows) or VERIFIED_JWT_TTL_MS, whichever comes first; `nbf` had
+   * passed already, and jose keeps an issuer's keys for minutes anyway, so a rotated-out key changes nothing sooner. */
+  #keepVerified(token: string, verdict: Verdict, exp: number): void {
+    const until = Math.min(Date.now() + VERIFIED_JWT_TTL_MS, (exp + CLOCK_SKEW_SECONDS) * 1000);
+    this.#verified.set(token, { verdict, until });
+    while (this.#verified.size > MAX_CACHED_ANSWERS)
+      this.#verified.delete(this.#verified.keys().next().value as string);
   }
 
   async #keysOf(issuer: string): Promise<JWTVerifyGetKey | undefined> {
@@ -213,7 +232,8 @@ function principalFrom(claims: Record<string, unknown>, issuer: string, token: s
   const scopes = Array.isArray(claims.scp)
     ? claims.scp.filter((s): s is string => typeof s === "string")
     : scopeText.split(" ").filter(Boolean);
-  const principal: AuthPrincipal = {
+  // Frozen, claims and all: verdicts are cached, so one request's handler must not change what the next one's sees.
+  const principal: AuthPrincipal = deepFreeze({
     subject,
     scopes,
     claims,
@@ -221,8 +241,16 @@ function principalFrom(claims: Record<string, unknown>, issuer: string, token: s
     token,
     ...(clientId ? { clientId } : {}),
     ...(typeof claims.exp === "number" ? { expiresAt: claims.exp } : {}),
-  };
+  });
   return { ok: true, principal };
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
 }
 
 function describe(code: string, error: unknown): string {
