@@ -19,6 +19,11 @@ export function log(level: LogLevel, msg: string, fields: LogFields = {}): void 
 export const MAX_LOG_VALUE_CHARS = 128;
 const MAX_LOG_FIELD_CHARS = 256; // every string field of an access line at most: a backstop for fields added later
 
+/** Whether access lines are written (JSON logs): without them a transport skips gathering their fields. */
+export function logsRequests(): boolean {
+  return format === "json";
+}
+
 /** The access line of one HTTP request; JSON logs only (text mode keeps stderr as quiet as before). A client
  * chooses most of its values, and one 3 MB method name must not become a 3 MB log line. */
 export function logRequest(fields: LogFields): void {

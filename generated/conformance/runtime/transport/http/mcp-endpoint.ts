@@ -4,6 +4,7 @@ import { decodeMessage, errorResponse } from "../../protocol/codec.ts";
 import type { Handler, HttpState } from "./http-state.ts";
 import { handlePost } from "./post.ts";
 import { acceptsSse, header, invalidRequest, isMediaType } from "./post-common.ts";
+import { headerLineCount } from "./raw-headers.ts";
 import { sendJson } from "./responder.ts";
 import { BodyTooLargeError, principalOf, readBody } from "./security.ts";
 import type { HttpSession } from "./session.ts";
@@ -11,8 +12,8 @@ import { parseEventId, startSse } from "./sse.ts";
 
 export const postMessage: Handler = async ({ req, res, state }) => {
   // Node keeps only the first of repeated Content-Type lines; a request with two is ambiguous, so refused.
-  const contentTypes = req.headersDistinct["content-type"] ?? [];
-  if (contentTypes.length !== 1 || !isMediaType(contentTypes[0], "application/json"))
+  const contentType = req.headers["content-type"] ?? "";
+  if (headerLineCount(req, "content-type") !== 1 || !isMediaType(contentType, "application/json"))
     return sendJson(res, 415, errorResponse(undefined, invalidRequest("Content-Type must be application/json")));
   const body = await readBody(req, state.maxBodyBytes).catch((error: unknown) => error);
   if (typeof body !== "string") {

@@ -1,6 +1,6 @@
 // The checks a request passes before its route's handler: each answers the request or calls `next`.
 import { errorResponse } from "../../protocol/codec.ts";
-import { logRequest } from "../../server/log.ts";
+import { logRequest, logsRequests } from "../../server/log.ts";
 import type { Middleware, RequestContext } from "./http-state.ts";
 import { invalidRequest, repeatedMcpHeader } from "./post-common.ts";
 import { sendJson } from "./responder.ts";
@@ -10,20 +10,23 @@ import { admit, setRequestAuth } from "./security.ts";
 export const drainAdmission: Middleware = (ctx, next) => {
   const { req, res, state } = ctx;
   if (state.drain.phase === "stopped") return state.drain.refuse(res);
-  state.drain.admit(res, req.method === "POST");
-  res.once("close", () => answered(ctx));
-  return next();
+  // One close listener for both, and none for the access line when neither metrics nor JSON logs want it.
+  const observed = state.metrics !== undefined || logsRequests();
+  state.drain.admit(res, req.method === "POST", observed ? () => answered(ctx) : undefined);
+  return next(ctx);
 };
 
-export const hostOriginToken: Middleware = ({ req, res, state }, next) => {
+export const hostOriginToken: Middleware = (ctx, next) => {
+  const { req, res, state } = ctx;
   const rejection = admit(req, state.admission);
-  if (!rejection) return next();
+  if (!rejection) return next(ctx);
   sendJson(res, rejection.status, errorResponse(undefined, invalidRequest(rejection.message)), rejection.headers);
 };
 
 /** OAuth (the `oauth` feature's protected resource): a valid token, its principal kept beside the request. */
-export const authenticate: Middleware = async ({ req, res, state }, next) => {
-  if (!state.authRequired) return next();
+export const authenticate: Middleware = async (ctx, next) => {
+  const { req, res, state } = ctx;
+  if (!state.authRequired) return next(ctx);
   if (!state.resource) return sendJson(res, 503, undefined, { "Retry-After": "1" });
   const outcome = await state.resource.authenticate(req);
   if ("rejection" in outcome) {
@@ -31,13 +34,14 @@ export const authenticate: Middleware = async ({ req, res, state }, next) => {
     return sendJson(res, status, errorResponse(undefined, invalidRequest(message)), headers);
   }
   setRequestAuth(req, outcome.principal);
-  return next();
+  return next(ctx);
 };
 
 /** A GET or DELETE with an `Mcp-*` header on two lines is ambiguous: 400 (POST answers it per era, post.ts). */
-export const singleMcpHeaders: Middleware = ({ req, res }, next) => {
+export const singleMcpHeaders: Middleware = (ctx, next) => {
+  const { req, res } = ctx;
   const repeated = req.method === "POST" ? undefined : repeatedMcpHeader(req);
-  if (!repeated) return next();
+  if (!repeated) return next(ctx);
   const error = invalidRequest(`Invalid Request: ${repeated} header sent more than once`);
   sendJson(res, 400, errorResponse(undefined, error));
 };

@@ -7,9 +7,8 @@ import type { JsonObject, JsonRpcMessage, JsonRpcRequest } from "../../protocol/
 import type { McpServer } from "../../server/server.ts";
 import { checkHeaderParams, decodeHeaderValue } from "./header-encoding.ts";
 import { acceptsSse, header, invalidRequest, isTimeout, NAMED_METHODS, type PostHandler } from "./post-common.ts";
-import { authOf } from "./request-record.ts";
+import { PostChannel } from "./request-channel.ts";
 import { PostResponder, sendJson } from "./responder.ts";
-import { principalOf } from "./security.ts";
 
 export const handlePost2026: PostHandler = async (state, req, res, message) => {
   const noResponses = invalidRequest("This protocol version has no client responses");
@@ -21,20 +20,15 @@ export const handlePost2026: PostHandler = async (state, req, res, message) => {
   if (malformed) return refuse(ErrorCode.InvalidParams, `Invalid params: ${malformed}`);
   const mismatch = headerMismatch(state.server, req, request);
   if (mismatch) return refuse(ErrorCode.HeaderMismatch, `Header mismatch: ${mismatch}`);
-  const controller = new AbortController();
-  const responder = new PostResponder(res, acceptsSse(req), state.keepAliveMs, { headers: {}, statusFor });
-  res.on("close", () => responder.finished || controller.abort(new Error("Client closed the response stream")));
+  const responder = new PostResponder(res, acceptsSse(req), state.keepAliveMs, NO_HEADERS);
+  const channel = new PostChannel(req, responder);
+  const cancellation = channel.cancellation;
+  res.on("close", () => responder.finished || cancellation.abort(new Error("Client closed the response stream")));
   try {
-    const result = await state.server.handleRequest(request, {
-      signal: controller.signal,
-      notify: (notification) => responder.send(notification),
-      principal: principalOf(req),
-      ...authOf(req),
-    });
+    const result = await state.server.handleRequest(request, channel);
     responder.finish(resultResponse(request.id, result));
   } catch (error) {
-    if (!controller.signal.aborted || isTimeout(error))
-      responder.finish(errorResponse(request.id, toJsonRpcError(error)));
+    if (!cancellation.aborted || isTimeout(error)) responder.finish(errorResponse(request.id, toJsonRpcError(error)));
   }
 };
 
@@ -85,3 +79,4 @@ const ERROR_STATUS: Record<number, number> = {
   [ErrorCode.MissingRequiredClientCapability]: 400,
 };
 const statusFor = (message: JsonRpcMessage) => ("error" in message && ERROR_STATUS[message.error.code]) || 200;
+const NO_HEADERS = { headers: {}, statusFor };

@@ -5,6 +5,7 @@ import { McpError } from "../../protocol/errors.ts";
 import type { JsonObject, JsonRpcMessage } from "../../protocol/types.ts";
 import { decodeHeaderValue } from "./header-encoding.ts";
 import type { HttpState } from "./http-state.ts";
+import { keepLast } from "./raw-headers.ts";
 
 export type PostHandler = (
   state: HttpState,
@@ -45,11 +46,7 @@ export function invalidRequest(message: string, data?: unknown) {
   return { code: ErrorCode.InvalidRequest, message, ...(data === undefined ? {} : { data }) };
 }
 
-export function repeatedMcpHeader(req: IncomingMessage): string | undefined {
-  for (const [name, values] of Object.entries(req.headersDistinct))
-    if (name.startsWith("mcp-") && values !== undefined && values.length > 1) return name;
-  return undefined;
-}
+export { repeatedMcpHeader } from "./raw-headers.ts";
 
 export function header(req: IncomingMessage, name: string): string | undefined {
   const value = req.headers[name];
@@ -80,13 +77,20 @@ function parseMediaType(text: string): { essence: string; params: Map<string, st
 
 /** Whether a Content-Type value names exactly `essence` (e.g. "application/json"), whatever its parameters. */
 export function isMediaType(value: string, essence: string): boolean {
-  return parseMediaType(value)?.essence === essence;
+  return essenceOf(value) === essence;
 }
 
 /** Whether Accept lists text/event-stream itself (not only a wildcard) with a weight above zero. */
 export function acceptsSse(req: IncomingMessage): boolean {
+  return req.headers.accept !== undefined && acceptValueAllowsSse(req.headers.accept);
+}
+
+const essenceOf = keepLast((value: string) => parseMediaType(value)?.essence);
+const acceptValueAllowsSse = keepLast(parseAcceptsSse);
+
+function parseAcceptsSse(accept: string): boolean {
   // The comma-separated ranges, commas inside quoted strings left alone.
-  for (const range of req.headers.accept?.match(/(?:[^,"]|"(?:[^"\\]|\\[\s\S])*"?)+/g) ?? []) {
+  for (const range of accept.match(/(?:[^,"]|"(?:[^"\\]|\\[\s\S])*"?)+/g) ?? []) {
     const parsed = parseMediaType(range);
     if (parsed?.essence !== "text/event-stream") continue;
     const weight = parsed.params.get("q");

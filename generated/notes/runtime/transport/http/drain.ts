@@ -20,14 +20,19 @@ export class Drain {
   readonly streams = new Set<SseWriter>();
   private idle: (() => void) | undefined;
 
-  /** Call for every MCP request: marks answers during the drain, and counts POSTs until answered. */
-  admit(res: ServerResponse, counted: boolean): void {
+  /** Call for every MCP request: marks answers during the drain, counts POSTs until answered; `onClose` runs
+   * when the response closes (one listener for both: a listener per concern cost a closure and a wrapper each). */
+  admit(res: ServerResponse, counted: boolean, onClose?: () => void): void {
     if (this.phase !== "serving") res.setHeader("Connection", "close");
-    if (!counted) return;
+    if (!counted) {
+      if (onClose) res.once("close", onClose);
+      return;
+    }
     this.inFlight.add(res);
     res.once("close", () => {
       this.inFlight.delete(res);
       if (this.inFlight.size === 0) this.idle?.();
+      onClose?.();
     });
   }
 

@@ -2,9 +2,7 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { JsonRpcMessage } from "../../protocol/types.ts";
-import type { AuthPrincipal } from "../../server/auth-principal.ts";
 import { boundLogValue } from "../../server/log.ts";
-import { requestAuth } from "./security.ts";
 
 export type RequestRecord = {
   id: string;
@@ -16,28 +14,29 @@ export type RequestRecord = {
   toolError?: boolean; // a tools/call answered with isError: true (the tool failed, the protocol did not)
 };
 
-const records = new WeakMap<IncomingMessage | ServerResponse, RequestRecord>();
+// On the request under a symbol (a response finds it through res.req): WeakMap entries cost GC ephemeron work.
+const RECORD = Symbol("mcpgen.requestRecord");
+type Recorded = IncomingMessage & { [RECORD]?: RequestRecord };
 /** Ids a proxy or client may set: long enough for a UUID or a trace id, nothing that could forge a log line. */
 const VALID_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
-export function startRecord(req: IncomingMessage, res: ServerResponse): RequestRecord {
+export function startRecord(req: IncomingMessage): RequestRecord {
   const given = req.headers["x-request-id"];
   const id = typeof given === "string" && VALID_ID.test(given) ? given : randomUUID();
   const record: RequestRecord = { id, started: performance.now() };
-  records.set(req, record);
-  records.set(res, record);
+  (req as Recorded)[RECORD] = record;
   return record;
 }
 
 export function noteAnswer(res: ServerResponse, message: JsonRpcMessage | undefined): void {
-  const record = records.get(res);
+  const record = (res.req as Recorded | undefined)?.[RECORD];
   if (!record || !message) return;
   if ("error" in message && message.error) record.errorCode = message.error.code;
   else if ("result" in message && (message.result as { isError?: unknown }).isError === true) record.toolError = true;
 }
 
 export function noteRequest(req: IncomingMessage, message: JsonRpcMessage, era: "2025" | "2026"): void {
-  const record = records.get(req);
+  const record = (req as Recorded)[RECORD];
   if (!record) return;
   record.era = era;
   if (!("method" in message)) return;
@@ -47,10 +46,6 @@ export function noteRequest(req: IncomingMessage, message: JsonRpcMessage, era: 
   if (message.method === "tools/call" && typeof name === "string") record.tool = boundLogValue(name);
 }
 
-/** The channel's `auth` and `httpRequestId`, only when there are. */
-export function authOf(req: IncomingMessage): { auth?: AuthPrincipal; httpRequestId?: string } {
-  const auth = requestAuth(req);
-  const record = records.get(req);
-  const id = record ? { httpRequestId: record.id } : {};
-  return auth ? { auth, ...id } : id;
+export function recordOf(req: IncomingMessage): RequestRecord | undefined {
+  return (req as Recorded)[RECORD];
 }

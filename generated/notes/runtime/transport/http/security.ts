@@ -3,6 +3,7 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import { isIPv6 } from "node:net";
 import type { AuthPrincipal } from "../../server/auth-principal.ts";
+import { headerLineCount, keepLast } from "./raw-headers.ts";
 
 const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
 
@@ -17,15 +18,15 @@ export type Rejection = { status: number; message: string; headers?: Record<stri
 
 export function admit(req: IncomingMessage, options: AdmissionOptions): Rejection | undefined {
   // RFC 9112 §3.2: a request with more than one Host line, or an invalid one, is answered 400.
-  const hosts = req.headersDistinct.host ?? [];
-  if (hosts.length > 1) return { status: 400, message: "Bad Request: more than one Host header" };
-  const hostName = hosts.length === 1 ? hostnameOf(hosts[0]) : undefined;
-  if (hosts.length === 1 && hostName === undefined)
-    return { status: 400, message: `Bad Request: invalid Host header: ${printable(hosts[0])}` };
-  const loopback = LOOPBACK_HOSTS.has(options.boundHost) || options.boundHost.startsWith("127.");
-  const allowedHosts = options.allowedHosts ?? (loopback ? [...LOOPBACK_HOSTS] : undefined);
-  if (allowedHosts && (!hostName || !allowedHosts.some((allowed) => normalizeHostName(allowed) === hostName)))
-    return { status: 403, message: `Forbidden host: ${printable(hosts[0] ?? "(none)")}` };
+  const host = req.headers.host;
+  const hostLines = host === undefined ? 0 : headerLineCount(req, "host");
+  if (hostLines > 1) return { status: 400, message: "Bad Request: more than one Host header" };
+  const hostName = host === undefined ? undefined : hostnameOfCached(host);
+  if (host !== undefined && hostName === undefined)
+    return { status: 400, message: `Bad Request: invalid Host header: ${printable(host)}` };
+  const allowedHosts = allowedHostNames(options);
+  if (allowedHosts && (!hostName || !allowedHosts.has(hostName)))
+    return { status: 403, message: `Forbidden host: ${printable(host ?? "(none)")}` };
   const origin = req.headers.origin;
   if (origin !== undefined && !originAllowed(origin, options.allowedOrigins))
     return { status: 403, message: `Forbidden origin: ${printable(origin)}` };
@@ -35,13 +36,27 @@ export function admit(req: IncomingMessage, options: AdmissionOptions): Rejectio
   return { status: 401, message: "Missing or invalid bearer token", headers };
 }
 
+/** The Host names let in, normalized once per options object (per request, Node's IPv6 regex ran 4 times). */
+const allowedHostSets = new WeakMap<AdmissionOptions, Set<string> | undefined>();
+function allowedHostNames(options: AdmissionOptions): Set<string> | undefined {
+  if (allowedHostSets.has(options)) return allowedHostSets.get(options);
+  const loopback = LOOPBACK_HOSTS.has(options.boundHost) || options.boundHost.startsWith("127.");
+  const names = (options.allowedHosts ?? (loopback ? [...LOOPBACK_HOSTS] : undefined))?.map(normalizeHostName);
+  allowedHostSets.set(options, names && new Set(names));
+  return allowedHostSets.get(options);
+}
+
 /** A digest of the caller's credentials, binding MRTR state and sessions; OAuth: who the token names (issue 17). */
 export function principalOf(req: IncomingMessage): string {
   const auth = requestAuth(req);
-  if (auth) return createHash("sha256").update(`oauth\n${auth.issuer}\n${auth.subject}`).digest("base64url");
+  if (auth) return sha256(`oauth\n${auth.issuer}\n${auth.subject}`);
   const authorization = req.headers.authorization;
-  return authorization ? createHash("sha256").update(authorization).digest("base64url") : "anonymous";
+  return authorization ? sha256(authorization) : "anonymous";
 }
+
+// Kept for the last value: a request asks up to three times, and a client repeats its credentials and Host.
+const sha256 = keepLast((text: string) => createHash("sha256").update(text).digest("base64url"));
+const hostnameOfCached = keepLast(hostnameOf);
 
 export class BodyTooLargeError extends Error {}
 
@@ -58,24 +73,29 @@ export function readBody(req: IncomingMessage, maxBytes: number): Promise<string
       req.resume();
       reject(new BodyTooLargeError());
     });
-    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    req.on("end", () => resolve((chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)).toString("utf8")));
     req.on("error", reject);
   });
 }
 
 function originAllowed(origin: string, allowed: string[] | undefined): boolean {
-  if (allowed?.includes(origin)) return true;
+  return allowed?.includes(origin) || loopbackOrigin(origin);
+}
+
+const loopbackOrigin = keepLast((origin: string) => {
   try {
     return LOOPBACK_HOSTS.has(new URL(origin).hostname);
   } catch {
     return false;
   }
-}
+});
+
+const digest = (text: string) => createHash("sha256").update(text).digest();
+const tokenDigest = keepLast(digest); // the server's own token: digested once, not per request
 
 function bearerMatches(header: string | undefined, token: string): boolean {
   const match = /^Bearer\s+(.+)$/i.exec(header ?? "");
-  const digest = (text: string) => createHash("sha256").update(text).digest();
-  return match !== null && timingSafeEqual(digest(match[1].trim()), digest(token));
+  return match !== null && timingSafeEqual(digest(match[1].trim()), tokenDigest(token));
 }
 
 // RFC 3986 §3.2.2 reg-name (unreserved, pct-encoded, sub-delims) and §3.2.3 port.

@@ -1,7 +1,7 @@
 // The route table and dispatch: a request matched on its path passes that path's middleware, then its handler.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { errorResponse } from "../../protocol/codec.ts";
-import type { Handler, HttpState, Middleware, RequestContext, Route, RouteTable } from "./http-state.ts";
+import type { Handler, HttpState, Middleware, PathRoutes, Route, RouteTable } from "./http-state.ts";
 import { deleteSession, openStandaloneStream, postMessage } from "./mcp-endpoint.ts";
 import { authenticate, drainAdmission, hostOriginToken, singleMcpHeaders } from "./middleware.ts";
 import { invalidRequest } from "./post-common.ts";
@@ -26,9 +26,23 @@ export function routeTable(state: HttpState): RouteTable {
     endpoint("/healthz", PUBLIC, { GET: liveness, HEAD: liveness }),
     endpoint("/readyz", PUBLIC, { GET: readiness, HEAD: readiness }),
   ];
-  const table = new Map<string, Route[]>();
-  for (const routes of endpoints) if (!table.has(routes[0].path)) table.set(routes[0].path, routes);
+  const table = new Map<string, PathRoutes>();
+  for (const routes of endpoints)
+    if (!table.has(routes[0].path)) table.set(routes[0].path, compileRoutes(state, routes));
   return table;
+}
+
+/** Each method's handler behind the path's middleware, composed once; checks of a feature that is off are left out. */
+function compileRoutes(state: HttpState, routes: Route[]): PathRoutes {
+  const middleware = routes[0].middleware.filter((check) => check !== authenticate || state.authRequired);
+  const compose = (handler: Handler) =>
+    middleware.reduceRight<Handler>((next, check) => (ctx) => check(ctx, next), handler);
+  const allow = { Allow: routes.map((route) => route.method).join(", ") };
+  return {
+    exact: pathOf(routes[0].path) === routes[0].path,
+    byMethod: new Map(routes.map((route) => [route.method, compose(route.handler)])),
+    notAllowed: compose(({ res }) => sendJson(res, 405, undefined, { ...allow })),
+  };
 }
 
 function endpoint(path: string, middleware: readonly Middleware[], handlers: Record<string, Handler>): Route[] {
@@ -36,17 +50,20 @@ function endpoint(path: string, middleware: readonly Middleware[], handlers: Rec
 }
 
 export async function dispatch(state: HttpState, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const record = startRecord(req, res);
+  const record = startRecord(req);
   res.setHeader("X-Request-Id", record.id);
-  const target = pathOf(req.url ?? "/");
-  if (target === undefined)
-    return sendJson(res, 400, errorResponse(undefined, invalidRequest("Bad Request: malformed request target")));
-  const routes = state.routes.get(target);
-  if (!routes) return sendJson(res, 404, undefined);
-  const route = routes.find((candidate) => candidate.method === req.method);
-  const allow = () => ({ Allow: routes.map((candidate) => candidate.method).join(", ") });
-  const handler = route?.handler ?? (() => sendJson(res, 405, undefined, allow()));
-  await runChain(routes[0].middleware, { req, res, state, record }, handler);
+  const url = req.url ?? "/";
+  // A request-target that is exactly a route's own (normalized) path needs no URL parsing.
+  let routes = state.routes.get(url);
+  if (routes === undefined || !routes.exact) {
+    const target = pathOf(url);
+    if (target === undefined)
+      return sendJson(res, 400, errorResponse(undefined, invalidRequest("Bad Request: malformed request target")));
+    routes = state.routes.get(target);
+    if (!routes) return sendJson(res, 404, undefined);
+  }
+  const run = routes.byMethod.get(req.method ?? "") ?? routes.notAllowed;
+  await run({ req, res, state, record });
 }
 
 /** The metrics port (--metrics-port): a listener of its own for the operator's scraper, /metrics only. */
@@ -54,12 +71,6 @@ export function dispatchMetricsPort(state: HttpState, req: IncomingMessage, res:
   if (pathOf(req.url ?? "/") !== "/metrics") sendJson(res, 404, undefined);
   else if (req.method !== "GET" && req.method !== "HEAD") sendJson(res, 405, undefined, { Allow: "GET, HEAD" });
   else void state.metrics?.serve(res);
-}
-
-function runChain(chain: readonly Middleware[], ctx: RequestContext, handler: Handler): Promise<void> {
-  const step = async (index: number): Promise<void> =>
-    index < chain.length ? chain[index](ctx, () => step(index + 1)) : handler(ctx);
-  return step(0);
 }
 
 /** The path of a request-target (origin-form or absolute-form); undefined when it is not a valid URL. */

@@ -13,7 +13,7 @@ import {
   type PostHandler,
   routingHeaderMismatch,
 } from "./post-common.ts";
-import { authOf } from "./request-record.ts";
+import { PostChannel } from "./request-channel.ts";
 import { PostResponder, sendJson } from "./responder.ts";
 import { principalOf, requestAuth } from "./security.ts";
 import type { HttpSession } from "./session.ts";
@@ -55,9 +55,7 @@ export const handlePost2025: PostHandler = async (state, req, res, message) => {
       // The id is free at once, as on stdio: a handler that ignores its signal must not keep it taken.
       session.inFlight.delete(requestId);
     }
-    const signal = new AbortController().signal;
-    const channel = { signal, notify: () => {}, session: session.state, principal: principalOf(req), ...authOf(req) };
-    state.server.handleNotification(message, channel);
+    state.server.handleNotification(message, new PostChannel(req, undefined, session));
     await state.sessions.save?.(session);
     return sendJson(res, 202, undefined);
   }
@@ -102,32 +100,20 @@ async function runRequest(
   initializing: boolean,
 ): Promise<void> {
   const responder = new PostResponder(res, acceptsSse(req), state.keepAliveMs, {
-    headers: { "Mcp-Session-Id": session.id },
+    headers: session.responseHeaders,
     openResumable: () => session.openResumable(state.retryMs),
   });
-  const controller = new AbortController();
-  session.inFlight.set(request.id, controller);
+  const channel = new PostChannel(req, responder, session);
+  const cancellation = channel.cancellation;
+  session.inFlight.set(request.id, cancellation);
   try {
-    const result = await state.server.handleRequest(request, {
-      signal: controller.signal,
-      session: session.state,
-      principal: principalOf(req),
-      ...authOf(req),
-      notify: (notification) => responder.send(notification),
-      // Server-to-client requests go out on this POST's stream, so the client sees them in state.
-      request: (method, params, signal) =>
-        session.peer.request(method, params, {
-          signal,
-          // Without SSE on this POST, the session's GET stream (the peer's default channel) is the only way out.
-          send: responder.canStream ? (outgoing) => responder.send(outgoing) : undefined,
-        }),
-    });
+    const result = await state.server.handleRequest(request, channel);
     if (initializing) await state.sessions.add(session);
     else await state.sessions.save?.(session);
     responder.finish(resultResponse(request.id, result));
   } catch (error) {
     // Read before a failed initialize closes its session, which aborts this request too.
-    const cancelled = controller.signal.aborted && !isTimeout(error);
+    const cancelled = cancellation.aborted && !isTimeout(error);
     if (initializing) {
       state.sessions.release(session);
       session.close();
@@ -138,6 +124,6 @@ async function runRequest(
     if (cancelled) responder.abandon();
     else responder.finish(errorResponse(request.id, toJsonRpcError(error)));
   } finally {
-    if (session.inFlight.get(request.id) === controller) session.inFlight.delete(request.id);
+    if (session.inFlight.get(request.id) === cancellation) session.inFlight.delete(request.id);
   }
 }

@@ -6,7 +6,7 @@ import { noteAnswer } from "./request-record.ts";
 import { type ResumableStream, type SseWriter, startSse } from "./sse.ts";
 
 type ResponderOptions = {
-  headers: Record<string, string>;
+  headers: Readonly<Record<string, string>>;
   statusFor?: (message: JsonRpcMessage) => number; // HTTP status for a final message sent as plain JSON (default 200)
   openResumable?: () => ResumableStream; // 2025 era: makes the SSE stream resumable (event ids, priming event, replay)
 };

@@ -28,8 +28,12 @@ export type HttpState = {
 export type RequestContext = { req: IncomingMessage; res: ServerResponse; state: HttpState; record: RequestRecord };
 
 export type Handler = (ctx: RequestContext) => void | Promise<void>;
-export type Middleware = (ctx: RequestContext, next: () => Promise<void>) => void | Promise<void>;
+/** `next` is the rest of the chain, composed once when the table is built: no closure per request. */
+export type Middleware = (ctx: RequestContext, next: Handler) => void | Promise<void>;
 
 export type Route = { method: string; path: string; middleware: readonly Middleware[]; handler: Handler };
+/** One path's routes, each already behind the path's middleware, and the 405 answer behind it too; `exact`:
+ * the path is its own normalized form, so a request-target equal to it is that path without URL parsing. */
+export type PathRoutes = { exact: boolean; byMethod: ReadonlyMap<string, Handler>; notAllowed: Handler };
 /** Routes by path; one path's routes share their middleware, so a wrong method is refused after it. */
-export type RouteTable = ReadonlyMap<string, readonly Route[]>;
+export type RouteTable = ReadonlyMap<string, PathRoutes>;

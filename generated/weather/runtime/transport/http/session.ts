@@ -15,7 +15,10 @@ export class HttpSession {
   readonly id: string;
   readonly state: LegacySession;
   readonly peer: JsonRpcPeer;
-  readonly inFlight = new Map<RequestId, AbortController>();
+  /** Requests running, by id: what a notifications/cancelled (or the session's end) aborts. */
+  readonly inFlight = new Map<RequestId, { abort(reason?: unknown): void }>();
+  /** The headers of every answer to this session's POSTs, made once (never modified). */
+  readonly responseHeaders: Readonly<Record<string, string>>;
   standaloneStream: SseWriter | undefined;
   owner: string | undefined; // the OAuth caller that opened the session (principalOf); only it may use the session id
   readonly resumableStreams = new Map<string, ResumableStream>();
@@ -28,6 +31,7 @@ export class HttpSession {
   /** `id`: a session loaded from a shared store keeps its own. */
   constructor(server: McpServer, options: { id?: string; remote?: SessionRemote } = {}) {
     this.id = options.id ?? randomUUID();
+    this.responseHeaders = { "Mcp-Session-Id": this.id };
     this.remote = options.remote;
     // With a shared store every process hears every change; the one holding the GET stream delivers it.
     this.state = new LegacySession(this.id, (message) => this.sendLocal(message));
