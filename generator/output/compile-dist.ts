@@ -13,6 +13,7 @@
 import { statSync } from "node:fs";
 import { ts } from "ts-morph";
 import { DIST_ENTRY, DIST_ENTRY_SOURCE } from "../render/package-files.ts";
+import { writeBundledEntry } from "./bundle-dist.ts";
 import { distPathOf, removedTwinOf, SOURCE } from "./dist-paths.ts";
 import type { OutputDir } from "./output-dir.ts";
 import { cacheDirectory, type RuntimeJs, readRuntimeJs, runtimeJsFile, writeRuntimeJs } from "./runtime-js-cache.ts";
@@ -109,12 +110,14 @@ export function transpileFile(path: string, content: string): string {
 
 /**
  * Writes dist/ for the package on disk. `removed`: source files this run removed; their dist/ twins go
- * too (nothing else in dist/ is deleted: it may hold what `npm run build` or the user put there).
+ * too (nothing else in dist/ is deleted but the bundle's own stale chunks: it may hold what `npm run build`
+ * or the user put there).
  */
-export function writeDist(dir: OutputDir, removed: string[] = []): void {
+export async function writeDist(dir: OutputDir, removed: string[] = []): Promise<void> {
   for (const { path, content } of renderDist(dir, true)) {
-    if (dir.read(path) !== content) dir.write(path, content);
+    if (path !== DIST_ENTRY && dir.read(path) !== content) dir.write(path, content);
   }
+  await writeBundledEntry(dir); // the entry: the modules just written, in one file (output/bundle-dist.ts)
   // The bin: npm sets the mode when it installs the package; this is for running it from here.
   dir.makeExecutable(DIST_ENTRY);
   for (const path of removed) {
