@@ -149,7 +149,7 @@ async function compileDist(dir: OutputDir, removed: string[], bag: DiagnosticBag
   reportUnsafeCache(bag);
   try {
     const { writeDist } = await import("./output/compile-dist.ts");
-    writeDist(dir, removed);
+    await writeDist(dir, removed);
   } catch (error) {
     outputReport(dir, bag)("WRITE_FAILED", "", `cannot write '${dir.display("dist")}': ${(error as Error).message}`);
   }
@@ -161,7 +161,7 @@ async function completeDist(dir: OutputDir): Promise<boolean> {
   if (distIsComplete(dir, [...dir.list("src"), ...dir.list("runtime")])) return true;
   try {
     const { writeDist } = await import("./output/compile-dist.ts");
-    writeDist(dir);
+    await writeDist(dir);
     return true;
   } catch {
     return false;

@@ -14,6 +14,7 @@ import { readFileSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import type { ts as Ts } from "ts-morph";
 import { DIST_ENTRY, DIST_ENTRY_SOURCE } from "../render/package-files.ts";
+import { writeBundledEntry } from "./bundle-dist.ts";
 import { cacheDirectory } from "./cache-folder.ts";
 import { contentCache } from "./content-cache.ts";
 import { distPathOf, removedTwinOf, SOURCE } from "./dist-paths.ts";
@@ -146,12 +147,14 @@ export function transpileFile(path: string, content: string): string {
 
 /**
  * Writes dist/ for the package on disk. `removed`: source files this run removed; their dist/ twins go
- * too (nothing else in dist/ is deleted: it may hold what `npm run build` or the user put there).
+ * too (nothing else in dist/ is deleted but the bundle's own stale chunks: it may hold what `npm run build`
+ * or the user put there).
  */
-export function writeDist(dir: OutputDir, removed: string[] = []): void {
+export async function writeDist(dir: OutputDir, removed: string[] = []): Promise<void> {
   for (const { path, content } of distFiles(dir, true)) {
-    if (dir.read(path) !== content) dir.write(path, content);
+    if (path !== DIST_ENTRY && dir.read(path) !== content) dir.write(path, content);
   }
+  await writeBundledEntry(dir); // the entry: the modules just written, in one file (output/bundle-dist.ts)
   // The bin: npm sets the mode when it installs the package; this is for running it from here.
   dir.makeExecutable(DIST_ENTRY);
   for (const path of removed) {

@@ -3,23 +3,23 @@
  * (no tsx, no build step by hand), a user's edited handler reaches dist/ on the next generate, and
  * --check neither writes nor compares dist/.
  */
-import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { describe, expect, it } from "vitest";
 import { generate } from "../../generator/index.ts";
-import { renderDist, transpileFile } from "../../generator/output/compile-dist.ts";
+import { renderDist, transpileFile, writeDist } from "../../generator/output/compile-dist.ts";
 import { OutputDir } from "../../generator/output/output-dir.ts";
 import { examples } from "../../scripts/regen.ts";
 import { ROOT, scratchDir } from "./support.ts";
 
 /** Plain node on dist/server.js: no --import tsx, and no NODE_OPTIONS that could load it. */
-async function connectPlainNode(pkg: string): Promise<Client> {
+async function connectPlainNode(pkg: string, args: string[] = []): Promise<Client> {
   const env = Object.fromEntries(Object.entries(process.env).filter(([k, v]) => k !== "NODE_OPTIONS" && v));
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [join(pkg, "dist/server.js")],
+    args: [join(pkg, "dist/server.js"), ...args],
     env: env as Record<string, string>,
     cwd: pkg,
     stderr: "pipe",
@@ -102,4 +102,34 @@ describe("dist/server.js runs with plain node", () => {
       }
     }
   });
+
+  it("dist/server.js is one bundle: first-need imports are its chunks, each module still finds the files beside it", async () => {
+    const pkg = join(scratchDir("dist"), "bundled");
+    await generate(join(ROOT, "specs/petstore.yaml"), pkg, { features: ["dynamic"] });
+    const entry = readFileSync(join(pkg, "dist/server.js"), "utf8");
+    // No module of dist/src or dist/runtime is imported at start: the bundle holds them.
+    expect(entry).not.toMatch(/^(import|export)\b[^\n]*["']\.\/(src|runtime)\//m);
+    expect(entry).toContain("getPet"); // the tool table of src/app.ts
+    const chunks = readdirSync(join(pkg, "dist/chunks"));
+    expect(chunks.length).toBeGreaterThan(0); // the tool search, imported when first searched
+    // Dynamic mode's search reads src/search-index.json beside its own module, from a chunk.
+    const client = await connectPlainNode(pkg, ["--mode", "dynamic"]);
+    try {
+      const found = await client.callTool({ name: "search_tools", arguments: { query: "pet by id", limit: 3 } });
+      const tools = (found.structuredContent as { tools: Array<{ name: string }> }).tools.map((tool) => tool.name);
+      expect(tools).toContain("getPet");
+      const bad = await client.callTool({
+        name: "call_tool",
+        arguments: { name: "getPet", arguments: { petId: "x" } },
+      });
+      expect(bad.isError).toBe(true);
+    } finally {
+      await client.close();
+    }
+    // A chunk the bundle no longer makes goes; the bundle's bytes do not change on a rewrite.
+    writeFileSync(join(pkg, "dist/chunks/stale-AAAAAAAA.js"), "export {};\n");
+    await writeDist(new OutputDir(pkg));
+    expect(readdirSync(join(pkg, "dist/chunks")).sort()).toEqual(chunks.sort());
+    expect(readFileSync(join(pkg, "dist/server.js"), "utf8")).toBe(entry);
+  }, 60_000);
 });
