@@ -54,7 +54,7 @@ describe("verified JWTs", () => {
     const tokens = verifier();
     const verdict = await tokens.verify(await sign(3600));
     if (!verdict.ok) throw new Error("the token should verify");
-    expect(() => verdict.principal.scopes.push("admin")).toThrow(TypeError);
+    expect(() => (verdict.principal.scopes as string[]).push("admin")).toThrow(TypeError);
     expect(() => Object.assign(verdict.principal.claims, { scope: "admin" })).toThrow(TypeError);
     expect(verdict.principal.scopes).toEqual(["a"]);
   });
