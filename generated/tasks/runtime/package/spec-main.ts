@@ -1,8 +1,6 @@
 // The command line of a generated server: stdio, or `--http` for Streamable HTTP at /mcp. Bad flags print the
 // usage and exit 2; a flag of a feature the package lacks exits 2 naming it; only protocol touches stdout.
 import { log, setLogFormat } from "../server/log.ts";
-import { serveHttp } from "../transport/http/server.ts";
-import { SessionStoreStartError } from "../transport/http/session-store.ts";
 import { serveStdio } from "../transport/stdio/server.ts";
 import type { FeatureSetup } from "./feature.ts";
 import { optional, type ParsedFlags, parseFlags, usageText } from "./flag-parser.ts";
@@ -45,6 +43,11 @@ export async function runSpecServer(definition: ServerDefinition, options: RunOp
   if (!http) return void serveStdio(server);
   const port = (values.port as number | undefined) ?? 3000;
   const host = (values.host as string | undefined) ?? "127.0.0.1";
+  // Imported here, not at the top: a stdio server never loads node:http and the HTTP transport (start-up).
+  const [{ serveHttp }, { SessionStoreStartError }] = await Promise.all([
+    import("../transport/http/server.ts"),
+    import("../transport/http/session-store.ts"),
+  ]);
   try {
     const handle = await serveHttp(server, {
       port,
