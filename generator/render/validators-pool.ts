@@ -8,7 +8,7 @@ import { createRequire } from "node:module";
 import { availableParallelism } from "node:os";
 import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
-import { type CompilePlan, claim, compileChunk, planText } from "./validators-compile.ts";
+import { type CompilePlan, claim, compileChunk, type PlanText } from "./validators-compile.ts";
 
 const WORKER_URL = new URL("./validators-worker.ts", import.meta.url).href;
 // tsx's ESM entry (its CommonJS one cannot register hooks from a worker).
@@ -41,12 +41,11 @@ export function warmUp(): void {
   }
 }
 
-/** Compiles every chunk of the plan on the main thread and the workers, which claim chunks from one counter. */
-export async function compileInWorkers(plan: CompilePlan): Promise<string[]> {
+/** Compiles every chunk of the plan on the main thread and the workers (sent `text`, the plan as JSON), which claim chunks from one counter. */
+export async function compileInWorkers(plan: CompilePlan, text: PlanText): Promise<string[]> {
   const count = plan.jobs.length;
   const results: Array<string | undefined> = new Array(count);
   const counter = new Int32Array(new SharedArrayBuffer(4));
-  const text = planText(plan);
   const workers = Array.from({ length: Math.min(availableParallelism(), count) - 1 }, () => {
     const worker = warm.pop() ?? startWorker();
     worker.ref();

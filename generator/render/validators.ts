@@ -11,7 +11,7 @@ import { contentCache } from "../output/content-cache.ts";
 import { dialectOf } from "../schema/dialect.ts";
 import { header } from "./ts.ts";
 import { dataLiteral } from "./ts-data-literal.ts";
-import { type ChunkJob, type CompilePlan, compileChunk } from "./validators-compile.ts";
+import { type ChunkJob, type CompilePlan, compileChunk, type PlanText, planText } from "./validators-compile.ts";
 import { compileInWorkers } from "./validators-pool.ts";
 
 /** Tools per chunk: small enough that a first call loads little, large enough that shared definitions
@@ -28,23 +28,28 @@ export type RenderedValidators = { module: string; chunks: string[] };
 export async function renderValidators(model: Model): Promise<RenderedValidators> {
   const plan = compilePlan(model);
   const cache = contentCache("validators");
-  // A chunk's input, as its cache entry is named: its entries and the definitions they use, by digest
-  // (the definitions' text, repeated per chunk, was hundreds of megabytes for Microsoft Graph).
+  // Every job and definition as JSON, once: what the workers parse, and what names a chunk's cache entry
+  // (its job and the digests of the definitions it uses: their text, repeated per chunk, was hundreds of
+  // megabytes for Microsoft Graph).
+  const text = planText(plan);
   const defDigests = new Map<string, string>();
   const digestOf = (id: string) => {
     const known = defDigests.get(id);
     if (known !== undefined) return known;
-    const digest = sha256(JSON.stringify(plan.defs[id]));
+    const digest = sha256(text.defs[id]);
     defDigests.set(id, digest);
     return digest;
   };
   const inputs =
     cache === undefined
       ? []
-      : plan.jobs.map((job) => `${sha256(JSON.stringify(job.entries))} ${job.defIds.map(digestOf).join(" ")}`);
+      : plan.jobs.map((job, index) => `${sha256(text.jobs[index])} ${job.defIds.map(digestOf).join(" ")}`);
   const bodies: Array<string | undefined> = plan.jobs.map((_, index) => cache?.get(inputs[index]));
   const missing = bodies.flatMap((body, index) => (body === undefined ? [index] : []));
-  const compiled = await compileJobs({ jobs: missing.map((index) => plan.jobs[index]), defs: plan.defs });
+  const compiled = await compileJobs(
+    { jobs: missing.map((index) => plan.jobs[index]), defs: plan.defs },
+    { jobs: missing.map((index) => text.jobs[index]), defs: text.defs },
+  );
   missing.forEach((index, n) => {
     bodies[index] = compiled[n];
     cache?.set(inputs[index], compiled[n]);
@@ -53,10 +58,10 @@ export async function renderValidators(model: Model): Promise<RenderedValidators
   return { module: loaderModule(model, plan.jobs), chunks: bodies.map((body) => `${head}\n${body}`) };
 }
 
-/** Compiles the plan's chunks: on every core when there are several. */
-function compileJobs(plan: CompilePlan): Promise<string[]> | string[] {
+/** Compiles the plan's chunks (`text`: the same plan as JSON, for the workers): on every core when there are several. */
+function compileJobs(plan: CompilePlan, text: PlanText): Promise<string[]> | string[] {
   return plan.jobs.length > 1 && availableParallelism() > 1
-    ? compileInWorkers(plan)
+    ? compileInWorkers(plan, text)
     : plan.jobs.map((_, index) => compileChunk(plan, index));
 }
 
