@@ -16,7 +16,7 @@ import type { ts as Ts } from "ts-morph";
 import { DIST_ENTRY, DIST_ENTRY_SOURCE } from "../render/package-files.ts";
 import { writeBundledEntry } from "./bundle-dist.ts";
 import { cacheDirectory } from "./cache-folder.ts";
-import { contentCache } from "./content-cache.ts";
+import { remembered } from "./content-cache.ts";
 import { distPathOf, removedTwinOf, SOURCE } from "./dist-paths.ts";
 import type { OutputDir } from "./output-dir.ts";
 import { type RuntimeJs, readRuntimeJs, runtimeJsFile, writeRuntimeJs } from "./runtime-js-cache.ts";
@@ -130,13 +130,11 @@ function transpile(path: string, content: string): string {
     return output;
   }
   // The package's own files (GitHub's src/app.ts is 197 KB) by content: a regenerate transpiles only what changed.
-  const cache = contentCache("dist");
-  const input = `${COMPILER}\0${path}\0${content}`;
-  const cached = cache?.get(input);
-  if (cached !== undefined) return cached;
-  const output = transpileFile(path, content);
-  cache?.set(input, output);
-  return output;
+  return remembered(
+    "dist",
+    () => `${COMPILER}\0${path}\0${content}`,
+    () => transpileFile(path, content),
+  );
 }
 
 /** The transpiler's own output for a file, never a short cut (tests compare the two). */

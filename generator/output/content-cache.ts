@@ -59,3 +59,32 @@ export function contentCache(kind: CacheKind, env: NodeJS.ProcessEnv = process.e
     },
   };
 }
+
+/** What `input` makes: an earlier run's, else `make`'s now, stored for the next run. `input` is asked only with a cache. */
+export function remembered(kind: CacheKind, input: () => string, make: () => string): string {
+  const { stored, store } = lookup(kind, input);
+  return stored ?? store(make());
+}
+
+/** remembered for work that is asynchronous. */
+export async function rememberedAsync(
+  kind: CacheKind,
+  input: () => string,
+  make: () => Promise<string>,
+): Promise<string> {
+  const { stored, store } = lookup(kind, input);
+  return stored ?? store(await make());
+}
+
+function lookup(kind: CacheKind, input: () => string): { stored?: string; store(value: string): string } {
+  const cache = contentCache(kind);
+  if (cache === undefined) return { store: (value) => value };
+  const key = input();
+  return {
+    stored: cache.get(key),
+    store(value) {
+      cache.set(key, value);
+      return value;
+    },
+  };
+}

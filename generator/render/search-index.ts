@@ -6,7 +6,7 @@
 
 import type { CatalogTool } from "../../runtime/package/catalog-types.ts";
 import type { Model } from "../normalize/normalize.ts";
-import { contentCache } from "../output/content-cache.ts";
+import { rememberedAsync } from "../output/content-cache.ts";
 import { definitionData } from "./definition.ts";
 import { header } from "./ts.ts";
 
@@ -20,15 +20,15 @@ export async function renderSearchIndex(model: Model): Promise<string | undefine
   const documents = searchDocuments(model, tools);
   const comment = header(model.specRef).slice(3).trim();
   // Indexing is a pure function of these: an earlier run's index of the same tools is reused.
-  const cache = contentCache("search");
-  const input = JSON.stringify([documents, toolsets, comment]);
-  const stored = cache?.get(input);
-  if (stored !== undefined) return stored;
-  // The indexer (MiniSearch, the stemmer) loads only when there is indexing to do.
-  const { buildSearchIndex, serializeSearchIndex } = await import("../../runtime/search/search-index.ts");
-  const index = serializeSearchIndex(buildSearchIndex(documents, toolsets), comment);
-  cache?.set(input, index);
-  return index;
+  return rememberedAsync(
+    "search",
+    () => JSON.stringify([documents, toolsets, comment]),
+    async () => {
+      // The indexer (MiniSearch, the stemmer) loads only when there is indexing to do.
+      const { buildSearchIndex, serializeSearchIndex } = await import("../../runtime/search/search-index.ts");
+      return serializeSearchIndex(buildSearchIndex(documents, toolsets), comment);
+    },
+  );
 }
 
 /**

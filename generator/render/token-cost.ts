@@ -12,7 +12,7 @@ import { createRequire } from "node:module";
 import { DYNAMIC_TOOLS } from "../../runtime/features/dynamic/dynamic-tools.ts";
 import type { CatalogTool, CatalogToolset } from "../../runtime/package/catalog-types.ts";
 import type { Tool } from "../../runtime/protocol/types.ts";
-import { contentCache } from "../output/content-cache.ts";
+import { remembered } from "../output/content-cache.ts";
 
 /** The tool fields tools/list sends, in its order (runtime/server/methods.ts's TOOL_FIELDS). */
 const TOOL_FIELDS = [
@@ -134,17 +134,17 @@ export function toolListCost(tools: readonly CatalogTool[], toolsets: readonly C
  * neither counts nor loads the encoding (0.3 s). Texts are JSON, so no NUL can join two into one.
  */
 function countAll(texts: string[]): number[] {
-  const cache = contentCache("tokens");
-  const input = texts.join("\0");
-  const stored = parseCounts(cache?.get(input), texts.length);
-  if (stored !== undefined) return stored;
-  const counts = texts.map((text) => countTokens(text));
-  cache?.set(input, JSON.stringify(counts));
-  return counts;
+  const count = () => texts.map((text) => countTokens(text));
+  const stored = remembered(
+    "tokens",
+    () => texts.join("\0"),
+    () => JSON.stringify(count()),
+  );
+  return parseCounts(stored, texts.length) ?? count();
 }
 
-function parseCounts(text: string | undefined, length: number): number[] | undefined {
-  if (text === undefined) return undefined;
+/** The stored counts, if they are what was stored: as many whole numbers as texts. */
+function parseCounts(text: string, length: number): number[] | undefined {
   try {
     const counts: unknown = JSON.parse(text);
     return Array.isArray(counts) && counts.length === length && counts.every(Number.isSafeInteger) ? counts : undefined;

@@ -8,7 +8,7 @@ import { setOwn } from "../../runtime/protocol/codec.ts";
 import type { JsonSchema } from "../ir.ts";
 import type { Model } from "../normalize/normalize.ts";
 import type { ToolSchemas } from "../normalize/tool-schemas.ts";
-import { contentCache } from "../output/content-cache.ts";
+import { rememberedAsync } from "../output/content-cache.ts";
 import { walkSchema } from "../schema/walk.ts";
 import { ANY_OBJECT, formatTypeDeclarations } from "./format-types.ts";
 import { header } from "./ts.ts";
@@ -103,14 +103,12 @@ function rootTypes(model: Model): Set<string> {
 }
 
 /** The types of the combined document, from the cache when an earlier run compiled the same one (the slowest step of rendering). */
-async function cachedTypes(root: JsonSchema): Promise<string> {
-  const cache = contentCache("types");
-  const input = JSON.stringify(root);
-  const stored = cache?.get(input);
-  if (stored !== undefined) return stored;
-  const types = await compileTypes(root, true);
-  cache?.set(input, types);
-  return types;
+function cachedTypes(root: JsonSchema): Promise<string> {
+  return rememberedAsync(
+    "types",
+    () => JSON.stringify(root),
+    () => compileTypes(root, true),
+  );
 }
 
 /** json-schema-to-typescript (with lodash and prettier, 0.2 s to load) loads only when there are types to compile. */
