@@ -2,7 +2,7 @@
 // first, answers that close their connections during the grace period, then the listener closed, GET
 // streams ended with a reconnect hint, requests in flight finished (or answered with an error at the
 // timeout). The SIGTERM path of a real server process is in test/scale/scale-out.scale.ts.
-import { request } from "node:http";
+import { Agent, request } from "node:http";
 import { describe, expect, test } from "vitest";
 import { serveHttp } from "../../../../runtime/index.ts";
 import { buildDemoServer } from "../../fixtures/demo-server.ts";
@@ -16,13 +16,13 @@ const call = (name: string, args: object = {}) => ({
 });
 
 /** A POST on a connection of its own (no pool), so a closed listener shows as a refused connection. */
-function postOnce(url: string, body: object, headers: Record<string, string>) {
+function postOnce(url: string, body: object, headers: Record<string, string>, agent: Agent | false = false) {
   return new Promise<{ status: number; connection?: string; text: string }>((resolve, reject) => {
     const req = request(
       url,
       {
         method: "POST",
-        agent: false,
+        agent,
         headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream", ...headers },
       },
       (res) => {
@@ -63,6 +63,21 @@ describe("close(): a graceful drain", () => {
     expect(JSON.stringify(answer.json ?? answer.text)).toContain("done");
     await closed;
     expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  test("behind a proxy, a connection idle all through the drain stays open: a POST sent on it later gets a 503, never a reset", async () => {
+    const http = await serveHttp(buildDemoServer(), { shutdownGraceMs: 50, shutdownTimeoutMs: 2_000 });
+    const pool = new Agent({ keepAlive: true, maxSockets: 1 });
+    const echo = () => postOnce(http.url, call("echo", { text: "x" }), modernHeaders("tools/call", "echo"), pool);
+    expect((await echo()).status).toBe(200);
+    const closed = http.close();
+    // Past the grace period and what it used to linger: the pool's connection, never used during the drain, is idle.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const late = await echo();
+    expect([late.status, late.connection]).toEqual([503, "close"]);
+    expect(late.text).toMatch(/shutting down; retry/);
+    await closed;
+    pool.destroy();
   });
 
   test("a 2025-era GET stream ends with a retry hint", async () => {

@@ -2,8 +2,10 @@
 // `closing`); 2. for the grace period requests are still served with `Connection: close`, emptying a proxy's pool of
 // kept-alive connections; 3. the listener closes (a proxy tries another instance), GET streams end with an SSE
 // `retry` hint, a request on an open connection gets 503 (it did not run); 4. requests in flight finish until the
-// shutdown timeout, the rest get a 500 (never 503: they may have run); 5. with a grace period, open connections stay
-// up to one more: closing a kept-alive one races a proxy's POST on it (lost, not retried); kept open, it gets a 503.
+// shutdown timeout, the rest get a 500 (never 503: they may have run); 5. with a grace period (behind a proxy),
+// open connections stay open until their peer closes them or they idle out (IDLE_CONNECTION_MS, longer than the
+// generated nginx's keepalive_timeout), within the shutdown timeout: closing a kept-alive one ourselves races a
+// proxy's POST on it (lost, not retried); kept open, the POST gets a 503 and the proxy tries another instance.
 import type { Server, ServerResponse } from "node:http";
 import { Server as NetServer } from "node:net";
 import { errorResponse } from "../../protocol/codec.ts";
@@ -20,10 +22,9 @@ export class Drain {
   readonly streams = new Set<SseWriter>();
   private idle: (() => void) | undefined;
 
-  /** Call for every MCP request: marks answers during the drain, counts POSTs until answered; `onClose` runs
+  /** Call for every MCP request: counts POSTs until answered; `onClose` runs
    * when the response closes (one listener for both: a listener per concern cost a closure and a wrapper each). */
   admit(res: ServerResponse, counted: boolean, onClose?: () => void): void {
-    if (this.phase !== "serving") res.setHeader("Connection", "close");
     if (!counted) {
       if (onClose) res.once("close", onClose);
       return;
@@ -49,6 +50,8 @@ export class Drain {
   ): Promise<void> {
     const started = Date.now();
     this.phase = "draining";
+    // Answers still to come close their connections, like those of requests that arrive now (routes.ts).
+    for (const res of this.inFlight) if (!res.headersSent) res.setHeader("Connection", "close");
     if (options.graceMs > 0) await sleep(options.graceMs);
     this.phase = "stopped";
     // http.Server#close would also drop idle kept-alive connections at once (step 5 says why not yet).
@@ -75,10 +78,19 @@ export class Drain {
         sendJson(res, 500, errorResponse(undefined, error), { Connection: "close" });
       }
     }
-    const linger = Math.min(options.graceMs, options.timeoutMs - (Date.now() - started));
-    if (linger > 0) await Promise.race([allClosed, sleep(linger)]);
+    const linger = options.timeoutMs - (Date.now() - started);
+    if (options.graceMs > 0 && linger > 0) await within(allClosed, linger);
     http.closeIdleConnections();
   }
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Waits for `done`, at most `ms`, leaving no timer behind (it may be the shutdown timeout, 30 s). */
+function within(done: Promise<void>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+  });
+  return Promise.race([done, timeout]).finally(() => clearTimeout(timer));
+}

@@ -52,6 +52,9 @@ function endpoint(path: string, middleware: readonly Middleware[], handlers: Rec
 export async function dispatch(state: HttpState, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const record = startRecord(req);
   res.setHeader("X-Request-Id", record.id);
+  // While draining every answer closes its connection, probes' too: a connection left idle would later be closed
+  // under a proxy that may be sending on it (drain.ts, step 5).
+  if (state.drain.phase !== "serving") res.setHeader("Connection", "close");
   const url = req.url ?? "/";
   // A request-target that is exactly a route's own (normalized) path needs no URL parsing.
   let routes = state.routes.get(url);
