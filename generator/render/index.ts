@@ -80,7 +80,7 @@ export async function render(model: Model, userSources: SourceFile[] = []): Prom
     generated("src/server.ts", renderServerEntry(model)),
     generated("src/types.ts", types),
     generated("src/validators.ts", validators.module),
-    ...validators.chunks.map((code, n) => generated(`src/validators/${n}.cjs`, code)),
+    ...validators.files.map(({ name, code }) => generated(`src/validators/${name}`, code)),
   ];
   // A file this run generates is not the user's, whatever is on disk now (a first run with --force).
   const rendered = new Set(sources.map((f) => f.path));

@@ -1,14 +1,14 @@
 /**
- * Compiles validator chunks on every core: worker threads plus the main thread, all taking the next
- * chunk from one shared counter (so none waits for another to hand it work). ajv's code generation is
- * the slowest step of generating a large OpenAPI API, and chunks are independent. Workers run
+ * Compiles validator units (validators-compile.ts) on every core: worker threads plus the main thread, all
+ * taking the next unit from one shared counter (so none waits for another to hand it work). ajv's code
+ * generation is the slowest step of generating a large OpenAPI API, and units are independent. Workers run
  * validators-worker.ts through tsx, as the CLI does.
  */
 import { createRequire } from "node:module";
 import { availableParallelism } from "node:os";
 import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
-import { type CompilePlan, claim, compileChunk, type PlanText } from "./validators-compile.ts";
+import { claim, compileUnit, type Unit } from "./validators-compile.ts";
 
 const WORKER_URL = new URL("./validators-worker.ts", import.meta.url).href;
 // tsx's ESM entry (its CommonJS one cannot register hooks from a worker).
@@ -41,9 +41,9 @@ export function warmUp(): void {
   }
 }
 
-/** Compiles every chunk of the plan on the main thread and the workers (sent `text`, the plan as JSON), which claim chunks from one counter. */
-export async function compileInWorkers(plan: CompilePlan, text: PlanText): Promise<string[]> {
-  const count = plan.jobs.length;
+/** Compiles every unit on the main thread and the workers, which claim units from one counter. */
+export async function compileInWorkers(units: Unit[]): Promise<string[]> {
+  const count = units.length;
   const results: Array<string | undefined> = new Array(count);
   const counter = new Int32Array(new SharedArrayBuffer(4));
   const workers = Array.from({ length: Math.min(availableParallelism(), count) - 1 }, () => {
@@ -56,7 +56,7 @@ export async function compileInWorkers(plan: CompilePlan, text: PlanText): Promi
     (worker) =>
       new Promise<void>((resolve) => {
         // A worker that cannot start or dies (no threads, memory) costs speed, never the output: the
-        // chunks it took and did not answer are compiled below.
+        // units it took and did not answer are compiled below.
         worker.on("error", () => resolve());
         worker.on("exit", () => resolve());
         worker.on("message", (answer: Answer) => {
@@ -64,17 +64,17 @@ export async function compileInWorkers(plan: CompilePlan, text: PlanText): Promi
           else if (answer.error !== undefined) failure ??= answer.error;
           else results[answer.index] = answer.code;
         });
-        worker.postMessage({ plan: text, counter });
+        worker.postMessage({ units, counter });
       }),
   );
   try {
     // The rest of render runs first (a turn of the event loop); the workers have started meanwhile.
     await new Promise((resolve) => setImmediate(resolve));
-    for (const index of claim(counter, count)) results[index] = compileChunk(plan, index);
+    for (const index of claim(counter, count)) results[index] = compileUnit(units[index]);
     await Promise.all(finished);
   } finally {
     await Promise.all(workers.map((worker) => worker.terminate()));
   }
   if (failure !== undefined) throw new Error(failure);
-  return results.map((code, index) => code ?? compileChunk(plan, index));
+  return results.map((code, index) => code ?? compileUnit(units[index]));
 }

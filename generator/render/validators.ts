@@ -2,7 +2,8 @@
  * Validators: every tool's input and output schema compiled ahead of time into ajv standalone code, so
  * a server compiles no schema. The code is split into chunks, `src/validators/<n>.cjs`, that
  * `src/validators.ts` loads on the first call of one of their tools: start-up parses none of it (a
- * GitHub-sized API has 15 MB of validator code), and the chunks compile in parallel worker threads.
+ * GitHub-sized API has megabytes of validator code). The definitions tools share are compiled once, into
+ * `src/validators/shared.cjs`, which a chunk loads with itself. Chunks compile in parallel worker threads.
  */
 import { availableParallelism } from "node:os";
 import { sha256 } from "../hash.ts";
@@ -11,7 +12,14 @@ import { contentCache } from "../output/content-cache.ts";
 import { dialectOf } from "../schema/dialect.ts";
 import { header } from "./ts.ts";
 import { dataLiteral } from "./ts-data-literal.ts";
-import { type ChunkJob, type CompilePlan, compileChunk, type PlanText, planText } from "./validators-compile.ts";
+import {
+  type ChunkJob,
+  type CompilePlan,
+  compileUnit,
+  SHARED_MODULE,
+  type Unit,
+  unitsOf,
+} from "./validators-compile.ts";
 import { compileInWorkers } from "./validators-pool.ts";
 
 /** Tools per chunk: small enough that a first call loads little, large enough that shared definitions
@@ -23,76 +31,60 @@ export function chunkOfTool(index: number): number {
   return Math.floor(index / TOOLS_PER_CHUNK);
 }
 
-export type RenderedValidators = { module: string; chunks: string[] };
+/** `files`: the modules of src/validators/, by file name (`shared.cjs`, `0.cjs`, `1.cjs`...). */
+export type RenderedValidators = { module: string; files: Array<{ name: string; code: string }> };
 
 export async function renderValidators(model: Model): Promise<RenderedValidators> {
   const plan = compilePlan(model);
+  const units = unitsOf(plan);
   const cache = contentCache("validators");
-  // Every job and definition as JSON, once: what the workers parse, and what names a chunk's cache entry
-  // (its job and the digests of the definitions it uses: their text, repeated per chunk, was hundreds of
-  // megabytes for Microsoft Graph).
-  const text = planText(plan);
-  const defDigests = new Map<string, string>();
-  const digestOf = (id: string) => {
-    const known = defDigests.get(id);
-    if (known !== undefined) return known;
-    const digest = sha256(text.defs[id]);
-    defDigests.set(id, digest);
-    return digest;
-  };
-  const inputs =
-    cache === undefined
-      ? []
-      : plan.jobs.map((job, index) => `${sha256(text.jobs[index])} ${job.defIds.map(digestOf).join(" ")}`);
-  const bodies: Array<string | undefined> = plan.jobs.map((_, index) => cache?.get(inputs[index]));
+  // Each unit is named by its own text: a chunk's code depends on the definitions' ids alone (content ids).
+  const keys = cache === undefined ? [] : units.map((unit) => sha256(`${unit.kind}\n${unit.text}`));
+  const bodies: Array<string | undefined> = units.map((_, index) => cache?.get(keys[index]));
   const missing = bodies.flatMap((body, index) => (body === undefined ? [index] : []));
-  const compiled = await compileJobs(
-    { jobs: missing.map((index) => plan.jobs[index]), defs: plan.defs },
-    { jobs: missing.map((index) => text.jobs[index]), defs: text.defs },
-  );
+  const compiled = await compileUnits(missing.map((index) => units[index]));
   missing.forEach((index, n) => {
     bodies[index] = compiled[n];
-    cache?.set(inputs[index], compiled[n]);
+    cache?.set(keys[index], compiled[n]);
   });
   const head = header(model.specRef);
-  return { module: loaderModule(model, plan.jobs), chunks: bodies.map((body) => `${head}\n${body}`) };
+  let chunk = 0;
+  const files = units.map((unit, index) => ({
+    name: unit.kind === "shared" ? SHARED_MODULE : `${chunk++}.cjs`,
+    code: `${head}\n${bodies[index]}`,
+  }));
+  return { module: loaderModule(model, plan.jobs), files };
 }
 
-/** Compiles the plan's chunks (`text`: the same plan as JSON, for the workers): on every core when there are several. */
-function compileJobs(plan: CompilePlan, text: PlanText): Promise<string[]> | string[] {
-  return plan.jobs.length > 1 && availableParallelism() > 1
-    ? compileInWorkers(plan, text)
-    : plan.jobs.map((_, index) => compileChunk(plan, index));
+/** Compiles the units: on every core when there are several. */
+function compileUnits(units: Unit[]): Promise<string[]> | string[] {
+  return units.length > 1 && availableParallelism() > 1 ? compileInWorkers(units) : units.map(compileUnit);
 }
 
 /**
- * The chunks to compile. Shared definitions (model.toolSchemas.shared) are compiled once per chunk that
- * uses them and referred to by their `$id`, instead of a copy per tool (tens of megabytes of validator
- * code for a GitHub-sized API).
+ * The chunks to compile, and the shared definitions (model.toolSchemas.shared) they use: compiled once,
+ * into validators/shared.cjs, and called from the chunks by id (validators-compile.ts).
  */
 function compilePlan(model: Model): CompilePlan {
   const plan: CompilePlan = { jobs: [], defs: {} };
   const { schemas, shared } = model.toolSchemas;
-  for (const def of shared) plan.defs[def.id] = { ...def.schema, $id: def.uri };
-  const used = new Map<ChunkJob, Set<string>>();
+  const used = new Set<string>();
   for (const { tool, validatorName, schema, uses, typeOnly } of schemas) {
     if (typeOnly) continue;
     const chunk = chunkOfTool(tool);
-    plan.jobs[chunk] ??= { entries: [], defIds: [] };
-    const job = plan.jobs[chunk];
+    plan.jobs[chunk] ??= { entries: [] };
     const dialect = dialectOf(schema);
     // Keyed by our validator name, so a user's $id can never make two tools share a validator.
     const { $id: _ignored, ...withoutId } = schema;
-    job.entries.push({
+    plan.jobs[chunk].entries.push({
       name: validatorName,
       schema: withoutId,
       dialect: typeof dialect === "string" ? dialect : "2020-12",
     });
-    const ids = used.get(job) ?? new Set();
-    for (const id of uses) ids.add(id);
-    used.set(job, ids);
+    for (const id of uses) used.add(id);
   }
-  for (const [job, ids] of used) job.defIds = [...ids].sort();
+  // Only what a validator reaches (a result schema's definitions are types alone), in the model's order.
+  for (const def of shared) if (used.has(def.id)) plan.defs[def.id] = { ...def.schema, $id: def.uri };
   return plan;
 }
 

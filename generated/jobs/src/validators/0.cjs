@@ -3,14 +3,14 @@
 "use strict";
 const dialect202012 = (() => {
 
-const validateListReportsInput = validate52;
-const schema19 = {"type":"object","properties":{"limit":{"type":"integer","minimum":1,"maximum":100,"default":20},"_fields":{"type":"array","items":{"type":"string"},"description":"Only these fields, e.g. [\"id\",\"user.login\"]"}}};
+const validateListReportsInput = validate20;
+const schema31 = {"type":"object","properties":{"limit":{"type":"integer","minimum":1,"maximum":100,"default":20},"_fields":{"type":"array","items":{"type":"string"},"description":"Only these fields, e.g. [\"id\",\"user.login\"]"}}};
 const func0 = Object.prototype.hasOwnProperty;
 
-function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate52.evaluated;
+const evaluated0 = validate20.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -107,81 +107,19 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate52.errors = vErrors;
+validate20.errors = vErrors;
 return errors === 0;
 }
-validate52.evaluated = {"props":{"limit":true,"_fields":true},"dynamicProps":false,"dynamicItems":false};
+validate20.evaluated = {"props":{"limit":true,"_fields":true},"dynamicProps":false,"dynamicItems":false};
 
-const validateListReportsOutput = validate53;
-const schema20 = {"type":"object","properties":{"reports":{"type":"array","items":{"$ref":"https://mcpgen.invalid/defs/de7ffd1d1a3c6ee49"}}}};
-const schema21 = {"type":"object","properties":{"id":{"type":"string"},"title":{"type":"string"}},"$id":"https://mcpgen.invalid/defs/de7ffd1d1a3c6ee49"};
+const validateListReportsOutput = validate21;
+const schema32 = {"type":"object","properties":{"reports":{"type":"array","items":{"x-mcpgen-shared":"de7ffd1d1a3c6ee49"}}}};
+const func63 = require("./shared.cjs")["dde7ffd1d1a3c6ee49"];
 
-function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://mcpgen.invalid/defs/de7ffd1d1a3c6ee49" */;
+function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate54.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-const _errs0 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.id !== undefined && func0.call(data, "id")){
-let data0 = data.id;
-const _errs1 = errors;
-if(typeof data0 !== "string"){
-const err0 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-const _errs2 = errors;
-var valid0 = _errs1 === errors;
-}
-if(data.title !== undefined && func0.call(data, "title")){
-let data1 = data.title;
-const _errs3 = errors;
-if(typeof data1 !== "string"){
-const err1 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-const _errs4 = errors;
-var valid0 = _errs3 === errors;
-}
-}
-else {
-const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-validate54.errors = vErrors;
-return errors === 0;
-}
-validate54.evaluated = {"props":{"id":true,"title":true},"dynamicProps":false,"dynamicItems":false};
-
-
-function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate53.evaluated;
+const evaluated0 = validate21.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -200,11 +138,13 @@ const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 let data1 = data0[i0];
 const _errs3 = errors;
-if(!(validate54(data1, {instancePath:instancePath+"/reports/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+if(!(func63(data1, {instancePath:instancePath+"/reports/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? func63.errors : vErrors.concat(func63.errors);
 errors = vErrors.length;
 }
 else {
+var props0 = func63.evaluated.props;
+var items0 = func63.evaluated.items;
 }
 var valid1 = _errs3 === errors;
 if(!valid1){
@@ -235,18 +175,18 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate53.errors = vErrors;
+validate21.errors = vErrors;
 return errors === 0;
 }
-validate53.evaluated = {"props":{"reports":true},"dynamicProps":false,"dynamicItems":false};
+validate21.evaluated = {"props":{"reports":true},"dynamicProps":false,"dynamicItems":false};
 
-const validateCreateExportInput = validate56;
-const schema22 = {"type":"object","properties":{"reportId":{"type":"string","description":"The report to export"},"format":{"type":"string","enum":["csv","pdf","xlsx"]},"_fields":{"type":"array","items":{"type":"string"},"description":"Only these fields, e.g. [\"id\",\"user.login\"]"}},"required":["reportId","format"]};
+const validateCreateExportInput = validate22;
+const schema33 = {"type":"object","properties":{"reportId":{"type":"string","description":"The report to export"},"format":{"type":"string","enum":["csv","pdf","xlsx"]},"_fields":{"type":"array","items":{"type":"string"},"description":"Only these fields, e.g. [\"id\",\"user.login\"]"}},"required":["reportId","format"]};
 
-function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate56.evaluated;
+const evaluated0 = validate22.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -305,9 +245,9 @@ vErrors.push(err3);
 errors++;
 }
 const _errs4 = errors;
-const vSchema0 = schema22.properties.format.enum;
+const vSchema0 = schema33.properties.format.enum;
 if(!(((data1 === "csv") || (data1 === "pdf")) || (data1 === "xlsx"))){
-const err4 = {instancePath:instancePath+"/format",schemaPath:"#/properties/format/enum",keyword:"enum",params:{allowedValues: schema22.properties.format.enum},message:"must be equal to one of the allowed values"};
+const err4 = {instancePath:instancePath+"/format",schemaPath:"#/properties/format/enum",keyword:"enum",params:{allowedValues: schema33.properties.format.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -368,19 +308,19 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate56.errors = vErrors;
+validate22.errors = vErrors;
 return errors === 0;
 }
-validate56.evaluated = {"props":{"reportId":true,"format":true,"_fields":true},"dynamicProps":false,"dynamicItems":false};
+validate22.evaluated = {"props":{"reportId":true,"format":true,"_fields":true},"dynamicProps":false,"dynamicItems":false};
 
-const validateCreateExportOutput = validate57;
-const schema23 = {"type":"object","properties":{"id":{"type":"string"},"url":{"type":"string","format":"uri","description":"Where the exported file can be downloaded"},"bytes":{"type":"integer"}}};
+const validateCreateExportOutput = validate23;
+const schema34 = {"type":"object","properties":{"id":{"type":"string"},"url":{"type":"string","format":"uri","description":"Where the exported file can be downloaded"},"bytes":{"type":"integer"}}};
 const formats0 = require("ajv-formats/dist/formats").fullFormats.uri;
 
-function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate57.evaluated;
+const evaluated0 = validate23.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -462,18 +402,18 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate57.errors = vErrors;
+validate23.errors = vErrors;
 return errors === 0;
 }
-validate57.evaluated = {"props":{"id":true,"url":true,"bytes":true},"dynamicProps":false,"dynamicItems":false};
+validate23.evaluated = {"props":{"id":true,"url":true,"bytes":true},"dynamicProps":false,"dynamicItems":false};
 
-const validateGetExportInput = validate58;
-const schema24 = {"type":"object","properties":{"id":{"type":"string"},"_fields":{"type":"array","items":{"type":"string"},"description":"Only these fields, e.g. [\"id\",\"user.login\"]"}},"required":["id"]};
+const validateGetExportInput = validate24;
+const schema35 = {"type":"object","properties":{"id":{"type":"string"},"_fields":{"type":"array","items":{"type":"string"},"description":"Only these fields, e.g. [\"id\",\"user.login\"]"}},"required":["id"]};
 
-function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate58.evaluated;
+const evaluated0 = validate24.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -558,18 +498,18 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate58.errors = vErrors;
+validate24.errors = vErrors;
 return errors === 0;
 }
-validate58.evaluated = {"props":{"id":true,"_fields":true},"dynamicProps":false,"dynamicItems":false};
+validate24.evaluated = {"props":{"id":true,"_fields":true},"dynamicProps":false,"dynamicItems":false};
 
-const validateGetExportOutput = validate59;
-const schema25 = {"type":"object","properties":{"id":{"type":"string"},"url":{"type":"string","format":"uri","description":"Where the exported file can be downloaded"},"bytes":{"type":"integer"}}};
+const validateGetExportOutput = validate25;
+const schema36 = {"type":"object","properties":{"id":{"type":"string"},"url":{"type":"string","format":"uri","description":"Where the exported file can be downloaded"},"bytes":{"type":"integer"}}};
 
-function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate59.evaluated;
+const evaluated0 = validate25.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -651,18 +591,18 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate59.errors = vErrors;
+validate25.errors = vErrors;
 return errors === 0;
 }
-validate59.evaluated = {"props":{"id":true,"url":true,"bytes":true},"dynamicProps":false,"dynamicItems":false};
+validate25.evaluated = {"props":{"id":true,"url":true,"bytes":true},"dynamicProps":false,"dynamicItems":false};
 
-const validateCancelExportInput = validate60;
-const schema26 = {"type":"object","properties":{"id":{"type":"string"}},"required":["id"]};
+const validateCancelExportInput = validate26;
+const schema37 = {"type":"object","properties":{"id":{"type":"string"}},"required":["id"]};
 
-function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate60.evaluated;
+const evaluated0 = validate26.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -708,18 +648,18 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate60.errors = vErrors;
+validate26.errors = vErrors;
 return errors === 0;
 }
-validate60.evaluated = {"props":{"id":true},"dynamicProps":false,"dynamicItems":false};
+validate26.evaluated = {"props":{"id":true},"dynamicProps":false,"dynamicItems":false};
 
-const validateRenderReportInput = validate61;
-const schema27 = {"type":"object","properties":{"reportId":{"type":"string"},"width":{"type":"integer","minimum":100,"maximum":4000,"default":1200},"_fields":{"type":"array","items":{"type":"string"},"description":"Only these fields, e.g. [\"id\",\"user.login\"]"}},"required":["reportId"]};
+const validateRenderReportInput = validate27;
+const schema38 = {"type":"object","properties":{"reportId":{"type":"string"},"width":{"type":"integer","minimum":100,"maximum":4000,"default":1200},"_fields":{"type":"array","items":{"type":"string"},"description":"Only these fields, e.g. [\"id\",\"user.login\"]"}},"required":["reportId"]};
 
-function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate61.evaluated;
+const evaluated0 = validate27.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -842,18 +782,18 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate61.errors = vErrors;
+validate27.errors = vErrors;
 return errors === 0;
 }
-validate61.evaluated = {"props":{"reportId":true,"width":true,"_fields":true},"dynamicProps":false,"dynamicItems":false};
+validate27.evaluated = {"props":{"reportId":true,"width":true,"_fields":true},"dynamicProps":false,"dynamicItems":false};
 
-const validateGetRenderInput = validate62;
-const schema28 = {"type":"object","properties":{"renderId":{"type":"string"},"_fields":{"type":"array","items":{"type":"string"},"description":"Only these fields, e.g. [\"id\",\"user.login\"]"}},"required":["renderId"]};
+const validateGetRenderInput = validate28;
+const schema39 = {"type":"object","properties":{"renderId":{"type":"string"},"_fields":{"type":"array","items":{"type":"string"},"description":"Only these fields, e.g. [\"id\",\"user.login\"]"}},"required":["renderId"]};
 
-function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate62.evaluated;
+const evaluated0 = validate28.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -938,18 +878,18 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate62.errors = vErrors;
+validate28.errors = vErrors;
 return errors === 0;
 }
-validate62.evaluated = {"props":{"renderId":true,"_fields":true},"dynamicProps":false,"dynamicItems":false};
+validate28.evaluated = {"props":{"renderId":true,"_fields":true},"dynamicProps":false,"dynamicItems":false};
 
-const validateGetRenderOutput = validate63;
-const schema29 = {"type":"object","properties":{"id":{"type":"string"},"state":{"type":"string","enum":["queued","running","succeeded","failed","cancelled"]},"resultUrl":{"type":"string","format":"uri"},"error":{"type":"object","properties":{"code":{"type":"string"},"message":{"type":"string"}}}}};
+const validateGetRenderOutput = validate29;
+const schema40 = {"type":"object","properties":{"id":{"type":"string"},"state":{"type":"string","enum":["queued","running","succeeded","failed","cancelled"]},"resultUrl":{"type":"string","format":"uri"},"error":{"type":"object","properties":{"code":{"type":"string"},"message":{"type":"string"}}}}};
 
-function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate63.evaluated;
+const evaluated0 = validate29.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -988,9 +928,9 @@ vErrors.push(err1);
 errors++;
 }
 const _errs4 = errors;
-const vSchema0 = schema29.properties.state.enum;
+const vSchema0 = schema40.properties.state.enum;
 if(!(((((data1 === "queued") || (data1 === "running")) || (data1 === "succeeded")) || (data1 === "failed")) || (data1 === "cancelled"))){
-const err2 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/enum",keyword:"enum",params:{allowedValues: schema29.properties.state.enum},message:"must be equal to one of the allowed values"};
+const err2 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/enum",keyword:"enum",params:{allowedValues: schema40.properties.state.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -1092,10 +1032,10 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate63.errors = vErrors;
+validate29.errors = vErrors;
 return errors === 0;
 }
-validate63.evaluated = {"props":{"id":true,"state":true,"resultUrl":true,"error":true},"dynamicProps":false,"dynamicItems":false};
+validate29.evaluated = {"props":{"id":true,"state":true,"resultUrl":true,"error":true},"dynamicProps":false,"dynamicItems":false};
 
 return { validateListReportsInput, validateListReportsOutput, validateCreateExportInput, validateCreateExportOutput, validateGetExportInput, validateGetExportOutput, validateCancelExportInput, validateRenderReportInput, validateGetRenderInput, validateGetRenderOutput };
 })();

@@ -3,14 +3,14 @@
 "use strict";
 const dialect202012 = (() => {
 
-const validateListPetsInput = validate52;
-const schema19 = {"type":"object","properties":{"status":{"type":"string","enum":["available","pending","sold"]},"tags":{"type":"array","items":{"type":"string"}},"limit":{"type":"integer","minimum":1,"maximum":100,"default":20},"X-Request-Id":{"type":"string","x-mcp-header":"Request-Id"},"_fields":{"type":"array","items":{"type":"string"},"description":"Only these fields, e.g. [\"id\",\"user.login\"]"}}};
+const validateListPetsInput = validate20;
+const schema31 = {"type":"object","properties":{"status":{"type":"string","enum":["available","pending","sold"]},"tags":{"type":"array","items":{"type":"string"}},"limit":{"type":"integer","minimum":1,"maximum":100,"default":20},"X-Request-Id":{"type":"string","x-mcp-header":"Request-Id"},"_fields":{"type":"array","items":{"type":"string"},"description":"Only these fields, e.g. [\"id\",\"user.login\"]"}}};
 const func0 = Object.prototype.hasOwnProperty;
 
-function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate52.evaluated;
+const evaluated0 = validate20.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -33,9 +33,9 @@ vErrors.push(err0);
 errors++;
 }
 const _errs2 = errors;
-const vSchema0 = schema19.properties.status.enum;
+const vSchema0 = schema31.properties.status.enum;
 if(!(((data0 === "available") || (data0 === "pending")) || (data0 === "sold"))){
-const err1 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema19.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema31.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -189,180 +189,19 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate52.errors = vErrors;
+validate20.errors = vErrors;
 return errors === 0;
 }
-validate52.evaluated = {"props":{"status":true,"tags":true,"limit":true,"X-Request-Id":true,"_fields":true},"dynamicProps":false,"dynamicItems":false};
+validate20.evaluated = {"props":{"status":true,"tags":true,"limit":true,"X-Request-Id":true,"_fields":true},"dynamicProps":false,"dynamicItems":false};
 
-const validateListPetsOutput = validate53;
-const schema20 = {"type":"object","properties":{"items":{"type":"array","items":{"$ref":"https://mcpgen.invalid/defs/d0f82861cd27875d8"}},"next":{"type":["string","null"]}}};
-const schema21 = {"allOf":[{"$ref":"https://mcpgen.invalid/defs/d89c51144331bfb98"},{"type":"object","properties":{"id":{"type":"integer","format":"int64","readOnly":true}}}],"$id":"https://mcpgen.invalid/defs/d0f82861cd27875d8"};
-const schema22 = {"type":"object","properties":{"name":{"type":"string"},"tag":{"type":["string","null"]},"status":{"type":"string","enum":["available","pending","sold"],"default":"available"}},"$id":"https://mcpgen.invalid/defs/d89c51144331bfb98"};
+const validateListPetsOutput = validate21;
+const schema32 = {"type":"object","properties":{"items":{"type":"array","items":{"x-mcpgen-shared":"d0f82861cd27875d8"}},"next":{"type":["string","null"]}}};
+const func66 = require("./shared.cjs")["dd0f82861cd27875d8"];
 
-function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://mcpgen.invalid/defs/d89c51144331bfb98" */;
+function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate55.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-const _errs0 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.name !== undefined && func0.call(data, "name")){
-let data0 = data.name;
-const _errs1 = errors;
-if(typeof data0 !== "string"){
-const err0 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-const _errs2 = errors;
-var valid0 = _errs1 === errors;
-}
-if(data.tag !== undefined && func0.call(data, "tag")){
-let data1 = data.tag;
-const _errs3 = errors;
-if((typeof data1 !== "string") && (data1 !== null)){
-const err1 = {instancePath:instancePath+"/tag",schemaPath:"#/properties/tag/type",keyword:"type",params:{type: schema22.properties.tag.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-const _errs4 = errors;
-var valid0 = _errs3 === errors;
-}
-if(data.status !== undefined && func0.call(data, "status")){
-let data2 = data.status;
-const _errs5 = errors;
-if(typeof data2 !== "string"){
-const err2 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-const _errs6 = errors;
-const vSchema0 = schema22.properties.status.enum;
-if(!(((data2 === "available") || (data2 === "pending")) || (data2 === "sold"))){
-const err3 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema22.properties.status.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-var valid0 = _errs5 === errors;
-}
-}
-else {
-const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-validate55.errors = vErrors;
-return errors === 0;
-}
-validate55.evaluated = {"props":{"name":true,"tag":true,"status":true},"dynamicProps":false,"dynamicItems":false};
-
-const formats0 = require("ajv-formats/dist/formats").fullFormats.int64;
-
-function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://mcpgen.invalid/defs/d0f82861cd27875d8" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate54.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-const _errs0 = errors;
-if(!(validate55(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
-errors = vErrors.length;
-}
-else {
-}
-var valid0 = _errs0 === errors;
-const _errs1 = errors;
-const _errs2 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.id !== undefined && func0.call(data, "id")){
-let data0 = data.id;
-const _errs3 = errors;
-if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
-const err0 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/1/properties/id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-const _errs4 = errors;
-if(typeof data0 == "number"){
-if(!(formats0.validate(data0))){
-const err1 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/1/properties/id/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-if(typeof data0 === "string"){
-}
-var valid1 = _errs3 === errors;
-}
-}
-else {
-const err2 = {instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-var valid0 = _errs1 === errors;
-validate54.errors = vErrors;
-return errors === 0;
-}
-validate54.evaluated = {"props":{"id":true,"name":true,"tag":true,"status":true},"dynamicProps":false,"dynamicItems":false};
-
-
-function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate53.evaluated;
+const evaluated0 = validate21.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -381,11 +220,13 @@ const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 let data1 = data0[i0];
 const _errs3 = errors;
-if(!(validate54(data1, {instancePath:instancePath+"/items/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+if(!(func66(data1, {instancePath:instancePath+"/items/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? func66.errors : vErrors.concat(func66.errors);
 errors = vErrors.length;
 }
 else {
+var props0 = func66.evaluated.props;
+var items0 = func66.evaluated.items;
 }
 var valid1 = _errs3 === errors;
 if(!valid1){
@@ -409,7 +250,7 @@ if(data.next !== undefined && func0.call(data, "next")){
 let data2 = data.next;
 const _errs4 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
-const err1 = {instancePath:instancePath+"/next",schemaPath:"#/properties/next/type",keyword:"type",params:{type: schema20.properties.next.type},message:"must be string,null"};
+const err1 = {instancePath:instancePath+"/next",schemaPath:"#/properties/next/type",keyword:"type",params:{type: schema32.properties.next.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -432,18 +273,18 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate53.errors = vErrors;
+validate21.errors = vErrors;
 return errors === 0;
 }
-validate53.evaluated = {"props":{"items":true,"next":true},"dynamicProps":false,"dynamicItems":false};
+validate21.evaluated = {"props":{"items":true,"next":true},"dynamicProps":false,"dynamicItems":false};
 
-const validateCreatePetInput = validate58;
-const schema23 = {"type":"object","properties":{"name":{"type":"string","examples":["Rex"]},"tag":{"type":["string","null"]},"status":{"type":"string","enum":["available","pending","sold"],"default":"available"},"_fields":{"type":"array","items":{"type":"string"},"description":"Only these fields, e.g. [\"id\",\"user.login\"]"}},"required":["name"]};
+const validateCreatePetInput = validate22;
+const schema33 = {"type":"object","properties":{"name":{"type":"string","examples":["Rex"]},"tag":{"type":["string","null"]},"status":{"type":"string","enum":["available","pending","sold"],"default":"available"},"_fields":{"type":"array","items":{"type":"string"},"description":"Only these fields, e.g. [\"id\",\"user.login\"]"}},"required":["name"]};
 
-function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate58.evaluated;
+const evaluated0 = validate22.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -482,7 +323,7 @@ if(data.tag !== undefined && func0.call(data, "tag")){
 let data1 = data.tag;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
-const err2 = {instancePath:instancePath+"/tag",schemaPath:"#/properties/tag/type",keyword:"type",params:{type: schema23.properties.tag.type},message:"must be string,null"};
+const err2 = {instancePath:instancePath+"/tag",schemaPath:"#/properties/tag/type",keyword:"type",params:{type: schema33.properties.tag.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -508,9 +349,9 @@ vErrors.push(err3);
 errors++;
 }
 const _errs6 = errors;
-const vSchema0 = schema23.properties.status.enum;
+const vSchema0 = schema33.properties.status.enum;
 if(!(((data2 === "available") || (data2 === "pending")) || (data2 === "sold"))){
-const err4 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema23.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err4 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema33.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -571,18 +412,20 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate58.errors = vErrors;
+validate22.errors = vErrors;
 return errors === 0;
 }
-validate58.evaluated = {"props":{"name":true,"tag":true,"status":true,"_fields":true},"dynamicProps":false,"dynamicItems":false};
+validate22.evaluated = {"props":{"name":true,"tag":true,"status":true,"_fields":true},"dynamicProps":false,"dynamicItems":false};
 
-const validateCreatePetOutput = validate59;
-const schema24 = {"allOf":[{"$ref":"https://mcpgen.invalid/defs/d89c51144331bfb98"},{"type":"object","properties":{"id":{"type":"integer","format":"int64","readOnly":true}}}],"type":"object"};
+const validateCreatePetOutput = validate23;
+const schema34 = {"allOf":[{"x-mcpgen-shared":"d89c51144331bfb98"},{"type":"object","properties":{"id":{"type":"integer","format":"int64","readOnly":true}}}],"type":"object"};
+const func73 = require("./shared.cjs")["dd89c51144331bfb98"];
+const formats0 = require("ajv-formats/dist/formats").fullFormats.int64;
 
-function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate59.evaluated;
+const evaluated0 = validate23.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -601,11 +444,13 @@ errors++;
 }
 const _errs0 = errors;
 const _errs1 = errors;
-if(!(validate55(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
+if(!(func73(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? func73.errors : vErrors.concat(func73.errors);
 errors = vErrors.length;
 }
 else {
+var props0 = func73.evaluated.props;
+var items0 = func73.evaluated.items;
 }
 var valid0 = _errs1 === errors;
 const _errs2 = errors;
@@ -653,18 +498,24 @@ vErrors.push(err3);
 errors++;
 }
 var valid0 = _errs2 === errors;
-validate59.errors = vErrors;
+if(props0 !== true){
+props0 = props0 || {};
+props0.id = true;
+}
+validate23.errors = vErrors;
+evaluated0.props = props0;
+evaluated0.items = items0;
 return errors === 0;
 }
-validate59.evaluated = {"props":{"id":true,"name":true,"tag":true,"status":true},"dynamicProps":false,"dynamicItems":false};
+validate23.evaluated = {"dynamicProps":true,"dynamicItems":true};
 
-const validateGetPetInput = validate61;
-const schema25 = {"type":"object","properties":{"petId":{"type":"integer","format":"int64","minimum":1},"_fields":{"type":"array","items":{"type":"string"},"description":"Only these fields, e.g. [\"id\",\"user.login\"]"}},"required":["petId"]};
+const validateGetPetInput = validate24;
+const schema35 = {"type":"object","properties":{"petId":{"type":"integer","format":"int64","minimum":1},"_fields":{"type":"array","items":{"type":"string"},"description":"Only these fields, e.g. [\"id\",\"user.login\"]"}},"required":["petId"]};
 
-function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate61.evaluated;
+const evaluated0 = validate24.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -773,18 +624,18 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate61.errors = vErrors;
+validate24.errors = vErrors;
 return errors === 0;
 }
-validate61.evaluated = {"props":{"petId":true,"_fields":true},"dynamicProps":false,"dynamicItems":false};
+validate24.evaluated = {"props":{"petId":true,"_fields":true},"dynamicProps":false,"dynamicItems":false};
 
-const validateGetPetOutput = validate62;
-const schema26 = {"allOf":[{"$ref":"https://mcpgen.invalid/defs/d89c51144331bfb98"},{"type":"object","properties":{"id":{"type":"integer","format":"int64","readOnly":true}}}],"type":"object"};
+const validateGetPetOutput = validate25;
+const schema36 = {"allOf":[{"x-mcpgen-shared":"d89c51144331bfb98"},{"type":"object","properties":{"id":{"type":"integer","format":"int64","readOnly":true}}}],"type":"object"};
 
-function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate62.evaluated;
+const evaluated0 = validate25.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -803,11 +654,13 @@ errors++;
 }
 const _errs0 = errors;
 const _errs1 = errors;
-if(!(validate55(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
+if(!(func73(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? func73.errors : vErrors.concat(func73.errors);
 errors = vErrors.length;
 }
 else {
+var props0 = func73.evaluated.props;
+var items0 = func73.evaluated.items;
 }
 var valid0 = _errs1 === errors;
 const _errs2 = errors;
@@ -855,18 +708,24 @@ vErrors.push(err3);
 errors++;
 }
 var valid0 = _errs2 === errors;
-validate62.errors = vErrors;
+if(props0 !== true){
+props0 = props0 || {};
+props0.id = true;
+}
+validate25.errors = vErrors;
+evaluated0.props = props0;
+evaluated0.items = items0;
 return errors === 0;
 }
-validate62.evaluated = {"props":{"id":true,"name":true,"tag":true,"status":true},"dynamicProps":false,"dynamicItems":false};
+validate25.evaluated = {"dynamicProps":true,"dynamicItems":true};
 
-const validateUpdatePetWithFormInput = validate64;
-const schema27 = {"type":"object","properties":{"petId":{"type":"integer","format":"int64","minimum":1},"name":{"type":"string"},"status":{"type":"string","enum":["available","pending","sold"]},"_fields":{"type":"array","items":{"type":"string"},"description":"Only these fields, e.g. [\"id\",\"user.login\"]"}},"required":["petId"]};
+const validateUpdatePetWithFormInput = validate26;
+const schema37 = {"type":"object","properties":{"petId":{"type":"integer","format":"int64","minimum":1},"name":{"type":"string"},"status":{"type":"string","enum":["available","pending","sold"]},"_fields":{"type":"array","items":{"type":"string"},"description":"Only these fields, e.g. [\"id\",\"user.login\"]"}},"required":["petId"]};
 
-function validate64(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate64.evaluated;
+const evaluated0 = validate26.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -955,9 +814,9 @@ vErrors.push(err5);
 errors++;
 }
 const _errs6 = errors;
-const vSchema0 = schema27.properties.status.enum;
+const vSchema0 = schema37.properties.status.enum;
 if(!(((data2 === "available") || (data2 === "pending")) || (data2 === "sold"))){
-const err6 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema27.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err6 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema37.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -1018,18 +877,18 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate64.errors = vErrors;
+validate26.errors = vErrors;
 return errors === 0;
 }
-validate64.evaluated = {"props":{"petId":true,"name":true,"status":true,"_fields":true},"dynamicProps":false,"dynamicItems":false};
+validate26.evaluated = {"props":{"petId":true,"name":true,"status":true,"_fields":true},"dynamicProps":false,"dynamicItems":false};
 
-const validateUpdatePetWithFormOutput = validate65;
-const schema28 = {"allOf":[{"$ref":"https://mcpgen.invalid/defs/d89c51144331bfb98"},{"type":"object","properties":{"id":{"type":"integer","format":"int64","readOnly":true}}}],"type":"object"};
+const validateUpdatePetWithFormOutput = validate27;
+const schema38 = {"allOf":[{"x-mcpgen-shared":"d89c51144331bfb98"},{"type":"object","properties":{"id":{"type":"integer","format":"int64","readOnly":true}}}],"type":"object"};
 
-function validate65(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate65.evaluated;
+const evaluated0 = validate27.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1048,11 +907,13 @@ errors++;
 }
 const _errs0 = errors;
 const _errs1 = errors;
-if(!(validate55(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
+if(!(func73(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? func73.errors : vErrors.concat(func73.errors);
 errors = vErrors.length;
 }
 else {
+var props0 = func73.evaluated.props;
+var items0 = func73.evaluated.items;
 }
 var valid0 = _errs1 === errors;
 const _errs2 = errors;
@@ -1100,18 +961,24 @@ vErrors.push(err3);
 errors++;
 }
 var valid0 = _errs2 === errors;
-validate65.errors = vErrors;
+if(props0 !== true){
+props0 = props0 || {};
+props0.id = true;
+}
+validate27.errors = vErrors;
+evaluated0.props = props0;
+evaluated0.items = items0;
 return errors === 0;
 }
-validate65.evaluated = {"props":{"id":true,"name":true,"tag":true,"status":true},"dynamicProps":false,"dynamicItems":false};
+validate27.evaluated = {"dynamicProps":true,"dynamicItems":true};
 
-const validateDeletePetInput = validate67;
-const schema29 = {"type":"object","properties":{"petId":{"type":"integer","format":"int64","minimum":1}},"required":["petId"]};
+const validateDeletePetInput = validate28;
+const schema39 = {"type":"object","properties":{"petId":{"type":"integer","format":"int64","minimum":1}},"required":["petId"]};
 
-function validate67(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate67.evaluated;
+const evaluated0 = validate28.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1181,18 +1048,18 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate67.errors = vErrors;
+validate28.errors = vErrors;
 return errors === 0;
 }
-validate67.evaluated = {"props":{"petId":true},"dynamicProps":false,"dynamicItems":false};
+validate28.evaluated = {"props":{"petId":true},"dynamicProps":false,"dynamicItems":false};
 
-const validateInventoryInput = validate68;
-const schema30 = {"type":"object","properties":{"_fields":{"type":"array","items":{"type":"string"},"description":"Only these fields, e.g. [\"id\",\"user.login\"]"}}};
+const validateInventoryInput = validate29;
+const schema40 = {"type":"object","properties":{"_fields":{"type":"array","items":{"type":"string"},"description":"Only these fields, e.g. [\"id\",\"user.login\"]"}}};
 
-function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate68.evaluated;
+const evaluated0 = validate29.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1251,18 +1118,18 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate68.errors = vErrors;
+validate29.errors = vErrors;
 return errors === 0;
 }
-validate68.evaluated = {"props":{"_fields":true},"dynamicProps":false,"dynamicItems":false};
+validate29.evaluated = {"props":{"_fields":true},"dynamicProps":false,"dynamicItems":false};
 
-const validateInventoryOutput = validate69;
-const schema31 = {"type":"object","additionalProperties":{"type":"integer"}};
+const validateInventoryOutput = validate30;
+const schema41 = {"type":"object","additionalProperties":{"type":"integer"}};
 
-function validate69(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate69.evaluated;
+const evaluated0 = validate30.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1299,10 +1166,10 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate69.errors = vErrors;
+validate30.errors = vErrors;
 return errors === 0;
 }
-validate69.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate30.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 return { validateListPetsInput, validateListPetsOutput, validateCreatePetInput, validateCreatePetOutput, validateGetPetInput, validateGetPetOutput, validateUpdatePetWithFormInput, validateUpdatePetWithFormOutput, validateDeletePetInput, validateInventoryInput, validateInventoryOutput };
 })();
