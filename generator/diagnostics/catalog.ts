@@ -117,6 +117,11 @@ export const catalog = {
     "A --include/--exclude selector or a field of the --config file is malformed.",
     "Selectors are tag:<glob>, op:<glob>, path:<glob> or method:<METHOD>; see the README's mapping rules.",
   ),
+  CONFIG_FLAG_MIXUP: error(
+    "--config given the config file",
+    "--config takes the OpenAPI mapping file (YAML or JSON: include, exclude, maxTools...); the file given is a TypeScript or JavaScript module or is named mcpgen.config.*, which is mcpgen's config file and is read with --config-file.",
+    "Run `mcpgen generate --config-file <that file>` without a spec argument (the config names its inputs and outputs), or pass the mapping file to --config.",
+  ),
   OPENAPI_SECURITY_UNSUPPORTED: warning(
     "Security scheme not supported",
     "The scheme needs a user in the loop (OpenID Connect, OAuth2 authorization code...) or is malformed.",

@@ -90,7 +90,13 @@ export function mappingConfig(options: OpenApiOptions, bag: DiagnosticBag): Mapp
       else fail(`${at}/${index}`, String(text));
     });
   };
-  if (options.config) {
+  if (options.config && isConfigFile(options.config)) {
+    flagReport(
+      "CONFIG_FLAG_MIXUP",
+      "",
+      `--config takes the OpenAPI mapping file (YAML or JSON); '${options.config}' looks like an mcpgen config file, which --config-file reads in a run without a spec argument: mcpgen generate --config-file ${options.config}`,
+    );
+  } else if (options.config) {
     const source = readSource(options.config, bag);
     if (source) {
       const bad = (pointer: string, message: string) => source.report("OPENAPI_CONFIG_INVALID", pointer, message);
@@ -195,4 +201,9 @@ function readAnnotations(field: unknown, config: MappingConfig, bad: (pointer: s
     if (ok) setOwn(config.annotations, op, hints as ToolAnnotations);
     else bad(`/${token(op)}`, `annotations.${op} may hold only title and the boolean *Hint fields`);
   }
+}
+
+/** A TypeScript/JavaScript file, or one named mcpgen.config.*: the config file, given to the mapping file's flag. */
+function isConfigFile(path: string): boolean {
+  return /\.[cm]?[jt]s$/i.test(path) || /(?:^|[\\/])mcpgen\.config\.[^\\/]+$/.test(path);
 }

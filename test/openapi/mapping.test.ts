@@ -382,6 +382,23 @@ describe("the command line", () => {
     expect(JSON.parse(bad.stdout)[0].code).toBe("OPENAPI_CONFIG_INVALID");
   });
 
+  it("says when --config is given mcpgen's config file instead of a mapping file, and how to pass it", () => {
+    const file = write(`${head}paths:\n  /a: { get: { operationId: a, ${ok} } }\n`);
+    const configFile = write("export default { input: 'api.yaml', output: 'out' };\n", "other.config.ts");
+    const named = write("input: api.yaml\noutput: out\n", "mcpgen.config.yaml");
+    const cli = (...args: string[]) =>
+      spawnSync(process.execPath, [join(ROOT, "bin/mcpgen.js"), ...args], { cwd: ROOT, encoding: "utf8" });
+    for (const config of [configFile, named]) {
+      const mixed = cli("validate", file, "--config", config, "--format", "json");
+      expect(mixed.status).toBe(1);
+      const [diagnostic] = JSON.parse(mixed.stdout);
+      expect(diagnostic).toMatchObject({ code: "CONFIG_FLAG_MIXUP", file: "<command line>" });
+      expect(diagnostic.message).toContain(`mcpgen generate --config-file ${config}`);
+    }
+    const mapping = write("maxTools: 10\n", "mapping.yaml");
+    expect(cli("validate", file, "--config", mapping).status).toBe(0);
+  });
+
   it("ignores Accept, Content-Type and Authorization header parameters, as OpenAPI says", () => {
     const { server } = run(`${head}paths:
   /a:

@@ -81,9 +81,10 @@ const TASK_OPENAPI_CODES: Code[] = [
 const VIEW_CODES: Code[] = ["UI_VALUE_INVALID", "UI_FILE_UNREADABLE", "UI_VIEW_MISMATCH", "UI_FEATURE_OFF"];
 
 /** Codes about how mcpgen is called (strict .json, options, the config file): test/cli/*.test.ts;
- * CONFIG_TOOLSET_UNKNOWN: test/normalize/toolsets.test.ts. */
+ * CONFIG_TOOLSET_UNKNOWN: test/normalize/toolsets.test.ts; CONFIG_FLAG_MIXUP: test/openapi/mapping.test.ts. */
 const CLI_CODES: Code[] = [
   "JSON_SYNTAX",
+  "CONFIG_FLAG_MIXUP",
   "OPENAPI_OPTION_UNUSED",
   "CONFIG_INVALID",
   "CONFIG_LOAD_FAILED",
