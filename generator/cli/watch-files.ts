@@ -1,7 +1,8 @@
 /** What `--watch` needs besides the watching itself: the local files a spec `$ref`s, and a free port. */
-import { readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { dirname, resolve } from "node:path";
+import { DEFAULT_MAX_BYTES } from "../source/limits.ts";
+import { readRegularFile } from "../source/safe-read.ts";
 import { BUILT_IN_VIEWS } from "../views/tool-view.ts";
 
 /** `$ref: "other.yaml#/x"` in YAML or JSON, quoted or not; the capture is the part before '#'. */
@@ -21,12 +22,11 @@ export function localRefs(file: string): string[] {
   const queue = [resolve(file)];
   while (queue.length > 0 && found.size < MAX_FILES) {
     const current = queue.shift()!;
-    let text: string;
-    try {
-      text = readFileSync(current, "utf8");
-    } catch {
-      continue; // a missing file is still watched (it may appear); the generate run reports it
-    }
+    // Only a regular file of a spec's size is read: a $ref to a FIFO or /dev/zero must not hang the watcher.
+    // One that is missing or unreadable is still watched (it may appear); the generate run reports it.
+    const read = readRegularFile(current, DEFAULT_MAX_BYTES);
+    if (!read.ok) continue;
+    const text = read.bytes.toString("utf8");
     // A view's page is watched, not read: it is HTML, with no $ref to follow (and views/view-page-file.ts
     // decides what may be read).
     for (const [, page] of text.matchAll(UI_PAGE))

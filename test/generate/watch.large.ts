@@ -3,7 +3,7 @@
  * editors save (write a temporary file, rename it over the spec), and the served tools change over HTTP;
  * an invalid spec is reported and survived; SIGTERM stops the server child and exits 0.
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -140,6 +140,14 @@ describe("what --watch watches", () => {
     writeFileSync(join(dir, "parts/a.yaml"), "A:\n  $ref: b.json\n");
     writeFileSync(join(dir, "parts/b.json"), '{ "$ref": "a.yaml#/A" }');
     expect(localRefs(join(dir, "api.yaml")).sort()).toEqual([join(dir, "parts/a.yaml"), join(dir, "parts/b.json")]);
+  });
+
+  it("does not read a $ref'd FIFO or device (it would block), though it still watches the path", async () => {
+    const { localRefs } = await import("../../generator/cli/watch-files.ts");
+    const dir = scratchDir("watch-fifo");
+    execFileSync("mkfifo", [join(dir, "pipe.yaml")]);
+    writeFileSync(join(dir, "api.yaml"), 'x: { $ref: "./pipe.yaml#/A" }\ny: { $ref: "/dev/zero" }\n');
+    expect(localRefs(join(dir, "api.yaml")).sort()).toEqual(["/dev/zero", join(dir, "pipe.yaml")]);
   });
 
   it("refuses --port without --serve, --check with --watch, and a missing --out", async () => {
