@@ -37,7 +37,7 @@ export function generateReport(result: GenerateResult, context: ReportContext): 
       err.push(
         broken === 0
           ? `${dir} is up to date with ${spec}`
-          : `${dir} is up to date with ${spec}, but ${broken} handler error${broken === 1 ? "" : "s"} (HANDLER_TYPE_ERROR) fail the check`,
+          : `${dir} is up to date with ${spec}, but ${broken} handler error${broken === 1 ? " (HANDLER_TYPE_ERROR) fails" : "s (HANDLER_TYPE_ERROR) fail"} the check`,
       );
       return { stdout: diagnostics, stderr: lines(err), exitCode };
     }

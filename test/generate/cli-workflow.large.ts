@@ -60,6 +60,9 @@ describe("handler type errors with a relative --out (defect 1)", { timeout: 120_
     const check = mcpgen(cwd, "generate", "spec.yaml", "--out", "pkg", "--check");
     expect(check.code).toBe(1);
     expect(typeError(check.stdout)).not.toBeNull();
+    expect(check.stderr).toContain(
+      "pkg is up to date with spec.yaml, but 1 handler error (HANDLER_TYPE_ERROR) fails the check",
+    );
   });
 
   it("--check type-checks handlers against the files it would write, before any generate", () => {

@@ -230,7 +230,14 @@ redis-server --port 6379 --save "" &
 for port in 3001 3002 3003; do
   node dist/server.js --http --port $port --session-store redis://127.0.0.1:6379/0 --shutdown-grace 5000 &
 done
-sudo nginx -c "$PWD/deploy/nginx.conf"   # clients connect to http://<host>:8080/mcp
+sudo nginx -c "$PWD/deploy/nginx.conf"   # as root: it writes /run/nginx.pid and /var/log/nginx/
+\`\`\`
+
+Clients connect to \`http://<host>:8080/mcp\`. To stop, from the same shell:
+
+\`\`\`sh
+sudo nginx -c "$PWD/deploy/nginx.conf" -s quit   # nginx finishes what it is serving, then exits
+kill $(jobs -p)                                  # SIGTERM: each instance drains and exits 0; Redis exits too
 \`\`\`
 
 \`deploy/nginx.conf\` is generated from the spec. It round-robins requests over the instances and routes on the
