@@ -33,7 +33,7 @@ export async function configuredTargets(
   const targets = await loadConfig(file, bag, values["allow-paths-outside-config"] === true);
   if (!targets) {
     const diagnostics = bag.sorted();
-    printDiagnostics(diagnostics, common.format);
+    printDiagnostics(diagnostics, common);
     process.stderr.write(`${file}: no package ${command.name === "generate" ? "generated" : "checked"}\n`);
     return { exitCode: exitCodeOf(diagnostics) || 1, list: [] };
   }

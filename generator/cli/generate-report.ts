@@ -10,7 +10,7 @@ import { CREDENTIALS_FILE } from "../render/credentials-hook.ts";
 import { mdCode } from "../render/markdown.ts";
 import { costLine } from "../render/token-cost.ts";
 
-export type ReportContext = { spec: string; out: string; check: boolean; format: "text" | "json" };
+export type ReportContext = { spec: string; out: string; check: boolean; format: "text" | "json"; verbose?: boolean };
 export type Report = { stdout: string; stderr: string; exitCode: 0 | 1 | 2 };
 
 /** Lists longer than this are cut to their first lines and a count, so a big API fits one screen. */
@@ -23,7 +23,7 @@ export function generateReport(result: GenerateResult, context: ReportContext): 
   }
   const out: string[] = [];
   const err: string[] = [];
-  const diagnostics = textDiagnostics(result.diagnostics);
+  const diagnostics = textDiagnostics(result.diagnostics, context.verbose === true);
   const outcome = result.outcome;
   if (!outcome) {
     err.push(`nothing generated: ${summary(result.diagnostics)}`);
@@ -68,8 +68,8 @@ export function generateReport(result: GenerateResult, context: ReportContext): 
   return { stdout: diagnostics, stderr: lines(err), exitCode };
 }
 
-function textDiagnostics(diagnostics: Diagnostic[]): string {
-  return diagnostics.length > 0 ? `${formatText(diagnostics)}\n` : "";
+function textDiagnostics(diagnostics: Diagnostic[], verbose: boolean): string {
+  return diagnostics.length > 0 ? `${formatText(diagnostics, { verbose })}\n` : "";
 }
 
 const lines = (list: string[]) => list.map((line) => `${line}\n`).join("");

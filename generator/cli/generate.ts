@@ -64,7 +64,7 @@ array of them for a config file with several entries).`,
         const report = await runGenerate(
           target.input,
           target.output,
-          { ...target.options, format: common.format },
+          { ...target.options, format: common.format, ...(common.verbose ? { verbose: true } : {}) },
           options,
         );
         reports.push(report);
@@ -94,7 +94,7 @@ async function runGenerate(spec: string, out: string, common: CommonFlags, optio
   startProgress([spec], quiet);
   const result = await generate(spec, out, { ...common, check, force });
   progress.end();
-  const context = { spec, out, check, format: common.format };
+  const context = { spec, out, check, format: common.format, verbose: common.verbose === true };
   const report = generateReport(result, context);
   if (typeof summaryMd === "string") {
     try {

@@ -1,7 +1,7 @@
 /** What the commands share: usage failures, the flags common to validate and generate, output helpers. */
 import { parseArgs } from "node:util";
 import type { Diagnostic } from "../diagnostics/diagnostic.ts";
-import { formatJson, formatText } from "../diagnostics/diagnostic.ts";
+import { formatJson, formatText, SHOWN_PER_CODE } from "../diagnostics/diagnostic.ts";
 import { featuresProblem } from "../normalize/features.ts";
 import type { OpenApiOptions } from "../openapi/options.ts";
 import { type Command, type Flags, HELP_FLAG, type Parsed } from "./command.ts";
@@ -18,6 +18,10 @@ export const COMMON_FLAGS: Flags = {
   format: { type: "string", value: "text|json", help: "diagnostics as text lines (default) or a JSON array" },
   "max-size": { type: "string", value: "<MiB>", help: "largest spec file read (default 32)" },
   quiet: { type: "boolean", help: "no progress line (it shows only on a terminal, for specs over 1 MiB, without CI)" },
+  verbose: {
+    type: "boolean",
+    help: `every diagnostic in full (without it, a warning code repeated more than ${SHOWN_PER_CODE} times is counted after its first ${SHOWN_PER_CODE})`,
+  },
 };
 
 // How an OpenAPI document maps to tools (README "Mapping rules"); an error with a spec-language file.
@@ -67,7 +71,13 @@ export function parse(command: Command, args: string[]): Parsed {
   }
 }
 
-export type CommonFlags = { format: "text" | "json"; maxBytes?: number; openapi?: OpenApiOptions; features?: string[] };
+export type CommonFlags = {
+  format: "text" | "json";
+  verbose?: boolean;
+  maxBytes?: number;
+  openapi?: OpenApiOptions;
+  features?: string[];
+};
 
 export function commonFlags(values: Parsed["values"], command: Command): CommonFlags {
   const timeout = values["ref-timeout"];
@@ -84,6 +94,7 @@ export function commonFlags(values: Parsed["values"], command: Command): CommonF
   if (problem) fail(`--features: ${problem}`, command);
   return {
     format,
+    ...(values.verbose === true ? { verbose: true } : {}),
     ...(maxSize ? { maxBytes: maxSize * 1024 * 1024 } : {}),
     openapi: openApiOptions(values),
     ...(features ? { features } : {}),
@@ -103,7 +114,7 @@ function openApiOptions(values: Record<string, unknown>): OpenApiOptions {
   };
 }
 
-export function printDiagnostics(diagnostics: Diagnostic[], format: "text" | "json"): void {
+export function printDiagnostics(diagnostics: Diagnostic[], { format, verbose }: CommonFlags): void {
   if (format === "json") process.stdout.write(`${formatJson(diagnostics)}\n`);
-  else if (diagnostics.length > 0) process.stdout.write(`${formatText(diagnostics)}\n`);
+  else if (diagnostics.length > 0) process.stdout.write(`${formatText(diagnostics, { verbose })}\n`);
 }

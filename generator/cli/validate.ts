@@ -27,7 +27,7 @@ export const validateCommand: Command = {
       const results = targets.list.map((target) => validateFiles([target.input], target.options));
       progress.end();
       const diagnostics = results.flatMap((result) => result.diagnostics);
-      printDiagnostics(diagnostics, common.format);
+      printDiagnostics(diagnostics, common);
       const count = targets.list.length;
       process.stderr.write(`${count} file${count > 1 ? "s" : ""} checked: ${summary(diagnostics)}\n`);
       process.exit(Math.max(...results.map((result) => result.exitCode)));
@@ -37,7 +37,7 @@ export const validateCommand: Command = {
     startProgress(positionals, values.quiet === true);
     const result = validateFiles(positionals, common);
     progress.end();
-    printDiagnostics(result.diagnostics, common.format);
+    printDiagnostics(result.diagnostics, common);
     process.stderr.write(
       `${positionals.length} file${positionals.length > 1 ? "s" : ""} checked: ${summary(result.diagnostics)}\n`,
     );

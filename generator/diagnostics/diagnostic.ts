@@ -68,14 +68,40 @@ function compare(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-/** `<file>:<line>:<col>: <severity> <CODE>: <message>` with the hint on an indented line (CONTRACT §1). */
-export function formatText(diagnostics: Diagnostic[]): string {
-  return diagnostics
-    .map((d) => {
-      const head = `${d.file}:${d.line}:${d.col}: ${d.severity} ${d.code}: ${oneLine(d.message)}`;
-      return d.hint ? `${head}\n    hint: ${oneLine(d.hint)}` : head;
-    })
-    .join("\n");
+/** Without `verbose`, the warnings (or notes) of one code after this many are counted, not listed. */
+export const SHOWN_PER_CODE = 3;
+/** A column past this on line 1 is minified JSON: the line says the JSON pointer too, which a reader can use. */
+const LONG_LINE_COLUMN = 200;
+
+/**
+ * `<file>:<line>:<col>: <severity> <CODE>: <message>` with the hint on an indented line (CONTRACT §1).
+ * Unless `verbose`: a warning or note code repeated more than SHOWN_PER_CODE times shows its first ones and
+ * a count line at the end (GitHub has ~100 OPENAPI_DESCRIPTION_CUT), and a hint repeated by the same code
+ * shows once. Errors are always listed: each is something to fix.
+ */
+export function formatText(diagnostics: Diagnostic[], options: { verbose?: boolean } = {}): string {
+  const shown = new Map<string, number>();
+  const hidden = new Map<string, { count: number; severity: Severity }>();
+  const hinted = new Set<string>();
+  const out: string[] = [];
+  for (const d of diagnostics) {
+    const seen = shown.get(d.code) ?? 0;
+    if (!options.verbose && d.severity !== "error" && seen >= SHOWN_PER_CODE) {
+      const entry = hidden.get(d.code) ?? { count: 0, severity: d.severity };
+      entry.count++;
+      hidden.set(d.code, entry);
+      continue;
+    }
+    shown.set(d.code, seen + 1);
+    const where = d.line === 1 && d.col > LONG_LINE_COLUMN && d.pointer ? ` (at ${d.pointer})` : "";
+    out.push(`${d.file}:${d.line}:${d.col}: ${d.severity} ${d.code}: ${oneLine(d.message)}${oneLine(where)}`);
+    const hintKey = `${d.code}\n${d.hint}`;
+    if (d.hint && (options.verbose || !hinted.has(hintKey))) out.push(`    hint: ${oneLine(d.hint)}`);
+    hinted.add(hintKey);
+  }
+  for (const [code, { count, severity }] of hidden)
+    out.push(`... and ${count} more ${code} ${severity}${count === 1 ? "" : "s"} (--verbose lists every one)`);
+  return out.join("\n");
 }
 
 export function formatJson(diagnostics: Diagnostic[]): string {
