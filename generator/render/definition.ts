@@ -155,6 +155,8 @@ export const definitionData = perModel((model): DefinitionData => {
     ...pick(server.upstream, ["retry"]),
   };
   const toolsets = toolsetsOf(model);
+  // Former names -> current ones (the rules refuse a former name still in use, or given twice).
+  const renames = model.tools.flatMap(({ node }) => (node.renamedFrom ? [[node.renamedFrom, node.name]] : []));
   const catalog: Catalog = {
     tools: model.tools.map((entry) => tool(entry, server.name)),
     ...(toolsets ? { toolsets } : {}),
@@ -185,6 +187,7 @@ export const definitionData = perModel((model): DefinitionData => {
       ...(upstream ? { upstream } : {}),
       offers: offersOf(catalog),
       ...(toolsets ? { toolsetNames: toolsets.map((t) => t.name) } : {}),
+      ...(renames.length > 0 ? { renamed: Object.fromEntries(renames) } : {}),
     },
     catalog,
   };
@@ -266,7 +269,7 @@ function contentId(def: unknown): string {
  * resources, templates, prompts), which the server reads on first need instead of at start-up.
  */
 export function renderDefinition(model: Model): { ts: string; json: string } {
-  const { server, upstream, offers, toolsetNames } = definitionData(model).definition;
+  const { server, upstream, offers, toolsetNames, renamed } = definitionData(model).definition;
   const catalog: StoredCatalog = { "//": header(model.specRef).slice(3).trim(), ...catalogData(model) };
   // Indented, so a spec change reads as a small diff; a large API's catalog (megabytes) stays compact.
   const pretty = JSON.stringify(catalog, null, 2);
@@ -277,6 +280,8 @@ export function renderDefinition(model: Model): { ts: string; json: string } {
     dataProperty("offers", offers, "  "),
     // The names alone, so --toolsets is checked at start-up without reading the catalog.
     ...(toolsetNames ? [dataProperty("toolsetNames", toolsetNames, "  ")] : []),
+    // Tools' former names, so a call of one is told the current name; not in tools/list.
+    ...(renamed ? [dataProperty("renamed", renamed, "  ")] : []),
     "  // The catalog (catalog.json) is read when a client first needs it, not at start-up.",
     '  catalog: () => readCatalog(new URL("./catalog.json", import.meta.url)),',
   ];

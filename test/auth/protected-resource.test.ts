@@ -234,22 +234,20 @@ describe("protected resource", () => {
     expect(upstream.requests.some((request) => request.method === "POST")).toBe(false);
   }, 60_000);
 
-  it("'did you mean' names only tools the token may see: describe_tools, call_tool, code mode's api", async () => {
+  it("'did you mean' names only tools the token may see: describe_tools, call_tool, code mode's api, tools/call", async () => {
     const dynamic = await serve(["--mode", "dynamic"]);
     const code = await serve(["--mode", "code"]);
-    const callAs = async (server: ServerProcess, scope: string, name: string, args: Record<string, unknown>) => {
+    const answerAs = async (server: ServerProcess, scope: string, name: string, args: Record<string, unknown>) => {
       const as = await token(server, scope);
       const params = { name, arguments: args };
-      const answer = await post(
+      return post(
         server.url,
         { id: 1, method: "tools/call", params },
-        {
-          token: as,
-          session: await openSession(server.url, as),
-        },
+        { token: as, session: await openSession(server.url, as) },
       );
-      return JSON.stringify(resultOf(answer));
     };
+    const callAs = async (server: ServerProcess, scope: string, name: string, args: Record<string, unknown>) =>
+      JSON.stringify(resultOf(await answerAs(server, scope, name, args)));
     const reader = "things:read";
     const writer = "things:read things:write";
     const typo = { name: "add_thin", arguments: { name: "x" } };
@@ -262,6 +260,13 @@ describe("protected resource", () => {
     expect(readerSees).toContain("Unknown API function api.add_thin");
     expect(readerSees).not.toContain("add_thing");
     expect(await callAs(code, writer, "execute", { code: tryTypo })).toContain("did you mean 'add_thing'");
+    // A direct tools/call of the typo: the same -32602 for both, the close name only for the token that may see it.
+    const direct = async (scope: string) => (await answerAs(dynamic, scope, "add_thin", {})).body?.error;
+    expect(await direct(reader)).toEqual({ code: -32602, message: "Unknown tool: add_thin" });
+    expect(await direct(writer)).toEqual({
+      code: -32602,
+      message: "Unknown tool: add_thin (did you mean 'add_thing'?)",
+    });
   }, 60_000);
 
   it("refuses to start with both MCP_HTTP_TOKEN and --auth-issuer, and on bad values (exit 2)", async () => {

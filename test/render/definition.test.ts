@@ -83,7 +83,12 @@ const cases: Array<{ name: string; given: ServerNode; want: DefinitionData }> = 
       ],
     }),
     want: {
-      definition: { server: { name: "s", version: "1.0.0" }, offers: { ...NONE, tools: true } },
+      // The former name reaches the definition (for the unknown-tool error), never the catalog (tools/list).
+      definition: {
+        server: { name: "s", version: "1.0.0" },
+        offers: { ...NONE, tools: true },
+        renamed: { old_t: "t" },
+      },
       catalog: {
         ...EMPTY,
         tools: [

@@ -250,7 +250,7 @@ function packageFile(name: string): URL | undefined {
 
 /** Close names come only from the tools `visible` to this caller, so a suggestion names no hidden tool. */
 function unknownToolText(name: string, catalog: DynamicCatalog, visible: (name: string) => boolean): string {
-  const reason = catalog.notEnabled(name);
+  const reason = catalog.notEnabled(name, visible);
   if (reason) return `${reason}.`;
   return `Unknown API function api.${name}${didYouMean(name, visibleNames(catalog, visible))}. Use search_docs to find one by what it does.`;
 }

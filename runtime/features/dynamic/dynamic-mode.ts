@@ -224,7 +224,7 @@ function searchIndexFile(): URL | undefined {
  * suggestion must not name a tool the caller's listing hides.
  */
 function unknownToolText(name: string, catalog: DynamicCatalog, visible: (name: string) => boolean): string {
-  const reason = catalog.notEnabled(name);
+  const reason = catalog.notEnabled(name, visible);
   if (reason) return `${reason}.`;
   return `Unknown tool '${name}'${didYouMean(name, visibleNames(catalog, visible))}. Use search_tools to find a tool by what it does.`;
 }
