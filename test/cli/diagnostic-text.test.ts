@@ -7,10 +7,11 @@ import { spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import type { Code } from "../../generator/diagnostics/catalog.ts";
 import { type Diagnostic, formatText } from "../../generator/diagnostics/diagnostic.ts";
 import { ROOT, scratchDir } from "../generate/support.ts";
 
-const diagnostic = (code: string, severity: Diagnostic["severity"], line: number, col = 3): Diagnostic => ({
+const diagnostic = (code: Code, severity: Diagnostic["severity"], line: number, col = 3): Diagnostic => ({
   code,
   severity,
   message: `${code} at ${line}`,

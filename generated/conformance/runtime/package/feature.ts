@@ -17,7 +17,8 @@ export type ModeCatalog = {
   all: readonly CatalogTool[];
   served: ReadonlyMap<string, CatalogTool>;
   toolsets: readonly CatalogToolset[];
-  notEnabled: (name: string) => string | undefined;
+  /** Why a name no served tool has is not served: left out, or renamed (to a tool `shown` to the caller). */
+  notEnabled: (name: string, shown: (name: string) => boolean) => string | undefined;
 };
 /** One code-mode `execute`'s limits (the `code` feature's flags); maxOutputChars: returned JSON plus logs. */
 export type CodeLimits = { timeoutMs: number; memoryBytes: number; maxCalls: number; maxOutputChars: number };

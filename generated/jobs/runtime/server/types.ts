@@ -55,8 +55,8 @@ export type ServerOptions = {
   requestStateTtlMs?: number;
   /** Extra capabilities merged over the computed ones (e.g. `experimental`, `extensions`). */
   capabilities?: ServerCapabilities;
-  /** A better message than "Unknown tool" for an unregistered name (e.g. left out by --toolsets). */
-  unknownToolMessage?: (name: string) => string | undefined;
+  /** A better message than "Unknown tool" for an unregistered name (e.g. left out by --toolsets, or close to one). */
+  unknownToolMessage?: (name: string, auth: AuthPrincipal | undefined) => string | undefined;
   /** Who may see and call what: OAuth scopes per tool and resource (the `oauth` feature); absent: all of it. */
   toolGate?: AccessGate;
 };

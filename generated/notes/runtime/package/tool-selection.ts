@@ -12,9 +12,6 @@ export function selects(selection: ToolSelection, tool: CatalogTool): boolean {
   return selection.toolsets === undefined || selection.toolsets.includes(toolsetOf(tool));
 }
 
-/** Whether anything is left out: with nothing to filter, the server does no per-tool work. */
-export const filters = (selection: ToolSelection) => selection.toolsets !== undefined || selection.readOnly === true;
-
 /** `--toolsets` (or MCP_TOOLSETS) if given as a list (undefined: all), or the error naming an unknown toolset. */
 export function parseToolsets(
   text: unknown,

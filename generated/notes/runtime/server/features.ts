@@ -19,7 +19,8 @@ export async function callTool(call: MethodCall, forwarded = false): Promise<Res
   const { server, params, ctx } = call;
   if (typeof params.name !== "string") throw invalidParams("tools/call: name must be a string");
   const tool = server.tools.get(params.name);
-  if (!tool) throw invalidParams(server.options.unknownToolMessage?.(params.name) ?? `Unknown tool: ${params.name}`);
+  if (!tool)
+    throw invalidParams(server.options.unknownToolMessage?.(params.name, ctx.auth) ?? `Unknown tool: ${params.name}`);
   return runTool(server, tool, params.arguments ?? {}, ctx, {
     run: (handler) => withInputs(call, handler),
     aborted: () => call.abort.aborted,

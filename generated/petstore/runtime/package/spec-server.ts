@@ -5,7 +5,7 @@ import { ownValue } from "../protocol/codec.ts";
 import { ErrorCode } from "../protocol/constants.ts";
 import { McpError } from "../protocol/errors.ts";
 import type { ContentBlock, GetPromptResult, Validator } from "../protocol/types.ts";
-import { describeErrors } from "../server/features.ts";
+import { describeErrors, showsTool } from "../server/features.ts";
 import { observeUpstream } from "../server/log.ts";
 import { createServer, type McpServer } from "../server/server.ts";
 import type {
@@ -35,7 +35,7 @@ import {
   type UpstreamAccess,
 } from "./feature.ts";
 import { selectAnswer, takeFields } from "./field-select.ts";
-import { filters, notEnabledReason, selects, type ToolSelection } from "./tool-selection.ts";
+import { didYouMean, notEnabledReason, selects, type ToolSelection } from "./tool-selection.ts";
 
 /** src/definition.ts; `callUpstream` is passed in, not imported, so a package without an upstream carries none. */
 export type ServerDefinition = DefinitionData & { callUpstream?: CallUpstream };
@@ -125,12 +125,16 @@ export function createSpecServer(definition: ServerDefinition, options: SpecServ
     const tool = leftOut.get(name);
     return tool && `${subject} ${notEnabledReason(selection, tool)}`;
   };
-  // The same error as for a name that does not exist (so clients treat it alike), saying why.
-  const unknownTool = (name: string) => leftOutMessage(name, `Unknown tool: ${name}: it`);
-  const server = createServer({
+  // The same error as for a name that does not exist (so clients treat it alike), saying why, or the close
+  // names among the tools this caller may see (as call_tool and execute do).
+  const unknownTool = (name: string, shown: (name: string) => boolean, subject = `Unknown tool: ${name}: it`) =>
+    leftOutMessage(name, subject) ??
+    renamedMessage(definition, name, subject, shown) ??
+    `Unknown tool: ${name}${didYouMean(name, [...server.tools.keys()].filter(shown))}`;
+  const server: McpServer = createServer({
     ...options.serverOptions,
     ...definition.server,
-    ...(filters(selection) ? { unknownToolMessage: unknownTool } : {}),
+    unknownToolMessage: (name, auth) => unknownTool(name, (tool) => showsTool(server, tool, auth)),
     ...(options.accessGate ? { toolGate: options.accessGate(definition.catalog) } : {}),
     ...(options.jobs && { capabilities: { ...options.serverOptions?.capabilities, ...options.jobs.capabilities } }),
   });
@@ -227,10 +231,11 @@ function registerMode(rt: SpecRuntime, catalog: Catalog, served: Map<string, Cat
     throw new Error(`--mode ${options.mode} needs the ${options.mode} feature, which this package does not have`);
   // Catalog tools named like one of the mode's own: the mode's tool takes the name.
   const shadowed = new Set(mode.tools.map(({ name }) => name).filter((name) => served.delete(name)));
-  const notEnabled = (name: string) =>
+  const notEnabled = (name: string, shown: (name: string) => boolean) =>
     shadowed.has(name)
       ? `The API's own tool '${name}' is hidden by ${options.mode} mode's tool of that name; run the server with --mode all to call it`
-      : rt.leftOutMessage(name, `The tool '${name}'`);
+      : (rt.leftOutMessage(name, `The tool '${name}'`) ??
+        renamedMessage(rt.definition, name, `The tool '${name}'`, shown));
   mode.register(
     rt.server,
     { all: catalog.tools, served, toolsets: catalog.toolsets ?? [], notEnabled },
@@ -260,6 +265,12 @@ function registerTools(rt: SpecRuntime, served: Map<string, CatalogTool>): void 
         : handlerFor(rt, "tools", tool.name),
     });
   }
+}
+
+/** `subject` plus the current name of a former tool name (`renamedFrom`), when the caller may see that tool. */
+function renamedMessage(definition: ServerDefinition, name: string, subject: string, shown: (name: string) => boolean) {
+  const to = ownValue(definition.renamed, name);
+  return to && shown(to) ? `${subject} was renamed to ${to}` : undefined;
 }
 
 /** What the tasks feature's job tools use of the forwarding (feature.ts UpstreamAccess). */

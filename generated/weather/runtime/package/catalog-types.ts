@@ -118,5 +118,7 @@ export type ServerDefinition = {
   offers: DeferredOffers; // what the catalog holds, so the handshake states capabilities without reading it
   /** Every toolset's name, sorted, so `--toolsets` is checked without reading the catalog; absent: all `default`. */
   toolsetNames?: string[];
+  /** Former tool names (`renamedFrom`, `x-mcp-renamed-from`) -> current ones, so a call of one is told the new name. */
+  renamed?: Record<string, string>;
   catalog: () => Catalog; // read on first need, not at start-up: GitHub's catalog is 3 MB of JSON
 };
