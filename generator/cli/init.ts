@@ -84,6 +84,10 @@ server:
   name: starter                # the server's MCP name
   version: 0.1.0               # semver
   description: What this server offers, in a sentence.
+  # To publish it: set registryName (io.github.<your GitHub user>/starter, the name the MCP Registry
+  # lists) and remove 'package: { private: true }' below, which keeps npm from publishing it meanwhile.
+
+package: { private: true }
 
 tools:
   # A tool without 'http:' is served by a handler you write: generate scaffolds

@@ -18,6 +18,10 @@ describe("mcpgen init", () => {
     const generate = mcpgen(dir, "generate", "spec.yaml", "--out", "spec-server");
     expect(generate.code, generate.stdout + generate.stderr).toBe(0);
     expect(existsSync(join(dir, "spec-server/src/handlers/tools/greet.ts"))).toBe(true);
+    // A newcomer's first generate prints no warning: the starter is private until given a registry name.
+    expect(generate.stdout).toBe("");
+    expect(generate.stderr).not.toMatch(/warning/);
+    expect(JSON.parse(readFileSync(join(dir, "spec-server/package.json"), "utf8")).private).toBe(true);
   });
 
   it("never writes through a dangling spec.yaml link (it would create the link's target)", () => {
