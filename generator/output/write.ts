@@ -52,6 +52,8 @@ export function planWrite(dir: OutputDir, files: RenderedFile[], force: boolean,
     unchanged: [],
   };
   const conflicts: string[] = [];
+  // Files the user already has under a name mcpgen would write (yieldsToUser): theirs, left as they are.
+  const yielded = new Set<string>();
   for (const file of files) {
     if (file.owner === "user") {
       const handler = file.describes ?? "an entry";
@@ -67,6 +69,10 @@ export function planWrite(dir: OutputDir, files: RenderedFile[], force: boolean,
       continue;
     }
     const current = dir.read(file.path);
+    if (file.yieldsToUser && current !== undefined && current !== file.content && !owned.has(file.path)) {
+      yielded.add(file.path);
+      continue;
+    }
     if (current === file.content) outcome.unchanged.push(file.path);
     else {
       if (current === undefined) outcome.missing.push(file.path);
@@ -78,7 +84,7 @@ export function planWrite(dir: OutputDir, files: RenderedFile[], force: boolean,
   const produced = new Set(files.map((f) => f.path));
   if (source === "none") {
     // Not an mcpgen package: whatever is there is the user's, unless it is exactly what mcpgen writes.
-    const same = new Set([...outcome.unchanged, ...inputs]);
+    const same = new Set([...outcome.unchanged, ...inputs, ...yielded]);
     conflicts.splice(0, conflicts.length, ...dir.list().filter((path) => !same.has(path) && !produced.has(path)));
     conflicts.push(...outcome.changed.filter((path) => dir.exists(path)));
     conflicts.sort();
@@ -91,7 +97,10 @@ export function planWrite(dir: OutputDir, files: RenderedFile[], force: boolean,
     else delete scaffolded[path];
   }
   outcome.obsolete.sort();
-  const ownership = { generated: files.filter((f) => f.owner === "mcpgen").map((f) => f.path), scaffolded };
+  const ownership = {
+    generated: files.filter((f) => f.owner === "mcpgen" && !yielded.has(f.path)).map((f) => f.path),
+    scaffolded,
+  };
   const linkedOut = touched(outcome).filter((path) => dir.leadsOutside(path));
   return { outcome, conflicts: force ? [] : conflicts, ownership, refused, linkedOut };
 }

@@ -15,7 +15,7 @@ import { renderDocs } from "./docs.ts";
 import { renderScaffolds } from "./handlers.ts";
 import { MCPB_BUNDLE_SCRIPT_FILE, MCPB_MANIFEST_FILE, mcpbBundleScript, renderMcpbManifest } from "./mcpb-manifest.ts";
 import { NGINX_CONFIG_FILE, renderNginxConfig } from "./nginx-config.ts";
-import { renderPackageJson, renderTsconfig } from "./package-files.ts";
+import { renderGitignore, renderPackageJson, renderTsconfig } from "./package-files.ts";
 import { renderServerJson, SERVER_JSON_FILE } from "./registry-server-json.ts";
 import { importedPackages, runtimeFilesFor, type SourceFile } from "./runtime-files.ts";
 import { renderSearchIndex, SEARCH_INDEX_FILE } from "./search-index.ts";
@@ -33,6 +33,8 @@ export type RenderedFile = {
   describes?: string;
   /** For a renamed tool's handler: the file of its former name, moved here instead of scaffolding. */
   formerPath?: string;
+  /** mcpgen's file, but one of that name it did not write is the user's: kept, never a conflict (.gitignore). */
+  yieldsToUser?: true;
 };
 
 /**
@@ -109,6 +111,7 @@ export async function render(model: Model, userSources: SourceFile[] = []): Prom
     generated(MCPB_BUNDLE_SCRIPT_FILE, mcpbBundleScript()),
     generated("Dockerfile", renderDockerfile(model, `# ${header(model.specRef).slice(3).trim()}`)),
     generated(".dockerignore", renderDockerignore()),
+    { ...generated(".gitignore", renderGitignore(`# ${header(model.specRef).slice(3).trim()}`)), yieldsToUser: true },
     // Scale-out (issue 18): nginx in front of several instances, retrying only what the spec says is safe.
     generated(NGINX_CONFIG_FILE, renderNginxConfig(model, `# ${header(model.specRef).slice(3).trim()}`)),
     ...renderClientConfigs(model).map((file) => generated(file.path, file.content)),

@@ -120,3 +120,21 @@ export function renderTsconfig(model: Model): string {
   };
   return `${header(model.specRef)}${JSON.stringify(config, null, 2)}\n`;
 }
+
+/**
+ * The package's .gitignore: what `git add -A` must not take. dist/ is build output (`mcpgen generate` and
+ * `npm run build` write it from src/ and runtime/; the Dockerfile builds its own), like any TypeScript
+ * package's. mcpgen's while it wrote it; a .gitignore it did not write stays the user's (write.ts).
+ */
+export function renderGitignore(head: string): string {
+  return [
+    head,
+    "# Your own patterns: .git/info/exclude, or a .gitignore in a subfolder.",
+    "node_modules",
+    "dist",
+    ".env",
+    "*.tgz",
+    "*.mcpb",
+    "",
+  ].join("\n");
+}
