@@ -63,6 +63,8 @@ export type GenerateResult = {
   outcome?: WriteOutcome;
   surface: SurfaceChange[];
   toolsList?: ToolsListCost;
+  /** Files of dist/ this run wrote (compiled or bundled anew); absent when none. */
+  distWritten?: number;
 };
 
 /**
@@ -100,15 +102,21 @@ export async function generate(
   const specRef = dir.relative(specPath);
   const key = fingerprintKey(specPath, specRef, options);
   const unchanged = key === undefined ? undefined : unchangedSinceLastRun(dir, key);
-  // A dist/ that cannot be completed takes the full path, which reports why.
-  if (unchanged && (options.check === true || (await completeDist(dir)))) return unchanged;
+  if (unchanged) {
+    if (options.check === true) return unchanged;
+    // A dist/ that cannot be completed takes the full path, which reports why.
+    const written = await completeDist(dir);
+    if (written !== false) return written > 0 ? { ...unchanged, distWritten: written } : unchanged;
+  }
   warmUpForLargeSpec(specPath);
   const bag = new DiagnosticBag();
+  let distWritten = 0;
   const done = (outcome?: WriteOutcome, surface: SurfaceChange[] = [], toolsList?: ToolsListCost): GenerateResult => ({
     diagnostics: bag.sorted(),
     outcome,
     surface,
     ...(toolsList ? { toolsList } : {}),
+    ...(distWritten > 0 ? { distWritten } : {}),
   });
 
   // buildModel's stages, with the output check before normalize: a spec with errors is reported as such
@@ -121,7 +129,7 @@ export async function generate(
   const plan = writePackage(dir, files, specPath, options, bag);
   if (!plan) return done();
   reportObsoleteHandlers(dir, plan, specPath, bag);
-  if (options.check !== true) await compileDist(dir, plan.outcome.removed, bag);
+  if (options.check !== true) distWritten = await compileDist(dir, plan.outcome.removed, bag);
   if (options.check === true) checkServerJsonVersion(dir, bag);
   await checkUserHandlers(dir, files, bag, options.check === true);
   checkHandlerImports(dir, files, bag);
@@ -144,25 +152,26 @@ function unchangedSinceLastRun(dir: OutputDir, key: string): GenerateResult | un
  * dist/ from the package now on disk, handlers included (output/compile-dist.ts): `node dist/server.js`
  * runs what this run wrote. `--check` compiles nothing (dist/ is build output, not compared).
  */
-async function compileDist(dir: OutputDir, removed: string[], bag: DiagnosticBag): Promise<void> {
+async function compileDist(dir: OutputDir, removed: string[], bag: DiagnosticBag): Promise<number> {
   progress.stage("compiling dist/");
   reportUnsafeCache(bag);
   try {
     const { writeDist } = await import("./output/compile-dist.ts");
-    await writeDist(dir, removed);
+    return await writeDist(dir, removed);
   } catch (error) {
     outputReport(dir, bag)("WRITE_FAILED", "", `cannot write '${dir.display("dist")}': ${(error as Error).message}`);
+    return 0;
   }
 }
 
-/** A run that changed nothing still puts back a dist/ the user deleted (or never had); false if it cannot. */
-async function completeDist(dir: OutputDir): Promise<boolean> {
+/** A run that changed nothing still puts back a dist/ the user deleted (or never had): the files it wrote
+ * (0: dist/ was complete), or false if it cannot. */
+async function completeDist(dir: OutputDir): Promise<number | false> {
   const { distIsComplete } = await import("./output/dist-paths.ts");
-  if (distIsComplete(dir, [...dir.list("src"), ...dir.list("runtime")])) return true;
+  if (distIsComplete(dir, [...dir.list("src"), ...dir.list("runtime")])) return 0;
   try {
     const { writeDist } = await import("./output/compile-dist.ts");
-    await writeDist(dir);
-    return true;
+    return await writeDist(dir);
   } catch {
     return false;
   }

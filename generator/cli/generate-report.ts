@@ -52,7 +52,8 @@ export function generateReport(result: GenerateResult, context: ReportContext): 
     return { stdout: diagnostics + lines(out), stderr: lines(err), exitCode };
   }
   const { changed, unchanged, removed } = outcome;
-  err.push(`${dir}: ${changed.length} written, ${unchanged.length} unchanged, ${removed.length} removed`);
+  const dist = result.distWritten ? `; dist/: ${result.distWritten} compiled` : "";
+  err.push(`${dir}: ${changed.length} written, ${unchanged.length} unchanged, ${removed.length} removed${dist}`);
   for (const path of removed) err.push(`  removed ${path}`);
   for (const { from, to } of outcome.renamed) err.push(`  moved handler ${from} -> ${to}`);
   // The credentials hook works as scaffolded (the environment's credentials for everyone): it is the
@@ -100,6 +101,8 @@ function jsonReport(result: GenerateResult, context: ReportContext, exitCode: nu
     removed: outcome?.removed ?? [],
     obsolete: outcome?.obsolete ?? [],
     unchanged: outcome?.unchanged ?? [],
+    // Files of dist/ written (compiled or bundled anew): 0 when dist/ was already what src/ makes.
+    distCompiled: result.distWritten ?? 0,
     surface: result.surface,
     // tools/list's cost in tokens (o200k_base): all mode, dynamic mode, per toolset; null without tools.
     toolsList: result.toolsList ?? null,

@@ -29,12 +29,19 @@ const MARKED = new RegExp(`"${MARK}([^"]+)"`, "g");
  * Writes dist/server.js (and its chunks) as a bundle; the plain entry when esbuild cannot be loaded or
  * fails (the server then starts slower but runs the same code). Only files with other bytes are written.
  */
-export async function writeBundledEntry(dir: OutputDir): Promise<void> {
+/** Returns how many files it wrote (those whose bytes changed). */
+export async function writeBundledEntry(dir: OutputDir): Promise<number> {
   const outputs = await bundle(dir).catch(() => undefined);
   const files = outputs ?? [{ path: DIST_ENTRY, content: DIST_ENTRY_SOURCE }];
-  for (const { path, content } of files) if (dir.read(path) !== content) dir.write(path, content);
+  let written = 0;
+  for (const { path, content } of files)
+    if (dir.read(path) !== content) {
+      dir.write(path, content);
+      written++;
+    }
   const kept = new Set(files.map((file) => file.path));
   for (const path of dir.list(CHUNKS)) if (!kept.has(path)) dir.remove(path);
+  return written;
 }
 
 async function bundle(dir: OutputDir): Promise<Array<{ path: string; content: string }>> {

@@ -148,15 +148,21 @@ export function transpileFile(path: string, content: string): string {
  * too (nothing else in dist/ is deleted but the bundle's own stale chunks: it may hold what `npm run build`
  * or the user put there).
  */
-export async function writeDist(dir: OutputDir, removed: string[] = []): Promise<void> {
+/** Returns how many files of dist/ it wrote (those whose bytes changed): the summary line counts them. */
+export async function writeDist(dir: OutputDir, removed: string[] = []): Promise<number> {
+  let written = 0;
   for (const { path, content } of distFiles(dir, true)) {
-    if (path !== DIST_ENTRY && dir.read(path) !== content) dir.write(path, content);
+    if (path !== DIST_ENTRY && dir.read(path) !== content) {
+      dir.write(path, content);
+      written++;
+    }
   }
-  await writeBundledEntry(dir); // the entry: the modules just written, in one file (output/bundle-dist.ts)
+  written += await writeBundledEntry(dir); // the entry: the modules just written, in one file (output/bundle-dist.ts)
   // The bin: npm sets the mode when it installs the package; this is for running it from here.
   dir.makeExecutable(DIST_ENTRY);
   for (const path of removed) {
     const twin = removedTwinOf(path);
     if (twin !== undefined && dir.exists(twin)) dir.remove(twin);
   }
+  return written;
 }
