@@ -122,6 +122,11 @@ export const catalog = {
     "--config takes the OpenAPI mapping file (YAML or JSON: include, exclude, maxTools...); the file given is a TypeScript or JavaScript module or is named mcpgen.config.*, which is mcpgen's config file and is read with --config-file.",
     "Run `mcpgen generate --config-file <that file>` without a spec argument (the config names its inputs and outputs), or pass the mapping file to --config.",
   ),
+  OPENAPI_OPTIONAL_BODY_REQUIRED_FIELDS: warning(
+    "Optional request body with required fields",
+    "The operation's requestBody is not marked required: true, yet its schema requires fields. The tool then accepts a call without a body, and requires those fields only once a body field is sent (dependentRequired); if the API always needs the body, an agent learns that only from the API's error.",
+    "If the API always needs the body, mark it requestBody.required: true in the document; if it does not, nothing to do.",
+  ),
   OPENAPI_SECURITY_UNSUPPORTED: warning(
     "Security scheme not supported",
     "The scheme needs a user in the loop (OpenID Connect, OAuth2 authorization code...) or is malformed.",

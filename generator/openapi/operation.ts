@@ -77,6 +77,7 @@ export function toolFrom(input: OperationInput, ctx: MapContext): ToolNode {
     ownValue(ctx.config.headers, operationId ?? "") ?? {},
   );
   const inputSchema = withDefs(shape.inputSchema, requestScope.defs);
+  if (shape.optionalBodyRequires) reportOptionalBody(shape.optionalBodyRequires, input.loc.pointer, ctx);
   const responseScope = new SchemaScope(root, ctx.names, ctx.dialect, "response", ctx.converted);
   const task = operationTask({ op, method, path: input.path, pointer: input.loc.pointer }, { ...ctx, root });
   // A task's start answer (a 202 body) is not what the task ends with: only x-mcp-task's resultSchema says that.
@@ -281,4 +282,14 @@ function responseOf(
     return resolved.type === "array" ? { resultSchema: withDefs(resolved, scope.defs) } : {};
   }
   return {};
+}
+
+/** An optional request body with required fields: usually a body the API always needs, not marked so. */
+function reportOptionalBody(required: string[], pointer: string, ctx: MapContext): void {
+  const fields = required.slice(0, 5).join(", ") + (required.length > 5 ? `, ... (${required.length} in all)` : "");
+  ctx.report(
+    "OPENAPI_OPTIONAL_BODY_REQUIRED_FIELDS",
+    `${pointer}/requestBody`,
+    `the request body is optional (requestBody.required is not true) but its schema requires ${fields}: the tool asks for ${required.length === 1 ? "it" : "them"} only once a body field is sent`,
+  );
 }

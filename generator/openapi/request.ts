@@ -9,7 +9,13 @@ import { deref, isJson, type Json } from "./document.ts";
 import type { SchemaScope } from "./schema.ts";
 
 export type Parameter = Json & { name: string; in: HttpParameterNode["in"] };
-export type RequestShape = { inputSchema: JsonSchema; parameters: HttpParameterNode[]; body?: HttpBodyNode };
+/** `optionalBodyRequires`: the fields an optional request body requires when it is sent (none: absent). */
+export type RequestShape = {
+  inputSchema: JsonSchema;
+  parameters: HttpParameterNode[];
+  body?: HttpBodyNode;
+  optionalBodyRequires?: string[];
+};
 
 const LOCATIONS = ["path", "query", "header", "cookie"] as const;
 /** Preferred request media types, best first; anything else is sent as text. */
@@ -63,19 +69,28 @@ export function requestShape(
       if (p.required === true || p.in === "path") required.push(p.name);
     }
     let bodyBinding: HttpBodyNode | undefined;
+    let inputSchema: JsonSchema;
     if (body?.flat) {
       assignOwn(properties, body.flat.properties);
       if (body.required) required.push(...body.flat.required);
       bodyBinding = { contentType: body.contentType, properties: Object.keys(body.flat.properties) };
-    } else if (body) {
-      properties.body = body.schema;
-      if (body.required) required.push("body");
-      bodyBinding = { contentType: body.contentType, arg: "body" };
+      inputSchema = objectSchema(properties, required);
+      // An optional body's own required fields, once any field of the body is sent (else lost with the nesting).
+      if (!body.required && body.flat.required.length > 0)
+        inputSchema.dependentRequired = dependentOn(Object.keys(body.flat.properties), body.flat.required);
+    } else {
+      if (body) {
+        properties.body = body.schema;
+        if (body.required) required.push("body");
+        bodyBinding = { contentType: body.contentType, arg: "body" };
+      }
+      inputSchema = objectSchema(properties, required);
     }
     return {
-      inputSchema: objectSchema(properties, required),
+      inputSchema,
       parameters: binding,
       ...(bodyBinding ? { body: bodyBinding } : {}),
+      ...optionalBodyRequires(body),
     };
   }
 
@@ -99,7 +114,24 @@ export function requestShape(
     inputSchema: objectSchema(properties, required),
     parameters: binding,
     ...(body ? { body: { contentType: body.contentType, arg: "body" } } : {}),
+    ...optionalBodyRequires(body),
   };
+}
+
+/** `dependentRequired` saying: any of `fields` sent, every one of `required` must be too. */
+function dependentOn(fields: string[], required: string[]): JsonSchema {
+  const dependent: JsonSchema = {};
+  for (const field of fields) {
+    const others = required.filter((name) => name !== field);
+    if (others.length > 0) setOwn(dependent, field, others);
+  }
+  return dependent;
+}
+
+/** The fields an optional body requires: what the document likely meant as a required body (reported). */
+function optionalBodyRequires(body: Body | undefined): Pick<RequestShape, "optionalBodyRequires"> {
+  if (!body || body.required) return {};
+  return body.requires.length > 0 ? { optionalBodyRequires: body.requires } : {};
 }
 
 function objectSchema(properties: JsonSchema, required: string[]): JsonSchema {
@@ -126,6 +158,8 @@ type Body = {
   contentType: string;
   required: boolean;
   schema: JsonSchema;
+  /** What the body's schema (its $ref followed) requires. */
+  requires: string[];
   flat?: { properties: JsonSchema; required: string[] };
 };
 
@@ -146,18 +180,13 @@ function bodyOf(root: Json, requestBody: unknown, scope: SchemaScope): Body | un
     (resolved.type === "object" || resolved.type === undefined) &&
     !["allOf", "oneOf", "anyOf", "not", "if", "$ref", "patternProperties"].some((k) => k in resolved) &&
     (resolved.additionalProperties === undefined || resolved.additionalProperties === false);
+  const requires = Array.isArray(resolved?.required) ? resolved.required.map(String) : [];
   return {
     contentType,
     required: body.required === true,
     schema,
-    ...(flattenable
-      ? {
-          flat: {
-            properties: resolved.properties as JsonSchema,
-            required: Array.isArray(resolved.required) ? resolved.required.map(String) : [],
-          },
-        }
-      : {}),
+    requires,
+    ...(flattenable ? { flat: { properties: resolved.properties as JsonSchema, required: requires } } : {}),
   };
 }
 

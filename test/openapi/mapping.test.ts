@@ -11,6 +11,7 @@ import { DiagnosticBag } from "../../generator/diagnostics/diagnostic.ts";
 import type { ServerNode, ToolNode } from "../../generator/ir.ts";
 import { load } from "../../generator/load.ts";
 import type { OpenApiOptions } from "../../generator/openapi/options.ts";
+import { Ajv2020 } from "../../generator/schema/ajv.ts";
 import { validate } from "../../generator/validate.ts";
 import { ROOT, scratchDir } from "../generate/support.ts";
 
@@ -114,6 +115,59 @@ describe("inputSchema", () => {
         - { name: limit, in: query, required: true, schema: { type: integer } }
         - { name: X-Trace, in: header, schema: { type: string } }
         - { name: session, in: cookie, schema: { type: string } }`;
+
+  it("an optional body's required fields stay required once any body field is sent, and the document is told", () => {
+    const { server, diagnostics } = run(`${head}paths:
+  /keys:
+    post:
+      operationId: addKey
+      requestBody:
+        content:
+          application/json:
+            schema: { type: object, required: [name, public_key], properties: { name: { type: string }, public_key: { type: string }, labels: { type: object } } }
+      ${ok}
+  /keys/{id}:
+    put:
+      operationId: putKey
+      parameters: [{ name: id, in: path, required: true, schema: { type: string } }]
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema: { type: object, required: [name], properties: { name: { type: string } } }
+      ${ok}
+  /nested:
+    post:
+      operationId: nested
+      requestBody:
+        content:
+          application/json:
+            schema: { allOf: [{ type: object, required: [a], properties: { a: { type: string } } }], required: [a] }
+      ${ok}
+`);
+    const schema = tool(server, "addKey").inputSchema;
+    expect(schema.required).toBeUndefined();
+    expect(schema.dependentRequired).toEqual({
+      name: ["public_key"],
+      public_key: ["name"],
+      labels: ["name", "public_key"],
+    });
+    const ajv = new Ajv2020({ strict: false });
+    const check = ajv.compile(schema);
+    expect([{}, { name: "a", public_key: "k" }, { labels: {} }, { name: "a" }].map((args) => check(args))).toEqual([
+      true,
+      true,
+      false,
+      false,
+    ]);
+    // A required body is required as before; a body that is not flattened keeps its own required list.
+    expect(tool(server, "putKey").inputSchema.dependentRequired).toBeUndefined();
+    expect(tool(server, "putKey").inputSchema.required).toEqual(["id", "name"]);
+    expect(diagnostics).toEqual([
+      { code: "OPENAPI_OPTIONAL_BODY_REQUIRED_FIELDS", at: "9:9", pointer: "/paths/~1keys/post/requestBody" },
+      { code: "OPENAPI_OPTIONAL_BODY_REQUIRED_FIELDS", at: "27:9", pointer: "/paths/~1nested/post/requestBody" },
+    ]);
+  });
 
   it("is flattened when no names collide; required flags kept", () => {
     const { server } = run(`${head}paths:
