@@ -130,7 +130,7 @@ describe("ownership of the output folder (defect 2)", { timeout: 120_000 }, () =
     expect(check.stdout.split("\n")).toContain("removed src/validators/1.cjs");
     const run = mcpgen(cwd, "generate", "spec.yaml", "--out", "pkg");
     expect(run.code).toBe(0);
-    expect(run.stderr).toMatch(/1 removed\n {2}removed src\/validators\/1\.cjs\n/);
+    expect(run.stderr).toMatch(/1 removed; dist\/: \d+ compiled\n {2}removed src\/validators\/1\.cjs\n/);
     expect(existsSync(join(cwd, "pkg/src/validators/1.cjs"))).toBe(false);
     expect(existsSync(join(cwd, "pkg/runtime/mine.ts"))).toBe(true);
     expect(existsSync(join(cwd, "pkg/src/validators/mine.js"))).toBe(true);
