@@ -1,4 +1,4 @@
-/** `mcpgen generate`: write the package for a spec, or check that it is up to date (CONTRACT §1). */
+/** `mcpgen generate`: write the package for a spec, or check that it is up to date (README "Command line"). */
 import { writeFileSync } from "node:fs";
 import { type ExitCode, generate } from "../index.ts";
 import { progress, startProgress } from "../progress.ts";

@@ -50,7 +50,7 @@ function fromOpenApi(document: string, given: string | undefined): never {
   done(file, [run, serve(output)]);
 }
 
-/** The generated package stands alone after `npm install` (CONTRACT §3); start:http serves on port 3000. */
+/** The generated package stands alone after `npm install` (README "Generate a server"); start:http serves on port 3000. */
 function serve(dir: string): string {
   return `cd ${dir} && npm install && npm run start:http`;
 }

@@ -6,7 +6,7 @@ import { featuresProblem } from "../normalize/features.ts";
 import type { OpenApiOptions } from "../openapi/options.ts";
 import { type Command, type Flags, HELP_FLAG, type Parsed } from "./command.ts";
 
-/** A usage error: the message and how to get help, on stderr, exit 2 (CONTRACT §1). */
+/** A usage error: the message and how to get help, on stderr, exit 2 (README "Command line"). */
 export function fail(message: string, command?: Pick<Command, "name" | "synopsis">): never {
   const usage = command ? `usage: mcpgen ${command.name} ${command.synopsis}\n` : "";
   const help = command ? `mcpgen ${command.name} --help` : "mcpgen --help";

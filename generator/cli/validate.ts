@@ -1,4 +1,4 @@
-/** `mcpgen validate`: check specs and print every diagnostic (CONTRACT §1). */
+/** `mcpgen validate`: check specs and print every diagnostic (README "Command line"). */
 import { summary } from "../diagnostics/diagnostic.ts";
 import { validateFiles } from "../index.ts";
 import { progress, startProgress } from "../progress.ts";

@@ -130,6 +130,7 @@ export function renderGitignore(head: string): string {
   return [
     head,
     "# Your own patterns: .git/info/exclude, or a .gitignore in a subfolder.",
+    "# dist/ is build output: `mcpgen generate` or `npm run build` remakes it; npm pack and docker build make their own.",
     "node_modules",
     "dist",
     ".env",

@@ -1,5 +1,5 @@
-// `--mode code` (CONTRACT §4): tools/list gives only search_docs and execute (code-tools.ts). search_docs
-// runs dynamic mode's search and answers with the TypeScript declarations of the hits (code-api.ts);
+// `--mode code` (README "Code mode"): tools/list gives only search_docs and execute (code-tools.ts).
+// search_docs runs dynamic mode's search and answers with the TypeScript declarations of the hits (code-api.ts);
 // execute runs the agent's program in a WebAssembly sandbox (code-sandbox.ts) where `api.<tool>(args)`
 // calls the tool in process exactly as a direct tools/call would (server/features.ts callToolInProcess:
 // validation, auth, upstream, response budget), so credentials never enter the sandbox. The real tools

@@ -1,5 +1,5 @@
-// The tools a server in dynamic mode lists instead of its own (CONTRACT §4): an agent searches or
-// browses the catalog, reads the definitions it needs, and calls a tool through `call_tool`. Their
+// Dynamic mode's tools, listed instead of the server's own (README "Toolsets and dynamic mode"): an agent
+// searches or browses the catalog, reads the definitions it needs, and calls a tool through `call_tool`. Their
 // names and argument names are part of the contract; descriptions are short because every agent
 // session pays for them.
 import type { Tool } from "../../protocol/types.ts";

@@ -1,5 +1,5 @@
-// Which tools a server serves (CONTRACT §4): --toolsets and --read-only. A tool left out is not listed, not
-// searchable, not callable. Toolset names are checked against definition.ts's `toolsetNames`, not the catalog.
+// Which tools a server serves (README "Flags of a generated server"): --toolsets and --read-only. A tool
+// left out is not listed, not searchable, not callable. Toolset names are checked against definition.ts's `toolsetNames`, not the catalog.
 import type { CatalogTool } from "./catalog-types.ts";
 
 const DEFAULT_TOOLSET = "default";
