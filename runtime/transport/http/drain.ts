@@ -61,15 +61,13 @@ export class Drain {
     this.streams.clear();
     options.onStop();
     const left = options.timeoutMs - (Date.now() - started);
-    if (this.inFlight.size > 0 && left > 0) {
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, left);
-        this.idle = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-    }
+    if (this.inFlight.size > 0 && left > 0)
+      await within(
+        new Promise<void>((resolve) => {
+          this.idle = resolve;
+        }),
+        left,
+      );
     for (const res of this.inFlight) {
       if (res.headersSent) res.end();
       else {
@@ -86,7 +84,8 @@ export class Drain {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Waits for `done`, at most `ms`, leaving no timer behind (it may be the shutdown timeout, 30 s). */
+/** Waits for `done`, at most `ms`, leaving no timer behind (it may be the shutdown timeout, 30 s): the
+ * requests in flight, then the connections a proxy keeps. */
 function within(done: Promise<void>, ms: number): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<void>((resolve) => {
