@@ -173,8 +173,19 @@ ${DEPLOY_PORTS.map((port) => `        server 127.0.0.1:${port} max_fails=1 fail_
             proxy_pass http://mcp_instances;
         }
 
-        # The instance answered 503 (it did not run the request): one more try, on another instance.
+        # The instance answered 503 (it did not run the request): another try, on another instance. A stopping
+        # instance answers 503 on every connection it still has, and the try may pick it again: then once more.
         location @mcp_not_run {
+            proxy_next_upstream error timeout;
+            proxy_intercept_errors on;
+            recursive_error_pages on;
+            error_page 503 = @mcp_not_run_last;
+            error_page 502 504 = @mcp_lost;
+            proxy_pass http://mcp_instances;
+        }
+
+        # The last try: its 503 (every instance full, say) reaches the client as it is, with its Retry-After.
+        location @mcp_not_run_last {
             proxy_next_upstream error timeout;
             recursive_error_pages on;
             error_page 502 504 = @mcp_lost;

@@ -403,7 +403,12 @@ describe("an instance stopped with SIGTERM under load", () => {
     running = false;
     await Promise.all(load);
     await Promise.all(clients.map((caller) => caller.close()));
-    expect(failures).toEqual([]);
+    // nginx's error log says how a lost request was lost (a reset, a premature close, a refused connect).
+    const lost = cluster.nginx
+      .errorLog()
+      .split("\n")
+      .filter((line) => line.includes("[error]"));
+    expect(failures, `nginx:\n${lost.slice(-20).join("\n")}\nvictim:\n${victim.stderr().slice(-2000)}`).toEqual([]);
     expect(completed - before).toBeGreaterThan(50);
     await victim.restart();
   });

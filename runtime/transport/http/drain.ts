@@ -1,11 +1,13 @@
 // Graceful shutdown (issue 18 §3), in the order a load balancer needs: 1. /readyz turns 503 at once (the caller's
-// `closing`); 2. for the grace period requests are still served with `Connection: close`, emptying a proxy's pool of
-// kept-alive connections; 3. the listener closes (a proxy tries another instance), GET streams end with an SSE
-// `retry` hint, a request on an open connection gets 503 (it did not run); 4. requests in flight finish until the
-// shutdown timeout, the rest get a 500 (never 503: they may have run); 5. with a grace period (behind a proxy),
-// open connections stay open until their peer closes them or they idle out (IDLE_CONNECTION_MS, longer than the
-// generated nginx's keepalive_timeout), within the shutdown timeout: closing a kept-alive one ourselves races a
-// proxy's POST on it (lost, not retried); kept open, the POST gets a 503 and the proxy tries another instance.
+// `closing`); 2. for the grace period requests are still served as before, connections kept alive: answering each with
+// `Connection: close` would have a proxy open a new connection per request, and one still in the listen queue when
+// the listener closes is reset after the proxy sent its POST (lost, not retried); 3. the listener closes (a proxy tries
+// another instance), every answer from now on closes its connection, GET streams end with an SSE `retry` hint, a
+// request on an open connection gets 503 (it did not run); 4. requests in flight finish until the shutdown timeout,
+// the rest get a 500 (never 503: they may have run); 5. with a grace period (behind a proxy), open connections stay
+// open until their peer closes them or they idle out (IDLE_CONNECTION_MS, longer than the generated nginx's
+// keepalive_timeout), within the shutdown timeout: closing a kept-alive one ourselves races a proxy's POST on it
+// (lost, not retried); kept open, the POST gets a 503 and the proxy tries another instance.
 import type { Server, ServerResponse } from "node:http";
 import { Server as NetServer } from "node:net";
 import { errorResponse } from "../../protocol/codec.ts";
@@ -50,10 +52,10 @@ export class Drain {
   ): Promise<void> {
     const started = Date.now();
     this.phase = "draining";
-    // Answers still to come close their connections, like those of requests that arrive now (routes.ts).
-    for (const res of this.inFlight) if (!res.headersSent) res.setHeader("Connection", "close");
     if (options.graceMs > 0) await sleep(options.graceMs);
     this.phase = "stopped";
+    // Answers still to come close their connections, like those of requests that arrive now (routes.ts).
+    for (const res of this.inFlight) if (!res.headersSent) res.setHeader("Connection", "close");
     // http.Server#close would also drop idle kept-alive connections at once (step 5 says why not yet).
     const allClosed = new Promise<void>((resolve) => NetServer.prototype.close.call(http, () => resolve()));
     if (options.graceMs === 0) http.closeIdleConnections();

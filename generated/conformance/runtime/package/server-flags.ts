@@ -89,8 +89,8 @@ export const CORE_FLAG_SETS: readonly FlagSet[] = [
         min: 0,
         default: "0",
         http: true,
-        help: "on SIGTERM, how long /readyz answers 503 while requests are still served (each answer closing its connection), before the listener closes",
-        doc: "on SIGTERM, how long /readyz answers 503 while requests are still served (each answer closing its connection), before the listener closes. Above 0 (behind a proxy), connections left open then stay open until the proxy closes them or they idle out (5 s), so a request the proxy sends on one gets a 503 and goes to another instance instead of being lost",
+        help: "on SIGTERM, how long /readyz answers 503 while requests are still served, before the listener closes",
+        doc: "on SIGTERM, how long /readyz answers 503 while requests are still served, before the listener closes; from then on each answer closes its connection. Above 0 (behind a proxy), connections left open then stay open until the proxy closes them or they idle out (5 s), so a request the proxy sends on one gets a 503 and goes to another instance instead of being lost",
       },
       {
         flag: "shutdown-timeout",

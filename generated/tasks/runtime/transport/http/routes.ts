@@ -52,9 +52,9 @@ function endpoint(path: string, middleware: readonly Middleware[], handlers: Rec
 export async function dispatch(state: HttpState, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const record = startRecord(req);
   res.setHeader("X-Request-Id", record.id);
-  // While draining every answer closes its connection, probes' too: a connection left idle would later be closed
-  // under a proxy that may be sending on it (drain.ts, step 5).
-  if (state.drain.phase !== "serving") res.setHeader("Connection", "close");
+  // Once the listener is closed every answer closes its connection, probes' too (drain.ts, step 3); not during the
+  // grace period, when a proxy would open a new connection for each request and lose one still queued at the close.
+  if (state.drain.phase === "stopped") res.setHeader("Connection", "close");
   const url = req.url ?? "/";
   // A request-target that is exactly a route's own (normalized) path needs no URL parsing.
   let routes = state.routes.get(url);
