@@ -187,7 +187,7 @@ describe("code mode: what limits and flags bound", () => {
       const kept = Number(blocks[0]);
       expect(kept).toBeGreaterThan(0);
       expect(kept).toBeLessThan(200);
-      expect(blocks[1]).toMatch(/^response budget:\napi\.list_orders: \[cut: .* of the 200 items/);
+      expect(blocks[1]).toMatch(/^notes:\napi\.list_orders: \[cut: .* of the 200 items/);
     } finally {
       await client.close();
     }

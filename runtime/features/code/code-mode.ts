@@ -6,7 +6,7 @@
 // stay registered, unlisted. A destructive tool asks the client first (elicitation), or needs --allow-destructive.
 import { existsSync } from "node:fs";
 import type { CatalogTool } from "../../package/catalog-types.ts";
-import { RESPONSE_META } from "../../package/field-select.ts";
+import { OUTPUT_MISMATCH_META, RESPONSE_META } from "../../package/field-select.ts";
 import { didYouMean } from "../../package/tool-selection.ts";
 import type { CallToolResult, JsonObject } from "../../protocol/types.ts";
 import type { ToolSearch } from "../../search/tool-search.ts";
@@ -169,7 +169,7 @@ async function bridgedCall(
 /** A result of code mode's own tools within the response budget, when the package has one. */
 const fitted = (result: ToolHandlerResult, { fitResult }: CodeModeOptions) => (fitResult ? fitResult(result) : result);
 
-/** `notes`: what the response budget said of the answers it cut, for execute's result. */
+/** `notes`: what the response budget said of the answers it cut, and which answers broke their outputSchema. */
 type RunState = ConfirmState & { notes: string[]; pending?: InputRequiredSignal };
 
 /** What MCP reads a tool's hints as: destructive unless it says read-only or destructiveHint: false. */
@@ -184,6 +184,13 @@ export const isDestructive = (tool: CatalogTool): boolean =>
 function outcomeOf(name: string, result: CallToolResult, notes: string[]): CodeCallOutcome {
   const texts = (result.content ?? []).flatMap((block) => (block.type === "text" ? [block.text] : []));
   const text = texts.join("\n");
+  const mismatch = result._meta?.[OUTPUT_MISMATCH_META];
+  if (result.isError && typeof mismatch === "string" && texts.length > 1) {
+    // The call ran and the upstream answered; only its shape drifted from the document: the code gets the answer.
+    notes.push(`api.${name}: the answer does not match the tool's outputSchema (${mismatch}); it was used as it came`);
+    for (const note of texts.slice(2)) notes.push(`api.${name}: ${note}`);
+    return { ok: true, value: parsedOrText(texts[1]) };
+  }
   if (result.isError) {
     const status = /Upstream API answered (\d{3})/.exec(text)?.[1];
     return { ok: false, error: { ...(status ? { status: Number(status) } : {}), message: text || "error" } };
@@ -206,13 +213,13 @@ function parsedOrText(text: string): unknown {
 }
 
 /**
- * execute's result: the returned value as JSON, then the response budget's notes on the answers the
- * code got shortened (so the agent knows its data is partial), then the logs; an error with its kind and line.
+ * execute's result: the returned value as JSON, then the notes on the answers the code got shortened or
+ * drifted from their outputSchema (so the agent knows), then the logs; an error with its kind and line.
  */
 function executeResult(result: CodeRunResult, notes: string[]): ToolHandlerResult {
   const block = (title: string, lines: string[]) =>
     lines.length > 0 ? [{ type: "text" as const, text: `${title}:\n${lines.join("\n")}` }] : [];
-  const logs = [...block("response budget", notes), ...block("console.log", result.logs)];
+  const logs = [...block("notes", notes), ...block("console.log", result.logs)];
   if (result.ok) {
     const text = JSON.stringify(result.value === undefined ? null : result.value) ?? "null";
     return { content: [{ type: "text", text }, ...logs] };

@@ -34,7 +34,7 @@ import {
   resultFitter,
   type UpstreamAccess,
 } from "./feature.ts";
-import { selectAnswer, takeFields } from "./field-select.ts";
+import { OUTPUT_MISMATCH_META, selectAnswer, takeFields } from "./field-select.ts";
 import { didYouMean, notEnabledReason, selects, type ToolSelection } from "./tool-selection.ts";
 
 /** src/definition.ts; `callUpstream` is passed in, not imported, so a package without an upstream carries none. */
@@ -371,13 +371,15 @@ function completers(completions: StaticCompletions | undefined): { complete?: Re
 }
 
 // An answer breaking the outputSchema (real APIs drift from their documents) is an error result still carrying
-// the answer as text, so the model sees the data and the mismatch, not a bare "output does not match".
+// the answer as text, so the model sees the data and a short note on the mismatch. Not a success: clients check
+// structuredContent against the outputSchema, formats included (the official SDKs do), so it cannot be sent as such.
 function checkedAgainstOutput(result: ToolHandlerResult, validate: Validator | undefined): ToolHandlerResult {
   if (!validate || result.isError || result.structuredContent === undefined || validate(result.structuredContent))
     return result;
   const problems = describeErrors(validate.errors);
   const note = `The upstream API's answer does not match this tool's outputSchema (${problems}); the answer follows.`;
-  return { isError: true, content: [{ type: "text", text: note }, ...(result.content ?? [])] };
+  const content: ContentBlock[] = [{ type: "text", text: note }, ...(result.content ?? [])];
+  return { isError: true, content, _meta: { ...result._meta, [OUTPUT_MISMATCH_META]: problems } };
 }
 
 /** Fills `{{argument}}` placeholders; a missing optional argument becomes an empty string. */
