@@ -11,7 +11,8 @@ import { catalog } from "./diagnostics/catalog.ts";
 import { type Diagnostic, DiagnosticBag } from "./diagnostics/diagnostic.ts";
 import { sha256 } from "./hash.ts";
 import type { Loaded, LoadOptions } from "./load.ts";
-import { normalize } from "./normalize/normalize.ts";
+import { pascalCase } from "./normalize/naming.ts";
+import { type Model, normalize } from "./normalize/normalize.ts";
 import { cacheDirectory, cacheDirectoryProblem, pruneCache } from "./output/cache-folder.ts";
 import {
   fingerprintKey,
@@ -125,13 +126,13 @@ export async function generate(
   if (!loaded || !outputIsDirectory(dir, bag)) return done();
   const rendered = await renderPackage(loaded, specRef, dir);
   if (!rendered) return done();
-  const { files, surface, toolsList } = rendered;
+  const { files, surface, toolsList, typeRenames } = rendered;
   const plan = writePackage(dir, files, specPath, options, bag);
   if (!plan) return done();
   reportObsoleteHandlers(dir, plan, specPath, bag);
   if (options.check !== true) distWritten = await compileDist(dir, plan.outcome.removed, bag);
   if (options.check === true) checkServerJsonVersion(dir, bag);
-  await checkUserHandlers(dir, files, bag, options.check === true);
+  await checkUserHandlers(dir, files, bag, options.check === true, typeRenames);
   checkHandlerImports(dir, files, bag);
   if (options.check !== true) recordRun(dir, key, files, plan.outcome, bag, loaded, toolsList);
   pruneCache();
@@ -194,7 +195,13 @@ function outputIsDirectory(dir: OutputDir, bag: DiagnosticBag): boolean {
   return false;
 }
 
-type RenderedPackage = { files: RenderedFile[]; surface: SurfaceChange[]; toolsList?: ToolsListCost };
+/** `typeRenames`: a renamed tool's former type names (`GetPricingInput`) and its current ones, for handlers. */
+type RenderedPackage = {
+  files: RenderedFile[];
+  surface: SurfaceChange[];
+  toolsList?: ToolsListCost;
+  typeRenames: Map<string, string>;
+};
 
 /** normalize → render, and how the MCP surface differs from the package on disk; RENDER_FAILED if a library throws. */
 async function renderPackage(loaded: Loaded, specRef: string, dir: OutputDir): Promise<RenderedPackage | undefined> {
@@ -213,11 +220,12 @@ async function renderPackage(loaded: Loaded, specRef: string, dir: OutputDir): P
     const renames = new Map<string, string>();
     for (const { node } of model.tools) if (node.renamedFrom) renames.set(node.name, node.renamedFrom);
     const surface = surfaceDiff(surfaceOnDisk(dir), catalogData(model), renames);
+    const typeRenames = renamedToolTypes(model);
     // Counted once per model: the README has already asked for the same figures.
-    if (model.tools.length === 0) return { files, surface };
+    if (model.tools.length === 0) return { files, surface, typeRenames };
     const { perTool: _perTool, dynamic, ...toolsList } = packageCost(model);
     const hasDynamic = model.features.some((f) => f.name === "dynamic");
-    return { files, surface, toolsList: hasDynamic ? { ...toolsList, dynamic } : toolsList };
+    return { files, surface, typeRenames, toolsList: hasDynamic ? { ...toolsList, dynamic } : toolsList };
   } catch (error) {
     reportRenderFailure(loaded.report, error);
     return undefined;
@@ -313,12 +321,29 @@ function reportObsoleteHandlers(dir: OutputDir, plan: WritePlan, specPath: strin
  * by construction (every golden package compiles under tsc --strict, scaffolds included), and a first
  * generate of a large API would otherwise spend seconds checking hundreds of untouched stubs.
  */
-async function checkUserHandlers(dir: OutputDir, files: RenderedFile[], bag: DiagnosticBag, check: boolean) {
+async function checkUserHandlers(
+  dir: OutputDir,
+  files: RenderedFile[],
+  bag: DiagnosticBag,
+  check: boolean,
+  typeRenames: Map<string, string>,
+) {
   const handlers = files.filter((f) => f.owner === "user" && dir.read(f.path) !== f.content).map((f) => f.path);
   if (handlers.length === 0) return;
   progress.stage("type-checking handlers");
   const { checkHandlers } = await import("./output/check-handlers.ts");
-  checkHandlers(dir, handlers, bag, check ? files.filter((f) => f.owner === "mcpgen") : []);
+  checkHandlers(dir, handlers, bag, check ? files.filter((f) => f.owner === "mcpgen") : [], typeRenames);
+}
+
+/** A renamed tool's handler keeps importing the types of its former name: which names they have now. */
+function renamedToolTypes(model: Model): Map<string, string> {
+  const renamed = new Map<string, string>();
+  for (const tool of model.tools) {
+    if (!tool.node.renamedFrom) continue;
+    const [former, now] = [pascalCase(tool.node.renamedFrom), tool.inputType.slice(0, -"Input".length)];
+    for (const suffix of ["Input", "Output", "Result"]) renamed.set(`${former}${suffix}`, `${now}${suffix}`);
+  }
+  return renamed;
 }
 
 /**

@@ -16,6 +16,7 @@ export function checkHandlers(
   handlerFiles: string[],
   bag: DiagnosticBag,
   pending: RenderedFile[] = [],
+  typeRenames: ReadonlyMap<string, string> = new Map(),
 ): void {
   const present = handlerFiles.filter((file) => dir.exists(file));
   if (present.length === 0 || !dir.exists("tsconfig.json")) return;
@@ -30,12 +31,12 @@ export function checkHandlers(
       if (diagnostic.getSourceFile()?.getFilePath() !== source.getFilePath()) continue;
       const { line, column } = source.getLineAndColumnAtPos(diagnostic.getStart() ?? 0);
       const message = ts.flattenDiagnosticMessageText(diagnostic.compilerObject.messageText, " ");
-      const moved = movedRuntimeImport(dir, file, message);
+      const hint = movedRuntimeImport(dir, file, message) ?? renamedType(message, typeRenames);
       bag.reporter(dir.display(file), () => ({ line, col: column }))(
         "HANDLER_TYPE_ERROR",
         "",
         `TS${diagnostic.getCode()}: ${message}`,
-        moved ? { hint: moved } : {},
+        hint ? { hint } : {},
       );
     }
   }
@@ -63,4 +64,12 @@ export function movedRuntimeImport(dir: OutputDir, file: string, message: string
     `runtime/${name} moved to runtime/${RUNTIME_MOVES[name]}: import from '${runtime}/handler-api.ts', ` +
     `which exports everything a handler uses (or from '${runtime}/${RUNTIME_MOVES[name]}')`
   );
+}
+
+/** The fix for a handler of a renamed tool that still imports the types of the tool's former name. */
+function renamedType(message: string, typeRenames: ReadonlyMap<string, string>): string | undefined {
+  const missing = /has no exported member (?:named )?'([^']+)'/.exec(message)?.[1];
+  const now = missing === undefined ? undefined : typeRenames.get(missing);
+  if (now === undefined) return undefined;
+  return `the tool was renamed, and its types with it: change ${missing} to ${now} (in the import and where it is used)`;
 }
