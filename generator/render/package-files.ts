@@ -92,7 +92,8 @@ export function renderPackageJson(model: Model, imported: readonly string[] = []
     },
     // Read off the files the package carries: a library comes only with the code that loads it.
     dependencies: pick(imported),
-    devDependencies: pick(["@types/node", "tsx", "typescript"]),
+    // No tsx: it brings esbuild, whose install script npm warns about, for a loop `npm run build` covers.
+    devDependencies: pick(["@types/node", "typescript"]),
   };
   return `${JSON.stringify(pkg, null, 2)}\n`;
 }

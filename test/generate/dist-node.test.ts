@@ -48,6 +48,8 @@ describe("dist/server.js runs with plain node", () => {
     const pkgJson = JSON.parse(readFileSync(join(pkg, "package.json"), "utf8"));
     expect(pkgJson.scripts.start).toBe("node dist/server.js");
     expect(Object.keys(pkgJson.dependencies)).not.toContain("tsx");
+    // Nor as a development dependency: it brings esbuild, whose install script npm warns about (issue 33 item 14).
+    expect(Object.keys(pkgJson.devDependencies)).toEqual(["@types/node", "typescript"]);
   }, 60_000);
 
   it("an edited handler reaches dist/ on the next generate; --check leaves dist/ alone", async () => {

@@ -94,6 +94,18 @@ describe("npm pack + npm install of a generated package", () => {
     ]);
   });
 
+  it("npm install in the package itself (development dependencies too) runs no install script and warns of none", () => {
+    const fresh = join(tmp, "fresh");
+    mkdirSync(fresh);
+    writeFileSync(join(fresh, "package.json"), readFileSync(join(pkg, "package.json")));
+    const args = ["install", "--no-audit", "--no-fund", "--loglevel=warn"];
+    let run = spawnSync("npm", [...args, "--offline"], { cwd: fresh, encoding: "utf8" });
+    if (run.status !== 0) run = spawnSync("npm", [...args, "--prefer-offline"], { cwd: fresh, encoding: "utf8" });
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stderr).not.toMatch(/install.?script|EBADENGINE/i);
+    expect(readdirSync(join(fresh, "node_modules"))).not.toContain("esbuild");
+  }, 120_000);
+
   it("npx petstore-mcp serves over stdio to the SDK client", async () => {
     expect(await toolNames("npx", ["petstore-mcp"])).toContain("getPet");
   }, 60_000);

@@ -31,8 +31,8 @@ MCP_HTTP_TOKEN=secret node dist/server.js --http   # require a bearer token over
 \`\`\`
 
 After editing a handler under \`src/handlers/\`, run \`npm run build\` (type-checks and recompiles \`dist/\`), or
-\`mcpgen generate\` again, which recompiles \`dist/\` with your handlers. While you work on handlers, \`npx tsx src/server.ts\` (same flags) runs the
-TypeScript directly, with no build in between; tsx is a development dependency only, never needed at run time.
+\`mcpgen generate\` again, which recompiles \`dist/\` with your handlers. To run the TypeScript directly while you
+work, with no build in between, add tsx (\`npm install --save-dev tsx\`) and run \`npx tsx src/server.ts\` (same flags).
 
 ### Connect a client
 
@@ -269,9 +269,10 @@ URL) keeps their tasks in Redis too: a task started on one instance is polled an
 outlives the instance that started it.
 
 Stopping an instance with SIGTERM loses no request: \`/readyz\` turns 503 at once; for \`--shutdown-grace\`
-milliseconds requests are still served, each answer closing its connection; then the instance stops
-accepting, ends its GET streams with a reconnect hint, lets requests in flight finish (at most
-\`--shutdown-timeout\` milliseconds from the signal, 30000 by default) and exits 0.
+milliseconds requests are still served; then the instance stops accepting, closes each connection after its
+next answer (a request it will not run gets 503, which nginx retries elsewhere), ends its GET streams with a
+reconnect hint, lets requests in flight finish (at most \`--shutdown-timeout\` milliseconds from the signal,
+30000 by default) and exits 0.
 
 For monitoring, \`--metrics\` serves Prometheus metrics at \`/metrics\` (behind the same token as \`/mcp\`), or
 \`--metrics-port <n>\` on a port of their own: requests by method, tool and outcome, latency, upstream status
