@@ -78,6 +78,16 @@ export function serverEnvVars(model: Model): ServerEnvVar[] {
       setting: { title: `Server ${name}` },
     });
   }
+  for (const p of upstream?.sharedParameters ?? []) {
+    vars.push({
+      name: p.env,
+      description: `The ${p.in} parameter ${p.name}, sent with every request to the upstream API when set.`,
+      secret: p.secret === true,
+      required: false,
+      format: "string",
+      ...(p.enum ? { choices: p.enum } : {}),
+    });
+  }
   vars.push(...flagTwins(upstream !== undefined, model.features));
   const seen = new Set<string>();
   return vars.filter((v) => !seen.has(v.name) && seen.add(v.name));
