@@ -86,6 +86,8 @@ export function serverEnvVars(model: Model): ServerEnvVar[] {
       required: false,
       format: "string",
       ...(p.enum ? { choices: p.enum } : {}),
+      // A credential (Google's `key`) is something an installer must be able to give; the rest keep the API's defaults.
+      ...(p.secret ? { setting: { title: `${p.name} (${p.in} parameter)` } } : {}),
     });
   }
   vars.push(...flagTwins(upstream !== undefined, model.features));

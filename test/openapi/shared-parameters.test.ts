@@ -254,7 +254,7 @@ describe("a generated server", () => {
     expect(bare.query.toString()).toBe("api-version=2024");
   }, 60_000);
 
-  it("documents each variable once, in the README and server.json", () => {
+  it("documents each variable once, in the README, server.json and (a credential) the MCPB manifest", () => {
     const readme = readFileSync(join(pkg, "README.md"), "utf8");
     expect(readme).toContain(
       "| `SHARED_API_PARAM_ALT` | query parameter `alt` sent with every request when set (one of `json`, `proto`): Data format for the response. |",
@@ -266,5 +266,15 @@ describe("a generated server", () => {
       { name: "SHARED_API_PARAM_QUOTA_USER", isSecret: false },
       { name: "SHARED_API_PARAM_KEY", isSecret: true },
     ]);
+    // The MCPB installer asks for the credential only; the others keep the API's defaults.
+    const manifest = JSON.parse(readFileSync(join(pkg, "manifest.json"), "utf8"));
+    expect(Object.keys(manifest.user_config ?? {}).filter((k) => k.startsWith("shared_api_param_"))).toEqual([
+      "shared_api_param_key",
+    ]);
+    expect(manifest.user_config.shared_api_param_key).toMatchObject({
+      title: "key (query parameter)",
+      sensitive: true,
+    });
+    expect(manifest.server.mcp_config.env.SHARED_API_PARAM_KEY).toBe(`\${user_config.shared_api_param_key}`);
   });
 });
