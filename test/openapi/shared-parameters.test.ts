@@ -278,3 +278,53 @@ describe("a generated server", () => {
     expect(manifest.server.mcp_config.env.SHARED_API_PARAM_KEY).toBe(`\${user_config.shared_api_param_key}`);
   });
 });
+
+describe("a hostile shared parameter", () => {
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a template placeholder is part of the payload
+  const PAYLOAD = "x*/ process.exit(77); /*`${process.exit(77)}`</script><img src=x onerror=alert(1)> | a |\n# Heading";
+  const doc = DOC.replace(
+    "    key: { name: key, in: query, description: API key., schema: { type: string } }",
+    `    key: { name: ${JSON.stringify(`k${PAYLOAD}`)}, in: query, description: ${JSON.stringify(PAYLOAD)}, schema: { type: string, enum: [${JSON.stringify(PAYLOAD)}] } }`,
+  );
+  const pkg = join(dir, "hostile");
+  let api: Awaited<ReturnType<typeof startUpstream>>;
+  beforeAll(async () => {
+    const result = await generate(write(doc, "hostile.yaml"), pkg, { features: [] });
+    expect(result.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
+    api = await startUpstream({ "POST /items": () => ({ json: {} }) });
+  }, 120_000);
+  afterAll(() => api?.close());
+
+  it("is one escaped README row, and its value is sent under its own name", async () => {
+    const readme = readFileSync(join(pkg, "README.md"), "utf8");
+    const rows = readme.split("\n").filter((line) => line.includes("SHARED_API_PARAM_K"));
+    expect(rows).toHaveLength(1);
+    // In code spans (the name, the allowed value) it is text; outside them (the description) it is escaped.
+    const prose = rows[0].replace(/(`+)[\s\S]*?\1/g, "");
+    expect(prose).not.toMatch(/[<>]|(?<!\\)`/);
+    expect(prose).toContain("&lt;img src=x onerror=alert\\(1\\)&gt;");
+    expect(rows[0].split(/(?<!\\)\|/)).toHaveLength(4); // | variable | used for |: no cell of its own
+    expect(readme).not.toContain("\n# Heading");
+    const env = readFileSync(join(pkg, "src/definition.ts"), "utf8").match(
+      /env: "(SHARED_API_PARAM_K[A-Z0-9_]*)"/,
+    )?.[1];
+    expect(env).toMatch(/^SHARED_API_PARAM_KX_PROCESS_EXIT_77_/);
+    const client = new Client({ name: "shared-parameters", version: "1.0.0" });
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: ["--import", "tsx", join(pkg, "src/server.ts"), "--base-url", api.url],
+        cwd: ROOT,
+        env: { PATH: process.env.PATH ?? "", [env as string]: "v&1" },
+        stderr: "pipe",
+      }),
+    );
+    try {
+      const result = await client.callTool({ name: "createItem", arguments: { "api-version": "1", name: "n" } });
+      expect(result.isError, JSON.stringify(result)).toBeFalsy();
+    } finally {
+      await client.close();
+    }
+    expect(api.requests.at(-1)!.query.get(`k${PAYLOAD}`)).toBe("v&1");
+  }, 60_000);
+});
