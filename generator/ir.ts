@@ -15,6 +15,7 @@ import type {
   HttpParameter,
   SecurityScheme,
   ServerIdentity,
+  SharedParameter,
   StaticCompletions,
   TaskBinding,
   UpstreamDefinition,
@@ -34,10 +35,15 @@ export type { Icon, ToolAnnotations } from "../runtime/protocol/types.ts";
  * loader lowers to this, OpenAPI's form (its schemes point at the document by id instead). */
 export type SecuritySchemeNode = SecurityScheme & { loc?: SourceLoc };
 
-export type UpstreamNode = Omit<UpstreamDefinition, "securitySchemes"> & {
+/** A parameter every operation takes (openapi/shared-parameters.ts), with what the README says of it and where it
+ * was written (`pointer`, for diagnostics). */
+export type SharedParameterNode = SharedParameter & { description?: string; enum?: string[]; pointer: string };
+
+export type UpstreamNode = Omit<UpstreamDefinition, "securitySchemes" | "sharedParameters"> & {
   kind: "upstream";
   loc: SourceLoc;
   securitySchemes?: SecuritySchemeNode[];
+  sharedParameters?: SharedParameterNode[];
 };
 
 /** The IR always says which argument holds a parameter (`arg`); the catalog leaves out the default `[name]`. */

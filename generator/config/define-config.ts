@@ -46,6 +46,9 @@ export type OpenApiConfig = {
   maxTools?: number;
   /** Response schemas larger than this (JSON bytes with their $defs) give no outputSchema (default 131072). */
   maxOutputSchemaBytes?: number;
+  /** Optional parameters every operation takes leave the tools' inputs for environment variables (default true);
+   * `false` keeps them all on each tool, `keep` the ones named. */
+  sharedParameters?: boolean | { keep: string[] };
 };
 
 /** One package to generate. Paths are relative to the config file's directory. */

@@ -137,6 +137,11 @@ export const catalog = {
     "With the schemas it references, the operation's 2xx response schema is larger than maxOutputSchemaBytes, so the tool gets no outputSchema; its answers are still returned, unchecked.",
     "Raise maxOutputSchemaBytes in the config file if clients can take schemas that large, or simplify the response schema.",
   ),
+  OPENAPI_SHARED_PARAMETERS: info(
+    "Parameters every operation takes moved to configuration",
+    "Every operation of the document (at least 3, not all of them reads) takes the same optional query parameters or headers with scalar values (Google's alt, fields, quotaUser...). Repeated in each tool they would cost tokens in every tools/list; they are left out of the tools' inputs and sent with every request from an environment variable each, when it is set. A required one stays on each tool.",
+    "Nothing to fix. Set the environment variables the message (and the package README) names to send a value; to keep them as tool arguments, set sharedParameters: false, or sharedParameters: { keep: [name] }, in the OpenAPI config.",
+  ),
   OPENAPI_DESCRIPTION_CUT: warning(
     "Tool description cut",
     "The operation's summary and description together are longer than the configured cap.",

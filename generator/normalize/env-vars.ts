@@ -1,16 +1,18 @@
 /**
- * The environment variables an upstream reads (OpenAPI's schemes and server variables, and the spec
- * language's `upstream.auth`, which is lowered to a scheme), for the generated README. Every value
- * that comes from the document (scheme ids and names, token URLs, server variables) goes through
- * `quote`, which the README passes as its Markdown code-span escaper: none of it is written raw.
+ * The environment variables an upstream reads (OpenAPI's schemes, server variables and the parameters every
+ * operation shares, and the spec language's `upstream.auth`, which is lowered to a scheme), for the generated
+ * README. Every value that comes from the document (scheme ids and names, token URLs, server variables,
+ * parameter names) goes through `quote`, which the README passes as its Markdown code-span escaper, and every
+ * description through `prose`, its text escaper: none of it is written raw.
  */
-import type { UpstreamNode } from "../ir.ts";
+import type { SharedParameterNode, UpstreamNode } from "../ir.ts";
 
 export type EnvVar = { name: string; use: string };
 
 export function upstreamEnvVars(
   upstream: UpstreamNode | undefined,
   quote: (specText: string) => string = (text) => `'${text}'`,
+  prose: (specText: string) => string = (text) => text,
 ): EnvVar[] {
   if (!upstream) return [];
   const vars: EnvVar[] = [];
@@ -38,5 +40,15 @@ export function upstreamEnvVars(
       use: `server URL variable ${quote(name)} (default ${quote(variable.default)}${allowed})`,
     });
   }
+  for (const p of upstream.sharedParameters ?? []) vars.push({ name: p.env, use: sharedUse(p, quote, prose) });
   return vars;
+}
+
+/** A shared parameter's row: the one place its declaration appears, since no tool's input has it. */
+function sharedUse(p: SharedParameterNode, quote: (text: string) => string, prose: (text: string) => string) {
+  const what = p.description
+    ? `: ${prose(p.description.length > 200 ? `${p.description.slice(0, 199)}…` : p.description)}`
+    : "";
+  const allowed = p.enum ? ` (one of ${p.enum.map(quote).join(", ")})` : "";
+  return `${p.in} parameter ${quote(p.name)} sent with every request when set${allowed}${what}`;
 }

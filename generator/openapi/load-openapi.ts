@@ -6,13 +6,21 @@
 import { dirname, resolve } from "node:path";
 import { ownValue, setOwn } from "../../runtime/protocol/codec.ts";
 import type { DiagnosticBag, Report } from "../diagnostics/diagnostic.ts";
-import type { ResourceTemplateNode, ServerNode, ServerVariable, SourceLoc, ToolNode, UpstreamNode } from "../ir.ts";
+import type {
+  ResourceTemplateNode,
+  ServerNode,
+  ServerVariable,
+  SharedParameterNode,
+  SourceLoc,
+  ToolNode,
+  UpstreamNode,
+} from "../ir.ts";
 import { toolsetName } from "../normalize/toolset-names.ts";
 import { DEFAULT_MAX_BYTES, type SourceDoc } from "../source/read-source.ts";
 import { bundleSync } from "./bundle.ts";
 import { deref, isJson, type Json, METHODS, scanRefs, token } from "./document.ts";
 import { type NameRequest, toolNames } from "./names.ts";
-import { type MapContext, templateFrom, toolFrom } from "./operation.ts";
+import { type MapContext, type OperationInput, templateFrom, toolFrom } from "./operation.ts";
 import { mappingConfig, type OpenApiOptions } from "./options.ts";
 import { DEFAULT_REF_TIMEOUT_MS, type RefPolicy } from "./ref-access.ts";
 import { repairDocument } from "./repair.ts";
@@ -21,6 +29,7 @@ import { mergedParameters } from "./request.ts";
 import { ConvertedDefs, DefNames, type SchemaDialect } from "./schema.ts";
 import { envName, requirements, securitySchemes } from "./security.ts";
 import { selected } from "./select.ts";
+import { parameterPointer, type SharedOperation, sharedParameters } from "./shared-parameters.ts";
 import { fromSwagger2 } from "./swagger2.ts";
 import { documentOperations } from "./task-detect.ts";
 
@@ -84,8 +93,9 @@ export function loadOpenApi(
     operations: once(() => documentOperations(root)),
   };
 
-  type Pending = { request: NameRequest; build: (name: string) => ToolNode | ResourceTemplateNode };
+  type Pending = { request: NameRequest; input: Omit<OperationInput, "name">; asTemplate: boolean };
   const pending: Pending[] = [];
+  const operations: SharedOperation[] = [];
   for (const [path, rawItem] of Object.entries(isJson(root.paths) ? root.paths : {})) {
     const item = deref(root, rawItem);
     if (!item) continue;
@@ -109,7 +119,12 @@ export function loadOpenApi(
         ...ownServer(op, item),
         uriScheme,
       };
-      const asTemplate = method === "get" && (ext.resourceTemplate === true || isJson(ext.resourceTemplate));
+      operations.push({
+        method,
+        path,
+        parameters: input.parameters,
+        pointerOf: parameterPointer(root, path, method, item, op),
+      });
       pending.push({
         request: {
           key: `${method.toUpperCase()} ${path}`,
@@ -118,8 +133,8 @@ export function loadOpenApi(
           ...(operationId ? { operationId } : {}),
           ...(typeof ext.name === "string" ? { wanted: ext.name } : {}),
         },
-        build: (toolName) =>
-          asTemplate ? templateFrom({ ...input, name: toolName }, ctx) : toolFrom({ ...input, name: toolName }, ctx),
+        input,
+        asTemplate: method === "get" && (ext.resourceTemplate === true || isJson(ext.resourceTemplate)),
       });
     }
   }
@@ -139,7 +154,13 @@ export function loadOpenApi(
     pending.map((p) => p.request),
     config.maxNameLength,
   );
-  const built = pending.map((p) => p.build(names.get(p.request.key) ?? p.request.key));
+  // Said once, as configuration, instead of in every tool (shared-parameters.ts).
+  const shared = sharedParameters(root, operations, name, config, report);
+  const built = pending.map(({ request, input, asTemplate }) => {
+    const own = { ...input, parameters: input.parameters.filter((p) => !shared.keys.has(`${p.in}:${p.name}`)) };
+    const named = { ...own, name: names.get(request.key) ?? request.key };
+    return asTemplate ? templateFrom(named, ctx) : toolFrom(named, ctx);
+  });
 
   return {
     kind: "server",
@@ -154,13 +175,17 @@ export function loadOpenApi(
     title,
     ...(typeof info.description === "string" ? { description: info.description } : {}),
     ...registryNameOf(info, report),
-    upstream: upstreamOf(root, name, schemes, config, loc, report),
+    upstream: { ...upstreamOf(root, name, schemes, config, loc, report), ...sharedField(shared.shared) },
     tools: built.filter((n): n is ToolNode => n.kind === "tool"),
     ...toolsetDescriptionsOf(root),
     resources: [],
     resourceTemplates: built.filter((n): n is ResourceTemplateNode => n.kind === "resourceTemplate"),
     prompts: [],
   };
+}
+
+function sharedField(shared: SharedParameterNode[]): { sharedParameters?: SharedParameterNode[] } {
+  return shared.length > 0 ? { sharedParameters: shared } : {};
 }
 
 /** `make`'s value, made on the first call: most documents never need it. */

@@ -47,6 +47,9 @@ export type MappingConfig = {
   maxTools: number;
   /** An outputSchema larger than this (JSON bytes, $defs included) is left out: see OPENAPI_OUTPUT_SCHEMA_DROPPED. */
   maxOutputSchemaBytes: number;
+  /** Parameters every operation takes are moved to configuration (shared-parameters.ts) but those in `keep`;
+   * `false`: none is. */
+  sharedParameters: false | { keep: string[] };
 };
 
 export const DEFAULT_MAX_DESCRIPTION = 1024;
@@ -67,6 +70,7 @@ const KEYS = new Set([
   "maxTools",
   "maxOutputSchemaBytes",
   "allowRemoteRefs",
+  "sharedParameters",
 ]);
 
 export function mappingConfig(options: OpenApiOptions, bag: DiagnosticBag): MappingConfig {
@@ -81,6 +85,7 @@ export function mappingConfig(options: OpenApiOptions, bag: DiagnosticBag): Mapp
     retryAttempts: 3,
     maxTools: DEFAULT_MAX_TOOLS,
     maxOutputSchemaBytes: DEFAULT_MAX_OUTPUT_SCHEMA_BYTES,
+    sharedParameters: { keep: [] },
   };
   const flagReport = bag.reporter("<command line>", () => ({ line: 1, col: 1 }));
   const addSelectors = (list: unknown[], into: Selector[], fail: (at: string, text: string) => void, at: string) => {
@@ -161,7 +166,8 @@ function readFields(
       // the command line only (--allow-remote-refs). `false`, the default, is accepted as it changes nothing.
       if (field !== false)
         bad(at, "allowRemoteRefs is a command-line decision: remove it and pass --allow-remote-refs");
-    } else if (key === "headers") readHeaders(field, config, (p, m) => bad(`${at}${p}`, m));
+    } else if (key === "sharedParameters") readShared(field, config, (p, m) => bad(`${at}${p}`, m));
+    else if (key === "headers") readHeaders(field, config, (p, m) => bad(`${at}${p}`, m));
     else if (key === "annotations") readAnnotations(field, config, (p, m) => bad(`${at}${p}`, m));
   }
 }
@@ -183,6 +189,15 @@ function readHeaders(field: unknown, config: MappingConfig, bad: (pointer: strin
       else bad(`/${token(op)}/${token(param)}`, `the header name for '${param}' must be a string`);
     }
   }
+}
+
+/** `sharedParameters`: true (the default), false, or { keep: [parameter names that stay on each tool] }. */
+function readShared(field: unknown, config: MappingConfig, bad: (pointer: string, message: string) => void): void {
+  if (typeof field === "boolean") config.sharedParameters = field ? { keep: [] } : false;
+  else if (isJson(field) && Object.keys(field).every((k) => k === "keep") && Array.isArray(field.keep)) {
+    if (field.keep.every((name) => typeof name === "string")) config.sharedParameters = { keep: field.keep };
+    else bad("/keep", "sharedParameters.keep must be a list of parameter names such as [fields, alt]");
+  } else bad("", "sharedParameters must be true, false or { keep: [parameter names] } (names that stay on each tool)");
 }
 
 const HINTS = new Set(["title", "readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"]);

@@ -153,6 +153,9 @@ export const definitionData = perModel((model): DefinitionData => {
     ...pick(server.upstream, ["baseUrl", "timeoutMs", "baseUrlTemplate", "variables", "requestIdHeader"]),
     ...(server.upstream.securitySchemes ? { securitySchemes: server.upstream.securitySchemes.map(scheme) } : {}),
     ...pick(server.upstream, ["retry"]),
+    ...(server.upstream.sharedParameters
+      ? { sharedParameters: server.upstream.sharedParameters.map((p) => pick(p, ["name", "in", "env", "secret"])) }
+      : {}),
   };
   const toolsets = toolsetsOf(model);
   // Former names -> current ones (the rules refuse a former name still in use, or given twice).

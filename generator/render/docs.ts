@@ -28,7 +28,7 @@ type Props = { [name: string]: JsonSchema };
 export function renderDocs(model: Model): string {
   template ??= Handlebars.compile(readFileSync(TEMPLATE, "utf8"), { strict: true, noEscape: true });
   const { server } = model;
-  const envVars = upstreamEnvVars(server.upstream, mdCode).map((v) => ({ name: mdCode(v.name), use: v.use }));
+  const envVars = upstreamEnvVars(server.upstream, mdCode, mdText).map((v) => ({ name: mdCode(v.name), use: v.use }));
   const counts = [
     [model.tools.length, "tool"],
     [model.resources.length, "resource"],

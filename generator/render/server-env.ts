@@ -78,6 +78,18 @@ export function serverEnvVars(model: Model): ServerEnvVar[] {
       setting: { title: `Server ${name}` },
     });
   }
+  for (const p of upstream?.sharedParameters ?? []) {
+    vars.push({
+      name: p.env,
+      description: `The ${p.in} parameter ${p.name}, sent with every request to the upstream API when set.`,
+      secret: p.secret === true,
+      required: false,
+      format: "string",
+      ...(p.enum ? { choices: p.enum } : {}),
+      // A credential (Google's `key`) is something an installer must be able to give; the rest keep the API's defaults.
+      ...(p.secret ? { setting: { title: `${p.name} (${p.in} parameter)` } } : {}),
+    });
+  }
   vars.push(...flagTwins(upstream !== undefined, model.features));
   const seen = new Set<string>();
   return vars.filter((v) => !seen.has(v.name) && seen.add(v.name));

@@ -12,6 +12,9 @@ export type SecurityScheme =
 
 /** A `{name}` in the server URL: its default, the variable that overrides it, its allowed values. */
 export type ServerVariable = { default: string; env: string; enum?: string[] };
+/** An optional query parameter or header every operation takes (Google's `alt`, `quotaUser`...): left out of each
+ * tool's input, sent with every request when `env` is set; `secret`: its value is redacted from answers. */
+export type SharedParameter = { name: string; in: "query" | "header"; env: string; secret?: true };
 /** Retries on 429 and 503, honouring Retry-After, with exponential backoff otherwise. */
 export type RetryPolicy = { attempts: number; maxDelayMs: number };
 
@@ -24,6 +27,7 @@ export type UpstreamDefinition = {
   retry?: RetryPolicy;
   /** Send the HTTP request's id (X-Request-Id) upstream in this header (issue 18); absent: not sent. */
   requestIdHeader?: string;
+  sharedParameters?: SharedParameter[];
 };
 
 /** Where one parameter goes and how it is serialized (OpenAPI 3 `style`/`explode`). */

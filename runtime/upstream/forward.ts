@@ -2,7 +2,7 @@
 // sends it, retries on 429/503 here. Credentials never appear in results, errors or logs (answers are redacted).
 import { unescape as decoded } from "node:querystring";
 import { setTimeout as wait } from "node:timers/promises";
-import type { HttpBinding } from "../package/catalog-types.ts";
+import type { HttpBinding, SharedParameter } from "../package/catalog-types.ts";
 import { ownValue, setOwn } from "../protocol/codec.ts";
 import { applySecurity } from "./credentials.ts";
 import { explicitRequest, legacyRequest } from "./request.ts";
@@ -29,6 +29,7 @@ export async function callUpstream(
       ? explicitRequest(base, binding, args)
       : legacyRequest(base, method, binding, args);
   const secrets: string[] = [...(call.forbidden ?? [])];
+  for (const p of upstream.sharedParameters ?? []) shared(out, p, env[p.env], secrets);
   if (call.credentials) {
     for (const [name, value] of Object.entries(call.credentials.headers)) setOwn(out.headers, name, value);
     secrets.push(...call.credentials.secrets);
@@ -50,6 +51,15 @@ export async function callUpstream(
     if (delay === undefined || delay > maxDelay) return redacted(response, redact);
     await wait(delay, undefined, { signal });
   }
+}
+
+/** A shared parameter's configured value, unless the request (a job's poll URL, say) already has one. */
+function shared(out: Outgoing, p: SharedParameter, value: string | undefined, secrets: string[]): void {
+  if (!value) return;
+  if (p.secret) secrets.push(value);
+  const pair = `${encodeURIComponent(p.name)}=${encodeURIComponent(value)}`;
+  if (p.in === "header") out.headers[p.name.toLowerCase()] ??= value;
+  else if (!out.url.searchParams.has(p.name)) out.url.search = out.url.search ? `${out.url.search}&${pair}` : pair;
 }
 
 /** A request to a URL the upstream gave (a job's), only on the upstream's own origin. */

@@ -64,6 +64,8 @@ const OPENAPI_CODES: Code[] = [
   "OPENAPI_SERVER_RELATIVE",
   "OPENAPI_TOO_MANY_TOOLS",
   "OPENAPI_OPTIONAL_BODY_REQUIRED_FIELDS",
+  // test/openapi/shared-parameters.test.ts
+  "OPENAPI_SHARED_PARAMETERS",
   // test/render/publish-files.large.ts
   "OPENAPI_REGISTRY_NAME_INVALID",
 ];
