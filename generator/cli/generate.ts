@@ -1,4 +1,4 @@
-/** `mcpgen generate`: write the package for a spec, or check that it is up to date (README "Command line"). */
+/** `mcpgen generate`: write the package for a spec, or check that it is up to date (docs/command-line.md). */
 import { writeFileSync } from "node:fs";
 import { type ExitCode, generate } from "../index.ts";
 import { progress, startProgress } from "../progress.ts";

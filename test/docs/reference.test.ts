@@ -3,7 +3,7 @@
  * page names exactly the keys the config checker accepts, every relative link of README.md and docs/
  * reaches a file (and a heading, when it names one), and the README stays short (issue 33).
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { TARGET_KEYS } from "../../generator/config/check-config.ts";
@@ -54,6 +54,27 @@ describe("README.md and docs/", () => {
           broken.push(`${file}: ${target} (no heading #${anchor} in ${resolved})`);
       }
     }
+    expect(broken).toEqual([]);
+  });
+
+  it("every docs/ page the code cites (hints, comments, starter files) exists, with the heading it names", () => {
+    const walk = (dir: string): string[] =>
+      readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
+        const path = `${dir}/${entry.name}`;
+        if (entry.isDirectory()) return entry.name === "node_modules" ? [] : walk(path);
+        return /\.(ts|cjs|mjs|js|hbs|md)$/.test(entry.name) ? [path] : [];
+      });
+    const cited = ["generator", "runtime", "templates", "scripts", "bin"].flatMap(walk).flatMap((file) =>
+      [...readFileSync(join(ROOT, file), "utf8").matchAll(/\bdocs\/[\w/.-]+?\.md(?:#[\w-]+)?/g)].map((m) => ({
+        file,
+        target: m[0],
+      })),
+    );
+    expect(cited.length).toBeGreaterThan(10);
+    const broken = cited.filter(({ target }) => {
+      const [path, anchor] = target.split("#");
+      return !existsSync(join(ROOT, path)) || (anchor !== undefined && !headingAnchors(path).has(anchor));
+    });
     expect(broken).toEqual([]);
   });
 });
