@@ -1,5 +1,5 @@
 /**
- * The mcpgen command line (README "Command line"). The only code that writes to the terminal or exits; every
+ * The mcpgen command line (docs/command-line.md). The only code that writes to the terminal or exits; every
  * failure below it arrives as diagnostics. Each command lives in generator/cli/<name>.ts and is listed in
  * generator/cli/commands.ts; this file dispatches and answers --help and --version.
  */

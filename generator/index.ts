@@ -48,7 +48,7 @@ export function validateFiles(files: string[], options: LoadOptions = {}): Check
   return { diagnostics: bag.sorted(), exitCode: exitCodeOf(bag.items) };
 }
 
-/** 2 when a file could not be read at all, 1 when a spec has errors, 0 otherwise (README "Command line"). */
+/** 2 when a file could not be read at all, 1 when a spec has errors, 0 otherwise (docs/command-line.md). */
 export function exitCodeOf(diagnostics: Diagnostic[]): ExitCode {
   if (diagnostics.some((d) => "usage" in catalog[d.code])) return 2;
   return diagnostics.some((d) => d.severity === "error") ? 1 : 0;

@@ -23,7 +23,7 @@ function loadServer(file: string, bag: DiagnosticBag, options: LoadOptions): Loa
   const source = readSource(file, bag, options);
   if (!source) return undefined;
   const top = source.value as { [key: string]: unknown };
-  // README "Command line": a file is OpenAPI when its top level has `openapi:` or `swagger:`.
+  // docs/command-line.md: a file is OpenAPI when its top level has `openapi:` or `swagger:`.
   if (Object.hasOwn(top, "openapi") || Object.hasOwn(top, "swagger")) {
     const openapi = { ...options.openapi, ...(options.maxBytes ? { maxBytes: options.maxBytes } : {}) };
     const server = loadOpenApi(source, bag, openapi);

@@ -1,4 +1,4 @@
-// `npx tsx scripts/views-screenshots.ts`: the README's pictures of views (issue 31). GitHub's whole document,
+// `npx tsx scripts/views-screenshots.ts`: docs/views.md's pictures of views (issue 31). GitHub's whole document,
 // generated with the apps feature, served for its `issues` toolset behind Prism (the document's own
 // examples), its issues_list-for-repo and issues_get views rendered by the test host in Chromium (light theme,
 // 900 px), saved as docs/views-table.png and docs/views-card.png. Needs `npm run setup:apps` and chromium.

@@ -22,7 +22,7 @@ export const explainCommand: Command = {
     const code = positionals[0].trim().toUpperCase().replaceAll("-", "_");
     if (!isCode(code)) {
       const guess = closest(code, Object.keys(catalog));
-      const hint = guess ? `; did you mean ${guess}?` : "; the README lists them all";
+      const hint = guess ? `; did you mean ${guess}?` : "; docs/reference/diagnostic-codes.md lists them all";
       fail(`unknown diagnostic code '${positionals[0]}'${hint}`, explainCommand);
     }
     const entry = catalog[code];

@@ -1,4 +1,4 @@
-/** `mcpgen generate`: write the package for a spec, or check that it is up to date (README "Command line"). */
+/** `mcpgen generate`: write the package for a spec, or check that it is up to date (docs/command-line.md). */
 import { writeFileSync } from "node:fs";
 import { type ExitCode, generate } from "../index.ts";
 import { progress, startProgress } from "../progress.ts";
@@ -34,7 +34,7 @@ array of them for a config file with several entries).`,
     features: {
       type: "string",
       value: "<a,b>",
-      help: `the runtime features beside the core: dynamic, code, budget, oauth, token-exchange, redis, metrics, tasks; all, or none (wins over the spec's and the config's features; default: the core, dynamic over ${CLIENT_TOOL_LIMIT} tools, and tasks when a tool starts a long-running job)`,
+      help: `the runtime features beside the core: dynamic, code, budget, oauth, token-exchange, redis, metrics, tasks, apps; all, or none (wins over the spec's and the config's features; default: the core, dynamic over ${CLIENT_TOOL_LIMIT} tools, tasks when a tool starts a long-running job, apps when a tool asks for a view)`,
     },
     ...COMMON_FLAGS,
     ...OPENAPI_FLAGS,

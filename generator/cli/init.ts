@@ -50,7 +50,7 @@ function fromOpenApi(document: string, given: string | undefined): never {
   done(file, [run, serve(output)]);
 }
 
-/** The generated package stands alone after `npm install` (README "Generate a server"); start:http serves on port 3000. */
+/** The generated package stands alone after `npm install` (docs/getting-started.md); start:http serves on port 3000. */
 function serve(dir: string): string {
   return `cd ${dir} && npm install && npm run start:http`;
 }
@@ -79,7 +79,7 @@ function starterSpec(schema: string): string {
   return `# yaml-language-server: $schema=${schema}
 #
 # A starter mcpgen spec. Edit it, then generate a typed MCP server from it (the commands that
-# 'mcpgen init' printed). Every part of the language is in the README's "The spec language".
+# 'mcpgen init' printed). Every part of the language is in mcpgen's docs/spec-language.md.
 server:
   name: starter                # the server's MCP name
   version: 0.1.0               # semver
@@ -121,7 +121,7 @@ prompts:
 
 function starterConfig(input: string, output: string): string {
   return `// mcpgen config: 'mcpgen generate' (no arguments) generates every package listed here.
-// Paths are relative to this file. Every field is in the README's "Config file" section.
+// Paths are relative to this file. Every field is in mcpgen's docs/reference/config.md.
 import { defineConfig } from "mcpgen";
 
 export default defineConfig({

@@ -6,7 +6,7 @@ import { featuresProblem } from "../normalize/features.ts";
 import type { OpenApiOptions } from "../openapi/options.ts";
 import { type Command, type Flags, HELP_FLAG, type Parsed } from "./command.ts";
 
-/** A usage error: the message and how to get help, on stderr, exit 2 (README "Command line"). */
+/** A usage error: the message and how to get help, on stderr, exit 2 (docs/command-line.md). */
 export function fail(message: string, command?: Pick<Command, "name" | "synopsis">): never {
   const usage = command ? `usage: mcpgen ${command.name} ${command.synopsis}\n` : "";
   const help = command ? `mcpgen ${command.name} --help` : "mcpgen --help";
@@ -24,7 +24,7 @@ export const COMMON_FLAGS: Flags = {
   },
 };
 
-// How an OpenAPI document maps to tools (README "Mapping rules"); an error with a spec-language file.
+// How an OpenAPI document maps to tools (docs/openapi.md#mapping-rules); an error with a spec-language file.
 export const OPENAPI_FLAGS: Flags = {
   include: {
     type: "string",
@@ -41,7 +41,7 @@ export const OPENAPI_FLAGS: Flags = {
   config: {
     type: "string",
     value: "<file>",
-    help: 'OpenAPI: the mapping options file (YAML or JSON; README "OpenAPI mapping rules")',
+    help: "OpenAPI: the mapping options file (YAML or JSON; docs/openapi.md#mapping-rules)",
   },
   "allow-remote-refs": { type: "boolean", help: "OpenAPI: let $refs fetch https URLs (off by default)" },
   "allow-insecure-refs": { type: "boolean", help: "OpenAPI: with --allow-remote-refs, also fetch plain-http URLs" },

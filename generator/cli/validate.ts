@@ -1,4 +1,4 @@
-/** `mcpgen validate`: check specs and print every diagnostic (README "Command line"). */
+/** `mcpgen validate`: check specs and print every diagnostic (docs/command-line.md). */
 import { summary } from "../diagnostics/diagnostic.ts";
 import { validateFiles } from "../index.ts";
 import { progress, startProgress } from "../progress.ts";

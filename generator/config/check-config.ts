@@ -12,7 +12,8 @@ import { childPointer } from "../source/json-pointer.ts";
 /** One package to generate, with paths resolved against the config file's directory. */
 export type Target = { input: string; output: string; options: LoadOptions };
 
-const TARGET_KEYS = ["input", "output", "maxSize", "openapi", "toolsets", "features"];
+/** The keys of one config entry (docs/reference/config.md lists them from GenerateTarget; a test keeps the two equal). */
+export const TARGET_KEYS = ["input", "output", "maxSize", "openapi", "toolsets", "features"];
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /**

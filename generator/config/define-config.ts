@@ -9,7 +9,7 @@
  * It holds types and one identity function only, so loading a config loads nothing else.
  */
 
-/** How an OpenAPI document maps to tools (README "OpenAPI mapping rules"); an error for a spec-language input. */
+/** How an OpenAPI document maps to tools (docs/openapi.md#mapping-rules); an error for a spec-language input. */
 export type OpenApiConfig = {
   /** Keep only operations matching one of these selectors: `tag:<glob>`, `op:<glob>`, `path:<glob>`, `method:<METHOD>`. */
   include?: string[];
@@ -66,8 +66,9 @@ export type GenerateTarget = {
    * e.g. `{ pulls: "code", git: "code" }`. Targets follow the toolset-name rule (lowercase a-z, 0-9, `_`, `-`).
    */
   toolsets?: Record<string, string>;
-  /** The runtime features beside the core (`all` for every one; unset: the core, `dynamic` over 128 tools and
-   * `tasks` when a tool starts a long-running job); `mcpgen generate --features` wins. */
+  /** The runtime features beside the core (`all` for every one; unset: the core, `dynamic` over 128 tools,
+   * `tasks` when a tool starts a long-running job and `apps` when a tool asks for a view); `mcpgen generate
+   * --features` wins. */
   features?: Array<
     "all" | "none" | "apps" | "budget" | "code" | "dynamic" | "metrics" | "oauth" | "redis" | "tasks" | "token-exchange"
   >;

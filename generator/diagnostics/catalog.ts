@@ -1,6 +1,6 @@
 /**
  * Every diagnostic mcpgen can report: its code, severity, a title, why it happens and how to fix it.
- * The README's code table and `mcpgen explain <CODE>` are both read from here, so this is the one place
+ * docs/reference/diagnostic-codes.md and `mcpgen explain <CODE>` are both read from here, so this is the one place
  * to add a rule. `usage: true` marks faults in how mcpgen was called or the file system (exit 2),
  * as opposed to faults in a spec's content (exit 1).
  */
@@ -81,7 +81,7 @@ export const catalog = {
   SPEC_NOT_MAPPING: error(
     "Spec is not a mapping",
     "The top level of a spec must be a mapping with keys such as server and tools.",
-    "Start the file with 'server:' (see the README for a complete example).",
+    "Start the file with 'server:' (docs/spec-language.md has a complete example).",
   ),
   // Strict JSON (issue 12, h12-cli)
   JSON_SYNTAX: error(
@@ -115,7 +115,7 @@ export const catalog = {
   OPENAPI_CONFIG_INVALID: error(
     "Invalid OpenAPI mapping option",
     "A --include/--exclude selector or a field of the --config file is malformed.",
-    "Selectors are tag:<glob>, op:<glob>, path:<glob> or method:<METHOD>; see the README's mapping rules.",
+    "Selectors are tag:<glob>, op:<glob>, path:<glob> or method:<METHOD>; see docs/openapi.md#mapping-rules.",
   ),
   CONFIG_FLAG_MIXUP: error(
     "--config given the config file",
@@ -560,7 +560,7 @@ export const catalog = {
   TASK_EXTENSION_INVALID: error(
     "Invalid x-mcp-task",
     "x-mcp-task on an operation must be a mapping with TaskBinding's fields (poll, status, result, error, cancel, pollIntervalMs, resultSchema), each of the documented type.",
-    "Fix the field at the position shown; the README's 'Long-running operations' section shows a complete x-mcp-task.",
+    "Fix the field at the position shown; docs/long-running.md shows a complete x-mcp-task.",
   ),
   TASK_CANCEL_OPERATION_UNKNOWN: error(
     "x-mcp-task cancel names no operation",
@@ -654,7 +654,7 @@ export const catalog = {
   CONFIG_INVALID: error(
     "Invalid config file",
     "The mcpgen config file (mcpgen.config.ts, .mjs, .json or .yaml) has an unknown key, a missing input or output, or a value of the wrong type.",
-    "Fix the key at the position shown; the README's 'Config file' section lists every field.",
+    "Fix the key at the position shown; docs/reference/config.md lists every field.",
   ),
   CONFIG_LOAD_FAILED: error(
     "Config file cannot be loaded",

@@ -74,7 +74,7 @@ export const SHOWN_PER_CODE = 3;
 const LONG_LINE_COLUMN = 200;
 
 /**
- * `<file>:<line>:<col>: <severity> <CODE>: <message>` with the hint on an indented line (README "Command line").
+ * `<file>:<line>:<col>: <severity> <CODE>: <message>` with the hint on an indented line (docs/command-line.md).
  * Unless `verbose`: a warning or note code repeated more than SHOWN_PER_CODE times shows its first ones and
  * a count line at the end (GitHub has ~100 OPENAPI_DESCRIPTION_CUT), and a hint repeated by the same code
  * shows once. Errors are always listed: each is something to fix.

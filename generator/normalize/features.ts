@@ -58,7 +58,7 @@ export const FEATURE_MODULES: readonly FeatureModule[] = [
   feature("apps", "appsFeature", "ui://<server>/<tool>: views of tool results as tables and cards, for MCP Apps hosts"),
 ];
 
-/** Every flag set a package can have: the core's and every feature's (the root README documents them all). */
+/** Every flag set a package can have: the core's and every feature's (docs/reference/server-flags.md documents them all). */
 export const ALL_FLAG_SETS: readonly FlagSet[] = [
   ...CORE_FLAG_SETS,
   ...FEATURE_MODULES.flatMap((feature) => (feature.flags ? [feature.flags] : [])),

@@ -41,7 +41,7 @@ export type MapContext = {
 };
 
 /**
- * Annotations from the HTTP method (README "Mapping rules"); x-mcp and the config override them. A hint
+ * Annotations from the HTTP method (docs/openapi.md#mapping-rules); x-mcp and the config override them. A hint
  * is claimed only where the method makes it true by definition (RFC 9110: GET/HEAD/OPTIONS are safe, PUT
  * and DELETE idempotent): anything else gets MCP's default for a tool that writes, destructive and not
  * idempotent, since clients (and code mode) skip confirmation for `destructiveHint: false`. A POST that

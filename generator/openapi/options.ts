@@ -57,7 +57,8 @@ export const DEFAULT_MAX_TOOLS = 5000;
 /** 128 KiB: GitHub's largest response schema is 38 KB; Stripe's, which pull in most of its object graph, are ~600 KB each. */
 export const DEFAULT_MAX_OUTPUT_SCHEMA_BYTES = 128 * 1024;
 
-const KEYS = new Set([
+/** The keys of a mapping options file (docs/reference/config.md lists them from OpenApiConfig; a test keeps the two equal). */
+export const MAPPING_KEYS = new Set([
   "include",
   "exclude",
   "maxNameLength",
@@ -134,7 +135,7 @@ function readFields(
 ): void {
   for (const [key, field] of Object.entries(value)) {
     const at = `/${token(key)}`;
-    if (!KEYS.has(key)) bad(at, `unknown key '${key}' in the OpenAPI config`);
+    if (!MAPPING_KEYS.has(key)) bad(at, `unknown key '${key}' in the OpenAPI config`);
     else if (key === "include" || key === "exclude") {
       if (!Array.isArray(field)) bad(at, `${key} must be a list of selectors such as 'tag:pets'`);
       else

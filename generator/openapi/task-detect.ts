@@ -1,5 +1,5 @@
 /**
- * Long-running operations found in an OpenAPI document (issue 30, README "Long-running operations"): a 202
+ * Long-running operations found in an OpenAPI document (issue 30, docs/long-running.md): a 202
  * with a poll header, Azure's long-running operations, Google's `Operation`. Each detection is reported
  * (TASK_DETECTED, severity info) at what it was found from, so users see why a tool became a task.
  * `x-mcp-task` (task-extension.ts) wins over all of these.

@@ -1,5 +1,5 @@
 /**
- * src/client.ts (README "Generate a server"): `connect()` resolving to the runtime client typed by ToolMap and PromptMap,
+ * src/client.ts (docs/getting-started.md#what-the-package-holds): `connect()` resolving to the runtime client typed by ToolMap and PromptMap,
  * holding each tool's result to its outputSchema with the package's precompiled validators. With the oauth
  * feature it also takes `{ url, auth }` (the feature's client, runtime/features/oauth/client/); without it,
  * the file imports nothing of OAuth, so the package carries no login code and no jose.

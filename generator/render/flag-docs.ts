@@ -1,6 +1,6 @@
 /**
  * The Markdown tables of a generated server's flags, made from their records (the core's,
- * runtime/package/server-flags.ts, and each feature's flags.ts): the root README's "Flags of a generated server" and the package
+ * runtime/package/server-flags.ts, and each feature's flags.ts): docs/reference/server-flags.md and the package
  * README's per-feature tables. The records are mcpgen's own text, not a spec's, so they are not escaped
  * beyond table pipes.
  */
@@ -16,8 +16,8 @@ function prose(text: string): string {
     .replaceAll(">", "&gt;");
 }
 
-/** A table cell: pipes escaped, prose outside code spans made safe. */
-const cell = (text: string) =>
+/** A table cell: pipes escaped, prose outside code spans made safe (scripts/docs.ts uses it for every reference table). */
+export const cell = (text: string) =>
   text
     .replaceAll("|", "\\|")
     .split("`")
@@ -48,8 +48,8 @@ function whatCell(entry: ServerFlag): string {
 
 /**
  * Every flag and env variable of the given groups (all by default): flag, env twin, default, what. `links:
- * false` keeps a cell's link text and drops its target: a package README, whose sections are not the root
- * README's, links to nothing.
+ * false` keeps a cell's link text and drops its target: a package README, whose sections are not mcpgen's
+ * docs pages, links to nothing (scripts/docs.ts points the targets at those pages).
  */
 export function flagTable(groups?: readonly FlagGroup[], { links = true } = {}): string {
   const rows = flagsOf(ALL_FLAG_SETS.filter((set) => !groups || groups.includes(set.group))).map((entry) => {

@@ -1,7 +1,7 @@
 /**
  * The MCPB bundle's manifest (MCPB manifest_version 0.3, github.com/modelcontextprotocol/mcpb MANIFEST.md),
- * for one-click install in Claude Desktop. It sits at the package root, where MCPB wants it (README "Publish:
- * npm, the MCP Registry and MCPB"), so the official `mcpb pack` works on the package too; src/manifest.json, the MCP catalog, is another
+ * for one-click install in Claude Desktop. It sits at the package root, where MCPB wants it (docs/publishing.md),
+ * so the official `mcpb pack` works on the package too; src/manifest.json, the MCP catalog, is another
  * file. `npm run bundle` (runtime/package/mcpb-bundle.mjs, written as scripts/mcpb-bundle.mjs) packs it.
  *
  * Each credential and setting of serverEnvVars becomes a `user_config` entry the installer asks for,

@@ -1,5 +1,5 @@
 /**
- * A `.json` spec is strict JSON (README "Command line"): JSON.parse, and when it refuses, the exact fault at
+ * A `.json` spec is strict JSON (docs/command-line.md): JSON.parse, and when it refuses, the exact fault at
  * line:col (JSON_SYNTAX). Never YAML, which would accept trailing commas, single quotes, comments and
  * plain YAML saved as .json, and then misreport what it made of them.
  */

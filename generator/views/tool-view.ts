@@ -1,5 +1,5 @@
 /**
- * Each tool's view (issue 31, README "Views (MCP Apps)"): a table for a list of records, a card for a record,
+ * Each tool's view (issue 31, docs/views.md): a table for a list of records, a card for a record,
  * the user's own page, or none. Columns are picked so a table stays readable: at most 8, identity first, then
  * state, dates, required fields; links, opaque ids and long texts only when nothing else is left.
  */

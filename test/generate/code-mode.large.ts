@@ -1,5 +1,5 @@
 /**
- * `--mode code` end to end (README "Code mode", issue 15): the generated shop server as a real stdio process,
+ * `--mode code` end to end (docs/large-apis.md#code-mode, issue 15): the generated shop server as a real stdio process,
  * driven by the official SDK client v1 (2025 era). tools/list gives exactly search_docs and execute;
  * search_docs answers declarations; execute runs code calling the tools through the server's own call
  * path; --read-only bounds `api`; destructive tools need the client's confirmation or --allow-destructive.

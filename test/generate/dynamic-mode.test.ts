@@ -1,5 +1,5 @@
 /**
- * `--mode dynamic` end to end (README "Toolsets and dynamic mode", issue 14 §2): the generated shop server driven by the
+ * `--mode dynamic` end to end (docs/large-apis.md#toolsets-and-dynamic-mode, issue 14 §2): the generated shop server driven by the
  * official SDK clients, v1 (2025 era) over stdio and Streamable HTTP and v2 pinned to 2026-07-28 over
  * HTTP. tools/list gives exactly the five dynamic tools; an agent searches, browses, describes and
  * calls through them, direct tools/call still works, and --toolsets/--read-only bound all of it.

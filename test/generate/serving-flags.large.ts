@@ -1,5 +1,5 @@
 /**
- * A generated server's serving flags over real processes (README "Flags of a generated server"): --toolsets, --read-only and
+ * A generated server's serving flags over real processes (docs/reference/server-flags.md): --toolsets, --read-only and
  * --mode, each with its environment twin, and bad values refused at start-up with exit 2 and a message
  * that says what is allowed.
  */

@@ -15,7 +15,7 @@ export function scratchDir(prefix: string): string {
   return mkdtempSync(join(base, `${prefix}-`));
 }
 
-/** node + tsx, the way a user runs a generated server (README "Generate a server": npx tsx <dir>/src/server.ts). */
+/** node + tsx, the way a user runs a generated server (docs/getting-started.md, before dist/: npx tsx <dir>/src/server.ts). */
 export function serverCommand(pkgDir: string, extra: string[] = []): { command: string; args: string[] } {
   return { command: process.execPath, args: ["--import", "tsx", join(pkgDir, "src/server.ts"), ...extra] };
 }

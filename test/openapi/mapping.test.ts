@@ -1,5 +1,5 @@
 /**
- * The OpenAPI mapping rules (README "Mapping rules"), one by one, on small documents: names,
+ * The OpenAPI mapping rules (docs/openapi.md#mapping-rules), one by one, on small documents: names,
  * descriptions, input/output schemas, annotations, selection, x-mcp, schema conversion, `$ref`s, and
  * every OPENAPI_* diagnostic with its file:line:col.
  */

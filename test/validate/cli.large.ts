@@ -1,4 +1,4 @@
-/** `mcpgen validate` as users run it: a real child process, its stdout, stderr and exit code (README "Command line"). */
+/** `mcpgen validate` as users run it: a real child process, its stdout, stderr and exit code (docs/command-line.md). */
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

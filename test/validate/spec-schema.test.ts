@@ -1,4 +1,4 @@
-/** The spec language's JSON Schema, as editors see it, and the README's example written against it. */
+/** The spec language's JSON Schema, as editors see it, and docs/spec-language.md's example written against it. */
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -29,8 +29,8 @@ describe("the spec-language schema", () => {
     }
   });
 
-  it("accepts the README's complete example", () => {
-    const readme = readFileSync(join(root, "README.md"), "utf8");
+  it("accepts docs/spec-language.md's complete example", () => {
+    const readme = readFileSync(join(root, "docs/spec-language.md"), "utf8");
     const example = /```yaml\n(# yaml-language-server[^\n]*\nserver:[\s\S]*?)```/.exec(readme)?.[1];
     expect(example).toBeDefined();
     const file = join(mkdtempSync(join(tmpdir(), "mcpgen-readme-")), "example.yaml");

@@ -1,4 +1,4 @@
-// `--mode code` (README "Code mode"): tools/list gives only search_docs and execute (code-tools.ts).
+// `--mode code` (docs/large-apis.md#code-mode): tools/list gives only search_docs and execute (code-tools.ts).
 // search_docs runs dynamic mode's search and answers with the TypeScript declarations of the hits (code-api.ts);
 // execute runs the agent's program in a WebAssembly sandbox (code-sandbox.ts) where `api.<tool>(args)`
 // calls the tool in process exactly as a direct tools/call would (server/features.ts callToolInProcess:

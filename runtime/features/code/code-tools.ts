@@ -1,4 +1,4 @@
-// Code mode's tools, listed instead of the server's own (README "Code mode"): search_docs answers with the
+// Code mode's tools, listed instead of the server's own (docs/large-apis.md#code-mode): search_docs answers with the
 // TypeScript declarations of the matching tools, execute runs a program against them in a sandbox.
 // Names and argument names are part of the contract; descriptions are short because every session pays for them.
 import type { Tool } from "../../protocol/types.ts";

@@ -1,4 +1,4 @@
-// `--mode dynamic` (README "Toolsets and dynamic mode"): tools/list gives only dynamic-tools.ts's five, so
+// `--mode dynamic` (docs/large-apis.md#toolsets-and-dynamic-mode): tools/list gives only dynamic-tools.ts's five, so
 // an agent pays for five definitions instead of a large API's thousand; it searches or browses the catalog,
 // reads the definitions it needs (describe_tools) and runs a tool through call_tool, which the server
 // turns into a direct tools/call of it (server/features.ts), so validation, the upstream call and

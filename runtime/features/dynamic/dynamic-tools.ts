@@ -1,4 +1,4 @@
-// Dynamic mode's tools, listed instead of the server's own (README "Toolsets and dynamic mode"): an agent
+// Dynamic mode's tools, listed instead of the server's own (docs/large-apis.md#toolsets-and-dynamic-mode): an agent
 // searches or browses the catalog, reads the definitions it needs, and calls a tool through `call_tool`. Their
 // names and argument names are part of the contract; descriptions are short because every agent
 // session pays for them.

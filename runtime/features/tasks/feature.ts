@@ -1,5 +1,5 @@
 // The `tasks` feature: tools bound to an upstream job (TaskBinding) answer with an MCP task that is polled to
-// the upstream's result, in both protocol eras (README "Long-running operations").
+// the upstream's result, in both protocol eras (docs/long-running.md).
 import type { Feature, FeatureInput, FeatureSetup, JobServing, SharedStore } from "../../package/feature.ts";
 import type { ServerCapabilities } from "../../protocol/types.ts";
 import { tasksFlags } from "./flags.ts";

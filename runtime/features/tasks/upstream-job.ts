@@ -1,4 +1,4 @@
-// Following an upstream job (README "Long-running operations"): where to poll it, found in the start answer,
+// Following an upstream job (docs/long-running.md): where to poll it, found in the start answer,
 // and what one poll says: still working (202, or a status document's non-terminal value), finished (the result,
 // fetched where the binding says), or failed. A poll is a GET of the same origin only: credentials never leave it.
 import type { TaskBinding } from "../../package/catalog-types.ts";

@@ -1,7 +1,7 @@
 /**
  * A generated server's flags are records: the core's (runtime/package/server-flags.ts) and each feature's
  * (runtime/features/<name>/flags.ts). The parser, --help, the env twins in server.json and the MCPB
- * manifest and the README tables are all made from them. These tests
+ * manifest, docs/reference/server-flags.md and the package README tables are all made from them. These tests
  * hold the runtime's env reads and the rendered documents to that table, and the parser to its rules.
  */
 import { readdirSync, readFileSync } from "node:fs";
@@ -11,7 +11,7 @@ import { ALL_FLAG_SETS } from "../../../generator/normalize/features.ts";
 import { flagTable } from "../../../generator/render/flag-docs.ts";
 import { parseFlags, usageText } from "../../../runtime/package/flag-parser.ts";
 import { flagsOf } from "../../../runtime/package/server-flags.ts";
-import { README_PATH, readmeWithCodes } from "../../../scripts/readme-codes.ts";
+import { serverFlagsPage } from "../../../scripts/docs.ts";
 import { ROOT } from "../../generate/support.ts";
 
 const SERVER_FLAGS = flagsOf(ALL_FLAG_SETS);
@@ -34,10 +34,13 @@ describe("the flag table", () => {
     expect(ENV_NAMES.size).toBe(SERVER_FLAGS.filter((entry) => entry.env).length);
   });
 
-  it("is the root README's flag table, word for word", () => {
-    const readme = readFileSync(README_PATH, "utf8");
-    expect(readme).toContain(flagTable());
-    expect(readme).toBe(readmeWithCodes(readme));
+  it("is docs/reference/server-flags.md's table, word for word (npm run docs refreshes it)", () => {
+    const page = readFileSync(join(ROOT, "docs/reference/server-flags.md"), "utf8");
+    expect(page).toBe(serverFlagsPage());
+    const rows = flagTable()
+      .split("\n")
+      .map((row) => row.replace(/\]\([^)]*\)/g, ""));
+    for (const row of rows) expect(page.replace(/\]\([^)]*\)/g, "")).toContain(row);
   });
 
   it("is what --help prints: every flag and every env twin", () => {

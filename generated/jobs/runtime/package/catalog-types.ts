@@ -57,7 +57,7 @@ export type HttpBinding = {
   task?: TaskBinding; // the call starts a job the upstream finishes later: the `tasks` feature answers with an MCP task
 };
 
-/** How a long-running operation is followed (README "Long-running operations"); pointers are JSON pointers. */
+/** How a long-running operation is followed (docs/long-running.md); pointers are JSON pointers. */
 export type TaskBinding = {
   /** How it was found: a documented 202 with a poll header, `x-mcp-task` / `task:`, or a well-known shape. */
   style: "location" | "status" | "google-operation" | "azure";
@@ -78,7 +78,7 @@ export type TaskBinding = {
 
 /** `scopes`: what a caller's token must grant to call or read it (issues 17, 27: OpenAPI `security`, or `scopes:`). */
 type Bound = { http?: HttpBinding; scopes?: string[] };
-/** `toolset` absent: `default`; `view`: how the apps feature shows its result (README "Views (MCP Apps)"). */
+/** `toolset` absent: `default`; `view`: how the apps feature shows its result (docs/views.md). */
 export type CatalogTool = Tool & Bound & { toolset?: string; view?: ToolView };
 /** Rows of a list (`items`: the property holding it; absent: the answer itself), one record's fields, or the
  * user's own page (`html`, served as is). `open`: the read-only tool a row opens. */

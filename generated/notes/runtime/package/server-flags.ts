@@ -16,7 +16,7 @@ export type ServerFlag = {
   max?: number;
   choices?: readonly string[];
   turnsOn?: string; // for a boolean's env twin: what 1 turns on, for its error message
-  /** One or two lines: --help, server.json and the MCPB manifest; `doc`: the README's cell, where it says more. */
+  /** One or two lines: --help, server.json and the MCPB manifest; `doc`: docs/reference/server-flags.md's cell, where it says more. */
   help: string;
   doc?: string;
   http?: true; // HTTP only: the flag without --http is a usage error, and a stdio server ignores the env twin

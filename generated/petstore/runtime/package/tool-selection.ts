@@ -1,4 +1,4 @@
-// Which tools a server serves (README "Flags of a generated server"): --toolsets and --read-only. A tool
+// Which tools a server serves (docs/reference/server-flags.md): --toolsets and --read-only. A tool
 // left out is not listed, not searchable, not callable. Toolset names are checked against definition.ts's `toolsetNames`, not the catalog.
 import type { CatalogTool } from "./catalog-types.ts";
 

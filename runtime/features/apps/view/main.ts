@@ -1,5 +1,5 @@
 // The view's script: reads the page's ViewConfig, greets the host (`ui/initialize`, then `initialized`), and
-// renders each tool result it is sent into <main id="view">, as README "Views (MCP Apps)" describes.
+// renders each tool result it is sent into <main id="view">, as docs/views.md describes.
 import type { GeneratedView, ViewConfig } from "../view-config.ts";
 import { calledToolConfig, configIn } from "./dispatch.ts";
 import { el } from "./dom.ts";

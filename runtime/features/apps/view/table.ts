@@ -1,4 +1,4 @@
-// A list as a table (README "Views (MCP Apps)"): a captioned table with sortable column headers, a page of
+// A list as a table (docs/views.md): a captioned table with sortable column headers, a page of
 // rows at a time, and an Open button per row when the view names the tool a row opens.
 import type { ViewField } from "../../../package/catalog-types.ts";
 import { button, el } from "./dom.ts";
