@@ -222,16 +222,12 @@ function toolError(text: string): CallToolResult {
   return { content: [{ type: "text", text }], isError: true };
 }
 
-/** The first three problems, each cut to 120 characters (a pattern or enum can be long): a short message
- * whatever the answer, which the caller may show in full beside it. */
+/** The first three problems, each cut to 120 characters (a pattern or enum can be long): short, whatever the data. */
 export function describeErrors(errors: ValidatorError[] | null | undefined): string {
   if (!errors || errors.length === 0) return "does not match the schema";
-  const shown = errors.slice(0, 3).map((error) => {
-    const text = `${error.instancePath || "(root)"} ${error.message ?? "is invalid"}`;
-    return text.length > 120 ? `${text.slice(0, 119)}…` : text;
-  });
-  const more = errors.length > 3 ? ` (and ${errors.length - 3} more)` : "";
-  return `${shown.join("; ")}${more}`;
+  const cut = (text: string) => (text.length > 120 ? `${text.slice(0, 119)}…` : text);
+  const shown = errors.slice(0, 3).map((e) => cut(`${e.instancePath || "(root)"} ${e.message ?? "is invalid"}`));
+  return `${shown.join("; ")}${errors.length > 3 ? ` (and ${errors.length - 3} more)` : ""}`;
 }
 
 // A tool that stands for another (dynamic mode's `call_tool`): its handler returns `forwardTo(...)` and

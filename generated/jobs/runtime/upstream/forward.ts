@@ -53,13 +53,13 @@ export async function callUpstream(
   }
 }
 
-/** A shared parameter's configured value, unless the request (a job's poll URL, say) already has one. */
+/** A shared parameter's value, unless the request (a job's poll URL) has it; appended as text, not re-encoded. */
 function shared(out: Outgoing, p: SharedParameter, value: string | undefined, secrets: string[]): void {
   if (!value) return;
   if (p.secret) secrets.push(value);
-  const pair = `${encodeURIComponent(p.name)}=${encodeURIComponent(value)}`;
   if (p.in === "header") out.headers[p.name.toLowerCase()] ??= value;
-  else if (!out.url.searchParams.has(p.name)) out.url.search = out.url.search ? `${out.url.search}&${pair}` : pair;
+  else if (!out.url.searchParams.has(p.name))
+    out.url.search += `${out.url.search ? "&" : ""}${encodeURIComponent(p.name)}=${encodeURIComponent(value)}`;
 }
 
 /** A request to a URL the upstream gave (a job's), only on the upstream's own origin. */

@@ -9,9 +9,7 @@ import type { ToolAnswer } from "../upstream/response.ts";
 export const FIELDS_ARGUMENT = "_fields";
 /** Where results say why they are partial (a `_meta` key with our own prefix, as the spec's key rules ask). */
 export const RESPONSE_META = "dev.mcpgen/response";
-/** On an error result whose text blocks after the first are the upstream's answer, which broke the outputSchema:
- * the problems found. Code mode's `execute` hands such an answer to the code, with a note (code-mode.ts). */
-export const OUTPUT_MISMATCH_META = "dev.mcpgen/outputMismatch";
+export const OUTPUT_MISMATCH_META = "dev.mcpgen/outputMismatch"; // why an answer is an error result (code-mode.ts)
 type FieldTree = { [key: string]: FieldTree | true };
 
 /** Dotted paths as a tree; a path that names a whole field wins over longer paths inside it. */

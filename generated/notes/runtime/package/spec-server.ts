@@ -370,9 +370,8 @@ function completers(completions: StaticCompletions | undefined): { complete?: Re
   return { complete: Object.fromEntries(Object.entries(completions).map(([k, v]) => [k, matching(v)])) };
 }
 
-// An answer breaking the outputSchema (real APIs drift from their documents) is an error result still carrying
-// the answer as text, so the model sees the data and a short note on the mismatch. Not a success: clients check
-// structuredContent against the outputSchema, formats included (the official SDKs do), so it cannot be sent as such.
+// An answer breaking the outputSchema (APIs drift from their documents) is an error result carrying the answer as
+// text after a short note; not a success, as clients check structuredContent against the schema, formats included.
 function checkedAgainstOutput(result: ToolHandlerResult, validate: Validator | undefined): ToolHandlerResult {
   if (!validate || result.isError || result.structuredContent === undefined || validate(result.structuredContent))
     return result;

@@ -1,13 +1,11 @@
 // Graceful shutdown (issue 18 §3), in the order a load balancer needs: 1. /readyz turns 503 at once (the caller's
-// `closing`); 2. for the grace period requests are still served as before, connections kept alive: answering each with
-// `Connection: close` would have a proxy open a new connection per request, and one still in the listen queue when
-// the listener closes is reset after the proxy sent its POST (lost, not retried); 3. the listener closes (a proxy tries
-// another instance), every answer from now on closes its connection, GET streams end with an SSE `retry` hint, a
-// request on an open connection gets 503 (it did not run); 4. requests in flight finish until the shutdown timeout,
-// the rest get a 500 (never 503: they may have run); 5. with a grace period (behind a proxy), open connections stay
-// open until their peer closes them or they idle out (IDLE_CONNECTION_MS, longer than the generated nginx's
-// keepalive_timeout), within the shutdown timeout: closing a kept-alive one ourselves races a proxy's POST on it
-// (lost, not retried); kept open, the POST gets a 503 and the proxy tries another instance.
+// `closing`); 2. for the grace period requests are still served, connections kept alive (closing each would have a
+// proxy connect anew per request, and one still queued when the listener closes is reset, its POST lost); 3. the
+// listener closes, each answer closes its connection, GET streams end with an SSE `retry` hint, a request on an open
+// connection gets 503 (not run); 4. requests in flight finish until the shutdown timeout, the rest get a 500 (they
+// may have run); 5. with a grace period (behind a proxy), open connections stay open until their peer closes them or
+// they idle out (IDLE_CONNECTION_MS, above the generated nginx's keepalive_timeout), within the shutdown timeout:
+// closing a kept-alive one races a proxy's POST on it (lost); kept open, the POST gets a 503 and goes elsewhere.
 import type { Server, ServerResponse } from "node:http";
 import { Server as NetServer } from "node:net";
 import { errorResponse } from "../../protocol/codec.ts";
