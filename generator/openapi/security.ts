@@ -89,13 +89,28 @@ function signInOf(scheme: Json): SignIn | undefined {
   return { flows: names, ...url(first.authorizationUrl ?? first.tokenUrl) };
 }
 
-/** The requirement alternatives of an operation, keeping those every scheme of which mcpgen can fill. */
-export function requirements(op: Json, root: Json, known: Set<string>): string[][] | undefined {
+/**
+ * The requirement alternatives of an operation, keeping those every scheme of which mcpgen can fill. A
+ * requirement naming several schemes that each set the Authorization header cannot be met as written (a
+ * request has one): Google's documents list their implicit and authorization-code schemes so, meaning either.
+ * Each such scheme becomes an alternative of its own, beside the requirement's other schemes.
+ */
+export function requirements(op: Json, root: Json, schemes: SecuritySchemeNode[]): string[][] | undefined {
   const raw = Array.isArray(op.security) ? op.security : Array.isArray(root.security) ? root.security : undefined;
   if (!raw || raw.length === 0) return undefined;
-  const alternatives = raw.filter(isJson).map((r) => Object.keys(r));
-  const usable = alternatives.filter((names) => names.every((n) => known.has(n)));
-  return usable.length > 0 ? usable : undefined;
+  const byId = new Map(schemes.map((s) => [s.id, s]));
+  const authorization = (id: string) => byId.has(id) && byId.get(id)?.type !== "apiKey";
+  const alternatives = raw.filter(isJson).flatMap((r) => {
+    const names = Object.keys(r);
+    const headers = names.filter(authorization);
+    if (headers.length < 2) return [names];
+    const rest = names.filter((n) => !authorization(n));
+    return headers.map((header) => [...rest, header]);
+  });
+  const usable = alternatives.filter((names) => names.every((n) => byId.has(n)));
+  const seen = new Set<string>();
+  const unique = usable.filter((names) => !seen.has(names.join("\0")) && seen.add(names.join("\0")));
+  return unique.length > 0 ? unique : undefined;
 }
 
 /**
