@@ -42,7 +42,9 @@ export function authDocs(model: Model): AuthDocs | false {
             {
               scheme: mdCode(scheme.id),
               flows: scheme.signIn.flows.map(mdCode).join(" or "),
-              from: scheme.signIn.url ? ` (from ${mdCode(scheme.signIn.url)}, or the API's own CLI or console)` : "",
+              from: scheme.signIn.url
+                ? ` (its sign-in URL: ${mdCode(scheme.signIn.url)}; the API's own CLI or console may issue one too)`
+                : "",
               env: mdCode(scheme.env),
             },
           ]

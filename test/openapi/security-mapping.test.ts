@@ -195,7 +195,7 @@ describe("what the package says about the mapped token", () => {
       "The server sends the upstream API the credentials the API's OpenAPI document declares, read from its\nenvironment at each call: `ACME_API_LOGIN_TOKEN` (described under Run it).",
     );
     expect(section).toContain(
-      `The scheme \`login\` is an OAuth2 sign-in (\`implicit\`), which a server cannot go through on its\nown: it sends an access token you obtain beforehand (from \`${AUTH_URL}\`, or the API's own CLI or console), read from \`ACME_API_LOGIN_TOKEN\`, as\n\`Authorization: Bearer\`.`,
+      `The scheme \`login\` is an OAuth2 sign-in (\`implicit\`), which a server cannot go through on its\nown: it sends an access token you obtain beforehand (its sign-in URL: \`${AUTH_URL}\`; the API's own CLI or console may issue one too), read from \`ACME_API_LOGIN_TOKEN\`, as\n\`Authorization: Bearer\`.`,
     );
     expect(section).not.toContain("declares no credentials");
   });
