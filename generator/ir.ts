@@ -33,7 +33,14 @@ export type { Icon, ToolAnnotations } from "../runtime/protocol/types.ts";
 
 /** A credential an http binding may use. `loc` is set for the spec language's `upstream.auth`, which the
  * loader lowers to this, OpenAPI's form (its schemes point at the document by id instead). */
-export type SecuritySchemeNode = SecurityScheme & { loc?: SourceLoc };
+export type SecuritySchemeNode = SecurityScheme & { loc?: SourceLoc; signIn?: SignIn };
+
+/**
+ * OpenAPI: a bearer scheme that stands for an OAuth2 flow needing a user (implicit, authorization code,
+ * password) or OpenID Connect: the server cannot sign in itself, so it sends a token obtained beforehand.
+ * The README and the server's env listing say so; the catalog leaves it out (the runtime sends a bearer).
+ */
+export type SignIn = { flows: string[]; url?: string };
 
 /** A parameter every operation takes (openapi/shared-parameters.ts), with what the README says of it and where it
  * was written (`pointer`, for diagnostics). */

@@ -129,8 +129,13 @@ export const catalog = {
   ),
   OPENAPI_SECURITY_UNSUPPORTED: warning(
     "Security scheme not supported",
-    "The scheme needs a user in the loop (OpenID Connect, OAuth2 authorization code...) or is malformed.",
-    "Operations that need only this scheme are called without credentials; use a token-based scheme if the API has one.",
+    "The scheme is of a kind the server cannot fill from its environment (mutual TLS, HTTP digest...) or is malformed (an oauth2 scheme with no flow).",
+    "Operations that need only this scheme are called without credentials: supply them from src/credentials.ts (the package README's Authentication section shows how), or use a token-based scheme if the API has one.",
+  ),
+  OPENAPI_SECURITY_TOKEN_FROM_ENV: warning(
+    "OAuth2 sign-in mapped to a token from the environment",
+    "The scheme's OAuth2 flows (implicit, authorization code, password) or OpenID Connect need a user to sign in, which a server cannot do on its own; the server sends an access token read from the variable the message names, as Authorization: Bearer.",
+    "Obtain an access token beforehand (the API's CLI or console; the scheme's authorization URL) and set the variable; the server does not refresh it. For a token per user, return it from src/credentials.ts instead.",
   ),
   OPENAPI_OUTPUT_SCHEMA_DROPPED: warning(
     "Response schema too large for an outputSchema",

@@ -28,6 +28,12 @@ export function upstreamEnvVars(
         name: scheme.env,
         use: `API key ${quote(scheme.id)}, sent in the ${quote(scheme.in)} ${quote(scheme.name)}`,
       });
+    } else if (scheme.signIn) {
+      const from = scheme.signIn.url ? `, from ${quote(scheme.signIn.url)}` : "";
+      vars.push({
+        name: scheme.env,
+        use: `OAuth2 access token for ${quote(scheme.id)}${from}, sent as a bearer token`,
+      });
     } else {
       const what = scheme.type === "basic" ? "user:password for HTTP basic auth" : "bearer token";
       vars.push({ name: scheme.env, use: `${what} (${quote(scheme.id)})` });

@@ -81,7 +81,6 @@ export function loadOpenApi(
   const loc = (pointer: string): SourceLoc => ({ file: source.file, pointer, ...source.locate(pointer) });
 
   const schemes = securitySchemes(root, name, report);
-  const known = new Set(schemes.map((s) => s.id));
   const uriScheme = name.replace(/[^a-z0-9+.-]/g, "").replace(/^[^a-z]+/, "") || "api";
   const ctx: MapContext = {
     dialect: dialect.schemas,
@@ -115,7 +114,7 @@ export function loadOpenApi(
         path,
         parameters: mergedParameters(root, item.parameters, op.parameters),
         loc: loc(pointer),
-        security: requirements(op, root, known),
+        security: requirements(op, root, schemes),
         ...ownServer(op, item),
         uriScheme,
       };

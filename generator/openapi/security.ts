@@ -1,11 +1,13 @@
 /**
  * OpenAPI security schemes as upstream credentials read from environment variables at call time.
  * Variable names are derived from the server and scheme names (`PETSTORE_API_KEY`) and listed in the
- * generated README. Schemes mcpgen cannot fill (OpenID Connect, OAuth2 flows needing a user) are skipped
- * with a warning; operations whose every requirement needs one are called without credentials.
+ * generated README. OAuth2 flows needing a user (implicit, authorization code, password) and OpenID Connect
+ * become a bearer token read from `<SCHEME>_TOKEN`: the server cannot sign in, but a token obtained beforehand
+ * works (a warning says so). Schemes mcpgen cannot fill (mutual TLS, HTTP digest...) are skipped with a
+ * warning; operations whose every requirement needs one are called without credentials.
  */
 import type { Report } from "../diagnostics/diagnostic.ts";
-import type { SecuritySchemeNode } from "../ir.ts";
+import type { SecuritySchemeNode, SignIn } from "../ir.ts";
 import { isJson, type Json, token } from "./document.ts";
 
 export function envName(...parts: string[]): string {
@@ -34,33 +36,81 @@ export function securitySchemes(root: Json, prefix: string, report: Report): Sec
       out.push({ id, type: "apiKey", in: scheme.in as "header", name: scheme.name, env });
     } else if (scheme.type === "http" && /^bearer$/i.test(String(scheme.scheme))) out.push({ id, type: "bearer", env });
     else if (scheme.type === "http" && /^basic$/i.test(String(scheme.scheme))) out.push({ id, type: "basic", env });
-    else if (scheme.type === "oauth2" && isJson(scheme.flows) && isJson(scheme.flows.clientCredentials)) {
+    else if (
+      scheme.type === "oauth2" &&
+      isJson(scheme.flows) &&
+      isJson(scheme.flows.clientCredentials) &&
+      typeof scheme.flows.clientCredentials.tokenUrl === "string" &&
+      scheme.flows.clientCredentials.tokenUrl !== ""
+    ) {
       const flow = scheme.flows.clientCredentials;
       out.push({
         id,
         type: "oauth2",
-        tokenUrl: String(flow.tokenUrl ?? ""),
+        tokenUrl: flow.tokenUrl as string,
         clientIdEnv: `${env}_CLIENT_ID`,
         clientSecretEnv: `${env}_CLIENT_SECRET`,
       });
+    } else if (scheme.type === "oauth2" || scheme.type === "openIdConnect") {
+      const signIn = signInOf(scheme);
+      if (!signIn) {
+        report("OPENAPI_SECURITY_UNSUPPORTED", at, `security scheme '${id}' (oauth2) declares no flow`);
+        continue;
+      }
+      out.push({ id, type: "bearer", env: `${env}_TOKEN`, signIn });
+      const what = scheme.type === "oauth2" ? `oauth2, ${signIn.flows.join(" or ")} flow` : "openIdConnect";
+      report(
+        "OPENAPI_SECURITY_TOKEN_FROM_ENV",
+        at,
+        `security scheme '${id}' (${what}) needs a user to sign in, which the server cannot do; mapped to a bearer token read from ${env}_TOKEN`,
+      );
     } else {
       report(
         "OPENAPI_SECURITY_UNSUPPORTED",
         at,
-        `security scheme '${id}' (${String(scheme.type)}) cannot be filled from the environment`,
+        `security scheme '${id}' (${String(scheme.type)}${typeof scheme.scheme === "string" ? ` ${scheme.scheme}` : ""}) cannot be filled from the environment`,
       );
     }
   }
   return out;
 }
 
-/** The requirement alternatives of an operation, keeping those every scheme of which mcpgen can fill. */
-export function requirements(op: Json, root: Json, known: Set<string>): string[][] | undefined {
+/** Flows a server cannot run alone, in the order a README names them (client credentials without a token URL too). */
+const USER_FLOWS = ["authorizationCode", "implicit", "password", "clientCredentials"];
+
+/** What a token for an OAuth2 scheme with no client-credentials flow, or an OpenID Connect one, comes from. */
+function signInOf(scheme: Json): SignIn | undefined {
+  const url = (value: unknown) => (typeof value === "string" && value !== "" ? { url: value } : {});
+  if (scheme.type === "openIdConnect") return { flows: ["openIdConnect"], ...url(scheme.openIdConnectUrl) };
+  const flows = isJson(scheme.flows) ? scheme.flows : {};
+  const names = USER_FLOWS.filter((name) => isJson(flows[name]));
+  if (names.length === 0) return undefined;
+  const first = flows[names[0]] as Json;
+  return { flows: names, ...url(first.authorizationUrl ?? first.tokenUrl) };
+}
+
+/**
+ * The requirement alternatives of an operation, keeping those every scheme of which mcpgen can fill. A
+ * requirement naming several schemes that each set the Authorization header cannot be met as written (a
+ * request has one): Google's documents list their implicit and authorization-code schemes so, meaning either.
+ * Each such scheme becomes an alternative of its own, beside the requirement's other schemes.
+ */
+export function requirements(op: Json, root: Json, schemes: SecuritySchemeNode[]): string[][] | undefined {
   const raw = Array.isArray(op.security) ? op.security : Array.isArray(root.security) ? root.security : undefined;
   if (!raw || raw.length === 0) return undefined;
-  const alternatives = raw.filter(isJson).map((r) => Object.keys(r));
-  const usable = alternatives.filter((names) => names.every((n) => known.has(n)));
-  return usable.length > 0 ? usable : undefined;
+  const byId = new Map(schemes.map((s) => [s.id, s]));
+  const authorization = (id: string) => byId.has(id) && byId.get(id)?.type !== "apiKey";
+  const alternatives = raw.filter(isJson).flatMap((r) => {
+    const names = Object.keys(r);
+    const headers = names.filter(authorization);
+    if (headers.length < 2) return [names];
+    const rest = names.filter((n) => !authorization(n));
+    return headers.map((header) => [...rest, header]);
+  });
+  const usable = alternatives.filter((names) => names.every((n) => byId.has(n)));
+  const seen = new Set<string>();
+  const unique = usable.filter((names) => !seen.has(names.join("\0")) && seen.add(names.join("\0")));
+  return unique.length > 0 ? unique : undefined;
 }
 
 /**

@@ -120,8 +120,15 @@ function collection(where: string, format: unknown): Json {
 function securityScheme(raw: Json): Json {
   if (raw.type === "basic") return { type: "http", scheme: "basic", description: raw.description };
   if (raw.type === "oauth2") {
-    const flow = raw.flow === "application" ? "clientCredentials" : String(raw.flow);
-    return { type: "oauth2", flows: { [flow]: { tokenUrl: raw.tokenUrl, scopes: raw.scopes ?? {} } } };
+    // Swagger 2's flow names (application, accessCode) and both URLs carried over as OpenAPI 3 states them.
+    const flow =
+      raw.flow === "application"
+        ? "clientCredentials"
+        : raw.flow === "accessCode"
+          ? "authorizationCode"
+          : String(raw.flow);
+    const urls = { authorizationUrl: raw.authorizationUrl, tokenUrl: raw.tokenUrl };
+    return { type: "oauth2", flows: { [flow]: { ...urls, scopes: raw.scopes ?? {} } } };
   }
   return raw;
 }

@@ -78,7 +78,7 @@ function task(node: TaskNode): TaskBinding {
 }
 
 /** A scheme as the runtime reads it: the source location stays in the generator. */
-function scheme({ loc: _loc, ...rest }: SecuritySchemeNode): SecurityScheme {
+function scheme({ loc: _loc, signIn: _signIn, ...rest }: SecuritySchemeNode): SecurityScheme {
   return rest;
 }
 

@@ -10,6 +10,7 @@ import type { JsonSchema, ToolNode } from "../ir.ts";
 import { upstreamEnvVars } from "../normalize/env-vars.ts";
 import { FEATURE_MODULES } from "../normalize/features.ts";
 import type { Model } from "../normalize/normalize.ts";
+import { authDocs } from "./auth-docs.ts";
 import { DEPLOYED_URL, renderClientConfigs } from "./client-configs.ts";
 import { forwardsUpstream } from "./credentials-hook.ts";
 import { toolsetDocs } from "./docs-toolsets.ts";
@@ -68,6 +69,7 @@ export function renderDocs(model: Model): string {
       ].join("\n"),
     ),
     envVars,
+    authentication: authDocs(model),
     perUserCredentials: forwardsUpstream(model),
     // Each feature's sections (its folder's readme.md.hbs) appear only in a package that has it.
     slots: featureReadmeSlots(features),

@@ -61,6 +61,10 @@ export function serverEnvVars(model: Model): ServerEnvVar[] {
       credential(scheme.clientSecretEnv, `${use}: client secret.`, `${scheme.id} client secret`);
     } else if (scheme.type === "apiKey") {
       credential(scheme.env, `API key of scheme ${scheme.id}, sent in the ${scheme.in} ${scheme.name}.`, scheme.id);
+    } else if (scheme.signIn) {
+      // An OAuth2 flow the server cannot run (implicit, authorization code...): a token obtained beforehand.
+      const flows = scheme.signIn.flows.join(" or ");
+      credential(scheme.env, `OAuth2 access token of scheme ${scheme.id} (${flows}), obtained beforehand.`, scheme.id);
     } else {
       const what = scheme.type === "basic" ? "user:password for HTTP basic auth" : "Bearer token";
       credential(scheme.env, `${what} (scheme ${scheme.id}).`, scheme.id);

@@ -4,7 +4,7 @@ import { unescape as decoded } from "node:querystring";
 import { setTimeout as wait } from "node:timers/promises";
 import type { HttpBinding, SharedParameter } from "../package/catalog-types.ts";
 import { ownValue, setOwn } from "../protocol/codec.ts";
-import { applySecurity } from "./credentials.ts";
+import { applySecurity, authHint } from "./credentials.ts";
 import { explicitRequest, legacyRequest } from "./request.ts";
 import { configuredRedactor, isTextual, retryAfterMs } from "./response.ts";
 import { send } from "./send.ts";
@@ -48,7 +48,8 @@ export async function callUpstream(
     const { retryAfter, ...response } = await send(upstream, method, out, signal, redact);
     const retryable = retried.includes(response.status);
     const delay = retryable && attempt < attempts ? retryDelay(retryAfter, attempt) : undefined;
-    if (delay === undefined || delay > maxDelay) return redacted(response, redact);
+    const hint = response.status === 401 || response.status === 403 ? authHint(upstream, binding, call) : undefined;
+    if (delay === undefined || delay > maxDelay) return { ...redacted(response, redact), ...(hint ? { hint } : {}) };
     await wait(delay, undefined, { signal });
   }
 }

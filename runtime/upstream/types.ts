@@ -25,6 +25,7 @@ export type UpstreamResponse = {
   cutAt?: number;
   redact?: Redactor;
   link?: string; // the Link header (RFC 8288), redacted: its rel="next" URL says which arguments fetch the next page
+  hint?: string; // on a 401 or 403, a line saying where this operation's credentials come from (authHint)
   /** The headers a long-running job is followed by (JOB_HEADERS, lowercase), and the URL that answered. */
   headers?: Record<string, string>;
   url?: string;

@@ -74,7 +74,10 @@ beforeAll(async () => {
   pkg = join(dir, "pkg");
   const result = await generate(join(dir, "vault.json"), pkg, { features: ["oauth"] });
   expect(result.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
-  server = await startServer(pkg, ["--auth-issuer", op.issuer, "--base-url", upstream.url]);
+  // The upstream's authorization-code scheme reads its token from VAULT_OAUTH_TOKEN (issue 33): a server cannot sign in.
+  server = await startServer(pkg, ["--auth-issuer", op.issuer, "--base-url", upstream.url], {
+    VAULT_OAUTH_TOKEN: "upstream-token",
+  });
 }, 120_000);
 afterAll(async () => {
   await server?.stop();
@@ -135,6 +138,7 @@ describe("a resource template inherits its operation's scopes", () => {
     expect(answer.status).toBe(200);
     expect(JSON.stringify(answer.body)).toContain("hunter2");
     expect(upstream.requests.map((request) => request.path)).toEqual(["/secrets/42"]);
+    expect(upstream.requests[0].headers.authorization).toBe("Bearer upstream-token");
     expect((await templates(token, session)).sort()).toEqual(["vault://notes/{id}", "vault://secrets/{id}"]);
   });
 

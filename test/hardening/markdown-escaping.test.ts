@@ -96,6 +96,7 @@ describe("the generated README of a hostile spec-language spec", () => {
       "### Publish and deploy",
       "### Authorization (OAuth)",
       "## Deploy",
+      "## Authentication",
       "## Per-user upstream credentials",
       "### Your own hook: src/credentials.ts",
       "### Token exchange (RFC 8693), built in",
@@ -134,9 +135,14 @@ describe("the generated README of a hostile OpenAPI document", () => {
             type: "oauth2",
             flows: { clientCredentials: { tokenUrl: "http://127.0.0.1:9/token?<b>|[x](y)", scopes: {} } },
           },
+          // An OAuth2 sign-in (mapped to a token from the environment): the README's Authentication section names it.
+          [EVIL_LINE]: {
+            type: "oauth2",
+            flows: { implicit: { authorizationUrl: "http://127.0.0.1:9/auth?<b>|[x](y)`", scopes: {} } },
+          },
         },
       },
-      security: [{ key: [] }, { oauth: [] }],
+      security: [{ key: [] }, { oauth: [] }, { [EVIL_LINE]: [] }],
       tags: [{ name: EVIL_LINE, description: EVIL }],
       paths: {
         "/items/{id}": {
@@ -168,6 +174,7 @@ describe("the generated README of a hostile OpenAPI document", () => {
     expect(result.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
     const readme = readFileSync(join(out, "README.md"), "utf8");
     expect(readme).toContain("It reads these environment variables");
+    expect(readme).toMatch(/The scheme `+.* is an OAuth2 sign-in \(`implicit`\)/);
     checkReadme(readme, [
       expect.stringMatching(/^# /),
       "## Run it",
@@ -176,6 +183,7 @@ describe("the generated README of a hostile OpenAPI document", () => {
       "### Publish and deploy",
       "### Authorization (OAuth)",
       "## Deploy",
+      "## Authentication",
       "## Per-user upstream credentials",
       "### Your own hook: src/credentials.ts",
       "### Token exchange (RFC 8693), built in",

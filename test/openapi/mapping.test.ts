@@ -409,7 +409,7 @@ describe("$refs and diagnostics", () => {
       run(`openapi: 3.0.0
 info: { title: x, version: 1.0.0 }
 paths: {}
-components: { securitySchemes: { oidc: { type: openIdConnect, openIdConnectUrl: "https://x" } } }
+components: { securitySchemes: { tls: { type: mutualTLS } } }
 `)
         .diagnostics.map((d) => d.code)
         .sort(),

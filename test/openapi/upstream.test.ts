@@ -9,7 +9,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { HttpBinding } from "../../runtime/package/catalog-types.ts";
 import { callUpstream } from "../../runtime/upstream/forward.ts";
-import { toolAnswerFrom } from "../../runtime/upstream/response.ts";
+import { resourceContentsFrom, toolAnswerFrom } from "../../runtime/upstream/response.ts";
 import type { UpstreamConfig, UpstreamResponse } from "../../runtime/upstream/types.ts";
 import { type RecordedRequest, startUpstream } from "../generate/support.ts";
 
@@ -30,6 +30,11 @@ beforeAll(async () => {
         ? { json: { access_token: "tok-123", expires_in: 3600 } }
         : { status: 401, json: {} },
     "GET /flaky": () => (flaky++ < 2 ? { status: 429, text: "slow down", type: "text/plain" } : { json: { ok: true } }),
+    "GET /guarded": (r) =>
+      r.headers.authorization === "Bearer good"
+        ? { json: { ok: true } }
+        : { status: 401, json: { error: "bad token" } },
+    "GET /forbidden": () => ({ status: 403, text: "forbidden", type: "text/plain" }),
     "GET /broken": (r) => ({ status: 400, text: `bad request, you sent ${r.headers["x-key"]}`, type: "text/plain" }),
   });
 });
@@ -177,6 +182,86 @@ describe("security and servers", () => {
     };
     await call({ method: "GET", path: "/x", parameters: [] }, {}, config, { T_VERSION: "echo" });
     expect(last().path).toBe("/echo/x");
+  });
+});
+
+describe("a 401 or 403 answer says where the operation's credentials come from (issue 33)", () => {
+  const schemes: UpstreamConfig["securitySchemes"] = [
+    { id: "login", type: "bearer", env: "T_LOGIN_TOKEN" },
+    { id: "other", type: "bearer", env: "T_OTHER_TOKEN" },
+    { id: "key", type: "apiKey", in: "query", name: "k", env: "T_KEY" },
+    { id: "app", type: "oauth2", tokenUrl: "", clientIdEnv: "T_ID", clientSecretEnv: "T_SECRET" },
+  ];
+  // Built once the upstream runs (the file's beforeAll started it): its URL is the base URL.
+  let config: UpstreamConfig;
+  beforeAll(() => {
+    config = upstream({ securitySchemes: schemes });
+  });
+  const textOf = (response: UpstreamResponse) => {
+    const result = toolResultFrom(response);
+    expect(result.isError).toBe(true);
+    return (result.content ?? []).map((block) => (block as { text: string }).text).join("");
+  };
+
+  it("names the variables of each alternative, after the upstream's own message, and never their values", async () => {
+    const binding = { method: "GET", path: "/guarded", parameters: [], security: [["login"], ["other", "key"]] };
+    const response = await call(binding, {}, config, { T_LOGIN_TOKEN: "expired-token-value" });
+    expect(response.status).toBe(401);
+    const text = textOf(response);
+    expect(text).toBe(
+      'Upstream API answered 401 Unauthorized: {"error":"bad token"}\nThis operation\'s credentials come from T_LOGIN_TOKEN or T_OTHER_TOKEN and T_KEY: check that they are set and valid.',
+    );
+    expect(last().headers.authorization).toBe("Bearer expired-token-value");
+    // Unset, nothing is sent: the same words, before the call (a client-credentials scheme needs both its variables).
+    await expect(call({ ...binding, security: [["app"], ["key"]] }, {}, config)).rejects.toThrow(
+      "set T_ID and T_SECRET or T_KEY: the upstream API needs credentials for this operation",
+    );
+    const ok = await call(binding, {}, config, { T_LOGIN_TOKEN: "good" });
+    expect(ok.status).toBe(200);
+    expect(ok.hint).toBeUndefined();
+  });
+
+  it("a 403 too; an operation with no credentials declared points at src/credentials.ts", async () => {
+    const declared = textOf(
+      await call({ method: "GET", path: "/forbidden", security: [["key"]] }, {}, config, { T_KEY: "kkkk" }),
+    );
+    expect(declared).toMatch(
+      /^Upstream API answered 403 Forbidden: forbidden\nThis operation's credentials come from T_KEY:/,
+    );
+    const none = textOf(await call({ method: "GET", path: "/forbidden" }, {}, config));
+    expect(none).toBe(
+      "Upstream API answered 403 Forbidden: forbidden\nNo credentials were sent: return them from src/credentials.ts (the package README's Authentication section).",
+    );
+    // An optional requirement ([] beside a scheme) names the scheme's variable.
+    const optional = textOf(await call({ method: "GET", path: "/forbidden", security: [[], ["key"]] }, {}, config));
+    expect(optional).toContain("come from T_KEY:");
+  });
+
+  it("credentials from src/credentials.ts (or the token exchange) are named as what was refused", async () => {
+    const response = await callUpstream(
+      config,
+      { method: "GET", path: "/guarded", security: [["login"]] },
+      {},
+      new AbortController().signal,
+      {},
+      { credentials: { headers: { authorization: "Bearer per-user-token" }, secrets: ["per-user-token"] } },
+    );
+    expect(textOf(response)).toMatch(
+      /\nThe per-user credentials \(src\/credentials\.ts, token exchange\) were refused\.$/,
+    );
+    expect(textOf(response)).not.toContain("per-user-token");
+  });
+
+  it("other failures carry no hint; a resource read's error carries it too", async () => {
+    const broken = await call({ method: "GET", path: "/broken", security: [["key"]] }, {}, config, { T_KEY: "kkkk" });
+    expect(broken.status).toBe(400);
+    expect(broken.hint).toBeUndefined();
+    const denied = await call({ method: "GET", path: "/guarded", security: [["login"]] }, {}, config, {
+      T_LOGIN_TOKEN: "nope",
+    });
+    expect(() => resourceContentsFrom("acme://things", undefined, denied)).toThrow(
+      "Upstream API answered 401 Unauthorized for acme://things\nThis operation's credentials come from T_LOGIN_TOKEN: check that they are set and valid.",
+    );
   });
 });
 

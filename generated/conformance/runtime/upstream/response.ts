@@ -45,7 +45,7 @@ function answerOf(response: UpstreamResponse): ToolHandlerResult | ToolAnswer {
   if (!ok) {
     const body = limit === undefined ? response.body.toString("utf8") : cutText(response, limit);
     const excerpt = body.length <= 500 ? body : `${body.slice(0, 500)}… [truncated ${body.length - 500} characters]`;
-    const text = `Upstream API answered ${response.status} ${response.statusText}${excerpt ? `: ${excerpt}` : ""}`;
+    const text = `Upstream API answered ${response.status} ${response.statusText}${excerpt ? `: ${excerpt}` : ""}${response.hint ?? ""}`;
     return { isError: true, content: [textBlock(text)] };
   }
   if (response.body.length === 0) return { content: [textBlock(`Upstream API answered ${response.status}`)] };
@@ -84,7 +84,7 @@ function answerOf(response: UpstreamResponse): ToolHandlerResult | ToolAnswer {
 /** Resource contents from an upstream response; a non-2xx answer is an error the caller turns into JSON-RPC. */
 export function resourceContentsFrom(uri: string, mimeType: string | undefined, response: UpstreamResponse) {
   if (response.status < 200 || response.status >= 300)
-    throw new Error(`Upstream API answered ${response.status} ${response.statusText} for ${uri}`);
+    throw new Error(`Upstream API answered ${response.status} ${response.statusText} for ${uri}${response.hint ?? ""}`);
   const type = mimeType ?? (response.contentType.split(";")[0] || "application/octet-stream");
   const limit = response.cutAt;
   if (isJson(response.contentType) || isText(response.contentType)) {

@@ -1,6 +1,6 @@
 // Upstream credentials: per user (issue 17: the src/credentials.ts hook, or token-exchange.ts) as headers, which
 // are all the forwarding sees of the caller, refused when they hold the MCP token; else the spec's, from env.
-import type { SecurityScheme } from "../package/catalog-types.ts";
+import type { HttpBinding, SecurityScheme } from "../package/catalog-types.ts";
 import { setOwn } from "../protocol/codec.ts";
 import type { AuthPrincipal } from "../server/auth-principal.ts";
 import { log } from "../server/log.ts";
@@ -87,6 +87,18 @@ function checked(given: UpstreamCredentials, mcpToken: string | undefined, sourc
 const envOf = (scheme: SecurityScheme) =>
   scheme.type === "oauth2" ? [scheme.clientIdEnv, scheme.clientSecretEnv] : [scheme.env];
 
+/** The variables each alternative reads ("A and B or C"); on a 401/403 the hint says them (else the hook). */
+function wanted(schemes: Map<string, SecurityScheme>, alternatives: string[][]): string {
+  const sets = alternatives.map((ids) => ids.flatMap((id) => envOf(schemes.get(id) as SecurityScheme)).join(" and "));
+  return [...new Set(sets.filter(Boolean))].join(" or ");
+}
+export function authHint(upstream: UpstreamConfig, binding: HttpBinding, call: UpstreamCall): string {
+  const set = wanted(new Map((upstream.securitySchemes ?? []).map((s) => [s.id, s])), binding.security ?? []);
+  if (call.credentials) return "\nThe per-user credentials (src/credentials.ts, token exchange) were refused.";
+  if (set) return `\nThis operation's credentials come from ${set}: check that they are set and valid.`;
+  return "\nNo credentials were sent: return them from src/credentials.ts (the package README's Authentication section).";
+}
+
 /** Uses the first security alternative whose variables are all set; `[]` means no credentials needed. */
 export async function applySecurity(
   upstream: UpstreamConfig,
@@ -99,10 +111,8 @@ export async function applySecurity(
   const schemes = new Map((upstream.securitySchemes ?? []).map((s) => [s.id, s]));
   const resolved = alternatives.map((ids) => ids.map((id) => schemes.get(id)).filter((s) => s !== undefined));
   const usable = resolved.find((list) => list.every((s) => envOf(s).every((name) => env[name])));
-  if (!usable) {
-    const wanted = [...new Set(resolved.flatMap((list) => list.flatMap(envOf)))].join(" or ");
-    throw new Error(`set ${wanted}: the upstream API needs credentials for this operation`);
-  }
+  if (!usable)
+    throw new Error(`set ${wanted(schemes, alternatives)}: the upstream API needs credentials for this operation`);
   for (const scheme of usable) {
     const oauth2 = scheme.type === "oauth2";
     const secret = oauth2 ? await clientCredentialsToken(scheme, env, signal) : (env[scheme.env] as string);
