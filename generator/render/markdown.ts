@@ -3,7 +3,7 @@ import { escapeInvisible } from "./ts.ts";
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control and bidi characters are what is made visible
 const INVISIBLE = /[\u0000-\u0008\u000b-\u001f\u007f\u202a-\u202e\u2066-\u2069]/g;
-const visible = (text: string) =>
+export const visible = (text: string) =>
   text.replace(INVISIBLE, (c) => `U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}`);
 
 /**
