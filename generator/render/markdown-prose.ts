@@ -8,7 +8,7 @@
 import type { Nodes, Parent, PhrasingContent, Root, RootContent, Table, Text } from "mdast";
 import { fromMarkdown } from "mdast-util-from-markdown";
 import { gfmFromMarkdown, gfmToMarkdown } from "mdast-util-gfm";
-import { toMarkdown } from "mdast-util-to-markdown";
+import { type Options, toMarkdown } from "mdast-util-to-markdown";
 import { gfm } from "micromark-extension-gfm";
 import { mdText, visible } from "./markdown.ts";
 
@@ -16,6 +16,11 @@ import { mdText, visible } from "./markdown.ts";
  * README's title, 4 under a tool's `###`). Empty for no text. */
 export function mdProse(text: string | undefined, headingDepth: number): string {
   if (!text?.trim()) return "";
+  return plainProse(text) ?? mdProseParsed(text, headingDepth);
+}
+
+/** mdProse through the parser, whatever the text; exported so a test can hold the fast path to it. */
+export function mdProseParsed(text: string, headingDepth: number): string {
   const tree = parse(text);
   const definitions = new Map<string, { url: string; title?: string | null }>();
   visit(tree, (node) => {
@@ -24,13 +29,7 @@ export function mdProse(text: string | undefined, headingDepth: number): string 
   const shallowest = Math.min(7, ...collect(tree, "heading").map((h) => h.depth));
   const shift = Math.max(0, headingDepth - shallowest);
   tree.children = defuse(tree, definitions, shift) as RootContent[];
-  const out = toMarkdown(tree, {
-    extensions: [gfmToMarkdown()],
-    bullet: "-",
-    rule: "-",
-    fences: true,
-    listItemIndent: "one",
-  }).trimEnd();
+  const out = toMarkdown(tree, TO_MARKDOWN).trimEnd();
   // The serializer is built to round-trip; this re-parse is the proof, per description, that the output
   // holds no HTML or unsafe link, no heading above its context, and ends every block it opens. A text
   // that fails it is shown flattened, as every spec string was before.
@@ -40,6 +39,8 @@ export function mdProse(text: string | undefined, headingDepth: number): string 
 /** The first sentence as plain text, escaped for a table cell (mdText): no formatting, one line. */
 export function mdSummary(text: string | undefined): string {
   if (!text?.trim()) return "";
+  const prose = plainProse(text);
+  if (prose !== undefined) return mdText(firstSentence(prose.split("\n\n")[0].replace(/\n/g, " ")));
   const tree = parse(text);
   const block =
     tree.children.find((node) => node.type === "paragraph") ?? tree.children.find((node) => node.type === "heading");
@@ -48,6 +49,25 @@ export function mdSummary(text: string | undefined): string {
     .trim();
   return mdText(firstSentence(plain));
 }
+
+/**
+ * Most descriptions are words and plain punctuation, which Markdown reads as paragraphs: their lines
+ * as they are, one blank line between paragraphs. Parsing costs about a millisecond a kilobyte, twice
+ * (the re-parse in mdProseParsed), which an API of thousands of operations feels. Undefined when a
+ * character or a line start could mean anything else (a list, a heading, a link, an indented block, a
+ * hard break); a property test holds this to mdProseParsed.
+ */
+function plainProse(text: string): string | undefined {
+  const lines = text.replace(/\r\n?/g, "\n").split("\n");
+  if (!lines.every((line) => PLAIN_LINE.test(line)) || /www\./i.test(text)) return undefined;
+  return lines
+    .join("\n")
+    .replace(/\n{2,}/g, "\n\n")
+    .trim();
+}
+
+/** Empty, or words and `,.;'"?()%/-` with no space at either end and no block-opening first character. */
+const PLAIN_LINE = /^(?:(?![\d+=-])[\p{L}\p{N},.;'"?()%/-](?:[\p{L}\p{N} ,.;'"?()%/-]*[\p{L}\p{N},.;'"?()%/-])?)?$/u;
 
 /**
  * Up to the first `.`, `!` or `?` that ends a sentence: followed by a space and no lowercase letter,
@@ -82,10 +102,20 @@ const ABBREVIATIONS = new Set([
   "vs",
 ]);
 
+// Built once: making the GFM extensions per call costs more than parsing a description.
+const FROM_MARKDOWN = { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] };
+const TO_MARKDOWN: Options = {
+  extensions: [gfmToMarkdown()],
+  bullet: "-",
+  rule: "-",
+  fences: true,
+  listItemIndent: "one",
+};
+
 function parse(text: string): Root {
   // Invisible and bidi characters are shown as U+XXXX, as in mdText; line separators are line ends.
   const normalized = visible(text.replace(/\r\n?|[\u2028\u2029]/g, "\n"));
-  return fromMarkdown(normalized, { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] });
+  return fromMarkdown(normalized, FROM_MARKDOWN);
 }
 
 /** Children made harmless: HTML as text, unsafe links as their text, references resolved (a definition

@@ -6,6 +6,7 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import fc from "fast-check";
 import type { Nodes } from "mdast";
 import { fromMarkdown } from "mdast-util-from-markdown";
 import { gfmFromMarkdown } from "mdast-util-gfm";
@@ -13,7 +14,7 @@ import { gfm } from "micromark-extension-gfm";
 import { describe, expect, it } from "vitest";
 import { generate } from "../../generator/index.ts";
 import { renderDocs } from "../../generator/render/docs.ts";
-import { firstSentence, mdProse, mdSummary } from "../../generator/render/markdown-prose.ts";
+import { firstSentence, mdProse, mdProseParsed, mdSummary } from "../../generator/render/markdown-prose.ts";
 import { scratchDir } from "../generate/support.ts";
 import { readmeHeadings, readmeProblems } from "../hardening/markdown-check.ts";
 import { model, prompt, tool } from "./model.ts";
@@ -174,6 +175,34 @@ curl https://api.acme.example/orders
 
   it("shows invisible and bidirectional-override characters, as mdText does (Trojan Source)", () => {
     expect(mdProse("rlo \u202e evil\u0000", 2)).toBe("rlo U+202E evilU+0000");
+  });
+
+  it("skips the parser for words and plain punctuation, with the parser's output", () => {
+    // Mostly what the fast path takes, and the characters and line starts that must send a text to the parser.
+    const piece = fc.oneof(
+      {
+        weight: 12,
+        arbitrary: fc.constantFrom(
+          ...["word", "Wörd", "42", " ", ",", ".", ";", "'", '"', "?", "(", ")", "%", "/", "-", "\n", "\n\n"],
+        ),
+      },
+      {
+        weight: 1,
+        arbitrary: fc.constantFrom(
+          ...["  ", "\t", "+", "=", "1.", "- ", "#", "*", "_", "www.", "a@b.co", "http://x.example", "    ", "\n---"],
+        ),
+      },
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 24 }), (pieces) => {
+        const text = pieces.join("");
+        expect(mdProse(text, 2)).toBe(text.trim() ? mdProseParsed(text, 2) : "");
+      }),
+      { numRuns: 400, seed: 33 },
+    );
+    expect(mdProse("Export a report\n\n\nStarts a job; it ends with the file's URL.", 4)).toBe(
+      "Export a report\n\nStarts a job; it ends with the file's URL.",
+    );
   });
 
   it("is empty for no text", () => {
