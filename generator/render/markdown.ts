@@ -30,8 +30,11 @@ export function mdCode(text: string): string {
   const longest = Math.max(0, ...(flat.match(/`+/g) ?? []).map((run) => run.length));
   const fence = "`".repeat(longest + 1);
   const pad = flat.startsWith("`") || flat.endsWith("`") ? " " : "";
-  // A | inside a code span still splits a table row in GFM.
-  return `${fence}${pad}${flat.replace(/\|/g, "\\|")}${pad}${fence}`;
+  // A | inside a code span still splits a table row in GFM, and a table row reads backslashes in pairs
+  // before it looks for pipes: `\\|` is an escaped backslash and a cell divider, which let a name end
+  // the code span and open a link. So the backslashes before a pipe are doubled, then the pipe escaped.
+  const cell = flat.replace(/(\\*)\|/g, (_, slashes: string) => `${slashes}${slashes}\\|`);
+  return `${fence}${pad}${cell}${pad}${fence}`;
 }
 
 /** A fenced code block (of JSON, TypeScript or shell) that no content can close early; invisible

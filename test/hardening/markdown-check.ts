@@ -83,13 +83,14 @@ export function readmeHeadings(readme: string): string[] {
   return outsideCode(readme, []).filter((line) => /^\s{0,3}#/.test(line));
 }
 
-/** Cells of a GFM table row: split on pipes that no backslash escapes. */
+/** Cells of a GFM table row: split on pipes that no backslash escapes (a row reads backslashes in pairs,
+ * so `\\|` is an escaped backslash, then a divider). */
 const cells = (row: string) =>
   row
     .trim()
     .replace(/^\|/, "")
-    .replace(/\|$/, "")
-    .split(/(?<!\\)\|/);
+    .replace(/(?<=(?:^|[^\\])(?:\\\\)*)\|$/, "")
+    .split(/(?<=(?:^|[^\\])(?:\\\\)*)\|/);
 
 /** The README with fenced blocks, code spans and the do-not-edit comment taken out: what renders as Markdown. */
 function outsideCode(readme: string, problems: string[]): string[] {

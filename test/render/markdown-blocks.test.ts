@@ -14,6 +14,7 @@ import { gfm } from "micromark-extension-gfm";
 import { describe, expect, it } from "vitest";
 import { generate } from "../../generator/index.ts";
 import { renderDocs } from "../../generator/render/docs.ts";
+import { mdCode } from "../../generator/render/markdown.ts";
 import { firstSentence, mdProse, mdProseParsed, mdSummary } from "../../generator/render/markdown-prose.ts";
 import { scratchDir } from "../generate/support.ts";
 import { readmeHeadings, readmeProblems } from "../hardening/markdown-check.ts";
@@ -229,6 +230,22 @@ describe("mdSummary: one line for a table cell", () => {
     expect(firstSentence("Fruit, etc. And more")).toBe("Fruit, etc. And more");
     expect(firstSentence("Really? Yes.")).toBe("Really?");
     expect(firstSentence("the U.S. Census. Next")).toBe("the U.S. Census.");
+  });
+});
+
+describe("mdCode in a table cell", () => {
+  it("keeps a backslash before a pipe from ending the cell (found by the fuzzer once the check parsed the README)", () => {
+    for (const name of ["[x](javascript:alert(1))\\|", "\\|[x](javascript:alert(1))", "a\\\\|b", "a|b"]) {
+      const row = `| ${mdCode(name)} | after |`;
+      const table = parse(`| name | next |\n| --- | --- |\n${row}`);
+      const cells = nodes(`| name | next |\n| --- | --- |\n${row}`, "tableCell").slice(2);
+      expect(
+        cells.map((cell) => cell.children.map((child) => child.type)),
+        row,
+      ).toEqual([["inlineCode"], ["text"]]);
+      expect(table.children).toHaveLength(1);
+    }
+    expect(mdCode("a\\|b")).toBe("`a\\\\\\|b`");
   });
 });
 
