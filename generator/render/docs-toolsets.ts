@@ -6,7 +6,8 @@
  */
 import type { Model } from "../normalize/normalize.ts";
 import { CLIENT_TOOL_LIMIT } from "../rules/tool-count.ts";
-import { mdBlock, mdCode, mdText } from "./markdown.ts";
+import { mdBlock, mdCode } from "./markdown.ts";
+import { mdSummary } from "./markdown-prose.ts";
 import { packageCost } from "./package-cost.ts";
 import { type ToolListCost, thousands } from "./token-cost.ts";
 
@@ -58,7 +59,7 @@ export function toolsetDocsOf(cost: Omit<ToolListCost, "perTool">, dynamic = tru
       name: mdCode(t.name),
       tools: thousands(t.tools),
       tokens: thousands(t.tokens),
-      description: mdText(t.description),
+      description: mdSummary(t.description),
     })),
     allModes: {
       tools: thousands(cost.all.tools),

@@ -1,7 +1,8 @@
 /**
  * The generated package's README.md, from templates/package-readme.md.hbs. Every spec string is made
- * Markdown-safe here (mdText, mdCode, mdBlock) before the template sees it; the template is compiled
- * with `strict` (a missing field is a bug, not an empty string) and `noEscape` (escaping is ours).
+ * Markdown-safe here (mdText, mdCode, mdBlock; mdProse and mdSummary for the spec's own Markdown) before
+ * the template sees it; the template is compiled with `strict` (a missing field is a bug, not an empty
+ * string) and `noEscape` (escaping is ours).
  */
 
 import { readFileSync } from "node:fs";
@@ -16,6 +17,7 @@ import { forwardsUpstream } from "./credentials-hook.ts";
 import { toolsetDocs } from "./docs-toolsets.ts";
 import { featureReadmeSlots } from "./feature-docs.ts";
 import { mdBlock, mdCode, mdText } from "./markdown.ts";
+import { mdProse, mdSummary } from "./markdown-prose.ts";
 import { retryPlan } from "./nginx-config.ts";
 import { packageVersion } from "./package-files.ts";
 import { registryName } from "./registry-name.ts";
@@ -50,7 +52,8 @@ export function renderDocs(model: Model): string {
     largeApi: toolsets?.largeApi ?? "",
     toolsetDocs: toolsets ?? false,
     title: mdText(server.title ?? server.name),
-    description: mdText(server.description) || "An MCP server.",
+    // The spec's Markdown as Markdown (issue 33 item 6), its headings below the README's title.
+    description: mdProse(server.description, 2) || "An MCP server.",
     version: versionLine(model),
     counts,
     runBlock: mdBlock(
@@ -108,7 +111,7 @@ export function renderDocs(model: Model): string {
     ),
     tools: model.tools.map(({ node, handler }) => ({
       heading: mdCode(node.name) + (node.title ? ` (${mdText(node.title)})` : ""),
-      description: mdText(node.description),
+      description: mdProse(node.description, 4),
       annotations: annotationsLine(node),
       scopes: (node.scopes ?? []).map((scope) => mdCode(scope)).join(", "),
       params: parameters(node.inputSchema),
@@ -129,23 +132,23 @@ export function renderDocs(model: Model): string {
         : node.http
           ? mdCode(`${node.http.method.toUpperCase()} ${node.http.path}`)
           : mdCode(handler!.file),
-      description: mdText(node.description),
+      description: mdSummary(node.description),
     })),
     templates: model.templates.map(({ node, handler }) => ({
       uri: mdCode(node.uriTemplate),
       name: mdText(node.name),
       mimeType: node.mimeType ? mdCode(node.mimeType) : "",
       source: node.http ? mdCode(`${node.http.method.toUpperCase()} ${node.http.path}`) : mdCode(handler!.file),
-      description: mdText(node.description),
+      description: mdSummary(node.description),
     })),
     repairs: (server.repairs ?? []).map((r) => ({ pointer: mdCode(r.pointer || "/"), message: mdText(r.message) })),
     prompts: model.prompts.map(({ node, handler }) => ({
       heading: mdCode(node.name) + (node.title ? ` (${mdText(node.title)})` : ""),
-      description: mdText(node.description),
+      description: mdProse(node.description, 4),
       arguments: node.arguments.map((a) => ({
         name: mdCode(a.name),
         required: a.required ? "yes" : "no",
-        description: mdText(a.description),
+        description: mdSummary(a.description),
       })),
       source: handler
         ? `Built by your handler in ${mdCode(handler.file)}.`
@@ -175,7 +178,7 @@ function parameters(schema: JsonSchema) {
     required: required.has(name) ? "yes" : "no",
     default: property.default === undefined ? "" : mdCode(JSON.stringify(property.default)),
     header: typeof property["x-mcp-header"] === "string" ? mdCode(`Mcp-Param-${property["x-mcp-header"]}`) : "",
-    description: mdText(typeof property.description === "string" ? property.description : ""),
+    description: mdSummary(typeof property.description === "string" ? property.description : ""),
   }));
 }
 

@@ -3,7 +3,7 @@ import { escapeInvisible } from "./ts.ts";
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control and bidi characters are what is made visible
 const INVISIBLE = /[\u0000-\u0008\u000b-\u001f\u007f\u202a-\u202e\u2066-\u2069]/g;
-const visible = (text: string) =>
+export const visible = (text: string) =>
   text.replace(INVISIBLE, (c) => `U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}`);
 
 /**
@@ -30,8 +30,11 @@ export function mdCode(text: string): string {
   const longest = Math.max(0, ...(flat.match(/`+/g) ?? []).map((run) => run.length));
   const fence = "`".repeat(longest + 1);
   const pad = flat.startsWith("`") || flat.endsWith("`") ? " " : "";
-  // A | inside a code span still splits a table row in GFM.
-  return `${fence}${pad}${flat.replace(/\|/g, "\\|")}${pad}${fence}`;
+  // A | inside a code span still splits a table row in GFM, and a table row reads backslashes in pairs
+  // before it looks for pipes: `\\|` is an escaped backslash and a cell divider, which let a name end
+  // the code span and open a link. So the backslashes before a pipe are doubled, then the pipe escaped.
+  const cell = flat.replace(/(\\*)\|/g, (_, slashes: string) => `${slashes}${slashes}\\|`);
+  return `${fence}${pad}${cell}${pad}${fence}`;
 }
 
 /** A fenced code block (of JSON, TypeScript or shell) that no content can close early; invisible

@@ -67,7 +67,8 @@ describe("the npm package", () => {
     for (const file of [...sources("bin"), ...sources("generator"), ...sources("runtime")]) {
       const text = readFileSync(join(ROOT, file), "utf8");
       for (const [, fromImport, dynamicImport] of text.matchAll(
-        /(?:^|\n)\s*(?:import|export)[\w\s{},*$]*?from\s+["']([^"'./][^"']*)["']|import\(["']([^"'./][^"']*)["']\)/g,
+        // `import type` is erased when the code runs (mdast's node types come with mdast-util-from-markdown).
+        /(?:^|\n)\s*(?:import|export)(?!\s+type\s)[\w\s{},*$]*?from\s+["']([^"'./][^"']*)["']|import\(["']([^"'./][^"']*)["']\)/g,
       )) {
         const specifier = fromImport ?? dynamicImport;
         // Template text of generated code (`${up}runtime/...`) is not an import of mcpgen's own.

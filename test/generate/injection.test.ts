@@ -11,6 +11,7 @@ import { generate } from "../../generator/index.ts";
 import { compactSchema, PROPERTY_DESCRIPTION_LENGTH } from "../../generator/normalize/compact-schema.ts";
 import { LISTED_DESCRIPTION, listedTool } from "../../generator/normalize/listed-tool.ts";
 import { connect } from "../../runtime/index.ts";
+import { readmeHeadings, readmeProblems } from "../hardening/markdown-check.ts";
 import { scratchDir, serverCommand, typecheck } from "./support.ts";
 
 const PAYLOADS = [
@@ -133,12 +134,20 @@ export default async function (args: EvilToolInput): Promise<ToolResult<EvilTool
     expect((prompt.messages[0].content as { text: string }).text).toBe(`${hostileProse} filled`);
   });
 
-  it("keeps the README's structure: no injected headings, HTML, code fences or table cells", () => {
-    const readme = outsideCodeBlocks(readFileSync(join(out, "README.md"), "utf8"));
-    expect(readme).not.toMatch(/^#+ Heading injected/m);
-    expect(readme).not.toContain("<script>");
-    expect(readme).not.toContain("<img");
-    expect(readme).not.toContain("<!-- comment");
+  it("keeps the README's structure: no injected HTML or code fences, headings nested, table cells intact", () => {
+    const full = readFileSync(join(out, "README.md"), "utf8");
+    expect(readmeProblems(full)).toEqual([]);
+    const readme = outsideCodeBlocks(full);
+    // Descriptions are Markdown (issue 33 item 6): their `# Heading injected` sits below the title (##)
+    // and below a tool's ### (####), never beside the template's sections.
+    const headings = readmeHeadings(full);
+    const tools = headings.indexOf("## Tools");
+    const depths = (list: string[]) => list.filter((h) => h.endsWith(" Heading injected")).map((h) => h.indexOf(" "));
+    expect(depths(headings.slice(0, tools))).toEqual([2]);
+    expect(depths(headings.slice(tools)).length).toBeGreaterThan(0);
+    for (const depth of depths(headings.slice(tools))) expect(depth).toBeGreaterThanOrEqual(4);
+    // HTML is shown as text, `\<script>`: readmeProblems parsed the README and found no HTML node.
+    expect(readme).toContain("\\<script>");
     expect(readme).not.toMatch(/^```js$/m);
     // Each table row of the tool's parameters still has exactly 6 cells.
     const rows = readme

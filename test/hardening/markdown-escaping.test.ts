@@ -2,8 +2,9 @@
  * Issue 11, item 11: the generated README escapes every spec string (SECURITY.md). A hostile spec, in
  * the spec language and in OpenAPI, puts HTML, table pipes, backticks, headings, list markers and link
  * syntax in every string field that reaches the README; the README must keep its own structure: every
- * table row has its header's column count, the headings are the template's, and outside code there is
- * no `<`, no link or image, no list item and no heading the spec wrote.
+ * table row has its header's column count, no HTML, no unsafe link, and the headings are the
+ * template's, plus those a description wrote (issue 33 item 6: descriptions are Markdown), nested
+ * below the section they sit in.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -31,7 +32,7 @@ const EVIL_LINE = EVIL.replace(/\n/g, " ");
 
 function checkReadme(readme: string, headings: unknown[]) {
   expect(readmeProblems(readme)).toEqual([]);
-  expect(readmeHeadings(readme), "only the template's headings").toEqual(headings);
+  expect(readmeHeadings(readme), "the template's headings, and the descriptions' nested").toEqual(headings);
 }
 
 /** Every feature, so every section of the README that can hold a spec string is checked. */
@@ -107,10 +108,13 @@ describe("the generated README of a hostile spec-language spec", () => {
       "## Views (MCP Apps)",
       "## Tools",
       expect.stringMatching(/^### CODE \(/),
+      // The tool's and the prompt's descriptions (Markdown) hold `# Heading`: below their `###`.
+      "#### Heading",
       "## Resources",
       "## Resource templates",
       "## Prompts",
       expect.stringMatching(/^### CODE \(/),
+      "#### Heading",
     ]);
   }, 120_000);
 });
@@ -177,6 +181,8 @@ describe("the generated README of a hostile OpenAPI document", () => {
     expect(readme).toMatch(/The scheme `+.* is an OAuth2 sign-in \(`implicit`\)/);
     checkReadme(readme, [
       expect.stringMatching(/^# /),
+      // info.description's `# Heading`, below the title.
+      "## Heading",
       "## Run it",
       "### Connect a client",
       "#### Connecting to a protected server",
@@ -194,6 +200,9 @@ describe("the generated README of a hostile OpenAPI document", () => {
       "## Views (MCP Apps)",
       "## Tools",
       expect.stringMatching(/^### CODE/),
+      // The operation's summary and description (Markdown) each hold `# Heading`: below the tool's `###`.
+      "#### Heading",
+      "#### Heading",
     ]);
   }, 120_000);
 });

@@ -118,7 +118,8 @@ describe("the Toolsets section", () => {
         name: "``a\\|`b`<i>``",
         tools: "2",
         tokens: "1,000",
-        description: "&lt;img src=x onerror=alert\\(1\\)&gt; \\| \\[l\\]\\(javascript:x\\) \\`c\\` \\*e\\* \\# h",
+        // The first sentence of its Markdown, as plain text: the link's text without its URL, no `# h`.
+        description: "&lt;img src=x onerror=alert\\(1\\)&gt; \\| l c e",
       },
       { name: "`$(rm -rf ~)'x`", tools: "1", tokens: "500", description: "" },
       { name: "`plain-1`", tools: "1", tokens: "400", description: "" },

@@ -395,7 +395,7 @@ const result = await client.callTool("get_forecast", {
 
 ### \`remote\` (Remote \\*call\\*)
 
-Reads \\| pipes &lt;b&gt;
+Reads | pipes \\<b>
 
 | parameter | type | required | default | header | description |
 | --- | --- | --- | --- | --- | --- |
