@@ -216,7 +216,6 @@ async function renderPackage(loaded: Loaded, specRef: string, dir: OutputDir): P
     progress.stage("rendering the package");
     const model = normalize(loaded.server, specRef);
     const files = await render(model, userSources(dir));
-    reportPlaceholderRegistryName(loaded, model.packageName);
     const renames = new Map<string, string>();
     for (const { node } of model.tools) if (node.renamedFrom) renames.set(node.name, node.renamedFrom);
     const surface = surfaceDiff(surfaceOnDisk(dir), catalogData(model), renames);
@@ -230,21 +229,6 @@ async function renderPackage(loaded: Loaded, specRef: string, dir: OutputDir): P
     reportRenderFailure(loaded.report, error);
     return undefined;
   }
-}
-
-/**
- * server.json needs the server's registry name; without one it holds a placeholder the registry refuses.
- * A package the spec marks private is not published anywhere, so it is not told on every run.
- */
-function reportPlaceholderRegistryName(loaded: Loaded, packageName: string): void {
-  if (loaded.server.registryName !== undefined || loaded.server.packagePrivate) return;
-  const openapi = loaded.server.origin === "openapi";
-  const field = openapi ? "info.x-mcp-registry-name" : "server.registryName";
-  loaded.report(
-    "REGISTRY_NAME_PLACEHOLDER",
-    openapi ? "/info" : "/server",
-    `server.json names the server 'io.github.OWNER/${packageName}', a placeholder the MCP Registry refuses: set ${field} (e.g. io.github.<your GitHub user>/${packageName}) before publishing`,
-  );
 }
 
 /** A runtime cache folder others can write is not used (its JavaScript would run at start): say so, once per run. */

@@ -647,8 +647,8 @@ export const catalog = {
   // Publishing: server.json for the MCP Registry (issue 16, ship-it-publish)
   REGISTRY_NAME_PLACEHOLDER: warning(
     "No MCP Registry name",
-    "The spec does not say the server's name in the MCP Registry, so server.json (and package.json's mcpName) hold the placeholder io.github.OWNER/<package>, which the registry refuses to publish.",
-    "Set server.registryName in the spec (OpenAPI: info.x-mcp-registry-name) to a reverse-DNS name you can prove you own: io.github.<your GitHub user or org>/<name>, or <your domain reversed>/<name> (e.g. com.example/weather). A package you do not publish: mark it private (spec language: package: { private: true }) and the warning goes.",
+    "The spec does not say the server's name in the MCP Registry, so server.json (and package.json's mcpName) hold the placeholder io.github.OWNER/<package>, which the registry refuses to publish. generate says nothing of it (most packages are never published); the package's npm publish stops with this code (its prepublishOnly script).",
+    "Set server.registryName in the spec (OpenAPI: info.x-mcp-registry-name) to a reverse-DNS name you can prove you own: io.github.<your GitHub user or org>/<name>, or <your domain reversed>/<name> (e.g. com.example/weather), and generate again. A package you do not publish: mark it private (spec language: package: { private: true }).",
   ),
   SERVER_JSON_VERSION_DRIFT: error(
     "server.json and package.json versions differ",

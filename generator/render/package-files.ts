@@ -1,7 +1,7 @@
 /** package.json and tsconfig.json of a generated package: standalone after `npm install`. */
 import { readFileSync } from "node:fs";
 import type { Model } from "../normalize/normalize.ts";
-import { registryName } from "./registry-name.ts";
+import { placeholderGuard, registryName } from "./registry-name.ts";
 import { header } from "./ts.ts";
 
 const ROOT_PACKAGE = new URL("../../package.json", import.meta.url);
@@ -86,6 +86,10 @@ export function renderPackageJson(model: Model, imported: readonly string[] = []
       // handler, `npm run build` (or generate) brings dist/ up to date.
       build: `tsc && node -e "${COPY_DATA}"`,
       prepack: "npm run build",
+      // The advice about a placeholder registry name goes to the command that publishes, not to every generate.
+      ...(model.server.registryName === undefined && !model.server.packagePrivate
+        ? { prepublishOnly: placeholderGuard(model) }
+        : {}),
       typecheck: "tsc --noEmit",
       // <name>.mcpb for Claude Desktop: manifest.json (MCPB), the compiled code, node_modules.
       bundle: "npm run build && node scripts/mcpb-bundle.mjs",

@@ -3,6 +3,7 @@
  * server.json is held to the registry's own schema (vendored, draft-07), names every credential as a
  * secret, and keeps package.json's version; generate --check reports a version bumped in one file only.
  */
+import { spawnSync } from "node:child_process";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -92,23 +93,25 @@ describe("server.json (MCP Registry, schema 2025-12-11)", () => {
 });
 
 describe("generate", () => {
-  it("a private package (package: { private: true }) is not warned about its registry name", async () => {
+  it("a private package (package: { private: true }) gets no publish guard; a public one without a registry name does", async () => {
     const dir = scratchDir("publish");
     const spec = join(dir, "notes.yaml");
     const original = readFileSync(join(ROOT, "specs/notes.yaml"), "utf8");
     const withoutName = original.replace(/^ {2}registryName: .*\n/m, "");
     expect(withoutName).not.toBe(original);
     writeFileSync(spec, withoutName);
-    expect((await generate(spec, join(dir, "public"))).diagnostics.map((d) => d.code)).toEqual([
-      "REGISTRY_NAME_PLACEHOLDER",
-    ]);
+    expect((await generate(spec, join(dir, "public"))).diagnostics).toEqual([]);
+    const scripts = (name: string) => JSON.parse(readFileSync(join(dir, name, "package.json"), "utf8")).scripts;
+    expect(scripts("public").prepublishOnly).toContain("REGISTRY_NAME_PLACEHOLDER");
     writeFileSync(spec, `${withoutName}package:\n  private: true\n`);
     const privateRun = await generate(spec, join(dir, "private"));
     expect(privateRun.diagnostics).toEqual([]);
     expect(JSON.parse(readFileSync(join(dir, "private/package.json"), "utf8")).private).toBe(true);
+    expect(scripts("private").prepublishOnly).toBeUndefined();
   });
 
-  it("warns REGISTRY_NAME_PLACEHOLDER without a registry name, and --check reports SERVER_JSON_VERSION_DRIFT", async () => {
+  // Issue 33 item 10: publishing advice goes to the command that publishes, not to every generate.
+  it("without a registry name generate says nothing, npm publish stops with REGISTRY_NAME_PLACEHOLDER, and --check reports SERVER_JSON_VERSION_DRIFT", async () => {
     const dir = scratchDir("publish");
     const out = join(dir, "out");
     // Petstore without its info.x-mcp-registry-name.
@@ -116,12 +119,21 @@ describe("generate", () => {
     const original = readFileSync(join(ROOT, "specs/petstore.yaml"), "utf8");
     writeFileSync(spec, original.replace(/^ {2}x-mcp-registry-name: .*\n/m, ""));
     const first = await generate(spec, out);
-    expect(first.diagnostics.map((d) => d.code)).toEqual(["REGISTRY_NAME_PLACEHOLDER"]);
-    expect(first.diagnostics[0]).toMatchObject({ severity: "warning", pointer: "/info" });
-    expect(first.diagnostics[0].message).toContain("set info.x-mcp-registry-name");
+    expect(first.diagnostics).toEqual([]);
     expect(JSON.parse(readFileSync(join(out, "server.json"), "utf8")).name).toBe("io.github.OWNER/petstore-mcp");
+    const publish = spawnSync("npm", ["run", "--silent", "prepublishOnly"], { cwd: out, encoding: "utf8" });
+    expect(publish.status).toBe(1);
+    expect(publish.stderr.trim()).toBe(
+      "npm publish stopped: server.json names this server io.github.OWNER/petstore-mcp, a placeholder the MCP Registry refuses (REGISTRY_NAME_PLACEHOLDER). Set info.x-mcp-registry-name in the OpenAPI document to a name you own, such as io.github.YOUR-GITHUB-USER/petstore-mcp, and run mcpgen generate again.",
+    );
     const clean = await generate(spec, out, { check: true });
-    expect(clean.diagnostics.map((d) => d.code)).toEqual(["REGISTRY_NAME_PLACEHOLDER"]);
+    expect(clean.diagnostics).toEqual([]);
+    // With a name, no guard.
+    writeFileSync(spec, original);
+    await generate(spec, out);
+    expect(JSON.parse(readFileSync(join(out, "package.json"), "utf8")).scripts.prepublishOnly).toBeUndefined();
+    writeFileSync(spec, original.replace(/^ {2}x-mcp-registry-name: .*\n/m, ""));
+    await generate(spec, out);
 
     // `npm version patch` bumps package.json alone.
     const pkgFile = join(out, "package.json");

@@ -42,7 +42,7 @@ const GENERATE_CODES: Code[] = [
   "OUTPUT_PATH_OUTSIDE",
   // test/generate/runtime-js-cache.large.ts
   "CACHE_DIR_UNSAFE",
-  // Publishing (issue 16): test/render/publish-files.large.ts
+  // Publishing (issue 16): test/render/publish-files.large.ts (the first said by the package's npm publish)
   "REGISTRY_NAME_PLACEHOLDER",
   "SERVER_JSON_VERSION_DRIFT",
 ];
