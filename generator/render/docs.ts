@@ -17,7 +17,7 @@ import { forwardsUpstream } from "./credentials-hook.ts";
 import { toolsetDocs } from "./docs-toolsets.ts";
 import { featureReadmeSlots } from "./feature-docs.ts";
 import { mdBlock, mdCode, mdText } from "./markdown.ts";
-import { mdProse, mdSummary } from "./markdown-prose.ts";
+import { hasHeadings, mdProse, mdSummary } from "./markdown-prose.ts";
 import { retryPlan } from "./nginx-config.ts";
 import { packageVersion } from "./package-files.ts";
 import { registryName } from "./registry-name.ts";
@@ -47,13 +47,17 @@ export function renderDocs(model: Model): string {
     features.some((feature) => feature.name === "dynamic"),
   );
   const retried = new Set(retryPlan(model).retried);
+  const documented = hasHeadings(server.description);
   return template({
     header: header(model.specRef, "md").trimEnd(),
     largeApi: toolsets?.largeApi ?? "",
     toolsetDocs: toolsets ?? false,
     title: mdText(server.title ?? server.name),
-    // The spec's Markdown as Markdown (issue 33 item 6), its headings below the README's title.
-    description: mdProse(server.description, 2) || "An MCP server.",
+    // The spec's Markdown as Markdown (issue 33 item 6). A description with headings of its own is a document
+    // (Hetzner's: Authentication, Errors, Pagination...): its first sentence under the title, the whole in a
+    // section of its own, its headings below that section's, so none stands beside the README's own.
+    description: (documented ? mdSummary(server.description) : mdProse(server.description, 2)) || "An MCP server.",
+    aboutApi: documented ? mdProse(server.description, 3) : "",
     version: versionLine(model),
     counts,
     runBlock: mdBlock(

@@ -36,6 +36,12 @@ export function mdProseParsed(text: string, headingDepth: number): string {
   return safe(out, headingDepth) ? out : mdText(text);
 }
 
+/** Whether the text has headings of its own: a document, not a paragraph (the API's description, say). */
+export function hasHeadings(text: string | undefined): boolean {
+  if (!text?.trim() || plainProse(text) !== undefined) return false;
+  return collect(parse(text), "heading").length > 0;
+}
+
 /** The first sentence as plain text, escaped for a table cell (mdText): no formatting, one line. */
 export function mdSummary(text: string | undefined): string {
   if (!text?.trim()) return "";

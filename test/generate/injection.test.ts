@@ -138,12 +138,13 @@ export default async function (args: EvilToolInput): Promise<ToolResult<EvilTool
     const full = readFileSync(join(out, "README.md"), "utf8");
     expect(readmeProblems(full)).toEqual([]);
     const readme = outsideCodeBlocks(full);
-    // Descriptions are Markdown (issue 33 item 6): their `# Heading injected` sits below the title (##)
-    // and below a tool's ### (####), never beside the template's sections.
+    // Descriptions are Markdown (issue 33 item 6): the server's `# Heading injected` makes its description a
+    // document, in "## About the API" (###), and a tool's sits below its ### (####), never beside the template's sections.
     const headings = readmeHeadings(full);
     const tools = headings.indexOf("## Tools");
     const depths = (list: string[]) => list.filter((h) => h.endsWith(" Heading injected")).map((h) => h.indexOf(" "));
-    expect(depths(headings.slice(0, tools))).toEqual([2]);
+    expect(headings[tools - 2]).toBe("## About the API");
+    expect(depths(headings.slice(0, tools))).toEqual([3]);
     expect(depths(headings.slice(tools)).length).toBeGreaterThan(0);
     for (const depth of depths(headings.slice(tools))) expect(depth).toBeGreaterThanOrEqual(4);
     // HTML is shown as text, `\<script>`: readmeProblems parsed the README and found no HTML node.

@@ -181,8 +181,6 @@ describe("the generated README of a hostile OpenAPI document", () => {
     expect(readme).toMatch(/The scheme `+.* is an OAuth2 sign-in \(`implicit`\)/);
     checkReadme(readme, [
       expect.stringMatching(/^# /),
-      // info.description's `# Heading`, below the title.
-      "## Heading",
       "## Run it",
       "### Connect a client",
       "#### Connecting to a protected server",
@@ -198,6 +196,9 @@ describe("the generated README of a hostile OpenAPI document", () => {
       "## Code mode",
       "## Long-running operations",
       "## Views (MCP Apps)",
+      // info.description has a heading of its own: a document, in a section of its own, its `# Heading` below.
+      "## About the API",
+      "### Heading",
       "## Tools",
       expect.stringMatching(/^### CODE/),
       // The operation's summary and description (Markdown) each hold `# Heading`: below the tool's `###`.

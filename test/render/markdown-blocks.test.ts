@@ -259,11 +259,13 @@ describe("the README with Markdown descriptions", () => {
       }),
     );
     expect(readmeProblems(readme)).toEqual([]);
-    expect(readme).toContain("# demo\n\n## About\n\nSome **bold** text.\n\n```\nunclosed\n```\n\nVersion `1.0.0`.");
+    // A description with headings is a document: its first sentence under the title (plain), the whole in a section of its own.
+    expect(readme).toContain("# demo\n\nSome bold text.\n\nVersion `1.0.0`.");
+    expect(readme).toContain("## About the API\n\n### About\n\nSome **bold** text.\n\n```\nunclosed\n```\n\n## Tools");
     expect(readme).toContain("### `t1`\n\n#### Usage\n\nCall it with `city`.\n\nevil\n\n");
     expect(readme).toContain("### `p1`\n\n#### Notes\n\n- a\n- b\n");
     expect(readmeHeadings(readme)).toEqual(
-      expect.arrayContaining(["## About", "## Run it", "#### Usage", "## Prompts", "#### Notes"]),
+      expect.arrayContaining(["## Run it", "## About the API", "### About", "#### Usage", "## Prompts", "#### Notes"]),
     );
   });
 
@@ -334,9 +336,11 @@ describe("an OpenAPI document's Markdown, end to end", () => {
     expect(result.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
     const readme = readFileSync(join(out, "README.md"), "utf8");
     expect(readmeProblems(readme)).toEqual([]);
-    // Under the title: the document's Markdown, its `##` headings as they were, the HTML as text.
+    // A document (it has headings): under the title its first sentence; the whole in "## About the API", its
+    // `##` headings one below that, the HTML as text.
+    expect(readme).toContain("# Acme Orders\n\nThe Acme API.\n\nVersion `1.0.0`.");
     expect(readme).toContain(
-      "# Acme Orders\n\n## Introduction\n\nThe **Acme** API. \\<script>alert(1)\\</script>\n\n## Authentication\n\nSend a key. [Docs](https://acme.example/docs), not.\n\n```\nunclosed fence\n```\n\nVersion `1.0.0`.",
+      "## About the API\n\n### Introduction\n\nThe **Acme** API. \\<script>alert(1)\\</script>\n\n### Authentication\n\nSend a key. [Docs](https://acme.example/docs), not.\n\n```\nunclosed fence\n```\n\n## Tools",
     );
     expect(readme).not.toContain("\\#\\#");
     // The tool: summary and description, its heading below the tool's ###, its table kept.
@@ -346,11 +350,6 @@ describe("an OpenAPI document's Markdown, end to end", () => {
     // Table cells: the first sentence, plain.
     expect(readme).toMatch(/^\| `orders` \| 1 \| [\d,]+ \| Everything about orders, e\.g\. Refunds\. \|$/m);
     expect(readme).toContain("| The state to filter by. |");
-    expect(readmeHeadings(readme).slice(0, 4)).toEqual([
-      "# Acme Orders",
-      "## Introduction",
-      "## Authentication",
-      "## Run it",
-    ]);
+    expect(readmeHeadings(readme).slice(0, 2)).toEqual(["# Acme Orders", "## Run it"]);
   }, 60_000);
 });
