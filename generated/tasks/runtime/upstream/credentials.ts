@@ -87,14 +87,19 @@ function checked(given: UpstreamCredentials, mcpToken: string | undefined, sourc
 const envOf = (scheme: SecurityScheme) =>
   scheme.type === "oauth2" ? [scheme.clientIdEnv, scheme.clientSecretEnv] : [scheme.env];
 
+/** Each security alternative (scheme ids) as the schemes the upstream defines. */
+function schemesOf(upstream: UpstreamConfig, alternatives: string[][]): SecurityScheme[][] {
+  const schemes = new Map((upstream.securitySchemes ?? []).map((s) => [s.id, s]));
+  return alternatives.map((ids) => ids.map((id) => schemes.get(id)).filter((s) => s !== undefined));
+}
 /** The variables each alternative reads ("A and B or C"); on a 401/403 the hint says them (else the hook). */
-function wanted(schemes: Map<string, SecurityScheme>, alternatives: string[][]): string {
-  const sets = alternatives.map((ids) => ids.flatMap((id) => envOf(schemes.get(id) as SecurityScheme)).join(" and "));
+function wanted(resolved: SecurityScheme[][]): string {
+  const sets = resolved.map((list) => list.flatMap(envOf).join(" and "));
   return [...new Set(sets.filter(Boolean))].join(" or ");
 }
 export function authHint(upstream: UpstreamConfig, binding: HttpBinding, call: UpstreamCall): string {
-  const set = wanted(new Map((upstream.securitySchemes ?? []).map((s) => [s.id, s])), binding.security ?? []);
   if (call.credentials) return "\nThe per-user credentials (src/credentials.ts, token exchange) were refused.";
+  const set = wanted(schemesOf(upstream, binding.security ?? []));
   if (set) return `\nThis operation's credentials come from ${set}: check that they are set and valid.`;
   return "\nNo credentials were sent: return them from src/credentials.ts (the package README's Authentication section).";
 }
@@ -108,11 +113,9 @@ export async function applySecurity(
   secrets: string[],
   signal: AbortSignal,
 ): Promise<void> {
-  const schemes = new Map((upstream.securitySchemes ?? []).map((s) => [s.id, s]));
-  const resolved = alternatives.map((ids) => ids.map((id) => schemes.get(id)).filter((s) => s !== undefined));
+  const resolved = schemesOf(upstream, alternatives);
   const usable = resolved.find((list) => list.every((s) => envOf(s).every((name) => env[name])));
-  if (!usable)
-    throw new Error(`set ${wanted(schemes, alternatives)}: the upstream API needs credentials for this operation`);
+  if (!usable) throw new Error(`set ${wanted(resolved)}: the upstream API needs credentials for this operation`);
   for (const scheme of usable) {
     const oauth2 = scheme.type === "oauth2";
     const secret = oauth2 ? await clientCredentialsToken(scheme, env, signal) : (env[scheme.env] as string);
