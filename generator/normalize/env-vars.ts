@@ -6,6 +6,7 @@
  * description through `prose`, its text escaper: none of it is written raw.
  */
 import type { SharedParameterNode, UpstreamNode } from "../ir.ts";
+import { cutText } from "./compact-schema.ts";
 
 export type EnvVar = { name: string; use: string };
 
@@ -52,9 +53,7 @@ export function upstreamEnvVars(
 
 /** A shared parameter's row: the one place its declaration appears, since no tool's input has it. */
 function sharedUse(p: SharedParameterNode, quote: (text: string) => string, prose: (text: string) => string) {
-  const what = p.description
-    ? `: ${prose(p.description.length > 200 ? `${p.description.slice(0, 199)}…` : p.description)}`
-    : "";
+  const what = p.description ? `: ${prose(cutText(p.description, 200))}` : "";
   const allowed = p.enum ? ` (one of ${p.enum.map(quote).join(", ")})` : "";
   return `${p.in} parameter ${quote(p.name)} sent with every request when set${allowed}${what}`;
 }
