@@ -24,6 +24,14 @@ export const cell = (text: string) =>
     .map((part, index) => (index % 2 === 1 ? part : prose(part)))
     .join("`");
 
+/** A Markdown table of cells already made safe (`cell`). */
+export const mdTable = (head: string[], rows: string[][]) =>
+  [
+    `| ${head.join(" | ")} |`,
+    `| ${head.map(() => "---").join(" | ")} |`,
+    ...rows.map((row) => `| ${row.join(" | ")} |`),
+  ].join("\n");
+
 function flagCell(entry: ServerFlag): string {
   if (!entry.flag) return "";
   return `\`--${entry.flag}${entry.arg ? ` ${entry.arg.replaceAll("|", "\\|")}` : ""}\``;
@@ -54,7 +62,7 @@ function whatCell(entry: ServerFlag): string {
 export function flagTable(groups?: readonly FlagGroup[], { links = true } = {}): string {
   const rows = flagsOf(ALL_FLAG_SETS.filter((set) => !groups || groups.includes(set.group))).map((entry) => {
     const what = links ? whatCell(entry) : whatCell(entry).replace(/\[([^\]]*)\]\(#[^)]*\)/g, "$1");
-    return `| ${flagCell(entry)} | ${envCell(entry)} | ${defaultCell(entry)} | ${what} |`;
+    return [flagCell(entry), envCell(entry), defaultCell(entry), what];
   });
-  return ["| flag | env twin | default | what it does |", "| --- | --- | --- | --- |", ...rows].join("\n");
+  return mdTable(["flag", "env twin", "default", "what it does"], rows);
 }
