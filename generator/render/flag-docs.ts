@@ -1,6 +1,6 @@
 /**
  * The Markdown tables of a generated server's flags, made from their records (the core's,
- * runtime/package/server-flags.ts, and each feature's flags.ts): docs/reference/server-flags.md and the package
+ * runtime/package/core-flags.ts, and each feature's flags.ts): docs/reference/server-flags.md and the package
  * README's per-feature tables. The records are mcpgen's own text, not a spec's, so they are not escaped
  * beyond table pipes.
  */

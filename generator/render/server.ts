@@ -3,7 +3,7 @@
  * by other programs); src/server.ts is the entry point that serves it over stdio or HTTP.
  */
 
-import { absentFeatures } from "../normalize/features.ts";
+import { absentFeatures, featureFlagSets } from "../normalize/features.ts";
 import type { HandlerRef, Model } from "../normalize/normalize.ts";
 import { forwardsUpstream } from "./credentials-hook.ts";
 import { ANY_OBJECT } from "./format-types.ts";
@@ -113,18 +113,28 @@ export function renderServerEntry(model: Model): string {
   return [
     header(model.specRef),
     "// Serves MCP over stdio, or Streamable HTTP with --http --port <n> [--host <addr>]; --base-url <url> retargets the upstream.",
+    importLine(["FlagSet"], "../runtime/package/server-flags.ts", true),
     importLine(["type AbsentFeature", "runSpecServer"], "../runtime/package/spec-main.ts"),
     importLine(
       [...(upstream ? ["credentials"] : []), "definition", "features", "handlers", "toolValidators"],
       "./app.ts",
     ),
     "",
+    "/** The flags of the core and of this package's features: its command line, --help, and the docs that name them. */",
+    `const flagSets: FlagSet[] = ${dataLiteral(featureFlagSets(model.features), "", 28, ";")};`,
+    "",
     "/** The features this package was generated without: a flag or env twin of one exits 2 naming it. */",
     `const absentFeatures: AbsentFeature[] = ${dataLiteral(absent, "", 40, ";")};`,
     "",
-    `await runSpecServer(definition, { ${[...options, "absentFeatures"].join(", ")} });`,
+    runCall([...options, "flagSets", "absentFeatures"]),
     "",
   ].join("\n");
+}
+
+/** `await runSpecServer(definition, { ... })`, its options one a line when they do not fit on one (Biome's layout). */
+function runCall(options: string[]): string {
+  const flat = `await runSpecServer(definition, { ${options.join(", ")} });`;
+  return fits(flat) ? flat : `await runSpecServer(definition, {\n${options.map((o) => `  ${o},`).join("\n")}\n});`;
 }
 
 /** `Name<A, B>` on one line at `indent`, or its type arguments one a line (no trailing comma) when too long. */

@@ -59,7 +59,9 @@ describe("specs/jobs.yaml", () => {
     // One server process started for its --help: over the default 5 s on a busy machine.
     expect(jobs.app).toContain('import { tasksFeature } from "../runtime/features/tasks/feature.ts";');
     expect(jobs.app).toContain("[tasksFeature]");
-    expect(existsSync(join(jobs.out, "runtime/features/tasks/flags.ts"))).toBe(true);
+    // Its flags are data in src/server.ts's table, not its flags.ts (which only the generator reads).
+    expect(existsSync(join(jobs.out, "runtime/features/tasks/flags.ts"))).toBe(false);
+    expect(readFileSync(join(jobs.out, "src/server.ts"), "utf8")).toContain('group: "tasks"');
     const { command, args } = serverCommand(jobs.out, ["--help"]);
     const help = spawnSync(command, args, { encoding: "utf8", timeout: 30_000 });
     expect(help.status, help.stderr).toBe(0);

@@ -3,12 +3,11 @@
 // from its own encoder and packed vocabulary (o200k.ts), not from a tokenizer library.
 import type { Feature, FeatureInput, FeatureSetup } from "../../package/feature.ts";
 import { optional } from "../../package/flag-parser.ts";
-import { budgetFlags, DEFAULT_MAX_RESPONSE_TOKENS } from "./flags.ts";
+import { DEFAULT_MAX_RESPONSE_TOKENS } from "./flags.ts";
 import { fitHandlerResult, fitUpstreamResult } from "./response-budget.ts";
 
 export const budgetFeature: Feature = {
   name: "budget",
-  flags: budgetFlags,
   configure,
   fitResult: (result, context) => {
     const maxTokens = context.maxTokens ?? DEFAULT_MAX_RESPONSE_TOKENS;

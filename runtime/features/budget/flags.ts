@@ -1,4 +1,4 @@
-// The `budget` feature's flags (see runtime/package/server-flags.ts for the record's fields).
+// The `budget` feature's flags (runtime/package/server-flags.ts has the record's fields).
 import type { FlagSet } from "../../package/server-flags.ts";
 
 export const DEFAULT_MAX_RESPONSE_TOKENS = 25_000;

@@ -10,11 +10,12 @@ import { OUTPUT_MISMATCH_META, RESPONSE_META } from "../../package/field-select.
 import { didYouMean } from "../../package/tool-selection.ts";
 import type { CallToolResult, JsonObject } from "../../protocol/types.ts";
 import type { ToolSearch } from "../../search/tool-search.ts";
-import { callToolInProcess, showsTool } from "../../server/features.ts";
+import { showsTool } from "../../server/features.ts";
 import { InputRequiredSignal } from "../../server/mrtr.ts";
 import type { McpServer } from "../../server/server.ts";
 import type { ToolHandlerResult } from "../../server/types.ts";
 import { type DynamicCatalog, visibleNames } from "../dynamic/dynamic-mode.ts";
+import { callToolInProcess } from "./call-in-process.ts";
 import type { CodeApiFile } from "./code-api-types.ts";
 import { type ConfirmState, confirmCall } from "./code-confirm.ts";
 import type { CodeBridge, CodeCallOutcome, CodeLimits, CodeRunResult, CodeSandbox } from "./code-sandbox-types.ts";

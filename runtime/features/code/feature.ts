@@ -5,11 +5,9 @@ import { optional } from "../../package/flag-parser.ts";
 import { registerCodeTools } from "./code-mode.ts";
 import { CODE_LIMIT_DEFAULTS } from "./code-sandbox-types.ts";
 import { CODE_TOOLS } from "./code-tools.ts";
-import { codeFlags } from "./flags.ts";
 
 export const codeFeature: Feature = {
   name: "code",
-  flags: codeFlags,
   configure,
   mode: {
     name: "code",

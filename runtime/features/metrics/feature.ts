@@ -1,9 +1,8 @@
 // The `metrics` feature: --metrics, Prometheus metrics at /metrics (metrics.ts, prom-client).
 import type { Feature, FeatureInput, FeatureSetup } from "../../package/feature.ts";
-import { metricsFlags } from "./flags.ts";
 import { createMetrics } from "./metrics.ts";
 
-export const metricsFeature: Feature = { name: "metrics", flags: metricsFlags, configure, http: { createMetrics } };
+export const metricsFeature: Feature = { name: "metrics", configure, http: { createMetrics } };
 
 function configure({ values }: FeatureInput): FeatureSetup {
   const metricsPort = values["metrics-port"] as number | undefined;

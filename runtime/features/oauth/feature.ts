@@ -2,13 +2,11 @@
 // access tokens (jose) and serving RFC 9728 metadata (protected-resource.ts).
 import type { Feature, FeatureInput, FeatureSetup } from "../../package/feature.ts";
 import { type AuthFlags, parseAuthConfig } from "./auth-flags.ts";
-import { oauthFlags } from "./flags.ts";
 import { createProtectedResource } from "./protected-resource.ts";
 import { catalogScopeGate } from "./scope-gate.ts";
 
 export const oauthFeature: Feature = {
   name: "oauth",
-  flags: oauthFlags,
   configure,
   http: { createProtectedResource },
 };

@@ -1,14 +1,12 @@
 // The `redis` feature: --session-store redis://..., 2025-era sessions shared by every instance
 // (redis-sessions.ts, ioredis).
 import type { Feature, FeatureInput, FeatureSetup } from "../../package/feature.ts";
-import { redisFlags } from "./flags.ts";
 import { openRedisSessions } from "./redis-sessions.ts";
 import { redisSharedStore } from "./redis-shared-store.ts";
 import { parseStoreUrl } from "./session-store-url.ts";
 
 export const redisFeature: Feature = {
   name: "redis",
-  flags: redisFlags,
   configure,
   http: { openSessionStore: openRedisSessions },
 };

@@ -2,11 +2,10 @@
 // (RFC 8693) for an upstream token, sent upstream instead of the spec's credentials (token-exchange.ts).
 // It works on the token the `oauth` feature validated, so a package with it has `oauth` too.
 import type { Feature, FeatureInput, FeatureSetup } from "../../package/feature.ts";
-import { tokenExchangeFlags } from "./flags.ts";
 import { tokenExchanger } from "./token-exchange.ts";
 import { type TokenExchangeFlags, tokenExchangeConfig } from "./token-exchange-config.ts";
 
-export const tokenExchangeFeature: Feature = { name: "token-exchange", flags: tokenExchangeFlags, configure };
+export const tokenExchangeFeature: Feature = { name: "token-exchange", configure };
 
 function configure({ given, http, env, earlier }: FeatureInput): FeatureSetup | string {
   const config = tokenExchangeConfig(given as TokenExchangeFlags, http, env);

@@ -1,4 +1,4 @@
-// The `token-exchange` feature's flags (see runtime/package/server-flags.ts for the record's fields).
+// The `token-exchange` feature's flags (runtime/package/server-flags.ts has the record's fields).
 import type { FlagSet } from "../../package/server-flags.ts";
 
 export const tokenExchangeFlags: FlagSet = {

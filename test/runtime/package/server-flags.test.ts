@@ -1,5 +1,5 @@
 /**
- * A generated server's flags are records: the core's (runtime/package/server-flags.ts) and each feature's
+ * A generated server's flags are records: the core's (runtime/package/core-flags.ts) and each feature's
  * (runtime/features/<name>/flags.ts). The parser, --help, the env twins in server.json and the MCPB
  * manifest, docs/reference/server-flags.md and the package README tables are all made from them. These tests
  * hold the runtime's env reads and the rendered documents to that table, and the parser to its rules.

@@ -6,8 +6,9 @@
  */
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { expandUriTemplate, matchProblem, parseUriTemplate } from "../../../runtime/protocol/uri-template.ts";
+import { matchProblem, parseUriTemplate } from "../../../runtime/protocol/uri-template.ts";
 import { compileUriTemplate } from "../../../runtime/protocol/uri-template-match.ts";
+import { expandUriTemplate } from "./expand-uri-template.ts";
 
 // npm test replays the same cases every time (no flakes); test:fuzz (FUZZ_RUNS set) explores new ones.
 const RUNS = Number(process.env.FUZZ_RUNS ?? 300);

@@ -10,9 +10,10 @@ import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { validateFiles } from "../../../generator/index.ts";
 import { createServer } from "../../../runtime/index.ts";
-import { expandUriTemplate, parseUriTemplate } from "../../../runtime/protocol/uri-template.ts";
+import { parseUriTemplate } from "../../../runtime/protocol/uri-template.ts";
 import { compileUriTemplate } from "../../../runtime/protocol/uri-template-match.ts";
 import { modernMeta } from "../helpers.ts";
+import { expandUriTemplate } from "./expand-uri-template.ts";
 
 type Want = Record<string, string> | undefined;
 

@@ -4,11 +4,11 @@
 // these tests hold without the HTTP token validation; test/auth/upstream-exchange-e2e.test.ts runs the
 // whole path with real processes.
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
+import { callToolInProcess } from "../../../runtime/features/code/call-in-process.ts";
 import { type TokenExchangeConfig, tokenExchanger } from "../../../runtime/features/token-exchange/token-exchange.ts";
 import type { AuthPrincipal } from "../../../runtime/handler-api.ts";
 import { CredentialsError } from "../../../runtime/handler-api.ts";
 import { createSpecServer, type SpecServerOptions } from "../../../runtime/package/spec-server.ts";
-import { callToolInProcess } from "../../../runtime/server/features.ts";
 import type { HandlerContext } from "../../../runtime/server/types.ts";
 import { callUpstream } from "../../../runtime/upstream/forward.ts";
 import { type HostileUpstream, startHostile, tool } from "../../hardening/hostile-upstream.ts";

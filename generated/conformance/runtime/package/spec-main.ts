@@ -4,7 +4,7 @@ import { log, setLogFormat } from "../server/log.ts";
 import { serveStdio } from "../transport/stdio/server.ts";
 import type { FeatureSetup } from "./feature.ts";
 import { optional, type ParsedFlags, parseFlags, usageText } from "./flag-parser.ts";
-import { type FeatureName, type FlagSet, packageFlagSets } from "./server-flags.ts";
+import type { FeatureName, FlagSet } from "./server-flags.ts";
 import { createSpecServer, type ServerDefinition, type SpecServerOptions } from "./spec-server.ts";
 import { parseToolsets } from "./tool-selection.ts";
 
@@ -16,15 +16,15 @@ export type AbsentFeature = {
   httpEnv?: readonly string[];
 };
 
-export type RunOptions = SpecServerOptions & { absentFeatures?: readonly AbsentFeature[] };
+/** `flagSets`: the package's flag table, which the generator writes into src/server.ts (core-flags.ts packageFlagSets). */
+export type RunOptions = SpecServerOptions & {
+  flagSets: readonly FlagSet[];
+  absentFeatures?: readonly AbsentFeature[];
+};
 
 export async function runSpecServer(definition: ServerDefinition, options: RunOptions, argv = process.argv.slice(2)) {
-  const { absentFeatures = [], ...serverOptions } = options;
+  const { absentFeatures = [], flagSets: sets, ...serverOptions } = options;
   const features = options.features ?? [];
-  const sets = packageFlagSets(
-    features.flatMap((feature) => (feature.flags ? [feature.flags] : [])),
-    features.flatMap((feature) => (feature.mode ? [feature.mode.name] : [])),
-  );
   refuseAbsentFeatures(absentFeatures, argv, process.env);
   const parsed = parseFlags(sets, argv, process.env);
   if ("error" in parsed) return usageError(sets, parsed.error);

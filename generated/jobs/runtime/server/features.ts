@@ -28,33 +28,21 @@ export async function callTool(call: MethodCall, forwarded = false): Promise<Res
   });
 }
 
-/** Runs a tool from inside the server (code mode's `api.<tool>(args)`) as a direct tools/call would, in the
- * calling request's context; an unanswered input propagates as InputRequiredSignal to the calling request. */
-export async function callToolInProcess(server: ServerCore, name: string, args: unknown, ctx: HandlerContext) {
-  const tool = server.tools.get(name);
-  if (!tool) return toolError(`Unknown tool: ${name}`);
-  try {
-    const result = await runTool(server, tool, args, ctx, {
-      run: async (handler) => handler(),
-      aborted: () => ctx.signal.aborted,
-      forward: async () => toolError(`Tool ${name} forwards to another tool and cannot be called in process`),
-    });
-    if (result.resultType === "input_required")
-      return toolError(`Tool ${name} asked the client for input, which a call in process cannot pass on`);
-    return result as CallToolResult;
-  } catch (error) {
-    if (error instanceof InputRequiredSignal || ctx.signal.aborted) throw error;
-    return toolError(`Tool ${name} failed: ${errorMessage(error)}`);
-  }
-}
-
-type ToolRun = {
+/** How runTool runs a handler, knows of an abort and follows a forward: a direct tools/call, or a call in process
+ * (features/code/call-in-process.ts). */
+export type ToolRun = {
   run: (handler: () => ToolHandlerResult | Promise<ToolHandlerResult>) => Promise<ToolHandlerResult | Result>;
   aborted: () => boolean;
   forward: (forward: ToolForward) => Promise<Result>;
 };
 
-async function runTool(server: ServerCore, tool: ToolDefinition, args: unknown, ctx: HandlerContext, how: ToolRun) {
+export async function runTool(
+  server: ServerCore,
+  tool: ToolDefinition,
+  args: unknown,
+  ctx: HandlerContext,
+  how: ToolRun,
+) {
   // The HTTP transport 403s a direct call first; this covers forwards, calls in process and other transports.
   const refusal = server.options.toolGate?.toolRefusal(tool.name, ctx.auth);
   if (refusal) return toolError(refusal);
@@ -218,7 +206,7 @@ async function withInputs<T extends object>(call: MethodCall, run: () => T | Pro
   }
 }
 
-function toolError(text: string): CallToolResult {
+export function toolError(text: string): CallToolResult {
   return { content: [{ type: "text", text }], isError: true };
 }
 

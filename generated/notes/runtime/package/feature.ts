@@ -10,7 +10,7 @@ import type { Exchange } from "../upstream/credentials.ts";
 import type { UpstreamCall as Signed, UpstreamResponse } from "../upstream/types.ts";
 import type { Catalog, CatalogTool, CatalogToolset, HttpBinding, TaskBinding } from "./catalog-types.ts";
 import type { ParsedFlags } from "./flag-parser.ts";
-import type { FeatureName, FlagSet } from "./server-flags.ts";
+import type { FeatureName } from "./server-flags.ts";
 
 /** What a mode sees: every tool (its search covers them all), those served, and why one not served is not. */
 export type ModeCatalog = {
@@ -99,8 +99,7 @@ export type FitContext = { maxTokens?: number } & (
 export type ResultFitter = (result: ToolHandlerResult, context: FitContext) => Promise<ToolHandlerResult>;
 
 export type Feature = {
-  name: FeatureName;
-  flags?: FlagSet;
+  name: FeatureName; // its flags are in its flags.ts, which the generator reads (generator/normalize/features.ts)
   /** Its flags' values as options; a string is a usage error (exit 2). Features whose flags are unset add nothing. */
   configure?(input: FeatureInput): FeatureSetup | string;
   mode?: ServingMode;

@@ -110,6 +110,7 @@ export function matchProblem(parsed: ParsedUriTemplate): UriTemplateError | unde
   return undefined;
 }
 
+const RESERVED = /[:/?#[\]@!$&'()*+,;=]/;
 const UNRESERVED_OR_PERCENT = /^[A-Za-z0-9\-._~%]$/;
 
 // Whether `c` may appear in `expression`'s expansion after its first character: unreserved characters
@@ -173,37 +174,3 @@ function queryNotLast(what: string, parsed: ParsedUriTemplate): UriTemplateError
   const message = `'${what}' follows a query expression; put '{?...}' and '{&...}' at the end of the template`;
   return { offset: query?.offset ?? 0, message };
 }
-
-export function expandUriTemplate(template: string, values: Record<string, string | undefined>): string {
-  let uri = "";
-  for (const part of parseUriTemplate(template).parts) {
-    if (typeof part === "string") {
-      uri += part;
-      continue;
-    }
-    const rule = RULES[part.operator];
-    const pieces: string[] = [];
-    for (const { name, prefix } of part.variables) {
-      const raw = Object.hasOwn(values, name) ? values[name] : undefined;
-      if (raw === undefined) continue;
-      const value = encode(prefix === undefined ? raw : [...raw].slice(0, prefix).join(""), rule.reserved);
-      if (!rule.named) pieces.push(value);
-      else pieces.push(value === "" ? `${name}${rule.ifEmpty}` : `${name}=${value}`);
-    }
-    if (pieces.length > 0) uri += rule.first + pieces.join(rule.separator);
-  }
-  return uri;
-}
-
-const RESERVED = /[:/?#[\]@!$&'()*+,;=]/;
-// For + and #: the escapes of reserved characters, and of a '%' that starts a '%XX' the value holds.
-const RESERVED_ESCAPE = /%25([0-9A-Fa-f]{2})|%(?:2[1346-9A-CF]|3[ABDF]|40|5[BD])/g;
-
-function encode(value: string, allowReserved: boolean): string {
-  // Buffer makes a lone surrogate U+FFFD (as a UTF-8 decoder would); encodeURIComponent would throw.
-  const escaped = encodeURIComponent(Buffer.from(value).toString()).replace(/[!'()*]/g, percentEscape);
-  if (!allowReserved) return escaped;
-  return escaped.replace(RESERVED_ESCAPE, (match, pct) => (pct ? `%${pct}` : decodeURIComponent(match)));
-}
-
-const percentEscape = (c: string) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`;

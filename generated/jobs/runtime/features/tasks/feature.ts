@@ -2,14 +2,13 @@
 // the upstream's result, in both protocol eras (docs/long-running.md).
 import type { Feature, FeatureInput, FeatureSetup, JobServing, SharedStore } from "../../package/feature.ts";
 import type { ServerCapabilities } from "../../protocol/types.ts";
-import { tasksFlags } from "./flags.ts";
 import { jobToolHandler } from "./job-tool.ts";
 import { taskMethods } from "./task-methods.ts";
 import { TaskRunner } from "./task-runner.ts";
 import { TASKS_EXTENSION } from "./task-shapes.ts";
 import { memoryStore, taskStoreOver } from "./task-store.ts";
 
-export const tasksFeature: Feature = { name: "tasks", flags: tasksFlags, configure };
+export const tasksFeature: Feature = { name: "tasks", configure };
 
 const whole = (value: unknown, fallback: number) => (typeof value === "number" ? value : fallback);
 

@@ -2,10 +2,10 @@
 // server exactly as a direct tools/call would (validation, handler, output checks, error results) and
 // gets the result back; an input the client has not answered (2026 era) reaches the calling request.
 import { describe, expect, test } from "vitest";
-import { createServer, type McpServer } from "../../../runtime/index.ts";
-import { McpError } from "../../../runtime/protocol/errors.ts";
-import { callToolInProcess } from "../../../runtime/server/features.ts";
-import { modernMeta } from "../helpers.ts";
+import { callToolInProcess } from "../../../../runtime/features/code/call-in-process.ts";
+import { createServer, type McpServer } from "../../../../runtime/index.ts";
+import { McpError } from "../../../../runtime/protocol/errors.ts";
+import { modernMeta } from "../../helpers.ts";
 
 let nextId = 1;
 function modern(server: McpServer, method: string, params: Record<string, unknown> = {}, capabilities = {}) {
