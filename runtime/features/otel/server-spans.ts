@@ -36,7 +36,24 @@ export function serverInstrument(ready: Promise<Tracing | undefined>, options: S
         (t) => upstreamSpan(t, call, send),
         () => send({}),
       ),
+    span: (name, attributes, run) => (tracing ? innerSpan(tracing, name, attributes, run) : run()),
+    // Requests wait for the SDK above, so by the time a feature binds a callback within one it has loaded.
+    bind: (fn) => (tracing ? tracing.api.context.bind(tracing.api.context.active(), fn) : fn),
   };
+}
+
+/** An INTERNAL span around a feature's own step, a child of the active span. */
+async function innerSpan<T>(t: Tracing, name: string, attributes: Api.Attributes, run: () => Promise<T>): Promise<T> {
+  const span = t.tracer.startSpan(name, { kind: t.api.SpanKind.INTERNAL, attributes });
+  try {
+    return await t.api.context.with(t.api.trace.setSpan(t.api.context.active(), span), run);
+  } catch (error) {
+    span.setAttribute("error.type", (error as Error)?.name || "_OTHER");
+    span.setStatus({ code: t.api.SpanStatusCode.ERROR, message: (error as Error)?.message });
+    throw error;
+  } finally {
+    span.end();
+  }
 }
 
 /** The trace and span ids of the active span, for JSON log lines. */
@@ -128,6 +145,10 @@ function describe(
     target = boundLogValue(params.name);
     attributes["gen_ai.tool.name"] = target;
     attributes["gen_ai.operation.name"] = "execute_tool";
+    // Dynamic mode's call_tool runs another tool (server/features.ts forwardedCall): its name, never its arguments.
+    const inner = isObject(params.arguments) ? params.arguments.name : undefined;
+    if (target === "call_tool" && typeof inner === "string")
+      attributes["mcpgen.tool.forwarded_to"] = boundLogValue(inner);
     if (options.captureArgs && params.arguments !== undefined)
       attributes["gen_ai.tool.call.arguments"] = boundLogValue(JSON.stringify(params.arguments), MAX_ARGS_CHARS);
   } else if (request.method === "prompts/get" && typeof params.name === "string") {

@@ -23,7 +23,8 @@ export type ModeCatalog = {
 /** One code-mode `execute`'s limits (the `code` feature's flags); maxOutputChars: returned JSON plus logs. */
 export type CodeLimits = { timeoutMs: number; memoryBytes: number; maxCalls: number; maxOutputChars: number };
 /** What a mode may read: code mode's flags, and the features' fitResult for its own results (absent: none). */
-export type ModeSettings = Pick<FeatureServerOptions, "codeLimits" | "allowDestructive" | "codeConcurrency"> & {
+type ModeFlags = "codeLimits" | "allowDestructive" | "codeConcurrency" | "instrument"; // and --otel's spans
+export type ModeSettings = Pick<FeatureServerOptions, ModeFlags> & {
   fitResult?: (result: ToolHandlerResult) => Promise<ToolHandlerResult>;
 };
 /** A --mode other than `all`: tools/list gives its own tools; an API tool of the same name is hidden meanwhile. */
@@ -53,11 +54,12 @@ export type TracedCall = { target: string; binding: HttpBinding; upstream: Upstr
 /** Tracing (the `otel` feature): each request's handling, and each upstream call given the headers it adds. */
 export type Instrument = {
   request(request: JsonRpcRequest, channel: RequestChannel, handle: () => Promise<Result>): Promise<Result>;
-  upstream(
-    call: TracedCall,
-    send: (headers: Record<string, string>) => Promise<UpstreamResponse>,
-  ): ReturnType<typeof send>;
+  upstream(call: TracedCall, send: (headers: Record<string, string>) => Answer): Answer;
+  /** A feature's own step (code mode's execute, each bridged call) in a child span of the active one. */
+  span<T>(name: string, attributes: Record<string, string | number>, run: () => Promise<T>): Promise<T>;
+  bind<F extends (...args: never[]) => unknown>(fn: F): F; // runs in this trace, wherever it is called from
 };
+type Answer = Promise<UpstreamResponse>;
 
 /** JSON text by key with a TTL, and sets of strings: enough for records every instance reads and writes. */
 export type SharedStore = {

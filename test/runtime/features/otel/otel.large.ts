@@ -24,13 +24,17 @@ const CLIENT_SCRIPT = `import { connect, startTracing } from "./src/client.ts";
 const config = JSON.parse(process.argv[2]);
 const tracing = config.trace ? await startTracing({ serviceName: "agent" }) : undefined;
 const client = await connect(config.target, config.protocolVersion ? { protocolVersion: config.protocolVersion } : {});
-const result = await client.callTool("get_forecast", { city: "Paris" }, config.meta ? { meta: config.meta } : {});
+const options = config.meta ? { meta: config.meta } : {};
+const result = config.tool
+  ? await client.request("tools/call", { name: config.tool, arguments: config.args }, options)
+  : await client.callTool("get_forecast", { city: "Paris" }, options);
 await client.close();
 await tracing?.flush();
-process.stdout.write(JSON.stringify({ era: client.era, isError: result.isError === true, city: result.structuredContent?.city }));
+const text = config.tool ? result.content?.[0]?.text : undefined;
+process.stdout.write(JSON.stringify({ era: client.era, isError: result.isError === true, city: result.structuredContent?.city, ...(text ? { text } : {}) }));
 `;
 
-type ClientRun = { era: string; isError: boolean; city: string };
+type ClientRun = { era: string; isError: boolean; city?: string; text?: string };
 
 describe("--otel: one trace from the client through the server to the upstream", () => {
   let dir: string;
@@ -47,7 +51,15 @@ describe("--otel: one trace from the client through the server to the upstream",
 
   beforeAll(async () => {
     dir = scratchDir("otel");
-    const run = mcpgen(ROOT, "generate", join(ROOT, "specs/weather.yaml"), "--out", dir, "--features", "otel");
+    const run = mcpgen(
+      ROOT,
+      "generate",
+      join(ROOT, "specs/weather.yaml"),
+      "--out",
+      dir,
+      "--features",
+      "otel,code,dynamic",
+    );
     expect(run.code, run.stderr + run.stdout).toBe(0);
     writeFileSync(join(dir, "client-run.ts"), CLIENT_SCRIPT);
     receiver = await startOtlpReceiver();
@@ -204,6 +216,53 @@ describe("--otel: one trace from the client through the server to the upstream",
     const fromMeta = await receiver.waitFor((s) => s.kind === "server" && s.parentSpanId === clientSpan);
     expect(fromMeta.traceId).toBe(clientTrace);
     expect(fromMeta.links).toEqual([expect.objectContaining({ traceId: gatewayTrace, spanId: gatewaySpan })]);
+  });
+
+  it("code mode: execute's sandbox run and each bridged call are spans between the server span and the upstream's", async () => {
+    const coded = await startHttpServer(dir, ["--otel", "--mode", "code", "--base-url", upstream.url], serverEnv());
+    try {
+      const code = 'const a = await api.get_forecast({ city: "Paris" }); return a.city;';
+      const run = await runClient({ trace: true, target: { url: coded.url }, tool: "execute", args: { code } });
+      expect(run).toMatchObject({ isError: false });
+      expect(run.text).toContain("Paris");
+      const clientSpan = await receiver.waitFor((s) => s.service === "agent" && s.name === "tools/call execute");
+      const serverSpan = await receiver.waitFor((s) => s.parentSpanId === clientSpan.spanId);
+      expect(serverSpan).toMatchObject({ name: "tools/call execute", kind: "server" });
+      const executeSpan = await receiver.waitFor((s) => s.parentSpanId === serverSpan.spanId);
+      expect(executeSpan).toMatchObject({ name: "code execute", kind: "internal" });
+      const callSpan = await receiver.waitFor((s) => s.parentSpanId === executeSpan.spanId);
+      expect(callSpan).toMatchObject({ name: "code call get_forecast", kind: "internal" });
+      const upstreamSpan = await receiver.waitFor((s) => s.parentSpanId === callSpan.spanId);
+      expect(upstreamSpan).toMatchObject({ name: "GET /forecast/{city}", traceId: clientSpan.traceId });
+      expect(lastUpstreamCall().headers.traceparent).toBe(`00-${clientSpan.traceId}-${upstreamSpan.spanId}-01`);
+    } finally {
+      await coded.stop();
+    }
+  });
+
+  it("dynamic mode: call_tool's span names the tool it runs, and the upstream span is its child", async () => {
+    const dynamic = await startHttpServer(
+      dir,
+      ["--otel", "--mode", "dynamic", "--base-url", upstream.url],
+      serverEnv(),
+    );
+    try {
+      const args = { name: "get_forecast", arguments: { city: "Paris" } };
+      // 2025 era: a raw tools/call of call_tool sends no Mcp-Param-City header, which 2026 asks of get_forecast's.
+      const target = { url: dynamic.url };
+      const run = await runClient({ trace: true, target, tool: "call_tool", args, protocolVersion: "2025-11-25" });
+      expect(run).toMatchObject({ isError: false });
+      const clientSpan = await receiver.waitFor((s) => s.service === "agent" && s.name === "tools/call call_tool");
+      const serverSpan = await receiver.waitFor((s) => s.parentSpanId === clientSpan.spanId);
+      expect(serverSpan.attributes).toMatchObject({
+        "gen_ai.tool.name": "call_tool",
+        "mcpgen.tool.forwarded_to": "get_forecast",
+      });
+      const upstreamSpan = await receiver.waitFor((s) => s.parentSpanId === serverSpan.spanId);
+      expect(upstreamSpan.attributes["mcpgen.upstream.target"]).toBe("get_forecast");
+    } finally {
+      await dynamic.stop();
+    }
   });
 
   it("spans went out as OTLP/HTTP JSON", () => {
