@@ -6,18 +6,24 @@ import type { McpServer } from "../../server/server.ts";
 import { serverInstrument } from "./server-spans.ts";
 import { startTracing, type Tracing } from "./tracing.ts";
 
-/** Set by configure with --otel: starts the SDK once the server (whose name is the default service name) exists. */
-let start: ((server: McpServer) => Promise<Tracing | undefined>) | undefined;
+/** Set by configure with --otel: starts the SDK once the server (whose name is the default service name) exists;
+ * `idle` settles once the requests being traced have ended. */
+let pending: { start(server: McpServer): Promise<Tracing | undefined>; idle(): Promise<void> } | undefined;
 
 export const otelFeature: Feature = {
   name: "otel",
   configure,
   serve(server) {
-    if (!start) return;
+    if (!pending) return;
+    const { start, idle } = pending;
+    pending = undefined;
     const ready = start(server);
-    start = undefined;
-    // Spans are sent in batches: the last ones go out before a stdio server exits.
-    server.onClose(() => ready.then((tracing) => tracing?.flush()));
+    // Spans are sent in batches: once the requests still running have ended, the last ones go out before the
+    // server exits (a stdio server, and an HTTP one stopped by SIGTERM, wait for this).
+    server.onClose(async () => {
+      const tracing = await ready;
+      if (tracing) await idle().then(() => tracing.flush());
+    });
   },
 };
 
@@ -32,11 +38,13 @@ function configure({ values, sources, http, env }: FeatureInput): FeatureSetup |
   const ready = new Promise<Tracing | undefined>((settle) => {
     resolve = settle;
   });
-  start = (server) => {
+  const instrument = serverInstrument(ready, { transport: http ? "tcp" : "pipe", captureArgs });
+  const start = (server: McpServer) => {
     resolve(begin(server, env));
     return ready;
   };
-  return { server: { instrument: serverInstrument(ready, { transport: http ? "tcp" : "pipe", captureArgs }) } };
+  pending = { start, idle: instrument.idle };
+  return { server: { instrument } };
 }
 
 async function begin(server: McpServer, env: NodeJS.ProcessEnv): Promise<Tracing | undefined> {

@@ -18,10 +18,27 @@ export type SpanOptions = { transport: "tcp" | "pipe"; captureArgs: boolean };
 /** Characters of arguments --otel-capture-args records at most. */
 const MAX_ARGS_CHARS = 4096;
 
-/** The hooks the core calls; until the SDK has loaded (a few ms after start) a request waits for it. */
-export function serverInstrument(ready: Promise<Tracing | undefined>, options: SpanOptions): Instrument {
+/** How long a server that is stopping waits for the requests it traces to end before it sends their spans. */
+const DRAIN_MS = 5_000;
+
+/** The hooks the core calls; until the SDK has loaded (a few ms after start) a request waits for it. `idle`: a
+ * promise settled once no traced request is running (or after 5 s), after which the last spans can be sent. */
+export function serverInstrument(
+  ready: Promise<Tracing | undefined>,
+  options: SpanOptions,
+): Instrument & {
+  idle(): Promise<void>;
+} {
   let tracing: Tracing | undefined;
   let loaded = false;
+  let running = 0;
+  let onIdle: (() => void) | undefined;
+  const counted = <T>(work: Promise<T>) => {
+    running++;
+    return work.finally(() => {
+      if (--running === 0) onIdle?.();
+    });
+  };
   const settled = ready.then((value) => {
     [tracing, loaded] = [value, true];
     if (value) addLogContext(() => activeIds(value.api));
@@ -30,7 +47,15 @@ export function serverInstrument(ready: Promise<Tracing | undefined>, options: S
   const when = <T>(run: (tracing: Tracing) => Promise<T>, plain: () => Promise<T>) =>
     loaded ? (tracing ? run(tracing) : plain()) : settled.then((value) => (value ? run(value) : plain()));
   return {
-    request: (request, channel, handle) => when((t) => requestSpan(t, options, request, channel, handle), handle),
+    request: (request, channel, handle) =>
+      counted(when((t) => requestSpan(t, options, request, channel, handle), handle)),
+    idle: () =>
+      running === 0
+        ? Promise.resolve()
+        : new Promise<void>((resolve) => {
+            onIdle = resolve;
+            setTimeout(resolve, DRAIN_MS).unref();
+          }),
     upstream: (call, send) =>
       when(
         (t) => upstreamSpan(t, call, send),
@@ -49,7 +74,7 @@ async function innerSpan<T>(t: Tracing, name: string, attributes: Api.Attributes
     return await t.api.context.with(t.api.trace.setSpan(t.api.context.active(), span), run);
   } catch (error) {
     span.setAttribute("error.type", (error as Error)?.name || "_OTHER");
-    span.setStatus({ code: t.api.SpanStatusCode.ERROR, message: (error as Error)?.message });
+    span.setStatus({ code: t.api.SpanStatusCode.ERROR }); // its message may hold anything the step saw
     throw error;
   } finally {
     span.end();
@@ -115,7 +140,8 @@ async function requestSpan(
     const code = error instanceof McpError ? String(error.code) : undefined;
     span.setAttribute("error.type", code ?? "_OTHER");
     if (code) span.setAttribute("rpc.response.status_code", code);
-    span.setStatus({ code: api.SpanStatusCode.ERROR, message: (error as Error)?.message });
+    // The JSON-RPC error's message, which the client gets too (the conventions); no other error's text.
+    span.setStatus({ code: api.SpanStatusCode.ERROR, ...(code ? { message: (error as Error).message } : {}) });
     throw error;
   } finally {
     span.end();
@@ -154,7 +180,8 @@ function describe(
   } else if (request.method === "prompts/get" && typeof params.name === "string") {
     target = boundLogValue(params.name);
     attributes["gen_ai.prompt.name"] = target;
-  } else if (typeof params.uri === "string" && request.method.startsWith("resources/")) {
+  } else if (options.captureArgs && typeof params.uri === "string" && request.method.startsWith("resources/")) {
+    // A template's URI holds the caller's values (weather://city/Paris): recorded only when arguments are.
     attributes["mcp.resource.uri"] = boundLogValue(params.uri, 1024); // in an attribute, never the span name
   }
   return { name: target ? `${method} ${target}` : method, attributes };
@@ -195,8 +222,9 @@ async function upstreamSpan(
     }
     return response;
   } catch (error) {
+    // No message: it names the URL's path, which holds argument values (upstream GET .../forecast/Paris failed).
     span.setAttribute("error.type", (error as Error)?.name || "_OTHER");
-    span.setStatus({ code: api.SpanStatusCode.ERROR, message: (error as Error)?.message });
+    span.setStatus({ code: api.SpanStatusCode.ERROR });
     throw error;
   } finally {
     span.end();

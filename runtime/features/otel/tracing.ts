@@ -65,7 +65,8 @@ export async function startTracing(options: TracingOptions): Promise<Tracing> {
   const traceContext = new core.W3CTraceContextPropagator();
   const propagator = new core.CompositePropagator({ propagators: [traceContext, new core.W3CBaggagePropagator()] });
   // Global when nothing else set them first (the user's handlers then see the same tracer); false otherwise.
-  api.context.setGlobalContextManager(new hooks.AsyncLocalStorageContextManager().enable());
+  const contextManager = new hooks.AsyncLocalStorageContextManager().enable();
+  if (!api.context.setGlobalContextManager(contextManager)) contextManager.disable(); // the application's stays
   api.trace.setGlobalTracerProvider(provider);
   api.propagation.setGlobalPropagator(propagator);
   return {

@@ -165,11 +165,12 @@ describe("--otel: one trace from the client through the server to the upstream",
     });
   }
 
-  it("over stdio: the same tree, network.transport pipe", async () => {
+  it("over stdio: the same tree, network.transport pipe; the server sends its spans before it exits", async () => {
     const target = {
       command: process.execPath,
       args: ["--import", "tsx", join(dir, "src/server.ts"), "--otel", "--base-url", upstream.url],
-      env: { ...process.env, ...serverEnv() },
+      // No batch would leave within the test: the spans arrive because the server flushes them on exit.
+      env: { ...process.env, ...serverEnv(), OTEL_BSP_SCHEDULE_DELAY: "600000" },
       cwd: ROOT,
     };
     const run = await runClient({ trace: true, target });
@@ -179,6 +180,18 @@ describe("--otel: one trace from the client through the server to the upstream",
     expect(clientSpan.attributes["network.transport"]).toBe("pipe");
     expect(serverSpan.attributes).toMatchObject({ "network.transport": "pipe", "gen_ai.tool.name": "get_forecast" });
     expect(lastUpstreamCall().headers.traceparent).toBe(`00-${clientSpan.traceId}-${upstreamSpan.spanId}-01`);
+  });
+
+  it("an HTTP server stopped by SIGTERM sends the spans still batched before it exits", async () => {
+    const env = { ...serverEnv(), OTEL_BSP_SCHEDULE_DELAY: "600000", OTEL_SERVICE_NAME: "weather-stopping" };
+    const stopping = await startHttpServer(dir, ["--otel", "--base-url", upstream.url], env);
+    await runClient({ trace: false, target: { url: stopping.url } });
+    expect(receiver.spans.filter((s) => s.service === "weather-stopping")).toEqual([]);
+    await stopping.stop();
+    const span = await receiver.waitFor(
+      (s) => s.service === "weather-stopping" && s.name === "tools/call get_forecast",
+    );
+    expect(span.kind).toBe("server");
   });
 
   it("a malformed _meta.traceparent starts a new trace, and the call still works", async () => {
