@@ -56,7 +56,7 @@ ${validators}
  * A tool result whose structuredContent breaks its outputSchema rejects with a ToolOutputError.${tasks.connectNote}${otel.connectNote}
  */
 export ${oauth.async}function connect(target: ${oauth.target}, options: ClientOptions = {}): Promise<Client> {
-  return connectRuntime<ToolMap, PromptMap>(${oauth.connected}, ${defaults.length > 0 ? `{ ${defaults.join(", ")}, ...options }` : "options"})${otel.then};
+  return connectRuntime<ToolMap, PromptMap>(${oauth.connected}, ${defaults.length > 0 ? `{ ${defaults.join(", ")}, ...options }` : "options"})${otel.wrap};
 }
 `;
 }
@@ -67,13 +67,13 @@ const OTEL_CLIENT = "../runtime/features/otel/client.ts";
 
 /** What src/client.ts adds with the otel feature: each request in a span whose context goes in `_meta`. */
 function otelParts(enabled: boolean) {
-  if (!enabled) return { imports: "", exports: "", then: "", connectNote: "" };
+  if (!enabled) return { imports: "", exports: "", wrap: "", connectNote: "" };
   return {
     imports: `\nimport { traced } from "${OTEL_CLIENT}";`,
     exports: `
 /** OpenTelemetry for a client without its own SDK: \`await startTracing({ serviceName })\` (see docs/tracing.md). */
 export { startTracing, type Tracing } from "${OTEL_CLIENT}";`,
-    then: ".then((client) => traced(client, target))",
+    wrap: ".then((client) =>\n    traced(client, target),\n  )",
     connectNote: `
  * Each request is sent inside an OpenTelemetry CLIENT span whose context goes to the server in \`_meta\`
  * (\`traceparent\`), once an SDK is set up (the application's, or \`startTracing()\`).`,
