@@ -55,6 +55,7 @@ export const FEATURE_MODULES: readonly FeatureModule[] = [
   }),
   feature("redis", "redisFeature", "--session-store: sessions in Redis", { flags: redisFlags }),
   feature("metrics", "metricsFeature", "--metrics: Prometheus metrics", { flags: metricsFlags }),
+  // otel after redis (it traces redis's task store) and before tasks (which reads the store as otel left it).
   feature("otel", "otelFeature", "--otel: OpenTelemetry traces over OTLP/HTTP", { flags: otelFlags }),
   feature("tasks", "tasksFeature", "--task-ttl: long-running jobs served as MCP Tasks", { flags: tasksFlags }),
   feature("apps", "appsFeature", "ui://<server>/<tool>: views of tool results as tables and cards, for MCP Apps hosts"),

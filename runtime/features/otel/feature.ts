@@ -4,6 +4,7 @@ import type { Feature, FeatureInput, FeatureSetup } from "../../package/feature.
 import { log } from "../../server/log.ts";
 import type { McpServer } from "../../server/server.ts";
 import { serverInstrument } from "./server-spans.ts";
+import { tracedStore } from "./store-spans.ts";
 import { startTracing, type Tracing } from "./tracing.ts";
 
 /** Set by configure with --otel: starts the SDK once the server (whose name is the default service name) exists;
@@ -27,7 +28,7 @@ export const otelFeature: Feature = {
   },
 };
 
-function configure({ values, sources, http, env }: FeatureInput): FeatureSetup | string {
+function configure({ values, sources, http, env, earlier }: FeatureInput): FeatureSetup | string {
   const captureArgs = values["otel-capture-args"] === true;
   if (values.otel !== true) {
     if (captureArgs)
@@ -44,7 +45,9 @@ function configure({ values, sources, http, env }: FeatureInput): FeatureSetup |
     return ready;
   };
   pending = { start, idle: instrument.idle };
-  return { server: { instrument } };
+  // The redis feature's task store (configured before this one; the tasks feature, after, reads it traced).
+  const shared = earlier.server?.sharedStore;
+  return { server: { instrument, ...(shared ? { sharedStore: tracedStore(shared, instrument) } : {}) } };
 }
 
 async function begin(server: McpServer, env: NodeJS.ProcessEnv): Promise<Tracing | undefined> {

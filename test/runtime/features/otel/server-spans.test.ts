@@ -4,9 +4,10 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { otelFeature } from "../../../../runtime/features/otel/feature.ts";
 import { serverInstrument } from "../../../../runtime/features/otel/server-spans.ts";
+import { tracedStore } from "../../../../runtime/features/otel/store-spans.ts";
 import { startTracing, tracesEndpoint } from "../../../../runtime/features/otel/tracing.ts";
 import { createServer, type McpServer } from "../../../../runtime/index.ts";
-import type { Instrument } from "../../../../runtime/package/feature.ts";
+import type { Instrument, SharedStore } from "../../../../runtime/package/feature.ts";
 import { modernMeta } from "../../helpers.ts";
 import { startOtlpReceiver } from "./otlp-receiver.ts";
 
@@ -124,6 +125,30 @@ describe("the server span", () => {
     const step = await receiver.waitFor((span) => span.name === "step");
     expect(step).toMatchObject({ parentSpanId: parent.spanId, traceId: parent.traceId, kind: "internal" });
     expect(step.attributes).toEqual({ answer: 42 });
+  });
+
+  test("the task store's round trips are spans under the request, without keys or values", async () => {
+    const data = new Map<string, string>();
+    const store: SharedStore = {
+      get: async (key) => data.get(key),
+      set: async (key, value) => void data.set(key, value),
+      add: async () => {},
+      members: async () => [],
+    };
+    const traced = tracedStore(store, plain);
+    const id = nextId;
+    const request = { jsonrpc: "2.0" as const, id: nextId++, method: "ping", params: { _meta: modernMeta({}) } };
+    const channel = { signal: new AbortController().signal, notify: () => {} };
+    await plain.request(request, channel, async () => {
+      await traced.set("task:secret-key", "secret-value", 1000);
+      expect(await traced.get("task:secret-key")).toBe("secret-value");
+      return {};
+    });
+    const parent = await spanOf(id);
+    const set = await receiver.waitFor((span) => span.name === "redis set" && span.parentSpanId === parent.spanId);
+    const get = await receiver.waitFor((span) => span.name === "redis get" && span.parentSpanId === parent.spanId);
+    expect(set.attributes).toEqual({ "db.system.name": "redis", "db.operation.name": "set" });
+    expect(JSON.stringify([set, get])).not.toContain("secret");
   });
 });
 
