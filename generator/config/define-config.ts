@@ -70,7 +70,18 @@ export type GenerateTarget = {
    * `tasks` when a tool starts a long-running job and `apps` when a tool asks for a view); `mcpgen generate
    * --features` wins. */
   features?: Array<
-    "all" | "none" | "apps" | "budget" | "code" | "dynamic" | "metrics" | "oauth" | "redis" | "tasks" | "token-exchange"
+    | "all"
+    | "none"
+    | "apps"
+    | "budget"
+    | "code"
+    | "dynamic"
+    | "metrics"
+    | "oauth"
+    | "otel"
+    | "redis"
+    | "tasks"
+    | "token-exchange"
   >;
 };
 
