@@ -13,7 +13,7 @@ export const otelFlags: FlagSet = {
       default: "false",
       turnsOn: "OpenTelemetry traces",
       help: "trace each request (MCP semantic conventions), continuing the client's trace from _meta.traceparent, with a child span per upstream call; spans go over OTLP/HTTP to OTEL_EXPORTER_OTLP_ENDPOINT (unset: nowhere)",
-      doc: "trace each request as an MCP server span (the OpenTelemetry semantic conventions for MCP), continuing the client's trace from `_meta.traceparent` (else the HTTP `traceparent` header), with a child span per upstream call (which gets the W3C headers); spans go over OTLP/HTTP (JSON) to `OTEL_EXPORTER_OTLP_ENDPOINT` (or `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`), unset: nowhere; `OTEL_SERVICE_NAME` names the service, `OTEL_TRACES_SAMPLER` (and `_ARG`) picks which traces are kept (docs/tracing.md)",
+      doc: "trace each request as an MCP server span (the OpenTelemetry semantic conventions for MCP), continuing the client's trace from `_meta.traceparent` (else the HTTP `traceparent` header), with a child span per upstream call (which gets the W3C headers); spans go over OTLP/HTTP (`OTEL_EXPORTER_OTLP_PROTOCOL`: `http/protobuf`, the default, or `http/json`) to `OTEL_EXPORTER_OTLP_ENDPOINT` (or `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`), unset: nowhere; `OTEL_SERVICE_NAME` names the service, `OTEL_TRACES_SAMPLER` (and `_ARG`) picks which traces are kept (docs/tracing.md)",
     },
     {
       flag: "otel-capture-args",

@@ -45,11 +45,10 @@ export async function startTracing(options: TracingOptions): Promise<Tracing> {
   const endpoint = tracesEndpoint(env);
   const processors = [];
   if (endpoint) {
-    const { OTLPTraceExporter } = await import("@opentelemetry/exporter-trace-otlp-http");
     const delay = Number(env.OTEL_BSP_SCHEDULE_DELAY);
     processors.push(
       new sdk.BatchSpanProcessor({
-        exporter: new OTLPTraceExporter({ url: endpoint }),
+        exporter: await exporterFor(endpoint, env, options.warn),
         scheduledDelayMillis: Number.isFinite(delay) && delay >= 0 ? delay : 1000,
       }),
     );
@@ -80,6 +79,20 @@ export async function startTracing(options: TracingOptions): Promise<Tracing> {
 }
 
 type Sdk = typeof import("@opentelemetry/sdk-trace");
+
+/** OTLP over HTTP as OTEL_EXPORTER_OTLP_(TRACES_)PROTOCOL says: `http/protobuf` (the specification's default) or
+ * `http/json`; gRPC is not offered (it would add a gRPC stack to every package with the feature). */
+async function exporterFor(url: string, env: NodeJS.ProcessEnv, warn?: (line: string) => void) {
+  const variable = env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL?.trim() ? "TRACES_PROTOCOL" : "PROTOCOL";
+  const protocol = env[`OTEL_EXPORTER_OTLP_${variable}`]?.trim().toLowerCase() || "http/protobuf";
+  if (protocol === "http/json")
+    return new (await import("@opentelemetry/exporter-trace-otlp-http")).OTLPTraceExporter({ url });
+  if (protocol !== "http/protobuf")
+    warn?.(
+      `OTEL_EXPORTER_OTLP_${variable}=${protocol} is not a protocol this server speaks (http/protobuf, http/json): sending http/protobuf to ${url}`,
+    );
+  return new (await import("@opentelemetry/exporter-trace-otlp-proto")).OTLPTraceExporter({ url });
+}
 
 /** OTEL_TRACES_SAMPLER (and OTEL_TRACES_SAMPLER_ARG, a ratio) as the OpenTelemetry specification names them. */
 function samplerOf(sdk: Sdk, env: NodeJS.ProcessEnv, warn?: (line: string) => void): Api.Sampler {

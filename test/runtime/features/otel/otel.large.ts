@@ -170,7 +170,13 @@ describe("--otel: one trace from the client through the server to the upstream",
       command: process.execPath,
       args: ["--import", "tsx", join(dir, "src/server.ts"), "--otel", "--base-url", upstream.url],
       // No batch would leave within the test: the spans arrive because the server flushes them on exit.
-      env: { ...process.env, ...serverEnv(), OTEL_BSP_SCHEDULE_DELAY: "600000" },
+      // And OTLP's JSON encoding, where the HTTP server above sends the default, protobuf.
+      env: {
+        ...process.env,
+        ...serverEnv(),
+        OTEL_BSP_SCHEDULE_DELAY: "600000",
+        OTEL_EXPORTER_OTLP_PROTOCOL: "http/json",
+      },
       cwd: ROOT,
     };
     const run = await runClient({ trace: true, target });
@@ -180,6 +186,7 @@ describe("--otel: one trace from the client through the server to the upstream",
     expect(clientSpan.attributes["network.transport"]).toBe("pipe");
     expect(serverSpan.attributes).toMatchObject({ "network.transport": "pipe", "gen_ai.tool.name": "get_forecast" });
     expect(lastUpstreamCall().headers.traceparent).toBe(`00-${clientSpan.traceId}-${upstreamSpan.spanId}-01`);
+    expect(receiver.contentTypes).toEqual(expect.arrayContaining(["application/x-protobuf", "application/json"]));
   });
 
   it("an HTTP server stopped by SIGTERM sends the spans still batched before it exits", async () => {
@@ -278,7 +285,7 @@ describe("--otel: one trace from the client through the server to the upstream",
     }
   });
 
-  it("spans went out as OTLP/HTTP JSON", () => {
-    expect(new Set(receiver.contentTypes)).toEqual(new Set(["application/json"]));
+  it("spans went out as OTLP/HTTP protobuf by default, and as JSON where OTEL_EXPORTER_OTLP_PROTOCOL says http/json", () => {
+    expect(new Set(receiver.contentTypes)).toEqual(new Set(["application/x-protobuf", "application/json"]));
   });
 });

@@ -1,8 +1,9 @@
-// A small OTLP/HTTP receiver on 127.0.0.1 for the tracing tests: it decodes what the JSON exporter sends
-// (POST /v1/traces, ExportTraceServiceRequest as JSON, ids in hex) into flat spans.
+// A small OTLP/HTTP receiver on 127.0.0.1 for the tracing tests: it decodes what either exporter sends (POST
+// /v1/traces, an ExportTraceServiceRequest as protobuf, OTLP's default, or as JSON, ids in hex) into flat spans.
 import { once } from "node:events";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import { decodeTraceRequest } from "./otlp-protobuf.ts";
 
 type AnyValue = { stringValue?: string; intValue?: number | string; boolValue?: boolean; doubleValue?: number };
 type KeyValue = { key: string; value: AnyValue };
@@ -53,8 +54,12 @@ export async function startOtlpReceiver() {
       res.writeHead(404).end();
       return;
     }
-    contentTypes.push(String(req.headers["content-type"]));
-    const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as ExportRequest;
+    const contentType = String(req.headers["content-type"]);
+    contentTypes.push(contentType);
+    const bytes = Buffer.concat(chunks);
+    const body = (
+      contentType.startsWith("application/x-protobuf") ? decodeTraceRequest(bytes) : JSON.parse(bytes.toString("utf8"))
+    ) as ExportRequest;
     for (const resource of body.resourceSpans ?? []) {
       const service = String(attributesOf(resource.resource?.attributes)["service.name"] ?? "");
       for (const scope of resource.scopeSpans ?? [])
@@ -71,7 +76,11 @@ export async function startOtlpReceiver() {
             links: span.links ?? [],
           });
     }
-    res.writeHead(200, { "content-type": "application/json" }).end("{}");
+    // An empty ExportTraceServiceResponse: no bytes in protobuf, `{}` in JSON.
+    const protobuf = contentType.startsWith("application/x-protobuf");
+    res
+      .writeHead(200, { "content-type": protobuf ? "application/x-protobuf" : "application/json" })
+      .end(protobuf ? "" : "{}");
   });
   server.listen(0, "127.0.0.1");
   await once(server, "listening");
