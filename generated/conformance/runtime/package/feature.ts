@@ -8,7 +8,14 @@ import type { HttpFeatures } from "../transport/http/http-features.ts";
 import type { HttpServerOptions } from "../transport/http/server.ts";
 import type { Exchange } from "../upstream/credentials.ts";
 import type { UpstreamCall as Signed, UpstreamResponse } from "../upstream/types.ts";
-import type { Catalog, CatalogTool, CatalogToolset, HttpBinding, TaskBinding } from "./catalog-types.ts";
+import type {
+  Catalog,
+  CatalogTool,
+  CatalogToolset,
+  HttpBinding,
+  TaskBinding,
+  UpstreamDefinition,
+} from "./catalog-types.ts";
 import type { ParsedFlags } from "./flag-parser.ts";
 import type { FeatureName } from "./server-flags.ts";
 
@@ -43,6 +50,7 @@ export type FeatureServerOptions = {
   /** Who may see and call what, made from the catalog (the `oauth` feature's scopes; --list-all-tools). */
   accessGate?: (catalog: () => Catalog) => AccessGate;
   exchangeToken?: Exchange;
+  upstreamSignIn?: UpstreamSignIn; // each user's own token for a binding that signs in (the upstream-oauth feature)
   sharedStore?: SharedStore; // the redis feature's store, shared by every instance (--task-store, else --session-store)
   jobs?: JobServing; // serves the tools bound to an upstream job (`http.task`): the tasks feature
 };
@@ -53,6 +61,14 @@ export type SharedStore = {
   set(key: string, value: string, ttlMs: number): Promise<void>;
   add(setKey: string, member: string, ttlMs: number): Promise<void>;
   members(setKey: string): Promise<string[]>;
+  claim?(key: string, value: string, ttlMs: number): Promise<boolean>; // set only if absent (a lock, a one-time use)
+};
+
+/** The caller's own upstream token for `binding` (undefined: not a signing-in binding); `rejected`: the upstream
+ * answered 401 to `bearer`, which is renewed or forgotten; true when the call is worth one more try. */
+export type UpstreamSignIn = {
+  bearer(ctx: HandlerContext, upstream: UpstreamDefinition, binding: HttpBinding): Promise<string | undefined>;
+  rejected(ctx: HandlerContext, bearer: string): Promise<boolean>;
 };
 
 type Args = Record<string, unknown>;

@@ -174,15 +174,23 @@ export function createSpecServer(definition: ServerDefinition, options: SpecServ
 }
 
 async function forward(rt: SpecRuntime, binding: HttpBinding, args: Args, ctx: HandlerContext, target: string) {
-  return send(rt, binding, args, ctx.signal, await signedAs(rt, ctx), target);
+  const signed = await signedAs(rt, ctx, binding);
+  const response = await send(rt, binding, args, ctx.signal, signed, target);
+  // A user's own token the upstream refused (expired early, revoked): renewed (or forgotten, to ask again) once.
+  const bearer = signed.credentials?.headers.authorization?.slice(7);
+  const signIn = rt.options.upstreamSignIn;
+  if (response.status !== 401 || !bearer || !signIn || !(await signIn.rejected(ctx, bearer))) return response;
+  return send(rt, binding, args, ctx.signal, await signedAs(rt, ctx, binding), target);
 }
 
 /** What a request carries of its caller. Only what resolveCredentials makes of the caller goes on: the forwarding
  * never sees ctx, and the caller's MCP token is forbidden anywhere in the request (no token passthrough). */
-async function signedAs(rt: SpecRuntime, ctx: HandlerContext): Promise<Signed> {
-  const { options } = rt;
+async function signedAs(rt: SpecRuntime, ctx: HandlerContext, binding?: HttpBinding): Promise<Signed> {
+  const { options, upstream } = rt;
   (ctx as SpecContext).server = rt.server;
-  const credentials = await resolveCredentials(ctx as SpecContext, options.credentials, options.exchangeToken);
+  const signIn = options.upstreamSignIn;
+  const own = signIn && upstream && binding && (() => signIn.bearer(ctx, upstream, binding));
+  const credentials = await resolveCredentials(ctx as SpecContext, options.credentials, options.exchangeToken, own);
   const idHeader = rt.upstream?.requestIdHeader;
   return {
     ...(credentials ? { credentials } : {}),
@@ -276,7 +284,7 @@ function renamedMessage(definition: ServerDefinition, name: string, subject: str
 /** What the tasks feature's job tools use of the forwarding (feature.ts UpstreamAccess). */
 function upstreamAccess(rt: SpecRuntime, tool: BoundTool, validateOutput: Validator | undefined): UpstreamAccess {
   return {
-    signedAs: (ctx) => signedAs(rt, ctx),
+    signedAs: (ctx) => signedAs(rt, ctx, tool.http),
     send: (signed, args, signal, how = {}) => send(rt, tool.http, args, signal, { ...signed, ...how }, tool.name),
     answer: answerOf(rt, tool, validateOutput),
     baseUrl: () => (tool.http.baseUrl && !rt.upstream?.pinned ? tool.http.baseUrl : (rt.upstream?.baseUrl ?? "")),

@@ -40,5 +40,14 @@ export function flagsOf(sets: readonly FlagSet[]): (ServerFlag & { group: FlagGr
 }
 
 /** The features a package can be generated with; here, not in feature.ts, so flag records name them without a cycle. */
-export type FeatureName = ModeName | "budget" | "oauth" | "token-exchange" | "redis" | "metrics" | "tasks" | "apps";
+export type FeatureName =
+  | ModeName
+  | "budget"
+  | "oauth"
+  | "token-exchange"
+  | "redis"
+  | "metrics"
+  | "tasks"
+  | "apps"
+  | "upstream-oauth";
 type ModeName = "dynamic" | "code"; // the features that are serving modes (--mode)
