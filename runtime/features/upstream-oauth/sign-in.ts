@@ -54,7 +54,8 @@ export function createSignIn(config: UpstreamOAuthConfig, vault: Vault): SignIn 
 
   /** The grant, refreshed if due (or `force`d after a 401); undefined once it is gone (invalid_grant, expired). */
   const fresh = (user: string, grant: Grant, force: boolean): Promise<Grant | undefined> => {
-    const due = force || (grant.expiresAt !== undefined && grant.expiresAt - EARLY_MS <= Date.now());
+    const renewAt = grant.renewAt ?? (grant.expiresAt !== undefined ? grant.expiresAt - EARLY_MS : undefined);
+    const due = force || (renewAt !== undefined && renewAt <= Date.now());
     if (!due) return Promise.resolve(grant);
     if (!grant.refresh) {
       if (!force && grant.expiresAt !== undefined && grant.expiresAt > Date.now()) return Promise.resolve(grant);

@@ -8,6 +8,11 @@ export type Client = { clientId: string; clientSecret?: string };
 export type TokenAnswer = { grant: Grant } | { error: string };
 
 const DEFAULT_LIFETIME_S = 3600;
+/** Renewed a minute before it expires, or at three quarters of a shorter life. */
+const lifetimeOf = (ms: number) => ({
+  expiresAt: Date.now() + ms,
+  renewAt: Date.now() + ms - Math.min(60_000, ms / 4),
+});
 
 /** `scopes`: what was asked, kept when the answer names none; `refresh`: kept when the answer brings no new one. */
 export async function tokenRequest(
@@ -52,7 +57,7 @@ export async function tokenRequest(
       ...(refresh ? { refresh } : {}),
       // No expires_in: a token that lasts until revoked (GitHub OAuth apps); a 401 then asks again.
       ...(answer.expires_in !== undefined
-        ? { expiresAt: Date.now() + (lifetime > 0 ? lifetime : DEFAULT_LIFETIME_S) * 1000 }
+        ? lifetimeOf(lifetime > 0 ? lifetime * 1000 : DEFAULT_LIFETIME_S * 1000)
         : {}),
       scopes: scope ?? asked.scopes,
       tokenUrl,

@@ -5,8 +5,16 @@
 import { createCipheriv, createDecipheriv, createHmac, randomBytes } from "node:crypto";
 import type { SharedStore } from "../../package/feature.ts";
 
-/** A user's tokens at the API; `expiresAt` in ms; `scopes`: what the API granted (else what was asked). */
-export type Grant = { access: string; refresh?: string; expiresAt?: number; scopes: string[]; tokenUrl: string };
+/** A user's tokens at the API; `expiresAt` and `renewAt` (when a refresh is due) in ms; `scopes`: what the API
+ * granted (else what was asked). */
+export type Grant = {
+  access: string;
+  refresh?: string;
+  expiresAt?: number;
+  renewAt?: number;
+  scopes: string[];
+  tokenUrl: string;
+};
 
 type Cells = Pick<SharedStore, "get" | "set"> & { claim(key: string, value: string, ttlMs: number): Promise<boolean> };
 

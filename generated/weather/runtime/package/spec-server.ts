@@ -7,6 +7,7 @@ import { McpError } from "../protocol/errors.ts";
 import type { ContentBlock, GetPromptResult, Validator } from "../protocol/types.ts";
 import { describeErrors, showsTool } from "../server/features.ts";
 import { observeUpstream } from "../server/log.ts";
+import { InputRequiredSignal } from "../server/mrtr.ts";
 import { createServer, type McpServer } from "../server/server.ts";
 import type {
   CompleteFunction,
@@ -302,6 +303,8 @@ function upstreamTool(rt: SpecRuntime, tool: BoundTool, validateOutput: Validato
       const sent = tool.http.fields ? takeFields(args).args : args;
       return await answer(await forward(rt, tool.http, sent, ctx, tool.name), args);
     } catch (error) {
+      // A sign-in asked of the client (-32042, or an input_required round) is the call's answer, not its failure.
+      if (error instanceof McpError || error instanceof InputRequiredSignal) throw error;
       return { isError: true, content: [{ type: "text", text: (error as Error).message }] };
     }
   };
