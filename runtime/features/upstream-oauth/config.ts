@@ -17,15 +17,17 @@ export const CALLBACK_PATH = "/oauth/upstream/callback";
 export const CONNECT_PATH = "/oauth/upstream/connect";
 
 /** The configuration; undefined when the feature is off; a string is the usage error. */
-export function upstreamOAuthConfig({ values, sources, http, env, earlier }: FeatureInput) {
+export function upstreamOAuthConfig({ values, given, http, env, earlier }: FeatureInput) {
   const clientId = env.MCP_UPSTREAM_CLIENT_ID || undefined;
   if (!http || clientId === undefined || earlier.server?.exchangeToken) return undefined;
-  const given = values["public-url"] as string | undefined;
+  // A whole set (flags.ts): its flag as given, else its env twin.
+  const flag = typeof given["public-url"] === "string" ? given["public-url"] : undefined;
+  const named = flag !== undefined ? "--public-url" : "MCP_PUBLIC_URL";
+  const stated = flag ?? (env.MCP_PUBLIC_URL || undefined);
   const host = (values.host as string | undefined) ?? "127.0.0.1";
   const shown = host === "0.0.0.0" || host === "::" ? "localhost" : host.includes(":") ? `[${host}]` : host;
-  const text = given ?? `http://${shown}:${(values.port as number | undefined) ?? 3000}`;
+  const text = stated ?? `http://${shown}:${(values.port as number | undefined) ?? 3000}`;
   const url = URL.canParse(text) ? new URL(text) : undefined;
-  const named = sources["public-url"] ?? "--public-url";
   // Users' browsers carry the API's authorization codes here: over TLS, or to this machine.
   if (!url || !isSecureOrLoopback(url) || url.search || url.hash || url.username)
     return `${named} must be the server's external https URL (or http on localhost), without query or credentials, not '${text}'`;
