@@ -17,7 +17,9 @@ const MAX_FORM_BYTES = 4096;
 /** A flow under way, by its `state`: the pending sign-in, the PKCE verifier, and the browser that started it. */
 type Flow = Pending & { verifier: string; browser: string };
 
-export function signInPages(config: UpstreamOAuthConfig, vault: Vault) {
+type Page = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+
+export function signInPages(config: UpstreamOAuthConfig, vault: Vault): Record<string, Page> {
   const secure = config.publicUrl.startsWith("https:");
   const csrfOf = (cookie: string, id: string) => vault.mac(`csrf\0${cookie}\0${id}`);
   const hash = (text: string) => createHash("sha256").update(text).digest("base64url");

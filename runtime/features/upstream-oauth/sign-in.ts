@@ -9,6 +9,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { AuthorizationCodeFlow, HttpBinding, UpstreamDefinition } from "../../package/catalog-types.ts";
 import type { UpstreamSignIn } from "../../package/feature.ts";
 import { McpError } from "../../protocol/errors.ts";
+import { isSecureOrLoopback } from "../../protocol/loopback-url.ts";
 import type { ElicitResult } from "../../protocol/types.ts";
 import type { HandlerContext } from "../../server/types.ts";
 import { CONNECT_PATH, type UpstreamOAuthConfig } from "./config.ts";
@@ -103,6 +104,12 @@ export function createSignIn(config: UpstreamOAuthConfig, vault: Vault): SignIn 
   const ask = async (ctx: HandlerContext, caller: Caller, scheme: CodeScheme, scopes: string[]): Promise<never> => {
     const id = randomBytes(24).toString("base64url");
     const { authorizationUrl, tokenUrl } = scheme.authorizationCode;
+    // The code, the verifier and the client secret travel to these: over TLS, or on this machine.
+    for (const url of [authorizationUrl, tokenUrl])
+      if (!isSecureOrLoopback(new URL(url)))
+        throw new Error(
+          `The API's sign-in URL ${new URL(url).origin} is not https: this server does not sign users in over it.`,
+        );
     const pending: Pending = { user: caller.key, label: caller.label, scopes, authorizationUrl, tokenUrl };
     await vault.put("pending", id, pending, PENDING_MS);
     const url = `${config.publicUrl}${CONNECT_PATH}?id=${id}`;
