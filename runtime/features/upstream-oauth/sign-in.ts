@@ -5,7 +5,6 @@
 // or a tool error with the link for a client without URL elicitation. The link is a page of this server
 // (pages.ts), never the API's authorization URL: the page binds the sign-in to this caller.
 import { randomBytes } from "node:crypto";
-import { setTimeout as sleep } from "node:timers/promises";
 import type { AuthorizationCodeFlow, HttpBinding, UpstreamDefinition } from "../../package/catalog-types.ts";
 import type { UpstreamSignIn } from "../../package/feature.ts";
 import { McpError } from "../../protocol/errors.ts";
@@ -13,13 +12,12 @@ import { isSecureOrLoopback } from "../../protocol/loopback-url.ts";
 import type { ElicitResult } from "../../protocol/types.ts";
 import type { HandlerContext } from "../../server/types.ts";
 import { CONNECT_PATH, type UpstreamOAuthConfig } from "./config.ts";
-import { tokenRequest } from "./token-endpoint.ts";
-import type { Grant, Vault } from "./vault.ts";
+import { renewal } from "./renewal.ts";
+import type { Vault } from "./vault.ts";
 
 export const URL_ELICITATION_REQUIRED = -32042;
 /** How long a sign-in link, and the authorization started from it, stay good. */
 export const PENDING_MS = 10 * 60_000;
-const EARLY_MS = 60_000; // refreshed this long before it expires
 const INPUT_KEY = "upstream_sign_in";
 
 /** A sign-in waiting for its user at the link: who, what to ask for, where. */
@@ -50,86 +48,8 @@ function schemeOf(upstream: UpstreamDefinition, binding: HttpBinding): CodeSchem
 export type SignIn = UpstreamSignIn & { signOut(ctx: HandlerContext): Promise<boolean> };
 
 export function createSignIn(config: UpstreamOAuthConfig, vault: Vault): SignIn {
-  const running = new Map<string, Promise<Grant | undefined>>();
   const client = { clientId: config.clientId, ...(config.clientSecret ? { clientSecret: config.clientSecret } : {}) };
-
-  /** The grant, refreshed if due (or `force`d after a 401); undefined once it is gone (invalid_grant, expired). */
-  const fresh = (user: string, grant: Grant, force: boolean): Promise<Grant | undefined> => {
-    const renewAt = grant.renewAt ?? (grant.expiresAt !== undefined ? grant.expiresAt - EARLY_MS : undefined);
-    const due = force || (renewAt !== undefined && renewAt <= Date.now());
-    if (!due) return Promise.resolve(grant);
-    if (!grant.refresh) {
-      if (!force && grant.expiresAt !== undefined && grant.expiresAt > Date.now()) return Promise.resolve(grant);
-      return vault.forget(user).then(() => undefined);
-    }
-    let run = running.get(user);
-    if (!run) {
-      run = refresh(user, grant).finally(() => running.delete(user));
-      running.set(user, run);
-    }
-    return run;
-  };
-
-  const refresh = async (user: string, stale: Grant): Promise<Grant | undefined> => {
-    if (!(await vault.lock(user, 30_000))) return awaitOther(user, stale);
-    try {
-      const current = await vault.read(user); // another instance may have refreshed it just now
-      if (!current || current.access !== stale.access) return current;
-      const form = { grant_type: "refresh_token", refresh_token: stale.refresh as string };
-      const answer = await tokenRequest(stale.tokenUrl, form, client, { scopes: stale.scopes, refresh: stale.refresh });
-      if ("grant" in answer) {
-        await vault.write(user, answer.grant);
-        return answer.grant;
-      }
-      if (answer.error === "invalid_grant" || answer.error === "invalid_token") {
-        await vault.forget(user); // revoked or expired at the API: the user signs in again
-        return undefined;
-      }
-      throw new Error(`Refreshing your sign-in to the API failed (${answer.error}); try again later.`);
-    } finally {
-      await vault.unlock(user);
-    }
-  };
-
-  /** Another instance holds the refresh: its result, once written (or the grant gone). */
-  const awaitOther = async (user: string, stale: Grant) => {
-    for (let waited = 0; waited < 15_000; waited += 100) {
-      await sleep(100);
-      const current = await vault.read(user);
-      if (!current || current.access !== stale.access) return current;
-    }
-    throw new Error("Refreshing your sign-in to the API took too long; try again.");
-  };
-
-  const ask = async (ctx: HandlerContext, caller: Caller, scheme: CodeScheme, scopes: string[]): Promise<never> => {
-    const id = randomBytes(24).toString("base64url");
-    const { authorizationUrl, tokenUrl } = scheme.authorizationCode;
-    // The code, the verifier and the client secret travel to these: over TLS, or on this machine.
-    for (const url of [authorizationUrl, tokenUrl])
-      if (!isSecureOrLoopback(new URL(url)))
-        throw new Error(
-          `The API's sign-in URL ${new URL(url).origin} is not https: this server does not sign users in over it.`,
-        );
-    const pending: Pending = { user: caller.key, label: caller.label, scopes, authorizationUrl, tokenUrl };
-    await vault.put("pending", id, pending, PENDING_MS);
-    const url = `${config.publicUrl}${CONNECT_PATH}?id=${id}`;
-    const api = new URL(authorizationUrl).host;
-    const message = `This tool calls ${api} as you. Sign in there once to allow it, then try again.`;
-    const elicitation = { mode: "url" as const, message, url, elicitationId: id };
-    const takesUrl = ctx.clientCapabilities.elicitation?.url !== undefined;
-    if (takesUrl && ctx.era === "legacy")
-      throw new McpError(URL_ELICITATION_REQUIRED, `${message} Open ${url}`, { elicitations: [elicitation] });
-    if (takesUrl) {
-      // 2026: the first run ends here with input_required; its retry, answered, finds the token (above), or not:
-      const answers = await ctx.requestInputs({ [INPUT_KEY]: { method: "elicitation/create", params: elicitation } });
-      const action = (answers[INPUT_KEY] as ElicitResult | undefined)?.action;
-      if (action === "decline" || action === "cancel")
-        throw new Error(`You did not sign in to ${api} (${action}), so the call was not made.`);
-    }
-    throw new Error(
-      `Not signed in to ${api} yet: this tool calls it as you. Open this link in a browser, approve access, then call the tool again: ${url}`,
-    );
-  };
+  const fresh = renewal(vault, client);
 
   return {
     async bearer(ctx, upstream, binding) {
@@ -146,7 +66,7 @@ export function createSignIn(config: UpstreamOAuthConfig, vault: Vault): SignIn 
       if (grant && needed.every((scope) => grant.scopes.includes(scope))) return grant.access;
       // A requirement that needs nothing ([]): the call goes without the user's token rather than asking.
       if (!grant && binding.security?.some((alternative) => alternative.length === 0)) return undefined;
-      return ask(ctx, caller, scheme, [...new Set([...(grant?.scopes ?? []), ...needed])]);
+      return ask(config, vault, ctx, caller, scheme, [...new Set([...(grant?.scopes ?? []), ...needed])]);
     },
     async rejected(ctx, bearer) {
       const caller = callerOf(ctx);
@@ -164,4 +84,42 @@ export function createSignIn(config: UpstreamOAuthConfig, vault: Vault): SignIn 
       return had;
     },
   };
+}
+
+/** Sends the caller to sign in: a URL elicitation as the era has it, else a tool error with the link. */
+async function ask(
+  config: UpstreamOAuthConfig,
+  vault: Vault,
+  ctx: HandlerContext,
+  caller: Caller,
+  scheme: CodeScheme,
+  scopes: string[],
+): Promise<never> {
+  const id = randomBytes(24).toString("base64url");
+  const { authorizationUrl, tokenUrl } = scheme.authorizationCode;
+  // The code, the verifier and the client secret travel to these: over TLS, or on this machine.
+  for (const url of [authorizationUrl, tokenUrl])
+    if (!isSecureOrLoopback(new URL(url)))
+      throw new Error(
+        `The API's sign-in URL ${new URL(url).origin} is not https: this server does not sign users in over it.`,
+      );
+  const pending: Pending = { user: caller.key, label: caller.label, scopes, authorizationUrl, tokenUrl };
+  await vault.put("pending", id, pending, PENDING_MS);
+  const url = `${config.publicUrl}${CONNECT_PATH}?id=${id}`;
+  const api = new URL(authorizationUrl).host;
+  const message = `This tool calls ${api} as you. Sign in there once to allow it, then try again.`;
+  const elicitation = { mode: "url" as const, message, url, elicitationId: id };
+  const takesUrl = ctx.clientCapabilities.elicitation?.url !== undefined;
+  if (takesUrl && ctx.era === "legacy")
+    throw new McpError(URL_ELICITATION_REQUIRED, `${message} Open ${url}`, { elicitations: [elicitation] });
+  if (takesUrl) {
+    // 2026: the first run ends here with input_required; its retry, answered, finds the token (above), or not:
+    const answers = await ctx.requestInputs({ [INPUT_KEY]: { method: "elicitation/create", params: elicitation } });
+    const action = (answers[INPUT_KEY] as ElicitResult | undefined)?.action;
+    if (action === "decline" || action === "cancel")
+      throw new Error(`You did not sign in to ${api} (${action}), so the call was not made.`);
+  }
+  throw new Error(
+    `Not signed in to ${api} yet: this tool calls it as you. Open this link in a browser, approve access, then call the tool again: ${url}`,
+  );
 }
