@@ -135,7 +135,7 @@ export const catalog = {
   OPENAPI_SECURITY_TOKEN_FROM_ENV: warning(
     "OAuth2 sign-in mapped to a token from the environment",
     "The scheme's OAuth2 flows (implicit, authorization code, password) or OpenID Connect need a user to sign in, which a server cannot do on its own; the server sends an access token read from the variable the message names, as Authorization: Bearer.",
-    "Obtain an access token beforehand (the API's CLI or console; the scheme's authorization URL) and set the variable; the server does not refresh it. For a token per user, return it from src/credentials.ts instead.",
+    "Obtain an access token beforehand (the API's CLI or console; the scheme's authorization URL) and set the variable; the server does not refresh it. For a token per user: with an authorizationCode flow, keep the upstream-oauth feature (docs/upstream-oauth.md); else return it from src/credentials.ts.",
   ),
   OPENAPI_OUTPUT_SCHEMA_DROPPED: warning(
     "Response schema too large for an outputSchema",

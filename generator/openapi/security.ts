@@ -58,13 +58,12 @@ export function securitySchemes(root: Json, prefix: string, report: Report): Sec
         report("OPENAPI_SECURITY_UNSUPPORTED", at, `security scheme '${id}' (oauth2) declares no flow`);
         continue;
       }
-      out.push({ id, type: "bearer", env: `${env}_TOKEN`, signIn, ...authorizationCodeOf(scheme) });
-      const what = scheme.type === "oauth2" ? `oauth2, ${signIn.flows.join(" or ")} flow` : "openIdConnect";
-      report(
-        "OPENAPI_SECURITY_TOKEN_FROM_ENV",
-        at,
-        `security scheme '${id}' (${what}) needs a user to sign in, which the server cannot do; mapped to a bearer token read from ${env}_TOKEN`,
-      );
+      const code = authorizationCodeOf(scheme);
+      out.push({ id, type: "bearer", env: `${env}_TOKEN`, signIn, ...code });
+      // An authorization code flow is the upstream-oauth feature's to sign users in through: whether the server
+      // can is known once the features are (rules/upstream-oauth.ts says it then).
+      if (!code.authorizationCode)
+        report("OPENAPI_SECURITY_TOKEN_FROM_ENV", at, tokenFromEnv(id, scheme.type, signIn, env));
     } else {
       report(
         "OPENAPI_SECURITY_UNSUPPORTED",
@@ -74,6 +73,12 @@ export function securitySchemes(root: Json, prefix: string, report: Report): Sec
     }
   }
   return out;
+}
+
+/** OPENAPI_SECURITY_TOKEN_FROM_ENV's message. */
+export function tokenFromEnv(id: string, type: unknown, signIn: SignIn, env: string): string {
+  const what = type === "oauth2" ? `oauth2, ${signIn.flows.join(" or ")} flow` : "openIdConnect";
+  return `security scheme '${id}' (${what}) needs a user to sign in, which the server cannot do; mapped to a bearer token read from ${env}_TOKEN`;
 }
 
 /** An authorization code flow with both URLs: the `upstream-oauth` feature signs each user in through it. */

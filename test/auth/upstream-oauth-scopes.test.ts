@@ -48,12 +48,12 @@ function build(options: Parameters<typeof buildModel>[1] = {}) {
   const catalog = JSON.parse(renderDefinition(model).json) as { tools: Tool[] };
   const tools = Object.fromEntries(catalog.tools.map((tool) => [tool.name, tool]));
   const said = diagnostics.filter((d) => d.code === "UPSTREAM_OAUTH_SCOPES");
-  return { model, tools, said, definition: renderDefinition(model).ts };
+  return { model, tools, said, diagnostics, definition: renderDefinition(model).ts };
 }
 
 describe("an OpenAPI authorizationCode flow at generate time", () => {
   it("turns upstream-oauth on (with oauth); scopes are asked of the API per user, not demanded of MCP tokens", () => {
-    const { model, tools, said, definition } = build();
+    const { model, tools, said, diagnostics, definition } = build();
     expect(model.features.map((f) => f.name)).toEqual(expect.arrayContaining(["oauth", "upstream-oauth"]));
     expect(tools.getMe.scopes).toBeUndefined();
     expect(tools.getMe.http?.scopes).toEqual(["read:user"]);
@@ -65,6 +65,10 @@ describe("an OpenAPI authorizationCode flow at generate time", () => {
     expect(said).toHaveLength(1);
     expect(said[0]).toMatchObject({ severity: "info", pointer: "/components/securitySchemes/github" });
     expect(said[0].message).toContain("not demanded of MCP tokens");
+    expect(said[0].message).toContain(
+      "until MCP_UPSTREAM_CLIENT_ID is set, the server sends the token in REPOS_GITHUB_TOKEN",
+    );
+    expect(diagnostics.map((d) => d.code)).not.toContain("OPENAPI_SECURITY_TOKEN_FROM_ENV");
     expect(said[0].message).toContain("openapi.mcpScopes: document");
   });
 
@@ -78,11 +82,14 @@ describe("an OpenAPI authorizationCode flow at generate time", () => {
   });
 
   it("without the feature the scopes stay the MCP token's, and the diagnostic says so", () => {
-    const { model, tools, said } = build({ features: ["oauth"] });
+    const { model, tools, said, diagnostics } = build({ features: ["oauth"] });
     expect(model.features.map((f) => f.name)).not.toContain("upstream-oauth");
     expect(tools.getMe.scopes).toEqual(["read:user"]);
     expect(tools.getMe.http?.scopes).toBeUndefined();
     expect(said[0].message).toContain("generated without upstream-oauth");
+    expect(diagnostics.find((d) => d.code === "OPENAPI_SECURITY_TOKEN_FROM_ENV")?.message).toBe(
+      "security scheme 'github' (oauth2, authorizationCode flow) needs a user to sign in, which the server cannot do; mapped to a bearer token read from REPOS_GITHUB_TOKEN",
+    );
   });
 
   it("names MCP_UPSTREAM_CLIENT_ID, the secret and the token key in the README, server.json and the MCPB manifest", async () => {
