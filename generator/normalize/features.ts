@@ -61,7 +61,7 @@ export const FEATURE_MODULES: readonly FeatureModule[] = [
   feature(
     "upstream-oauth",
     "upstreamOAuthFeature",
-    "MCP_UPSTREAM_CLIENT_ID: the API called as each user, who signs in to it once",
+    "--public-url, MCP_UPSTREAM_CLIENT_ID: the API called as each user, who signs in to it once",
     {
       flags: upstreamOAuthFlags,
       requires: ["oauth"],
