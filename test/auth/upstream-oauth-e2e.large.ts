@@ -324,6 +324,8 @@ describe("the server as an OAuth client of the API it wraps", () => {
         const sdk = await sdkClient(server.url as string, user);
         const first = await sdkCall(sdk, name, args);
         // call_tool passes the elicitation on; code mode's execute reports the inner call's link as its error.
+        if (mode === "dynamic") expect(first.error?.code, JSON.stringify(first)).toBe(-32042);
+        else expect(first.result?.isError, JSON.stringify(first)).toBe(true);
         const link = first.error?.data.elicitations?.[0].url ?? linkIn(textOf(first.result));
         expect(link, JSON.stringify(first)).toBeDefined();
         expect((await signInAs(link as string, user)).status).toBe(200);
