@@ -10,6 +10,7 @@ import { loadValid, reportRenderFailure } from "./build-model.ts";
 import { catalog } from "./diagnostics/catalog.ts";
 import { type Diagnostic, DiagnosticBag } from "./diagnostics/diagnostic.ts";
 import { sha256 } from "./hash.ts";
+import { boundHeapGrowth } from "./heap-growth.ts";
 import type { Loaded, LoadOptions } from "./load.ts";
 import { pascalCase } from "./normalize/naming.ts";
 import { type Model, normalize } from "./normalize/normalize.ts";
@@ -124,17 +125,24 @@ export async function generate(
   // whatever --out is, and normalizing is part of the "rendering the package" stage.
   const loaded = loadValid(specPath, bag, options);
   if (!loaded || !outputIsDirectory(dir, bag)) return done();
+  // What the rest needs of the spec, so its document and IR (Graph's: 150 MB) are garbage once rendered.
+  const externalRefs = loaded.server.externalRefs === true;
   const rendered = await renderPackage(loaded, specRef, dir);
   if (!rendered) return done();
-  const { files, surface, toolsList, typeRenames } = rendered;
-  const plan = writePackage(dir, files, specPath, options, bag);
+  const { surface, toolsList, typeRenames } = rendered;
+  const plan = writePackage(dir, rendered.files, specPath, options, bag);
   if (!plan) return done();
+  // Past the write, the generated files' text is needed only by --check (which wrote none of it): the
+  // rest keeps their digests, and the text (Graph's: 210 MB) is garbage before dist/ is compiled.
+  const generated = generatedDigests(rendered.files);
+  const files = options.check === true ? rendered.files : rendered.files.filter((file) => file.owner === "user");
+  rendered.files = [];
   reportObsoleteHandlers(dir, plan, specPath, bag);
   if (options.check !== true) distWritten = await compileDist(dir, plan.outcome.removed, bag);
   if (options.check === true) checkServerJsonVersion(dir, bag);
   await checkUserHandlers(dir, files, bag, options.check === true, typeRenames);
   checkHandlerImports(dir, files, bag);
-  if (options.check !== true) recordRun(dir, key, files, plan.outcome, bag, loaded, toolsList);
+  if (options.check !== true) recordRun(dir, key, generated, plan.outcome, bag, externalRefs, toolsList);
   pruneCache();
   return done(plan.outcome, surface, toolsList);
 }
@@ -178,10 +186,13 @@ async function completeDist(dir: OutputDir): Promise<number | false> {
   }
 }
 
-/** A large spec will compile its validators on every core: start those workers while it is read. */
+/** A large spec will compile its validators on every core: start those workers while it is read; and keep
+ * its garbage from piling up (heap-growth.ts). */
 function warmUpForLargeSpec(specPath: string): void {
   const spec = statSync(specPath, { throwIfNoEntry: false });
-  if (spec?.isFile() && spec.size > LARGE_SPEC_BYTES) warmUp();
+  if (!spec?.isFile() || spec.size <= LARGE_SPEC_BYTES) return;
+  boundHeapGrowth();
+  warmUp();
 }
 
 /** Diagnostics about the output directory as a whole point at `--out` as the user typed it. */
@@ -330,6 +341,11 @@ function renamedToolTypes(model: Model): Map<string, string> {
   return renamed;
 }
 
+/** Each generated file's SHA-256, by path: what the run record keeps of them. */
+function generatedDigests(files: RenderedFile[]): Record<string, string> {
+  return Object.fromEntries(files.filter((f) => f.owner === "mcpgen").map((f) => [f.path, sha256(f.content)]));
+}
+
 /**
  * Records this run for the next one's short-cut (unchangedSinceLastRun), or forgets the last record
  * when this run's outcome does not follow from the key alone: errors, or $refs into other files.
@@ -337,19 +353,16 @@ function renamedToolTypes(model: Model): Map<string, string> {
 function recordRun(
   dir: OutputDir,
   key: string | undefined,
-  files: RenderedFile[],
+  generated: Record<string, string>,
   outcome: WriteOutcome,
   bag: DiagnosticBag,
-  loaded: Loaded,
+  externalRefs: boolean,
   toolsList: ToolsListCost | undefined,
 ): void {
-  if (key === undefined || bag.hasErrors || loaded.server.externalRefs) {
+  if (key === undefined || bag.hasErrors || externalRefs) {
     forgetFingerprint(dir);
     return;
   }
-  const generated = Object.fromEntries(
-    files.filter((f) => f.owner === "mcpgen").map((f) => [f.path, sha256(f.content)]),
-  );
   writeFingerprint(dir, {
     key,
     files: generated,

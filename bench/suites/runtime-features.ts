@@ -17,6 +17,7 @@ export type FeatureRun = {
   script: string;
   args: string[];
   headers?: Record<string, string>;
+  env?: Record<string, string>; // added to the bench's environment
 };
 /** The rows, what must be stopped after them, and why a row is missing. */
 export type FeatureRows = { runs: FeatureRun[]; skipped: string[]; stop(): Promise<void> };
@@ -27,9 +28,25 @@ const AUDIENCE = "https://bench.invalid/mcp";
 export async function featureRows(core: GeneratedServer): Promise<FeatureRows> {
   const script = featurePackage(core);
   const issuer = await startIssuer();
+  const sink = await startOtlpSink();
+  // --otel with its spans exported (always_on: every call traced and sent) and unsampled (always_off: ids made and
+  // propagated, nothing recorded or sent), both against a local OTLP/HTTP sink.
+  const otel = (sampler: string) => ({
+    OTEL_EXPORTER_OTLP_ENDPOINT: sink.url,
+    OTEL_TRACES_SAMPLER: sampler,
+    OTEL_SERVICE_NAME: "bench",
+  });
   const runs: FeatureRun[] = [
     { id: "metrics", label: "generated, --metrics", script, args: ["--metrics"] },
     { id: "log-json", label: "generated, --log-format json", script: core.jsEntry, args: ["--log-format", "json"] },
+    { id: "otel", label: "generated, --otel (sampled, exported)", script, args: ["--otel"], env: otel("always_on") },
+    {
+      id: "otel-off",
+      label: "generated, --otel (OTEL_TRACES_SAMPLER=always_off)",
+      script,
+      args: ["--otel"],
+      env: otel("always_off"),
+    },
     {
       id: "auth",
       label: "generated, --auth-issuer (local JWKS, ES256 token)",
@@ -50,24 +67,36 @@ export async function featureRows(core: GeneratedServer): Promise<FeatureRows> {
     async stop() {
       issuer.server.close();
       issuer.server.closeAllConnections();
+      sink.server.close();
+      sink.server.closeAllConnections();
       redis?.child.kill("SIGTERM");
     },
   };
 }
 
-/** The echo package generated with the metrics, oauth and redis features, its handler the core package's. */
+/** The echo package generated with the metrics, oauth, redis and otel features, its handler the core package's. */
 function featurePackage(core: GeneratedServer): string {
   const dir = `${SCRATCH}gen/echo-features`;
   const run = () =>
-    execFileSync(NODE, [BIN.mcpgen, "generate", ECHO_SPEC, "--out", dir, "--features", "metrics,oauth,redis"], {
+    execFileSync(NODE, [BIN.mcpgen, "generate", ECHO_SPEC, "--out", dir, "--features", "metrics,oauth,redis,otel"], {
       cwd: ROOT,
       stdio: "pipe",
       timeout: 150_000,
     });
-  timed("mcpgen generate bench/specs/echo.yaml --features metrics,oauth,redis", run);
+  timed("mcpgen generate bench/specs/echo.yaml --features metrics,oauth,redis,otel", run);
   copyFileSync(join(core.dir, "src/handlers/tools/echo.ts"), join(dir, "src/handlers/tools/echo.ts"));
   timed("mcpgen generate (edited handler)", run); // compiles the copied handler into dist/, as for the core package
   return join(dir, "dist/server.js");
+}
+
+/** An OTLP/HTTP receiver that accepts every export and keeps nothing (what a collector costs the server is its own). */
+async function startOtlpSink(): Promise<{ url: string; server: Server }> {
+  const server = createServer((req, res) => {
+    req.resume();
+    req.once("end", () => res.writeHead(200, { "content-type": "application/json" }).end("{}"));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
 }
 
 /** A local authorization server as far as the resource server needs one: its JWKS, and a token it signed. */

@@ -26,6 +26,7 @@ type Contender = {
   ours: boolean;
   args?: string[];
   headers?: Record<string, string>;
+  env?: Record<string, string>;
 };
 type Sample = { rate: number; p50: number; p99: number; warnings: string[] };
 
@@ -61,7 +62,7 @@ export async function runtimeSuite(
     title: "Runtime throughput: echo tools/call round trips",
     intro: [
       `${options.calls.toLocaleString("en-US")} calls per measurement after ${options.warmupCalls.toLocaleString("en-US")} warm-up calls on a fresh server process, ${options.rounds} rounds, servers in alternating order. One raw JSON-RPC client (bench/clients) drives every server: 2025-11-25 session (initialize), \`tools/call echo {text}\`, each answer checked. All servers are compiled to JavaScript and run with plain \`node\`. The SDK v1 HTTP peer uses its stateful Streamable HTTP transport with \`enableJsonResponse\` (its fastest mode); ours answers plain JSON when a call sends no interim messages.`,
-      "HTTP feature rows (issue 32): the echo package generated with `--features metrics,oauth,redis`, one serving flag on per row (`--log-format json` runs the core package, whose flag it is); `--auth-issuer` trusts a key server the bench starts on 127.0.0.1 and the client sends one ES256 token it signed; `--session-store` uses a redis-server the bench starts (no persistence).",
+      "HTTP feature rows (issues 32, 35): the echo package generated with `--features metrics,oauth,redis,otel`, one serving flag on per row (`--log-format json` runs the core package, whose flag it is); `--auth-issuer` trusts a key server the bench starts on 127.0.0.1 and the client sends one ES256 token it signed; `--session-store` uses a redis-server the bench starts (no persistence); `--otel` exports to an OTLP/HTTP sink the bench starts on 127.0.0.1 (in the bench's own process), sampled (`always_on`: every call's server span sent) and unsampled (`always_off`). The core package's row is the cost of tracing when the feature is not generated: none, as it carries no tracing code.",
     ],
     tables: [table, targetTable],
     notes: [
@@ -136,7 +137,8 @@ async function measureOnce(
     connection = spawnStdio({ command: NODE, args: [contender.script] });
   } else {
     const args = [contender.script, "--http", "--port", "0", ...(contender.args ?? [])];
-    const server = await startHttpServer({ command: NODE, args });
+    const env = contender.env && { ...process.env, ...contender.env };
+    const server = await startHttpServer({ command: NODE, args, ...(env ? { env } : {}) });
     connection = connectHttp(server.url, server, contender.headers);
   }
   try {

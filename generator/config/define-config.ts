@@ -85,6 +85,7 @@ export type GenerateTarget = {
     | "dynamic"
     | "metrics"
     | "oauth"
+    | "otel"
     | "redis"
     | "tasks"
     | "token-exchange"

@@ -7,6 +7,7 @@ import { budgetFlags } from "../../runtime/features/budget/flags.ts";
 import { codeFlags } from "../../runtime/features/code/flags.ts";
 import { metricsFlags } from "../../runtime/features/metrics/flags.ts";
 import { oauthFlags } from "../../runtime/features/oauth/flags.ts";
+import { otelFlags } from "../../runtime/features/otel/flags.ts";
 import { redisFlags } from "../../runtime/features/redis/flags.ts";
 import { tasksFlags } from "../../runtime/features/tasks/flags.ts";
 import { tokenExchangeFlags } from "../../runtime/features/token-exchange/flags.ts";
@@ -55,6 +56,8 @@ export const FEATURE_MODULES: readonly FeatureModule[] = [
   }),
   feature("redis", "redisFeature", "--session-store: sessions in Redis", { flags: redisFlags }),
   feature("metrics", "metricsFeature", "--metrics: Prometheus metrics", { flags: metricsFlags }),
+  // otel after redis (it traces redis's task store) and before tasks (which reads the store as otel left it).
+  feature("otel", "otelFeature", "--otel: OpenTelemetry traces over OTLP/HTTP", { flags: otelFlags }),
   feature("tasks", "tasksFeature", "--task-ttl: long-running jobs served as MCP Tasks", { flags: tasksFlags }),
   feature("apps", "appsFeature", "ui://<server>/<tool>: views of tool results as tables and cards, for MCP Apps hosts"),
   // After oauth (whose caller it signs in) and redis (whose shared store keeps its tokens): configure reads theirs.

@@ -60,8 +60,14 @@ export function contentCache(kind: CacheKind, env: NodeJS.ProcessEnv = process.e
   };
 }
 
+/**
+ * What a cache entry is made from: its text, or its text in parts (a large API's inputs are hundreds of MB
+ * of JSON; in parts, they are hashed one part at a time instead of joined into one string first).
+ */
+export type CacheInput = string | Iterable<string>;
+
 /** What `input` makes: an earlier run's, else `make`'s now, stored for the next run. `input` is asked only with a cache. */
-export function remembered(kind: CacheKind, input: () => string, make: () => string): string {
+export function remembered(kind: CacheKind, input: () => CacheInput, make: () => string): string {
   const { stored, store } = lookup(kind, input);
   return stored ?? store(make());
 }
@@ -69,17 +75,19 @@ export function remembered(kind: CacheKind, input: () => string, make: () => str
 /** remembered for work that is asynchronous. */
 export async function rememberedAsync(
   kind: CacheKind,
-  input: () => string,
+  input: () => CacheInput,
   make: () => Promise<string>,
 ): Promise<string> {
   const { stored, store } = lookup(kind, input);
   return stored ?? store(await make());
 }
 
-function lookup(kind: CacheKind, input: () => string): { stored?: string; store(value: string): string } {
+function lookup(kind: CacheKind, input: () => CacheInput): { stored?: string; store(value: string): string } {
   const cache = contentCache(kind);
   if (cache === undefined) return { store: (value) => value };
-  const key = input();
+  const whole = input();
+  // Parts are named by their digest: the entry's name is then a hash of that hash, as exact a name.
+  const key = typeof whole === "string" ? whole : digestOfParts(whole);
   return {
     stored: cache.get(key),
     store(value) {
@@ -87,4 +95,35 @@ function lookup(kind: CacheKind, input: () => string): { stored?: string; store(
       return value;
     },
   };
+}
+
+/** SHA-256 of the concatenated parts, fed one part at a time. */
+function digestOfParts(parts: Iterable<string>): string {
+  const hash = createHash("sha256");
+  for (const part of parts) hash.update(part);
+  return `parts:${hash.digest("hex")}`;
+}
+
+/**
+ * `JSON.stringify(value)` of plain JSON data in parts: objects and arrays down to `depth` levels are
+ * written key by key, what is below them whole. The same text once joined, never held whole.
+ */
+export function* jsonParts(value: unknown, depth = 2): Generator<string> {
+  if (depth <= 0 || typeof value !== "object" || value === null) {
+    yield JSON.stringify(value) ?? "null";
+    return;
+  }
+  const array = Array.isArray(value);
+  yield array ? "[" : "{";
+  let first = true;
+  for (const [key, item] of Object.entries(value)) {
+    // As JSON.stringify: in an object, what has no JSON form is left out; in an array, it is null.
+    const skipped = item === undefined || typeof item === "function" || typeof item === "symbol";
+    if (skipped && !array) continue;
+    yield `${first ? "" : ","}${array ? "" : `${JSON.stringify(key)}:`}`;
+    first = false;
+    if (skipped) yield "null";
+    else yield* jsonParts(item, depth - 1);
+  }
+  yield array ? "]" : "}";
 }

@@ -14,6 +14,7 @@ export function renderClient(model: Model): string {
   const features = model.features;
   const oauth = oauthParts(features.some((feature) => feature.name === "oauth"));
   const tasks = tasksParts(features.some((feature) => feature.name === "tasks"));
+  const otel = otelParts(features.some((feature) => feature.name === "otel"));
   const outputs = model.tools.flatMap((tool, index) =>
     tool.validateOutput
       ? [`    ${objectKey(tool.node.name)}: validator(${chunkOfTool(index)}, ${lit(tool.validateOutput)}),`]
@@ -37,9 +38,9 @@ ${outputs.join("\n")}
   connect as connectRuntime,
   type McpClient,
   type ToolCallResult,
-} from "../runtime/client/client.ts";${outputs.length > 0 ? '\nimport type { OutputValidators } from "../runtime/client/tool-output.ts";' : ""}${tasks.imports}
+} from "../runtime/client/client.ts";${outputs.length > 0 ? '\nimport type { OutputValidators } from "../runtime/client/tool-output.ts";' : ""}${tasks.imports}${otel.imports}
 import type { PromptMap, ToolMap } from "./types.ts";${outputs.length > 0 ? '\nimport { validator } from "./validators.ts";' : ""}
-${oauth.exports}${tasks.exports}
+${oauth.exports}${tasks.exports}${otel.exports}
 export type { PromptMap, ToolMap };
 
 /** A tool's result, with structuredContent typed by its outputSchema. */
@@ -52,16 +53,32 @@ ${validators}
  * Connects to a server: \`{ url }\` for Streamable HTTP${oauth.urlNote},
  * \`{ command, args?, env? }\` to spawn one over stdio.
  * Tries the 2026-07-28 protocol first and falls back to initialize (2025 era) when the server is older.
- * A tool result whose structuredContent breaks its outputSchema rejects with a ToolOutputError.${tasks.connectNote}
+ * A tool result whose structuredContent breaks its outputSchema rejects with a ToolOutputError.${tasks.connectNote}${otel.connectNote}
  */
 export ${oauth.async}function connect(target: ${oauth.target}, options: ClientOptions = {}): Promise<Client> {
-  return connectRuntime<ToolMap, PromptMap>(${oauth.connected}, ${defaults.length > 0 ? `{ ${defaults.join(", ")}, ...options }` : "options"});
+  return connectRuntime<ToolMap, PromptMap>(${oauth.connected}, ${defaults.length > 0 ? `{ ${defaults.join(", ")}, ...options }` : "options"})${otel.wrap};
 }
 `;
 }
 
 const OAUTH_CLIENT = "../runtime/features/oauth/client/index.ts";
 const TASK_CLIENT = "../runtime/features/tasks/task-client.ts";
+const OTEL_CLIENT = "../runtime/features/otel/client.ts";
+
+/** What src/client.ts adds with the otel feature: each request in a span whose context goes in `_meta`. */
+function otelParts(enabled: boolean) {
+  if (!enabled) return { imports: "", exports: "", wrap: "", connectNote: "" };
+  return {
+    imports: `\nimport { traced } from "${OTEL_CLIENT}";`,
+    exports: `
+/** OpenTelemetry for a client without its own SDK: \`await startTracing({ serviceName })\` (see docs/tracing.md). */
+export { startTracing, type Tracing } from "${OTEL_CLIENT}";`,
+    wrap: ".then((client) =>\n    traced(client, target),\n  )",
+    connectNote: `
+ * Each request is sent inside an OpenTelemetry CLIENT span whose context goes to the server in \`_meta\`
+ * (\`traceparent\`), once an SDK is set up (the application's, or \`startTracing()\`).`,
+  };
+}
 
 /** What src/client.ts adds with the tasks feature: a tool call that became a task is awaited to its result. */
 function tasksParts(enabled: boolean) {

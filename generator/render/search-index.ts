@@ -6,7 +6,7 @@
 
 import type { CatalogTool } from "../../runtime/package/catalog-types.ts";
 import type { Model } from "../normalize/normalize.ts";
-import { rememberedAsync } from "../output/content-cache.ts";
+import { jsonParts, rememberedAsync } from "../output/content-cache.ts";
 import { definitionData } from "./definition.ts";
 import { header } from "./ts.ts";
 
@@ -22,7 +22,8 @@ export async function renderSearchIndex(model: Model): Promise<string | undefine
   // Indexing is a pure function of these: an earlier run's index of the same tools is reused.
   return rememberedAsync(
     "search",
-    () => JSON.stringify([documents, toolsets, comment]),
+    // In parts: Graph's documents, whole schemas, are 100+ MB of JSON.
+    () => jsonParts([documents, toolsets, comment]),
     async () => {
       // The indexer (MiniSearch, the stemmer) loads only when there is indexing to do.
       const { buildSearchIndex, serializeSearchIndex } = await import("../../runtime/search/search-index.ts");

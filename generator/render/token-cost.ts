@@ -99,12 +99,17 @@ export function toolListCost(tools: readonly CatalogTool[], toolsets: readonly C
   const lasts = [...new Set([tools.length - 1, ...[...members.values()].map((list) => list[list.length - 1])])].filter(
     (index) => index >= 0,
   );
-  const counts = countAll([
-    HEAD,
-    EMPTY_LIST,
-    ...bodies.map((body) => body + NEXT),
-    ...lasts.map((i) => bodies[i] + END),
-  ]);
+  // Texts are made when read (each tool's with NEXT, then the last ones' with END): the list of them all
+  // would hold every tool's JSON a second time (Microsoft Graph's are 18M tokens).
+  const counts = countAll(bodies.length + lasts.length + 2, (index) =>
+    index === 0
+      ? HEAD
+      : index === 1
+        ? EMPTY_LIST
+        : index < bodies.length + 2
+          ? bodies[index - 2] + NEXT
+          : bodies[lasts[index - 2 - bodies.length]] + END,
+  );
   const [head, empty] = counts;
   const shares = counts.slice(2, 2 + bodies.length);
   const ended = new Map(lasts.map((index, n) => [index, counts[2 + bodies.length + n]]));
@@ -133,14 +138,19 @@ export function toolListCost(tools: readonly CatalogTool[], toolsets: readonly C
  * The counts of `texts`, from the cache when an earlier run counted the same texts: a regenerate then
  * neither counts nor loads the encoding (0.3 s). Texts are JSON, so no NUL can join two into one.
  */
-function countAll(texts: string[]): number[] {
-  const count = () => texts.map((text) => countTokens(text));
+function countAll(length: number, text: (index: number) => string): number[] {
+  const count = () => Array.from({ length }, (_, index) => countTokens(text(index)));
   const stored = remembered(
     "tokens",
-    () => texts.join("\0"),
+    () => joined(length, text),
     () => JSON.stringify(count()),
   );
-  return parseCounts(stored, texts.length) ?? count();
+  return parseCounts(stored, length) ?? count();
+}
+
+/** The texts joined by NULs, as parts (content-cache.ts hashes them one by one). */
+function* joined(length: number, text: (index: number) => string): Generator<string> {
+  for (let index = 0; index < length; index++) yield index === 0 ? text(index) : `\0${text(index)}`;
 }
 
 /** The stored counts, if they are what was stored: as many whole numbers as texts. */
@@ -163,7 +173,7 @@ let dynamic: ListCost | undefined;
 export function dynamicCost(): ListCost {
   dynamic ??= {
     tools: DYNAMIC_TOOLS.length,
-    tokens: countAll([JSON.stringify({ tools: DYNAMIC_TOOLS.map(servedTool) })])[0],
+    tokens: countAll(1, () => JSON.stringify({ tools: DYNAMIC_TOOLS.map(servedTool) }))[0],
   };
   return dynamic;
 }

@@ -8,7 +8,7 @@ import { setOwn } from "../../runtime/protocol/codec.ts";
 import type { JsonSchema } from "../ir.ts";
 import type { Model } from "../normalize/normalize.ts";
 import type { ToolSchemas } from "../normalize/tool-schemas.ts";
-import { rememberedAsync } from "../output/content-cache.ts";
+import { jsonParts, rememberedAsync } from "../output/content-cache.ts";
 import { walkSchema } from "../schema/walk.ts";
 import { ANY_OBJECT, formatTypeDeclarations } from "./format-types.ts";
 import { header } from "./ts.ts";
@@ -106,7 +106,8 @@ function rootTypes(model: Model): Set<string> {
 function cachedTypes(root: JsonSchema): Promise<string> {
   return rememberedAsync(
     "types",
-    () => JSON.stringify(root),
+    // In parts: Graph's is 100+ MB of JSON.
+    () => jsonParts(root, 3),
     () => compileTypes(root, true),
   );
 }

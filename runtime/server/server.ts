@@ -52,7 +52,7 @@ export class McpServer implements ServerCore {
   readonly methods: Record<Era, Record<string, MethodSpec>> = { modern: {}, legacy: {} };
   private readonly compiled = new WeakMap<object, Validator>();
   private readonly headerParams = new Map<string, HeaderParam[]>();
-  private readonly closeListeners = new Set<() => void>();
+  private readonly closeListeners = new Set<() => unknown>();
   private readonly deadlines = new Deadlines();
   private readonly deferred: Array<() => void> = [];
   private offers: DeferredOffers = {};
@@ -189,15 +189,17 @@ export class McpServer implements ServerCore {
     // notifications/cancelled is handled by the transport, which owns the in-flight requests.
   }
 
-  onClose(listener: () => void): () => void {
+  onClose(listener: () => unknown): () => void {
     this.closeListeners.add(listener);
     return () => this.closeListeners.delete(listener);
   }
 
-  /** Ends open `subscriptions/listen` streams gracefully; transports call this on shutdown. */
-  close(): void {
-    for (const listener of [...this.closeListeners]) listener();
+  /** Ends open `subscriptions/listen` streams gracefully; transports call this on shutdown. Settles once what the
+   * listeners returned has (--otel's last spans sent), which a stdio server awaits before it exits. */
+  close(): Promise<unknown> {
+    const ending = [...this.closeListeners].map((listener) => listener());
     this.closeListeners.clear();
+    return Promise.allSettled(ending);
   }
 
   private register<T>(map: Map<string, T>, key: string, value: T, kind: "tools" | "resources" | "prompts") {

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { generate } from "../../generator/index.ts";
 import { pruneCache } from "../../generator/output/cache-folder.ts";
-import { contentCache } from "../../generator/output/content-cache.ts";
+import { contentCache, jsonParts, remembered } from "../../generator/output/content-cache.ts";
 import { freshCacheEachTest } from "./cache-env.ts";
 import { scratchDir } from "./support.ts";
 
@@ -91,6 +91,28 @@ describe("the content cache", () => {
     expect(types?.get("input")).toBe("stored");
     expect(types?.get("input ")).toBeUndefined();
     expect(contentCache("dist")?.get("input")).toBeUndefined();
+  });
+
+  it("takes a large input in parts: the JSON text of the whole, and an entry only for exactly those parts", () => {
+    const value = {
+      a: 1,
+      skipped: undefined,
+      list: [1, undefined, () => 1, { d: 'x\u2028"' }],
+      '"key': { e: null, f: { g: [true] } },
+      empty: [[], {}],
+    };
+    for (const depth of [0, 1, 2, 3, 6])
+      for (const item of [value, [value, null], "text", 3, null, []])
+        expect([...jsonParts(item, depth)].join("")).toBe(JSON.stringify(item));
+    let made = 0;
+    const make = (text: string) => () => {
+      made++;
+      return text;
+    };
+    expect(remembered("tokens", () => jsonParts(value), make("first"))).toBe("first");
+    expect(remembered("tokens", () => jsonParts(value, 1), make("second"))).toBe("first");
+    expect(remembered("tokens", () => jsonParts({ ...value, a: 2 }), make("third"))).toBe("third");
+    expect(made).toBe(2);
   });
 
   it("is not used in a folder others can write, nor with MCPGEN_CACHE=off", () => {

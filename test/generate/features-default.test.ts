@@ -23,6 +23,8 @@ const FEATURE_LIBRARIES = [
   "gpt-tokenizer",
   "minisearch",
   "stemmer",
+  "@opentelemetry/api",
+  "@opentelemetry/sdk-trace",
 ];
 /** Runtime files only a feature uses, one per feature. */
 const FEATURE_FILES = [
@@ -33,6 +35,7 @@ const FEATURE_FILES = [
   "runtime/features/metrics/metrics.ts",
   "runtime/features/token-exchange/token-exchange.ts",
   "runtime/features/budget/feature.ts",
+  "runtime/features/otel/feature.ts",
 ];
 
 const manyTools = (count: number) =>

@@ -88,6 +88,7 @@ describe("mcpgen generate --features", () => {
       "dynamic",
       "metrics",
       "oauth",
+      "otel",
       "redis",
       "tasks",
       "token-exchange",

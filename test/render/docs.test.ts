@@ -280,6 +280,15 @@ codes and latency, sessions and open streams. \`--log-format json\` writes one J
 with an access line per request carrying its \`X-Request-Id\` (the client's, else a new one, echoed in the
 answer). Neither ever contains arguments, results or tokens.
 
+For tracing, \`--otel\` makes an OpenTelemetry span per request (the semantic conventions for MCP:
+\`mcp.method.name\`, \`gen_ai.tool.name\`, session and request ids, \`error.type\`), continuing the caller's trace from
+\`_meta.traceparent\` (or the HTTP \`traceparent\` header a gateway set), with a child span per upstream call, whose
+request carries the W3C \`traceparent\` so the API's own spans join the trace. Spans go over OTLP/HTTP to
+\`OTEL_EXPORTER_OTLP_ENDPOINT\` (unset: nowhere), named by \`OTEL_SERVICE_NAME\` and kept as \`OTEL_TRACES_SAMPLER\`
+says; with \`--log-format json\` each log line carries its \`trace_id\` and \`span_id\`. No argument value, result or
+token is ever in a span (\`--otel-capture-args\` opts in to arguments). The client in \`src/client.ts\` continues the
+trace too: \`startTracing()\` sets up the SDK, and each request it sends carries its span's \`traceparent\`.
+
 ## Toolsets
 
 Every tool belongs to one toolset. What \`tools/list\` costs an agent's context (tokens of the \`o200k_base\`

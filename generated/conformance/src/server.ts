@@ -231,6 +231,11 @@ const absentFeatures: AbsentFeature[] = [
     httpEnv: ["MCP_METRICS", "MCP_METRICS_PORT"],
   },
   {
+    feature: "otel",
+    flags: ["otel", "otel-capture-args"],
+    env: ["MCP_OTEL", "MCP_OTEL_CAPTURE_ARGS"],
+  },
+  {
     feature: "tasks",
     flags: ["task-ttl", "task-wait", "task-poll-interval"],
     env: ["MCP_TASK_TTL_MS", "MCP_TASK_WAIT_MS", "MCP_TASK_POLL_INTERVAL_MS"],

@@ -267,6 +267,11 @@ const absentFeatures: AbsentFeature[] = [
     httpEnv: ["MCP_METRICS", "MCP_METRICS_PORT"],
   },
   {
+    feature: "otel",
+    flags: ["otel", "otel-capture-args"],
+    env: ["MCP_OTEL", "MCP_OTEL_CAPTURE_ARGS"],
+  },
+  {
     feature: "apps",
   },
   {

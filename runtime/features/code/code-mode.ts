@@ -6,6 +6,7 @@
 // stay registered, unlisted. A destructive tool asks the client first (elicitation), or needs --allow-destructive.
 import { existsSync } from "node:fs";
 import type { CatalogTool } from "../../package/catalog-types.ts";
+import type { Instrument } from "../../package/feature.ts";
 import { OUTPUT_MISMATCH_META, RESPONSE_META } from "../../package/field-select.ts";
 import { didYouMean } from "../../package/tool-selection.ts";
 import type { CallToolResult, JsonObject } from "../../protocol/types.ts";
@@ -32,6 +33,8 @@ export type CodeModeOptions = {
   fitResult?: (result: ToolHandlerResult) => Promise<ToolHandlerResult>;
   /** Executes that run at once (--code-concurrency; default: the cores, at most 4). */
   concurrency?: number;
+  /** --otel (the `otel` feature): the sandbox's run, and each bridged call, in spans of their own. */
+  instrument?: Pick<Instrument, "span" | "bind">;
 };
 
 /** What the two tools share: one search, one API description and one sandbox per server, each made on first use. */
@@ -106,14 +109,20 @@ async function execute(mode: CodeMode, args: Args, ctx: Ctx): Promise<ToolHandle
     return refusal ?? unknownToolText(name, catalog, seen);
   };
   const call = { mode, ctx, run, state, unavailable };
-  const bridge: CodeBridge = {
-    names: visibleNames(catalog, seen),
-    call: (name, callArgs, signal) => bridgedCall(call, name, callArgs, signal),
-    unavailable,
+  const { instrument } = mode.options;
+  const runCode = async (code: string) => {
+    const sandbox = await ready;
+    const bridge: CodeBridge = {
+      names: visibleNames(catalog, seen),
+      call: traced(instrument, (name, callArgs, signal) => bridgedCall(call, name, callArgs, signal)),
+      unavailable,
+    };
+    return sandbox.run(code, bridge, mode.options.limits, run.signal);
   };
   let result: CodeRunResult;
   try {
-    result = await (await ready).run(args.code, bridge, mode.options.limits, run.signal);
+    const code = args.code;
+    result = await (instrument ? instrument.span("code execute", {}, () => runCode(code)) : runCode(code));
   } catch (error) {
     mode.sandbox = undefined; // the next execute tries again
     return failure(`The sandbox could not start: ${(error as Error).message}`);
@@ -123,6 +132,14 @@ async function execute(mode: CodeMode, args: Args, ctx: Ctx): Promise<ToolHandle
   // 2026 era: the client must confirm a destructive call first; the retry runs the code again.
   if (state.pending) throw state.pending;
   return fitted(executeResult(result, state.notes), mode.options);
+}
+
+/** --otel: each bridged call in a span under execute's, though it comes back through a sandbox thread's message. */
+function traced(instrument: CodeModeOptions["instrument"], call: CodeBridge["call"]): CodeBridge["call"] {
+  if (!instrument) return call;
+  return instrument.bind((name, args, signal) =>
+    instrument.span(`code call ${name}`, { "gen_ai.tool.name": name }, () => call(name, args, signal)),
+  );
 }
 
 /** One execute's view of its calls: the caller's context, the run to stop, what it has done so far. */

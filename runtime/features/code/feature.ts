@@ -18,6 +18,7 @@ export const codeFeature: Feature = {
         allowDestructive: settings.allowDestructive === true,
         ...(settings.codeConcurrency !== undefined ? { concurrency: settings.codeConcurrency } : {}),
         ...(settings.fitResult ? { fitResult: settings.fitResult } : {}),
+        ...(settings.instrument ? { instrument: settings.instrument } : {}),
       }),
   },
 };

@@ -58,5 +58,6 @@ function answered({ req, res, state, record }: RequestContext): void {
     status: res.statusCode,
     errorCode: record.errorCode,
     durationMs: Math.round((performance.now() - record.started) * 10) / 10,
+    ...record.trace,
   });
 }

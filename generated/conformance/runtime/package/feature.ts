@@ -1,13 +1,13 @@
 // The seam between the core and the features (runtime/README.md): nothing in the core imports a feature, so a
 // package carries (and installs the libraries of) only the features src/app.ts hands to it.
-import type { Result, ServerCapabilities, Validator } from "../protocol/types.ts";
+import type { JsonRpcRequest, Result, ServerCapabilities, Validator } from "../protocol/types.ts";
 import type { MethodSpec } from "../server/scope.ts";
 import type { McpServer } from "../server/server.ts";
-import type { AccessGate, Era, HandlerContext, ToolHandlerResult } from "../server/types.ts";
+import type { AccessGate, Era, HandlerContext, RequestChannel, ToolHandlerResult } from "../server/types.ts";
 import type { HttpFeatures } from "../transport/http/http-features.ts";
 import type { HttpServerOptions } from "../transport/http/server.ts";
 import type { Exchange } from "../upstream/credentials.ts";
-import type { UpstreamCall as Signed, UpstreamResponse } from "../upstream/types.ts";
+import type { UpstreamCall as Signed, UpstreamConfig, UpstreamResponse } from "../upstream/types.ts";
 import type {
   Catalog,
   CatalogTool,
@@ -30,7 +30,8 @@ export type ModeCatalog = {
 /** One code-mode `execute`'s limits (the `code` feature's flags); maxOutputChars: returned JSON plus logs. */
 export type CodeLimits = { timeoutMs: number; memoryBytes: number; maxCalls: number; maxOutputChars: number };
 /** What a mode may read: code mode's flags, and the features' fitResult for its own results (absent: none). */
-export type ModeSettings = Pick<FeatureServerOptions, "codeLimits" | "allowDestructive" | "codeConcurrency"> & {
+type ModeFlags = "codeLimits" | "allowDestructive" | "codeConcurrency" | "instrument"; // and --otel's spans
+export type ModeSettings = Pick<FeatureServerOptions, ModeFlags> & {
   fitResult?: (result: ToolHandlerResult) => Promise<ToolHandlerResult>;
 };
 /** A --mode other than `all`: tools/list gives its own tools; an API tool of the same name is hidden meanwhile. */
@@ -53,7 +54,20 @@ export type FeatureServerOptions = {
   upstreamSignIn?: UpstreamSignIn; // each user's own token for a binding that signs in (the upstream-oauth feature)
   sharedStore?: SharedStore; // the redis feature's store, shared by every instance (--task-store, else --session-store)
   jobs?: JobServing; // serves the tools bound to an upstream job (`http.task`): the tasks feature
+  instrument?: Instrument; // the otel feature's spans, with --otel only: without it nothing is wrapped
 };
+
+/** An upstream call as its span sees it: `target` the tool (or "resource"), `call.url` a job's poll or cancel URL. */
+export type TracedCall = { target: string; binding: HttpBinding; upstream: UpstreamConfig; call: Signed };
+/** Tracing (the `otel` feature): each request's handling, and each upstream call given the headers it adds. */
+export type Instrument = {
+  request(request: JsonRpcRequest, channel: RequestChannel, handle: () => Promise<Result>): Promise<Result>;
+  upstream(call: TracedCall, send: (headers: Record<string, string>) => Answer): Answer;
+  /** A feature's own step (code mode's execute, each bridged call) in a child span of the active one. */
+  span<T>(name: string, attributes: Record<string, string | number>, run: () => Promise<T>): Promise<T>;
+  bind<F extends (...args: never[]) => unknown>(fn: F): F; // runs in this trace, wherever it is called from
+};
+type Answer = Promise<UpstreamResponse>;
 
 /** JSON text by key with a TTL, and sets of strings: enough for records every instance reads and writes. */
 export type SharedStore = {

@@ -182,4 +182,6 @@ export type RequestChannel = {
   auth?: AuthPrincipal;
   /** The HTTP request's id (X-Request-Id), handed to handlers as ctx.httpRequestId. */
   httpRequestId?: string;
+  traceparent?: string; // the HTTP request's W3C `traceparent` header (a gateway's trace), for --otel
+  record?: { trace?: Record<string, string> }; // HTTP: its access line's; --otel adds the span's ids as `trace`
 };

@@ -46,8 +46,9 @@ export type FeatureName =
   | "oauth"
   | "token-exchange"
   | "redis"
-  | "metrics"
+  | Telemetry
   | "tasks"
   | "apps"
   | "upstream-oauth";
+type Telemetry = "metrics" | "otel";
 type ModeName = "dynamic" | "code"; // the features that are serving modes (--mode)

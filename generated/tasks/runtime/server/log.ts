@@ -5,13 +5,19 @@ export type LogLevel = "info" | "warn" | "error";
 export type LogFields = Record<string, string | number | boolean | undefined>;
 
 let format: LogFormat = "text";
+let contextFields: (() => LogFields | undefined) | undefined; // --otel: the active span's trace_id and span_id
+
+export function addLogContext(fields: typeof contextFields): void {
+  contextFields = fields;
+}
 
 export function setLogFormat(next: LogFormat): void {
   format = next;
 }
 
 export function log(level: LogLevel, msg: string, fields: LogFields = {}): void {
-  const line = format === "text" ? msg : JSON.stringify({ time: new Date().toISOString(), level, msg, ...fields });
+  const all = contextFields ? { ...contextFields(), ...fields } : fields;
+  const line = format === "text" ? msg : JSON.stringify({ time: new Date().toISOString(), level, msg, ...all });
   process.stderr.write(`${line}\n`);
 }
 

@@ -171,6 +171,11 @@ export function createSpecServer(definition: ServerDefinition, options: SpecServ
     registerPrompts(rt, catalog);
   }, definition.offers);
   for (const feature of options.features ?? []) feature.serve?.(server, definition.catalog);
+  const { instrument } = options; // --otel: each request is handled inside its span
+  if (instrument) {
+    const handle = server.handleRequest.bind(server);
+    server.handleRequest = (request, channel) => instrument.request(request, channel, () => handle(request, channel));
+  }
   return server;
 }
 
@@ -207,7 +212,14 @@ async function send(rt: SpecRuntime, http: HttpBinding, args: Args, signal: Abor
   const started = performance.now();
   let status: number | "error" = "error";
   try {
-    const response = await definition.callUpstream(upstream, http, args, signal, options.env ?? process.env, call);
+    const { callUpstream } = definition;
+    const run = (headers?: Record<string, string>) =>
+      callUpstream(upstream, http, args, signal, options.env ?? process.env, {
+        ...call,
+        ...(headers && { extraHeaders: { ...call.extraHeaders, ...headers } }),
+      });
+    const response = await (options.instrument?.upstream({ target: tool, binding: http, upstream, call }, run) ??
+      run());
     status = response.status;
     return response;
   } finally {

@@ -41,7 +41,7 @@ export type ServerCore = {
   readonly prompts: Map<string, PromptDefinition>;
   capabilities(): ServerCapabilities;
   validatorFor(schema: object | undefined, precompiled: Validator | undefined): Validator | undefined;
-  onClose(listener: () => void): () => void;
+  onClose(listener: () => unknown): () => void;
 };
 
 export type RequestScope = {

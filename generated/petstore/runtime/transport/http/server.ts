@@ -108,11 +108,14 @@ export async function serveHttp(server: McpServer, options: HttpServerOptions = 
     ...(metricsServer ? { metricsUrl: `http://${urlHost}:${metricsPort}/metrics` } : {}),
     async close() {
       state.closing = true;
+      let ended: Promise<unknown> = Promise.resolve(); // what server.close()'s listeners finish (--otel's last spans)
       await state.drain.run(httpServer, {
         graceMs: options.shutdownGraceMs ?? 0,
         timeoutMs: options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS,
         retryMs: state.retryMs,
-        onStop: () => server.close(),
+        onStop: () => {
+          ended = server.close();
+        },
       });
       clearInterval(sweeper);
       await new Promise((resolve) => setImmediate(resolve)); // let ended subscriptions flush their responses
@@ -123,6 +126,7 @@ export async function serveHttp(server: McpServer, options: HttpServerOptions = 
         httpServer.close(() => resolve());
         httpServer.closeAllConnections();
       });
+      await ended;
     },
   };
 }

@@ -6,7 +6,7 @@ import type { AuthPrincipal } from "../../server/auth-principal.ts";
 import { LazyAbort } from "../../server/deadlines.ts";
 import type { LegacySession } from "../../server/session.ts";
 import type { RequestChannel } from "../../server/types.ts";
-import { recordOf } from "./request-record.ts";
+import { type RequestRecord, recordOf } from "./request-record.ts";
 import type { PostResponder } from "./responder.ts";
 import { principalOf, requestAuth } from "./security.ts";
 import type { HttpSession } from "./session.ts";
@@ -18,6 +18,8 @@ export class PostChannel implements RequestChannel {
   readonly session: LegacySession | undefined;
   declare auth?: AuthPrincipal; // set only when there is one, as before: no `auth` key without OAuth
   declare httpRequestId?: string;
+  declare traceparent?: string;
+  declare record?: RequestRecord;
 
   constructor(
     req: IncomingMessage,
@@ -28,8 +30,11 @@ export class PostChannel implements RequestChannel {
     this.session = httpSession?.state;
     const auth = requestAuth(req);
     if (auth) this.auth = auth;
-    const id = recordOf(req)?.id;
-    if (id) this.httpRequestId = id;
+    const record = recordOf(req);
+    if (record) this.record = record;
+    if (record?.id) this.httpRequestId = record.id;
+    const { traceparent } = req.headers;
+    if (typeof traceparent === "string") this.traceparent = traceparent;
   }
 
   get signal(): AbortSignal {

@@ -12,6 +12,7 @@ export type RequestRecord = {
   era?: "2025" | "2026";
   errorCode?: number;
   toolError?: boolean; // a tools/call answered with isError: true (the tool failed, the protocol did not)
+  trace?: Record<string, string>; // --otel: the server span's trace_id and span_id
 };
 
 // On the request under a symbol (a response finds it through res.req): WeakMap entries cost GC ephemeron work.

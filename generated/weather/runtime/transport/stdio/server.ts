@@ -56,12 +56,13 @@ export function serveStdio(server: McpServer, options: StdioServerOptions = {}):
     closing ??= (async () => {
       process.off("SIGTERM", onSigterm);
       stopChanges();
-      server.close();
+      const ended = server.close();
       // Let gracefully ended subscriptions write their final responses before in-flight work is aborted.
       await new Promise((resolve) => setImmediate(resolve));
       peer.close();
       await channel.flush();
       resolveClosed();
+      await ended;
       if (exitOnClose) process.exit(0);
     })();
     return closing;
