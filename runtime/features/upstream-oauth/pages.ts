@@ -17,7 +17,8 @@ const MAX_FORM_BYTES = 4096;
 /** A flow under way, by its `state`: the pending sign-in, the PKCE verifier, and the browser that started it. */
 type Flow = Pending & { verifier: string; browser: string };
 
-type Page = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+/** A page as the HTTP transport serves it (transport/http/http-state.ts Handler). */
+type Page = (ctx: { req: IncomingMessage; res: ServerResponse }) => Promise<void>;
 
 type Context = {
   config: UpstreamOAuthConfig;
@@ -38,8 +39,8 @@ export function signInPages(config: UpstreamOAuthConfig, vault: Vault): Record<s
     client: { clientId: config.clientId, ...(config.clientSecret ? { clientSecret: config.clientSecret } : {}) },
   };
   return {
-    [CONNECT_PATH]: (req, res) => connect(at, req, res),
-    [CALLBACK_PATH]: (req, res) => callback(at, req, res),
+    [CONNECT_PATH]: ({ req, res }) => connect(at, req, res),
+    [CALLBACK_PATH]: ({ req, res }) => callback(at, req, res),
   };
 }
 

@@ -68,9 +68,10 @@ export function createSignIn(config: UpstreamOAuthConfig, vault: Vault): SignIn 
       if (!grant && binding.security?.some((alternative) => alternative.length === 0)) return undefined;
       return ask(config, vault, ctx, caller, scheme, [...new Set([...(grant?.scopes ?? []), ...needed])]);
     },
-    async rejected(ctx, bearer) {
+    async rejected(ctx, signed) {
+      const bearer = signed.credentials?.headers.authorization?.replace(/^Bearer /, "");
       const caller = callerOf(ctx);
-      if (!caller) return false;
+      if (!caller || !bearer) return false;
       const grant = await vault.read(caller.key);
       if (!grant || grant.access !== bearer) return true; // renewed (or forgotten) meanwhile: try with what is now
       await fresh(caller.key, grant, true);

@@ -8,14 +8,7 @@ import type { HttpFeatures } from "../transport/http/http-features.ts";
 import type { HttpServerOptions } from "../transport/http/server.ts";
 import type { Exchange } from "../upstream/credentials.ts";
 import type { UpstreamCall as Signed, UpstreamConfig, UpstreamResponse } from "../upstream/types.ts";
-import type {
-  Catalog,
-  CatalogTool,
-  CatalogToolset,
-  HttpBinding,
-  TaskBinding,
-  UpstreamDefinition,
-} from "./catalog-types.ts";
+import type { Catalog, CatalogTool, CatalogToolset, HttpBinding, TaskBinding } from "./catalog-types.ts";
 import type { ParsedFlags } from "./flag-parser.ts";
 import type { FeatureName } from "./server-flags.ts";
 
@@ -78,11 +71,10 @@ export type SharedStore = {
   claim?(key: string, value: string, ttlMs: number): Promise<boolean>; // set only if absent (a lock, a one-time use)
 };
 
-/** The caller's own upstream token for `binding` (undefined: not a signing-in binding); `rejected`: the upstream
- * answered 401 to `bearer`, which is renewed or forgotten; true when the call is worth one more try. */
+/** upstream-oauth's: the caller's own token for `binding`, if it signs in; `rejected`: 401 to `signed`, retry if true. */
 export type UpstreamSignIn = {
-  bearer(ctx: HandlerContext, upstream: UpstreamDefinition, binding: HttpBinding): Promise<string | undefined>;
-  rejected(ctx: HandlerContext, bearer: string): Promise<boolean>;
+  bearer(ctx: HandlerContext, upstream: UpstreamConfig, binding: HttpBinding): Promise<string | undefined>;
+  rejected(ctx: HandlerContext, signed: Signed): Promise<boolean>;
 };
 
 type Args = Record<string, unknown>;

@@ -10,9 +10,7 @@ export type SecurityScheme =
   | { id: string; type: "bearer" | "basic"; env: string; authorizationCode?: AuthorizationCodeFlow }
   | { id: string; type: "oauth2"; tokenUrl: string; scopes?: string[]; clientIdEnv: string; clientSecretEnv: string };
 
-/** An OAuth2 authorization code flow: with the `upstream-oauth` feature each user signs in to the API through it. */
-export type AuthorizationCodeFlow = { authorizationUrl: string; tokenUrl: string; scopes?: string[] };
-
+export type AuthorizationCodeFlow = { authorizationUrl: string; tokenUrl: string; scopes?: string[] }; // upstream-oauth
 /** A `{name}` in the server URL: its default, the variable that overrides it, its allowed values. */
 export type ServerVariable = { default: string; env: string; enum?: string[] };
 /** An optional query parameter or header every operation takes (Google's `alt`, `quotaUser`...): left out of each

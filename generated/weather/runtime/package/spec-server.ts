@@ -182,10 +182,8 @@ export function createSpecServer(definition: ServerDefinition, options: SpecServ
 async function forward(rt: SpecRuntime, binding: HttpBinding, args: Args, ctx: HandlerContext, target: string) {
   const signed = await signedAs(rt, ctx, binding);
   const response = await send(rt, binding, args, ctx.signal, signed, target);
-  // A user's own token the upstream refused (expired early, revoked): renewed (or forgotten, to ask again) once.
-  const bearer = signed.credentials?.headers.authorization?.slice(7);
-  const signIn = rt.options.upstreamSignIn;
-  if (response.status !== 401 || !bearer || !signIn || !(await signIn.rejected(ctx, bearer))) return response;
+  // A user's own token the API refused (401): renewed, or forgotten to ask again, and tried once more.
+  if (response.status !== 401 || !(await rt.options.upstreamSignIn?.rejected(ctx, signed))) return response;
   return send(rt, binding, args, ctx.signal, await signedAs(rt, ctx, binding), target);
 }
 
@@ -194,8 +192,7 @@ async function forward(rt: SpecRuntime, binding: HttpBinding, args: Args, ctx: H
 async function signedAs(rt: SpecRuntime, ctx: HandlerContext, binding?: HttpBinding): Promise<Signed> {
   const { options, upstream } = rt;
   (ctx as SpecContext).server = rt.server;
-  const signIn = options.upstreamSignIn;
-  const own = signIn && upstream && binding && (() => signIn.bearer(ctx, upstream, binding));
+  const own = upstream && binding && options.upstreamSignIn?.bearer.bind(undefined, ctx, upstream, binding);
   const credentials = await resolveCredentials(ctx as SpecContext, options.credentials, options.exchangeToken, own);
   const idHeader = rt.upstream?.requestIdHeader;
   return {
@@ -315,8 +312,7 @@ function upstreamTool(rt: SpecRuntime, tool: BoundTool, validateOutput: Validato
       const sent = tool.http.fields ? takeFields(args).args : args;
       return await answer(await forward(rt, tool.http, sent, ctx, tool.name), args);
     } catch (error) {
-      // A sign-in asked of the client (-32042, or an input_required round) is the call's answer, not its failure.
-      if (error instanceof McpError || error instanceof InputRequiredSignal) throw error;
+      if (error instanceof McpError || error instanceof InputRequiredSignal) throw error; // -32042, input_required
       return { isError: true, content: [{ type: "text", text: (error as Error).message }] };
     }
   };

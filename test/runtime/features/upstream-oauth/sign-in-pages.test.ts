@@ -101,7 +101,7 @@ describe("the sign-in pages", () => {
     const pages = signInPages(config, vault);
     server = createServer((req, res) => {
       const page = pages[new URL(req.url ?? "/", "http://x").pathname];
-      if (page) void page(req, res);
+      if (page) void page({ req, res });
       else res.writeHead(404).end();
     });
     await new Promise<void>((resolve) => server?.listen(0, "127.0.0.1", resolve));

@@ -8,7 +8,7 @@ import { boundLogValue } from "../../server/log.ts";
 import type { McpServer } from "../../server/server.ts";
 import { DEFAULT_SHUTDOWN_TIMEOUT_MS, Drain } from "./drain.ts";
 import type { HttpFeatures } from "./http-features.ts";
-import type { HttpState, Page } from "./http-state.ts";
+import type { HttpState } from "./http-state.ts";
 import { sendJson } from "./responder.ts";
 import { dispatch, dispatchMetricsPort, routeTable } from "./routes.ts";
 import {
@@ -51,7 +51,7 @@ export type HttpServerOptions = {
   sessionStore?: string; // a Redis URL sharing 2025-era sessions between instances (--session-store, issue 18)
   log?: (line: string) => void; // operator messages (default: stderr)
   features?: HttpFeatures; // the code `auth`, `metrics` and `sessionStore` need (runtime/features/*.ts `http`)
-  pages?: Record<string, Page>; // a feature's own pages by path (GET and POST), public: they check their callers
+  pages?: HttpState["pages"]; // a feature's own pages by path (GET and POST)
 };
 
 /** `metricsUrl`: with `metricsPort`, where the metrics are served. */

@@ -23,11 +23,8 @@ export type HttpState = {
   resource?: ProtectedResource; // the OAuth protected resource, set once listening (server.ts protect)
   log: (line: string) => void;
   routes: RouteTable; // the route table by path (routes.ts routeTable), rebuilt when `resource` adds its metadata paths
-  pages?: Record<string, Page>;
+  pages?: Record<string, Handler>; // a feature's own pages (upstream-oauth's sign-in), public: they check their callers
 };
-
-/** A feature's page (upstream-oauth's sign-in): answers GET and POST at its path by itself. */
-export type Page = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
 export type RequestContext = { req: IncomingMessage; res: ServerResponse; state: HttpState; record: RequestRecord };
 

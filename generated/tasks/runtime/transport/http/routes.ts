@@ -23,10 +23,7 @@ export function routeTable(state: HttpState): RouteTable {
     ),
     ...(state.metricsHere ? [endpoint("/metrics", METRICS_CHECKS, { GET: metrics, HEAD: metrics })] : []),
     endpoint(state.path, ENDPOINT_CHECKS, { GET: openStandaloneStream, POST: postMessage, DELETE: deleteSession }),
-    ...Object.entries(state.pages ?? {}).map(([path, page]) => {
-      const serve: Handler = ({ req, res }) => page(req, res);
-      return endpoint(path, PUBLIC, { GET: serve, POST: serve });
-    }),
+    ...Object.entries(state.pages ?? {}).map(([path, page]) => endpoint(path, PUBLIC, { GET: page, POST: page })),
     endpoint("/healthz", PUBLIC, { GET: liveness, HEAD: liveness }),
     endpoint("/readyz", PUBLIC, { GET: readiness, HEAD: readiness }),
   ];
