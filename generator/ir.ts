@@ -50,6 +50,9 @@ export type UpstreamNode = Omit<UpstreamDefinition, "securitySchemes" | "sharedP
   kind: "upstream";
   loc: SourceLoc;
   securitySchemes?: SecuritySchemeNode[];
+  /** OpenAPI config `mcpScopes: document`: the document's oauth2 scopes bind MCP tokens too, beside the upstream
+   * sign-in (the MCP issuer is the API's own authorization server); normalize/upstream-scopes.ts. */
+  mcpScopes?: "document";
   sharedParameters?: SharedParameterNode[];
 };
 

@@ -16,6 +16,7 @@ import { toolCountRules } from "./rules/tool-count.ts";
 import { toolReferenceRules } from "./rules/tool-references.ts";
 import { toolScopeRules } from "./rules/tool-scopes.ts";
 import { toolsetRules } from "./rules/toolsets.ts";
+import { upstreamOAuthRules } from "./rules/upstream-oauth.ts";
 import { viewRules } from "./rules/views.ts";
 
 const RULES: Rule[] = [
@@ -23,6 +24,7 @@ const RULES: Rule[] = [
   nameRules,
   toolsetRules,
   toolScopeRules,
+  upstreamOAuthRules,
   schemaRules,
   schemaKeywordRules,
   headerRules,

@@ -34,7 +34,7 @@ array of them for a config file with several entries).`,
     features: {
       type: "string",
       value: "<a,b>",
-      help: `the runtime features beside the core: dynamic, code, budget, oauth, token-exchange, redis, metrics, otel, tasks, apps; all, or none (wins over the spec's and the config's features; default: the core, dynamic over ${CLIENT_TOOL_LIMIT} tools, tasks when a tool starts a long-running job, apps when a tool asks for a view)`,
+      help: `the runtime features beside the core: dynamic, code, budget, oauth, token-exchange, redis, metrics, otel, tasks, apps, upstream-oauth; all, or none (wins over the spec's and the config's features; default: the core, dynamic over ${CLIENT_TOOL_LIMIT} tools, tasks when a tool starts a long-running job, apps when a tool asks for a view, upstream-oauth for an OpenAPI authorizationCode flow)`,
     },
     ...COMMON_FLAGS,
     ...OPENAPI_FLAGS,

@@ -40,6 +40,12 @@ export type OpenApiConfig = {
   timeoutMs?: number;
   /** Send each HTTP request's id (X-Request-Id) to the API in this header; absent: none is sent. */
   requestIdHeader?: string;
+  /**
+   * Whose token the document's oauth2 scopes bind when an operation signs each user in to the API (an
+   * `authorizationCode` flow, feature `upstream-oauth`): `upstream` (default) asks the API's authorization server
+   * for them only; `document` also demands them of MCP tokens, for when --auth-issuer is the API's own server.
+   */
+  mcpScopes?: "document" | "upstream";
   /** Attempts on 429 and 503 answers (default 3). */
   retryAttempts?: number;
   /** More selected operations than this is an error (default 5000). */
@@ -67,7 +73,8 @@ export type GenerateTarget = {
    */
   toolsets?: Record<string, string>;
   /** The runtime features beside the core (`all` for every one; unset: the core, `dynamic` over 128 tools,
-   * `tasks` when a tool starts a long-running job and `apps` when a tool asks for a view); `mcpgen generate
+   * `tasks` when a tool starts a long-running job, `apps` when a tool asks for a view and `upstream-oauth` for an
+   * `authorizationCode` flow); `mcpgen generate
    * --features` wins. */
   features?: Array<
     | "all"
@@ -82,6 +89,7 @@ export type GenerateTarget = {
     | "redis"
     | "tasks"
     | "token-exchange"
+    | "upstream-oauth"
   >;
 };
 

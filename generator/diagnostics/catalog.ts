@@ -135,7 +135,7 @@ export const catalog = {
   OPENAPI_SECURITY_TOKEN_FROM_ENV: warning(
     "OAuth2 sign-in mapped to a token from the environment",
     "The scheme's OAuth2 flows (implicit, authorization code, password) or OpenID Connect need a user to sign in, which a server cannot do on its own; the server sends an access token read from the variable the message names, as Authorization: Bearer.",
-    "Obtain an access token beforehand (the API's CLI or console; the scheme's authorization URL) and set the variable; the server does not refresh it. For a token per user, return it from src/credentials.ts instead.",
+    "Obtain an access token beforehand (the API's CLI or console; the scheme's authorization URL) and set the variable; the server does not refresh it. For a token per user: with an authorizationCode flow, keep the upstream-oauth feature (docs/upstream-oauth.md); else return it from src/credentials.ts.",
   ),
   OPENAPI_OUTPUT_SCHEMA_DROPPED: warning(
     "Response schema too large for an outputSchema",
@@ -306,6 +306,12 @@ export const catalog = {
     "Invalid OAuth scope on a tool or resource",
     "A tool's, resource's or resource template's `scopes:` entries are OAuth scope tokens (RFC 6749 §3.3): the generated server names them in a WWW-Authenticate challenge and compares them with an access token's scopes, so they cannot be empty or hold spaces, double quotes, backslashes or non-ASCII characters.",
     "Write each scope as one token, e.g. scopes: [forecast:read]; a scope with a space is two scopes.",
+  ),
+  // Per-user access to the upstream API (issue 34): whose token the document's oauth2 scopes bind
+  UPSTREAM_OAUTH_SCOPES: info(
+    "The document's OAuth scopes are asked of the API for each user",
+    "An OpenAPI oauth2 scheme has an authorizationCode flow, so the generated server signs each user in to the API (feature upstream-oauth): an operation's scopes, from its security requirement, are what the server asks the API's authorization server for on that user's behalf. They describe what the API grants, not what an MCP client's token (--auth-issuer) holds, so MCP tokens are not checked for them. Without the feature they are demanded of MCP tokens instead, as if --auth-issuer were the API's own authorization server.",
+    "Nothing to do when --auth-issuer is another issuer than the API's. When it is the API's own authorization server, set openapi.mcpScopes: document in the config so MCP tokens need the scopes too; to keep the API token in an environment variable instead, generate without upstream-oauth (--features naming the others).",
   ),
   // Renamed tools (renamedFrom / x-mcp-renamed-from)
   RENAMED_FROM_EXISTS: error(

@@ -13,6 +13,7 @@ import { withFieldsArgument } from "./fields-argument.ts";
 import { type ListedTool, listedTool } from "./listed-tool.ts";
 import { handlerFileName, NameAllocator, pascalCase } from "./naming.ts";
 import { planToolSchemas, type ToolSchemas } from "./tool-schemas.ts";
+import { codeFlowSchemes, signsIn } from "./upstream-scopes.ts";
 
 /** `formerFile`: the handler file of the name a renamed tool had (`renamedFrom`), moved to `file` once. */
 export type HandlerRef = { file: string; importName: string; formerFile?: string };
@@ -111,9 +112,13 @@ export function normalize(server: ServerNode, specRef: string): Model {
     ...prompts.map((p) => p.argsType),
   ]);
   const toolSchemas = planToolSchemas(server, tools, typeNames);
+  const signInSchemes = codeFlowSchemes(server);
   const features = packageFeatures(server.features, tools.length, {
     tasks: server.tools.some((tool) => tool.http?.task || tool.task),
     views: server.tools.some((tool) => tool.ui && tool.ui.value !== false),
+    signIn: [...server.tools, ...server.resources, ...server.resourceTemplates].some((node) =>
+      signsIn(node.http, signInSchemes),
+    ),
   });
   if (features.some((feature) => feature.name === "apps"))
     for (const tool of tools) {

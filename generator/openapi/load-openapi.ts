@@ -301,6 +301,7 @@ function upstreamOf(
     timeoutMs: config.timeoutMs ?? 30_000,
     retry: { attempts: config.retryAttempts, maxDelayMs: 30_000 },
     ...(config.requestIdHeader ? { requestIdHeader: config.requestIdHeader } : {}),
+    ...(config.mcpScopes ? { mcpScopes: config.mcpScopes } : {}),
   };
 }
 

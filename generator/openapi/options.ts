@@ -43,6 +43,8 @@ export type MappingConfig = {
   timeoutMs?: number;
   /** Header carrying each HTTP request's id to the API (issue 18); absent: none is sent. */
   requestIdHeader?: string;
+  /** `document`: the document's oauth2 scopes bind MCP tokens too (normalize/upstream-scopes.ts). */
+  mcpScopes?: "document";
   retryAttempts: number;
   maxTools: number;
   /** An outputSchema larger than this (JSON bytes, $defs included) is left out: see OPENAPI_OUTPUT_SCHEMA_DROPPED. */
@@ -67,6 +69,7 @@ export const MAPPING_KEYS = new Set([
   "annotations",
   "timeoutMs",
   "requestIdHeader",
+  "mcpScopes",
   "retryAttempts",
   "maxTools",
   "maxOutputSchemaBytes",
@@ -162,6 +165,10 @@ function readFields(
       if (typeof field !== "string" || !/^[A-Za-z][A-Za-z0-9-]{0,63}$/.test(field))
         bad(at, "requestIdHeader must be an HTTP header name such as X-Request-Id (letters, digits, '-')");
       else config.requestIdHeader = field;
+    } else if (key === "mcpScopes") {
+      if (field !== "document" && field !== "upstream")
+        bad(at, "mcpScopes must be 'document' (MCP tokens need the document's scopes too) or 'upstream' (the default)");
+      else if (field === "document") config.mcpScopes = field;
     } else if (key === "allowRemoteRefs") {
       // A file can come from elsewhere (a cloned repository): whether $refs may fetch URLs is decided on
       // the command line only (--allow-remote-refs). `false`, the default, is accepted as it changes nothing.

@@ -6,6 +6,7 @@
  * works (a warning says so). Schemes mcpgen cannot fill (mutual TLS, HTTP digest...) are skipped with a
  * warning; operations whose every requirement needs one are called without credentials.
  */
+import type { AuthorizationCodeFlow } from "../../runtime/package/catalog-types.ts";
 import type { Report } from "../diagnostics/diagnostic.ts";
 import type { SecuritySchemeNode, SignIn } from "../ir.ts";
 import { isJson, type Json, token } from "./document.ts";
@@ -57,13 +58,12 @@ export function securitySchemes(root: Json, prefix: string, report: Report): Sec
         report("OPENAPI_SECURITY_UNSUPPORTED", at, `security scheme '${id}' (oauth2) declares no flow`);
         continue;
       }
-      out.push({ id, type: "bearer", env: `${env}_TOKEN`, signIn });
-      const what = scheme.type === "oauth2" ? `oauth2, ${signIn.flows.join(" or ")} flow` : "openIdConnect";
-      report(
-        "OPENAPI_SECURITY_TOKEN_FROM_ENV",
-        at,
-        `security scheme '${id}' (${what}) needs a user to sign in, which the server cannot do; mapped to a bearer token read from ${env}_TOKEN`,
-      );
+      const code = authorizationCodeOf(scheme);
+      out.push({ id, type: "bearer", env: `${env}_TOKEN`, signIn, ...code });
+      // An authorization code flow is the upstream-oauth feature's to sign users in through: whether the server
+      // can is known once the features are (rules/upstream-oauth.ts says it then).
+      if (!code.authorizationCode)
+        report("OPENAPI_SECURITY_TOKEN_FROM_ENV", at, tokenFromEnv(id, scheme.type, signIn, env));
     } else {
       report(
         "OPENAPI_SECURITY_UNSUPPORTED",
@@ -73,6 +73,22 @@ export function securitySchemes(root: Json, prefix: string, report: Report): Sec
     }
   }
   return out;
+}
+
+/** OPENAPI_SECURITY_TOKEN_FROM_ENV's message. */
+export function tokenFromEnv(id: string, type: unknown, signIn: SignIn, env: string): string {
+  const what = type === "oauth2" ? `oauth2, ${signIn.flows.join(" or ")} flow` : "openIdConnect";
+  return `security scheme '${id}' (${what}) needs a user to sign in, which the server cannot do; mapped to a bearer token read from ${env}_TOKEN`;
+}
+
+/** An authorization code flow with both URLs: the `upstream-oauth` feature signs each user in through it. */
+function authorizationCodeOf(scheme: Json): { authorizationCode?: AuthorizationCodeFlow } {
+  const flow = scheme.type === "oauth2" && isJson(scheme.flows) ? scheme.flows.authorizationCode : undefined;
+  if (!isJson(flow) || typeof flow.authorizationUrl !== "string" || typeof flow.tokenUrl !== "string") return {};
+  if (!URL.canParse(flow.authorizationUrl) || !URL.canParse(flow.tokenUrl)) return {};
+  const scopes = isJson(flow.scopes) ? Object.keys(flow.scopes) : [];
+  const { authorizationUrl, tokenUrl } = flow;
+  return { authorizationCode: { authorizationUrl, tokenUrl, ...(scopes.length > 0 ? { scopes } : {}) } };
 }
 
 /** Flows a server cannot run alone, in the order a README names them (client credentials without a token URL too). */

@@ -22,6 +22,7 @@ import { sha256 } from "../hash.ts";
 import type { HttpBindingNode, JsonSchema, PromptMessageNode, SecuritySchemeNode, TaskNode } from "../ir.ts";
 import type { Model, ToolModel } from "../normalize/normalize.ts";
 import { DEFAULT_TOOLSET } from "../normalize/toolset-names.ts";
+import { placeScopes } from "../normalize/upstream-scopes.ts";
 import { contentProblem } from "../rules/prompts.ts";
 import { header } from "./ts.ts";
 import { dataProperty } from "./ts-data-literal.ts";
@@ -40,7 +41,7 @@ function pick<T extends object, K extends keyof T>(from: T, fields: readonly K[]
 }
 
 /** An http binding as data; the OpenAPI mapping's details only when present, defaults left out. */
-function http(binding: HttpBindingNode | undefined): { http?: HttpBinding } {
+function http(binding: HttpBindingNode | undefined, upstreamScopes?: string[]): { http?: HttpBinding } {
   if (!binding) return {};
   const parameters = binding.parameters?.map((p) => ({
     ...pick(p, ["name", "in"]),
@@ -54,6 +55,7 @@ function http(binding: HttpBindingNode | undefined): { http?: HttpBinding } {
       ...(parameters ? { parameters } : {}),
       ...(binding.body ? { body: pick(binding.body, ["contentType", "arg", "properties"]) } : {}),
       ...(binding.security ? { security: binding.security } : {}),
+      ...(upstreamScopes ? { scopes: [...new Set(upstreamScopes)] } : {}),
       ...(binding.baseUrl ? { baseUrl: binding.baseUrl } : {}),
       ...(binding.fields ? { fields: true as const } : {}),
       ...(binding.task ? { task: task(binding.task) } : {}),
@@ -78,6 +80,8 @@ function task(node: TaskNode): TaskBinding {
 }
 
 /** A scheme as the runtime reads it: the source location stays in the generator. */
+type Placer = ReturnType<typeof placeScopes>;
+
 function scheme({ loc: _loc, signIn: _signIn, ...rest }: SecuritySchemeNode): SecurityScheme {
   return rest;
 }
@@ -90,7 +94,8 @@ const isContentBlock = (content: PromptMessageNode["content"]): content is Conte
   contentProblem(content) === undefined;
 
 /** A tool as tools/list serves it: schemas compacted, description without repeats (normalize/listed-tool.ts). */
-function tool({ node, listed, view }: ToolModel, server: string): CatalogTool {
+function tool({ node, listed, view }: ToolModel, server: string, place: Placer): CatalogTool {
+  const placed = place(node);
   if (!isObjectSchema(listed.inputSchema))
     throw new Error(`inputSchema of tool '${node.name}' is not an object schema`);
   return {
@@ -105,10 +110,10 @@ function tool({ node, listed, view }: ToolModel, server: string): CatalogTool {
       : {}),
     // 2025-11-25 clients augment only a tool that says it takes a task; the feature adds it to job tools.
     ...(node.task ? { execution: { taskSupport: "optional" as const } } : {}),
-    ...http(node.http),
+    ...http(node.http, placed.upstreamScopes),
     // Absent means `default`: a spec without toolsets keeps the catalog it had.
     ...(node.toolset && node.toolset !== DEFAULT_TOOLSET ? { toolset: node.toolset } : {}),
-    ...scopes(node.scopes),
+    ...scopes(placed.scopes),
     ...(view ? { view } : {}),
   };
 }
@@ -158,22 +163,26 @@ export const definitionData = perModel((model): DefinitionData => {
       : {}),
   };
   const toolsets = toolsetsOf(model);
+  const place = placeScopes(
+    server,
+    model.features.some((feature) => feature.name === "upstream-oauth"),
+  );
   // Former names -> current ones (the rules refuse a former name still in use, or given twice).
   const renames = model.tools.flatMap(({ node }) => (node.renamedFrom ? [[node.renamedFrom, node.name]] : []));
   const catalog: Catalog = {
-    tools: model.tools.map((entry) => tool(entry, server.name)),
+    tools: model.tools.map((entry) => tool(entry, server.name, place)),
     ...(toolsets ? { toolsets } : {}),
     resources: model.resources.map(({ node }) => ({
       ...pick(node, ["uri", "name", "title", "description", "mimeType", "size", "icons"]),
       ...(node.content?.type === "text" ? { text: node.content.text } : {}),
       ...(node.content?.type === "blob" ? { blob: node.content.blob } : {}),
-      ...http(node.http),
-      ...scopes(node.scopes),
+      ...http(node.http, place(node).upstreamScopes),
+      ...scopes(place(node).scopes),
     })),
     resourceTemplates: model.templates.map(({ node }) => ({
       ...pick(node, ["uriTemplate", "name", "title", "description", "mimeType", "icons", "completions"]),
-      ...http(node.http),
-      ...scopes(node.scopes),
+      ...http(node.http, place(node).upstreamScopes),
+      ...scopes(place(node).scopes),
     })),
     prompts: model.prompts.map(
       ({ node }): CatalogPrompt => ({

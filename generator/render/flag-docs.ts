@@ -4,8 +4,10 @@
  * README's per-feature tables. The records are mcpgen's own text, not a spec's, so they are not escaped
  * beyond table pipes.
  */
+
+import { CORE_FLAG_SETS } from "../../runtime/package/core-flags.ts";
 import { type FlagGroup, flagsOf, type ServerFlag } from "../../runtime/package/server-flags.ts";
-import { ALL_FLAG_SETS } from "../normalize/features.ts";
+import { ALL_FLAG_SETS, FEATURE_MODULES } from "../normalize/features.ts";
 
 /** Outside code spans: flags and words with underscores (env names, `jwks_uri`) become code, so Markdown
  * reads no emphasis into them; `<`/`>` become entities (`<host>` is no HTML tag). */
@@ -60,7 +62,11 @@ function whatCell(entry: ServerFlag): string {
  * docs pages, links to nothing (scripts/docs.ts points the targets at those pages).
  */
 export function flagTable(groups?: readonly FlagGroup[], { links = true } = {}): string {
-  const rows = flagsOf(ALL_FLAG_SETS.filter((set) => !groups || groups.includes(set.group))).map((entry) => {
+  // One feature's table lists all its flags, those another feature lists first (MCP_UPSTREAM_CLIENT_ID) too.
+  const sets = groups
+    ? [...CORE_FLAG_SETS, ...FEATURE_MODULES.flatMap((f) => (f.flags ? [f.flags] : []))]
+    : ALL_FLAG_SETS;
+  const rows = flagsOf(sets.filter((set) => !groups || groups.includes(set.group))).map((entry) => {
     const what = links ? whatCell(entry) : whatCell(entry).replace(/\[([^\]]*)\]\(#[^)]*\)/g, "$1");
     return [flagCell(entry), envCell(entry), defaultCell(entry), what];
   });

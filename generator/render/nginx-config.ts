@@ -79,6 +79,17 @@ export function renderNginxConfig(model: Model, header: string): string {
     ? "#   node dist/server.js --http --port 3001 --session-store redis://127.0.0.1:6379/0   (and 3002, 3003)"
     : "#   node dist/server.js --http --port 3001   (and 3002, 3003; without the redis feature each keeps its own\n#   2025-era sessions: replace round robin with ip_hash; in the upstream block)";
   const toolLines = retryKeys(retried).map((key) => `        ${key} 1;`);
+  // Any instance serves a step of the sign-in: with --session-store the flow and the tokens are in Redis.
+  const signIn = model.features.some((f) => f.name === "upstream-oauth")
+    ? `
+        # Per-user sign-in to the upstream API (upstream-oauth); its callback is --public-url's
+        # /oauth/upstream/callback. Any instance serves each step: run them with --session-store and one
+        # MCP_UPSTREAM_TOKEN_KEY, so the sign-ins under way and the users' tokens are shared.
+        location /oauth/upstream/ {
+            proxy_pass http://mcp_instances;
+        }
+`
+    : "";
   const methods = RETRY_SAFE_METHODS.join("|");
   return `${header}
 # nginx in front of ${DEPLOY_PORTS.length} instances of this server (see the README's "Deploy" section):
@@ -214,7 +225,7 @@ ${DEPLOY_PORTS.map((port) => `        server 127.0.0.1:${port} max_fails=1 fail_
         location /.well-known/ {
             proxy_pass http://mcp_instances;
         }
-
+${signIn}
         # Metrics (--metrics) are per instance: scrape each instance, not the balancer.
         location / {
             return 404;

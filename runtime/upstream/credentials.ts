@@ -33,6 +33,7 @@ export async function resolveCredentials<Context extends HandlerContext>(
   ctx: Context,
   hook: CredentialsHook<Context> | undefined,
   exchange: Exchange | undefined,
+  signIn?: () => Promise<string | undefined>, // the upstream-oauth feature's: the user's own token, else undefined
 ): Promise<UpstreamCall["credentials"]> {
   const mcpToken = ctx.auth?.token;
   if (hook) {
@@ -51,6 +52,8 @@ export async function resolveCredentials<Context extends HandlerContext>(
     if (given !== undefined && given !== null)
       return checked(given, mcpToken, "The upstream credentials hook (src/credentials.ts)");
   }
+  const own = signIn && (await signIn());
+  if (own) return checked({ bearer: own }, mcpToken, "The upstream sign-in (upstream-oauth)");
   if (!exchange) return undefined;
   if (!ctx.auth)
     throw new Error(

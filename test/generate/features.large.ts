@@ -92,6 +92,7 @@ describe("mcpgen generate --features", () => {
       "redis",
       "tasks",
       "token-exchange",
+      "upstream-oauth",
     ]);
     // token-exchange works on the token oauth validated: asking for it brings oauth.
     const exchange = scratchDir("features");

@@ -52,10 +52,15 @@ describe("OAuth2 flows a server cannot run alone become a bearer token from <SCH
     it(`${flow}: a bearer scheme read from ACME_API_LOGIN_TOKEN, and a warning that says so`, () => {
       const { server, diagnostics, security } = run(doc({ login: { type: "oauth2", flows: spec } }));
       const url = flow === "password" ? TOKEN_URL : AUTH_URL;
+      // An authorization code flow is also what the upstream-oauth feature signs each user in through.
+      const code =
+        flow === "authorizationCode" ? { authorizationCode: { authorizationUrl: AUTH_URL, tokenUrl: TOKEN_URL } } : {};
       expect(schemesOf(server)).toEqual([
-        { id: "login", type: "bearer", env: "ACME_API_LOGIN_TOKEN", signIn: { flows: [flow], url } },
+        { id: "login", type: "bearer", env: "ACME_API_LOGIN_TOKEN", signIn: { flows: [flow], url }, ...code },
       ]);
       expect(security).toEqual([["login"]]);
+      // An authorization code flow: said by rules/upstream-oauth.ts once the features are known.
+      if (flow === "authorizationCode") return expect(diagnostics).toEqual([]);
       expect(diagnostics).toEqual([
         {
           code: "OPENAPI_SECURITY_TOKEN_FROM_ENV",
@@ -149,6 +154,7 @@ describe("OAuth2 flows a server cannot run alone become a bearer token from <SCH
         type: "bearer",
         env: "ACME_API_CODE_TOKEN",
         signIn: { flows: ["authorizationCode"], url: AUTH_URL },
+        authorizationCode: { authorizationUrl: AUTH_URL, tokenUrl: TOKEN_URL },
       },
       {
         id: "app",

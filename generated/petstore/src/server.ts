@@ -240,6 +240,12 @@ const absentFeatures: AbsentFeature[] = [
     flags: ["task-ttl", "task-wait", "task-poll-interval"],
     env: ["MCP_TASK_TTL_MS", "MCP_TASK_WAIT_MS", "MCP_TASK_POLL_INTERVAL_MS"],
   },
+  {
+    feature: "upstream-oauth",
+    flags: ["public-url"],
+    env: ["MCP_UPSTREAM_CLIENT_ID", "MCP_UPSTREAM_CLIENT_SECRET"],
+    httpEnv: ["MCP_PUBLIC_URL", "MCP_UPSTREAM_TOKEN_KEY"],
+  },
 ];
 
 await runSpecServer(definition, {

@@ -243,6 +243,12 @@ const absentFeatures: AbsentFeature[] = [
   {
     feature: "apps",
   },
+  {
+    feature: "upstream-oauth",
+    flags: ["public-url"],
+    env: ["MCP_UPSTREAM_CLIENT_ID", "MCP_UPSTREAM_CLIENT_SECRET"],
+    httpEnv: ["MCP_PUBLIC_URL", "MCP_UPSTREAM_TOKEN_KEY"],
+  },
 ];
 
 await runSpecServer(definition, {

@@ -10,5 +10,8 @@ export function tracedStore(store: SharedStore, instrument: Pick<Instrument, "sp
     set: (key, value, ttlMs) => span("set", () => store.set(key, value, ttlMs)),
     add: (setKey, member, ttlMs) => span("add", () => store.add(setKey, member, ttlMs)),
     members: (setKey) => span("members", () => store.members(setKey)),
+    ...(store.claim && {
+      claim: (key, value, ttlMs) => span("claim", async () => (await store.claim?.(key, value, ttlMs)) ?? false),
+    }),
   };
 }

@@ -28,5 +28,7 @@ export function redisSharedStore(url: string): SharedStore {
         .exec();
     },
     members: async (key) => (await redis()).smembers(key),
+    claim: async (key, value, ttlMs) =>
+      (await (await redis()).set(key, value, "PX", Math.max(1, Math.ceil(ttlMs)), "NX")) === "OK",
   };
 }

@@ -7,9 +7,10 @@ import type { ServerOptions } from "../server/types.ts";
 /** A credential the upstream takes (OpenAPI's securitySchemes); secrets come from `env` at call time. */
 export type SecurityScheme =
   | { id: string; type: "apiKey"; in: "header" | "query" | "cookie"; name: string; env: string }
-  | { id: string; type: "bearer" | "basic"; env: string }
+  | { id: string; type: "bearer" | "basic"; env: string; authorizationCode?: AuthorizationCodeFlow }
   | { id: string; type: "oauth2"; tokenUrl: string; scopes?: string[]; clientIdEnv: string; clientSecretEnv: string };
 
+export type AuthorizationCodeFlow = { authorizationUrl: string; tokenUrl: string; scopes?: string[] }; // upstream-oauth
 /** A `{name}` in the server URL: its default, the variable that overrides it, its allowed values. */
 export type ServerVariable = { default: string; env: string; enum?: string[] };
 /** An optional query parameter or header every operation takes (Google's `alt`, `quotaUser`...): left out of each
@@ -52,6 +53,7 @@ export type HttpBinding = {
   body?: HttpBody;
   /** Alternative security requirements, each a list of scheme ids; `[]` in the list means "none needed". */
   security?: string[][];
+  scopes?: string[]; // the API's OAuth scopes the operation needs, asked of its authorization server (upstream-oauth)
   baseUrl?: string; // an operation's own server URL (OpenAPI `servers` on a path or operation)
   fields?: true; // the tool takes mcpgen's `_fields` argument (field selection; never sent upstream)
   task?: TaskBinding; // the call starts a job the upstream finishes later: the `tasks` feature answers with an MCP task

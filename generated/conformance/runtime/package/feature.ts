@@ -44,6 +44,7 @@ export type FeatureServerOptions = {
   /** Who may see and call what, made from the catalog (the `oauth` feature's scopes; --list-all-tools). */
   accessGate?: (catalog: () => Catalog) => AccessGate;
   exchangeToken?: Exchange;
+  upstreamSignIn?: UpstreamSignIn; // each user's own token for a binding that signs in (the upstream-oauth feature)
   sharedStore?: SharedStore; // the redis feature's store, shared by every instance (--task-store, else --session-store)
   jobs?: JobServing; // serves the tools bound to an upstream job (`http.task`): the tasks feature
   instrument?: Instrument; // the otel feature's spans, with --otel only: without it nothing is wrapped
@@ -67,6 +68,13 @@ export type SharedStore = {
   set(key: string, value: string, ttlMs: number): Promise<void>;
   add(setKey: string, member: string, ttlMs: number): Promise<void>;
   members(setKey: string): Promise<string[]>;
+  claim?(key: string, value: string, ttlMs: number): Promise<boolean>; // set only if absent (a lock, a one-time use)
+};
+
+/** upstream-oauth's: the caller's own token for `binding`, if it signs in; `rejected`: 401 to `signed`, retry if true. */
+export type UpstreamSignIn = {
+  bearer(ctx: HandlerContext, upstream: UpstreamConfig, binding: HttpBinding): Promise<string | undefined>;
+  rejected(ctx: HandlerContext, signed: Signed): Promise<boolean>;
 };
 
 type Args = Record<string, unknown>;

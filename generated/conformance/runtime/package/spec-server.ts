@@ -7,6 +7,7 @@ import { McpError } from "../protocol/errors.ts";
 import type { ContentBlock, GetPromptResult, Validator } from "../protocol/types.ts";
 import { describeErrors, showsTool } from "../server/features.ts";
 import { observeUpstream } from "../server/log.ts";
+import { InputRequiredSignal } from "../server/mrtr.ts";
 import { createServer, type McpServer } from "../server/server.ts";
 import type {
   CompleteFunction,
@@ -179,15 +180,20 @@ export function createSpecServer(definition: ServerDefinition, options: SpecServ
 }
 
 async function forward(rt: SpecRuntime, binding: HttpBinding, args: Args, ctx: HandlerContext, target: string) {
-  return send(rt, binding, args, ctx.signal, await signedAs(rt, ctx), target);
+  const signed = await signedAs(rt, ctx, binding);
+  const response = await send(rt, binding, args, ctx.signal, signed, target);
+  // A user's own token the API refused (401): renewed, or forgotten to ask again, and tried once more.
+  if (response.status !== 401 || !(await rt.options.upstreamSignIn?.rejected(ctx, signed))) return response;
+  return send(rt, binding, args, ctx.signal, await signedAs(rt, ctx, binding), target);
 }
 
 /** What a request carries of its caller. Only what resolveCredentials makes of the caller goes on: the forwarding
  * never sees ctx, and the caller's MCP token is forbidden anywhere in the request (no token passthrough). */
-async function signedAs(rt: SpecRuntime, ctx: HandlerContext): Promise<Signed> {
-  const { options } = rt;
+async function signedAs(rt: SpecRuntime, ctx: HandlerContext, binding?: HttpBinding): Promise<Signed> {
+  const { options, upstream } = rt;
   (ctx as SpecContext).server = rt.server;
-  const credentials = await resolveCredentials(ctx as SpecContext, options.credentials, options.exchangeToken);
+  const own = upstream && binding && options.upstreamSignIn?.bearer.bind(undefined, ctx, upstream, binding);
+  const credentials = await resolveCredentials(ctx as SpecContext, options.credentials, options.exchangeToken, own);
   const idHeader = rt.upstream?.requestIdHeader;
   return {
     ...(credentials ? { credentials } : {}),
@@ -288,7 +294,7 @@ function renamedMessage(definition: ServerDefinition, name: string, subject: str
 /** What the tasks feature's job tools use of the forwarding (feature.ts UpstreamAccess). */
 function upstreamAccess(rt: SpecRuntime, tool: BoundTool, validateOutput: Validator | undefined): UpstreamAccess {
   return {
-    signedAs: (ctx) => signedAs(rt, ctx),
+    signedAs: (ctx) => signedAs(rt, ctx, tool.http),
     send: (signed, args, signal, how = {}) => send(rt, tool.http, args, signal, { ...signed, ...how }, tool.name),
     answer: answerOf(rt, tool, validateOutput),
     baseUrl: () => (tool.http.baseUrl && !rt.upstream?.pinned ? tool.http.baseUrl : (rt.upstream?.baseUrl ?? "")),
@@ -306,6 +312,7 @@ function upstreamTool(rt: SpecRuntime, tool: BoundTool, validateOutput: Validato
       const sent = tool.http.fields ? takeFields(args).args : args;
       return await answer(await forward(rt, tool.http, sent, ctx, tool.name), args);
     } catch (error) {
+      if (error instanceof McpError || error instanceof InputRequiredSignal) throw error; // -32042, input_required
       return { isError: true, content: [{ type: "text", text: (error as Error).message }] };
     }
   };

@@ -40,6 +40,7 @@ export function flagsOf(sets: readonly FlagSet[]): (ServerFlag & { group: FlagGr
 }
 
 /** The features a package can be generated with; here, not in feature.ts, so flag records name them without a cycle. */
-export type FeatureName = ModeName | "budget" | "oauth" | "token-exchange" | "redis" | Telemetry | "tasks" | "apps";
+export type FeatureName = ModeName | "budget" | "oauth" | UserTokens | "redis" | Telemetry | "tasks" | "apps";
 type Telemetry = "metrics" | "otel";
+type UserTokens = "token-exchange" | "upstream-oauth"; // each user's own upstream token
 type ModeName = "dynamic" | "code"; // the features that are serving modes (--mode)

@@ -51,6 +51,7 @@ export type HttpServerOptions = {
   sessionStore?: string; // a Redis URL sharing 2025-era sessions between instances (--session-store, issue 18)
   log?: (line: string) => void; // operator messages (default: stderr)
   features?: HttpFeatures; // the code `auth`, `metrics` and `sessionStore` need (runtime/features/*.ts `http`)
+  pages?: HttpState["pages"]; // a feature's own pages by path (GET and POST)
 };
 
 /** `metricsUrl`: with `metricsPort`, where the metrics are served. */
@@ -169,6 +170,7 @@ async function createState(server: McpServer, options: HttpServerOptions, host: 
     metrics,
     log,
     routes: new Map(),
+    ...(options.pages ? { pages: options.pages } : {}),
   };
   state.routes = routeTable(state);
   return state;

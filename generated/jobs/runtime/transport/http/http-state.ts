@@ -23,6 +23,7 @@ export type HttpState = {
   resource?: ProtectedResource; // the OAuth protected resource, set once listening (server.ts protect)
   log: (line: string) => void;
   routes: RouteTable; // the route table by path (routes.ts routeTable), rebuilt when `resource` adds its metadata paths
+  pages?: Record<string, Handler>; // a feature's own pages (upstream-oauth's sign-in), public: they check their callers
 };
 
 export type RequestContext = { req: IncomingMessage; res: ServerResponse; state: HttpState; record: RequestRecord };

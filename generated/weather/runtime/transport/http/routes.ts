@@ -23,6 +23,7 @@ export function routeTable(state: HttpState): RouteTable {
     ),
     ...(state.metricsHere ? [endpoint("/metrics", METRICS_CHECKS, { GET: metrics, HEAD: metrics })] : []),
     endpoint(state.path, ENDPOINT_CHECKS, { GET: openStandaloneStream, POST: postMessage, DELETE: deleteSession }),
+    ...Object.entries(state.pages ?? {}).map(([path, page]) => endpoint(path, PUBLIC, { GET: page, POST: page })),
     endpoint("/healthz", PUBLIC, { GET: liveness, HEAD: liveness }),
     endpoint("/readyz", PUBLIC, { GET: readiness, HEAD: readiness }),
   ];
