@@ -57,7 +57,7 @@ describe("src/credentials.ts", () => {
     );
     expect(readFileSync(join(pkg, "src/app.ts"), "utf8")).toContain('import credentials from "./credentials.ts";');
     expect(readFileSync(join(pkg, "src/server.ts"), "utf8")).toContain(
-      "await runSpecServer(definition, { handlers, validators: toolValidators, credentials, features, absentFeatures });",
+      "await runSpecServer(definition, {\n  handlers,\n  validators: toolValidators,\n  credentials,\n  features,\n  flagSets,\n  absentFeatures,\n});",
     );
     const record = JSON.parse(readFileSync(join(pkg, ".mcpgen/files.json"), "utf8"));
     expect(record.scaffolded["src/credentials.ts"]).toBe("upstream credentials");
