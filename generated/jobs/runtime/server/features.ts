@@ -88,7 +88,8 @@ async function forwardedCall(call: MethodCall, via: string, forward: ToolForward
   // One hop: a tool forwarding to a forwarding tool could loop.
   if (forwarded) return toolError(`Tool ${via} cannot forward a call that was itself forwarded`);
   const params = { name: forward.name, arguments: forward.arguments } as MethodCall["params"];
-  const result = await callTool({ ...call, params }, true);
+  const run = () => callTool({ ...call, params }, true);
+  const result = await (call.server.options.traceForward?.(forward.name, run) ?? run());
   return forward.meta ? { ...result, _meta: { ...(result._meta as object | undefined), ...forward.meta } } : result;
 }
 

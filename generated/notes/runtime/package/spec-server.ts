@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 import { ownValue } from "../protocol/codec.ts";
 import { ErrorCode } from "../protocol/constants.ts";
 import { McpError } from "../protocol/errors.ts";
-import type { ContentBlock, GetPromptResult, Validator } from "../protocol/types.ts";
+import type { ContentBlock, GetPromptResult, Result, Validator } from "../protocol/types.ts";
 import { describeErrors, showsTool } from "../server/features.ts";
 import { observeUpstream } from "../server/log.ts";
 import { InputRequiredSignal } from "../server/mrtr.ts";
@@ -30,6 +30,7 @@ import type {
 import {
   type Feature,
   type FeatureServerOptions,
+  type Instrument,
   type JobTool,
   type ResultFitter,
   resultFitter,
@@ -136,6 +137,7 @@ export function createSpecServer(definition: ServerDefinition, options: SpecServ
     ...options.serverOptions,
     ...definition.server,
     unknownToolMessage: (name, auth) => unknownTool(name, (tool) => showsTool(server, tool, auth)),
+    ...(options.instrument && { traceForward: traceForward(options.instrument) }),
     ...(options.accessGate ? { toolGate: options.accessGate(definition.catalog) } : {}),
     ...(options.jobs && { capabilities: { ...options.serverOptions?.capabilities, ...options.jobs.capabilities } }),
   });
@@ -177,6 +179,12 @@ export function createSpecServer(definition: ServerDefinition, options: SpecServ
     server.handleRequest = (request, channel) => instrument.request(request, channel, () => handle(request, channel));
   }
   return server;
+}
+
+/** --otel: the tool a forward (dynamic mode's call_tool) runs, in a span of its own under the forwarding call's. */
+function traceForward(instrument: Instrument) {
+  const attributes = (tool: string) => ({ "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": tool });
+  return (tool: string, run: () => Promise<Result>) => instrument.span(`tools/call ${tool}`, attributes(tool), run);
 }
 
 async function forward(rt: SpecRuntime, binding: HttpBinding, args: Args, ctx: HandlerContext, target: string) {

@@ -57,6 +57,7 @@ export type ServerOptions = {
   capabilities?: ServerCapabilities;
   /** A better message than "Unknown tool" for an unregistered name (e.g. left out by --toolsets, or close to one). */
   unknownToolMessage?: (name: string, auth: AuthPrincipal | undefined) => string | undefined;
+  traceForward?: (tool: string, run: () => Promise<Result>) => Promise<Result>; // --otel: a forward's own span
   /** Who may see and call what: OAuth scopes per tool and resource (the `oauth` feature); absent: all of it. */
   toolGate?: AccessGate;
 };

@@ -260,7 +260,7 @@ describe("--otel: one trace from the client through the server to the upstream",
     }
   });
 
-  it("dynamic mode: call_tool's span names the tool it runs, and the upstream span is its child", async () => {
+  it("dynamic mode: call_tool's span names the tool it runs; that tool's own span is its child, the upstream span the tool's", async () => {
     const dynamic = await startHttpServer(
       dir,
       ["--otel", "--mode", "dynamic", "--base-url", upstream.url],
@@ -278,7 +278,10 @@ describe("--otel: one trace from the client through the server to the upstream",
         "gen_ai.tool.name": "call_tool",
         "mcpgen.tool.forwarded_to": "get_forecast",
       });
-      const upstreamSpan = await receiver.waitFor((s) => s.parentSpanId === serverSpan.spanId);
+      const inner = await receiver.waitFor((s) => s.parentSpanId === serverSpan.spanId);
+      expect(inner).toMatchObject({ name: "tools/call get_forecast", kind: "internal" });
+      expect(inner.attributes).toMatchObject({ "gen_ai.tool.name": "get_forecast" });
+      const upstreamSpan = await receiver.waitFor((s) => s.parentSpanId === inner.spanId);
       expect(upstreamSpan.attributes["mcpgen.upstream.target"]).toBe("get_forecast");
     } finally {
       await dynamic.stop();
