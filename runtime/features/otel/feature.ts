@@ -4,6 +4,7 @@ import type { Feature, FeatureInput, FeatureSetup } from "../../package/feature.
 import { log } from "../../server/log.ts";
 import type { McpServer } from "../../server/server.ts";
 import { serverInstrument } from "./server-spans.ts";
+import { tracedSessions } from "./session-spans.ts";
 import { tracedStore } from "./store-spans.ts";
 import { startTracing, type Tracing } from "./tracing.ts";
 
@@ -47,7 +48,11 @@ function configure({ values, sources, http, env, earlier }: FeatureInput): Featu
   pending = { start, idle: instrument.idle };
   // The redis feature's task store (configured before this one; the tasks feature, after, reads it traced).
   const shared = earlier.server?.sharedStore;
-  return { server: { instrument, ...(shared ? { sharedStore: tracedStore(shared, instrument) } : {}) } };
+  return {
+    server: { instrument, ...(shared ? { sharedStore: tracedStore(shared, instrument) } : {}) },
+    // The redis feature's sessions (--session-store), whose store the transport opens once listening.
+    ...(earlier.http?.sessionStore && { http: { traceSessions: (store) => tracedSessions(store, instrument) } }),
+  };
 }
 
 async function begin(server: McpServer, env: NodeJS.ProcessEnv): Promise<Tracing | undefined> {

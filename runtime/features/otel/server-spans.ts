@@ -28,6 +28,7 @@ export function serverInstrument(
   options: SpanOptions,
 ): Instrument & {
   idle(): Promise<void>;
+  early: EarlySpans;
 } {
   let tracing: Tracing | undefined;
   let loaded = false;
@@ -49,6 +50,10 @@ export function serverInstrument(
   return {
     request: (request, channel, handle) =>
       counted(when((t) => requestSpan(t, options, request, channel, handle), handle)),
+    early: {
+      open: (request, traceparent, run) => counted(when((t) => earlySpan(t, options, request, traceparent, run), run)),
+      within: () => tracing !== undefined && tracing.api.trace.getSpan(tracing.api.context.active()) !== undefined,
+    },
     idle: () =>
       running === 0
         ? Promise.resolve()
@@ -67,9 +72,11 @@ export function serverInstrument(
   };
 }
 
-/** An INTERNAL span around a feature's own step, a child of the active span. */
+/** An INTERNAL span around a feature's own step, a child of the active span; a CLIENT one for a Redis round trip
+ * (a `db.system.name`: the database conventions' kind). */
 async function innerSpan<T>(t: Tracing, name: string, attributes: Api.Attributes, run: () => Promise<T>): Promise<T> {
-  const span = t.tracer.startSpan(name, { kind: t.api.SpanKind.INTERNAL, attributes });
+  const kind = attributes["db.system.name"] ? t.api.SpanKind.CLIENT : t.api.SpanKind.INTERNAL;
+  const span = t.tracer.startSpan(name, { kind, attributes });
   try {
     return await t.api.context.with(t.api.trace.setSpan(t.api.context.active(), span), run);
   } catch (error) {
@@ -106,6 +113,33 @@ function remoteParent(t: Tracing, carrier: JsonObject | undefined): Api.Context 
   return span && t.api.isSpanContextValid(span) ? extracted : undefined;
 }
 
+/** --session-store: a 2025-era request's span, opened before its session is looked up in Redis so that the round
+ * trips are in it (session-spans.ts); the core's request hook then finds it open (requestSpan) and this ends it. */
+export type EarlySpans = {
+  open(request: JsonRpcRequest, traceparent: string | undefined, run: () => Promise<void>): Promise<void>;
+  within(): boolean; // whether a span is active: a store's work outside any request (a sweep) is not traced
+};
+
+/** Spans opened by `early.open` for requests not yet handled, by request. */
+const opened = new WeakMap<JsonRpcRequest, Api.Span>();
+
+async function earlySpan(
+  t: Tracing,
+  options: SpanOptions,
+  request: JsonRpcRequest,
+  traceparent: string | undefined,
+  run: () => Promise<void>,
+): Promise<void> {
+  const { span, parent } = startRequestSpan(t, options, request, { traceparent });
+  opened.set(request, span);
+  try {
+    await t.api.context.with(t.api.trace.setSpan(parent, span), run);
+  } finally {
+    opened.delete(request);
+    span.end();
+  }
+}
+
 async function requestSpan(
   t: Tracing,
   options: SpanOptions,
@@ -114,19 +148,12 @@ async function requestSpan(
   handle: () => Promise<Result>,
 ): Promise<Result> {
   const { api } = t;
-  const params = request.params ?? {};
-  const meta = isObject(params._meta) ? params._meta : undefined;
-  const fromMeta = remoteParent(t, meta);
-  const fromHttp = channel.traceparent ? remoteParent(t, { traceparent: channel.traceparent }) : undefined;
-  const parent = fromMeta ?? fromHttp ?? api.ROOT_CONTEXT;
-  // The conventions: the `_meta` context is the parent, the transport's (HTTP) one only a link.
-  const httpSpan = fromMeta && fromHttp ? api.trace.getSpanContext(fromHttp) : undefined;
-  const { name, attributes } = describe(request, channel, meta, options);
-  const span = t.tracer.startSpan(
-    name,
-    { kind: api.SpanKind.SERVER, attributes, ...(httpSpan ? { links: [{ context: httpSpan }] } : {}) },
-    parent,
-  );
+  const early = opened.get(request);
+  // An early span (above) learns the session now and ends when the transport is done with the request.
+  if (early) early.setAttributes(describe(request, channel, metaOf(request), options).attributes);
+  const { span, parent } = early
+    ? { span: early, parent: api.context.active() }
+    : startRequestSpan(t, options, request, channel);
   const ids = span.spanContext();
   if (channel.record) channel.record.trace = { trace_id: ids.traceId, span_id: ids.spanId };
   try {
@@ -144,14 +171,39 @@ async function requestSpan(
     span.setStatus({ code: api.SpanStatusCode.ERROR, ...(code ? { message: (error as Error).message } : {}) });
     throw error;
   } finally {
-    span.end();
+    if (!early) span.end();
   }
+}
+
+const metaOf = ({ params }: JsonRpcRequest) => (isObject(params?._meta) ? params._meta : undefined);
+
+/** The request's SERVER span and the context it continues. */
+function startRequestSpan(
+  t: Tracing,
+  options: SpanOptions,
+  request: JsonRpcRequest,
+  channel: Pick<RequestChannel, "traceparent" | "session">,
+) {
+  const { api } = t;
+  const meta = metaOf(request);
+  const fromMeta = remoteParent(t, meta);
+  const fromHttp = channel.traceparent ? remoteParent(t, { traceparent: channel.traceparent }) : undefined;
+  const parent = fromMeta ?? fromHttp ?? api.ROOT_CONTEXT;
+  // The conventions: the `_meta` context is the parent, the transport's (HTTP) one only a link.
+  const httpSpan = fromMeta && fromHttp ? api.trace.getSpanContext(fromHttp) : undefined;
+  const { name, attributes } = describe(request, channel, meta, options);
+  const span = t.tracer.startSpan(
+    name,
+    { kind: api.SpanKind.SERVER, attributes, ...(httpSpan ? { links: [{ context: httpSpan }] } : {}) },
+    parent,
+  );
+  return { span, parent };
 }
 
 /** The span's name (`{mcp.method.name} {target}`) and attributes. Names the client chose are cut to 128 characters. */
 function describe(
   request: JsonRpcRequest,
-  channel: RequestChannel,
+  channel: Pick<RequestChannel, "session">,
   meta: JsonObject | undefined,
   options: SpanOptions,
 ) {

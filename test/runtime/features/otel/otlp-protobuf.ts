@@ -70,6 +70,8 @@ function span(bytes: bigint | Buffer) {
     4: hex,
     5: text,
     6: Number,
+    7: (v) => (v as Buffer).readBigUInt64LE(0).toString(),
+    8: (v) => (v as Buffer).readBigUInt64LE(0).toString(),
     9: keyValue,
     13: (link) => {
       const l = message(link as Buffer, { 1: hex, 2: hex });
@@ -86,6 +88,8 @@ function span(bytes: bigint | Buffer) {
     parentSpanId: s[4]?.[0] ?? "",
     name: s[5]?.[0],
     kind: s[6]?.[0] ?? 0,
+    startTimeUnixNano: s[7]?.[0],
+    endTimeUnixNano: s[8]?.[0],
     attributes: s[9] ?? [],
     links: s[13] ?? [],
     status: s[15]?.[0],

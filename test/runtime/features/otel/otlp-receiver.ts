@@ -13,6 +13,8 @@ type OtlpSpan = {
   parentSpanId?: string;
   name: string;
   kind: number;
+  startTimeUnixNano?: string;
+  endTimeUnixNano?: string;
   attributes?: KeyValue[];
   status?: { code?: number; message?: string };
   links?: { traceId: string; spanId: string }[];
@@ -30,6 +32,8 @@ export type ReceivedSpan = {
   kind: "internal" | "server" | "client" | "producer" | "consumer" | "unspecified";
   attributes: Record<string, string | number | boolean>;
   status: number; // 0 unset, 1 ok, 2 error
+  start: string; // Unix time in nanoseconds, decimal (compare as BigInt)
+  end: string;
   links: { traceId: string; spanId: string }[];
 };
 
@@ -41,6 +45,9 @@ function plain(value: AnyValue): string | number | boolean {
   if (value.boolValue !== undefined) return value.boolValue;
   return value.doubleValue ?? "";
 }
+
+/** A time as either encoding gives it (a decimal string, or a number in JSON); "0" when absent. */
+const nanos = (value: unknown) => (typeof value === "string" || typeof value === "number" ? String(value) : "0");
 
 const attributesOf = (list: KeyValue[] = []) => Object.fromEntries(list.map(({ key, value }) => [key, plain(value)]));
 
@@ -73,6 +80,8 @@ export async function startOtlpReceiver() {
             kind: KINDS[span.kind] ?? "unspecified",
             attributes: attributesOf(span.attributes),
             status: span.status?.code ?? 0,
+            start: nanos(span.startTimeUnixNano),
+            end: nanos(span.endTimeUnixNano),
             links: span.links ?? [],
           });
     }

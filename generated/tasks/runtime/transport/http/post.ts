@@ -27,5 +27,9 @@ export const handlePost: PostHandler = async (state, req, res, message) => {
     const { status, message: text, headers } = scopeRejection;
     return sendJson(res, status, errorResponse(id, invalidRequest(text)), headers);
   }
-  return (modern ? handlePost2026 : handlePost2025)(state, req, res, message);
+  if (modern) return handlePost2026(state, req, res, message);
+  const { trace } = state.sessions; // --otel with --session-store: the request's span around its session lookups
+  if (trace && isRequest(message))
+    return trace(message, header(req, "traceparent"), () => handlePost2025(state, req, res, message));
+  return handlePost2025(state, req, res, message);
 };

@@ -49,6 +49,7 @@ export type HttpServerOptions = {
   metrics?: boolean;
   metricsPort?: number;
   sessionStore?: string; // a Redis URL sharing 2025-era sessions between instances (--session-store, issue 18)
+  traceSessions?: (sessions: Sessions) => Sessions; // --otel: the store's round trips in spans (the otel feature)
   log?: (line: string) => void; // operator messages (default: stderr)
   features?: HttpFeatures; // the code `auth`, `metrics` and `sessionStore` need (runtime/features/*.ts `http`)
   pages?: HttpState["pages"]; // a feature's own pages by path (GET and POST)
@@ -146,10 +147,11 @@ async function createState(server: McpServer, options: HttpServerOptions, host: 
   if (options.auth && !features.createProtectedResource) throw missing("auth", "oauth");
   const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
   const idleMs = options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS;
-  const sessions: Sessions =
-    features.openSessionStore && options.sessionStore
-      ? await features.openSessionStore(options.sessionStore, server, { maxSessions, idleMs, log })
-      : new SessionStore(maxSessions);
+  const shared =
+    features.openSessionStore &&
+    options.sessionStore &&
+    (await features.openSessionStore(options.sessionStore, server, { maxSessions, idleMs, log }));
+  const sessions: Sessions = shared ? (options.traceSessions?.(shared) ?? shared) : new SessionStore(maxSessions);
   const metrics =
     options.metrics && features.createMetrics
       ? await features.createMetrics(server, { sessions: () => sessions.size, streams: openStreams })

@@ -3,7 +3,7 @@
 import type { ServerResponse } from "node:http";
 import { errorResponse } from "../../protocol/codec.ts";
 import { ErrorCode } from "../../protocol/constants.ts";
-import type { RequestId } from "../../protocol/types.ts";
+import type { JsonRpcRequest, RequestId } from "../../protocol/types.ts";
 import type { McpServer } from "../../server/server.ts";
 import { sendJson } from "./responder.ts";
 import { HttpSession } from "./session.ts";
@@ -27,6 +27,8 @@ export type Sessions = {
   resume?(session: HttpSession, streamId: string, afterSeq: number, open: () => SseWriter): Promise<boolean>;
   sweep(cutoff: number): void;
   closeAll(): void | Promise<void>;
+  /** --otel's (a traced store): runs a request's handling, its session lookups included, in the request's span. */
+  trace?(request: JsonRpcRequest, traceparent: string | undefined, run: () => Promise<void>): Promise<void>;
 };
 
 /** A shared store is unreachable: the request was not run; the client may retry. */
