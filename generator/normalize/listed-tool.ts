@@ -6,8 +6,8 @@
  * (`openWorldHint: true`, `readOnlyHint: false`, `destructiveHint: true`, `idempotentHint: false`). Types, validators and docs keep the IR's.
  */
 
+import { DEFAULT_TOOL_HINTS } from "../../runtime/features/dynamic/dynamic-tools.ts";
 import { setOwn } from "../../runtime/protocol/codec.ts";
-import { DEFAULT_TOOL_HINTS } from "../../runtime/protocol/constants.ts";
 import type { JsonSchema, ToolAnnotations, ToolNode } from "../ir.ts";
 import { type CompactOptions, compactSchema, cutText, withoutLinkTargets } from "./compact-schema.ts";
 import { servedOutputSchema } from "./loosen-output.ts";

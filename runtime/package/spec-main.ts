@@ -61,7 +61,6 @@ export async function runSpecServer(definition: ServerDefinition, options: RunOp
       features: Object.assign({}, ...features.map((feature) => feature.http ?? {})),
     });
     log("info", `${definition.server.name} listening on ${handle.url}`, { url: handle.url });
-    if (handle.metricsUrl) log("info", `metrics at ${handle.metricsUrl}`, { url: handle.metricsUrl });
     // The first signal drains (transport/http/drain.ts) and exits 0; a second one exits 1 at once.
     let stopping = false;
     const stop = () => {

@@ -9,14 +9,13 @@ import type { CatalogTool } from "../../package/catalog-types.ts";
 import type { ModeCatalog } from "../../package/feature.ts";
 import { didYouMean, toolsetOf } from "../../package/tool-selection.ts";
 import { isObject } from "../../protocol/codec.ts";
-import { DEFAULT_TOOL_HINTS } from "../../protocol/constants.ts";
 import type { CallToolResult, JsonObject } from "../../protocol/types.ts";
 import type { ToolSearch } from "../../search/tool-search.ts";
 import { forwardTo, showsTool } from "../../server/features.ts";
 import { toolListing } from "../../server/methods.ts";
 import type { McpServer } from "../../server/server.ts";
 import type { ToolHandlerResult } from "../../server/types.ts";
-import { DESCRIBE_LIMIT, DYNAMIC_TOOLS, SEARCH_LIMIT, SUMMARY_CHARS } from "./dynamic-tools.ts";
+import { DEFAULT_TOOL_HINTS, DESCRIBE_LIMIT, DYNAMIC_TOOLS, SEARCH_LIMIT, SUMMARY_CHARS } from "./dynamic-tools.ts";
 
 /** Tools per list_tools page. */
 export const LIST_PAGE_SIZE = 50;

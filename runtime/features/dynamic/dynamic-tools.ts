@@ -111,3 +111,11 @@ export const DYNAMIC_TOOLS: Tool[] = [
     },
   },
 ];
+
+/** MCP's defaults for a tool's behaviour hints: what a client reads a hint left out as. */
+export const DEFAULT_TOOL_HINTS = {
+  readOnlyHint: false,
+  destructiveHint: true,
+  idempotentHint: false,
+  openWorldHint: true,
+} as const;

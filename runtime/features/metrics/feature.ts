@@ -7,5 +7,5 @@ export const metricsFeature: Feature = { name: "metrics", configure, http: { cre
 function configure({ values }: FeatureInput): FeatureSetup {
   const metricsPort = values["metrics-port"] as number | undefined;
   if (values.metrics !== true && metricsPort === undefined) return {};
-  return { http: { metrics: true, ...(metricsPort === undefined ? {} : { metricsPort }) } };
+  return { http: { metrics: metricsPort === undefined ? {} : { port: metricsPort } } };
 }

@@ -1,6 +1,7 @@
+import type { ServerResponse } from "node:http";
 import { observeUpstreamWith } from "../../server/log.ts";
-import type { McpServer } from "../../server/server.ts";
-import type { Metrics } from "../../transport/http/http-features.ts";
+import type { HttpFeatures } from "../../transport/http/http-features.ts";
+import { serveMetricsPort } from "./metrics-port.ts";
 
 const METHODS = new Set([
   "initialize",
@@ -22,10 +23,7 @@ const METHODS = new Set([
   "notifications/cancelled",
 ]);
 
-export async function createMetrics(
-  server: McpServer,
-  gauges: { sessions(): number; streams(): number },
-): Promise<Metrics> {
+export const createMetrics: NonNullable<HttpFeatures["createMetrics"]> = async (server, gauges, host, { port }) => {
   const client = await import("prom-client");
   const register = new client.Registry();
   client.collectDefaultMetrics({ register });
@@ -77,6 +75,12 @@ export async function createMetrics(
       this.set(gauges.streams());
     },
   });
+  const serve = async (res: ServerResponse) => {
+    const body = await register.metrics();
+    res.writeHead(200, { "Content-Type": register.contentType, "Cache-Control": "no-store" });
+    res.end(body);
+  };
+  if (port !== undefined) await serveMetricsPort(server, serve, port, host);
   const toolLabel = (name: string | undefined) => (name === undefined ? "" : server.tools.has(name) ? name : "unknown");
   observeUpstreamWith((target, status, seconds) => {
     const label = server.tools.has(target) || target === "resource" ? target : "unknown";
@@ -93,10 +97,6 @@ export async function createMetrics(
       duration.observe({ method, tool }, (performance.now() - record.started) / 1000);
       if (record.errorCode !== undefined) errors.inc({ code: String(record.errorCode) });
     },
-    async serve(res) {
-      const body = await register.metrics();
-      res.writeHead(200, { "Content-Type": register.contentType, "Cache-Control": "no-store" });
-      res.end(body);
-    },
+    ...(port === undefined ? { serve } : {}),
   };
-}
+};

@@ -5,6 +5,7 @@
 // shortly before they (or the MCP token they came from) expire; the cache is bounded, and concurrent calls
 // with one token share one exchange.
 import { createHash } from "node:crypto";
+import type { UserToken } from "../../package/feature.ts";
 import type { AuthPrincipal } from "../../server/auth-principal.ts";
 import { DEFAULT_MAX_BODY_CHARS, describe, discard, readCapped } from "../../upstream/send.ts";
 
@@ -30,7 +31,20 @@ const DEFAULT_LIFETIME_S = 300;
 
 type Entry = { token: string; expires: number };
 
-/** An exchange function for resolveCredentials; rejects with a message safe to show the client. */
+/** The exchange as the caller's own upstream token (FeatureServerOptions.userToken), for every operation. */
+export function exchangedToken(exchange: (principal: AuthPrincipal) => Promise<string>): UserToken {
+  return {
+    source: "The token exchange (--upstream-token-exchange)",
+    bearer: async (ctx) => {
+      if (ctx.auth) return exchange(ctx.auth);
+      throw new Error(
+        "This server exchanges each caller's token for an upstream token (--upstream-token-exchange), but the request carries no validated token: serve over HTTP with --auth-issuer.",
+      );
+    },
+  };
+}
+
+/** The exchange function; rejects with a message safe to show the client. */
 export function tokenExchanger(config: TokenExchangeConfig): (principal: AuthPrincipal) => Promise<string> {
   const cache = new Map<string, Entry>();
   const pending = new Map<string, Promise<Entry>>();

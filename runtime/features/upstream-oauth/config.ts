@@ -19,7 +19,7 @@ export const CONNECT_PATH = "/oauth/upstream/connect";
 /** The configuration; undefined when the feature is off; a string is the usage error. */
 export function upstreamOAuthConfig({ values, given, http, env, earlier }: FeatureInput) {
   const clientId = env.MCP_UPSTREAM_CLIENT_ID || undefined;
-  if (!http || clientId === undefined || earlier.server?.exchangeToken) return undefined;
+  if (!http || clientId === undefined || earlier.server?.userToken) return undefined;
   // A whole set (flags.ts): its flag as given, else its env twin.
   const flag = typeof given["public-url"] === "string" ? given["public-url"] : undefined;
   const named = flag !== undefined ? "--public-url" : "MCP_PUBLIC_URL";

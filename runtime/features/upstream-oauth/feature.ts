@@ -21,7 +21,7 @@ function configure(input: FeatureInput): FeatureSetup | string {
   if (!config) return {};
   const vault = createVault(config.key, config.shared);
   active = createSignIn(config, vault);
-  return { server: { upstreamSignIn: active }, http: { pages: signInPages(config, vault) } };
+  return { server: { userToken: active }, http: { pages: signInPages(config, vault) } };
 }
 
 function serve(server: McpServer): void {

@@ -6,7 +6,7 @@
 // (pages.ts), never the API's authorization URL: the page binds the sign-in to this caller.
 import { randomBytes } from "node:crypto";
 import type { AuthorizationCodeFlow, HttpBinding, UpstreamDefinition } from "../../package/catalog-types.ts";
-import type { UpstreamSignIn } from "../../package/feature.ts";
+import type { UserToken } from "../../package/feature.ts";
 import { McpError } from "../../protocol/errors.ts";
 import { isSecureOrLoopback } from "../../protocol/loopback-url.ts";
 import type { ElicitResult } from "../../protocol/types.ts";
@@ -45,13 +45,14 @@ function schemeOf(upstream: UpstreamDefinition, binding: HttpBinding): CodeSchem
   return undefined;
 }
 
-export type SignIn = UpstreamSignIn & { signOut(ctx: HandlerContext): Promise<boolean> };
+export type SignIn = Required<UserToken> & { signOut(ctx: HandlerContext): Promise<boolean> };
 
 export function createSignIn(config: UpstreamOAuthConfig, vault: Vault): SignIn {
   const client = { clientId: config.clientId, ...(config.clientSecret ? { clientSecret: config.clientSecret } : {}) };
   const fresh = renewal(vault, client);
 
   return {
+    source: "The upstream sign-in (upstream-oauth)",
     async bearer(ctx, upstream, binding) {
       const scheme = schemeOf(upstream, binding);
       if (!scheme) return undefined;

@@ -5,7 +5,11 @@
 // whole path with real processes.
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { callToolInProcess } from "../../../runtime/features/code/call-in-process.ts";
-import { type TokenExchangeConfig, tokenExchanger } from "../../../runtime/features/token-exchange/token-exchange.ts";
+import {
+  exchangedToken,
+  type TokenExchangeConfig,
+  tokenExchanger,
+} from "../../../runtime/features/token-exchange/token-exchange.ts";
 import type { AuthPrincipal } from "../../../runtime/handler-api.ts";
 import { CredentialsError } from "../../../runtime/handler-api.ts";
 import { createSpecServer, type SpecServerOptions } from "../../../runtime/package/spec-server.ts";
@@ -56,7 +60,7 @@ const exchangeConfig = (over: Partial<TokenExchangeConfig> = {}): TokenExchangeC
 });
 
 /** The token-exchange feature's exchanger for that configuration (what its configure hands the server). */
-const exchanger = (over: Partial<TokenExchangeConfig> = {}) => tokenExchanger(exchangeConfig(over));
+const exchanger = (over: Partial<TokenExchangeConfig> = {}) => exchangedToken(tokenExchanger(exchangeConfig(over)));
 
 /** A spec server with one forwarding tool `me` (GET /me) and one whose header parameter the caller fills. */
 async function server(options: SpecServerOptions) {
@@ -105,7 +109,7 @@ const everyHeader = () => JSON.stringify(upstream.requests.map((r) => r.headers)
 
 describe("token exchange (RFC 8693) against oidc-provider", () => {
   test("the upstream gets the exchanged token for its audience, never the MCP token; cached per subject", async () => {
-    const call = await server({ exchangeToken: exchanger() });
+    const call = await server({ userToken: exchanger() });
     const alice = await principal("alice");
     const bob = await principal("bob");
 
@@ -133,7 +137,7 @@ describe("token exchange (RFC 8693) against oidc-provider", () => {
   });
 
   test("the exchanged token is redacted from what the upstream answers", async () => {
-    const call = await server({ exchangeToken: exchanger() });
+    const call = await server({ userToken: exchanger() });
     const result = await call("tell", await principal("rae"));
     const issued = grant.exchanges[0].issued;
     expect(JSON.stringify(result)).toContain("[REDACTED]");
@@ -141,7 +145,7 @@ describe("token exchange (RFC 8693) against oidc-provider", () => {
   });
 
   test("concurrent calls of one subject share one exchange", async () => {
-    const call = await server({ exchangeToken: exchanger() });
+    const call = await server({ userToken: exchanger() });
     const carol = await principal("carol");
     const results = await Promise.all(Array.from({ length: 8 }, () => call("me", carol)));
     expect(results.every((r) => r.isError !== true)).toBe(true);
@@ -150,7 +154,7 @@ describe("token exchange (RFC 8693) against oidc-provider", () => {
   });
 
   test("the cache is bounded: the least recently used subject is exchanged again", async () => {
-    const call = await server({ exchangeToken: exchanger({ maxEntries: 2 }) });
+    const call = await server({ userToken: exchanger({ maxEntries: 2 }) });
     const [a, b, c] = await Promise.all(["u1", "u2", "u3"].map(principal));
     for (const p of [a, b, c, a]) await call("me", p);
     expect(grant.exchanges.map((e) => e.subject)).toEqual(["u1", "u2", "u3", "u1"]);
@@ -159,7 +163,7 @@ describe("token exchange (RFC 8693) against oidc-provider", () => {
   test("an upstream token is exchanged again shortly before it expires, and never outlives the MCP token", async () => {
     grant.ttlSeconds = 1;
     try {
-      const call = await server({ exchangeToken: exchanger() });
+      const call = await server({ userToken: exchanger() });
       const pat = await principal("pat");
       await call("me", pat);
       await call("me", pat);
@@ -171,7 +175,7 @@ describe("token exchange (RFC 8693) against oidc-provider", () => {
     } finally {
       grant.ttlSeconds = 300;
     }
-    const call = await server({ exchangeToken: exchanger() });
+    const call = await server({ userToken: exchanger() });
     const expiring = { ...(await principal("quinn")), expiresAt: Math.floor(Date.now() / 1000) };
     await call("me", expiring);
     await call("me", expiring);
@@ -179,7 +183,7 @@ describe("token exchange (RFC 8693) against oidc-provider", () => {
   });
 
   test("a refused exchange is a clear tool error without a secret, and nothing is sent upstream", async () => {
-    const call = await server({ exchangeToken: exchanger({ clientSecret: "wrong-secret-value" }) });
+    const call = await server({ userToken: exchanger({ clientSecret: "wrong-secret-value" }) });
     const dave = await principal("dave");
     const result = await call("me", dave);
     expect(result.isError).toBe(true);
@@ -192,7 +196,7 @@ describe("token exchange (RFC 8693) against oidc-provider", () => {
   });
 
   test("a token endpoint that does not answer is a clear tool error", async () => {
-    const call = await server({ exchangeToken: exchanger({ tokenEndpoint: "http://127.0.0.1:9/token" }) });
+    const call = await server({ userToken: exchanger({ tokenEndpoint: "http://127.0.0.1:9/token" }) });
     const result = await call("me", await principal("erin"));
     expect(result.isError).toBe(true);
     expect(text(result)).toMatch(
@@ -201,7 +205,7 @@ describe("token exchange (RFC 8693) against oidc-provider", () => {
   });
 
   test("without a validated caller the exchange refuses instead of falling back to shared credentials", async () => {
-    const call = await server({ exchangeToken: exchanger() });
+    const call = await server({ userToken: exchanger() });
     const result = await call("me", undefined);
     expect(result.isError).toBe(true);
     expect(text(result)).toContain("--auth-issuer");
@@ -230,7 +234,7 @@ describe("the credentials(ctx) hook", () => {
 
   test("the hook comes first; undefined leaves the call to the token exchange", async () => {
     const call = await server({
-      exchangeToken: exchanger(),
+      userToken: exchanger(),
       credentials: (ctx) => (ctx.auth?.subject === "ivy" ? { bearer: "ivy-own-token" } : undefined),
     });
     await call("me", await principal("ivy"));

@@ -2,7 +2,6 @@
 // are all the forwarding sees of the caller, refused when they hold the MCP token; else the spec's, from env.
 import type { HttpBinding, SecurityScheme } from "../package/catalog-types.ts";
 import { setOwn } from "../protocol/codec.ts";
-import type { AuthPrincipal } from "../server/auth-principal.ts";
 import { log } from "../server/log.ts";
 import type { HandlerContext } from "../server/types.ts";
 import { DEFAULT_MAX_BODY_CHARS, describe, discard, readCapped } from "./send.ts";
@@ -23,17 +22,16 @@ export class CredentialsError extends Error {
   override name = "CredentialsError";
 }
 
-export type Exchange = (principal: AuthPrincipal) => Promise<string>; // token-exchange.ts's tokenExchanger
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 /** Headers the request itself owns: a hook setting them would break the request, not authenticate it. */
 const RESERVED = new Set(["host", "content-length", "content-type", "transfer-encoding", "connection", "cookie"]);
 
-/** The hook's credentials, else the exchanged token, else `undefined` (the spec's apply); throws a safe Error. */
+/** The hook's credentials, else the caller's own token (a feature's: token exchange, upstream sign-in), else
+ * `undefined` (the spec's apply); throws a safe Error. */
 export async function resolveCredentials<Context extends HandlerContext>(
   ctx: Context,
   hook: CredentialsHook<Context> | undefined,
-  exchange: Exchange | undefined,
-  signIn?: () => Promise<string | undefined>, // the upstream-oauth feature's: the user's own token, else undefined
+  own?: { source: string; bearer: () => Promise<string | undefined> },
 ): Promise<UpstreamCall["credentials"]> {
   const mcpToken = ctx.auth?.token;
   if (hook) {
@@ -52,14 +50,8 @@ export async function resolveCredentials<Context extends HandlerContext>(
     if (given !== undefined && given !== null)
       return checked(given, mcpToken, "The upstream credentials hook (src/credentials.ts)");
   }
-  const own = signIn && (await signIn());
-  if (own) return checked({ bearer: own }, mcpToken, "The upstream sign-in (upstream-oauth)");
-  if (!exchange) return undefined;
-  if (!ctx.auth)
-    throw new Error(
-      "This server exchanges each caller's token for an upstream token (--upstream-token-exchange), but the request carries no validated token: serve over HTTP with --auth-issuer.",
-    );
-  return checked({ bearer: await exchange(ctx.auth) }, mcpToken, "The token exchange (--upstream-token-exchange)");
+  const bearer = own && (await own.bearer());
+  return bearer ? checked({ bearer }, mcpToken, own.source) : undefined;
 }
 
 function checked(given: UpstreamCredentials, mcpToken: string | undefined, source: string) {

@@ -1,12 +1,10 @@
 // The seam between the core and the features (runtime/README.md): nothing in the core imports a feature, so a
 // package carries (and installs the libraries of) only the features src/app.ts hands to it.
-import type { JsonRpcRequest, Result, ServerCapabilities, Validator } from "../protocol/types.ts";
-import type { MethodSpec } from "../server/scope.ts";
+import type { JsonRpcRequest, Result, Validator } from "../protocol/types.ts";
 import type { McpServer } from "../server/server.ts";
-import type { AccessGate, Era, HandlerContext, RequestChannel, ToolHandlerResult } from "../server/types.ts";
+import type { AccessGate, HandlerContext, RequestChannel, ToolHandlerResult } from "../server/types.ts";
 import type { HttpFeatures } from "../transport/http/http-features.ts";
 import type { HttpServerOptions } from "../transport/http/server.ts";
-import type { Exchange } from "../upstream/credentials.ts";
 import type { UpstreamCall as Signed, UpstreamConfig, UpstreamResponse } from "../upstream/types.ts";
 import type { Catalog, CatalogTool, CatalogToolset, HttpBinding, TaskBinding } from "./catalog-types.ts";
 import type { ParsedFlags } from "./flag-parser.ts";
@@ -43,8 +41,7 @@ export type FeatureServerOptions = {
   codeConcurrency?: number;
   /** Who may see and call what, made from the catalog (the `oauth` feature's scopes; --list-all-tools). */
   accessGate?: (catalog: () => Catalog) => AccessGate;
-  exchangeToken?: Exchange;
-  upstreamSignIn?: UpstreamSignIn; // each user's own token for a binding that signs in (the upstream-oauth feature)
+  userToken?: UserToken; // each caller's own upstream token: the token-exchange or the upstream-oauth feature's
   sharedStore?: SharedStore; // the redis feature's store, shared by every instance (--task-store, else --session-store)
   jobs?: JobServing; // serves the tools bound to an upstream job (`http.task`): the tasks feature
   instrument?: Instrument; // the otel feature's spans, with --otel only: without it nothing is wrapped
@@ -71,10 +68,12 @@ export type SharedStore = {
   claim?(key: string, value: string, ttlMs: number): Promise<boolean>; // set only if absent (a lock, a one-time use)
 };
 
-/** upstream-oauth's: the caller's own token for `binding`, if it signs in; `rejected`: 401 to `signed`, retry if true. */
-export type UpstreamSignIn = {
+/** The caller's own token for `binding` (undefined: the spec's credentials apply), which errors name as `source`;
+ * `rejected`: the API answered `signed` with 401; true: renewed or forgotten, so try once more. */
+export type UserToken = {
+  source: string;
   bearer(ctx: HandlerContext, upstream: UpstreamConfig, binding: HttpBinding): Promise<string | undefined>;
-  rejected(ctx: HandlerContext, signed: Signed): Promise<boolean>;
+  rejected?(ctx: HandlerContext, signed: Signed): Promise<boolean>;
 };
 
 type Args = Record<string, unknown>;
@@ -93,11 +92,10 @@ export type UpstreamAccess = {
 
 export type JobTool = CatalogTool & { http: HttpBinding & { task: TaskBinding } };
 
-/** The tasks feature's part of a server: job tools' handlers, the methods it adds or wraps, its capabilities. */
+/** The tasks feature's part of a server: job tools' handlers; `serve` adds (or wraps) its methods and capabilities. */
 export type JobServing = {
   handler(tool: JobTool, upstream: UpstreamAccess): (args: Args, ctx: HandlerContext) => Promise<Result>;
-  methods: Partial<Record<Era, Record<string, MethodSpec>>>;
-  capabilities: ServerCapabilities;
+  serve(server: McpServer): void;
   toolFields: Pick<CatalogTool, "execution">; // added to a job tool's listing (2025's taskSupport)
 };
 

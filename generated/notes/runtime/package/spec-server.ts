@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 import { ownValue } from "../protocol/codec.ts";
 import { ErrorCode } from "../protocol/constants.ts";
 import { McpError } from "../protocol/errors.ts";
-import type { ContentBlock, GetPromptResult, Result, Validator } from "../protocol/types.ts";
+import type { ContentBlock, GetPromptResult, Validator } from "../protocol/types.ts";
 import { describeErrors, showsTool } from "../server/features.ts";
 import { observeUpstream } from "../server/log.ts";
 import { InputRequiredSignal } from "../server/mrtr.ts";
@@ -30,7 +30,6 @@ import type {
 import {
   type Feature,
   type FeatureServerOptions,
-  type Instrument,
   type JobTool,
   type ResultFitter,
   resultFitter,
@@ -137,12 +136,9 @@ export function createSpecServer(definition: ServerDefinition, options: SpecServ
     ...options.serverOptions,
     ...definition.server,
     unknownToolMessage: (name, auth) => unknownTool(name, (tool) => showsTool(server, tool, auth)),
-    ...(options.instrument && { traceForward: traceForward(options.instrument) }),
     ...(options.accessGate ? { toolGate: options.accessGate(definition.catalog) } : {}),
-    ...(options.jobs && { capabilities: { ...options.serverOptions?.capabilities, ...options.jobs.capabilities } }),
   });
-  if (options.jobs)
-    for (const era of ["modern", "legacy"] as const) Object.assign(server.methods[era], options.jobs.methods[era]);
+  options.jobs?.serve(server);
   const fitResult = resultFitter(options.features ?? []);
   const rt: SpecRuntime = {
     definition,
@@ -173,25 +169,14 @@ export function createSpecServer(definition: ServerDefinition, options: SpecServ
     registerPrompts(rt, catalog);
   }, definition.offers);
   for (const feature of options.features ?? []) feature.serve?.(server, definition.catalog);
-  const { instrument } = options; // --otel: each request is handled inside its span
-  if (instrument) {
-    const handle = server.handleRequest.bind(server);
-    server.handleRequest = (request, channel) => instrument.request(request, channel, () => handle(request, channel));
-  }
   return server;
-}
-
-/** --otel: the tool a forward (dynamic mode's call_tool) runs, in a span of its own under the forwarding call's. */
-function traceForward(instrument: Instrument) {
-  const attributes = (tool: string) => ({ "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": tool });
-  return (tool: string, run: () => Promise<Result>) => instrument.span(`tools/call ${tool}`, attributes(tool), run);
 }
 
 async function forward(rt: SpecRuntime, binding: HttpBinding, args: Args, ctx: HandlerContext, target: string) {
   const signed = await signedAs(rt, ctx, binding);
   const response = await send(rt, binding, args, ctx.signal, signed, target);
   // A user's own token the API refused (401): renewed, or forgotten to ask again, and tried once more.
-  if (response.status !== 401 || !(await rt.options.upstreamSignIn?.rejected(ctx, signed))) return response;
+  if (response.status !== 401 || !(await rt.options.userToken?.rejected?.(ctx, signed))) return response;
   return send(rt, binding, args, ctx.signal, await signedAs(rt, ctx, binding), target);
 }
 
@@ -200,8 +185,11 @@ async function forward(rt: SpecRuntime, binding: HttpBinding, args: Args, ctx: H
 async function signedAs(rt: SpecRuntime, ctx: HandlerContext, binding?: HttpBinding): Promise<Signed> {
   const { options, upstream } = rt;
   (ctx as SpecContext).server = rt.server;
-  const own = upstream && binding && options.upstreamSignIn?.bearer.bind(undefined, ctx, upstream, binding);
-  const credentials = await resolveCredentials(ctx as SpecContext, options.credentials, options.exchangeToken, own);
+  const { userToken } = options;
+  const own = upstream &&
+    binding &&
+    userToken && { ...userToken, bearer: () => userToken.bearer(ctx, upstream, binding) };
+  const credentials = await resolveCredentials(ctx as SpecContext, options.credentials, own || undefined);
   const idHeader = rt.upstream?.requestIdHeader;
   return {
     ...(credentials ? { credentials } : {}),

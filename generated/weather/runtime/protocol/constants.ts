@@ -58,11 +58,3 @@ export const LOGGING_LEVELS = [
   "alert",
   "emergency",
 ] as const;
-
-/** MCP's defaults for a tool's behaviour hints: what a client reads a hint left out as. */
-export const DEFAULT_TOOL_HINTS = {
-  readOnlyHint: false,
-  destructiveHint: true,
-  idempotentHint: false,
-  openWorldHint: true,
-} as const;

@@ -44,8 +44,11 @@ export function taskServing(options: {
       jobTools.add(tool.name);
       return jobToolHandler(runner, tool, upstream);
     },
-    methods: taskMethods(runner, jobTools),
-    capabilities,
+    serve(server) {
+      const methods = taskMethods(runner, jobTools);
+      for (const era of ["modern", "legacy"] as const) Object.assign(server.methods[era], methods[era]);
+      server.options.capabilities = { ...server.options.capabilities, ...capabilities };
+    },
     toolFields: { execution: { taskSupport: "optional" } },
   };
 }

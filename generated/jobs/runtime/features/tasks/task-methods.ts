@@ -3,7 +3,6 @@
 // and tools/call in each era, noting whether the call takes a task.
 
 import { setTimeout as sleep } from "node:timers/promises";
-import type { JobServing } from "../../package/feature.ts";
 import { isObject } from "../../protocol/codec.ts";
 import { ErrorCode } from "../../protocol/constants.ts";
 import { invalidParams, McpError } from "../../protocol/errors.ts";
@@ -11,6 +10,7 @@ import type { InputResponse, Result } from "../../protocol/types.ts";
 import { callTool } from "../../server/features.ts";
 import { revision2026 } from "../../server/revision-2026.ts";
 import type { MethodCall, MethodSpec } from "../../server/scope.ts";
+import type { Era } from "../../server/types.ts";
 import { handlerTask } from "./handler-task.ts";
 import { type TaskRequest, taskRequests } from "./job-tool.ts";
 import { ownerOf, type TaskRunner } from "./task-runner.ts";
@@ -19,7 +19,10 @@ import { type TaskRecord, TERMINAL } from "./task-store.ts";
 
 const PAGE = 100;
 
-export function taskMethods(runner: TaskRunner, jobTools: ReadonlySet<string>): JobServing["methods"] {
+export function taskMethods(
+  runner: TaskRunner,
+  jobTools: ReadonlySet<string>,
+): Partial<Record<Era, Record<string, MethodSpec>>> {
   return { modern: modernMethods(runner, jobTools), legacy: legacyMethods(runner, jobTools) };
 }
 

@@ -27,7 +27,7 @@ export type ProtectedResourceOptions = {
 
 export type Metrics = {
   request(record: RequestRecord, status: number): void;
-  serve(res: ServerResponse): Promise<void>;
+  serve?(res: ServerResponse): Promise<void>; // GET /metrics on the MCP port; none with a port of their own
 };
 
 export type HttpFeatures = {
@@ -36,6 +36,11 @@ export type HttpFeatures = {
     server: McpServer,
     options: { maxSessions: number; idleMs: number; log: (line: string) => void },
   ) => Promise<Sessions>;
-  createMetrics?: (server: McpServer, gauges: { sessions(): number; streams(): number }) => Promise<Metrics>;
+  createMetrics?: (
+    server: McpServer,
+    gauges: { sessions(): number; streams(): number },
+    host: string,
+    options: { port?: number },
+  ) => Promise<Metrics>;
   createProtectedResource?: (config: AuthConfig, options: ProtectedResourceOptions) => ProtectedResource;
 };

@@ -21,7 +21,7 @@ export function routeTable(state: HttpState): RouteTable {
     ...[...(state.resource?.metadataPaths ?? [])].map((path) =>
       endpoint(path, PUBLIC, { GET: protectedResourceMetadata, HEAD: protectedResourceMetadata }),
     ),
-    ...(state.metricsHere ? [endpoint("/metrics", METRICS_CHECKS, { GET: metrics, HEAD: metrics })] : []),
+    ...(state.metrics?.serve ? [endpoint("/metrics", METRICS_CHECKS, { GET: metrics, HEAD: metrics })] : []),
     endpoint(state.path, ENDPOINT_CHECKS, { GET: openStandaloneStream, POST: postMessage, DELETE: deleteSession }),
     ...Object.entries(state.pages ?? {}).map(([path, page]) => endpoint(path, PUBLIC, { GET: page, POST: page })),
     endpoint("/healthz", PUBLIC, { GET: liveness, HEAD: liveness }),
@@ -70,13 +70,6 @@ export async function dispatch(state: HttpState, req: IncomingMessage, res: Serv
   await run({ req, res, state, record });
 }
 
-/** The metrics port (--metrics-port): a listener of its own for the operator's scraper, /metrics only. */
-export function dispatchMetricsPort(state: HttpState, req: IncomingMessage, res: ServerResponse): void {
-  if (pathOf(req.url ?? "/") !== "/metrics") sendJson(res, 404, undefined);
-  else if (req.method !== "GET" && req.method !== "HEAD") sendJson(res, 405, undefined, { Allow: "GET, HEAD" });
-  else void state.metrics?.serve(res);
-}
-
 /** The path of a request-target (origin-form or absolute-form); undefined when it is not a valid URL. */
 function pathOf(target: string): string | undefined {
   try {
@@ -104,4 +97,4 @@ const protectedResourceMetadata: Handler = ({ res, state }) => {
   res.end(JSON.stringify(state.resource?.metadata()));
 };
 
-const metrics: Handler = ({ res, state }) => state.metrics?.serve(res);
+const metrics: Handler = ({ res, state }) => state.metrics?.serve?.(res);

@@ -13,7 +13,6 @@ export type HttpState = {
   maxBodyBytes: number;
   admission: AdmissionOptions;
   authRequired: boolean; // whether OAuth protects the server: then a request before `resource` exists is answered 503
-  metricsHere: boolean; // metrics served on this listener's /metrics (not on a metrics port of their own)
   sessions: Sessions;
   keepAliveMs: number; // SSE keep-alive interval; the `retry` delay announced on resumable (2025-era) streams
   retryMs: number;

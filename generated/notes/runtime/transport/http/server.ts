@@ -10,7 +10,7 @@ import { DEFAULT_SHUTDOWN_TIMEOUT_MS, Drain } from "./drain.ts";
 import type { HttpFeatures } from "./http-features.ts";
 import type { HttpState } from "./http-state.ts";
 import { sendJson } from "./responder.ts";
-import { dispatch, dispatchMetricsPort, routeTable } from "./routes.ts";
+import { dispatch, routeTable } from "./routes.ts";
 import {
   DEFAULT_MAX_SESSIONS,
   SessionStore,
@@ -45,9 +45,7 @@ export type HttpServerOptions = {
   shutdownGraceMs?: number;
   shutdownTimeoutMs?: number;
   auth?: AuthConfig; // OAuth 2.1 protected resource (--auth-issuer, issue 17); not together with `bearerToken`
-  /** Prometheus metrics at GET /metrics (--metrics): on this port behind /mcp's checks, or on `metricsPort`. */
-  metrics?: boolean;
-  metricsPort?: number;
+  metrics?: { port?: number }; // Prometheus metrics (--metrics): /metrics here behind /mcp's checks, or on `port`
   sessionStore?: string; // a Redis URL sharing 2025-era sessions between instances (--session-store, issue 18)
   traceSessions?: (sessions: Sessions) => Sessions; // --otel: the store's round trips in spans (the otel feature)
   log?: (line: string) => void; // operator messages (default: stderr)
@@ -55,8 +53,7 @@ export type HttpServerOptions = {
   pages?: HttpState["pages"]; // a feature's own pages by path (GET and POST)
 };
 
-/** `metricsUrl`: with `metricsPort`, where the metrics are served. */
-export type HttpServerHandle = { url: string; port: number; host: string; metricsUrl?: string; close(): Promise<void> };
+export type HttpServerHandle = { url: string; port: number; host: string; close(): Promise<void> };
 
 export async function serveHttp(server: McpServer, options: HttpServerOptions = {}): Promise<HttpServerHandle> {
   const host = options.host ?? "127.0.0.1";
@@ -81,10 +78,6 @@ export async function serveHttp(server: McpServer, options: HttpServerOptions = 
   const sweep = () => state.sessions.sweep(Date.now() - sessionIdleMs);
   const sweeper = setInterval(sweep, Math.min(sessionIdleMs, 60_000)).unref();
   const port = await listen(httpServer, options.port ?? 0, host);
-  // --metrics-port: a listener of its own, for a scraper on the operator's network only.
-  const metricsServer =
-    options.metricsPort === undefined ? undefined : createHttpServer(dispatchMetricsPort.bind(undefined, state));
-  const metricsPort = metricsServer && (await listen(metricsServer, options.metricsPort ?? 0, host));
   const urlHost = host.includes(":") ? `[${host}]` : host;
   const url = `http://${urlHost}:${port}${state.path}`;
   const createProtectedResource = options.features?.createProtectedResource;
@@ -106,7 +99,6 @@ export async function serveHttp(server: McpServer, options: HttpServerOptions = 
     url,
     port,
     host,
-    ...(metricsServer ? { metricsUrl: `http://${urlHost}:${metricsPort}/metrics` } : {}),
     async close() {
       state.closing = true;
       let ended: Promise<unknown> = Promise.resolve(); // what server.close()'s listeners finish (--otel's last spans)
@@ -121,8 +113,6 @@ export async function serveHttp(server: McpServer, options: HttpServerOptions = 
       clearInterval(sweeper);
       await new Promise((resolve) => setImmediate(resolve)); // let ended subscriptions flush their responses
       await state.sessions.closeAll();
-      metricsServer?.close();
-      metricsServer?.closeAllConnections();
       await new Promise<void>((resolve) => {
         httpServer.close(() => resolve());
         httpServer.closeAllConnections();
@@ -154,7 +144,12 @@ async function createState(server: McpServer, options: HttpServerOptions, host: 
   const sessions: Sessions = shared ? (options.traceSessions?.(shared) ?? shared) : new SessionStore(maxSessions);
   const metrics =
     options.metrics && features.createMetrics
-      ? await features.createMetrics(server, { sessions: () => sessions.size, streams: openStreams })
+      ? await features.createMetrics(
+          server,
+          { sessions: () => sessions.size, streams: openStreams },
+          host,
+          options.metrics,
+        )
       : undefined;
   const { bearerToken, allowedOrigins, allowedHosts } = options;
   const state: HttpState = {
@@ -163,7 +158,6 @@ async function createState(server: McpServer, options: HttpServerOptions, host: 
     maxBodyBytes: options.maxBodyBytes ?? 4 * 1024 * 1024,
     admission: { bearerToken, allowedOrigins, allowedHosts, boundHost: host },
     authRequired: options.auth !== undefined,
-    metricsHere: metrics !== undefined && options.metricsPort === undefined,
     sessions,
     keepAliveMs: options.keepAliveMs ?? 15_000,
     retryMs: options.retryMs ?? 1_000,
