@@ -15,33 +15,27 @@ const MAX_COMPLETION_VALUES = 100;
  * and ajv skips a property of that name, so no schema could check it. */
 const PROTO_REFUSED = (pointer: string) => `${pointer}: a property named __proto__ is not accepted`;
 
-export async function callTool(call: MethodCall, forwarded = false): Promise<Result> {
+/** Not async (a wrapper promise and its microtask ticks per call); an unknown tool is a rejection all the same. */
+export function callTool(call: MethodCall, forwarded = false): Promise<Result> {
   const { server, params, ctx } = call;
-  if (typeof params.name !== "string") throw invalidParams("tools/call: name must be a string");
-  const tool = server.tools.get(params.name);
-  if (!tool)
-    throw invalidParams(server.options.unknownToolMessage?.(params.name, ctx.auth) ?? `Unknown tool: ${params.name}`);
-  return runTool(server, tool, params.arguments ?? {}, ctx, {
-    run: (handler) => withInputs(call, handler),
-    aborted: () => call.abort.aborted,
-    forward: (forward) => forwardedCall(call, tool.name, forward, forwarded),
-  });
+  const tool = typeof params.name === "string" ? server.tools.get(params.name) : undefined;
+  return tool ? runTool(server, tool, params.arguments ?? {}, ctx, call, forwarded) : unknownTool(call);
 }
 
-/** How runTool runs a handler, knows of an abort and follows a forward: a direct tools/call, or a call in process
- * (features/code/call-in-process.ts). */
-export type ToolRun = {
-  run: (handler: () => ToolHandlerResult | Promise<ToolHandlerResult>) => Promise<ToolHandlerResult | Result>;
-  aborted: () => boolean;
-  forward: (forward: ToolForward) => Promise<Result>;
-};
+async function unknownTool({ server, params, ctx }: MethodCall): Promise<never> {
+  if (typeof params.name !== "string") throw invalidParams("tools/call: name must be a string");
+  throw invalidParams(server.options.unknownToolMessage?.(params.name, ctx.auth) ?? `Unknown tool: ${params.name}`);
+}
 
+/** A direct tools/call (`call`: client inputs, a forward followed), or without `call` one in process (code mode's
+ * features/code/call-in-process.ts). No object of closures per call: they were most of its garbage. */
 export async function runTool(
   server: ServerCore,
   tool: ToolDefinition,
   args: unknown,
   ctx: HandlerContext,
-  how: ToolRun,
+  call?: MethodCall,
+  forwarded = false,
 ) {
   // The HTTP transport 403s a direct call first; this covers forwards, calls in process and other transports.
   const refusal = server.options.toolGate?.toolRefusal(tool.name, ctx.auth);
@@ -54,15 +48,18 @@ export async function runTool(
     return toolError(`Invalid arguments for tool ${tool.name}: ${describeErrors(validateInput.errors)}`);
   let result: CallToolResult;
   try {
-    const output = await how.run(() => tool.handler(args, ctx));
+    const output = await (call ? withInputs(call, () => tool.handler(args, ctx)) : tool.handler(args, ctx));
     // Input asked of the client (MRTR), or a task handle (the tasks feature): no tool result to check.
     if (output.resultType === "input_required" || output.resultType === "task") return output;
     const forward = (output as { [FORWARD]?: ToolForward })[FORWARD];
-    if (forward) return await how.forward(forward);
+    if (forward && !call)
+      return toolError(`Tool ${tool.name} forwards to another tool and cannot be called in process`);
+    if (forward) return await forwardedCall(call as MethodCall, tool.name, forward, forwarded);
     result = { ...output, content: Array.isArray(output.content) ? output.content : [] } as CallToolResult;
   } catch (error) {
     // An unanswered input (2026 era) of a call in process goes on to the calling request.
-    if (error instanceof McpError || error instanceof InputRequiredSignal || how.aborted()) throw error;
+    const aborted = call ? call.abort.aborted : ctx.signal.aborted;
+    if (error instanceof McpError || error instanceof InputRequiredSignal || aborted) throw error;
     // A failing tool is a tool-level error the model can see, not a protocol error.
     return toolError(`Tool ${tool.name} failed: ${errorMessage(error)}`);
   }

@@ -12,11 +12,7 @@ export async function callToolInProcess(server: ServerCore, name: string, args: 
   const tool = server.tools.get(name);
   if (!tool) return toolError(`Unknown tool: ${name}`);
   try {
-    const result = await runTool(server, tool, args, ctx, {
-      run: async (handler) => handler(),
-      aborted: () => ctx.signal.aborted,
-      forward: async () => toolError(`Tool ${name} forwards to another tool and cannot be called in process`),
-    });
+    const result = await runTool(server, tool, args, ctx);
     if (result.resultType === "input_required")
       return toolError(`Tool ${name} asked the client for input, which a call in process cannot pass on`);
     return result as CallToolResult;

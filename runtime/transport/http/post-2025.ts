@@ -109,7 +109,7 @@ async function runRequest(
   try {
     const result = await state.server.handleRequest(request, channel);
     if (initializing) await state.sessions.add(session);
-    else await state.sessions.save?.(session);
+    else if (state.sessions.save) await state.sessions.save(session); // no `await undefined`: a tick per call
     responder.finish(resultResponse(request.id, result));
   } catch (error) {
     // Read before a failed initialize closes its session, which aborts this request too.

@@ -58,9 +58,12 @@ export const revision2025: Revision = {
   // The session's level; everything until the client sets one.
   logThreshold: (_meta, channel) => channel.session?.logLevel ?? "debug",
   sessionId: (channel) => channel.session?.id,
-  // The 2026 fields a handler may have set do not exist in 2025.
-  shapeResult: ({ resultType, ttlMs, cacheScope, ...result }) => result,
+  // The 2026 fields a handler may have set do not exist in 2025; a result without them goes out as it is (no copy).
+  shapeResult: (result) =>
+    "resultType" in result || "ttlMs" in result || "cacheScope" in result ? only2025(result) : result,
 };
+
+const only2025 = ({ resultType, ttlMs, cacheScope, ...result }: Result) => result;
 
 async function initialize({ server, params, channel }: MethodCall): Promise<Result> {
   const session = channel.session;

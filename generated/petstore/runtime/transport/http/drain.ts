@@ -22,20 +22,19 @@ export class Drain {
   readonly streams = new Set<SseWriter>();
   private idle: (() => void) | undefined;
 
-  /** Call for every MCP request: counts POSTs until answered; `onClose` runs
-   * when the response closes (one listener for both: a listener per concern cost a closure and a wrapper each). */
+  /** Call for every MCP request: counts POSTs until answered; `onClose` runs when the response closes. */
   admit(res: ServerResponse, counted: boolean, onClose?: () => void): void {
-    if (!counted) {
-      if (onClose) res.once("close", onClose);
-      return;
-    }
-    this.inFlight.add(res);
-    res.once("close", () => {
-      this.inFlight.delete(res);
-      if (this.inFlight.size === 0) this.idle?.();
-      onClose?.();
-    });
+    if (counted) this.inFlight.add(res);
+    if (counted) res.on("close", this.answered);
+    if (onClose) res.once("close", onClose);
   }
+
+  /** The close listener of all counted responses (`this` is one): no closure or `once` wrapper per request. */
+  private readonly answered = ((drain: Drain) =>
+    function (this: ServerResponse) {
+      drain.inFlight.delete(this);
+      if (drain.inFlight.size === 0) drain.idle?.();
+    })(this);
 
   /** Once the listener is closed, a request on an already open connection gets this answer. */
   refuse(res: ServerResponse): void {

@@ -22,12 +22,9 @@ export function headerLineCount(req: IncomingMessage, lowerName: string): number
 
 /** The first `mcp-*` header (lowercase, in order of first appearance) sent on more than one line. */
 export function repeatedMcpHeader(req: IncomingMessage): string | undefined {
-  // Node joins a repeated Mcp-* header into one entry: more raw lines than entries means a repeat.
-  let lines = 0;
-  for (let index = 0; index < req.rawHeaders.length; index += 2) if (/^mcp-/i.test(req.rawHeaders[index])) lines++;
-  for (const name in req.headers) if (lines > 0 && name.startsWith("mcp-")) lines--;
-  if (lines === 0) return undefined;
-  for (const [name, values] of Object.entries(req.headersDistinct))
-    if (name.startsWith("mcp-") && values !== undefined && values.length > 1) return name;
-  return undefined;
+  // From the raw lines alone: `req.headers` joins repeats, and walking it or `headersDistinct` cost every call.
+  const names: string[] = [];
+  for (let index = 0; index < req.rawHeaders.length; index += 2)
+    if (/^mcp-/i.test(req.rawHeaders[index])) names.push(req.rawHeaders[index].toLowerCase());
+  return names.find((name, index) => names.indexOf(name, index + 1) > index);
 }
