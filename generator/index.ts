@@ -239,10 +239,11 @@ async function renderPackage(
   try {
     progress.stage("rendering the package");
     const model = normalize(loaded.server, specRef);
-    const files = await render(model, userSources(dir), staging);
     const renames = new Map<string, string>();
     for (const { node } of model.tools) if (node.renamedFrom) renames.set(node.name, node.renamedFrom);
+    // Before render, which drops the catalog objects once it has written them out (definition.ts).
     const surface = surfaceDiff(surfaceOnDisk(dir), catalogData(model), renames);
+    const files = await render(model, userSources(dir), staging);
     const typeRenames = renamedToolTypes(model);
     // Counted once per model: the README has already asked for the same figures.
     if (model.tools.length === 0) return { files, surface, typeRenames };

@@ -11,12 +11,13 @@ import { renderClient } from "./client.ts";
 import { renderClientConfigs } from "./client-configs.ts";
 import { CODE_API_FILE, renderCodeApi } from "./code-api.ts";
 import { renderCredentialsScaffold } from "./credentials-hook.ts";
-import { renderDefinition } from "./definition.ts";
+import { forgetCatalog, renderDefinition } from "./definition.ts";
 import { renderDockerfile, renderDockerignore } from "./dockerfile.ts";
 import { renderDocs } from "./docs.ts";
 import { renderScaffolds } from "./handlers.ts";
 import { MCPB_BUNDLE_SCRIPT_FILE, MCPB_MANIFEST_FILE, mcpbBundleScript, renderMcpbManifest } from "./mcpb-manifest.ts";
 import { NGINX_CONFIG_FILE, renderNginxConfig } from "./nginx-config.ts";
+import { packageCost } from "./package-cost.ts";
 import { renderGitignore, renderPackageJson, renderTsconfig } from "./package-files.ts";
 import { renderServerJson, SERVER_JSON_FILE } from "./registry-server-json.ts";
 import { importedPackages, runtimeFilesFor, type SourceFile } from "./runtime-files.ts";
@@ -85,6 +86,10 @@ export async function render(model: Model, userSources: SourceFile[] = [], stagi
     const definition = [generated("src/definition.ts", ts), generated("src/catalog.json", json)];
     const index = has.has("dynamic") || has.has("code") ? await renderSearchIndex(model) : undefined;
     const searchIndex = index === undefined ? undefined : generated(SEARCH_INDEX_FILE, index);
+    // The token counts (the README's, generate's cost line) are the catalog objects' last reader: counted
+    // now, before the types, those objects are garbage while the types compile.
+    if (model.tools.length > 0) packageCost(model);
+    forgetCatalog(model);
     return {
       definition,
       searchIndex,
