@@ -295,8 +295,11 @@ export function renderDefinition(model: Model): { ts: string; json: string } {
   const { server, upstream, offers, toolsetNames, renamed } = definitionData(model).definition;
   const catalog: StoredCatalog = { "//": header(model.specRef).slice(3).trim(), ...catalogData(model) };
   // Indented, so a spec change reads as a small diff; a large API's catalog (megabytes) stays compact.
-  const pretty = JSON.stringify(catalog, null, 2);
-  const json = `${pretty.length > LARGE_CATALOG ? JSON.stringify(catalog) : pretty}\n`;
+  // The compact text first: when it is over the line, the indented one (longer still) is never made
+  // (Microsoft Graph's would be 100+ MB of garbage, issue 32).
+  const compact = JSON.stringify(catalog);
+  const pretty = compact.length > LARGE_CATALOG ? undefined : JSON.stringify(catalog, null, 2);
+  const json = `${pretty === undefined || pretty.length > LARGE_CATALOG ? compact : pretty}\n`;
   const fields = [
     dataProperty("server", server, "  "),
     ...(upstream ? [dataProperty("upstream", upstream, "  "), "  callUpstream,"] : []),

@@ -5,6 +5,7 @@
  * is fast once and very slow per schema with shared definitions.
  */
 import { setOwn } from "../../runtime/protocol/codec.ts";
+import { collectGarbage } from "../heap-growth.ts";
 import type { JsonSchema } from "../ir.ts";
 import type { Model } from "../normalize/normalize.ts";
 import type { ToolSchemas } from "../normalize/tool-schemas.ts";
@@ -28,6 +29,8 @@ export async function renderTypes(model: Model): Promise<string> {
     if (kept === undefined) throw error;
     schemaTypes = await compileSchemas(kept, true);
   }
+  // The type generator's model of every type is garbage now (heap-growth.ts).
+  collectGarbage();
 
   const prompts = model.prompts.map(({ node, argsType }) => {
     const fields = node.arguments.map((a) => `  ${propKey(a.name)}${a.required ? "" : "?"}: string;`);
