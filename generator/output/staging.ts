@@ -76,8 +76,12 @@ function removeAbandoned(prefix: string): void {
     const pid = entry.startsWith(name) ? Number(/^(\d+)-/.exec(entry.slice(name.length))?.[1]) : Number.NaN;
     if (!Number.isInteger(pid) || pid === process.pid || isRunning(pid)) continue;
     const path = join(dirname(prefix), entry);
-    // A folder of that name only, never through a link.
-    if (lstatSync(path).isDirectory()) rmSync(path, { recursive: true, force: true });
+    try {
+      // A folder of that name only, never through a link.
+      if (lstatSync(path).isDirectory()) rmSync(path, { recursive: true, force: true });
+    } catch {
+      // Gone already, or not ours to remove: this run stages in a folder of its own all the same.
+    }
   }
 }
 

@@ -134,7 +134,7 @@ export function applyWrite(dir: OutputDir, files: RenderedFile[], plan: WritePla
     if (file.staged === undefined) dir.write(file.path, file.content);
     else {
       dir.moveIn(file.path, file.staged.file);
-      // Its text is read from where it is now (--check, which moves nothing, is the only later reader).
+      // Where its text is now: `content` still reads it after the move.
       file.staged.file = dir.abs(file.path);
     }
   }
