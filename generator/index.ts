@@ -28,6 +28,7 @@ import { checkHandlerImports } from "./output/handler-imports.ts";
 import { OutputDir } from "./output/output-dir.ts";
 import { OWNERSHIP_FILE } from "./output/ownership.ts";
 import { checkServerJsonVersion } from "./output/server-json-drift.ts";
+import { Staging } from "./output/staging.ts";
 import type { SurfaceChange } from "./output/surface-diff.ts";
 import { userSources } from "./output/user-sources.ts";
 import { applyWrite, planWrite, type WriteOutcome, type WritePlan } from "./output/write.ts";
@@ -125,26 +126,33 @@ export async function generate(
   // whatever --out is, and normalizing is part of the "rendering the package" stage.
   const loaded = loadValid(specPath, bag, options);
   if (!loaded || !outputIsDirectory(dir, bag)) return done();
-  // What the rest needs of the spec, so its document and IR (Graph's: 150 MB) are garbage once rendered.
-  const externalRefs = loaded.server.externalRefs === true;
-  const rendered = await renderPackage(loaded, specRef, dir);
-  if (!rendered) return done();
-  const { surface, toolsList, typeRenames } = rendered;
-  const plan = writePackage(dir, rendered.files, specPath, options, bag);
-  if (!plan) return done();
-  // Past the write, the generated files' text is needed only by --check (which wrote none of it): the
-  // rest keeps their digests, and the text (Graph's: 210 MB) is garbage before dist/ is compiled.
-  const generated = generatedDigests(rendered.files);
-  const files = options.check === true ? rendered.files : rendered.files.filter((file) => file.owner === "user");
-  rendered.files = [];
-  reportObsoleteHandlers(dir, plan, specPath, bag);
-  if (options.check !== true) distWritten = await compileDist(dir, plan.outcome.removed, bag);
-  if (options.check === true) checkServerJsonVersion(dir, bag);
-  await checkUserHandlers(dir, files, bag, options.check === true, typeRenames);
-  checkHandlerImports(dir, files, bag);
-  if (options.check !== true) recordRun(dir, key, generated, plan.outcome, bag, externalRefs, toolsList);
-  pruneCache();
-  return done(plan.outcome, surface, toolsList);
+  // Large files wait beside --out from when they are made until the write moves them in (staging.ts);
+  // whatever is left there goes when the run ends, however it ends.
+  const staging = new Staging(dir.root);
+  try {
+    // What the rest needs of the spec, so its document and IR (Graph's: 150 MB) are garbage once rendered.
+    const externalRefs = loaded.server.externalRefs === true;
+    const rendered = await renderPackage(loaded, specRef, dir, staging);
+    if (!rendered) return done();
+    const { surface, toolsList, typeRenames } = rendered;
+    const plan = writePackage(dir, rendered.files, specPath, options, bag);
+    if (!plan) return done();
+    // Past the write, the generated files' text is needed only by --check (which wrote none of it): the
+    // rest keeps their digests, and the text (Graph's: 210 MB) is garbage before dist/ is compiled.
+    const generated = generatedDigests(rendered.files);
+    const files = options.check === true ? rendered.files : rendered.files.filter((file) => file.owner === "user");
+    rendered.files = [];
+    reportObsoleteHandlers(dir, plan, specPath, bag);
+    if (options.check !== true) distWritten = await compileDist(dir, plan.outcome.removed, bag);
+    if (options.check === true) checkServerJsonVersion(dir, bag);
+    await checkUserHandlers(dir, files, bag, options.check === true, typeRenames);
+    checkHandlerImports(dir, files, bag);
+    if (options.check !== true) recordRun(dir, key, generated, plan.outcome, bag, externalRefs, toolsList);
+    pruneCache();
+    return done(plan.outcome, surface, toolsList);
+  } finally {
+    staging.dispose();
+  }
 }
 
 /** Nothing changed since the last run (same inputs, same mcpgen, files as written): its result, at once. */
@@ -215,7 +223,12 @@ type RenderedPackage = {
 };
 
 /** normalize → render, and how the MCP surface differs from the package on disk; RENDER_FAILED if a library throws. */
-async function renderPackage(loaded: Loaded, specRef: string, dir: OutputDir): Promise<RenderedPackage | undefined> {
+async function renderPackage(
+  loaded: Loaded,
+  specRef: string,
+  dir: OutputDir,
+  staging: Staging,
+): Promise<RenderedPackage | undefined> {
   // The heavy stages load only when there is work for them (ts-morph alone takes 0.4 s).
   const [{ render }, { catalogData }, { surfaceDiff, surfaceOnDisk }, { packageCost }] = await Promise.all([
     import("./render/index.ts"),
@@ -226,10 +239,11 @@ async function renderPackage(loaded: Loaded, specRef: string, dir: OutputDir): P
   try {
     progress.stage("rendering the package");
     const model = normalize(loaded.server, specRef);
-    const files = await render(model, userSources(dir));
     const renames = new Map<string, string>();
     for (const { node } of model.tools) if (node.renamedFrom) renames.set(node.name, node.renamedFrom);
+    // Before render, which drops the catalog objects once it has written them out (definition.ts).
     const surface = surfaceDiff(surfaceOnDisk(dir), catalogData(model), renames);
+    const files = await render(model, userSources(dir), staging);
     const typeRenames = renamedToolTypes(model);
     // Counted once per model: the README has already asked for the same figures.
     if (model.tools.length === 0) return { files, surface, typeRenames };
@@ -343,7 +357,9 @@ function renamedToolTypes(model: Model): Map<string, string> {
 
 /** Each generated file's SHA-256, by path: what the run record keeps of them. */
 function generatedDigests(files: RenderedFile[]): Record<string, string> {
-  return Object.fromEntries(files.filter((f) => f.owner === "mcpgen").map((f) => [f.path, sha256(f.content)]));
+  return Object.fromEntries(
+    files.filter((f) => f.owner === "mcpgen").map((f) => [f.path, f.staged?.digest ?? sha256(f.content)]),
+  );
 }
 
 /**

@@ -104,6 +104,15 @@ function reduceOwnKeepIdentity(sub: JsonSchema, name: string | undefined): JsonS
 
 const memos = new Map<number, WeakMap<object, unknown>>();
 
+/**
+ * Forgets what was compacted. A memo lives as long as the schemas it is keyed by, which the model holds
+ * through the whole render: a large API's reduced copies of every subschema, twice where a tool was
+ * compacted again with shorter descriptions, would stay with them (issue 32). Called once every tool is listed.
+ */
+export function forgetCompactions(): void {
+  memos.clear();
+}
+
 /** A schema with the same meaning, smaller: see the file comment. Never changes its argument. */
 export function compactSchema(schema: JsonSchema, options: CompactOptions): JsonSchema {
   let memo = memos.get(options.descriptionLength);

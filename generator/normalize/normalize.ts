@@ -7,7 +7,7 @@
 import type { ToolView } from "../../runtime/package/catalog-types.ts";
 import type { PromptNode, ResourceNode, ResourceTemplateNode, ServerNode, ToolNode } from "../ir.ts";
 import { toolView } from "../views/tool-view.ts";
-import { PROPERTY_DESCRIPTION_LENGTH } from "./compact-schema.ts";
+import { forgetCompactions, PROPERTY_DESCRIPTION_LENGTH } from "./compact-schema.ts";
 import { type FeatureModule, packageFeatures } from "./features.ts";
 import { withFieldsArgument } from "./fields-argument.ts";
 import { type ListedTool, listedTool } from "./listed-tool.ts";
@@ -70,6 +70,7 @@ export function normalize(server: ServerNode, specRef: string): Model {
       ...(node.http ? {} : { handler: toolHandler(node, imports) }),
     };
   });
+  forgetCompactions();
 
   const clashing = (nodes: Array<{ name: string }>) => {
     const counts = new Map<string, number>();

@@ -6,6 +6,7 @@
  */
 import {
   chmodSync,
+  copyFileSync,
   existsSync,
   lstatSync,
   mkdirSync,
@@ -91,6 +92,24 @@ export class OutputDir {
     const temporary = `${target}.mcpgen-${process.pid}.tmp`;
     writeFileSync(temporary, content);
     renameSync(temporary, target);
+  }
+
+  /**
+   * Puts the file at `from` (a staged file, output/staging.ts: outside the package) in place as `path`.
+   * A rename; where `from` is on another file system, a copy under a temporary name renamed into place.
+   */
+  moveIn(path: string, from: string): void {
+    this.guard(path);
+    const target = this.abs(path);
+    makeDirectory(dirname(target));
+    try {
+      renameSync(from, target);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EXDEV") throw error;
+      const temporary = `${target}.mcpgen-${process.pid}.tmp`;
+      copyFileSync(from, temporary);
+      renameSync(temporary, target);
+    }
   }
 
   /** Removes a file, then the folders it leaves empty (up to the root): a runtime module dropped from a

@@ -5,6 +5,7 @@
  * only files mcpgen recorded as its own are ever removed. `--check` plans and applies nothing.
  */
 
+import { sha256 } from "../hash.ts";
 import type { RenderedFile } from "../render/index.ts";
 import type { OutputDir } from "./output-dir.ts";
 import { OWNERSHIP_FILE, type Ownership, readOwnership, writeOwnership } from "./ownership.ts";
@@ -68,14 +69,14 @@ export function planWrite(dir: OutputDir, files: RenderedFile[], force: boolean,
       }
       continue;
     }
-    const current = dir.read(file.path);
-    if (file.yieldsToUser && current !== undefined && current !== file.content && !owned.has(file.path)) {
+    const same = sameAsOnDisk(dir, file);
+    if (file.yieldsToUser && same === false && !owned.has(file.path)) {
       yielded.add(file.path);
       continue;
     }
-    if (current === file.content) outcome.unchanged.push(file.path);
+    if (same === true) outcome.unchanged.push(file.path);
     else {
-      if (current === undefined) outcome.missing.push(file.path);
+      if (same === undefined) outcome.missing.push(file.path);
       else if (!owned.has(file.path)) conflicts.push(file.path);
       outcome.changed.push(file.path);
     }
@@ -105,6 +106,17 @@ export function planWrite(dir: OutputDir, files: RenderedFile[], force: boolean,
   return { outcome, conflicts: force ? [] : conflicts, ownership, refused, linkedOut };
 }
 
+/** Whether the file on disk is the one rendered (undefined: none on disk); a staged file by its digest,
+ * so its text is not read back into memory. */
+function sameAsOnDisk(dir: OutputDir, file: RenderedFile): boolean | undefined {
+  if (file.staged === undefined) {
+    const current = dir.read(file.path);
+    return current === undefined ? undefined : current === file.content;
+  }
+  const current = dir.readBytes(file.path);
+  return current === undefined ? undefined : sha256(current) === file.staged.digest;
+}
+
 /** Every path applyWrite would write, move or remove: none may lead out of the package (--force or not). */
 function touched(outcome: WriteOutcome): string[] {
   const moved = outcome.renamed.flatMap(({ from, to }) => [from, to]);
@@ -117,7 +129,15 @@ export function applyWrite(dir: OutputDir, files: RenderedFile[], plan: WritePla
   const { outcome } = plan;
   for (const { from, to } of outcome.renamed) dir.move(from, to);
   const writing = new Set([...outcome.changed, ...outcome.created]);
-  for (const file of files) if (writing.has(file.path)) dir.write(file.path, file.content);
+  for (const file of files) {
+    if (!writing.has(file.path)) continue;
+    if (file.staged === undefined) dir.write(file.path, file.content);
+    else {
+      dir.moveIn(file.path, file.staged.file);
+      // Where its text is now: `content` still reads it after the move.
+      file.staged.file = dir.abs(file.path);
+    }
+  }
   for (const path of outcome.removed) dir.remove(path);
   writeOwnership(dir, plan.ownership);
 }

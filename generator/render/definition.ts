@@ -139,10 +139,10 @@ function message(m: PromptMessageNode): PromptMessageTemplate {
   return { role, content };
 }
 
-/** Built once per model: render and the surface summary both ask for the same data. */
-function perModel<T>(build: (model: Model) => T): (model: Model) => T {
+/** Built once per model: render and the surface summary both ask for the same data; `forget` lets it go. */
+function perModel<T>(build: (model: Model) => T): ((model: Model) => T) & { forget(model: Model): void } {
   const built = new WeakMap<Model, T>();
-  return (model) => {
+  const get = (model: Model) => {
     let data = built.get(model);
     if (!data) {
       data = build(model);
@@ -150,6 +150,17 @@ function perModel<T>(build: (model: Model) => T): (model: Model) => T {
     }
     return data;
   };
+  return Object.assign(get, { forget: (model: Model) => built.delete(model) });
+}
+
+/**
+ * Drops the model's catalog objects (Microsoft Graph's: 11,000 tools, twice: as served and as stored)
+ * once their last readers are done: catalog.json, the search index, the token counts and the surface
+ * summary. They would otherwise live as long as the model, through the types' compile (issue 32).
+ */
+export function forgetCatalog(model: Model): void {
+  definitionData.forget(model);
+  catalogData.forget(model);
 }
 
 export const definitionData = perModel((model): DefinitionData => {
@@ -284,8 +295,11 @@ export function renderDefinition(model: Model): { ts: string; json: string } {
   const { server, upstream, offers, toolsetNames, renamed } = definitionData(model).definition;
   const catalog: StoredCatalog = { "//": header(model.specRef).slice(3).trim(), ...catalogData(model) };
   // Indented, so a spec change reads as a small diff; a large API's catalog (megabytes) stays compact.
-  const pretty = JSON.stringify(catalog, null, 2);
-  const json = `${pretty.length > LARGE_CATALOG ? JSON.stringify(catalog) : pretty}\n`;
+  // The compact text first: when it is over the line, the indented one (longer still) is never made
+  // (Microsoft Graph's would be 100+ MB of garbage, issue 32).
+  const compact = JSON.stringify(catalog);
+  const pretty = compact.length > LARGE_CATALOG ? undefined : JSON.stringify(catalog, null, 2);
+  const json = `${pretty === undefined || pretty.length > LARGE_CATALOG ? compact : pretty}\n`;
   const fields = [
     dataProperty("server", server, "  "),
     ...(upstream ? [dataProperty("upstream", upstream, "  "), "  callUpstream,"] : []),

@@ -4,17 +4,20 @@
  * user and only ever created.
  */
 
+import { readFileSync } from "node:fs";
 import type { Model } from "../normalize/normalize.ts";
+import type { StagedContent, Staging } from "../output/staging.ts";
 import { renderClient } from "./client.ts";
 import { renderClientConfigs } from "./client-configs.ts";
 import { CODE_API_FILE, renderCodeApi } from "./code-api.ts";
 import { renderCredentialsScaffold } from "./credentials-hook.ts";
-import { renderDefinition } from "./definition.ts";
+import { forgetCatalog, renderDefinition } from "./definition.ts";
 import { renderDockerfile, renderDockerignore } from "./dockerfile.ts";
 import { renderDocs } from "./docs.ts";
 import { renderScaffolds } from "./handlers.ts";
 import { MCPB_BUNDLE_SCRIPT_FILE, MCPB_MANIFEST_FILE, mcpbBundleScript, renderMcpbManifest } from "./mcpb-manifest.ts";
 import { NGINX_CONFIG_FILE, renderNginxConfig } from "./nginx-config.ts";
+import { packageCost } from "./package-cost.ts";
 import { renderGitignore, renderPackageJson, renderTsconfig } from "./package-files.ts";
 import { renderServerJson, SERVER_JSON_FILE } from "./registry-server-json.ts";
 import { importedPackages, runtimeFilesFor, type SourceFile } from "./runtime-files.ts";
@@ -35,32 +38,64 @@ export type RenderedFile = {
   formerPath?: string;
   /** mcpgen's file, but one of that name it did not write is the user's: kept, never a conflict (.gitignore). */
   yieldsToUser?: true;
+  /** A large file written to the staging folder as it was made (output/staging.ts): `content` reads it from there. */
+  staged?: StagedContent;
 };
+
+/** The file, its text moved to `staging` when it is large: only the digest stays in memory. */
+function staged(file: RenderedFile, staging: Staging | undefined): RenderedFile {
+  const put = staging?.put(file.content);
+  if (put === undefined) return file;
+  const { content: _inMemory, ...rest } = file;
+  return {
+    ...rest,
+    staged: put,
+    get content() {
+      return readFileSync(put.file, "utf8");
+    },
+  };
+}
 
 /**
  * `userSources`: the user's own files under src/ (handlers, helpers) as they are on disk: the runtime
- * files they import stay in the package with those the generated code imports.
+ * files they import stay in the package with those the generated code imports. `staging`: where large
+ * files go as they are made (generate's; without, every file stays in memory).
  */
-export async function render(model: Model, userSources: SourceFile[] = []): Promise<RenderedFile[]> {
-  const generated = (path: string, content: string): RenderedFile => ({
-    path,
-    content: /\.ts$/.test(path)
-      ? tidyBlankLines(escapeInvisible(content))
-      : /\.c?js$/.test(path)
-        ? escapeInvisible(content)
-        : content,
-    owner: "mcpgen",
-  });
+export async function render(model: Model, userSources: SourceFile[] = [], staging?: Staging): Promise<RenderedFile[]> {
+  const generated = (path: string, content: string): RenderedFile =>
+    staged(
+      {
+        path,
+        content: /\.ts$/.test(path)
+          ? tidyBlankLines(escapeInvisible(content))
+          : /\.c?js$/.test(path)
+            ? escapeInvisible(content)
+            : content,
+        owner: "mcpgen",
+      },
+      staging,
+    );
   // Validators compile in worker threads while the rest renders; awaited together, so a failure on
-  // either side is reported and neither is left unobserved.
-  const compiling = renderValidators(model);
+  // either side is reported and neither is left unobserved. Each chunk is staged as it comes.
+  const compiling = renderValidators(model, (name, code) => generated(`src/validators/${name}`, code));
   // The search index serves dynamic and code mode; the typed API docs, code mode alone.
   const has = new Set(model.features.map((feature) => feature.name));
-  const rendering = (async () => ({
-    definition: renderDefinition(model),
-    searchIndex: has.has("dynamic") || has.has("code") ? await renderSearchIndex(model) : undefined,
-    types: pruneTypeImports(`${await renderTypes(model)}\n${renderHandlersType(model)}`),
-  }))();
+  // Each large file is staged as soon as it is made, so none waits in memory for the rest.
+  const rendering = (async () => {
+    const { ts, json } = renderDefinition(model);
+    const definition = [generated("src/definition.ts", ts), generated("src/catalog.json", json)];
+    const index = has.has("dynamic") || has.has("code") ? await renderSearchIndex(model) : undefined;
+    const searchIndex = index === undefined ? undefined : generated(SEARCH_INDEX_FILE, index);
+    // The token counts (the README's, generate's cost line) are the catalog objects' last reader: counted
+    // now, before the types, those objects are garbage while the types compile.
+    if (model.tools.length > 0) packageCost(model);
+    forgetCatalog(model);
+    return {
+      definition,
+      searchIndex,
+      types: pruneTypeImports(`${await renderTypes(model)}\n${renderHandlersType(model)}`),
+    };
+  })();
   const [validators, { definition, searchIndex, types }] = await Promise.all([compiling, rendering]);
   const codeApi = has.has("code") ? renderCodeApi(model, types) : undefined;
   const scaffolds = [...renderScaffolds(model), ...renderCredentialsScaffold(model)].map(
@@ -75,14 +110,13 @@ export async function render(model: Model, userSources: SourceFile[] = []): Prom
   const sources = [
     generated("src/app.ts", renderApp(model)),
     generated("src/client.ts", renderClient(model)),
-    generated("src/definition.ts", definition.ts),
-    generated("src/catalog.json", definition.json),
-    ...(searchIndex === undefined ? [] : [generated(SEARCH_INDEX_FILE, searchIndex)]),
+    ...definition,
+    ...(searchIndex === undefined ? [] : [searchIndex]),
     ...(codeApi === undefined ? [] : [generated(CODE_API_FILE, codeApi)]),
     generated("src/server.ts", renderServerEntry(model)),
     generated("src/types.ts", types),
     generated("src/validators.ts", validators.module),
-    ...validators.files.map(({ name, code }) => generated(`src/validators/${name}`, code)),
+    ...validators.files,
   ];
   // A file this run generates is not the user's, whatever is on disk now (a first run with --force).
   const rendered = new Set(sources.map((f) => f.path));

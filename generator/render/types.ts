@@ -5,6 +5,7 @@
  * is fast once and very slow per schema with shared definitions.
  */
 import { setOwn } from "../../runtime/protocol/codec.ts";
+import { collectGarbage } from "../heap-growth.ts";
 import type { JsonSchema } from "../ir.ts";
 import type { Model } from "../normalize/normalize.ts";
 import type { ToolSchemas } from "../normalize/tool-schemas.ts";
@@ -28,6 +29,8 @@ export async function renderTypes(model: Model): Promise<string> {
     if (kept === undefined) throw error;
     schemaTypes = await compileSchemas(kept, true);
   }
+  // The type generator's model of every type is garbage now (heap-growth.ts).
+  collectGarbage();
 
   const prompts = model.prompts.map(({ node, argsType }) => {
     const fields = node.arguments.map((a) => `  ${propKey(a.name)}${a.required ? "" : "?"}: string;`);
@@ -66,14 +69,12 @@ export async function renderTypes(model: Model): Promise<string> {
  * (RENDER_FAILED points there); without, the type generator's own error.
  */
 async function compileSchemas(toolSchemas: ToolSchemas, blame: boolean): Promise<string> {
-  const { defs, sources } = typeDefinitions(toolSchemas);
-  shieldPrototypeNames(defs);
-  const combined: JsonSchema = { title: "SchemaTypes", type: "object", $defs: defs };
-  splitCyclicIntersections(combined);
   try {
-    return await cachedTypes(combined);
+    return await cachedTypes(combinedDocument(toolSchemas).combined);
   } catch (error) {
     if (!blame) throw error;
+    // The failed compile used its document up (cachedTypes): the search starts from a fresh one.
+    const { defs, sources } = combinedDocument(toolSchemas);
     const culprit = await findCulprit(defs, (root) => compileTypes(root, false));
     const message = error instanceof Error ? error.message : String(error);
     const where = culprit === undefined ? "" : ` (type ${(defs[culprit].title as string) ?? culprit})`;
@@ -81,6 +82,19 @@ async function compileSchemas(toolSchemas: ToolSchemas, blame: boolean): Promise
       pointer: culprit === undefined ? undefined : sources.get(culprit)?.(),
     });
   }
+}
+
+/** The one document every type is compiled from: each schema under `$defs` (typeDefinitions), made ready for the library. */
+function combinedDocument(toolSchemas: ToolSchemas): {
+  combined: JsonSchema;
+  defs: Record<string, JsonSchema>;
+  sources: Sources;
+} {
+  const { defs, sources } = typeDefinitions(toolSchemas);
+  shieldPrototypeNames(defs);
+  const combined: JsonSchema = { title: "SchemaTypes", type: "object", $defs: defs };
+  splitCyclicIntersections(combined);
+  return { combined, defs, sources };
 }
 
 /** The schemas without the result types and the shared definitions only they use; undefined when there are none. */
@@ -102,20 +116,26 @@ function rootTypes(model: Model): Set<string> {
   );
 }
 
-/** The types of the combined document, from the cache when an earlier run compiled the same one (the slowest step of rendering). */
+/**
+ * The types of the combined document, from the cache when an earlier run compiled the same one (the
+ * slowest step of rendering). The document is used up: compiled in place, not copied first.
+ */
 function cachedTypes(root: JsonSchema): Promise<string> {
   return rememberedAsync(
     "types",
     // In parts: Graph's is 100+ MB of JSON.
     () => jsonParts(root, 3),
-    () => compileTypes(root, true),
+    () => compileTypes(root, true, true),
   );
 }
 
-/** json-schema-to-typescript (with lodash and prettier, 0.2 s to load) loads only when there are types to compile. */
-async function compileTypes(root: JsonSchema, unreachableDefinitions: boolean): Promise<string> {
-  const { compile } = await import("json-schema-to-typescript");
-  return compile(root as never, "SchemaTypes", {
+/**
+ * json-schema-to-typescript (with lodash and prettier, 0.2 s to load) loads only when there are types to
+ * compile. `usedUp`: `root` is not needed afterwards, so the library may change it instead of copying it
+ * (types-in-place.ts); the culprit search compiles the same definitions again and again, so it may not.
+ */
+async function compileTypes(root: JsonSchema, unreachableDefinitions: boolean, usedUp = false): Promise<string> {
+  const options = {
     bannerComment: "",
     format: false,
     additionalProperties: false,
@@ -124,7 +144,13 @@ async function compileTypes(root: JsonSchema, unreachableDefinitions: boolean): 
     unknownAny: true,
     // Every $ref is local by now (validate rejects unresolvable ones); never reach out to files or the network.
     $refOptions: { resolve: { file: false, http: false } } as never,
-  });
+  };
+  if (usedUp) {
+    const { compileInPlace } = await import("./types-in-place.ts");
+    return compileInPlace(root as never, "SchemaTypes", options);
+  }
+  const { compile } = await import("json-schema-to-typescript");
+  return compile(root as never, "SchemaTypes", options);
 }
 
 /** Each type's key → the spec pointer of the schema it comes from; asked only when rendering fails. */

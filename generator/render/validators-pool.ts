@@ -41,10 +41,17 @@ export function warmUp(): void {
   }
 }
 
-/** Compiles every unit on the main thread and the workers, which claim units from one counter. */
-export async function compileInWorkers(units: Unit[]): Promise<string[]> {
+/**
+ * Compiles every unit on the main thread and the workers, which claim units from one counter. Each unit's
+ * code goes to `done` as it arrives, once, in no set order: none is kept here.
+ */
+export async function compileInWorkers(units: Unit[], done: (index: number, code: string) => void): Promise<void> {
   const count = units.length;
-  const results: Array<string | undefined> = new Array(count);
+  const answered: boolean[] = new Array(count).fill(false);
+  const take = (index: number, code: string) => {
+    answered[index] = true;
+    done(index, code);
+  };
   const counter = new Int32Array(new SharedArrayBuffer(4));
   const workers = Array.from({ length: Math.min(availableParallelism(), count) - 1 }, () => {
     const worker = warm.pop() ?? startWorker();
@@ -62,7 +69,7 @@ export async function compileInWorkers(units: Unit[]): Promise<string[]> {
         worker.on("message", (answer: Answer) => {
           if ("done" in answer) resolve();
           else if (answer.error !== undefined) failure ??= answer.error;
-          else results[answer.index] = answer.code;
+          else if (answer.code !== undefined) take(answer.index, answer.code);
         });
         worker.postMessage({ units, counter });
       }),
@@ -70,11 +77,13 @@ export async function compileInWorkers(units: Unit[]): Promise<string[]> {
   try {
     // The rest of render runs first (a turn of the event loop); the workers have started meanwhile.
     await new Promise((resolve) => setImmediate(resolve));
-    for (const index of claim(counter, count)) results[index] = compileUnit(units[index]);
+    for (const index of claim(counter, count)) take(index, compileUnit(units[index]));
     await Promise.all(finished);
   } finally {
     await Promise.all(workers.map((worker) => worker.terminate()));
   }
   if (failure !== undefined) throw new Error(failure);
-  return results.map((code, index) => code ?? compileUnit(units[index]));
+  answered.forEach((yes, index) => {
+    if (!yes) take(index, compileUnit(units[index]));
+  });
 }

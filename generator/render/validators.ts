@@ -31,34 +31,50 @@ export function chunkOfTool(index: number): number {
   return Math.floor(index / TOOLS_PER_CHUNK);
 }
 
-/** `files`: the modules of src/validators/, by file name (`shared.cjs`, `0.cjs`, `1.cjs`...). */
-export type RenderedValidators = { module: string; files: Array<{ name: string; code: string }> };
+/** `files`: the modules of src/validators/, in order (`shared.cjs`, `0.cjs`, `1.cjs`...), as `file` made them. */
+export type RenderedValidators<F> = { module: string; files: F[] };
 
-export async function renderValidators(model: Model): Promise<RenderedValidators> {
+/**
+ * `file`: what a module becomes, given its file name and code; called as each is compiled (or read from
+ * the cache), so the caller can write it out at once instead of holding every chunk (Graph's: 148 MB).
+ */
+export async function renderValidators<F>(
+  model: Model,
+  file: (name: string, code: string) => F,
+): Promise<RenderedValidators<F>> {
   const plan = compilePlan(model);
   const units = unitsOf(plan);
   const cache = contentCache("validators");
-  // Each unit is named by its own text: a chunk's code depends on the definitions' ids alone (content ids).
-  const keys = cache === undefined ? [] : units.map((unit) => sha256(`${unit.kind}\n${unit.text}`));
-  const bodies: Array<string | undefined> = units.map((_, index) => cache?.get(keys[index]));
-  const missing = bodies.flatMap((body, index) => (body === undefined ? [index] : []));
-  const compiled = await compileUnits(missing.map((index) => units[index]));
-  missing.forEach((index, n) => {
-    bodies[index] = compiled[n];
-    cache?.set(keys[index], compiled[n]);
-  });
   const head = header(model.specRef);
   let chunk = 0;
-  const files = units.map((unit, index) => ({
-    name: unit.kind === "shared" ? SHARED_MODULE : `${chunk++}.cjs`,
-    code: `${head}\n${bodies[index]}`,
-  }));
+  const names = units.map((unit) => (unit.kind === "shared" ? SHARED_MODULE : `${chunk++}.cjs`));
+  const files: F[] = new Array(units.length);
+  // Each unit is named by its own text: a chunk's code depends on the definitions' ids alone (content ids).
+  const keys = cache === undefined ? [] : units.map((unit) => sha256(`${unit.kind}\n${unit.text}`));
+  const missing: number[] = [];
+  units.forEach((_, index) => {
+    const body = cache?.get(keys[index]);
+    if (body === undefined) missing.push(index);
+    else files[index] = file(names[index], `${head}\n${body}`);
+  });
+  await compileUnits(
+    missing.map((index) => units[index]),
+    (n, body) => {
+      const index = missing[n];
+      cache?.set(keys[index], body);
+      files[index] = file(names[index], `${head}\n${body}`);
+    },
+  );
   return { module: loaderModule(model, plan.jobs), files };
 }
 
-/** Compiles the units: on every core when there are several. */
-function compileUnits(units: Unit[]): Promise<string[]> | string[] {
-  return units.length > 1 && availableParallelism() > 1 ? compileInWorkers(units) : units.map(compileUnit);
+/** Compiles the units, handing each one's code to `done` as it is made: on every core when there are several. */
+async function compileUnits(units: Unit[], done: (index: number, code: string) => void): Promise<void> {
+  if (units.length > 1 && availableParallelism() > 1) await compileInWorkers(units, done);
+  else
+    units.forEach((unit, index) => {
+      done(index, compileUnit(unit));
+    });
 }
 
 /**

@@ -1,7 +1,8 @@
 /**
  * RENDER_FAILED names the schema that broke rendering and points at it in the document, not at the
  * document's first line. No known document makes the type generator throw any more (the allOf cycle
- * that did is fixed, repair.large.ts), so a stand-in throws on one marked schema.
+ * that did is fixed, repair.large.ts), so a stand-in throws on one marked schema: in the one compile of
+ * every type (types-in-place.ts) and in each compile of the search for the schema to blame (the library's).
  */
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
@@ -23,8 +24,22 @@ vi.mock("json-schema-to-typescript", async (original) => {
   };
 });
 
+vi.mock("../../generator/render/types-in-place.ts", async (original) => {
+  const real = await original<typeof import("../../generator/render/types-in-place.ts")>();
+  return {
+    compileInPlace: async (...args: Parameters<typeof real.compileInPlace>) => {
+      if (JSON.stringify(args[0]).includes("BOOM"))
+        throw new TypeError("Cannot read properties of undefined (reading 'push')");
+      return real.compileInPlace(...args);
+    },
+  };
+});
+
 describe("RENDER_FAILED", () => {
   it("points at the schema that broke, in the document, and names its type", async () => {
+    // Without the cache: an earlier run's types of the same document (compiled by the real library) would
+    // be served without compiling anything.
+    vi.stubEnv("MCPGEN_CACHE", "off");
     const out = join(scratchDir("render-culprit"), "pkg");
     const result = await generate(join(import.meta.dirname, "fixtures/render-culprit.yaml"), out);
     expect(result.diagnostics.map((d) => [d.code, d.pointer, `${d.line}:${d.col}`, d.message])).toEqual([
@@ -35,5 +50,6 @@ describe("RENDER_FAILED", () => {
         "cannot render the package: Cannot read properties of undefined (reading 'push') (type Inner)",
       ],
     ]);
+    vi.unstubAllEnvs();
   });
 });
