@@ -20,12 +20,13 @@ function stagingFolders(out: string): string[] {
   return readdirSync(dirname(out)).filter((name) => name.startsWith(`.${basename(out)}.mcpgen-staging-`));
 }
 
-/** Every file under `root` but mcpgen's run record, path → text. */
+/** Every file under `root` but mcpgen's run record and `dist/` (the golden packages commit no dist/: their
+ * .gitignore leaves it out, so a clean clone has none), path → text. */
 function tree(root: string, under = ""): Map<string, string> {
   const files = new Map<string, string>();
   for (const entry of readdirSync(join(root, under), { withFileTypes: true })) {
     const path = under ? `${under}/${entry.name}` : entry.name;
-    if (path === ".mcpgen/fingerprint.json") continue;
+    if (path === ".mcpgen/fingerprint.json" || path === "dist") continue;
     if (entry.isDirectory()) for (const [p, c] of tree(root, path)) files.set(p, c);
     else files.set(path, readFileSync(join(root, path), "utf8"));
   }
