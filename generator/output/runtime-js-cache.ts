@@ -18,6 +18,7 @@
 import { createHash } from "node:crypto";
 import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { sha256 } from "../hash.ts";
 import { cacheDirectoryProblem, markStored, readTrusted } from "./cache-folder.ts";
 
 export type RuntimeJs = Map<string, string>;
@@ -26,8 +27,6 @@ export type RuntimeJs = Map<string, string>;
 const FORMAT = 2;
 
 type Entry = { source: string; js: string };
-
-const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 
 /** The cache file for this compiler, these options and this runtime (`files`: path → TypeScript). */
 export function runtimeJsFile(dir: string, compiler: string, files: ReadonlyMap<string, string>): string {

@@ -8,9 +8,9 @@
  * Staging only saves memory: where the folder cannot be made (no parent folder yet, a read-only one),
  * files stay in memory as before.
  */
-import { createHash } from "node:crypto";
 import { lstatSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
+import { sha256 } from "../hash.ts";
 
 /** Smaller files stay in memory: the saving is in the large ones, and each staged file costs a few syscalls. */
 export const STAGE_MIN_CHARS = 16 * 1024;
@@ -39,7 +39,7 @@ export class Staging {
     } catch {
       return undefined;
     }
-    return { file, digest: createHash("sha256").update(bytes).digest("hex") };
+    return { file, digest: sha256(bytes) };
   }
 
   /** Removes the staging folder and whatever is still in it (a folder it cannot remove, the next run will). */

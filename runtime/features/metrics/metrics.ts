@@ -1,7 +1,6 @@
 import type { ServerResponse } from "node:http";
 import { observeUpstreamWith } from "../../server/log.ts";
 import type { HttpFeatures } from "../../transport/http/http-features.ts";
-import { serveMetricsPort } from "./metrics-port.ts";
 
 const METHODS = new Set([
   "initialize",
@@ -80,7 +79,8 @@ export const createMetrics: NonNullable<HttpFeatures["createMetrics"]> = async (
     res.writeHead(200, { "Content-Type": register.contentType, "Cache-Control": "no-store" });
     res.end(body);
   };
-  if (port !== undefined) await serveMetricsPort(server, serve, port, host);
+  // Loaded only for a port of its own: a stdio server with the feature loads no node:http.
+  if (port !== undefined) await (await import("./metrics-port.ts")).serveMetricsPort(server, serve, port, host);
   const toolLabel = (name: string | undefined) => (name === undefined ? "" : server.tools.has(name) ? name : "unknown");
   observeUpstreamWith((target, status, seconds) => {
     const label = server.tools.has(target) || target === "resource" ? target : "unknown";

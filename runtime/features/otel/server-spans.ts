@@ -150,7 +150,7 @@ async function requestSpan(
   const { api } = t;
   const early = opened.get(request);
   // An early span (above) learns the session now and ends when the transport is done with the request.
-  if (early) early.setAttributes(describe(request, channel, metaOf(request), options).attributes);
+  if (early) early.setAttributes(sessionAttributes(channel, metaOf(request), options));
   const { span, parent } = early
     ? { span: early, parent: api.context.active() }
     : startRequestSpan(t, options, request, channel);
@@ -215,9 +215,7 @@ function describe(
     "network.transport": options.transport,
   };
   if (options.transport === "tcp") attributes["network.protocol.name"] = "http";
-  const version = meta?.[MetaKey.protocolVersion] ?? channel.session?.protocolVersion;
-  if (typeof version === "string") attributes["mcp.protocol.version"] = boundLogValue(version);
-  if (options.transport === "tcp" && channel.session) attributes["mcp.session.id"] = channel.session.id;
+  Object.assign(attributes, sessionAttributes(channel, meta, options));
   let target: string | undefined;
   if (request.method === "tools/call" && typeof params.name === "string") {
     target = boundLogValue(params.name);
@@ -237,6 +235,19 @@ function describe(
     attributes["mcp.resource.uri"] = boundLogValue(params.uri, 1024); // in an attribute, never the span name
   }
   return { name: target ? `${method} ${target}` : method, attributes };
+}
+
+/** What the request's session says: known only once it is looked up (an early span learns it then). */
+function sessionAttributes(
+  channel: Pick<RequestChannel, "session">,
+  meta: JsonObject | undefined,
+  options: SpanOptions,
+): Api.Attributes {
+  const attributes: Api.Attributes = {};
+  const version = meta?.[MetaKey.protocolVersion] ?? channel.session?.protocolVersion;
+  if (typeof version === "string") attributes["mcp.protocol.version"] = boundLogValue(version);
+  if (options.transport === "tcp" && channel.session) attributes["mcp.session.id"] = channel.session.id;
+  return attributes;
 }
 
 /** The upstream call's CLIENT span (HTTP client conventions): no URL query or body, only where it went. */

@@ -24,8 +24,10 @@ export class Drain {
 
   /** Call for every MCP request: counts POSTs until answered; `onClose` runs when the response closes. */
   admit(res: ServerResponse, counted: boolean, onClose?: () => void): void {
-    if (counted) this.inFlight.add(res);
-    if (counted) res.on("close", this.answered);
+    if (counted) {
+      this.inFlight.add(res);
+      res.on("close", this.answered);
+    }
     if (onClose) res.once("close", onClose);
   }
 

@@ -182,14 +182,15 @@ async function forward(rt: SpecRuntime, binding: HttpBinding, args: Args, ctx: H
 
 /** What a request carries of its caller. Only what resolveCredentials makes of the caller goes on: the forwarding
  * never sees ctx, and the caller's MCP token is forbidden anywhere in the request (no token passthrough). */
-async function signedAs(rt: SpecRuntime, ctx: HandlerContext, binding?: HttpBinding): Promise<Signed> {
+async function signedAs(rt: SpecRuntime, ctx: HandlerContext, binding: HttpBinding): Promise<Signed> {
   const { options, upstream } = rt;
   (ctx as SpecContext).server = rt.server;
   const { userToken } = options;
-  const own = upstream &&
-    binding &&
-    userToken && { ...userToken, bearer: () => userToken.bearer(ctx, upstream, binding) };
-  const credentials = await resolveCredentials(ctx as SpecContext, options.credentials, own || undefined);
+  const own =
+    upstream && userToken
+      ? { source: userToken.source, bearer: () => userToken.bearer(ctx, upstream, binding) }
+      : undefined;
+  const credentials = await resolveCredentials(ctx as SpecContext, options.credentials, own);
   const idHeader = rt.upstream?.requestIdHeader;
   return {
     ...(credentials ? { credentials } : {}),

@@ -71,7 +71,7 @@ export async function dispatch(state: HttpState, req: IncomingMessage, res: Serv
 }
 
 /** The path of a request-target (origin-form or absolute-form); undefined when it is not a valid URL. */
-function pathOf(target: string): string | undefined {
+export function pathOf(target: string): string | undefined {
   try {
     return new URL(target, "http://localhost").pathname;
   } catch {

@@ -176,7 +176,8 @@ async function createState(server: McpServer, options: HttpServerOptions, host: 
  * `keepalive_timeout` (4 s) must stay below it, or nginx could send a POST on a connection being closed. */
 export const IDLE_CONNECTION_MS = 5_000;
 
-function listen(httpServer: Server, port: number, host: string): Promise<number> {
+/** Listens; the port it got (port 0: any free one). */
+export function listen(httpServer: Server, port: number, host: string): Promise<number> {
   return new Promise<number>((resolve, reject) => {
     httpServer.once("error", reject);
     httpServer.listen(port, host, () => resolve((httpServer.address() as AddressInfo).port));
