@@ -1,13 +1,3 @@
-/**
- * Per-user upstream credentials end to end (issue 17), with real processes: a generated package run as
- * `node dist/server.js --http --auth-issuer ... --upstream-token-exchange ...`, the real oidc-provider as the
- * authorization server (with the RFC 8693 grant of test/support/oidc-token-exchange.ts), our runtime client
- * calling a tool with its bearer token, and a recording upstream that must see the EXCHANGED token (the
- * upstream's audience), never the MCP one; one exchange per subject within expiry, one token per subject; and
- * the package's own src/credentials.ts hook sees the validated caller (ctx.auth) and comes first.
- */
-import { type ChildProcess, spawn } from "node:child_process";
-import { once } from "node:events";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -16,6 +6,7 @@ import { connect } from "../../runtime/index.ts";
 import { scratchDir, startUpstream } from "../generate/support.ts";
 import { type OidcTestProvider, startOidcProvider } from "../support/oidc-provider.ts";
 import { claimsOf, exchangeClient, tokenExchangeGrant } from "../support/oidc-token-exchange.ts";
+import { runPackage, stopPackage } from "../support/package-process.ts";
 
 const MCP_AUDIENCE = "https://mcp.example.test/mcp";
 const UPSTREAM_AUDIENCE = "https://api.upstream.example.test";
@@ -38,43 +29,6 @@ export default async function credentials(ctx: SpecContext): Promise<UpstreamCre
   return ctx.auth?.subject === "carol" ? { headers: { "x-user-key": "key-for-carol" } } : undefined;
 }
 `;
-
-type Running = { url?: string; stderr: string; code: number | null; child: ChildProcess };
-
-/** `node dist/server.js <args>` with plain node (no tsx); resolves once it listens or exits. */
-async function run(pkg: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<Running> {
-  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== "NODE_OPTIONS"));
-  const child = spawn(process.execPath, [join(pkg, "dist/server.js"), ...args], {
-    cwd: pkg,
-    env: { ...clean, ...env },
-    stdio: ["ignore", "ignore", "pipe"],
-  });
-  const running: Running = { stderr: "", code: null, child };
-  await new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, 20_000);
-    child.stderr?.on("data", (chunk: Buffer) => {
-      running.stderr += chunk.toString();
-      const match = /listening on (http:\/\/\S+)/.exec(running.stderr);
-      if (match) {
-        running.url = match[1];
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    child.once("exit", (code) => {
-      running.code = code;
-      clearTimeout(timer);
-      resolve();
-    });
-  });
-  return running;
-}
-
-async function stop(running: Running): Promise<void> {
-  if (running.child.exitCode !== null || running.child.signalCode !== null) return;
-  running.child.kill("SIGTERM");
-  await once(running.child, "exit");
-}
 
 let pkg: string;
 let upstream: Awaited<ReturnType<typeof startUpstream>>;
@@ -112,12 +66,12 @@ describe("token exchange flags of a generated server", () => {
       ],
     ];
     for (const [args, env, message] of cases) {
-      const result = await run(pkg, args, { MCP_UPSTREAM_CLIENT_ID: "", ...env });
+      const result = await runPackage(pkg, args, { MCP_UPSTREAM_CLIENT_ID: "", ...env });
       expect(result.code, args.join(" ")).toBe(2);
       expect(result.stderr).toMatch(message);
       expect(result.stderr).not.toMatch(/\n\s+at /);
     }
-    const help = await run(pkg, ["--help"]);
+    const help = await runPackage(pkg, ["--help"]);
     expect(help.stderr).toContain("--upstream-token-exchange <url>");
     expect(help.stderr).toContain("MCP_UPSTREAM_CLIENT_SECRET");
   }, 60_000);
@@ -135,7 +89,7 @@ describe("node dist/server.js with --auth-issuer and --upstream-token-exchange",
   });
 
   it("the upstream sees the exchanged token, never the MCP one; one exchange per subject; two subjects, two tokens", async () => {
-    const server = await run(
+    const server = await runPackage(
       pkg,
       [
         "--http",
@@ -185,7 +139,7 @@ describe("node dist/server.js with --auth-issuer and --upstream-token-exchange",
       const everything = JSON.stringify(upstream.requests.map((r) => [r.headers, r.path, r.body]));
       for (const token of Object.values(tokens)) expect(everything).not.toContain(token);
     } finally {
-      await stop(server);
+      await stopPackage(server);
     }
   }, 60_000);
 });

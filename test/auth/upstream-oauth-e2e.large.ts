@@ -1,15 +1,3 @@
-/**
- * Per-user access to the upstream API (issue 34) end to end, with real processes: a generated package from an
- * OpenAPI document with an authorizationCode flow, run as `node dist/server.js --http --auth-issuer ...` (MCP
- * identity from oidc-provider), an upstream authorization server and an API that accepts only its tokens
- * (test/support/upstream-oauth-api.ts). Users through the official SDK client (2025-11-25) and our own client
- * (2026-07-28): the first call gets a URL elicitation, the test follows it as a browser would and consents, the
- * retried call reaches the API with that user's token; another user is asked separately and never gets it; a
- * token past expiry is refreshed once for concurrent calls; a revoked grant asks again; dynamic and code mode;
- * no token in the server's log or in any result.
- */
-import { type ChildProcess, spawn } from "node:child_process";
-import { once } from "node:events";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -20,76 +8,16 @@ import { connect } from "../../runtime/index.ts";
 import { scratchDir } from "../generate/support.ts";
 import { freePort } from "../support/free-port.ts";
 import { type OidcTestProvider, startOidcProvider } from "../support/oidc-provider.ts";
-import { signInAs, startUpstreamOAuthApi, type UpstreamOAuthApi } from "../support/upstream-oauth-api.ts";
+import { runPackage, stopPackage } from "../support/package-process.ts";
+import {
+  accountsDocument,
+  signInAs,
+  startUpstreamOAuthApi,
+  type UpstreamOAuthApi,
+} from "../support/upstream-oauth-api.ts";
 
 const MCP_AUDIENCE = "https://mcp.example.test/mcp";
 const TOKEN_KEY = "a".repeat(64);
-
-const openapi = (api: UpstreamOAuthApi) => ({
-  openapi: "3.1.0",
-  info: { title: "Accounts", version: "1.0.0" },
-  servers: [{ url: api.apiUrl }],
-  components: {
-    securitySchemes: {
-      accounts: {
-        type: "oauth2",
-        flows: {
-          authorizationCode: {
-            authorizationUrl: api.authorizationUrl,
-            tokenUrl: api.tokenUrl,
-            scopes: { "read:user": "read the profile" },
-          },
-        },
-      },
-    },
-  },
-  paths: {
-    "/user": {
-      get: {
-        operationId: "getMe",
-        summary: "Who the API thinks you are",
-        security: [{ accounts: ["read:user"] }],
-        responses: { "200": { description: "ok", content: { "application/json": { schema: { type: "object" } } } } },
-      },
-    },
-  },
-});
-
-type Running = { url?: string; stderr: string; code: number | null; child: ChildProcess };
-
-async function run(pkg: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<Running> {
-  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== "NODE_OPTIONS"));
-  const child = spawn(process.execPath, [join(pkg, "dist/server.js"), ...args], {
-    cwd: pkg,
-    env: { ...clean, ...env },
-    stdio: ["ignore", "ignore", "pipe"],
-  });
-  const running: Running = { stderr: "", code: null, child };
-  await new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, 20_000);
-    child.stderr?.on("data", (chunk: Buffer) => {
-      running.stderr += chunk.toString();
-      const match = /listening on (http:\/\/\S+)/.exec(running.stderr);
-      if (match && !running.url) {
-        running.url = match[1];
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    child.once("exit", (code) => {
-      running.code = code;
-      clearTimeout(timer);
-      resolve();
-    });
-  });
-  return running;
-}
-
-async function stop(running: Running): Promise<void> {
-  if (running.child.exitCode !== null || running.child.signalCode !== null) return;
-  running.child.kill("SIGTERM");
-  await once(running.child, "exit");
-}
 
 let pkg: string;
 let api: UpstreamOAuthApi;
@@ -102,7 +30,7 @@ beforeAll(async () => {
   api = await startUpstreamOAuthApi(() => `http://127.0.0.1:${port}/oauth/upstream/callback`);
   oidc = await startOidcProvider({});
   const dir = scratchDir("uoauth-e2e");
-  writeFileSync(join(dir, "api.json"), JSON.stringify(openapi(api)));
+  writeFileSync(join(dir, "api.json"), JSON.stringify(accountsDocument(api)));
   pkg = join(dir, "api");
   // The defaults (oauth, upstream-oauth, from the flow) plus the two serving modes.
   await generate(join(dir, "api.json"), pkg, { features: ["upstream-oauth", "dynamic", "code"] });
@@ -167,7 +95,7 @@ const linkIn = (text: string) => /(http:\/\/127\.0\.0\.1:\d+\/oauth\/upstream\/c
 
 describe("the server as an OAuth client of the API it wraps", () => {
   it("2025-11-25 through the SDK: URL elicitation (-32042), consent in a browser, the retry goes as that user; two users apart", async () => {
-    const server = await run(pkg, serverArgs(), serverEnv());
+    const server = await runPackage(pkg, serverArgs(), serverEnv());
     expect(server.url, server.stderr).toBeDefined();
     try {
       const alice = await sdkClient(server.url as string, "alice");
@@ -229,7 +157,7 @@ describe("the server as an OAuth client of the API it wraps", () => {
       expect((await sdkCall(alice, "getMe")).error?.code).toBe(-32042);
       await Promise.all([alice.close(), bob.close(), carol.close()]);
     } finally {
-      await stop(server);
+      await stopPackage(server);
     }
     for (const token of api.issued) {
       expect(server.stderr).not.toContain(token);
@@ -238,7 +166,7 @@ describe("the server as an OAuth client of the API it wraps", () => {
   }, 120_000);
 
   it("refreshes a token past expiry once for concurrent calls; a 401 refreshes; a revoked grant asks again", async () => {
-    const server = await run(pkg, serverArgs(), serverEnv());
+    const server = await runPackage(pkg, serverArgs(), serverEnv());
     expect(server.url, server.stderr).toBeDefined();
     try {
       api.setTtl(2);
@@ -269,13 +197,13 @@ describe("the server as an OAuth client of the API it wraps", () => {
       await dave.close();
     } finally {
       api.setTtl(3600);
-      await stop(server);
+      await stopPackage(server);
     }
     for (const token of api.issued) expect(server.stderr).not.toContain(token);
   }, 120_000);
 
   it("2026-07-28 through our client: an input_required round with the URL elicitation, answered after consent", async () => {
-    const server = await run(pkg, serverArgs(), serverEnv());
+    const server = await runPackage(pkg, serverArgs(), serverEnv());
     expect(server.url, server.stderr).toBeDefined();
     try {
       const asked: string[] = [];
@@ -306,13 +234,13 @@ describe("the server as an OAuth client of the API it wraps", () => {
       expect(asked).toHaveLength(1);
       await erin.close();
     } finally {
-      await stop(server);
+      await stopPackage(server);
     }
   }, 120_000);
 
   it("dynamic mode (call_tool) and code mode (execute) ask and then go as the user, in both eras", async () => {
     for (const mode of ["dynamic", "code"] as const) {
-      const server = await run(pkg, serverArgs(["--mode", mode]), serverEnv());
+      const server = await runPackage(pkg, serverArgs(["--mode", mode]), serverEnv());
       expect(server.url, server.stderr).toBeDefined();
       try {
         const [name, args] =
@@ -352,7 +280,7 @@ describe("the server as an OAuth client of the API it wraps", () => {
         expect(JSON.stringify(result)).toContain(`\\"login\\":\\"${modern}\\"`);
         await client.close();
       } finally {
-        await stop(server);
+        await stopPackage(server);
       }
       for (const token of api.issued) expect(server.stderr).not.toContain(token);
     }

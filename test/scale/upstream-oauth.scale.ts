@@ -15,7 +15,12 @@ import { freePort } from "../support/free-port.ts";
 import { type Nginx, startNginx } from "../support/nginx.ts";
 import { type OidcTestProvider, startOidcProvider } from "../support/oidc-provider.ts";
 import { type RedisServer, startRedis } from "../support/redis-server.ts";
-import { signInAs, startUpstreamOAuthApi, type UpstreamOAuthApi } from "../support/upstream-oauth-api.ts";
+import {
+  accountsDocument,
+  signInAs,
+  startUpstreamOAuthApi,
+  type UpstreamOAuthApi,
+} from "../support/upstream-oauth-api.ts";
 import { type Instance, nginxConfigFor, startInstance, stopInstance } from "./cluster.ts";
 
 const MCP_AUDIENCE = "https://mcp.example.test/mcp";
@@ -34,27 +39,7 @@ beforeAll(async () => {
   oidc = await startOidcProvider({});
   redis = await startRedis();
   const dir = scratchDir("uoauth-scale");
-  const doc = {
-    openapi: "3.1.0",
-    info: { title: "Accounts", version: "1.0.0" },
-    servers: [{ url: api.apiUrl }],
-    components: {
-      securitySchemes: {
-        accounts: {
-          type: "oauth2",
-          flows: {
-            authorizationCode: { authorizationUrl: api.authorizationUrl, tokenUrl: api.tokenUrl, scopes: { me: "" } },
-          },
-        },
-      },
-    },
-    paths: {
-      "/user": {
-        get: { operationId: "getMe", security: [{ accounts: ["me"] }], responses: { "200": { description: "ok" } } },
-      },
-    },
-  };
-  writeFileSync(join(dir, "api.json"), JSON.stringify(doc));
+  writeFileSync(join(dir, "api.json"), JSON.stringify(accountsDocument(api)));
   const pkg = join(dir, "api");
   await generate(join(dir, "api.json"), pkg, { features: ["upstream-oauth", "redis"] });
   const ports = [await freePort(), await freePort()];

@@ -222,3 +222,34 @@ export async function signInAs(link: string, user: string): Promise<{ status: nu
   const back = await fetch(approved.headers.get("location") ?? "", { headers: { cookie: cookie() } });
   return { status: back.status, page: await back.text() };
 }
+
+/** An OpenAPI document of the API: one operation, GET /user, that needs the caller's own token (read:user). */
+export const accountsDocument = (api: UpstreamOAuthApi) => ({
+  openapi: "3.1.0",
+  info: { title: "Accounts", version: "1.0.0" },
+  servers: [{ url: api.apiUrl }],
+  components: {
+    securitySchemes: {
+      accounts: {
+        type: "oauth2",
+        flows: {
+          authorizationCode: {
+            authorizationUrl: api.authorizationUrl,
+            tokenUrl: api.tokenUrl,
+            scopes: { "read:user": "read the profile" },
+          },
+        },
+      },
+    },
+  },
+  paths: {
+    "/user": {
+      get: {
+        operationId: "getMe",
+        summary: "Who the API thinks you are",
+        security: [{ accounts: ["read:user"] }],
+        responses: { "200": { description: "ok", content: { "application/json": { schema: { type: "object" } } } } },
+      },
+    },
+  },
+});
