@@ -123,7 +123,7 @@ export async function generate(
   });
 
   // buildModel's stages, with the output check before normalize: a spec with errors is reported as such
-  // whatever --out is, and normalizing is part of the "rendering the package" stage.
+  // whatever --out is, and normalizing is a stage of its own below it.
   const loaded = loadValid(specPath, bag, options);
   if (!loaded || !outputIsDirectory(dir, bag)) return done();
   // Large files wait beside --out from when they are made until the write moves them in (staging.ts);
@@ -237,7 +237,7 @@ async function renderPackage(
     import("./render/package-cost.ts"),
   ]);
   try {
-    progress.stage("rendering the package");
+    progress.stage("normalizing the tools' schemas");
     const model = normalize(loaded.server, specRef);
     const renames = new Map<string, string>();
     for (const { node } of model.tools) if (node.renamedFrom) renames.set(node.name, node.renamedFrom);

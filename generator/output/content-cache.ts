@@ -15,7 +15,7 @@ import { join } from "node:path";
 import { CONTENT_FOLDER, cacheDirectory, cacheDirectoryProblem, markStored, readTrusted } from "./cache-folder.ts";
 import { mcpgenSources } from "./mcpgen-sources.ts";
 
-export type CacheKind = "validators" | "types" | "dist" | "tokens" | "search";
+export type CacheKind = "validators" | "types" | "dist" | "tokens" | "search" | "prose";
 
 export type ContentCache = {
   /** What an earlier run stored for this input, or undefined. */

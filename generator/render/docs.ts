@@ -20,6 +20,7 @@ import { mdBlock, mdCode, mdText } from "./markdown.ts";
 import { hasHeadings, mdProse, mdSummary } from "./markdown-prose.ts";
 import { retryPlan } from "./nginx-config.ts";
 import { packageVersion } from "./package-files.ts";
+import { withProseMemo } from "./prose-memo.ts";
 import { registryName } from "./registry-name.ts";
 import { header } from "./ts.ts";
 
@@ -29,6 +30,11 @@ let template: Handlebars.TemplateDelegate | undefined;
 type Props = { [name: string]: JsonSchema };
 
 export function renderDocs(model: Model): string {
+  // Each description's Markdown is parsed once, and on the next run not at all (prose-memo.ts).
+  return withProseMemo(model.packageName, () => readme(model));
+}
+
+function readme(model: Model): string {
   template ??= Handlebars.compile(readFileSync(TEMPLATE, "utf8"), { strict: true, noEscape: true });
   const { server } = model;
   const envVars = upstreamEnvVars(server.upstream, mdCode, mdText).map((v) => ({ name: mdCode(v.name), use: v.use }));

@@ -7,6 +7,7 @@
 import { readFileSync } from "node:fs";
 import type { Model } from "../normalize/normalize.ts";
 import type { StagedContent, Staging } from "../output/staging.ts";
+import { progress } from "../progress.ts";
 import { renderClient } from "./client.ts";
 import { renderClientConfigs } from "./client-configs.ts";
 import { CODE_API_FILE, renderCodeApi } from "./code-api.ts";
@@ -81,22 +82,27 @@ export async function render(model: Model, userSources: SourceFile[] = [], stagi
   // The search index serves dynamic and code mode; the typed API docs, code mode alone.
   const has = new Set(model.features.map((feature) => feature.name));
   // Each large file is staged as soon as it is made, so none waits in memory for the rest.
+  // Progress names the main thread's step; the validators compile beside all of them.
   const rendering = (async () => {
+    progress.stage("rendering the catalog");
     const { ts, json } = renderDefinition(model);
     const definition = [generated("src/definition.ts", ts), generated("src/catalog.json", json)];
-    const index = has.has("dynamic") || has.has("code") ? await renderSearchIndex(model) : undefined;
+    const searched = has.has("dynamic") || has.has("code");
+    if (searched) progress.stage("building the search index");
+    const index = searched ? await renderSearchIndex(model) : undefined;
     const searchIndex = index === undefined ? undefined : generated(SEARCH_INDEX_FILE, index);
     // The token counts (the README's, generate's cost line) are the catalog objects' last reader: counted
     // now, before the types, those objects are garbage while the types compile.
+    progress.stage("counting tokens");
     if (model.tools.length > 0) packageCost(model);
     forgetCatalog(model);
-    return {
-      definition,
-      searchIndex,
-      types: pruneTypeImports(`${await renderTypes(model)}\n${renderHandlersType(model)}`),
-    };
+    progress.stage("compiling types");
+    const types = pruneTypeImports(`${await renderTypes(model)}\n${renderHandlersType(model)}`);
+    progress.stage("compiling validators");
+    return { definition, searchIndex, types };
   })();
   const [validators, { definition, searchIndex, types }] = await Promise.all([compiling, rendering]);
+  progress.stage("rendering the server, the client and the README");
   const codeApi = has.has("code") ? renderCodeApi(model, types) : undefined;
   const scaffolds = [...renderScaffolds(model), ...renderCredentialsScaffold(model)].map(
     (s): RenderedFile => ({

@@ -10,6 +10,7 @@ import { describe, expect, it } from "vitest";
 import { generate } from "../../generator/index.ts";
 import { pruneCache } from "../../generator/output/cache-folder.ts";
 import { contentCache, jsonParts, remembered } from "../../generator/output/content-cache.ts";
+import { remember, withProseMemo } from "../../generator/render/prose-memo.ts";
 import { freshCacheEachTest } from "./cache-env.ts";
 import { scratchDir } from "./support.ts";
 
@@ -28,7 +29,8 @@ function spec(dir: string, count: number, changed = -1): string {
   const tools = Array.from({ length: count }, (_, n) =>
     [
       `  - name: tool_${n}`,
-      `    description: Tool number ${n}.`,
+      // Markdown: the README parses it (prose-memo.ts keeps the answers).
+      `    description: "Tool **number** ${n}."`,
       "    inputSchema:",
       "      type: object",
       `      properties: { q: { type: string, maxLength: ${n + 1}, description: "${n === changed ? "changed" : "query"}" } }`,
@@ -61,6 +63,7 @@ describe("the content cache", () => {
     expect(chunks).toHaveLength(3);
     expect(entries("types")).toHaveLength(1);
     expect(entries("dist").length).toBeGreaterThan(0);
+    expect(entries("prose")).toHaveLength(1);
 
     // Tool 150 sits in the second chunk: that chunk alone is compiled and stored anew.
     await generate(spec(dir, 250, 150), join(dir, "one"));
@@ -83,6 +86,37 @@ describe("the content cache", () => {
     // Nothing was rewritten by the cached run (the entries it used were read).
     for (const [name, mtime] of stored)
       expect(statSync(join(cacheFolder(), "content/validators", name)).mtimeMs).toBeGreaterThanOrEqual(mtime);
+  });
+
+  it("keeps the README's Markdown answers by their exact text, for this run and the next", () => {
+    let made = 0;
+    const ask = (text: string) =>
+      remember("summary", text, () => {
+        made++;
+        return `<${text}>`;
+      });
+    expect(withProseMemo("pkg", () => [ask("a *b*"), ask("a *b*"), ask("c")])).toEqual(["<a *b*>", "<a *b*>", "<c>"]);
+    expect(made).toBe(2);
+    // The next run reads them back; a new text is made.
+    expect(withProseMemo("pkg", () => [ask("a *b*"), ask("a *b* ")])).toEqual(["<a *b*>", "<a *b* >"]);
+    expect(made).toBe(3);
+    // Only what a run used is stored: "c" went with the second run.
+    withProseMemo("pkg", () => ask("c"));
+    expect(made).toBe(4);
+    // Another package's answers are its own; a damaged entry costs only the work.
+    withProseMemo("other", () => ask("c"));
+    expect(made).toBe(5);
+    const [entry] = entries("prose").filter((name) =>
+      readFileSync(join(cacheFolder(), "content/prose", name), "utf8").includes("<c>"),
+    );
+    writeFileSync(join(cacheFolder(), "content/prose", entry), "[[1, 2]]");
+    withProseMemo("pkg", () => ask("c"));
+    withProseMemo("other", () => ask("c"));
+    expect(made).toBe(6);
+    // Outside a README nothing is kept.
+    ask("c");
+    ask("c");
+    expect(made).toBe(8);
   });
 
   it("serves an entry only for exactly its input and kind", () => {

@@ -55,6 +55,16 @@ describe.runIf(hasScript)("progress on a terminal", () => {
   it("generate of a large spec shows it too, up to writing the files", () => {
     const run = onTerminal(["generate", big, "--out", join(dir, "out")]);
     expect(run.output).toMatch(PROGRESS_LINE);
+    // Each step of render is named: a large API's render is most of the run.
+    for (const stage of [
+      "normalizing the tools' schemas",
+      "rendering the catalog",
+      "counting tokens",
+      "compiling types",
+      "compiling validators",
+      "rendering the server, the client and the README",
+    ])
+      expect(run.output).toContain(`mcpgen: ${stage}`);
     expect(run.output).toMatch(/mcpgen: writing \d+ files/);
     expect(run.output).toContain("written");
   }, 120_000);
