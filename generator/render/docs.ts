@@ -11,6 +11,7 @@ import type { JsonSchema, ToolNode } from "../ir.ts";
 import { upstreamEnvVars } from "../normalize/env-vars.ts";
 import { FEATURE_MODULES } from "../normalize/features.ts";
 import type { Model } from "../normalize/normalize.ts";
+import { withMemo } from "../output/answer-memo.ts";
 import { authDocs } from "./auth-docs.ts";
 import { DEPLOYED_URL, renderClientConfigs } from "./client-configs.ts";
 import { forwardsUpstream } from "./credentials-hook.ts";
@@ -20,7 +21,6 @@ import { mdBlock, mdCode, mdText } from "./markdown.ts";
 import { hasHeadings, mdProse, mdSummary } from "./markdown-prose.ts";
 import { retryPlan } from "./nginx-config.ts";
 import { packageVersion } from "./package-files.ts";
-import { withProseMemo } from "./prose-memo.ts";
 import { registryName } from "./registry-name.ts";
 import { header } from "./ts.ts";
 
@@ -30,8 +30,8 @@ let template: Handlebars.TemplateDelegate | undefined;
 type Props = { [name: string]: JsonSchema };
 
 export function renderDocs(model: Model): string {
-  // Each description's Markdown is parsed once, and on the next run not at all (prose-memo.ts).
-  return withProseMemo(model.packageName, () => readme(model));
+  // Each description's Markdown is parsed once, and on the next run not at all (output/answer-memo.ts).
+  return withMemo("prose", model.packageName, () => readme(model));
 }
 
 function readme(model: Model): string {

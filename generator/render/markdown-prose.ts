@@ -10,14 +10,16 @@ import { fromMarkdown } from "mdast-util-from-markdown";
 import { gfmFromMarkdown, gfmToMarkdown } from "mdast-util-gfm";
 import { type Options, toMarkdown } from "mdast-util-to-markdown";
 import { gfm } from "micromark-extension-gfm";
+import { remember } from "../output/answer-memo.ts";
 import { mdText, visible } from "./markdown.ts";
-import { remember } from "./prose-memo.ts";
 
 /** Markdown in, Markdown out: `headingDepth` is the shallowest heading the context allows (2 under the
  * README's title, 4 under a tool's `###`). Empty for no text. */
 export function mdProse(text: string | undefined, headingDepth: number): string {
   if (!text?.trim()) return "";
-  return plainProse(text) ?? remember(`prose${headingDepth}`, text, () => mdProseParsed(text, headingDepth));
+  return (
+    plainProse(text) ?? remember("prose", `markdown${headingDepth}`, text, () => mdProseParsed(text, headingDepth))
+  );
 }
 
 /** mdProse through the parser, whatever the text; exported so a test can hold the fast path to it. */
@@ -40,7 +42,7 @@ export function mdProseParsed(text: string, headingDepth: number): string {
 /** Whether the text has headings of its own: a document, not a paragraph (the API's description, say). */
 export function hasHeadings(text: string | undefined): boolean {
   if (!text?.trim() || plainProse(text) !== undefined) return false;
-  return remember("headings", text, () => (collect(parse(text), "heading").length > 0 ? "yes" : "")) === "yes";
+  return remember("prose", "headings", text, () => (collect(parse(text), "heading").length > 0 ? "yes" : "")) === "yes";
 }
 
 /** The first sentence as plain text, escaped for a table cell (mdText): no formatting, one line. */
@@ -48,7 +50,7 @@ export function mdSummary(text: string | undefined): string {
   if (!text?.trim()) return "";
   const prose = plainProse(text);
   if (prose !== undefined) return mdText(firstSentence(prose.split("\n\n")[0].replace(/\n/g, " ")));
-  return remember("summary", text, () => parsedSummary(text));
+  return remember("prose", "summary", text, () => parsedSummary(text));
 }
 
 function parsedSummary(text: string): string {

@@ -5,6 +5,7 @@
  */
 import type { CatalogTool, StoredCatalog } from "../../runtime/package/catalog-types.ts";
 import type { Model } from "../normalize/normalize.ts";
+import { withMemo } from "../output/answer-memo.ts";
 import { catalogData, definitionData } from "./definition.ts";
 import { type ToolListCost, toolListCost } from "./token-cost.ts";
 
@@ -19,7 +20,8 @@ export function packageCost(model: Model): ToolListCost {
       const toolset = tool.toolset ?? model.tools[index]?.node.toolset;
       return toolset === undefined ? tool : { ...tool, toolset };
     });
-    cost = toolListCost(tools, stored.toolsets ?? definitionData(model).catalog.toolsets ?? []);
+    const toolsets = stored.toolsets ?? definitionData(model).catalog.toolsets ?? [];
+    cost = withMemo("tokens", model.packageName, () => toolListCost(tools, toolsets));
     counted.set(model, cost);
   }
   return cost;

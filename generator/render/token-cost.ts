@@ -12,7 +12,7 @@ import { createRequire } from "node:module";
 import { DYNAMIC_TOOLS } from "../../runtime/features/dynamic/dynamic-tools.ts";
 import type { CatalogTool, CatalogToolset } from "../../runtime/package/catalog-types.ts";
 import type { Tool } from "../../runtime/protocol/types.ts";
-import { remembered } from "../output/content-cache.ts";
+import { remember } from "../output/answer-memo.ts";
 
 /** The tool fields tools/list sends, in its order (runtime/server/methods.ts's TOOL_FIELDS). */
 const TOOL_FIELDS = [
@@ -135,32 +135,15 @@ export function toolListCost(tools: readonly CatalogTool[], toolsets: readonly C
 }
 
 /**
- * The counts of `texts`, from the cache when an earlier run counted the same texts: a regenerate then
- * neither counts nor loads the encoding (0.3 s). Texts are JSON, so no NUL can join two into one.
+ * The counts of `texts`, each remembered by its text (output/answer-memo.ts, within a package's
+ * withMemo): a regenerate counts only the tools that changed, and with none changed neither counts nor
+ * loads the encoding (0.3 s).
  */
 function countAll(length: number, text: (index: number) => string): number[] {
-  const count = () => Array.from({ length }, (_, index) => countTokens(text(index)));
-  const stored = remembered(
-    "tokens",
-    () => joined(length, text),
-    () => JSON.stringify(count()),
-  );
-  return parseCounts(stored, length) ?? count();
-}
-
-/** The texts joined by NULs, as parts (content-cache.ts hashes them one by one). */
-function* joined(length: number, text: (index: number) => string): Generator<string> {
-  for (let index = 0; index < length; index++) yield index === 0 ? text(index) : `\0${text(index)}`;
-}
-
-/** The stored counts, if they are what was stored: as many whole numbers as texts. */
-function parseCounts(text: string, length: number): number[] | undefined {
-  try {
-    const counts: unknown = JSON.parse(text);
-    return Array.isArray(counts) && counts.length === length && counts.every(Number.isSafeInteger) ? counts : undefined;
-  } catch {
-    return undefined;
-  }
+  return Array.from({ length }, (_, index) => {
+    const piece = text(index);
+    return Number(remember("tokens", "o200k", piece, () => String(countTokens(piece))));
+  });
 }
 
 /** What generate reports (and its fingerprint replays): the per-tool figures stay with bench; the dynamic

@@ -8,9 +8,9 @@ import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, 
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { generate } from "../../generator/index.ts";
+import { remember, withMemo } from "../../generator/output/answer-memo.ts";
 import { pruneCache } from "../../generator/output/cache-folder.ts";
 import { contentCache, jsonParts, remembered } from "../../generator/output/content-cache.ts";
-import { remember, withProseMemo } from "../../generator/render/prose-memo.ts";
 import { freshCacheEachTest } from "./cache-env.ts";
 import { scratchDir } from "./support.ts";
 
@@ -88,35 +88,58 @@ describe("the content cache", () => {
       expect(statSync(join(cacheFolder(), "content/validators", name)).mtimeMs).toBeGreaterThanOrEqual(mtime);
   });
 
-  it("keeps the README's Markdown answers by their exact text, for this run and the next", () => {
+  it("keeps answers by their exact text, for this run and the next: the README's Markdown, token counts", () => {
     let made = 0;
     const ask = (text: string) =>
-      remember("summary", text, () => {
+      remember("prose", "summary", text, () => {
         made++;
         return `<${text}>`;
       });
-    expect(withProseMemo("pkg", () => [ask("a *b*"), ask("a *b*"), ask("c")])).toEqual(["<a *b*>", "<a *b*>", "<c>"]);
+    expect(withMemo("prose", "pkg", () => [ask("a *b*"), ask("a *b*"), ask("c")])).toEqual([
+      "<a *b*>",
+      "<a *b*>",
+      "<c>",
+    ]);
     expect(made).toBe(2);
     // The next run reads them back; a new text is made.
-    expect(withProseMemo("pkg", () => [ask("a *b*"), ask("a *b* ")])).toEqual(["<a *b*>", "<a *b* >"]);
+    expect(withMemo("prose", "pkg", () => [ask("a *b*"), ask("a *b* ")])).toEqual(["<a *b*>", "<a *b* >"]);
     expect(made).toBe(3);
     // Only what a run used is stored: "c" went with the second run.
-    withProseMemo("pkg", () => ask("c"));
+    withMemo("prose", "pkg", () => ask("c"));
     expect(made).toBe(4);
-    // Another package's answers are its own; a damaged entry costs only the work.
-    withProseMemo("other", () => ask("c"));
+    // Another package's answers are its own, and so are another kind's and another question's.
+    withMemo("prose", "other", () => ask("c"));
     expect(made).toBe(5);
-    const [entry] = entries("prose").filter((name) =>
-      readFileSync(join(cacheFolder(), "content/prose", name), "utf8").includes("<c>"),
-    );
-    writeFileSync(join(cacheFolder(), "content/prose", entry), "[[1, 2]]");
-    withProseMemo("pkg", () => ask("c"));
-    withProseMemo("other", () => ask("c"));
+    withMemo("tokens", "pkg", () => ask("c"));
     expect(made).toBe(6);
-    // Outside a README nothing is kept.
-    ask("c");
-    ask("c");
+    withMemo("prose", "pkg", () => remember("prose", "headings", "c", () => String(++made)));
+    expect(made).toBe(7);
+    // A damaged entry costs only the work.
+    for (const name of entries("prose")) writeFileSync(join(cacheFolder(), "content/prose", name), "[[1, 2]]");
+    withMemo("prose", "pkg", () => ask("c"));
     expect(made).toBe(8);
+    // Outside withMemo nothing is kept.
+    ask("c");
+    ask("c");
+    expect(made).toBe(10);
+  });
+
+  it("counts a regenerate's tokens only for the tools that changed", async () => {
+    const dir = scratchDir("content-cache-tokens");
+    const counted = () => {
+      const stored = entries("tokens").map((name) => readFileSync(join(cacheFolder(), "content/tokens", name), "utf8"));
+      return stored.length === 1 ? (JSON.parse(stored[0]) as [string, string][]) : [];
+    };
+    const first = await generate(spec(dir, 30), join(dir, "out"));
+    const before = new Map(counted());
+    // 30 tools, the list's head, the empty list and the last tool with the list's end (and dynamic mode's
+    // list, counted once per process).
+    expect(before.size).toBeGreaterThanOrEqual(33);
+    const again = await generate(spec(dir, 30, 7), join(dir, "out"));
+    const after = new Map(counted());
+    expect(after.size).toBe(before.size);
+    expect([...after.keys()].filter((key) => !before.has(key))).toHaveLength(1);
+    expect(again.toolsList?.all.tokens).toBe(first.toolsList?.all.tokens);
   });
 
   it("serves an entry only for exactly its input and kind", () => {
