@@ -39,12 +39,22 @@ export function withMemo<T>(kind: MemoKind, name: string, run: () => T): T {
   }
 }
 
-/** `make()`'s answer to `question` about `text`: this run's, a stored one, or made now. */
-export function remember(kind: MemoKind, question: string, text: string, make: () => string): string {
+/**
+ * `make()`'s answer to `question` about `text`: this run's, a stored one, or made now. `valid`: what an
+ * answer of this question can be; a stored one that is not (a damaged entry) is made again.
+ */
+export function remember(
+  kind: MemoKind,
+  question: string,
+  text: string,
+  make: () => string,
+  valid: (answer: string) => boolean = () => true,
+): string {
   const memo = current.get(kind);
   if (memo === undefined) return make();
   const key = `${question}:${sha256(text)}`;
-  let answer = memo.used.get(key) ?? memo.stored.get(key);
+  const known = memo.used.get(key) ?? memo.stored.get(key);
+  let answer = known !== undefined && valid(known) ? known : undefined;
   if (answer === undefined) {
     answer = make();
     memo.made++;

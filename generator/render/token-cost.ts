@@ -142,9 +142,12 @@ export function toolListCost(tools: readonly CatalogTool[], toolsets: readonly C
 function countAll(length: number, text: (index: number) => string): number[] {
   return Array.from({ length }, (_, index) => {
     const piece = text(index);
-    return Number(remember("tokens", "o200k", piece, () => String(countTokens(piece))));
+    return Number(remember("tokens", "o200k", piece, () => String(countTokens(piece)), isCount));
   });
 }
+
+/** A stored count is a whole number (15 digits at most: every one a safe integer). */
+const isCount = (answer: string) => /^\d{1,15}$/.test(answer);
 
 /** What generate reports (and its fingerprint replays): the per-tool figures stay with bench; the dynamic
  * figure only for a package that has dynamic mode. */

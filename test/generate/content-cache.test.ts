@@ -140,6 +140,16 @@ describe("the content cache", () => {
     expect(after.size).toBe(before.size);
     expect([...after.keys()].filter((key) => !before.has(key))).toHaveLength(1);
     expect(again.toolsList?.all.tokens).toBe(first.toolsList?.all.tokens);
+    // A stored count that is not a whole number is counted again, never read as NaN.
+    const [entry] = entries("tokens");
+    writeFileSync(
+      join(cacheFolder(), "content/tokens", entry),
+      JSON.stringify([...after.keys()].map((key) => [key, "many"])),
+    );
+    // Into another folder: the same spec into the same one is answered from its fingerprint, rendering nothing.
+    const damaged = await generate(spec(dir, 30, 7), join(dir, "elsewhere"));
+    expect(damaged.toolsList?.all.tokens).toBe(first.toolsList?.all.tokens);
+    expect(counted().every(([, count]) => /^\d+$/.test(count))).toBe(true);
   });
 
   it("serves an entry only for exactly its input and kind", () => {
