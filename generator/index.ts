@@ -126,6 +126,8 @@ export async function generate(
   // whatever --out is, and normalizing is a stage of its own below it.
   const loaded = loadValid(specPath, bag, options);
   if (!loaded || !outputIsDirectory(dir, bag)) return done();
+  // The rules have reported; what is left to report (a render failure) finds its position again.
+  loaded.release?.();
   // Large files wait beside --out from when they are made until the write moves them in (staging.ts);
   // whatever is left there goes when the run ends, however it ends.
   const staging = new Staging(dir.root);

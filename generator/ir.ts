@@ -189,7 +189,8 @@ export type ServerNode = ServerIdentity & {
   /** Defects of a vendor's OpenAPI document that mcpgen repaired (each also a warning), for the README. */
   repairs?: Array<{ pointer: string; message: string }>;
   /** OpenAPI: the document pointer a tool-schema object was converted from, if any, so that a defect
-   * in a shared schema is reported once, where the vendor wrote it, not once per tool. */
+   * in a shared schema is reported once, where the vendor wrote it, not once per tool. Once the rules
+   * are done, generate lets the document go (Loaded.release): it then knows the converted definitions alone. */
   sourceOf?: (schema: object) => string | undefined;
   /** OpenAPI: the config's maxDescriptionLength; descriptions in served tool schemas are cut at the
    * smaller of it and PROPERTY_DESCRIPTION_LENGTH (normalize/compact-schema.ts). */

@@ -2,7 +2,7 @@
 import { applyToolsetMap, type ToolsetMap } from "./config/toolset-map.ts";
 import type { DiagnosticBag, Report } from "./diagnostics/diagnostic.ts";
 import type { ServerNode } from "./ir.ts";
-import { loadOpenApi } from "./openapi/load-openapi.ts";
+import { loadOpenApi, releaseDocument } from "./openapi/load-openapi.ts";
 import type { OpenApiOptions } from "./openapi/options.ts";
 import { type ReadOptions, readSource } from "./source/read-source.ts";
 import { loadSpec } from "./spec/load-spec.ts";
@@ -10,8 +10,11 @@ import { loadSpec } from "./spec/load-spec.ts";
 /** `toolsets`: the config file's renames and merges of toolsets (config/toolset-map.ts); `features`: the
  * runtime features (generate's --features, else the config's), which win over the spec's own list. */
 export type LoadOptions = ReadOptions & { openapi?: OpenApiOptions; toolsets?: ToolsetMap; features?: string[] };
-/** The IR plus a reporter that points into the file it came from, for the stages that follow. */
-export type Loaded = { server: ServerNode; report: Report };
+/**
+ * The IR plus a reporter that points into the file it came from, for the stages that follow. `release`
+ * lets go of what only positions need (SourceDoc), for a caller past the rules: report still works.
+ */
+export type Loaded = { server: ServerNode; report: Report; release?: () => void };
 
 export function load(file: string, bag: DiagnosticBag, options: LoadOptions = {}): Loaded | undefined {
   const loaded = loadServer(file, bag, options);
@@ -27,8 +30,15 @@ function loadServer(file: string, bag: DiagnosticBag, options: LoadOptions): Loa
   if (Object.hasOwn(top, "openapi") || Object.hasOwn(top, "swagger")) {
     const openapi = { ...options.openapi, ...(options.maxBytes ? { maxBytes: options.maxBytes } : {}) };
     const server = loadOpenApi(source, bag, openapi);
-    if (server) applyToolsetMap(server, options.toolsets, bag);
-    return server ? { server, report: source.report } : undefined;
+    if (!server) return undefined;
+    applyToolsetMap(server, options.toolsets, bag);
+    // Not `source` itself: its value is the parsed document, which this would keep alive.
+    const releaseSource = source.release;
+    const release = () => {
+      releaseSource?.();
+      releaseDocument(server);
+    };
+    return { server, report: source.report, release };
   }
   if (!openApiOptionsUnused(file, bag, options.openapi)) return undefined;
   const server = loadSpec(source);

@@ -119,7 +119,6 @@ function shareComponents(
       if (!firstDef.has(name)) firstDef.set(name, def);
     }
   }
-  const sourceOf = server.sourceOf ?? (() => undefined);
   const shared = defs.map((def): SharedDefinition => {
     const original = firstDef.get(def.name);
     return {
@@ -127,7 +126,8 @@ function shareComponents(
       uri: `${SHARED_DEFINITION_BASE}${def.id}`,
       typeName: typeNames.take(pascalCase(def.name)),
       schema: def.schema,
-      source: () => (original ? sourceOf(original) : undefined),
+      // Read when asked: the lookup is narrowed once the rules are done (openapi/load-openapi.ts).
+      source: () => (original ? server.sourceOf?.(original) : undefined),
     };
   });
   // The document has no `inputSchema` of its own: a failure points at the operation.

@@ -169,7 +169,7 @@ export function loadOpenApi(
     name,
     version: info.version as string,
     ...(repairs.length > 0 ? { repairs: repairs.map(({ pointer, message }) => ({ pointer, message })) } : {}),
-    sourceOf: sourceLookup(bundled.document, ctx.converted),
+    sourceOf: narrowable(sourceLookup(bundled.document, ctx.converted), ctx.converted.definitionPointers),
     maxDescriptionLength: config.maxDescriptionLength,
     title,
     ...(typeof info.description === "string" ? { description: info.description } : {}),
@@ -217,6 +217,27 @@ function refPolicy(file: string, options: OpenApiOptions, allowRemote: boolean):
     allowInsecure: options.allowInsecureRefs === true,
     timeoutMs: options.refTimeoutMs ?? DEFAULT_REF_TIMEOUT_MS,
   };
+}
+
+/** What each server's sourceOf becomes when the document is let go (releaseDocument). */
+const narrowed = new WeakMap<object, (schema: object) => string | undefined>();
+
+function narrowable(
+  sourceOf: (schema: object) => string | undefined,
+  pointers: WeakMap<object, string>,
+): (schema: object) => string | undefined {
+  narrowed.set(sourceOf, (schema) => pointers.get(schema));
+  return sourceOf;
+}
+
+/**
+ * Lets the document go once the rules are done (they point at any of its schemas): `sourceOf` then
+ * knows the converted definitions alone, all that a later stage asks about (a render failure's culprit,
+ * normalize/tool-schemas.ts). Microsoft Graph's document and its conversions: 26 MB held to the end.
+ */
+export function releaseDocument(server: ServerNode): void {
+  const narrow = server.sourceOf && narrowed.get(server.sourceOf);
+  if (narrow) server.sourceOf = narrow;
 }
 
 /**

@@ -25,6 +25,11 @@ export class ConvertedDefs {
   readonly #byKey = new Map<string, { schema: JsonSchema; refs: string[] }>();
   /** Each converted schema object → the document's schema object it came from (diagnostics point there). */
   readonly origins = new WeakMap<object, object>();
+  /**
+   * Each converted definition → the document pointer of its schema: what is asked of the document once
+   * the rules are done (a render failure's culprit), kept apart so the document itself can go (load.ts).
+   */
+  readonly definitionPointers = new WeakMap<object, string>();
 
   get(direction: Direction, ref: string) {
     return this.#byKey.get(`${direction} ${ref}`);
@@ -112,6 +117,9 @@ export class SchemaScope {
     const refs = [...this.#converting.pop()!];
     this.#defs.set(name, schema);
     this.#converted.set(this.#direction, ref, { schema, refs });
+    if (ref.startsWith("#/") && this.#converted.origins.get(schema) === target) {
+      this.#converted.definitionPointers.set(schema, decodeURIComponent(ref.slice(1)));
+    }
   }
 
   #node(schema: JsonSchema): JsonSchema {

@@ -5,6 +5,7 @@
  */
 
 import { readFileSync } from "node:fs";
+import { collectGarbage } from "../heap-growth.ts";
 import type { Model } from "../normalize/normalize.ts";
 import type { StagedContent, Staging } from "../output/staging.ts";
 import { progress } from "../progress.ts";
@@ -85,17 +86,23 @@ export async function render(model: Model, userSources: SourceFile[] = [], stagi
   // Progress names the main thread's step; the validators compile beside all of them.
   const rendering = (async () => {
     progress.stage("rendering the catalog");
-    const { ts, json } = renderDefinition(model);
-    const definition = [generated("src/definition.ts", ts), generated("src/catalog.json", json)];
+    // Made and staged in expressions, never held in a local: an async function's locals live until it
+    // returns, and Graph's catalog.json (52 MB of text) would outlive its staging through the types.
+    const definition = ((made) => [generated("src/definition.ts", made.ts), generated("src/catalog.json", made.json)])(
+      renderDefinition(model),
+    );
     const searched = has.has("dynamic") || has.has("code");
     if (searched) progress.stage("building the search index");
-    const index = searched ? await renderSearchIndex(model) : undefined;
-    const searchIndex = index === undefined ? undefined : generated(SEARCH_INDEX_FILE, index);
+    const stage = (index: string | undefined) =>
+      index === undefined ? undefined : generated(SEARCH_INDEX_FILE, index);
+    const searchIndex = searched ? stage(await renderSearchIndex(model)) : undefined;
     // The token counts (the README's, generate's cost line) are the catalog objects' last reader: counted
     // now, before the types, those objects are garbage while the types compile.
     progress.stage("counting tokens");
     if (model.tools.length > 0) packageCost(model);
     forgetCatalog(model);
+    // The catalog objects and the token counts' garbage: gone before the types' compile fills the heap.
+    collectGarbage();
     progress.stage("compiling types");
     const types = pruneTypeImports(`${await renderTypes(model)}\n${renderHandlersType(model)}`);
     progress.stage("compiling validators");

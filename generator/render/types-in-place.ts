@@ -16,6 +16,7 @@ import { validateOptions } from "json-schema-to-typescript/dist/src/optionValida
 import { nameAnonymousRecursiveTypes, parse } from "json-schema-to-typescript/dist/src/parser.js";
 import { dereference } from "json-schema-to-typescript/dist/src/resolver.js";
 import { validate } from "json-schema-to-typescript/dist/src/validator.js";
+import { collectGarbage } from "../heap-growth.ts";
 
 /** `compile(schema, name, options)` without `format` (mcpgen formats the types itself); `schema` is used up. */
 export async function compileInPlace(schema: JSONSchema, name: string, options: Partial<Options>): Promise<string> {
@@ -36,5 +37,10 @@ export async function compileInPlace(schema: JSONSchema, name: string, options: 
   const usedNames = new Set<string>();
   const parsed = parse(normalized, merged, undefined, processed, usedNames);
   nameAnonymousRecursiveTypes(parsed, processed, dereferencedPaths, usedNames);
+  // The parsed types are all the last steps read: the schemas (Graph's: the largest structure of the run)
+  // go before the output is built, as it was used up. Its callers still hold the root, not what it held.
+  processed.clear();
+  for (const key of Object.keys(schema)) delete (schema as Record<string, unknown>)[key];
+  collectGarbage();
   return generate(optimize(parsed, merged), merged);
 }

@@ -8,7 +8,7 @@ import { createRequire } from "node:module";
 import { availableParallelism } from "node:os";
 import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
-import { claim, compileUnit, type Unit } from "./validators-compile.ts";
+import { claim, compileUnit, type PackedUnits, unitAt } from "./validators-compile.ts";
 
 const WORKER_URL = new URL("./validators-worker.ts", import.meta.url).href;
 // tsx's ESM entry (its CommonJS one cannot register hooks from a worker).
@@ -19,7 +19,8 @@ const TSX_API = pathToFileURL(
 ).href;
 const BOOT = `import(${JSON.stringify(TSX_API)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(WORKER_URL)}); });`;
 
-type Answer = { index: number; code?: string; error?: string } | { done: true };
+/** A worker's answer: the code (or the error) of the unit at `position` in the list it was sent. */
+type Answer = { position: number; code?: string; error?: string } | { done: true };
 
 /** Workers started ahead of need (warmUp), idle and not keeping the process alive. */
 const warm: Worker[] = [];
@@ -44,16 +45,21 @@ export function warmUp(): void {
 }
 
 /**
- * Compiles every unit on the main thread and the workers, which claim units from one counter. Each unit's
- * code goes to `done` as it arrives, once, in no set order: none is kept here.
+ * Compiles the units `indices` names on the main thread and the workers, which claim them from one
+ * counter. Each unit's code goes to `done` as it arrives, once, in no set order: none is kept here.
  */
-export async function compileInWorkers(units: Unit[], done: (index: number, code: string) => void): Promise<void> {
-  const count = units.length;
+export async function compileInWorkers(
+  units: PackedUnits,
+  indices: number[],
+  done: (index: number, code: string) => void,
+): Promise<void> {
+  const count = indices.length;
   const answered: boolean[] = new Array(count).fill(false);
-  const take = (index: number, code: string) => {
-    answered[index] = true;
-    done(index, code);
+  const take = (position: number, code: string) => {
+    answered[position] = true;
+    done(indices[position], code);
   };
+  const compile = (position: number) => compileUnit(unitAt(units, indices[position]));
   const counter = new Int32Array(new SharedArrayBuffer(4));
   const workers = Array.from({ length: Math.min(availableParallelism(), count) - 1 }, () => {
     const worker = warm.pop() ?? startWorker();
@@ -71,21 +77,21 @@ export async function compileInWorkers(units: Unit[], done: (index: number, code
         worker.on("message", (answer: Answer) => {
           if ("done" in answer) resolve();
           else if (answer.error !== undefined) failure ??= answer.error;
-          else if (answer.code !== undefined) take(answer.index, answer.code);
+          else if (answer.code !== undefined) take(answer.position, answer.code);
         });
-        worker.postMessage({ units, counter });
+        worker.postMessage({ units, indices, counter });
       }),
   );
   try {
     // The rest of render runs first (a turn of the event loop); the workers have started meanwhile.
     await new Promise((resolve) => setImmediate(resolve));
-    for (const index of claim(counter, count)) take(index, compileUnit(units[index]));
+    for (const position of claim(counter, count)) take(position, compile(position));
     await Promise.all(finished);
   } finally {
     await Promise.all(workers.map((worker) => worker.terminate()));
   }
   if (failure !== undefined) throw new Error(failure);
-  answered.forEach((yes, index) => {
-    if (!yes) take(index, compileUnit(units[index]));
+  answered.forEach((yes, position) => {
+    if (!yes) take(position, compile(position));
   });
 }

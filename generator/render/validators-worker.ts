@@ -1,13 +1,15 @@
-/** Worker thread for validators.ts: compiles units of the plan it is sent, claimed from the shared counter. */
+/** Worker thread for validators.ts: compiles the units it is sent, claimed from the shared counter. */
 import { parentPort } from "node:worker_threads";
-import { claim, compileUnit, type Unit } from "./validators-compile.ts";
+import { claim, compileUnit, type PackedUnits, unitAt } from "./validators-compile.ts";
 
-parentPort?.on("message", ({ units, counter }: { units: Unit[]; counter: Int32Array }) => {
-  for (const index of claim(counter, units.length)) {
+type Work = { units: PackedUnits; indices: number[]; counter: Int32Array };
+
+parentPort?.on("message", ({ units, indices, counter }: Work) => {
+  for (const position of claim(counter, indices.length)) {
     try {
-      parentPort?.postMessage({ index, code: compileUnit(units[index]) });
+      parentPort?.postMessage({ position, code: compileUnit(unitAt(units, indices[position])) });
     } catch (error) {
-      parentPort?.postMessage({ index, error: error instanceof Error ? error.message : String(error) });
+      parentPort?.postMessage({ position, error: error instanceof Error ? error.message : String(error) });
     }
   }
   parentPort?.postMessage({ done: true });

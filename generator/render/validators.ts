@@ -3,22 +3,29 @@
  * a server compiles no schema. The code is split into chunks, `src/validators/<n>.cjs`, that
  * `src/validators.ts` loads on the first call of one of their tools: start-up parses none of it (a
  * GitHub-sized API has megabytes of validator code). The definitions tools share are compiled once, into
- * `src/validators/shared.cjs`, which a chunk loads with itself. Chunks compile in parallel worker threads.
+ * `src/validators/shared.cjs` (or, for many, parts `shared-<n>.cjs`), which a chunk loads with itself.
+ * Parts and chunks compile in parallel worker threads.
  */
 import { availableParallelism } from "node:os";
 import { sha256 } from "../hash.ts";
+import type { JsonSchema } from "../ir.ts";
 import type { Model } from "../normalize/normalize.ts";
+import { SHARED_DEFINITION_BASE } from "../normalize/tool-schemas.ts";
 import { contentCache } from "../output/content-cache.ts";
 import { dialectOf } from "../schema/dialect.ts";
+import { walkSchema } from "../schema/walk.ts";
 import { header } from "./ts.ts";
 import { dataLiteral } from "./ts-data-literal.ts";
 import {
   type ChunkJob,
   type CompilePlan,
   compileUnit,
-  SHARED_MODULE,
-  type Unit,
-  unitsOf,
+  type Modules,
+  type PackedUnits,
+  packedUnitsOf,
+  type SharedPart,
+  unitAt,
+  unitBytes,
 } from "./validators-compile.ts";
 import { compileInWorkers } from "./validators-pool.ts";
 
@@ -43,65 +50,126 @@ export async function renderValidators<F>(
   file: (name: string, code: string) => F,
 ): Promise<RenderedValidators<F>> {
   const plan = compilePlan(model);
-  const units = unitsOf(plan);
+  const units = packedUnitsOf(plan);
   const cache = contentCache("validators");
   const head = header(model.specRef);
-  let chunk = 0;
-  const names = units.map((unit) => (unit.kind === "shared" ? SHARED_MODULE : `${chunk++}.cjs`));
-  const files: F[] = new Array(units.length);
+  const names = [...plan.parts.map((_, n) => partModule(n, plan.parts.length)), ...plan.jobs.map((_, n) => `${n}.cjs`)];
+  const files: F[] = new Array(names.length);
   // Each unit is named by its own text: a chunk's code depends on the definitions' ids alone (content ids).
-  const keys = cache === undefined ? [] : units.map((unit) => sha256(`${unit.kind}\n${unit.text}`));
+  const keys = cache === undefined ? [] : units.kinds.map((kind, index) => unitKey(kind, unitBytes(units, index)));
   const missing: number[] = [];
-  units.forEach((_, index) => {
+  names.forEach((_, index) => {
     const body = cache?.get(keys[index]);
     if (body === undefined) missing.push(index);
     else files[index] = file(names[index], `${head}\n${body}`);
   });
-  await compileUnits(
-    missing.map((index) => units[index]),
-    (n, body) => {
-      const index = missing[n];
-      cache?.set(keys[index], body);
-      files[index] = file(names[index], `${head}\n${body}`);
-    },
-  );
+  await compileUnits(units, missing, (index, body) => {
+    cache?.set(keys[index], body);
+    files[index] = file(names[index], `${head}\n${body}`);
+  });
   return { module: loaderModule(model, plan.jobs), files };
 }
 
-/** Compiles the units, handing each one's code to `done` as it is made: on every core when there are several. */
-async function compileUnits(units: Unit[], done: (index: number, code: string) => void): Promise<void> {
-  if (units.length > 1 && availableParallelism() > 1) await compileInWorkers(units, done);
-  else
-    units.forEach((unit, index) => {
-      done(index, compileUnit(unit));
-    });
+/** Compiles the units `indices` names, handing each one's code to `done` as it is made: on every core when there are several. */
+async function compileUnits(
+  units: PackedUnits,
+  indices: number[],
+  done: (index: number, code: string) => void,
+): Promise<void> {
+  if (indices.length > 1 && availableParallelism() > 1) await compileInWorkers(units, indices, done);
+  else for (const index of indices) done(index, compileUnit(unitAt(units, index)));
+}
+
+/** A unit's cache key: its kind and its JSON. */
+function unitKey(kind: string, json: Buffer): string {
+  return sha256(Buffer.concat([Buffer.from(`${kind}\n`), json]));
 }
 
 /**
- * The chunks to compile, and the shared definitions (model.toolSchemas.shared) they use: compiled once,
- * into validators/shared.cjs, and called from the chunks by id (validators-compile.ts).
+ * The chunks to compile, and the shared definitions (model.toolSchemas.shared) they use, in parts: each
+ * compiled once, and called from the chunks and the other parts by id (validators-compile.ts).
  */
 function compilePlan(model: Model): CompilePlan {
-  const plan: CompilePlan = { jobs: [], defs: {} };
   const { schemas, shared } = model.toolSchemas;
+  const jobs: Array<{ entries: ChunkJob["entries"]; uses: Set<string> }> = [];
   const used = new Set<string>();
   for (const { tool, validatorName, schema, uses, typeOnly } of schemas) {
     if (typeOnly) continue;
-    const chunk = chunkOfTool(tool);
-    plan.jobs[chunk] ??= { entries: [] };
+    jobs[chunkOfTool(tool)] ??= { entries: [], uses: new Set() };
+    const job = jobs[chunkOfTool(tool)];
     const dialect = dialectOf(schema);
     // Keyed by our validator name, so a user's $id can never make two tools share a validator.
     const { $id: _ignored, ...withoutId } = schema;
-    plan.jobs[chunk].entries.push({
+    job.entries.push({
       name: validatorName,
       schema: withoutId,
       dialect: typeof dialect === "string" ? dialect : "2020-12",
     });
-    for (const id of uses) used.add(id);
+    for (const id of uses) {
+      used.add(id);
+      job.uses.add(id);
+    }
   }
   // Only what a validator reaches (a result schema's definitions are types alone), in the model's order.
-  for (const def of shared) if (used.has(def.id)) plan.defs[def.id] = { ...def.schema, $id: def.uri };
-  return plan;
+  const parts = partsOf(shared.filter((def) => used.has(def.id)).map((def) => ({ ...def.schema, $id: def.uri })));
+  const moduleOf = new Map<string, string>();
+  parts.forEach((part, n) => {
+    for (const id of Object.keys(part.defs)) moduleOf.set(id, partModule(n, parts.length));
+  });
+  const modulesFor = (ids: Iterable<string>): Modules =>
+    Object.fromEntries([...ids].sort().map((id) => [id, moduleOf.get(id) as string]));
+  for (const part of parts) {
+    const own = part.defs;
+    const calls = new Set<string>();
+    for (const def of Object.values(own))
+      walkSchema(def, (sub) => {
+        const id =
+          typeof sub.$ref === "string" &&
+          sub.$ref.startsWith(SHARED_DEFINITION_BASE) &&
+          sub.$ref.slice(SHARED_DEFINITION_BASE.length);
+        if (id && !Object.hasOwn(own, id)) calls.add(id);
+      });
+    part.modules = modulesFor(calls);
+  }
+  // A sparse array when a chunk has only type-only schemas: every chunk index still names a job.
+  return {
+    jobs: Array.from(jobs, (job) => ({ entries: job?.entries ?? [], modules: modulesFor(job?.uses ?? []) })),
+    parts,
+  };
+}
+
+/**
+ * The shared definitions cut into parts of about PART_CHARACTERS of JSON each, so that no one compile
+ * holds every definition: Microsoft Graph's 2,107 in one ajv instance took a worker's heap to 350 MB at
+ * the run's peak (issue 32). A part ends at a definition whose content id ends in "0", once it is long
+ * enough: one definition added or changed moves the cuts of its own part alone, and a regenerate compiles
+ * that part again, not all of them.
+ */
+const PART_CHARACTERS = 192 * 1024;
+const MAX_PART_CHARACTERS = 3 * PART_CHARACTERS;
+
+function partsOf(defs: JsonSchema[]): SharedPart[] {
+  const parts: SharedPart[] = [];
+  let part: SharedPart | undefined;
+  let length = 0;
+  for (const def of defs) {
+    const id = (def.$id as string).slice(SHARED_DEFINITION_BASE.length);
+    part ??= { defs: {}, modules: {} };
+    part.defs[id] = def;
+    length += JSON.stringify(def).length;
+    if ((length >= PART_CHARACTERS && id.endsWith("0")) || length >= MAX_PART_CHARACTERS) {
+      parts.push(part);
+      part = undefined;
+      length = 0;
+    }
+  }
+  if (part) parts.push(part);
+  return parts;
+}
+
+/** The module of part `n` of `count`: `shared.cjs` when there is one (most APIs), else `shared-<n>.cjs`. */
+function partModule(n: number, count: number): string {
+  return count === 1 ? "shared.cjs" : `shared-${n}.cjs`;
 }
 
 /** src/validators.ts: `validator(chunk, name)`, a validator that loads its chunk on its first call. */

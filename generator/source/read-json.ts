@@ -12,10 +12,11 @@ export function isJsonFile(file: string): boolean {
   return /\.json$/i.test(file);
 }
 
-/** `anyValue`: the file is one a `$ref` reads, whose top level may be a list or a scalar. */
+/** `anyValue`: the file is one a `$ref` reads, whose top level may be a list or a scalar. `bytes`: what `text` was decoded from. */
 export function readStrictJson(
   file: string,
   text: string,
+  bytes: Buffer,
   bag: DiagnosticBag,
   anyValue = false,
 ): SourceDoc | undefined {
@@ -45,10 +46,32 @@ export function readStrictJson(
     at(0)("SPEC_NOT_MAPPING", "", `the top level is ${found}, not an object`);
     return undefined;
   }
+  const { locate, release } = releasableLocator(text, bytes);
+  return { file, value, locate, report: bag.reporter(file, locate), release };
+}
+
+/**
+ * A JSON text's locator, its positions built on the first question. The text is held while questions may
+ * come often (the rules); once released (SourceDoc), so are the positions, and a later question decodes
+ * the bytes again: UTF-8 is half the size of a text with any character past Latin-1, and outside the heap.
+ * A function of its own, so that no other closure's scope keeps the text alive.
+ */
+export function releasableLocator(text: string, bytes: Buffer): { locate: Locator; release: () => void } {
+  let held: string | undefined = text;
   let positioned: Locator | undefined;
   const locate: Locator = (pointer, target) => {
-    positioned ??= jsonLocator(text);
+    held ??= withoutBom(bytes.toString("utf8"));
+    positioned ??= jsonLocator(held);
     return positioned(pointer, target);
   };
-  return { file, value, locate, report: bag.reporter(file, locate) };
+  const release = () => {
+    held = undefined;
+    positioned = undefined;
+  };
+  return { locate, release };
+}
+
+/** The text decodeUtf8 made of the bytes (which it found valid UTF-8). */
+function withoutBom(text: string): string {
+  return text.startsWith("\uFEFF") ? text.slice(1) : text;
 }

@@ -6,12 +6,12 @@
  * that can go wrong with a file a user hands us (missing, a directory, huge, not UTF-8, malformed,
  * duplicate keys, an alias bomb) becomes a diagnostic; this function never throws.
  */
-import type { DiagnosticBag, Locator } from "../diagnostics/diagnostic.ts";
+import type { DiagnosticBag } from "../diagnostics/diagnostic.ts";
 import { decodeUtf8 } from "./decode.ts";
-import { hasDuplicateJsonKeys, jsonLocator } from "./json-scan.ts";
+import { hasDuplicateJsonKeys } from "./json-scan.ts";
 import { countEntries, DEFAULT_MAX_BYTES, MAX_DEPTH, MAX_ENTRIES, readBytes, tooDeep } from "./limits.ts";
 import { parseText } from "./parse-yaml.ts";
-import { isJsonFile, readStrictJson } from "./read-json.ts";
+import { isJsonFile, readStrictJson, releasableLocator } from "./read-json.ts";
 import type { SourceDoc } from "./source-doc.ts";
 import { parseYamlInChunks } from "./yaml-chunks.ts";
 
@@ -56,8 +56,8 @@ export function parseSource(
   const anyValue = options.anyValue === true;
   // Large specs are read in pieces (yaml-chunks.ts); a file a $ref reads may be any value, so it is read whole.
   const doc = isJsonFile(file)
-    ? readStrictJson(file, text, bag, anyValue)
-    : (parseJson(file, text, bag) ??
+    ? readStrictJson(file, text, bytes, bag, anyValue)
+    : (parseJson(file, text, bytes, bag) ??
       (anyValue ? undefined : parseInChunks(file, text, bag)) ??
       parseText(file, text, bag, anyValue));
   const deep = doc && tooDeep(doc.value);
@@ -75,7 +75,7 @@ export function parseSource(
  * parse, with the positions built on first use: only a diagnostic needs them. A text that is not
  * plain, duplicate-free JSON returns undefined and takes the YAML path, which reports its faults.
  */
-function parseJson(file: string, text: string, bag: DiagnosticBag): SourceDoc | undefined {
+function parseJson(file: string, text: string, bytes: Buffer, bag: DiagnosticBag): SourceDoc | undefined {
   if (!/^\s*\{/.test(text)) return undefined;
   let value: unknown;
   try {
@@ -84,12 +84,8 @@ function parseJson(file: string, text: string, bag: DiagnosticBag): SourceDoc | 
     return undefined;
   }
   if (hasDuplicateJsonKeys(text)) return undefined;
-  let positioned: Locator | undefined;
-  const locate: Locator = (pointer, target) => {
-    positioned ??= jsonLocator(text);
-    return positioned(pointer, target);
-  };
-  return { file, value, locate, report: bag.reporter(file, locate) };
+  const { locate, release } = releasableLocator(text, bytes);
+  return { file, value, locate, report: bag.reporter(file, locate), release };
 }
 
 /** A large block-style YAML file, a piece at a time (yaml-chunks.ts); undefined means "use parseText". */

@@ -2,9 +2,10 @@
  * Precompiled validators come in chunks of 100 tools, each required on the first call of one of its
  * tools. A real server process is watched through a preloaded hook on Module._load: start-up and
  * tools/list load no chunk, and a call loads its own tool's chunk only (with shared.cjs, the definitions
- * OpenAPI tools share, compiled once for all chunks).
+ * OpenAPI tools share, compiled once for all chunks; many definitions are cut into parts, shared-<n>.cjs,
+ * which call each other).
  */
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generate } from "../../generator/index.ts";
@@ -25,7 +26,7 @@ function writeHook(hook: string, log: string): void {
 const { appendFileSync } = require("node:fs");
 const load = Module._load;
 Module._load = function (request, ...rest) {
-  const chunk = /(?:validators[\\\\/]|^\\.\\/)(\\w+\\.cjs)$/.exec(request);
+  const chunk = /(?:validators[\\\\/]|^\\.\\/)((?:\\d+|shared(?:-\\d+)?)\\.cjs)$/.exec(request);
   if (chunk) appendFileSync(${JSON.stringify(log)}, chunk[1] + "\\n");
   return load.call(this, request, ...rest);
 };\n`,
@@ -159,5 +160,108 @@ describe("shared definitions", () => {
     const missing = await client.callTool("savePet149", { name: "Rex", owner: {} });
     expect(text(missing)).toMatch(/owner.*email/);
     expect(loadedFrom(sharedLog).sort()).toEqual(["1.cjs", "shared.cjs"]);
+  });
+});
+
+describe("shared definitions in parts", () => {
+  const dir = scratchDir("chunks-parts");
+  const pkg = join(dir, "out");
+  const partsLog = join(dir, "required.log");
+  const partsHook = join(dir, "hook.cjs");
+  let client: McpClient;
+  // 120 definitions of ~3.5 KB each, more than one part holds: Node000 -> Node001 -> ... -> Node119 ->
+  // Node000, a cycle through every part. Each part is compiled on its own and calls the others.
+  const NODES = 120;
+  const name = (i: number) => `Node${String(i % NODES).padStart(3, "0")}`;
+  const schemas = Object.fromEntries(
+    Array.from({ length: NODES }, (_, i) => [
+      name(i),
+      {
+        type: "object",
+        required: ["kind"],
+        properties: {
+          kind: { enum: Array.from({ length: 150 }, (_, j) => `kind-${i}-${j}-of-this-node`) },
+          next: { $ref: `#/components/schemas/${name(i + 1)}` },
+        },
+      },
+    ]),
+  );
+  const document = {
+    openapi: "3.1.0",
+    info: { title: "Nodes", version: "1.0.0" },
+    servers: [{ url: "http://127.0.0.1:9/" }],
+    // saveNode takes the first node, saveLast the last: in the last part, its `next` in the first.
+    paths: Object.fromEntries(
+      [
+        ["saveNode", 0],
+        ["saveLast", NODES - 1],
+      ].map(([operationId, node]) => [
+        `/${operationId}`,
+        {
+          post: {
+            operationId,
+            requestBody: {
+              required: true,
+              content: { "application/json": { schema: { $ref: `#/components/schemas/${name(Number(node))}` } } },
+            },
+            responses: { "204": { description: "saved" } },
+          },
+        },
+      ]),
+    ),
+    components: { schemas },
+  };
+  /** A chain of `depth` nodes from Node000, each with a valid kind, the last one's `kind` replaced by `last`. */
+  const chain = (depth: number, last?: string): Record<string, unknown> => {
+    let node: Record<string, unknown> | undefined;
+    for (let i = depth - 1; i >= 0; i--) {
+      const kind = i === depth - 1 && last !== undefined ? last : `kind-${i % NODES}-7-of-this-node`;
+      node = { kind, ...(node ? { next: node } : {}) };
+    }
+    return node ?? {};
+  };
+
+  beforeAll(async () => {
+    writeFileSync(join(dir, "nodes.json"), JSON.stringify(document));
+    const result = await generate(join(dir, "nodes.json"), pkg);
+    expect(result.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
+    writeHook(partsHook, partsLog);
+    const { command, args } = serverCommand(pkg);
+    client = await connect({ command, args: ["--require", partsHook, ...args] });
+  }, 120_000);
+  afterAll(async () => {
+    await client?.close();
+  });
+
+  it("cuts the definitions into parts that call each other on first use", () => {
+    const parts = readdirSync(join(pkg, "src/validators"))
+      .filter((file) => file.startsWith("shared"))
+      .sort();
+    expect(parts.length).toBeGreaterThan(1);
+    expect(parts).not.toContain("shared.cjs");
+    expect(parts.every((file, n) => parts.includes(`shared-${n}.cjs`) && file.endsWith(".cjs"))).toBe(true);
+    const code = parts.map((file) => readFileSync(join(pkg, "src/validators", file), "utf8"));
+    // Each definition once, in one part: the enum of Node042 is in exactly one of them.
+    expect(code.filter((text) => text.includes('"kind-42-0-of-this-node"'))).toHaveLength(1);
+    expect(code.every((text) => text.includes("lazyDefinition("))).toBe(true);
+  });
+
+  it("validates through every part, round the cycle, and reports an error where it is", async () => {
+    const good = await client.callTool("saveNode", chain(NODES + 5));
+    expect(text(good)).not.toMatch(/Invalid arguments/);
+    // The path is cut in the message; it begins where the chain does.
+    const bad = await client.callTool("saveNode", chain(NODES + 3, "not-a-kind"));
+    expect(bad.isError).toBe(true);
+    expect(text(bad)).toMatch(/^Invalid arguments for tool saveNode: \/next\/next\/next/);
+    // From the last part into the first: the nested definition's errors come back whole.
+    const last = await client.callTool("saveLast", { kind: "kind-119-0-of-this-node", next: { kind: "nope" } });
+    expect(last.isError).toBe(true);
+    expect(text(last)).toMatch(/Invalid arguments for tool saveLast: \/next\/kind.*allowed values/);
+    const missing = await client.callTool("saveLast", { kind: "kind-119-0-of-this-node", next: {} });
+    expect(text(missing)).toMatch(/\/next.*kind/);
+    const loadedParts = loadedFrom(partsLog).filter((file) => file.startsWith("shared"));
+    expect(new Set(loadedParts).size).toBe(
+      readdirSync(join(pkg, "src/validators")).filter((f) => f.startsWith("shared")).length,
+    );
   });
 });

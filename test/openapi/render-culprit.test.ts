@@ -4,8 +4,10 @@
  * that did is fixed, repair.large.ts), so a stand-in throws on one marked schema: in the one compile of
  * every type (types-in-place.ts) and in each compile of the search for the schema to blame (the library's).
  */
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
+import { parse } from "yaml";
 import { generate } from "../../generator/index.ts";
 import { scratchDir } from "../generate/support.ts";
 
@@ -49,6 +51,23 @@ describe("RENDER_FAILED", () => {
         "17:7",
         "cannot render the package: Cannot read properties of undefined (reading 'push') (type Inner)",
       ],
+    ]);
+    vi.unstubAllEnvs();
+  });
+
+  it("in a JSON document, whose text generate lets go after the rules: found again from its bytes", async () => {
+    vi.stubEnv("MCPGEN_CACHE", "off");
+    const dir = scratchDir("render-culprit-json");
+    // A character past Latin-1 and a byte-order mark: the text is found again exactly as it was read.
+    const document = parse(readFileSync(join(import.meta.dirname, "fixtures/render-culprit.yaml"), "utf8"));
+    document.info.description = "Überprüft – “quoted”";
+    const text = JSON.stringify(document, null, 2);
+    writeFileSync(join(dir, "culprit.json"), `\uFEFF${text}`);
+    // Where the schema itself (the object) begins.
+    const lines = text.slice(0, text.indexOf('"Inner": {') + '"Inner": '.length).split("\n");
+    const result = await generate(join(dir, "culprit.json"), join(dir, "pkg"));
+    expect(result.diagnostics.map((d) => [d.code, d.pointer, `${d.line}:${d.col}`])).toEqual([
+      ["RENDER_FAILED", "/components/schemas/Inner", `${lines.length}:${(lines.at(-1)?.length ?? 0) + 1}`],
     ]);
     vi.unstubAllEnvs();
   });
