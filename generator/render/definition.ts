@@ -163,6 +163,14 @@ export function forgetCatalog(model: Model): void {
   catalogData.forget(model);
 }
 
+/**
+ * Drops the catalog objects as served (definitionData) once the search index, their last reader before
+ * the token counts, is built: the counts read the catalog as stored alone (catalogData, made before).
+ */
+export function forgetServedCatalog(model: Model): void {
+  definitionData.forget(model);
+}
+
 export const definitionData = perModel((model): DefinitionData => {
   const { server } = model;
   const upstream = server.upstream && {

@@ -5,7 +5,7 @@
  */
 
 import { readFileSync } from "node:fs";
-import { collectGarbage } from "../heap-growth.ts";
+import { collectGarbage, tightenHeapGrowth } from "../heap-growth.ts";
 import type { Model } from "../normalize/normalize.ts";
 import type { StagedContent, Staging } from "../output/staging.ts";
 import { progress } from "../progress.ts";
@@ -13,7 +13,7 @@ import { renderClient } from "./client.ts";
 import { renderClientConfigs } from "./client-configs.ts";
 import { CODE_API_FILE, renderCodeApi } from "./code-api.ts";
 import { renderCredentialsScaffold } from "./credentials-hook.ts";
-import { forgetCatalog, renderDefinition } from "./definition.ts";
+import { forgetCatalog, forgetServedCatalog, renderDefinition } from "./definition.ts";
 import { renderDockerfile, renderDockerignore } from "./dockerfile.ts";
 import { renderDocs } from "./docs.ts";
 import { renderScaffolds } from "./handlers.ts";
@@ -64,6 +64,7 @@ function staged(file: RenderedFile, staging: Staging | undefined): RenderedFile 
  * files go as they are made (generate's; without, every file stays in memory).
  */
 export async function render(model: Model, userSources: SourceFile[] = [], staging?: Staging): Promise<RenderedFile[]> {
+  tightenHeapGrowth();
   const generated = (path: string, content: string): RenderedFile =>
     staged(
       {
@@ -98,6 +99,7 @@ export async function render(model: Model, userSources: SourceFile[] = [], stagi
     const searchIndex = searched ? stage(await renderSearchIndex(model)) : undefined;
     // The token counts (the README's, generate's cost line) are the catalog objects' last reader: counted
     // now, before the types, those objects are garbage while the types compile.
+    forgetServedCatalog(model);
     progress.stage("counting tokens");
     if (model.tools.length > 0) packageCost(model);
     forgetCatalog(model);

@@ -6,7 +6,7 @@
 import type { CatalogTool, StoredCatalog } from "../../runtime/package/catalog-types.ts";
 import type { Model } from "../normalize/normalize.ts";
 import { withMemo } from "../output/answer-memo.ts";
-import { catalogData, definitionData } from "./definition.ts";
+import { catalogData } from "./definition.ts";
 import { type ToolListCost, toolListCost } from "./token-cost.ts";
 
 const counted = new WeakMap<Model, ToolListCost>();
@@ -20,7 +20,8 @@ export function packageCost(model: Model): ToolListCost {
       const toolset = tool.toolset ?? model.tools[index]?.node.toolset;
       return toolset === undefined ? tool : { ...tool, toolset };
     });
-    const toolsets = stored.toolsets ?? definitionData(model).catalog.toolsets ?? [];
+    // The stored catalog's toolsets are the served one's (catalogData copies them).
+    const toolsets = stored.toolsets ?? [];
     cost = withMemo("tokens", model.packageName, () => toolListCost(tools, toolsets));
     counted.set(model, cost);
   }

@@ -3,7 +3,9 @@
  * line:col (JSON_SYNTAX). Never YAML, which would accept trailing commas, single quotes, comments and
  * plain YAML saved as .json, and then misreport what it made of them.
  */
+import { readFileSync } from "node:fs";
 import type { DiagnosticBag, Locator } from "../diagnostics/diagnostic.ts";
+import { sha256 } from "../hash.ts";
 import { firstDuplicateJsonKey, jsonLocator, linePositions } from "./json-scan.ts";
 import { jsonSyntaxFault } from "./json-syntax.ts";
 import type { SourceDoc } from "./source-doc.ts";
@@ -46,32 +48,45 @@ export function readStrictJson(
     at(0)("SPEC_NOT_MAPPING", "", `the top level is ${found}, not an object`);
     return undefined;
   }
-  const { locate, release } = releasableLocator(text, bytes);
+  const { locate, release } = releasableLocator(file, text, bytes);
   return { file, value, locate, report: bag.reporter(file, locate), release };
 }
 
 /**
  * A JSON text's locator, its positions built on the first question. The text is held while questions may
- * come often (the rules); once released (SourceDoc), so are the positions, and a later question decodes
- * the bytes again: UTF-8 is half the size of a text with any character past Latin-1, and outside the heap.
- * A function of its own, so that no other closure's scope keeps the text alive.
+ * come often (the rules); once released (SourceDoc), so are the positions and the bytes, and a later
+ * question reads the file again: if it is still what was read (its SHA-256), the positions are built
+ * again from it; if it changed since, a position cannot be trusted, and the diagnostic keeps its pointer
+ * at 1:1. A function of its own, so that no other closure's scope keeps the text alive.
  */
-export function releasableLocator(text: string, bytes: Buffer): { locate: Locator; release: () => void } {
+export function releasableLocator(file: string, text: string, bytes: Buffer): { locate: Locator; release: () => void } {
   let held: string | undefined = text;
+  let kept: Buffer | undefined = bytes;
+  let digest: string | undefined;
   let positioned: Locator | undefined;
   const locate: Locator = (pointer, target) => {
-    held ??= withoutBom(bytes.toString("utf8"));
+    held ??= readAgain(file, digest);
+    if (held === undefined) return { line: 1, col: 1 };
     positioned ??= jsonLocator(held);
     return positioned(pointer, target);
   };
   const release = () => {
+    digest ??= kept && sha256(kept);
     held = undefined;
+    kept = undefined;
     positioned = undefined;
   };
   return { locate, release };
 }
 
-/** The text decodeUtf8 made of the bytes (which it found valid UTF-8). */
-function withoutBom(text: string): string {
-  return text.startsWith("\uFEFF") ? text.slice(1) : text;
+/** The file's text as decodeUtf8 made it, if its bytes are still those of `digest`. */
+function readAgain(file: string, digest: string | undefined): string | undefined {
+  try {
+    const bytes = readFileSync(file);
+    if (digest === undefined || sha256(bytes) !== digest) return undefined;
+    const text = bytes.toString("utf8");
+    return text.startsWith("\uFEFF") ? text.slice(1) : text;
+  } catch {
+    return undefined;
+  }
 }

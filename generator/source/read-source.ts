@@ -84,7 +84,7 @@ function parseJson(file: string, text: string, bytes: Buffer, bag: DiagnosticBag
     return undefined;
   }
   if (hasDuplicateJsonKeys(text)) return undefined;
-  const { locate, release } = releasableLocator(text, bytes);
+  const { locate, release } = releasableLocator(file, text, bytes);
   return { file, value, locate, report: bag.reporter(file, locate), release };
 }
 

@@ -3,6 +3,8 @@
  * GitHub generates the same bytes with an empty cache, with the cache an earlier run filled, and with
  * the cache off (the cache never changes what comes out); Microsoft Graph generates within its memory
  * bound, measured as the peak RSS of the child process (GNU time's %M, as the codegen bench does).
+ * `npm run test:large` runs this file on its own, after the others: a peak measured while other test
+ * files take the same two cores is the garbage collector's lag as much as generate's memory.
  */
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";

@@ -4,7 +4,9 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { DiagnosticBag } from "../../generator/diagnostics/diagnostic.ts";
 import { validateFiles } from "../../generator/index.ts";
+import { readSource } from "../../generator/source/read-source.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "mcpgen-files-"));
 
@@ -140,5 +142,31 @@ describe("reading spec files", () => {
       "a:3:SCHEMA_NOT_OBJECT",
       "b:1:SPEC_MISSING_FIELD",
     ]);
+  });
+});
+
+describe("a JSON spec's positions, once released", () => {
+  const text = '{\n  "openapi": "3.1.0",\n  "info": { "title": "Ünïcode", "version": "1" }\n}\n';
+  const spec = join(dir, "released.json");
+
+  function released(file: string) {
+    writeFileSync(file, `\uFEFF${text}`);
+    const bag = new DiagnosticBag();
+    const source = readSource(file, bag);
+    expect(source?.release).toBeTypeOf("function");
+    source?.locate("/info/title");
+    source?.release?.();
+    return source;
+  }
+
+  it("are found again from the file, as they were", () => {
+    const source = released(spec);
+    expect(source?.locate("/info/title")).toEqual({ line: 3, col: 22 });
+  });
+
+  it("are not trusted once the file has changed: 1:1, never a wrong place", () => {
+    const source = released(spec);
+    writeFileSync(spec, `\n\n${text}`);
+    expect(source?.locate("/info/title")).toEqual({ line: 1, col: 1 });
   });
 });
