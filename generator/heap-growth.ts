@@ -24,8 +24,7 @@ export function boundHeapGrowth(): void {
     setFlagsFromString("--expose-gc");
     collector = runInNewContext("gc") as () => void;
   }
-  if (process.execArgv.some((arg) => FLAG.test(arg))) return;
-  setFlagsFromString(`--heap-growing-percent=${GROWING_PERCENT}`);
+  if (!growthIsTheUsers()) setFlagsFromString(`--heap-growing-percent=${GROWING_PERCENT}`);
 }
 
 /**
@@ -36,8 +35,13 @@ export function boundHeapGrowth(): void {
  * garbage of all but peaks far lower, keeps 40%: 20% for the whole run cost 21% more CPU.
  */
 export function tightenHeapGrowth(): void {
-  if (collector === undefined || process.execArgv.some((arg) => FLAG.test(arg))) return;
-  setFlagsFromString(`--heap-growing-percent=${RENDER_GROWING_PERCENT}`);
+  if (collector !== undefined && !growthIsTheUsers())
+    setFlagsFromString(`--heap-growing-percent=${RENDER_GROWING_PERCENT}`);
+}
+
+/** A --heap-growing-percent on node's own command line: the user's choice, left as it is. */
+function growthIsTheUsers(): boolean {
+  return process.execArgv.some((arg) => FLAG.test(arg));
 }
 
 /**

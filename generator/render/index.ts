@@ -94,9 +94,9 @@ export async function render(model: Model, userSources: SourceFile[] = [], stagi
     );
     const searched = has.has("dynamic") || has.has("code");
     if (searched) progress.stage("building the search index");
-    const stage = (index: string | undefined) =>
+    const indexFile = (index: string | undefined) =>
       index === undefined ? undefined : generated(SEARCH_INDEX_FILE, index);
-    const searchIndex = searched ? stage(await renderSearchIndex(model)) : undefined;
+    const searchIndex = searched ? indexFile(await renderSearchIndex(model)) : undefined;
     // The token counts (the README's, generate's cost line) are the catalog objects' last reader: counted
     // now, before the types, those objects are garbage while the types compile.
     forgetServedCatalog(model);

@@ -20,7 +20,7 @@ export type Modules = Record<string, string>;
 export type ChunkJob = {
   /** Validator name, schema (without $id) and dialect of each validator in the chunk. */
   entries: Array<{ name: string; schema: JsonSchema; dialect: Dialect }>;
-  /** The module of every shared definition the entries refer to. */
+  /** The module of every shared definition the entries call. */
   modules: Modules;
 };
 
@@ -54,10 +54,11 @@ export function packedUnitsOf(plan: CompilePlan): PackedUnits {
     texts.push(Buffer.from(JSON.stringify(job)));
   }
   const bytes = new SharedArrayBuffer(texts.reduce((sum, text) => sum + text.length, 0));
+  const view = Buffer.from(bytes);
   const ends: number[] = [];
   let at = 0;
   for (const text of texts) {
-    text.copy(Buffer.from(bytes), at);
+    text.copy(view, at);
     at += text.length;
     ends.push(at);
   }

@@ -91,24 +91,20 @@ function unitKey(kind: string, json: Buffer): string {
  */
 function compilePlan(model: Model): CompilePlan {
   const { schemas, shared } = model.toolSchemas;
-  const jobs: Array<{ entries: ChunkJob["entries"]; uses: Set<string> }> = [];
+  const jobs: Array<ChunkJob["entries"]> = [];
   const used = new Set<string>();
   for (const { tool, validatorName, schema, uses, typeOnly } of schemas) {
     if (typeOnly) continue;
-    jobs[chunkOfTool(tool)] ??= { entries: [], uses: new Set() };
-    const job = jobs[chunkOfTool(tool)];
+    jobs[chunkOfTool(tool)] ??= [];
     const dialect = dialectOf(schema);
     // Keyed by our validator name, so a user's $id can never make two tools share a validator.
     const { $id: _ignored, ...withoutId } = schema;
-    job.entries.push({
+    jobs[chunkOfTool(tool)].push({
       name: validatorName,
       schema: withoutId,
       dialect: typeof dialect === "string" ? dialect : "2020-12",
     });
-    for (const id of uses) {
-      used.add(id);
-      job.uses.add(id);
-    }
+    for (const id of uses) used.add(id);
   }
   // Only what a validator reaches (a result schema's definitions are types alone), in the model's order.
   const parts = partsOf(shared.filter((def) => used.has(def.id)).map((def) => ({ ...def.schema, $id: def.uri })));
@@ -116,24 +112,21 @@ function compilePlan(model: Model): CompilePlan {
   parts.forEach((part, n) => {
     for (const id of Object.keys(part.defs)) moduleOf.set(id, partModule(n, parts.length));
   });
-  const modulesFor = (ids: Iterable<string>): Modules =>
-    Object.fromEntries([...ids].sort().map((id) => [id, moduleOf.get(id) as string]));
-  for (const part of parts) {
-    const own = part.defs;
+  // Where each definition a unit's schemas call is, but its own part's: those it calls by `$ref`.
+  const modulesFor = (schemas: JsonSchema[], own: Record<string, unknown> = {}): Modules => {
     const calls = new Set<string>();
-    for (const def of Object.values(own))
-      walkSchema(def, (sub) => {
-        const id =
-          typeof sub.$ref === "string" &&
-          sub.$ref.startsWith(SHARED_DEFINITION_BASE) &&
-          sub.$ref.slice(SHARED_DEFINITION_BASE.length);
-        if (id && !Object.hasOwn(own, id)) calls.add(id);
+    for (const schema of schemas)
+      walkSchema(schema, (sub) => {
+        if (typeof sub.$ref !== "string" || !sub.$ref.startsWith(SHARED_DEFINITION_BASE)) return;
+        const id = sub.$ref.slice(SHARED_DEFINITION_BASE.length);
+        if (!Object.hasOwn(own, id)) calls.add(id);
       });
-    part.modules = modulesFor(calls);
-  }
+    return Object.fromEntries([...calls].sort().map((id) => [id, moduleOf.get(id) as string]));
+  };
+  for (const part of parts) part.modules = modulesFor(Object.values(part.defs), part.defs);
   // A sparse array when a chunk has only type-only schemas: every chunk index still names a job.
   return {
-    jobs: Array.from(jobs, (job) => ({ entries: job?.entries ?? [], modules: modulesFor(job?.uses ?? []) })),
+    jobs: Array.from(jobs, (entries = []) => ({ entries, modules: modulesFor(entries.map((entry) => entry.schema)) })),
     parts,
   };
 }

@@ -3,8 +3,7 @@ import type { DiagnosticBag } from "../diagnostics/diagnostic.ts";
 
 export function decodeUtf8(bytes: Buffer, file: string, bag: DiagnosticBag): string | undefined {
   try {
-    const text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-    return text.startsWith("\uFEFF") ? text.slice(1) : text;
+    return withoutBom(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
   } catch {
     const offset = firstInvalidUtf8(bytes);
     const before = bytes.subarray(0, offset).toString("utf8");
@@ -14,6 +13,11 @@ export function decodeUtf8(bytes: Buffer, file: string, bag: DiagnosticBag): str
     bag.reporter(file, () => position)("FILE_NOT_UTF8", "", `invalid UTF-8 byte 0x${byte} at byte offset ${offset}`);
     return undefined;
   }
+}
+
+/** The text without its byte-order mark, as every reader of a spec takes it. */
+export function withoutBom(text: string): string {
+  return text.startsWith("\uFEFF") ? text.slice(1) : text;
 }
 
 /** Offset of the first byte that does not start or continue a valid UTF-8 sequence. */

@@ -3,11 +3,12 @@
  * line:col (JSON_SYNTAX). Never YAML, which would accept trailing commas, single quotes, comments and
  * plain YAML saved as .json, and then misreport what it made of them.
  */
-import { readFileSync } from "node:fs";
 import type { DiagnosticBag, Locator } from "../diagnostics/diagnostic.ts";
 import { sha256 } from "../hash.ts";
+import { withoutBom } from "./decode.ts";
 import { firstDuplicateJsonKey, jsonLocator, linePositions } from "./json-scan.ts";
 import { jsonSyntaxFault } from "./json-syntax.ts";
+import { readRegularFile } from "./safe-read.ts";
 import type { SourceDoc } from "./source-doc.ts";
 
 export function isJsonFile(file: string): boolean {
@@ -62,7 +63,7 @@ export function readStrictJson(
 export function releasableLocator(file: string, text: string, bytes: Buffer): { locate: Locator; release: () => void } {
   let held: string | undefined = text;
   let kept: Buffer | undefined = bytes;
-  let digest: string | undefined;
+  let digest: Digest | undefined;
   let positioned: Locator | undefined;
   const locate: Locator = (pointer, target) => {
     held ??= readAgain(file, digest);
@@ -71,7 +72,7 @@ export function releasableLocator(file: string, text: string, bytes: Buffer): { 
     return positioned(pointer, target);
   };
   const release = () => {
-    digest ??= kept && sha256(kept);
+    digest ??= kept && { sha256: sha256(kept), size: kept.length };
     held = undefined;
     kept = undefined;
     positioned = undefined;
@@ -79,14 +80,15 @@ export function releasableLocator(file: string, text: string, bytes: Buffer): { 
   return { locate, release };
 }
 
-/** The file's text as decodeUtf8 made it, if its bytes are still those of `digest`. */
-function readAgain(file: string, digest: string | undefined): string | undefined {
-  try {
-    const bytes = readFileSync(file);
-    if (digest === undefined || sha256(bytes) !== digest) return undefined;
-    const text = bytes.toString("utf8");
-    return text.startsWith("\uFEFF") ? text.slice(1) : text;
-  } catch {
-    return undefined;
-  }
+/**
+ * The file's text as decodeUtf8 made it, if its bytes are still those it had. Read as the spec was
+ * (safe-read.ts: a regular file, no larger than it was), so a file replaced by a pipe never blocks.
+ */
+function readAgain(file: string, digest: Digest | undefined): string | undefined {
+  if (digest === undefined) return undefined;
+  const read = readRegularFile(file, digest.size);
+  if (!read.ok || sha256(read.bytes) !== digest.sha256) return undefined;
+  return withoutBom(read.bytes.toString("utf8"));
 }
+
+type Digest = { sha256: string; size: number };

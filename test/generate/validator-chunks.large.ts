@@ -44,6 +44,20 @@ const loaded = () => loadedFrom(log);
 const text = (result: { content?: Array<{ type: string; text?: string }> }) =>
   result.content?.map((c) => c.text ?? "").join("") ?? "";
 
+type Watched = { client: McpClient; loaded: () => string[] };
+
+/** Generates the OpenAPI `document` into `dir`/out and serves it with the hook logging the validator modules it requires. */
+async function serveWatched(dir: string, document: object): Promise<Watched> {
+  const spec = join(dir, "api.json");
+  writeFileSync(spec, JSON.stringify(document));
+  const result = await generate(spec, join(dir, "out"));
+  expect(result.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
+  const [log, hook] = [join(dir, "required.log"), join(dir, "hook.cjs")];
+  writeHook(hook, log);
+  const { command, args } = serverCommand(join(dir, "out"));
+  return { client: await connect({ command, args: ["--require", hook, ...args] }), loaded: () => loadedFrom(log) };
+}
+
 describe("validator chunks", () => {
   let client: McpClient;
 
@@ -90,9 +104,7 @@ describe("validator chunks", () => {
 describe("shared definitions", () => {
   const shared = scratchDir("chunks-shared");
   const pkg = join(shared, "out");
-  const sharedLog = join(shared, "required.log");
-  const sharedHook = join(shared, "hook.cjs");
-  let client: McpClient;
+  let watched: Watched;
   // 150 operations over two chunks, every one taking a Pet whose owner is an Owner: both components
   // are compiled once, into shared.cjs, and each chunk calls them.
   const paths = Object.fromEntries(
@@ -132,15 +144,10 @@ describe("shared definitions", () => {
   };
 
   beforeAll(async () => {
-    writeFileSync(join(shared, "pets.json"), JSON.stringify(document));
-    const result = await generate(join(shared, "pets.json"), pkg);
-    expect(result.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
-    writeHook(sharedHook, sharedLog);
-    const { command, args } = serverCommand(pkg);
-    client = await connect({ command, args: ["--require", sharedHook, ...args] });
+    watched = await serveWatched(shared, document);
   }, 120_000);
   afterAll(async () => {
-    await client?.close();
+    await watched?.client.close();
   });
 
   it("compiles each definition once, into shared.cjs, which the chunks call", () => {
@@ -154,21 +161,19 @@ describe("shared definitions", () => {
   });
 
   it("a call loads its chunk and shared.cjs, and reports a nested definition's error where it is", async () => {
-    const bad = await client.callTool("savePet149", { name: "Rex", owner: { email: "nobody" } });
+    const bad = await watched.client.callTool("savePet149", { name: "Rex", owner: { email: "nobody" } });
     expect(bad.isError).toBe(true);
     expect(text(bad)).toMatch(/Invalid arguments for tool savePet149: .*\/owner\/email.*pattern/);
-    const missing = await client.callTool("savePet149", { name: "Rex", owner: {} });
+    const missing = await watched.client.callTool("savePet149", { name: "Rex", owner: {} });
     expect(text(missing)).toMatch(/owner.*email/);
-    expect(loadedFrom(sharedLog).sort()).toEqual(["1.cjs", "shared.cjs"]);
+    expect(watched.loaded().sort()).toEqual(["1.cjs", "shared.cjs"]);
   });
 });
 
 describe("shared definitions in parts", () => {
   const dir = scratchDir("chunks-parts");
   const pkg = join(dir, "out");
-  const partsLog = join(dir, "required.log");
-  const partsHook = join(dir, "hook.cjs");
-  let client: McpClient;
+  let watched: Watched;
   // 120 definitions of ~3.5 KB each, more than one part holds: Node000 -> Node001 -> ... -> Node119 ->
   // Node000, a cycle through every part. Each part is compiled on its own and calls the others.
   const NODES = 120;
@@ -222,15 +227,10 @@ describe("shared definitions in parts", () => {
   };
 
   beforeAll(async () => {
-    writeFileSync(join(dir, "nodes.json"), JSON.stringify(document));
-    const result = await generate(join(dir, "nodes.json"), pkg);
-    expect(result.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
-    writeHook(partsHook, partsLog);
-    const { command, args } = serverCommand(pkg);
-    client = await connect({ command, args: ["--require", partsHook, ...args] });
+    watched = await serveWatched(dir, document);
   }, 120_000);
   afterAll(async () => {
-    await client?.close();
+    await watched?.client.close();
   });
 
   it("cuts the definitions into parts that call each other on first use", () => {
@@ -247,19 +247,19 @@ describe("shared definitions in parts", () => {
   });
 
   it("validates through every part, round the cycle, and reports an error where it is", async () => {
-    const good = await client.callTool("saveNode", chain(NODES + 5));
+    const good = await watched.client.callTool("saveNode", chain(NODES + 5));
     expect(text(good)).not.toMatch(/Invalid arguments/);
     // The path is cut in the message; it begins where the chain does.
-    const bad = await client.callTool("saveNode", chain(NODES + 3, "not-a-kind"));
+    const bad = await watched.client.callTool("saveNode", chain(NODES + 3, "not-a-kind"));
     expect(bad.isError).toBe(true);
     expect(text(bad)).toMatch(/^Invalid arguments for tool saveNode: \/next\/next\/next/);
     // From the last part into the first: the nested definition's errors come back whole.
-    const last = await client.callTool("saveLast", { kind: "kind-119-0-of-this-node", next: { kind: "nope" } });
+    const last = await watched.client.callTool("saveLast", { kind: "kind-119-0-of-this-node", next: { kind: "nope" } });
     expect(last.isError).toBe(true);
     expect(text(last)).toMatch(/Invalid arguments for tool saveLast: \/next\/kind.*allowed values/);
-    const missing = await client.callTool("saveLast", { kind: "kind-119-0-of-this-node", next: {} });
+    const missing = await watched.client.callTool("saveLast", { kind: "kind-119-0-of-this-node", next: {} });
     expect(text(missing)).toMatch(/\/next.*kind/);
-    const loadedParts = loadedFrom(partsLog).filter((file) => file.startsWith("shared"));
+    const loadedParts = watched.loaded().filter((file) => file.startsWith("shared"));
     expect(new Set(loadedParts).size).toBe(
       readdirSync(join(pkg, "src/validators")).filter((f) => f.startsWith("shared")).length,
     );
